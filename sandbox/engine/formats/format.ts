@@ -1,0 +1,40 @@
+import type { Pattern } from '../pattern';
+
+/** What GET /formats shows of a format. */
+export interface FormatInfo {
+	/** Lower-case key used in the API, for example `dst`. */
+	format: string;
+	label: string;
+	/** File extension without the dot. */
+	extension: string;
+	mimeType: string;
+	readable: boolean;
+	writable: boolean;
+	/** Honest compatibility note for users, or null. */
+	warning: string | null;
+}
+
+export interface WriteResult {
+	bytes: Uint8Array;
+	/** What the writer had to change to fit the format (colours snapped, moves split...). */
+	warnings: string[];
+}
+
+/** One embroidery file format: its reader and writer side by side. */
+export interface FormatModule {
+	info: FormatInfo;
+	/** True when the bytes look like this format (magic bytes and structure, not the name). */
+	detect?(bytes: Uint8Array): boolean;
+	read?(bytes: Uint8Array): Pattern;
+	write?(pattern: Pattern): WriteResult;
+}
+
+/** A source that no reader accepts, or that is malformed beyond recovery. */
+export class UnreadableSourceError extends Error {
+	readonly code = 'unreadable_source';
+}
+
+/** A pattern that cannot be written in the target format (for example, too large for its hoop). */
+export class UnwritablePatternError extends Error {
+	readonly code = 'unwritable_pattern';
+}

@@ -1,0 +1,7 @@
+import type { FormatModule } from './format';
+
+/**
+ * Every known format, in the order detection tries them (most distinctive magic first).
+ * Each format module registers itself here with one line.
+ */
+export const formatModules: FormatModule[] = [];

@@ -1,0 +1,6 @@
+/** The stitch engine's public surface: what the sandbox's services import. */
+export { Command, Pattern, commandNames } from './pattern';
+export type { Thread } from './pattern';
+export type { FormatInfo, WriteResult } from './formats/format';
+export { UnreadableSourceError, UnwritablePatternError } from './formats/format';
+export { detectFormat, listFormats, readPattern, writePattern } from './registry';

@@ -1,0 +1,77 @@
+/**
+ * The pattern model every reader produces and every writer consumes.
+ * Coordinates are absolute, in 0.1 mm, x to the right and y pointing down.
+ * Stored as parallel typed arrays so a million-stitch design stays compact and fast.
+ */
+
+export const Command = {
+	Stitch: 0,
+	Jump: 1,
+	Trim: 2,
+	Stop: 3,
+	ColorChange: 4,
+	End: 5,
+} as const;
+export type Command = (typeof Command)[keyof typeof Command];
+
+export const commandNames: Record<Command, string> = {
+	0: 'STITCH',
+	1: 'JUMP',
+	2: 'TRIM',
+	3: 'STOP',
+	4: 'COLOR_CHANGE',
+	5: 'END',
+};
+
+export interface Thread {
+	/** 0xRRGGBB */
+	color: number;
+	name?: string;
+	catalogNumber?: string;
+	brand?: string;
+}
+
+export class Pattern {
+	xs: Int32Array;
+	ys: Int32Array;
+	commands: Uint8Array;
+	length = 0;
+	/** One thread per colour block: block 0 is sewn before the first colour change. */
+	threads: Thread[] = [];
+
+	constructor(capacity = 1024) {
+		this.xs = new Int32Array(capacity);
+		this.ys = new Int32Array(capacity);
+		this.commands = new Uint8Array(capacity);
+	}
+
+	add(x: number, y: number, command: Command): void {
+		if (this.length === this.xs.length) this.grow();
+		this.xs[this.length] = Math.round(x);
+		this.ys[this.length] = Math.round(y);
+		this.commands[this.length] = command;
+		this.length++;
+	}
+
+	/** Position of the last entry, or the origin for an empty pattern. */
+	lastX(): number {
+		return this.length ? this.xs[this.length - 1] : 0;
+	}
+
+	lastY(): number {
+		return this.length ? this.ys[this.length - 1] : 0;
+	}
+
+	private grow(): void {
+		const capacity = Math.max(1024, this.xs.length * 2);
+		const xs = new Int32Array(capacity);
+		const ys = new Int32Array(capacity);
+		const commands = new Uint8Array(capacity);
+		xs.set(this.xs);
+		ys.set(this.ys);
+		commands.set(this.commands);
+		this.xs = xs;
+		this.ys = ys;
+		this.commands = commands;
+	}
+}
