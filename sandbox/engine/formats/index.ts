@@ -1,7 +1,10 @@
+import { dstFormat } from './dst';
 import type { FormatModule } from './format';
 
 /**
  * Every known format, in the order detection tries them (most distinctive magic first).
  * Each format module registers itself here with one line.
  */
-export const formatModules: FormatModule[] = [];
+export const formatModules: FormatModule[] = [
+	dstFormat,
+];

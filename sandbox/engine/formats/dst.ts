@@ -1,0 +1,293 @@
+/**
+ * Tajima DST: a 512-byte text header, then 3-byte records holding a move of up to ±121
+ * per axis in balanced ternary (y pointing up), plus jump / colour-change / end flags.
+ * Machines trim when they meet a run of jumps, so a trim is written as three jumps.
+ */
+import { RelativePatternBuilder, countCommands, normaliseForWriter, patternBounds } from '../normalise';
+import { Command } from '../pattern';
+import type { Pattern, Thread } from '../pattern';
+import type { FormatModule, WriteResult } from './format';
+import { UnreadableSourceError } from './format';
+
+const headerSize = 512;
+const maxStep = 121;
+/** Jumps in a row that Tajima machines (at their usual setting) turn into a trim. */
+const jumpsPerTrim = 3;
+
+const flagJump = 0x80;
+const flagColourChange = 0x40;
+const endMask = 0xf3;
+const colourChangeMask = 0xc3;
+const sequinMask = 0x43;
+const jumpMask = 0x83;
+
+/** Ternary digit weights and the (byte, bit) of their +/- flags, per axis (y is up in DST). */
+const xDigits = [
+	{ weight: 81, byte: 2, plus: 2, minus: 3 },
+	{ weight: 27, byte: 1, plus: 2, minus: 3 },
+	{ weight: 9, byte: 0, plus: 2, minus: 3 },
+	{ weight: 3, byte: 1, plus: 0, minus: 1 },
+	{ weight: 1, byte: 0, plus: 0, minus: 1 },
+];
+const yDigits = [
+	{ weight: 81, byte: 2, plus: 5, minus: 4 },
+	{ weight: 27, byte: 1, plus: 5, minus: 4 },
+	{ weight: 9, byte: 0, plus: 5, minus: 4 },
+	{ weight: 3, byte: 1, plus: 7, minus: 6 },
+	{ weight: 1, byte: 0, plus: 7, minus: 6 },
+];
+
+type Digit = (typeof xDigits)[number];
+
+/** Encodes -121..121 as the three bytes' bits, packed b0 | b1 << 8 | b2 << 16. */
+function encodeAxisTable(digits: Digit[]): Int32Array {
+	const table = new Int32Array(2 * maxStep + 1);
+	for (let value = -maxStep; value <= maxStep; value++) {
+		let rest = value;
+		let packed = 0;
+		for (const digit of digits) {
+			const half = (digit.weight - 1) / 2;
+			if (rest > half) {
+				packed |= 1 << (digit.byte * 8 + digit.plus);
+				rest -= digit.weight;
+			} else if (rest < -half) {
+				packed |= 1 << (digit.byte * 8 + digit.minus);
+				rest += digit.weight;
+			}
+		}
+		table[value + maxStep] = packed;
+	}
+	return table;
+}
+
+const encodeX = encodeAxisTable(xDigits);
+const encodeY = encodeAxisTable(yDigits);
+
+function decodeAxis(b0: number, b1: number, b2: number, digits: Digit[]): number {
+	const bytes = [b0, b1, b2];
+	let value = 0;
+	for (const digit of digits) {
+		const byte = bytes[digit.byte];
+		if (byte & (1 << digit.plus)) value += digit.weight;
+		if (byte & (1 << digit.minus)) value -= digit.weight;
+	}
+	return value;
+}
+
+/** Decoded moves for every (b0, b1, b2 & 0x3c) combination would be 4M entries; per-byte tables stay tiny. */
+const byteX = [new Int8Array(256), new Int8Array(256), new Int8Array(256)];
+const byteY = [new Int8Array(256), new Int8Array(256), new Int8Array(256)];
+for (let byte = 0; byte < 256; byte++) {
+	byteX[0][byte] = decodeAxis(byte, 0, 0, xDigits);
+	byteX[1][byte] = decodeAxis(0, byte, 0, xDigits);
+	byteX[2][byte] = decodeAxis(0, 0, byte, xDigits);
+	byteY[0][byte] = decodeAxis(byte, 0, 0, yDigits);
+	byteY[1][byte] = decodeAxis(0, byte, 0, yDigits);
+	byteY[2][byte] = decodeAxis(0, 0, byte, yDigits);
+}
+
+interface DstHeader {
+	fields: Map<string, string>;
+	threads: Thread[];
+}
+
+function parseHeader(bytes: Uint8Array): DstHeader {
+	const fields = new Map<string, string>();
+	const threads: Thread[] = [];
+	let text = '';
+	for (let i = 0; i < headerSize; i++) text += String.fromCharCode(bytes[i]);
+	for (const rawLine of text.split(/[\r\n\x1a]/)) {
+		const match = /^\s*([A-Z+-]{2}):(.*)$/.exec(rawLine);
+		if (!match) continue;
+		const [, key, value] = match;
+		if (key === 'TC') {
+			const thread = parseThreadLine(value);
+			if (thread) threads.push(thread);
+		} else if (!fields.has(key)) {
+			fields.set(key, value.trim());
+		}
+	}
+	return { fields, threads };
+}
+
+/** `TC:#RRGGBB,description,catalog`: the thread lines of the extended header. */
+function parseThreadLine(value: string): Thread | null {
+	const [hex, name, catalog] = value.split(',').map((part) => part.trim());
+	const match = /^#?([0-9a-fA-F]{6})$/.exec(hex ?? '');
+	if (!match) return null;
+	const thread: Thread = { color: parseInt(match[1], 16) };
+	if (name) thread.name = name;
+	if (catalog) thread.catalogNumber = catalog;
+	return thread;
+}
+
+function readDst(bytes: Uint8Array): Pattern {
+	if (bytes.length < headerSize) {
+		throw new UnreadableSourceError(
+			`A DST file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
+		);
+	}
+	const header = parseHeader(bytes);
+	const builder = new RelativePatternBuilder(Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2));
+	// Jumps are held back until their run ends: a run of three or more is the machine's trim.
+	const runDx: number[] = [];
+	const runDy: number[] = [];
+	let runLength = 0;
+	const endRun = (): void => {
+		if (runLength >= jumpsPerTrim) builder.trim();
+		for (let k = 0; k < runDx.length; k++) builder.jump(runDx[k], runDy[k]);
+		runDx.length = 0;
+		runDy.length = 0;
+		runLength = 0;
+	};
+
+	let sequinMode = false;
+	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+		const b0 = bytes[offset];
+		const b1 = bytes[offset + 1];
+		const b2 = bytes[offset + 2];
+		if ((b2 & endMask) === endMask) break;
+		const dx = byteX[0][b0] + byteX[1][b1] + byteX[2][b2];
+		const dy = -(byteY[0][b0] + byteY[1][b1] + byteY[2][b2]);
+		if ((b2 & colourChangeMask) === colourChangeMask) {
+			endRun();
+			builder.jump(dx, dy);
+			builder.colourChange();
+		} else if ((b2 & sequinMask) === sequinMask) {
+			// Sequins are not modelled: the mode switch and the sequin drops become plain moves.
+			endRun();
+			sequinMode = !sequinMode;
+			builder.jump(dx, dy);
+		} else if ((b2 & jumpMask) === jumpMask) {
+			if (sequinMode) {
+				builder.jump(dx, dy);
+				continue;
+			}
+			runLength++;
+			if (dx !== 0 || dy !== 0) {
+				runDx.push(dx);
+				runDy.push(dy);
+			}
+		} else {
+			endRun();
+			builder.stitch(dx, dy);
+		}
+	}
+	endRun();
+	const pattern = builder.finish();
+	pattern.threads = header.threads;
+	return pattern;
+}
+
+/** Records before the END code all carry DST's two always-set bits; a header field or two confirms it. */
+function looksLikeDst(bytes: Uint8Array): boolean {
+	if (bytes.length < headerSize) return false;
+	const start = String.fromCharCode(...bytes.subarray(0, 128));
+	const labelled = start.startsWith('LA:');
+	const hasCountFields = /ST:[ \d]{1,9}\r/.test(start) && /CO:[ \d]{1,5}\r/.test(start);
+	if (!labelled && !hasCountFields) return false;
+	const lastRecord = Math.min(bytes.length, headerSize + 3 * 4096);
+	for (let offset = headerSize; offset + 3 <= lastRecord; offset += 3) {
+		const b2 = bytes[offset + 2];
+		if ((b2 & 0x03) !== 0x03) return false;
+		if ((b2 & endMask) === endMask) break;
+	}
+	return true;
+}
+
+function field(key: string, value: number, width: number, signed = false): string {
+	const clamped = Math.min(Math.abs(Math.round(value)), 10 ** width - 1);
+	const sign = signed ? (value < 0 ? '-' : '+') : '';
+	return `${key}:${sign}${String(clamped).padStart(width, ' ')}\r`;
+}
+
+/** Thread text must not break the header's line and comma structure. */
+function headerText(text: string | undefined, maxLength: number): string {
+	return (text ?? '').replace(/[\r\n\x1a,]/g, ' ').replace(/[^\x20-\x7e]/g, '?').trim().slice(0, maxLength);
+}
+
+function writeDst(source: Pattern): WriteResult {
+	const { pattern, warnings } = normaliseForWriter(source, {
+		maxStitch: maxStep,
+		maxJump: maxStep,
+		trimAsJumps: jumpsPerTrim,
+		stopAsColourChange: true,
+		label: 'DST',
+	});
+	const bounds = patternBounds(pattern);
+	const endX = pattern.lastX();
+	const endY = pattern.lastY();
+	let header =
+		'LA:' +
+		'Untitled'.padEnd(16, ' ') +
+		'\r' +
+		field('ST', pattern.length, 7) +
+		field('CO', countCommands(pattern, Command.ColorChange), 3) +
+		field('+X', Math.max(0, bounds.maxX), 5) +
+		field('-X', Math.max(0, -bounds.minX), 5) +
+		field('+Y', Math.max(0, -bounds.minY), 5) +
+		field('-Y', Math.max(0, bounds.maxY), 5) +
+		field('AX', endX, 5, true) +
+		field('AY', -endY, 5, true) +
+		field('MX', 0, 5, true) +
+		field('MY', 0, 5, true) +
+		'PD:******\r';
+	let threadsWritten = 0;
+	for (const thread of pattern.threads) {
+		const hex = (thread.color & 0xffffff).toString(16).padStart(6, '0');
+		const line = `TC:#${hex},${headerText(thread.name, 24)},${headerText(thread.catalogNumber, 12)}\r`;
+		if (header.length + line.length > headerSize - 1) break;
+		header += line;
+		threadsWritten++;
+	}
+	if (threadsWritten < pattern.threads.length) {
+		warnings.push(
+			`Only ${threadsWritten} of ${pattern.threads.length} thread colours fit in the DST header; the rest are left out.`,
+		);
+	}
+	header = (header + '\x1a').padEnd(headerSize, ' ');
+
+	const out = new Uint8Array(headerSize + pattern.length * 3);
+	for (let i = 0; i < headerSize; i++) out[i] = header.charCodeAt(i);
+	let offset = headerSize;
+	let x = 0;
+	let y = 0;
+	for (let i = 0; i < pattern.length; i++) {
+		const command = pattern.commands[i];
+		let packed: number;
+		if (command === Command.Stitch || command === Command.Jump) {
+			const nx = pattern.xs[i];
+			const ny = pattern.ys[i];
+			packed = encodeX[nx - x + maxStep] | encodeY[y - ny + maxStep] | (0x03 << 16);
+			if (command === Command.Jump) packed |= flagJump << 16;
+			x = nx;
+			y = ny;
+		} else if (command === Command.ColorChange) {
+			packed = (flagJump | flagColourChange | 0x03) << 16;
+		} else if (command === Command.End) {
+			packed = endMask << 16;
+		} else {
+			continue;
+		}
+		out[offset++] = packed & 0xff;
+		out[offset++] = (packed >> 8) & 0xff;
+		out[offset++] = (packed >> 16) & 0xff;
+	}
+	return { bytes: out.subarray(0, offset), warnings };
+}
+
+export const dstFormat: FormatModule = {
+	info: {
+		format: 'dst',
+		label: 'Tajima DST',
+		extension: 'dst',
+		mimeType: 'application/x-dst',
+		readable: true,
+		writable: true,
+		warning:
+			'DST carries no thread colours that machines use: colours are kept only in the extended header, which most software ignores. Trims are written as three jumps, which Tajima-compatible machines treat as a trim.',
+	},
+	detect: looksLikeDst,
+	read: readDst,
+	write: writeDst,
+};

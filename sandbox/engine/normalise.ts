@@ -1,0 +1,236 @@
+/**
+ * What every writer needs before encoding: moves split to the format's longest step,
+ * trims and stops expressed the way the format can, colour blocks, bounds and counts.
+ */
+import { Command, Pattern } from './pattern';
+import type { Thread } from './pattern';
+
+export interface NormaliseOptions {
+	/** Longest stitch one record can hold, per axis, in 0.1 mm. */
+	maxStitch: number;
+	/** Longest jump one record can hold, per axis, in 0.1 mm. */
+	maxJump: number;
+	/** The format has no trim code: write each trim as this many zero-length jumps (DST: 3). */
+	trimAsJumps?: number;
+	/** The format has no stop code: write stops as colour changes (the machine halts either way). */
+	stopAsColourChange?: boolean;
+	/** Format label for warnings, for example 'DST'. */
+	label: string;
+}
+
+export interface NormalisedPattern {
+	/** A new pattern ending in exactly one End; the source pattern is left untouched. */
+	pattern: Pattern;
+	warnings: string[];
+}
+
+/** How many equal records a move of (dx, dy) needs when one record holds at most `max` per axis. */
+export function stepCount(dx: number, dy: number, max: number): number {
+	const longest = Math.max(Math.abs(dx), Math.abs(dy));
+	return longest === 0 ? 1 : Math.ceil(longest / max);
+}
+
+/**
+ * Copies `source` into a writer-ready pattern. Commands other than stitch and jump never
+ * move the needle here: if one carries another position, a jump is added to get there first.
+ * Everything after the first End is dropped, since no machine sews past it.
+ */
+export function normaliseForWriter(source: Pattern, options: NormaliseOptions): NormalisedPattern {
+	const out = new Pattern(Math.max(1024, source.length + (source.length >> 3)));
+	out.threads = [];
+	const warnings: string[] = [];
+	let splitStitches = 0;
+	let splitJumps = 0;
+	let stops = 0;
+	let x = 0;
+	let y = 0;
+	let block = 0;
+
+	const moveTo = (toX: number, toY: number, command: Command): void => {
+		const dx = toX - x;
+		const dy = toY - y;
+		const limit = command === Command.Stitch ? options.maxStitch : options.maxJump;
+		const steps = stepCount(dx, dy, limit);
+		if (steps > 1) {
+			if (command === Command.Stitch) splitStitches++;
+			else splitJumps++;
+		}
+		for (let k = 1; k < steps; k++) {
+			out.add(x + Math.round((dx * k) / steps), y + Math.round((dy * k) / steps), command);
+		}
+		out.add(toX, toY, command);
+		x = toX;
+		y = toY;
+	};
+	const jumpIfAway = (toX: number, toY: number): void => {
+		if (toX !== x || toY !== y) moveTo(toX, toY, Command.Jump);
+	};
+	const copyThread = (index: number): void => {
+		const thread = source.threads[index];
+		if (thread) out.threads.push({ ...thread });
+	};
+
+	copyThread(0);
+	for (let i = 0; i < source.length; i++) {
+		const command = source.commands[i] as Command;
+		const toX = source.xs[i];
+		const toY = source.ys[i];
+		if (command === Command.End) break;
+		switch (command) {
+			case Command.Stitch:
+			case Command.Jump:
+				moveTo(toX, toY, command);
+				break;
+			case Command.Trim:
+				jumpIfAway(toX, toY);
+				if (out.length && out.commands[out.length - 1] === Command.Trim) break;
+				if (options.trimAsJumps) {
+					for (let k = 0; k < options.trimAsJumps; k++) out.add(x, y, Command.Jump);
+				} else {
+					out.add(x, y, Command.Trim);
+				}
+				break;
+			case Command.Stop:
+				jumpIfAway(toX, toY);
+				if (options.stopAsColourChange) {
+					stops++;
+					out.add(x, y, Command.ColorChange);
+					// The thread stays the same across a stop, so the new block repeats it.
+					copyThread(block);
+				} else {
+					out.add(x, y, Command.Stop);
+				}
+				break;
+			case Command.ColorChange:
+				jumpIfAway(toX, toY);
+				out.add(x, y, Command.ColorChange);
+				block++;
+				copyThread(block);
+				break;
+			default:
+				break;
+		}
+	}
+	out.add(x, y, Command.End);
+	// Threads listed beyond the last block are kept: some files list their palette that way.
+	for (let index = block + 1; index < source.threads.length; index++) copyThread(index);
+
+	if (splitStitches) {
+		warnings.push(
+			`${splitStitches} stitch(es) longer than ${options.label} allows (${options.maxStitch / 10} mm) were split into shorter stitches.`,
+		);
+	}
+	if (splitJumps) {
+		warnings.push(`${splitJumps} long jump(s) were split into ${options.label}'s shorter jump records.`);
+	}
+	if (stops) {
+		warnings.push(`${options.label} has no stop code: ${stops} stop(s) were written as colour changes.`);
+	}
+	return { pattern: out, warnings };
+}
+
+export interface ColourBlock {
+	/** Index of the block's first entry. */
+	start: number;
+	/** Index after the block's last entry (the colour change that ends it, or the pattern's length). */
+	end: number;
+	thread: Thread | undefined;
+}
+
+/** The pattern cut at its colour changes; block i is sewn with `pattern.threads[i]`. */
+export function colourBlocks(pattern: Pattern): ColourBlock[] {
+	const blocks: ColourBlock[] = [];
+	let start = 0;
+	for (let i = 0; i < pattern.length; i++) {
+		if (pattern.commands[i] === Command.ColorChange) {
+			blocks.push({ start, end: i, thread: pattern.threads[blocks.length] });
+			start = i + 1;
+		}
+	}
+	blocks.push({ start, end: pattern.length, thread: pattern.threads[blocks.length] });
+	return blocks;
+}
+
+export function countCommands(pattern: Pattern, command: Command): number {
+	let count = 0;
+	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === command) count++;
+	return count;
+}
+
+export interface Bounds {
+	minX: number;
+	minY: number;
+	maxX: number;
+	maxY: number;
+}
+
+/** Extents of every stitch and jump, in 0.1 mm (all zero for an empty pattern). */
+export function patternBounds(pattern: Pattern): Bounds {
+	let minX = Infinity;
+	let minY = Infinity;
+	let maxX = -Infinity;
+	let maxY = -Infinity;
+	for (let i = 0; i < pattern.length; i++) {
+		const command = pattern.commands[i];
+		if (command !== Command.Stitch && command !== Command.Jump) continue;
+		const x = pattern.xs[i];
+		const y = pattern.ys[i];
+		if (x < minX) minX = x;
+		if (x > maxX) maxX = x;
+		if (y < minY) minY = y;
+		if (y > maxY) maxY = y;
+	}
+	if (minX === Infinity) return { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+	return { minX, minY, maxX, maxY };
+}
+
+/**
+ * Builds a pattern from relative moves, as most formats store them. Readers call `stitch`,
+ * `jump`, `trim`, `colourChange`, `stop`, then `finish`.
+ */
+export class RelativePatternBuilder {
+	readonly pattern: Pattern;
+	x = 0;
+	y = 0;
+	/** True once the needle has sewn since the last trim or colour change: a trim before that is meaningless. */
+	private sewnSinceCut = false;
+
+	constructor(capacity = 1024) {
+		this.pattern = new Pattern(capacity);
+	}
+
+	stitch(dx: number, dy: number): void {
+		this.x += dx;
+		this.y += dy;
+		this.pattern.add(this.x, this.y, Command.Stitch);
+		this.sewnSinceCut = true;
+	}
+
+	/** A move without sewing; zero-length jumps are dropped since they take the needle nowhere. */
+	jump(dx: number, dy: number): void {
+		if (dx === 0 && dy === 0) return;
+		this.x += dx;
+		this.y += dy;
+		this.pattern.add(this.x, this.y, Command.Jump);
+	}
+
+	trim(): void {
+		if (!this.sewnSinceCut) return;
+		this.pattern.add(this.x, this.y, Command.Trim);
+		this.sewnSinceCut = false;
+	}
+
+	colourChange(): void {
+		this.pattern.add(this.x, this.y, Command.ColorChange);
+		this.sewnSinceCut = false;
+	}
+
+	stop(): void {
+		this.pattern.add(this.x, this.y, Command.Stop);
+	}
+
+	finish(): Pattern {
+		this.pattern.add(this.x, this.y, Command.End);
+		return this.pattern;
+	}
+}
