@@ -1,0 +1,412 @@
+/**
+ * A real n8n 2.41.1 on this machine, isolated in its own user folder with its own ports: install
+ * this package into it, import credentials and workflows, run workflows with `n8n execute`, and
+ * start/stop `n8n start` for the editor, webhooks and polling triggers.
+ * Used by `npm start`, `npm run demo` and the end-to-end suite. Install n8n first with
+ * `ensure_n8n` from scripts/n8n.sh, which exports N8N_BIN.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(__dirname, '..');
+export const packageName = 'n8n-nodes-embroidery';
+
+export interface CredentialExport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	notes?: string;
+}
+
+export interface WorkflowExport {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	active?: boolean;
+	[key: string]: unknown;
+}
+
+export interface BinaryReference {
+	id?: string;
+	data?: string;
+	fileName?: string;
+	fileExtension?: string;
+	mimeType: string;
+	fileSize?: string;
+}
+
+export interface ExecutionItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, BinaryReference>;
+}
+
+export interface ExecutionError {
+	message: string;
+	description?: string | null;
+	node?: { name: string };
+	httpCode?: string | null;
+}
+
+/** The part of n8n's IRun that `n8n execute --rawOutput` prints and tests read. */
+export interface WorkflowRun {
+	status: string;
+	data: {
+		resultData: {
+			error?: ExecutionError;
+			lastNodeExecuted?: string;
+			runData: Record<
+				string,
+				Array<{ data?: { main: Array<ExecutionItem[] | null> }; error?: ExecutionError }>
+			>;
+		};
+	};
+}
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export interface LocalN8nOptions {
+	/** Everything n8n writes (database, binary data, logs) stays under this folder. */
+	userFolder: string;
+	/** Folders the "Read/Write Files from Disk" node may use. */
+	fileAccess?: string[];
+	/** Fixed per user folder, so imported credentials stay readable across processes. */
+	encryptionKey?: string;
+	env?: Record<string, string>;
+}
+
+export function n8nBinary(): string {
+	if (process.env.N8N_BIN) return process.env.N8N_BIN;
+	const cache =
+		process.env.EMBROIDERY_CACHE_DIR ??
+		join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'n8n-nodes-embroidery');
+	const bin = join(cache, 'n8n-2.41.1', 'node_modules', '.bin', 'n8n');
+	if (!existsSync(bin)) {
+		throw new Error(
+			`n8n 2.41.1 is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,
+		);
+	}
+	return bin;
+}
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolvePort(port));
+		});
+	});
+}
+
+interface CommandResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+async function runCommand(
+	command: string,
+	args: string[],
+	options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<CommandResult> {
+	return await new Promise((resolveRun, reject) => {
+		const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => {
+			killGroup(child, 'SIGKILL');
+			reject(new Error(`${command} ${args.join(' ')} did not finish within ${options.timeoutMs} ms`));
+		}, options.timeoutMs);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolveRun({ code, stdout, stderr });
+		});
+	});
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined || child.exitCode !== null) return;
+	try {
+		// n8n starts task runners as children; the negative pid reaches the whole group.
+		process.kill(-child.pid, signal);
+	} catch {
+		child.kill(signal);
+	}
+}
+
+/** The first line that is exactly `{` up to the next line that is exactly `}`: n8n's JSON dump. */
+export function parseRawOutput(output: string): WorkflowRun | undefined {
+	const lines = output.split('\n');
+	const start = lines.indexOf('{');
+	if (start < 0) return undefined;
+	const end = lines.indexOf('}', start);
+	if (end < 0) return undefined;
+	return JSON.parse(lines.slice(start, end + 1).join('\n')) as WorkflowRun;
+}
+
+export class LocalN8n {
+	readonly userFolder: string;
+	readonly port: number;
+	readonly brokerPort: number;
+	readonly encryptionKey: string;
+	private readonly options: LocalN8nOptions;
+	private server?: ChildProcess;
+	private cookie = '';
+
+	private constructor(options: LocalN8nOptions, port: number, brokerPort: number) {
+		this.options = options;
+		this.userFolder = resolve(options.userFolder);
+		this.port = port;
+		this.brokerPort = brokerPort;
+		this.encryptionKey = options.encryptionKey ?? 'embroidery-local-n8n-key';
+	}
+
+	static async create(options: LocalN8nOptions): Promise<LocalN8n> {
+		await mkdir(join(resolve(options.userFolder), '.n8n'), { recursive: true });
+		return new LocalN8n(options, await freePort(), await freePort());
+	}
+
+	get url(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	get logFile(): string {
+		return join(this.userFolder, 'n8n.log');
+	}
+
+	env(): NodeJS.ProcessEnv {
+		// Under jest NODE_ENV is "test", which silences n8n's output and changes its defaults.
+		const { NODE_ENV: _testRunnerMode, ...inherited } = process.env;
+		return {
+			...inherited,
+			NODE_ENV: 'production',
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_PORT: String(this.port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_EDITOR_BASE_URL: this.url,
+			WEBHOOK_URL: `${this.url}/`,
+			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
+			N8N_ENCRYPTION_KEY: this.encryptionKey,
+			DB_SQLITE_POOL_SIZE: '2',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_RESTRICT_FILE_ACCESS_TO: (this.options.fileAccess ?? []).join(';'),
+			...this.options.env,
+		};
+	}
+
+	/** Installs the built package (`npm pack` of dist + package.json) as a community package. */
+	async installPackage(packageDir = repoRoot): Promise<void> {
+		if (!existsSync(join(packageDir, 'dist'))) {
+			throw new Error(`${packageDir}/dist is missing: run "npm run build" first.`);
+		}
+		const packDir = await mkdtemp(join(tmpdir(), 'embroidery-pack-'));
+		try {
+			const pack = await runCommand('npm', ['pack', '--json', '--pack-destination', packDir], {
+				cwd: packageDir,
+				env: process.env,
+				timeoutMs: 120_000,
+			});
+			if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+			const [{ filename }] = JSON.parse(pack.stdout) as Array<{ filename: string }>;
+			const target = join(this.userFolder, '.n8n', 'nodes', 'node_modules', packageName);
+			await rm(target, { recursive: true, force: true });
+			await mkdir(target, { recursive: true });
+			const untar = await runCommand(
+				'tar',
+				['-xzf', join(packDir, filename), '-C', target, '--strip-components=1'],
+				{ cwd: packDir, env: process.env, timeoutMs: 60_000 },
+			);
+			if (untar.code !== 0) throw new Error(`Could not unpack ${filename}:\n${untar.stderr}`);
+		} finally {
+			await rm(packDir, { recursive: true, force: true });
+		}
+	}
+
+	async importCredentials(credentials: CredentialExport[]): Promise<void> {
+		await this.importFile('import:credentials', 'credentials.json', credentials);
+	}
+
+	async importWorkflows(workflows: WorkflowExport[]): Promise<void> {
+		await this.importFile('import:workflow', 'workflows.json', workflows);
+	}
+
+	/** Marks a workflow's current version as published, so `n8n start` activates it. */
+	async publishWorkflow(id: string): Promise<void> {
+		await this.cli(['publish:workflow', `--id=${id}`], 120_000);
+	}
+
+	/** Runs a workflow from its Manual Trigger and returns n8n's run data, failed or not. */
+	async execute(workflowId: string, timeoutMs = 180_000): Promise<WorkflowRun> {
+		const result = await runCommand(
+			n8nBinary(),
+			['execute', `--id=${workflowId}`, '--rawOutput'],
+			{ cwd: this.userFolder, env: this.env(), timeoutMs },
+		);
+		const run = parseRawOutput(result.stdout);
+		if (!run) {
+			throw new Error(
+				`n8n execute --id=${workflowId} printed no run data (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+			);
+		}
+		return run;
+	}
+
+	/** The bytes of a binary that n8n keeps in its filesystem store. */
+	async readBinary(binary: BinaryReference): Promise<Buffer> {
+		if (binary.id?.startsWith('filesystem-v2:')) {
+			return await readFile(join(this.userFolder, '.n8n', 'storage', binary.id.slice('filesystem-v2:'.length)));
+		}
+		if (binary.data && !binary.id) return Buffer.from(binary.data, 'base64');
+		throw new Error(`Binary ${binary.fileName ?? ''} is stored as ${binary.id ?? binary.data}, which this helper cannot read.`);
+	}
+
+	/** Starts `n8n start` in the background and waits until it answers its readiness probe. */
+	async start(timeoutMs = 180_000): Promise<void> {
+		if (this.server) throw new Error('This n8n is already running.');
+		const log = createWriteStream(this.logFile, { flags: 'a' });
+		const server = spawn(n8nBinary(), ['start'], {
+			cwd: this.userFolder,
+			env: this.env(),
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		server.stdout?.pipe(log);
+		server.stderr?.pipe(log);
+		this.server = server;
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (server.exitCode !== null) {
+				throw new Error(`n8n start exited with code ${server.exitCode}; see ${this.logFile}:\n${await this.logTail()}`);
+			}
+			if (await this.isReady()) return;
+			await sleep(500);
+		}
+		await this.stop();
+		throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${this.logFile}:\n${await this.logTail()}`);
+	}
+
+	async stop(timeoutMs = 30_000): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = undefined;
+		if (server.exitCode !== null) return;
+		const exited = new Promise<void>((resolveExit) => server.once('exit', () => resolveExit()));
+		killGroup(server, 'SIGTERM');
+		const timer = setTimeout(() => killGroup(server, 'SIGKILL'), timeoutMs);
+		await exited;
+		clearTimeout(timer);
+	}
+
+	async logTail(lines = 40): Promise<string> {
+		if (!existsSync(this.logFile)) return '';
+		return (await readFile(this.logFile, 'utf8')).split('\n').slice(-lines).join('\n');
+	}
+
+	/** Creates the owner account on a fresh instance and keeps its session for `rest()`. */
+	async setupOwner(owner: Owner): Promise<void> {
+		await this.rest('POST', '/rest/owner/setup', owner);
+	}
+
+	async login(email: string, password: string): Promise<void> {
+		await this.rest('POST', '/rest/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** Calls n8n's internal REST API with the session cookie; throws with n8n's message on failure. */
+	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}${path}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': 'embroidery-harness',
+				cookie: this.cookie,
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
+		});
+		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (setCookie) this.cookie = setCookie.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text}`);
+		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (parsed.data ?? parsed) as T;
+	}
+
+	private async isReady(): Promise<boolean> {
+		try {
+			const response = await fetch(`${this.url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+			return response.ok;
+		} catch {
+			return false;
+		}
+	}
+
+	private async importFile(command: string, fileName: string, content: unknown): Promise<void> {
+		const file = join(this.userFolder, fileName);
+		await writeFile(file, JSON.stringify(content, null, '\t'));
+		try {
+			await this.cli([command, `--input=${file}`], 120_000);
+		} finally {
+			// Credential files hold plain API keys; n8n keeps them encrypted once imported.
+			await rm(file, { force: true });
+		}
+	}
+
+	private async cli(args: string[], timeoutMs: number): Promise<string> {
+		const result = await runCommand(n8nBinary(), args, { cwd: this.userFolder, env: this.env(), timeoutMs });
+		if (result.code !== 0) {
+			throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+		}
+		return result.stdout;
+	}
+}
+
+/** Items a node produced on its last run (first output), or [] when it did not run. */
+export function nodeItems(run: WorkflowRun, nodeName: string, output = 0): ExecutionItem[] {
+	const runs = run.data.resultData.runData[nodeName];
+	if (!runs?.length) return [];
+	return runs[runs.length - 1].data?.main[output] ?? [];
+}
+
+export async function sleep(ms: number): Promise<void> {
+	await new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}

@@ -1,0 +1,61 @@
+/** The harness itself against n8n's built-in nodes: execute, binaries, start, owner, REST, webhooks. */
+import { nodeItems, type LocalN8n } from '../../scripts/n8n';
+import { openEnvironment } from './support/environment';
+import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
+
+describe('a real n8n 2.41.1 in an isolated user folder', () => {
+	let n8n: LocalN8n;
+
+	beforeAll(async () => {
+		({ n8n } = await openEnvironment());
+		await n8n.importWorkflows([
+			manualWorkflow('e2eHarnessFile01', 'Harness: JSON to file', [
+				setFields('Order', { orderId: 'A-100', widthMm: 80 }),
+				{ name: 'To File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, parameters: { operation: 'toJson', options: {} } },
+			]),
+			linearWorkflow('e2eHarnessHook01', 'Harness: echo webhook', [
+				{
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					webhookId: 'e2e-harness-echo',
+					position: [0, 0],
+					parameters: { httpMethod: 'POST', path: 'harness-echo', responseMode: 'lastNode', options: {} },
+				},
+				{ ...setFields('Reply', { echoed: '={{ $json.body.orderId }}' }), position: [220, 0] },
+			]),
+		]);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	it('runs a Manual Trigger workflow with n8n execute and keeps its binary readable', async () => {
+		const run = await n8n.execute('e2eHarnessFile01');
+
+		expect(run.status).toBe('success');
+		const [item] = nodeItems(run, 'To File');
+		expect(item.binary?.data.mimeType).toBe('application/json');
+		const bytes = await n8n.readBinary(item.binary!.data);
+		expect(JSON.parse(bytes.toString('utf8'))).toEqual([{ orderId: 'A-100', widthMm: 80 }]);
+	});
+
+	it('serves the editor and a published webhook under n8n start', async () => {
+		await n8n.publishWorkflow('e2eHarnessHook01');
+		await n8n.start();
+		await n8n.setupOwner({ email: 'owner@example.com', password: 'Embroidery1', firstName: 'Demo', lastName: 'Owner' });
+		await n8n.login('owner@example.com', 'Embroidery1');
+
+		const workflows = await n8n.rest<Array<{ id: string; activeVersionId: string | null }>>('GET', '/rest/workflows');
+		expect(workflows.map((w) => w.id).sort()).toEqual(['e2eHarnessFile01', 'e2eHarnessHook01']);
+		const response = await fetch(`${n8n.url}/webhook/harness-echo`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ orderId: 'A-101' }),
+			signal: AbortSignal.timeout(30_000),
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({ echoed: 'A-101' });
+	});
+});
