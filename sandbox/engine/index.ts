@@ -4,3 +4,8 @@ export type { Thread } from './pattern';
 export type { FormatInfo, WriteResult } from './formats/format';
 export { UnreadableSourceError, UnwritablePatternError } from './formats/format';
 export { detectFormat, listFormats, readPattern, writePattern } from './registry';
+export { measurePattern } from './metrics';
+export type { PatternMetrics } from './metrics';
+export { renderPreview } from './preview';
+export type { Preview, PreviewFormat, PreviewOptions } from './preview';
+export { watermarkImage } from './watermark';

@@ -1,0 +1,85 @@
+import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { measurePattern } from '../../sandbox/engine/metrics';
+
+function patternOf(entries: Array<[number, number, Command]>): Pattern {
+	const pattern = new Pattern(4);
+	for (const [x, y, command] of entries) pattern.add(x, y, command);
+	return pattern;
+}
+
+describe('measurePattern', () => {
+	it('counts stitches, jumps, trims and colour changes separately', () => {
+		const pattern = patternOf([
+			[0, 0, Command.Jump],
+			[0, 0, Command.Stitch],
+			[30, 0, Command.Stitch],
+			[30, 20, Command.Stitch],
+			[30, 20, Command.Trim],
+			[100, 50, Command.Jump],
+			[100, 50, Command.Stitch],
+			[100, 50, Command.ColorChange],
+			[120, 60, Command.Stitch],
+			[140, 60, Command.Stitch],
+			[140, 60, Command.Stop],
+			[150, 60, Command.Stitch],
+			[150, 60, Command.End],
+		]);
+		expect(measurePattern(pattern)).toEqual({
+			stitchCount: 7,
+			jumpCount: 2,
+			trimCount: 1,
+			colourCount: 2,
+			colourChanges: 1,
+			widthMm: 15,
+			heightMm: 6,
+		});
+	});
+
+	it('measures the size over needle-down stitches only, not over jumps', () => {
+		const pattern = patternOf([
+			[-5000, -5000, Command.Jump],
+			[-123, 40, Command.Stitch],
+			[411, 40, Command.Stitch],
+			[411, 317, Command.Stitch],
+			[9000, 9000, Command.Jump],
+			[9000, 9000, Command.End],
+		]);
+		const metrics = measurePattern(pattern);
+		expect(metrics.widthMm).toBe(53.4);
+		expect(metrics.heightMm).toBe(27.7);
+	});
+
+	it('counts only colour blocks that sew something', () => {
+		const pattern = patternOf([
+			[0, 0, Command.Stitch],
+			[10, 0, Command.Stitch],
+			[10, 0, Command.ColorChange],
+			[10, 0, Command.ColorChange],
+			[20, 0, Command.Stitch],
+			[20, 0, Command.ColorChange],
+			[20, 0, Command.Jump],
+			[20, 0, Command.End],
+		]);
+		const metrics = measurePattern(pattern);
+		expect(metrics.colourChanges).toBe(3);
+		expect(metrics.colourCount).toBe(2);
+	});
+
+	it('reports zeros for a pattern with nothing sewn', () => {
+		expect(measurePattern(new Pattern())).toEqual({
+			stitchCount: 0,
+			jumpCount: 0,
+			trimCount: 0,
+			colourCount: 0,
+			colourChanges: 0,
+			widthMm: 0,
+			heightMm: 0,
+		});
+		const onlyMoves = patternOf([
+			[0, 0, Command.Jump],
+			[500, 500, Command.Jump],
+			[500, 500, Command.End],
+		]);
+		expect(measurePattern(onlyMoves)).toMatchObject({ jumpCount: 2, colourCount: 0, widthMm: 0, heightMm: 0 });
+	});
+});
