@@ -1,0 +1,79 @@
+import type { Thread } from '../pattern';
+import { ByteCursor } from './binary-io';
+import { UnreadableSourceError } from './format';
+
+/**
+ * Where the thread list sits in a PES header, per version: bytes skipped after the five metadata
+ * strings, around the optional hoop-name and image-file strings, before the object counts.
+ */
+interface HeaderLayout {
+	hoopNameSkip?: number;
+	imageSkip: number;
+	afterImageSkip: number;
+}
+
+const layouts: Record<string, HeaderLayout> = {
+	'0050': { imageSkip: 24, afterImageSkip: 24 },
+	'0055': { imageSkip: 24, afterImageSkip: 24 },
+	'0056': { imageSkip: 24, afterImageSkip: 24 },
+	'0060': { imageSkip: 36, afterImageSkip: 24 },
+	'0070': { imageSkip: 36, afterImageSkip: 24 },
+	'0080': { imageSkip: 38, afterImageSkip: 26 },
+	'0090': { hoopNameSkip: 14, imageSkip: 30, afterImageSkip: 34 },
+	'0100': { hoopNameSkip: 14, imageSkip: 38, afterImageSkip: 34 },
+};
+
+/** A thread entry takes at least this many bytes, which bounds a believable thread count. */
+const minThreadBytes = 12;
+
+function pesString(cursor: ByteCursor): string {
+	return cursor.latin1(cursor.u8());
+}
+
+function readThread(cursor: ByteCursor): Thread {
+	const catalogNumber = pesString(cursor);
+	const color = cursor.u24be();
+	cursor.skip(5);
+	const name = pesString(cursor);
+	const brand = pesString(cursor);
+	pesString(cursor);
+	const thread: Thread = { color };
+	if (name) thread.name = name;
+	if (catalogNumber) thread.catalogNumber = catalogNumber;
+	if (brand) thread.brand = brand;
+	return thread;
+}
+
+/**
+ * The exact threads a PES v5+ header lists, or an empty list when the version has none or the
+ * header holds objects (fills, motifs) this reader does not walk; the PEC chart then names colours.
+ */
+export function readPesThreadList(bytes: Uint8Array, version: string, pecOffset: number): Thread[] {
+	const layout = layouts[version];
+	if (!layout) return [];
+	const cursor = new ByteCursor(bytes.subarray(0, pecOffset), 'PES');
+	try {
+		cursor.seek(12 + 4);
+		for (let i = 0; i < 5; i++) pesString(cursor);
+		if (layout.hoopNameSkip !== undefined) {
+			cursor.skip(layout.hoopNameSkip);
+			pesString(cursor);
+		}
+		cursor.skip(layout.imageSkip);
+		pesString(cursor);
+		cursor.skip(layout.afterImageSkip);
+		const programmableFills = cursor.u16le();
+		const motifs = cursor.u16le();
+		const featherPatterns = cursor.u16le();
+		if (programmableFills || motifs || featherPatterns) return [];
+		const count = cursor.u16le();
+		if (count * minThreadBytes > cursor.remaining) return [];
+		const threads: Thread[] = [];
+		for (let i = 0; i < count; i++) threads.push(readThread(cursor));
+		return threads;
+	} catch (error) {
+		// The header is optional detail: a damaged one still leaves the PEC block's chart colours.
+		if (error instanceof UnreadableSourceError) return [];
+		throw error;
+	}
+}

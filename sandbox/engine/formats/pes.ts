@@ -1,0 +1,97 @@
+import { Command, type Pattern } from '../pattern';
+import { normaliseForWriter, patternBounds } from '../normalise';
+import { snapToChart } from '../threads/chart-snapping';
+import { threadBlocks } from '../threads/colour-blocks';
+import { pecThreadChart } from '../threads/pec-threads';
+import { ByteBuilder, ByteCursor } from './binary-io';
+import type { FormatModule, WriteResult } from './format';
+import { looksLikePecBlock, maxPecMove, readPecBlock, writePecBlock } from './pec-block';
+import { readPesThreadList } from './pes-thread-list';
+import { writeSewSegments } from './pes-sew-segments';
+
+/** Brother PES: a PE-Design header ("#PES" + 4-digit version, PEC offset) followed by the PEC block. */
+
+const signature = /^#PES\d{4}$/;
+/** The largest hoop a PES v1 header can name (130 x 180 mm), in 0.1 mm. */
+const largeHoop = { width: 1300, height: 1800 };
+const smallHoop = { width: 1000, height: 1000 };
+export const designLabel = 'Untitled';
+
+function pesVersion(bytes: Uint8Array): string | null {
+	if (bytes.length < 12) return null;
+	const text = String.fromCharCode(...bytes.subarray(0, 8));
+	return signature.test(text) ? text.slice(4) : null;
+}
+
+function detect(bytes: Uint8Array): boolean {
+	const version = pesVersion(bytes);
+	if (!version) return false;
+	const pecOffset = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+	return looksLikePecBlock(bytes, pecOffset);
+}
+
+function read(bytes: Uint8Array): Pattern {
+	const cursor: ByteCursor = new ByteCursor(bytes, 'PES');
+	const version = pesVersion(bytes);
+	if (!version) cursor.fail('it does not start with a "#PES" version signature');
+	cursor.seek(8);
+	const pecOffset = cursor.u32le();
+	if (!looksLikePecBlock(bytes, pecOffset)) cursor.fail('its header does not point to a PEC stitch block');
+	return readPecBlock(bytes, pecOffset, 'PES', readPesThreadList(bytes, version, pecOffset));
+}
+
+function fits(width: number, height: number, hoop: { width: number; height: number }): boolean {
+	return (width <= hoop.width && height <= hoop.height) || (width <= hoop.height && height <= hoop.width);
+}
+
+function write(source: Pattern): WriteResult {
+	const normalised = normaliseForWriter(source, { maxStitch: maxPecMove, maxJump: maxPecMove, label: 'PES' });
+	const pattern = normalised.pattern;
+	const { codes, warnings: colourWarnings } = snapToChart(threadBlocks(pattern), pecThreadChart, 'PES');
+	const warnings = [...normalised.warnings, ...colourWarnings];
+	const extents = patternBounds(pattern);
+	const width = extents.maxX - extents.minX;
+	const height = extents.maxY - extents.minY;
+	if (!fits(width, height, largeHoop)) {
+		warnings.push(
+			`The design is ${width / 10} x ${height / 10} mm, larger than the 130 x 180 mm hoop a PES v1 file declares; ` +
+				'only machines with a bigger hoop can sew it.',
+		);
+	}
+
+	const out = new ByteBuilder(64 + pattern.length * 6);
+	out.ascii('#PES0001');
+	const pecOffsetAt = out.length;
+	out.u32le(0);
+	out.u16le(1);
+	out.u16le(fits(width, height, smallHoop) ? 0 : 1);
+	const objectCountAt = out.length;
+	out.u16le(1);
+	out.u16le(0xffff);
+	out.u16le(0);
+	const hasStitches = pattern.commands.subarray(0, pattern.length).includes(Command.Stitch);
+	if (!hasStitches || !writeSewSegments(out, pattern, codes, extents)) {
+		out.patchU16le(objectCountAt, 0);
+		out.patchU16le(objectCountAt + 2, 0);
+	}
+	out.patchU32le(pecOffsetAt, out.length);
+	writePecBlock(out, pattern, codes, designLabel);
+	return { bytes: out.toBytes(), warnings };
+}
+
+export const pesFormat: FormatModule = {
+	info: {
+		format: 'pes',
+		label: 'Brother PES',
+		extension: 'pes',
+		mimeType: 'application/x-pes',
+		readable: true,
+		writable: true,
+		warning:
+			"Written as PES version 1: thread colours are snapped to Brother's 64-colour PEC chart, and the header " +
+			'declares at most a 130 x 180 mm hoop. Reads versions 1 to 10; PE-Design objects beyond the stitches are ignored.',
+	},
+	detect,
+	read,
+	write,
+};

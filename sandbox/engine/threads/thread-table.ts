@@ -1,0 +1,60 @@
+import type { Thread } from '../pattern';
+import { deltaE2000, rgbToLab, type Lab } from './colour-distance';
+
+/** One entry of a machine maker's fixed thread chart; `code` is the number the file stores. */
+export interface ChartThread {
+	code: number;
+	color: number;
+	name: string;
+	catalogNumber: string;
+}
+
+/** A fixed thread chart (Brother PEC, Janome JEF) with perceptual nearest-colour matching. */
+export class ThreadChart {
+	private readonly labs: Lab[];
+	private readonly byCode = new Map<number, ChartThread>();
+	private readonly nearestCache = new Map<number, ChartThread>();
+
+	constructor(
+		readonly brand: string,
+		readonly threads: readonly ChartThread[],
+	) {
+		this.labs = threads.map((thread) => rgbToLab(thread.color));
+		for (const thread of threads) this.byCode.set(thread.code, thread);
+	}
+
+	find(code: number): ChartThread | undefined {
+		return this.byCode.get(code);
+	}
+
+	/** The chart thread closest to `color` by CIEDE2000, optionally never one of `excludedCodes`. */
+	nearest(color: number, excludedCodes?: ReadonlySet<number>): ChartThread {
+		const rgb = color & 0xffffff;
+		const cacheable = !excludedCodes || excludedCodes.size === 0;
+		const cached = cacheable ? this.nearestCache.get(rgb) : undefined;
+		if (cached) return cached;
+		const lab = rgbToLab(rgb);
+		let best = this.threads[0];
+		let bestDistance = Infinity;
+		for (let i = 0; i < this.threads.length; i++) {
+			if (excludedCodes?.has(this.threads[i].code)) continue;
+			const distance = deltaE2000(lab, this.labs[i]);
+			if (distance < bestDistance) {
+				bestDistance = distance;
+				best = this.threads[i];
+			}
+		}
+		if (cacheable) this.nearestCache.set(rgb, best);
+		return best;
+	}
+
+	/** The chart entry as a pattern thread, brand included. */
+	toThread(thread: ChartThread): Thread {
+		return {
+			color: thread.color,
+			name: thread.name,
+			catalogNumber: thread.catalogNumber,
+			brand: this.brand,
+		};
+	}
+}

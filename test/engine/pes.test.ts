@@ -1,0 +1,203 @@
+import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { pesFormat } from '../../sandbox/engine/formats/pes';
+import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
+import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { compareEvents, compareWithReference, loadFixture, patternEvents } from './fixtures';
+
+const read = pesFormat.read!;
+const write = pesFormat.write!;
+
+type Entry = [number, number, Command];
+
+function patternOf(entries: Entry[], colours: number[] = []): Pattern {
+	const pattern = new Pattern();
+	for (const [x, y, command] of entries) pattern.add(x, y, command);
+	pattern.threads = colours.map((color) => ({ color }));
+	return pattern;
+}
+
+function entriesOf(pattern: Pattern): Entry[] {
+	return Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i] as Command]);
+}
+
+function u32le(bytes: Uint8Array, at: number): number {
+	return new DataView(bytes.buffer, bytes.byteOffset).getUint32(at, true);
+}
+
+function text(bytes: Uint8Array, from: number, length: number): string {
+	return Buffer.from(bytes.subarray(from, from + length)).toString('latin1');
+}
+
+describe('PES reader', () => {
+	const fixture = loadFixture('Star.pes');
+
+	it('puts the needle everywhere pyembroidery does in Star.pes (a version 7 file)', () => {
+		const pattern = read(fixture.bytes);
+		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
+		expect(entriesOf(pattern).length).toBe(fixture.commands.length);
+		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
+		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
+		const bounds = patternBounds(pattern);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+	});
+
+	it("takes the threads from the version 7 header's thread list", () => {
+		const pattern = read(fixture.bytes);
+		expect(
+			pattern.threads.map((thread) => ({
+				hex: '#' + thread.color.toString(16).padStart(6, '0'),
+				description: thread.name,
+				catalog: thread.catalogNumber,
+			})),
+		).toEqual(fixture.expected.threads);
+		expect(pattern.threads[0].brand).toBe('EMBROIDERY');
+	});
+
+	it('falls back to the PEC chart colours when the version has no thread list', () => {
+		const asVersion1 = fixture.bytes.slice();
+		asVersion1.set(Buffer.from('#PES0001', 'latin1'), 0);
+		const pattern = read(asVersion1);
+		expect(pattern.threads).toEqual([
+			{ color: 0xed171f, name: 'Red', catalogNumber: '5', brand: 'Brother' },
+			{ color: 0xf0f0f0, name: 'White', catalogNumber: '29', brand: 'Brother' },
+		]);
+		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
+	});
+
+	it('is recognised by content, not by name', () => {
+		expect(pesFormat.detect!(fixture.bytes)).toBe(true);
+		expect(pesFormat.detect!(fixture.bytes.subarray(0, 200))).toBe(false);
+		expect(pesFormat.detect!(new Uint8Array(Buffer.from('#PES0001 but nothing else, really')))).toBe(false);
+	});
+
+	it('rejects truncated files and wild PEC offsets with UnreadableSourceError', () => {
+		for (const length of [0, 5, 11, 12, 100, 0x266, 0x266 + 600, 3000]) {
+			expect(() => read(fixture.bytes.subarray(0, length))).toThrow(UnreadableSourceError);
+		}
+		const wildOffset = fixture.bytes.slice();
+		new DataView(wildOffset.buffer).setUint32(8, 0xfffffff0, true);
+		expect(() => read(wildOffset)).toThrow(/does not point to a PEC stitch block/);
+	});
+
+	it('ignores a damaged thread list and keeps the chart colours', () => {
+		const damaged = fixture.bytes.slice();
+		// The thread count of Star.pes sits at 0x59; claim 60000 threads.
+		new DataView(damaged.buffer).setUint16(0x59, 60000, true);
+		const pattern = read(damaged);
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Red', 'White']);
+	});
+});
+
+describe('PES writer', () => {
+	it('round-trips Star.pes exactly: every entry, command and chart colour', () => {
+		const original = read(loadFixture('Star.pes').bytes);
+		const { bytes, warnings } = write(original);
+		const back = read(bytes);
+		expect(entriesOf(back)).toEqual(entriesOf(original));
+		expect(back.threads.map((thread) => thread.color)).toEqual(original.threads.map((thread) => thread.color));
+		// Both Star colours are chart colours, so nothing needed snapping.
+		expect(warnings).toEqual([]);
+	});
+
+	it('writes a version 1 header whose offset points at the PEC block and its sections', () => {
+		const pattern = patternOf(
+			[
+				[0, 0, Command.Stitch],
+				[300, 200, Command.Stitch],
+				[300, 200, Command.ColorChange],
+				[-100, 50, Command.Stitch],
+				[-100, 50, Command.End],
+			],
+			[0xed171f, 0x0a55a3],
+		);
+		const { bytes } = write(pattern);
+		expect(text(bytes, 0, 8)).toBe('#PES0001');
+		const pec = u32le(bytes, 8);
+		expect(text(bytes, 24, 7)).toBe('CEmbOne');
+		expect(text(bytes, 0, pec)).toContain('CSewSeg');
+		expect(text(bytes, pec, 20)).toBe('LA:Untitled        \r');
+		// Colour list: count - 1, then chart codes Red (5) and Blue (2).
+		expect([...bytes.subarray(pec + 48, pec + 51)]).toEqual([1, 5, 2]);
+		// Width and height of the design in the stitch section.
+		const view = new DataView(bytes.buffer);
+		expect([view.getUint16(pec + 520, true), view.getUint16(pec + 522, true)]).toEqual([400, 200]);
+		const sectionLength = bytes[pec + 514] | (bytes[pec + 515] << 8) | (bytes[pec + 516] << 16);
+		// After the stitches come 1 + 2 icons of 6 x 38 bytes, and nothing else.
+		expect(bytes.length).toBe(pec + 512 + sectionLength + 3 * 228);
+		expect(bytes[pec + 512 + sectionLength - 1]).toBe(0xff);
+	});
+
+	it('keeps trims, stops and long jumps where the needle goes', () => {
+		const pattern = patternOf(
+			[
+				[0, 0, Command.Stitch],
+				[20, 0, Command.Stitch],
+				[20, 0, Command.Trim],
+				[5000, -3000, Command.Jump],
+				[5000, -3000, Command.Stitch],
+				[5010, -2990, Command.Stitch],
+				[5010, -2990, Command.Stop],
+				[5000, -2990, Command.Stitch],
+				[5000, -2990, Command.Trim],
+				[5000, -2990, Command.ColorChange],
+				[5030, -2990, Command.Stitch],
+				[5030, -2990, Command.End],
+			],
+			[0x123456, 0xfedcba],
+		);
+		const { bytes, warnings } = write(pattern);
+		const back = read(bytes);
+		expect(compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+		expect(countCommands(back, Command.Trim)).toBe(2);
+		expect(countCommands(back, Command.Stop)).toBe(1);
+		expect(countCommands(back, Command.ColorChange)).toBe(1);
+		expect(warnings.join(' ')).toMatch(/long jump/);
+		expect(warnings.join(' ')).toMatch(/snapped/);
+	});
+
+	it("keeps a colour change between colours that snap to the same chart thread (the machine would read a stop)", () => {
+		const pattern = patternOf(
+			[
+				[0, 0, Command.Stitch],
+				[0, 0, Command.ColorChange],
+				[10, 0, Command.Stitch],
+				[10, 0, Command.End],
+			],
+			[0xee1820, 0xec1620],
+		);
+		const back = read(write(pattern).bytes);
+		expect(countCommands(back, Command.ColorChange)).toBe(1);
+		expect(back.threads).toHaveLength(2);
+		expect(back.threads[0].name).toBe('Red');
+		expect(back.threads[1].name).not.toBe('Red');
+	});
+
+	it('gives a design without threads distinct default colours', () => {
+		const pattern = patternOf([
+			[0, 0, Command.Stitch],
+			[0, 0, Command.ColorChange],
+			[10, 0, Command.Stitch],
+			[10, 0, Command.ColorChange],
+			[20, 0, Command.Stitch],
+		]);
+		const { bytes, warnings } = write(pattern);
+		const back = read(bytes);
+		expect(countCommands(back, Command.ColorChange)).toBe(2);
+		expect(new Set(back.threads.map((thread) => thread.color)).size).toBe(3);
+		expect(warnings.join(' ')).toMatch(/default colours/);
+	});
+
+	it('writes a large design that grows its buffer many times', () => {
+		const pattern = new Pattern();
+		for (let i = 0; i < 100_000; i++) pattern.add((i * 37) % 1000, Math.floor(i / 50) % 900, Command.Stitch);
+		pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
+		const back = read(write(pattern).bytes);
+		expect(back.length).toBe(pattern.length);
+		expect(compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+	});
+
+	it('writes an empty design as a valid file', () => {
+		const back = read(write(new Pattern()).bytes);
+		expect(entriesOf(back)).toEqual([[0, 0, Command.End]]);
+	});
+});
