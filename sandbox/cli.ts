@@ -1,0 +1,79 @@
+import { parseArgs } from 'node:util';
+
+import { startSandbox } from './index';
+
+const usage = `Usage: npm run sandbox -- [options]
+  --host HOST               listen address (default 127.0.0.1)
+  --port PORT               port, 0 for any free one (default 8787)
+  --data DIR                keep state in DIR across restarts (default: a temporary folder)
+  --admin-token TOKEN       token for the /__sandbox control API (default: stable per data folder)
+  --demo-key KEY            API key of the demo account (default: stable per data folder)
+  --signed-url-ttl SECONDS  lifetime of signed file URLs (default 600)
+  --source-ttl SECONDS      how long source uploads stay retryable (default 86400)
+  --workers N               engine worker threads (default 2)
+  --log                     log every request`;
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			host: { type: 'string' },
+			port: { type: 'string' },
+			data: { type: 'string' },
+			'admin-token': { type: 'string' },
+			'demo-key': { type: 'string' },
+			'signed-url-ttl': { type: 'string' },
+			'source-ttl': { type: 'string' },
+			workers: { type: 'string' },
+			log: { type: 'boolean' },
+			help: { type: 'boolean', short: 'h' },
+		},
+	});
+	if (values.help) {
+		console.log(usage);
+		return;
+	}
+	const sandbox = await startSandbox({
+		host: values.host,
+		port: integer(values.port, '--port'),
+		dataDir: values.data,
+		adminToken: values['admin-token'],
+		demoKey: values['demo-key'],
+		signedUrlTtlSeconds: integer(values['signed-url-ttl'], '--signed-url-ttl'),
+		sourceTtlSeconds: integer(values['source-ttl'], '--source-ttl'),
+		workers: integer(values.workers, '--workers'),
+		logRequests: values.log,
+	});
+	console.log(`Embroidery sandbox running.
+  Base URL:     ${sandbox.baseUrl}
+  Demo API key: ${sandbox.demoKey}   (all four abilities, demo account with credits)
+  Admin token:  ${sandbox.adminToken}   (header X-Sandbox-Admin on ${sandbox.origin}/__sandbox)
+  Data:         ${sandbox.dataDir}${values.data ? '' : '   (temporary, removed on exit; use --data DIR to keep it)'}
+Press Ctrl+C to stop.`);
+
+	const stop = (signal: string) => {
+		console.log(`\n${signal}: finishing running jobs and closing...`);
+		sandbox.close().then(
+			() => process.exit(0),
+			(error: Error) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	};
+	process.once('SIGINT', () => stop('SIGINT'));
+	process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+function integer(value: string | undefined, flag: string): number | undefined {
+	if (value === undefined) return undefined;
+	if (!/^\d+$/.test(value)) {
+		console.error(`${flag} needs a whole number, got "${value}".\n\n${usage}`);
+		process.exit(2);
+	}
+	return Number(value);
+}
+
+main().catch((error: Error) => {
+	console.error(`The sandbox could not start: ${error.message}`);
+	process.exit(1);
+});

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+import type { SandboxServices } from '../services';
+
+/** Applies the control API's injected faults to v1 requests, before they are authenticated or run. */
+export function installFaults(app: FastifyInstance, services: SandboxServices): void {
+	app.addHook('onRequest', async (request, reply) => {
+		if (!request.url.startsWith('/api/v1/')) return;
+		const faults = services.faults;
+		if (faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
+		if (Math.random() < faults.dropRate) {
+			request.raw.socket.destroy();
+			return reply.hijack();
+		}
+		if (Math.random() < faults.rate429) {
+			return reply.code(429).header('Retry-After', '1').send({ message: 'Too many requests (injected fault).' });
+		}
+		if (Math.random() < faults.rate5xx) {
+			return reply.code(503).send({ message: 'Service unavailable (injected fault).' });
+		}
+	});
+}

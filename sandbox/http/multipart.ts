@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+
+import type { FastifyRequest } from 'fastify';
+
+import { ValidationError } from '../services/errors';
+import { maxFilesPerRequest, sourceSizeLimits, type IncomingSource, type JobRequest } from '../services/jobs';
+import type { FileStore } from '../storage/fileStore';
+
+/** The multipart parser's own ceiling; the per-workflow limits are applied while streaming below. */
+export const multipartLimits = {
+	fileSize: sourceSizeLimits.conversion + 1,
+	files: maxFilesPerRequest + 10,
+	fields: 20,
+	fieldSize: 1024,
+	parts: maxFilesPerRequest + 40,
+};
+
+/**
+ * Streams a job-creation form to temporary files: nothing is buffered whole, and a file is
+ * cut off (and its bytes discarded) the moment it passes its workflow's size limit.
+ */
+export async function readJobRequest(request: FastifyRequest, store: FileStore): Promise<JobRequest> {
+	if (!request.isMultipart()) {
+		throw new ValidationError({
+			file: ['Send the job as multipart/form-data with a "file" (or "files[]") part and the workflow and format fields.'],
+		});
+	}
+	const fields: Record<string, string> = {};
+	const sources: IncomingSource[] = [];
+	try {
+		for await (const part of request.parts()) {
+			if (part.type === 'field') {
+				fields[part.fieldname] = String(part.value);
+				continue;
+			}
+			const field = sourceField(part.fieldname);
+			if (!field) {
+				part.file.resume();
+				throw new ValidationError({
+					[part.fieldname]: [`Unexpected file field "${part.fieldname}"; send sources as "file" or "files[]".`],
+				});
+			}
+			const limit = fields.workflow === 'digitising' ? sourceSizeLimits.digitising : sourceSizeLimits.conversion;
+			const fileName = cleanFileName(part.filename);
+			if (sources.length >= maxFilesPerRequest) {
+				// Past the file limit only the count matters; the bytes go nowhere.
+				await discard(part.file);
+				sources.push({ field, fileName, tempPath: '', size: 0, checksum: '' });
+				continue;
+			}
+			sources.push(await streamToDisk(part.file, store.temporaryPath(), field, fileName, limit));
+		}
+	} catch (error) {
+		await removeTemporaryFiles({ fields, sources });
+		if (error instanceof ValidationError) throw error;
+		throw new ValidationError({ file: [`The multipart body could not be read: ${(error as Error).message}`] });
+	}
+	return { fields, sources };
+}
+
+export async function removeTemporaryFiles(request: JobRequest): Promise<void> {
+	await Promise.all(request.sources.filter((source) => source.tempPath).map((source) => rm(source.tempPath, { force: true })));
+}
+
+function sourceField(name: string): IncomingSource['field'] | null {
+	if (name === 'file') return 'file';
+	if (name === 'files' || /^files\[\d*\]$/.test(name)) return 'files';
+	return null;
+}
+
+/** Only the base name of what the client sent, never a path. */
+function cleanFileName(name: string | undefined): string {
+	const base = (name ?? '').split(/[\\/]/).pop()?.replace(/[\x00-\x1f]/g, '').trim();
+	return base ? base.slice(0, 200) : 'upload';
+}
+
+async function streamToDisk(
+	stream: Readable,
+	tempPath: string,
+	field: IncomingSource['field'],
+	fileName: string,
+	limit: number,
+): Promise<IncomingSource> {
+	const handle = await open(tempPath, 'w');
+	const hash = createHash('sha256');
+	let size = 0;
+	let truncatedAt: number | undefined;
+	try {
+		for await (const chunk of stream as AsyncIterable<Buffer>) {
+			if (truncatedAt !== undefined) continue;
+			if (size + chunk.length > limit) {
+				truncatedAt = limit;
+				continue;
+			}
+			size += chunk.length;
+			hash.update(chunk);
+			await handle.write(chunk);
+		}
+	} finally {
+		await handle.close();
+	}
+	if ((stream as Readable & { truncated?: boolean }).truncated) truncatedAt = limit;
+	if (truncatedAt !== undefined) {
+		await rm(tempPath, { force: true });
+		return { field, fileName, tempPath: '', size, checksum: '', truncatedAt };
+	}
+	return { field, fileName, tempPath, size, checksum: hash.digest('hex') };
+}
+
+async function discard(stream: Readable): Promise<void> {
+	for await (const chunk of stream) void chunk;
+}

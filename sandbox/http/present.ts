@@ -1,0 +1,120 @@
+import type { FreeUsage } from '../services/accounts';
+import type { SandboxServices } from '../services';
+import type { JobDetails } from '../services/jobs';
+import type { JobRow } from '../storage/jobs';
+import type { UploadRow } from '../storage/uploads';
+
+/** Turns stored rows into the spec's resources, with complete signed URLs under `baseUrl`. */
+export class Presenter {
+	constructor(
+		private readonly services: SandboxServices,
+		private readonly baseUrl: string,
+	) {}
+
+	summary(job: JobRow) {
+		return { id: job.id, status: job.status, workflow: job.workflow };
+	}
+
+	job({ job, uploads, events }: JobDetails) {
+		const unlocked = job.downloads_unlocked === 1;
+		const source = uploads.find((upload) => upload.id === job.source_upload_id);
+		const output = uploads.find((upload) => upload.role === 'output');
+		const preview = this.previewFor(uploads, unlocked);
+		const metrics = job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>);
+		const widthMm = job.width_mm ?? (typeof metrics?.widthMm === 'number' ? metrics.widthMm : undefined);
+		const colourCount = job.colour_count ?? (typeof metrics?.colourCount === 'number' ? metrics.colourCount : undefined);
+		return {
+			id: job.id,
+			status: job.status,
+			provider: 'sandbox',
+			formats: [job.format],
+			...(widthMm === undefined ? {} : { widthMm }),
+			...(colourCount === undefined ? {} : { colourCount }),
+			attemptCount: job.attempt_count,
+			metrics,
+			warnings: JSON.parse(job.warnings) as string[],
+			failureCode: job.failure_code,
+			failureReason: job.failure_reason,
+			downloadsUnlocked: unlocked,
+			unlock: this.unlockState(job),
+			...(source ? { source: this.file(source, preview) } : {}),
+			outputs: output ? [{ ...this.file(output, preview, !unlocked), format: job.format, locked: !unlocked }] : [],
+			artifacts: preview ? [{ ...this.file(preview, preview), kind: 'preview', watermarked: !unlocked }] : [],
+			events: events.map((event) => ({
+				type: event.type,
+				at: new Date(event.at).toISOString(),
+				message: event.message,
+			})),
+			createdAt: new Date(job.created_at).toISOString(),
+			completedAt: job.completed_at === null ? null : new Date(job.completed_at).toISOString(),
+		};
+	}
+
+	listItem({ job, uploads }: JobDetails) {
+		const unlocked = job.downloads_unlocked === 1;
+		const source = uploads.find((upload) => upload.id === job.source_upload_id);
+		const output = uploads.find((upload) => upload.role === 'output');
+		const preview = this.previewFor(uploads, unlocked);
+		return {
+			id: job.id,
+			kind: job.workflow,
+			title: job.title,
+			status: job.status,
+			formats: [job.format],
+			...(source ? { source: this.file(source, preview) } : {}),
+			preview: preview ? this.file(preview, preview) : null,
+			output: output ? this.file(output, preview, !unlocked) : null,
+			metrics: job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>),
+			failureReason: job.failure_reason,
+			downloadsUnlocked: unlocked,
+		};
+	}
+
+	freeUsage(accountId: string): FreeUsage {
+		return this.services.accounts.freeUsage(accountId);
+	}
+
+	/** A PrivateFile; `previewUrl` points at the job's preview through this file's own id. */
+	private file(upload: UploadRow, preview: UploadRow | undefined, locked = false) {
+		const files = this.services.files;
+		return {
+			id: upload.id,
+			name: upload.name,
+			extension: upload.extension,
+			mimeType: upload.mime_type,
+			size: upload.size,
+			checksum: upload.checksum,
+			...(upload.expires_at === null ? {} : { expiresAt: new Date(upload.expires_at).toISOString() }),
+			downloadUrl: locked ? null : this.baseUrl + files.signedPath(upload, 'download'),
+			previewUrl: preview ? this.baseUrl + files.signedPath(upload, 'preview') : null,
+		};
+	}
+
+	/** The preview a client may see now: the watermarked variant until the job is unlocked. */
+	private previewFor(uploads: UploadRow[], unlocked: boolean): UploadRow | undefined {
+		return uploads.find((upload) => upload.role === (unlocked ? 'preview' : 'preview_watermarked'));
+	}
+
+	private unlockState(job: JobRow) {
+		const unlocked = job.downloads_unlocked === 1;
+		if (unlocked) {
+			return {
+				unlocked: true,
+				canUnlock: false,
+				method: job.unlock_method,
+				creditCost: job.unlock_credits ?? 0,
+				unlockedAt: job.unlocked_at === null ? null : new Date(job.unlocked_at).toISOString(),
+			};
+		}
+		const quote = this.services.accounts.unlockQuote(job.account_id, job.workflow);
+		const creditBalance = this.services.accounts.account(job.account_id).credit_balance;
+		return {
+			unlocked: false,
+			canUnlock: job.status === 'completed' && quote.method !== null,
+			method: quote.method,
+			creditCost: quote.creditCost,
+			creditBalance,
+			unlockedAt: null,
+		};
+	}
+}

@@ -1,0 +1,103 @@
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { buildServer } from './http/server';
+import { SandboxServices } from './services';
+
+export interface SandboxOptions {
+	/** Default 127.0.0.1. */
+	host?: string;
+	/** Default 8787; 0 picks a free port. */
+	port?: number;
+	/** Where SQLite and files live; a temporary folder (removed on close) when omitted. */
+	dataDir?: string;
+	adminToken?: string;
+	demoKey?: string;
+	/** Lifetime of signed file URLs, default 600 (10 minutes). */
+	signedUrlTtlSeconds?: number;
+	/** How long a job's source upload stays retryable and downloadable, default 86400 (24 hours). */
+	sourceTtlSeconds?: number;
+	/** Engine worker threads, default 2. */
+	workers?: number;
+	/** Log each request (fastify's logger). */
+	logRequests?: boolean;
+}
+
+export interface RunningSandbox {
+	/** For example http://127.0.0.1:8787/api/v1 */
+	baseUrl: string;
+	/** For example http://127.0.0.1:8787 */
+	origin: string;
+	adminToken: string;
+	demoKey: string;
+	demoAccountId: string;
+	dataDir: string;
+	/** Drains running jobs, stops the workers and closes the database. */
+	close(): Promise<void>;
+}
+
+export const defaultSandboxOptions = {
+	host: '127.0.0.1',
+	port: 8787,
+	signedUrlTtlSeconds: 600,
+	sourceTtlSeconds: 86400,
+	workers: 2,
+};
+
+/** Starts the whole service locally: HTTP API, control API, storage and engine workers. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	const settings = { ...defaultSandboxOptions, ...definedOnly(options) };
+	const temporary = options.dataDir === undefined;
+	const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'embroidery-sandbox-')) : resolve(options.dataDir!);
+	mkdirSync(dataDir, { recursive: true });
+	checkOptions(settings);
+
+	const services = new SandboxServices({
+		dataDir,
+		workers: settings.workers,
+		signedUrlTtlSeconds: settings.signedUrlTtlSeconds,
+		sourceTtlSeconds: settings.sourceTtlSeconds,
+		demoKey: options.demoKey,
+		adminToken: options.adminToken,
+	});
+	const app = await buildServer(services, options.logRequests ?? false);
+	try {
+		await app.listen({ host: settings.host, port: settings.port });
+	} catch (error) {
+		await services.close();
+		throw error;
+	}
+	const address = app.server.address();
+	const port = typeof address === 'object' && address ? address.port : settings.port;
+	const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+	const origin = `http://${host}:${port}`;
+	let closing: Promise<void> | undefined;
+	return {
+		baseUrl: `${origin}/api/v1`,
+		origin,
+		adminToken: services.adminToken,
+		demoKey: services.demoKey,
+		demoAccountId: services.demoAccountId,
+		dataDir,
+		close: () =>
+			(closing ??= (async () => {
+				await app.close();
+				await services.close();
+				if (temporary) rmSync(dataDir, { recursive: true, force: true });
+			})()),
+	};
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+	return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
+function checkOptions(settings: typeof defaultSandboxOptions): void {
+	const problems: string[] = [];
+	if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535) problems.push('port must be 0-65535');
+	if (!Number.isInteger(settings.workers) || settings.workers < 1 || settings.workers > 64) problems.push('workers must be 1-64');
+	if (!(settings.signedUrlTtlSeconds > 0)) problems.push('signedUrlTtlSeconds must be positive');
+	if (!(settings.sourceTtlSeconds > 0)) problems.push('sourceTtlSeconds must be positive');
+	if (problems.length) throw new Error(`Invalid sandbox options: ${problems.join('; ')}.`);
+}

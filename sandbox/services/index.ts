@@ -1,0 +1,131 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+
+import { AccountsTable } from '../storage/accounts';
+import { openDatabase } from '../storage/database';
+import { FileStore } from '../storage/fileStore';
+import { JobsTable } from '../storage/jobs';
+import { KeysTable } from '../storage/keys';
+import { MetaTable } from '../storage/meta';
+import { UploadsTable } from '../storage/uploads';
+import { abilities, AccountService } from './accounts';
+import { SandboxClock } from './clock';
+import { noFaults, type Faults } from './faults';
+import { FileService } from './files';
+import { JobRunner } from './jobRunner';
+import { JobService } from './jobs';
+import { UrlSigner } from './signing';
+import { WorkerPool } from './workers/pool';
+
+export interface ServiceOptions {
+	dataDir: string;
+	workers: number;
+	signedUrlTtlSeconds: number;
+	sourceTtlSeconds: number;
+	/** Fixed demo key; by default one derived from the data directory's secret, stable across restarts. */
+	demoKey?: string;
+	/** Fixed admin token; by default derived like the demo key. */
+	adminToken?: string;
+	jobTimeoutMs?: number;
+}
+
+/** The sandbox's state and behaviour, wired together; the HTTP layer only talks to this. */
+export class SandboxServices {
+	readonly clock: SandboxClock;
+	readonly accounts: AccountService;
+	readonly jobs: JobService;
+	readonly files: FileService;
+	readonly runner: JobRunner;
+	readonly store: FileStore;
+	readonly adminToken: string;
+	readonly demoKey: string;
+	faults: Faults = { ...noFaults };
+	demoAccountId = '';
+
+	private readonly db: DatabaseSync;
+	private readonly meta: MetaTable;
+	private readonly pool: WorkerPool;
+	private readonly secret: string;
+
+	constructor(options: ServiceOptions) {
+		this.db = openDatabase(join(options.dataDir, 'sandbox.db'));
+		this.meta = new MetaTable(this.db);
+		this.secret = this.meta.get('secret') ?? randomBytes(32).toString('hex');
+		this.meta.set('secret', this.secret);
+		this.clock = new SandboxClock(Number(this.meta.get('clockOffsetMs') ?? 0));
+		this.adminToken = options.adminToken ?? this.derive('admin-token');
+		this.demoKey = options.demoKey ?? `emb_sandbox_demo_${this.derive('demo-key').slice(0, 32)}`;
+
+		const accountsTable = new AccountsTable(this.db);
+		const keys = new KeysTable(this.db);
+		const jobsTable = new JobsTable(this.db);
+		const uploads = new UploadsTable(this.db);
+		this.store = new FileStore(options.dataDir);
+		this.accounts = new AccountService(accountsTable, keys, this.clock);
+		this.pool = new WorkerPool(Math.max(1, options.workers), options.jobTimeoutMs ?? 120_000);
+		this.runner = new JobRunner(jobsTable, uploads, this.store, this.pool, this.clock, () => this.faults);
+		this.jobs = new JobService(
+			this.db,
+			jobsTable,
+			uploads,
+			this.accounts,
+			this.store,
+			this.clock,
+			this.runner,
+			options.sourceTtlSeconds,
+		);
+		this.files = new FileService(
+			uploads,
+			jobsTable,
+			this.store,
+			new UrlSigner(this.secret),
+			this.clock,
+			options.signedUrlTtlSeconds,
+		);
+		this.ensureDemoAccount();
+		this.runner.recover();
+		this.runner.kick();
+	}
+
+	advanceClock(seconds: number): number {
+		const now = this.clock.advance(seconds);
+		this.meta.set('clockOffsetMs', String(this.clock.offsetMs));
+		return now;
+	}
+
+	/** Back to a fresh sandbox: no accounts, jobs or files but the demo account and key; clock and faults cleared. */
+	async reset(): Promise<void> {
+		await this.runner.drain(10_000);
+		this.db.exec(
+			'DELETE FROM job_events; DELETE FROM usage; DELETE FROM jobs; DELETE FROM uploads; DELETE FROM api_keys; DELETE FROM accounts;',
+		);
+		this.store.clear();
+		this.clock.offsetMs = 0;
+		this.meta.set('clockOffsetMs', '0');
+		this.faults = { ...noFaults };
+		this.ensureDemoAccount();
+		this.runner.resume();
+	}
+
+	async close(): Promise<void> {
+		await this.runner.drain(10_000);
+		await this.pool.close();
+		this.db.close();
+	}
+
+	private ensureDemoAccount(): void {
+		const stored = this.meta.get('demoAccountId');
+		if (stored && this.accounts.find(stored)) {
+			this.demoAccountId = stored;
+		} else {
+			this.demoAccountId = this.accounts.createAccount({ name: 'Demo account', plan: 'credits', creditBalance: 100 }).id;
+			this.meta.set('demoAccountId', this.demoAccountId);
+		}
+		this.accounts.ensureKey(this.demoAccountId, this.demoKey, abilities);
+	}
+
+	private derive(purpose: string): string {
+		return createHmac('sha256', this.secret).update(purpose).digest('hex');
+	}
+}

@@ -1,0 +1,152 @@
+import { join } from 'node:path';
+
+import type { FileStore } from '../storage/fileStore';
+import type { JobRow, JobsTable } from '../storage/jobs';
+import type { UploadsTable } from '../storage/uploads';
+import type { SandboxClock } from './clock';
+import type { Faults } from './faults';
+import { newId } from './ids';
+import type { JobQueue } from './jobs';
+import type { WorkerPool } from './workers/pool';
+import type { JobTask, TaskResult, WrittenFile } from './workers/task';
+
+/** Processing starts a job gets (counting restarts mid-run) before it is failed instead of re-queued. */
+export const maxRunAttempts = 3;
+
+/** Moves queued jobs through the worker pool and records what comes back. */
+export class JobRunner implements JobQueue {
+	private readonly running = new Map<string, Promise<void>>();
+	private stopping = false;
+
+	constructor(
+		private readonly jobs: JobsTable,
+		private readonly uploads: UploadsTable,
+		private readonly store: FileStore,
+		private readonly pool: WorkerPool,
+		private readonly clock: SandboxClock,
+		private readonly faults: () => Faults,
+	) {}
+
+	/** Jobs a previous run left `processing` are queued again, or failed once their attempts are spent. */
+	recover(): void {
+		const now = this.clock.now();
+		for (const job of this.jobs.withStatus('processing')) {
+			if (job.run_attempts >= maxRunAttempts) {
+				this.jobs.fail(
+					job.id,
+					now,
+					'processing_interrupted',
+					`Processing was interrupted ${job.run_attempts} times by sandbox restarts; retry the job to try again.`,
+				);
+				this.jobs.addEvent(job.id, 'failed', now, 'Interrupted by a restart too many times.');
+			} else {
+				this.jobs.requeue(job.id, false);
+				this.jobs.addEvent(job.id, 'requeued', now, 'Processing was interrupted by a sandbox restart; queued again.');
+			}
+		}
+	}
+
+	/** Starts as many queued jobs as there are idle workers. */
+	kick(): void {
+		while (!this.stopping && this.pool.idle > 0) {
+			const job = this.jobs.nextQueued();
+			if (!job) return;
+			const now = this.clock.now();
+			if (!this.jobs.claim(job.id, now)) continue;
+			this.jobs.addEvent(job.id, 'processing', now, `Attempt ${job.attempt_count + 1} started.`);
+			if (Math.random() < this.faults().engineFailureRate) {
+				this.record(job, {
+					ok: false,
+					failureCode: 'engine_error',
+					failureReason: 'The engine failed (fault injected by the sandbox control API).',
+					warnings: [],
+				});
+				continue;
+			}
+			const run = this.pool
+				.run(this.taskFor(job))
+				.then((result) => this.record(job, result))
+				.finally(() => {
+					this.running.delete(job.id);
+					this.kick();
+				});
+			this.running.set(job.id, run);
+		}
+	}
+
+	/** Lets running jobs finish (up to `timeoutMs`) and starts no new ones. */
+	async drain(timeoutMs: number): Promise<void> {
+		this.stopping = true;
+		let timer: NodeJS.Timeout | undefined;
+		const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+		await Promise.race([Promise.all(this.running.values()), timeout]);
+		clearTimeout(timer);
+	}
+
+	/** Takes jobs again after a drain (the control API's reset). */
+	resume(): void {
+		this.stopping = false;
+		this.kick();
+	}
+
+	get activeCount(): number {
+		return this.running.size;
+	}
+
+	private taskFor(job: JobRow): JobTask {
+		const source = this.uploads.find(job.source_upload_id)!;
+		const now = this.clock.now();
+		return {
+			jobId: job.id,
+			workflow: job.workflow,
+			sourcePath: this.store.absolute(source.path),
+			sourceFormat: job.source_format,
+			format: job.format,
+			outputDir: join(this.store.root, job.account_id),
+			outputId: newId(now),
+			previewId: newId(now),
+			watermarkedPreviewId: newId(now),
+			widthMm: job.width_mm,
+			colourCount: job.colour_count,
+			paletteKey: job.palette_key,
+			maximumStitchCount: job.maximum_stitch_count,
+		};
+	}
+
+	private record(job: JobRow, result: TaskResult): void {
+		const current = this.jobs.find(job.id);
+		// A reset or retry while the engine ran makes this result stale.
+		if (current?.status !== 'processing') return;
+		const now = this.clock.now();
+		if (!result.ok) {
+			this.jobs.fail(job.id, now, result.failureCode, result.failureReason, result.warnings);
+			this.jobs.addEvent(job.id, 'failed', now, `${result.failureCode}: ${result.failureReason}`);
+			return;
+		}
+		const base = job.title.replace(/\.[^.]*$/, '') || 'design';
+		this.saveFile(job, result.output, 'output', `${base}.${result.output.extension}`, now);
+		if (result.preview) this.saveFile(job, result.preview, 'preview', `${base}-preview.${result.preview.extension}`, now);
+		if (result.watermarkedPreview) {
+			this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', `${base}-preview.${result.watermarkedPreview.extension}`, now);
+		}
+		this.jobs.complete(job.id, now, result.metrics, result.warnings);
+		this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}.`);
+	}
+
+	private saveFile(job: JobRow, file: WrittenFile, role: 'output' | 'preview' | 'preview_watermarked', name: string, now: number): void {
+		this.uploads.insert({
+			id: file.id,
+			account_id: job.account_id,
+			job_id: job.id,
+			role,
+			name,
+			extension: file.extension,
+			mime_type: file.mimeType,
+			size: file.size,
+			checksum: file.checksum,
+			path: `${job.account_id}/${file.fileName}`,
+			expires_at: null,
+			created_at: now,
+		});
+	}
+}

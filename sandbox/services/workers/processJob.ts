@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { listFormats, readPattern, writePattern, type Pattern } from '../../engine';
+import type { JobTask, TaskResult, WrittenFile } from './task';
+
+/** A failure with an API failure code, from the engine, the digitiser or this pipeline. */
+interface CodedError {
+	code?: unknown;
+	message: string;
+}
+
+/**
+ * Runs one job start to finish: source -> pattern -> machine file, metrics and both previews.
+ * Runs inside a worker thread; touches only the files named in the task.
+ */
+export async function processJob(task: JobTask): Promise<TaskResult> {
+	const warnings: string[] = [];
+	try {
+		const source = await readFile(task.sourcePath);
+		const pattern = await patternFor(task, source);
+		const written = writePattern(pattern, task.format);
+		warnings.push(...written.warnings);
+		const info = listFormats().find((format) => format.format === task.format);
+		const output = await store(task, task.outputId, written.bytes, info?.extension ?? task.format, info?.mimeType ?? 'application/octet-stream');
+		return {
+			ok: true,
+			metrics: { sourceFormat: task.sourceFormat, outputFormat: task.format },
+			warnings,
+			output,
+			preview: null,
+			watermarkedPreview: null,
+		};
+	} catch (error) {
+		const { code, message } = error as CodedError;
+		if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return failure(code, message, warnings);
+		return failure('engine_error', `The engine stopped unexpectedly: ${message}`, warnings);
+	}
+}
+
+async function patternFor(task: JobTask, source: Buffer): Promise<Pattern> {
+	if (task.workflow === 'conversion') return readPattern(source, task.sourceFormat);
+	throw Object.assign(new Error('Digitising is not available in this sandbox build yet.'), { code: 'engine_error' });
+}
+
+async function store(
+	task: JobTask,
+	id: string,
+	bytes: Uint8Array,
+	extension: string,
+	mimeType: string,
+): Promise<WrittenFile> {
+	const fileName = `${id}.${extension}`;
+	await writeFile(join(task.outputDir, fileName), bytes);
+	return {
+		id,
+		fileName,
+		extension,
+		mimeType,
+		size: bytes.byteLength,
+		checksum: createHash('sha256').update(bytes).digest('hex'),
+	};
+}
+
+function failure(failureCode: string, failureReason: string, warnings: string[]): TaskResult {
+	return { ok: false, failureCode, failureReason, warnings };
+}

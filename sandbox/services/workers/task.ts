@@ -1,0 +1,37 @@
+/** One job's work as sent to a worker thread: plain data only, paths absolute. */
+export interface JobTask {
+	jobId: string;
+	workflow: 'conversion' | 'digitising';
+	sourcePath: string;
+	sourceFormat: string;
+	format: string;
+	/** Folder the results are written into, named `<upload id>.<extension>`. */
+	outputDir: string;
+	outputId: string;
+	previewId: string;
+	watermarkedPreviewId: string;
+	widthMm: number | null;
+	colourCount: number | null;
+	paletteKey: string | null;
+	maximumStitchCount: number | null;
+}
+
+export interface WrittenFile {
+	id: string;
+	fileName: string;
+	extension: string;
+	mimeType: string;
+	size: number;
+	checksum: string;
+}
+
+export type TaskResult =
+	| {
+			ok: true;
+			metrics: Record<string, unknown> | null;
+			warnings: string[];
+			output: WrittenFile;
+			preview: WrittenFile | null;
+			watermarkedPreview: WrittenFile | null;
+	  }
+	| { ok: false; failureCode: string; failureReason: string; warnings: string[] };

@@ -1,0 +1,127 @@
+import { DatabaseSync } from 'node:sqlite';
+
+/**
+ * Schema steps, applied in order; `PRAGMA user_version` records how many ran.
+ * Append new steps, never edit old ones: existing data directories depend on them.
+ */
+const migrations: string[] = [
+	`
+	CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+	CREATE TABLE accounts (
+		id TEXT PRIMARY KEY,
+		name TEXT NOT NULL,
+		plan TEXT NOT NULL,
+		credit_balance INTEGER NOT NULL,
+		preview_remaining INTEGER NOT NULL,
+		daily_limit INTEGER NOT NULL,
+		monthly_limit INTEGER NOT NULL,
+		entitlements INTEGER NOT NULL,
+		subscription_plan_slug TEXT,
+		subscription_renews_at INTEGER,
+		created_at INTEGER NOT NULL
+	);
+	CREATE TABLE api_keys (
+		id TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts(id),
+		key_hash TEXT NOT NULL UNIQUE,
+		abilities TEXT NOT NULL,
+		expires_at INTEGER,
+		revoked_at INTEGER,
+		created_at INTEGER NOT NULL
+	);
+	CREATE TABLE uploads (
+		id TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts(id),
+		job_id TEXT,
+		role TEXT NOT NULL,
+		name TEXT NOT NULL,
+		extension TEXT NOT NULL,
+		mime_type TEXT NOT NULL,
+		size INTEGER NOT NULL,
+		checksum TEXT NOT NULL,
+		path TEXT NOT NULL,
+		expires_at INTEGER,
+		created_at INTEGER NOT NULL
+	);
+	CREATE INDEX uploads_by_job ON uploads(job_id);
+	CREATE TABLE jobs (
+		id TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts(id),
+		workflow TEXT NOT NULL,
+		status TEXT NOT NULL,
+		format TEXT NOT NULL,
+		source_format TEXT NOT NULL,
+		source_upload_id TEXT NOT NULL,
+		title TEXT NOT NULL,
+		width_mm REAL,
+		colour_count INTEGER,
+		palette_key TEXT,
+		maximum_stitch_count INTEGER,
+		attempt_count INTEGER NOT NULL DEFAULT 0,
+		run_attempts INTEGER NOT NULL DEFAULT 0,
+		metrics TEXT,
+		warnings TEXT NOT NULL DEFAULT '[]',
+		failure_code TEXT,
+		failure_reason TEXT,
+		downloads_unlocked INTEGER NOT NULL DEFAULT 0,
+		unlock_method TEXT,
+		unlock_credits INTEGER,
+		unlocked_at INTEGER,
+		created_at INTEGER NOT NULL,
+		started_at INTEGER,
+		completed_at INTEGER
+	);
+	CREATE INDEX jobs_by_account ON jobs(account_id, created_at DESC, id DESC);
+	CREATE INDEX jobs_by_status ON jobs(status, id);
+	CREATE TABLE job_events (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		job_id TEXT NOT NULL,
+		type TEXT NOT NULL,
+		at INTEGER NOT NULL,
+		message TEXT
+	);
+	CREATE INDEX job_events_by_job ON job_events(job_id, id);
+	CREATE TABLE usage (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		account_id TEXT NOT NULL,
+		job_id TEXT NOT NULL,
+		at INTEGER NOT NULL
+	);
+	CREATE INDEX usage_by_account ON usage(account_id, at);
+	`,
+];
+
+export function openDatabase(file: string): DatabaseSync {
+	const db = new DatabaseSync(file);
+	db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+	migrate(db);
+	return db;
+}
+
+function migrate(db: DatabaseSync): void {
+	const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+	for (let step = version; step < migrations.length; step++) {
+		db.exec('BEGIN');
+		try {
+			db.exec(migrations[step]);
+			db.exec(`PRAGMA user_version = ${step + 1}`);
+			db.exec('COMMIT');
+		} catch (error) {
+			db.exec('ROLLBACK');
+			throw error;
+		}
+	}
+}
+
+/** Runs `work` in one transaction, so a multi-row change lands whole or not at all. */
+export function transaction<T>(db: DatabaseSync, work: () => T): T {
+	db.exec('BEGIN IMMEDIATE');
+	try {
+		const result = work();
+		db.exec('COMMIT');
+		return result;
+	} catch (error) {
+		db.exec('ROLLBACK');
+		throw error;
+	}
+}

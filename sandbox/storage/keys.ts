@@ -1,0 +1,41 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+export interface KeyRow {
+	id: string;
+	account_id: string;
+	/** SHA-256 of the key, hex; the key itself is never stored. */
+	key_hash: string;
+	/** JSON array of ability names. */
+	abilities: string;
+	expires_at: number | null;
+	revoked_at: number | null;
+	created_at: number;
+}
+
+export class KeysTable {
+	constructor(private readonly db: DatabaseSync) {}
+
+	insert(row: KeyRow): void {
+		this.db
+			.prepare(
+				`INSERT INTO api_keys (id, account_id, key_hash, abilities, expires_at, revoked_at, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			)
+			.run(row.id, row.account_id, row.key_hash, row.abilities, row.expires_at, row.revoked_at, row.created_at);
+	}
+
+	findByHash(hash: string): KeyRow | undefined {
+		return this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as KeyRow | undefined;
+	}
+
+	find(id: string): KeyRow | undefined {
+		return this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+	}
+
+	revoke(id: string, at: number): boolean {
+		const result = this.db
+			.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+			.run(at, id);
+		return result.changes > 0;
+	}
+}

@@ -1,0 +1,65 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/** What a stored file is to its job. */
+export type UploadRole = 'source' | 'output' | 'preview' | 'preview_watermarked';
+
+export interface UploadRow {
+	id: string;
+	account_id: string;
+	job_id: string | null;
+	role: UploadRole;
+	name: string;
+	extension: string;
+	mime_type: string;
+	size: number;
+	/** SHA-256 of the content, hex. */
+	checksum: string;
+	/** Relative to the data directory's file root. */
+	path: string;
+	expires_at: number | null;
+	created_at: number;
+}
+
+export class UploadsTable {
+	constructor(private readonly db: DatabaseSync) {}
+
+	insert(row: UploadRow): void {
+		this.db
+			.prepare(
+				`INSERT INTO uploads (id, account_id, job_id, role, name, extension, mime_type, size, checksum, path,
+					expires_at, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			)
+			.run(
+				row.id,
+				row.account_id,
+				row.job_id,
+				row.role,
+				row.name,
+				row.extension,
+				row.mime_type,
+				row.size,
+				row.checksum,
+				row.path,
+				row.expires_at,
+				row.created_at,
+			);
+	}
+
+	find(id: string): UploadRow | undefined {
+		return this.db.prepare('SELECT * FROM uploads WHERE id = ?').get(id) as UploadRow | undefined;
+	}
+
+	forJob(jobId: string): UploadRow[] {
+		return this.db.prepare('SELECT * FROM uploads WHERE job_id = ? ORDER BY id').all(jobId) as unknown as UploadRow[];
+	}
+
+	/** Results of an earlier attempt, removed when a job is retried. */
+	removeResults(jobId: string): UploadRow[] {
+		const rows = this.db
+			.prepare("SELECT * FROM uploads WHERE job_id = ? AND role != 'source'")
+			.all(jobId) as unknown as UploadRow[];
+		this.db.prepare("DELETE FROM uploads WHERE job_id = ? AND role != 'source'").run(jobId);
+		return rows;
+	}
+}

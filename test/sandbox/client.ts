@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { RunningSandbox } from '../support/sandbox';
+
+export const fixtures = '/work/shared/fixtures/embroidery';
+
+export function fixture(name: string): Buffer {
+	return readFileSync(join(fixtures, name));
+}
+
+export interface ApiResponse<T = any> {
+	status: number;
+	headers: Headers;
+	body: T;
+}
+
+export interface Upload {
+	field?: string;
+	name: string;
+	bytes: Uint8Array;
+}
+
+/** A plain v1 client over real HTTP (Node's fetch), the way an outside program calls the service. */
+export class Api {
+	constructor(
+		readonly sandbox: RunningSandbox,
+		readonly key: string | null,
+	) {}
+
+	headers(extra: Record<string, string> = {}): Record<string, string> {
+		return { Accept: 'application/json', ...(this.key === null ? {} : { Authorization: `Bearer ${this.key}` }), ...extra };
+	}
+
+	async get<T = any>(path: string, headers?: Record<string, string>): Promise<ApiResponse<T>> {
+		return this.send<T>('GET', path, undefined, headers);
+	}
+
+	async post<T = any>(path: string, body?: FormData | string, headers?: Record<string, string>): Promise<ApiResponse<T>> {
+		return this.send<T>('POST', path, body, headers);
+	}
+
+	/** POST /jobs with the given fields and files (each under `file` unless `field` says otherwise). */
+	async createJob<T = any>(fields: Record<string, string | number>, uploads: Upload[]): Promise<ApiResponse<T>> {
+		const form = new FormData();
+		for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+		for (const upload of uploads) form.append(upload.field ?? 'file', new Blob([upload.bytes]), upload.name);
+		return this.post<T>('/jobs', form);
+	}
+
+	async convert(name: string, format: string, bytes = fixture(name)): Promise<ApiResponse> {
+		return this.createJob({ workflow: 'conversion', format }, [{ name, bytes }]);
+	}
+
+	/** Polls a job until it is completed or failed. */
+	async waitForJob(workflow: string, id: string, timeoutMs = 20000): Promise<any> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const response = await this.get(`/jobs/${workflow}/${id}`);
+			if (response.status !== 200) throw new Error(`Polling ${id} answered ${response.status}: ${JSON.stringify(response.body)}`);
+			const { job } = response.body;
+			if (job.status === 'completed' || job.status === 'failed') return job;
+			if (Date.now() > deadline) throw new Error(`Job ${id} still ${job.status} after ${timeoutMs} ms`);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+	}
+
+	/** Fetches a complete URL (a signed file URL) with this key; the body as bytes. */
+	async fetchUrl(url: string): Promise<{ status: number; headers: Headers; bytes: Buffer; json?: any }> {
+		const response = await fetch(url, { headers: this.headers() });
+		const bytes = Buffer.from(await response.arrayBuffer());
+		const json = response.headers.get('content-type')?.includes('json') ? JSON.parse(bytes.toString()) : undefined;
+		return { status: response.status, headers: response.headers, bytes, json };
+	}
+
+	private async send<T>(method: string, path: string, body?: FormData | string, headers?: Record<string, string>): Promise<ApiResponse<T>> {
+		const response = await fetch(this.sandbox.baseUrl + path, { method, headers: this.headers(headers), body });
+		const text = await response.text();
+		return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+	}
+}

@@ -1,0 +1,105 @@
+/** What tests use to run the sandbox and steer it through its control API (/__sandbox). */
+import type { RunningSandbox } from '../../sandbox';
+
+export { startSandbox } from '../../sandbox';
+export type { RunningSandbox, SandboxOptions } from '../../sandbox';
+
+export type Plan = 'free' | 'credits' | 'subscription' | 'internal';
+export type Ability = 'formats:read' | 'usage:read' | 'jobs:read' | 'jobs:write';
+export const allAbilities: Ability[] = ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'];
+
+export interface NewAccount {
+	name?: string;
+	plan: Plan;
+	creditBalance?: number;
+	previewRemaining?: number;
+	dailyLimit?: number;
+	monthlyLimit?: number;
+	/** Subscription unlocks available. */
+	entitlements?: number;
+}
+
+export interface Faults {
+	rate429?: number;
+	rate5xx?: number;
+	latencyMs?: number;
+	dropRate?: number;
+	engineFailureRate?: number;
+}
+
+/** A typed client for the control API of one running sandbox. */
+export class SandboxAdmin {
+	constructor(private readonly sandbox: Pick<RunningSandbox, 'origin' | 'adminToken'>) {}
+
+	async createAccount(account: NewAccount): Promise<{ id: string }> {
+		return this.call('POST', '/accounts', { name: 'Test account', ...account });
+	}
+
+	/** Account and key in one step; abilities default to all four. */
+	async createAccountWithKey(
+		account: NewAccount,
+		abilities: Ability[] = allAbilities,
+	): Promise<{ accountId: string; keyId: string; key: string }> {
+		const { id } = await this.createAccount(account);
+		const key = await this.createKey(id, abilities);
+		return { accountId: id, keyId: key.id, key: key.key };
+	}
+
+	async createKey(accountId: string, abilities: Ability[] = allAbilities, expiresInSeconds?: number): Promise<{ id: string; key: string }> {
+		return this.call('POST', '/keys', { accountId, abilities, expiresInSeconds });
+	}
+
+	async revokeKey(id: string): Promise<void> {
+		await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
+	}
+
+	/** FreeUsage of any account, read without spending a v1 request. */
+	async usage(accountId: string): Promise<Record<string, unknown>> {
+		const body = await this.call<{ freeUsage: Record<string, unknown> }>('GET', `/accounts/${encodeURIComponent(accountId)}`);
+		return body.freeUsage;
+	}
+
+	async advanceClock(seconds: number): Promise<{ now: string }> {
+		return this.call('POST', '/clock', { advanceSeconds: seconds });
+	}
+
+	async setFaults(faults: Faults): Promise<{ faults: Required<Faults> }> {
+		return this.call('PUT', '/faults', faults);
+	}
+
+	async clearFaults(): Promise<void> {
+		await this.setFaults({ rate429: 0, rate5xx: 0, latencyMs: 0, dropRate: 0, engineFailureRate: 0 });
+	}
+
+	async reset(): Promise<void> {
+		await this.call('POST', '/reset');
+	}
+
+	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.sandbox.origin}/__sandbox${path}`, {
+			method,
+			headers: {
+				'X-Sandbox-Admin': this.sandbox.adminToken,
+				Accept: 'application/json',
+				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`Sandbox control ${method} ${path} answered ${response.status}: ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+}
+
+export function sandboxAdmin(sandbox: Pick<RunningSandbox, 'origin' | 'adminToken'>): SandboxAdmin {
+	return new SandboxAdmin(sandbox);
+}
+
+/** Shorthands matching the team contract: `createAccount(sandbox, ...)` and friends. */
+export const createAccount = (sandbox: RunningSandbox, account: NewAccount) => sandboxAdmin(sandbox).createAccount(account);
+export const createKey = (sandbox: RunningSandbox, accountId: string, abilities?: Ability[], expiresInSeconds?: number) =>
+	sandboxAdmin(sandbox).createKey(accountId, abilities, expiresInSeconds);
+export const revokeKey = (sandbox: RunningSandbox, keyId: string) => sandboxAdmin(sandbox).revokeKey(keyId);
+export const advanceClock = (sandbox: RunningSandbox, seconds: number) => sandboxAdmin(sandbox).advanceClock(seconds);
+export const setFaults = (sandbox: RunningSandbox, faults: Faults) => sandboxAdmin(sandbox).setFaults(faults);
+export const reset = (sandbox: RunningSandbox) => sandboxAdmin(sandbox).reset();
