@@ -1,6 +1,9 @@
 import { dstFormat } from './dst';
+import { expFormat } from './exp';
 import type { FormatModule } from './format';
 import { pesFormat } from './pes';
+import { u01Format } from './u01';
+import { xxxFormat } from './xxx';
 
 /**
  * Every known format, in the order detection tries them (most distinctive magic first).
@@ -9,4 +12,7 @@ import { pesFormat } from './pes';
 export const formatModules: FormatModule[] = [
 	pesFormat,
 	dstFormat,
+	xxxFormat,
+	u01Format,
+	expFormat,
 ];

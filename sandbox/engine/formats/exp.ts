@@ -1,0 +1,130 @@
+/**
+ * Melco EXP: no header, 2-byte stitch records (signed dx, dy; y pointing up) and 4-byte
+ * control records led by 0x80: 0x01 colour change, 0x02 / 0x04 jump, 0x80 trim.
+ */
+import { signed8 } from '../bytes';
+import { RelativePatternBuilder, normaliseForWriter } from '../normalise';
+import { Command } from '../pattern';
+import type { Pattern } from '../pattern';
+import type { FormatModule, WriteResult } from './format';
+import { UnreadableSourceError } from './format';
+
+const maxStep = 127;
+const control = 0x80;
+const colourChangeCode = 0x01;
+const jumpCodes = new Set([0x02, 0x04]);
+const jumpCode = 0x04;
+const trimCode = 0x80;
+
+function readExp(bytes: Uint8Array): Pattern {
+	if (bytes.length < 2) throw new UnreadableSourceError('The EXP file is empty: it holds no stitch records.');
+	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length >> 1) + 2));
+	let offset = 0;
+	while (offset + 2 <= bytes.length) {
+		const b0 = bytes[offset];
+		const b1 = bytes[offset + 1];
+		if (b0 !== control) {
+			builder.stitch(signed8(b0), -signed8(b1));
+			offset += 2;
+			continue;
+		}
+		if (offset + 4 > bytes.length) break;
+		const dx = signed8(bytes[offset + 2]);
+		const dy = -signed8(bytes[offset + 3]);
+		offset += 4;
+		if (b1 === colourChangeCode) {
+			builder.colourChange();
+			builder.jump(dx, dy);
+		} else if (jumpCodes.has(b1)) {
+			// Melco's notes list 0x02 as a jump lead-in; the needle only moves there.
+			builder.jump(dx, dy);
+		} else if (b1 === trimCode) {
+			// The two bytes after a trim are filler (often 07 00), not a move.
+			builder.trim();
+		} else {
+			break;
+		}
+	}
+	return builder.finish();
+}
+
+/**
+ * EXP has no magic, so it is judged by structure: every control record known, and
+ * stitches mostly short, as digitised designs are (random bytes give long ones).
+ */
+function looksLikeExp(bytes: Uint8Array): boolean {
+	if (bytes.length < 4 || bytes.length % 2 !== 0) return false;
+	const end = Math.min(bytes.length, 16384);
+	let stitches = 0;
+	let shortStitches = 0;
+	let offset = 0;
+	while (offset + 2 <= end) {
+		const b0 = bytes[offset];
+		const b1 = bytes[offset + 1];
+		if (b0 === control) {
+			if (b1 !== colourChangeCode && b1 !== trimCode && !jumpCodes.has(b1)) return false;
+			if (offset + 4 > bytes.length) return false;
+			offset += 4;
+			continue;
+		}
+		stitches++;
+		if (Math.abs(signed8(b0)) <= 100 && Math.abs(signed8(b1)) <= 100) shortStitches++;
+		offset += 2;
+	}
+	return stitches > 0 && shortStitches >= stitches * 0.9;
+}
+
+function writeExp(source: Pattern): WriteResult {
+	const { pattern, warnings } = normaliseForWriter(source, {
+		maxStitch: maxStep,
+		maxJump: maxStep,
+		stopAsColourChange: true,
+		label: 'EXP',
+	});
+	const out = new Uint8Array(pattern.length * 4);
+	let offset = 0;
+	let x = 0;
+	let y = 0;
+	for (let i = 0; i < pattern.length; i++) {
+		const command = pattern.commands[i];
+		if (command === Command.Stitch || command === Command.Jump) {
+			const dx = pattern.xs[i] - x;
+			const dy = y - pattern.ys[i];
+			x = pattern.xs[i];
+			y = pattern.ys[i];
+			if (command === Command.Jump) {
+				out[offset++] = control;
+				out[offset++] = jumpCode;
+			}
+			out[offset++] = dx & 0xff;
+			out[offset++] = dy & 0xff;
+		} else if (command === Command.ColorChange) {
+			out[offset++] = control;
+			out[offset++] = colourChangeCode;
+			offset += 2;
+		} else if (command === Command.Trim) {
+			out[offset++] = control;
+			out[offset++] = trimCode;
+			out[offset++] = 0x07;
+			out[offset++] = 0x00;
+		}
+	}
+	if (source.threads.length) warnings.push('EXP carries no thread colours: they were left out.');
+	return { bytes: out.slice(0, offset), warnings };
+}
+
+export const expFormat: FormatModule = {
+	info: {
+		format: 'exp',
+		label: 'Melco EXP',
+		extension: 'exp',
+		mimeType: 'application/x-exp',
+		readable: true,
+		writable: true,
+		warning:
+			'EXP carries no thread colours and no header, so colours are lost and the file is recognised by its structure only. Stops are written as colour changes.',
+	},
+	detect: looksLikeExp,
+	read: readExp,
+	write: writeExp,
+};

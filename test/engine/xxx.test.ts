@@ -1,0 +1,69 @@
+import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { xxxFormat } from '../../sandbox/engine/formats/xxx';
+import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
+import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { compareEvents, compareWithReference, loadFixture, patternEvents } from './fixtures';
+
+const read = xxxFormat.read!;
+const write = xxxFormat.write!;
+
+describe('XXX reader', () => {
+	const fixture = loadFixture('Star.XXX');
+
+	it('puts the needle everywhere pyembroidery does in Star.XXX and reads its two colours', () => {
+		const pattern = read(fixture.bytes);
+		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
+		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
+		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
+		const bounds = patternBounds(pattern);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect(pattern.threads.map((thread) => `#${thread.color.toString(16).padStart(6, '0')}`)).toEqual(
+			fixture.expected.threads.map((thread) => thread.hex),
+		);
+	});
+
+	it('rejects a file shorter than its header', () => {
+		expect(() => read(new Uint8Array(40))).toThrow(UnreadableSourceError);
+	});
+});
+
+describe('XXX writer', () => {
+	it('writes long jumps as 16-bit moves, trims, colour changes, the end offset and the colour table', () => {
+		const pattern = new Pattern();
+		pattern.add(10, 10, Command.Stitch);
+		pattern.add(10, 10, Command.Trim);
+		pattern.add(2000, -1500, Command.Jump);
+		pattern.add(2010, -1500, Command.Stitch);
+		pattern.add(2010, -1500, Command.ColorChange);
+		pattern.add(2000, -1490, Command.Stitch);
+		pattern.add(2000, -1490, Command.End);
+		pattern.threads = [{ color: 0x123456, name: 'Navy' }, { color: 0xabcdef }];
+		const { bytes } = write(pattern);
+		const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		expect(view.getUint16(0x27, true)).toBe(2);
+		const endOffset = view.getUint32(0xfc, true);
+		expect([bytes[endOffset], bytes[endOffset + 1]]).toEqual([0x7f, 0x7f]);
+		expect(Array.from(bytes.subarray(0x100 + 2, 0x100 + 2 + 4 + 5))).toEqual([0x7f, 0x03, 0, 0, 0x7d, 0xc6, 0x07, 0xe6, 0x05]);
+		const back = read(bytes);
+		expect(back.threads).toEqual([{ color: 0x123456 }, { color: 0xabcdef }]);
+		expect(countCommands(back, Command.Trim)).toBe(1);
+		expect(compareEvents(patternEvents(pattern), patternEvents(back)).differences).toEqual([]);
+	});
+
+	it('writes default colours for blocks the design names none for, and says so', () => {
+		const pattern = new Pattern();
+		pattern.add(1, 1, Command.Stitch);
+		pattern.add(1, 1, Command.ColorChange);
+		pattern.add(2, 1, Command.Stitch);
+		const { bytes, warnings } = write(pattern);
+		expect(read(bytes).threads).toHaveLength(2);
+		expect(warnings.join(' ')).toMatch(/default colours/);
+	});
+
+	it('round-trips Star.XXX with its colours', () => {
+		const original = read(loadFixture('Star.XXX').bytes);
+		const back = read(write(original).bytes);
+		expect(compareEvents(patternEvents(original), patternEvents(back)).differences).toEqual([]);
+		expect(back.threads).toEqual(original.threads);
+	});
+});
