@@ -44,7 +44,7 @@ export class Api {
 	async createJob<T = any>(fields: Record<string, string | number>, uploads: Upload[]): Promise<ApiResponse<T>> {
 		const form = new FormData();
 		for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-		for (const upload of uploads) form.append(upload.field ?? 'file', new Blob([upload.bytes]), upload.name);
+		for (const upload of uploads) form.append(upload.field ?? 'file', new Blob([new Uint8Array(upload.bytes)]), upload.name);
 		return this.post<T>('/jobs', form);
 	}
 
