@@ -1,5 +1,9 @@
+import { measurePattern, readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { measurePattern } from '../../sandbox/engine/metrics';
+import { loadFixture, type Fixture } from './fixtures';
+
+/** Fixtures whose readers have landed; the others join as their readers do. */
+const measuredFixtures = ['Star.DST'];
 
 function patternOf(entries: Array<[number, number, Command]>): Pattern {
 	const pattern = new Pattern(4);
@@ -81,5 +85,34 @@ describe('measurePattern', () => {
 			[500, 500, Command.End],
 		]);
 		expect(measurePattern(onlyMoves)).toMatchObject({ jumpCount: 2, colourCount: 0, widthMm: 0, heightMm: 0 });
+	});
+});
+
+/** The metrics pyembroidery's independent decoding implies; a needle set after sewing starts changes colour. */
+function referenceMetrics({ commands, expected }: Fixture) {
+	let stitchCount = 0;
+	let colourChanges = 0;
+	let colourCount = 0;
+	let blockSewn = false;
+	for (const [, , command] of commands) {
+		if (command === 'STITCH') {
+			stitchCount++;
+			if (!blockSewn) colourCount++;
+			blockSewn = true;
+		} else if (command === 'COLOR_CHANGE' || (command === '9' && stitchCount > 0)) {
+			colourChanges++;
+			blockSewn = false;
+		}
+	}
+	const [minX, minY, maxX, maxY] = expected['bounds_0.1mm'];
+	return { stitchCount, colourChanges, colourCount, widthMm: (maxX - minX) / 10, heightMm: (maxY - minY) / 10 };
+}
+
+describe('measurePattern on real files', () => {
+	it.each(measuredFixtures)('%s measures as the independent decoding says', (name) => {
+		const fixture = loadFixture(name);
+		const reference = referenceMetrics(fixture);
+		expect(reference.stitchCount).toBe(fixture.expected.commandCounts.STITCH);
+		expect(measurePattern(readPattern(fixture.bytes))).toMatchObject(reference);
 	});
 });
