@@ -1,6 +1,7 @@
 import { dstFormat } from './dst';
 import { expFormat } from './exp';
 import type { FormatModule } from './format';
+import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { u01Format } from './u01';
 import { xxxFormat } from './xxx';
@@ -11,6 +12,7 @@ import { xxxFormat } from './xxx';
  */
 export const formatModules: FormatModule[] = [
 	pesFormat,
+	pecFormat,
 	dstFormat,
 	xxxFormat,
 	u01Format,

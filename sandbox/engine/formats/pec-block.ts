@@ -1,8 +1,9 @@
 import { Command, Pattern, type Thread } from '../pattern';
-import { repeatedThreadsAsStops } from '../threads/colour-blocks';
+import { normaliseForWriter, patternBounds } from '../normalise';
+import { snapToChart } from '../threads/chart-snapping';
+import { repeatedThreadsAsStops, threadBlocks } from '../threads/colour-blocks';
 import { pecThreadChart } from '../threads/pec-threads';
 import { ByteBuilder, ByteCursor } from './binary-io';
-import { patternBounds } from '../normalise';
 import { UnwritablePatternError } from './format';
 import { pecIconHeight, pecIconStride, writePecIcons } from './pec-graphics';
 
@@ -29,6 +30,9 @@ const flagJump = 0x10;
 const endMarker = 0xff;
 const colourChangeMarker = 0xfe;
 const colourChangeSecond = 0xb0;
+
+/** The machine shows this name; the pattern model carries no design name. */
+export const defaultPecLabel = 'Untitled';
 
 const unknownThread: Thread = { color: 0x000000, name: 'Unknown' };
 
@@ -244,4 +248,18 @@ export function writePecBlock(out: ByteBuilder, pattern: Pattern, codes: number[
 	encodeStitches(out, pattern);
 	out.patchU24le(section + 2, out.length - section);
 	writePecIcons(out, pattern, extents, codes.length);
+}
+
+export interface PecReadyPattern {
+	pattern: Pattern;
+	/** PEC chart code of each colour block. */
+	codes: number[];
+	warnings: string[];
+}
+
+/** Split moves to the PEC range and give every colour block its nearest PEC chart code. */
+export function prepareForPec(source: Pattern, formatLabel: string): PecReadyPattern {
+	const normalised = normaliseForWriter(source, { maxStitch: maxPecMove, maxJump: maxPecMove, label: formatLabel });
+	const { codes, warnings } = snapToChart(threadBlocks(normalised.pattern), pecThreadChart, formatLabel);
+	return { pattern: normalised.pattern, codes, warnings: [...normalised.warnings, ...warnings] };
 }

@@ -1,11 +1,8 @@
 import { Command, type Pattern } from '../pattern';
-import { normaliseForWriter, patternBounds } from '../normalise';
-import { snapToChart } from '../threads/chart-snapping';
-import { threadBlocks } from '../threads/colour-blocks';
-import { pecThreadChart } from '../threads/pec-threads';
+import { patternBounds } from '../normalise';
 import { ByteBuilder, ByteCursor } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
-import { looksLikePecBlock, maxPecMove, readPecBlock, writePecBlock } from './pec-block';
+import { defaultPecLabel, looksLikePecBlock, prepareForPec, readPecBlock, writePecBlock } from './pec-block';
 import { readPesThreadList } from './pes-thread-list';
 import { writeSewSegments } from './pes-sew-segments';
 
@@ -15,7 +12,6 @@ const signature = /^#PES\d{4}$/;
 /** The largest hoop a PES v1 header can name (130 x 180 mm), in 0.1 mm. */
 const largeHoop = { width: 1300, height: 1800 };
 const smallHoop = { width: 1000, height: 1000 };
-export const designLabel = 'Untitled';
 
 function pesVersion(bytes: Uint8Array): string | null {
 	if (bytes.length < 12) return null;
@@ -45,10 +41,7 @@ function fits(width: number, height: number, hoop: { width: number; height: numb
 }
 
 function write(source: Pattern): WriteResult {
-	const normalised = normaliseForWriter(source, { maxStitch: maxPecMove, maxJump: maxPecMove, label: 'PES' });
-	const pattern = normalised.pattern;
-	const { codes, warnings: colourWarnings } = snapToChart(threadBlocks(pattern), pecThreadChart, 'PES');
-	const warnings = [...normalised.warnings, ...colourWarnings];
+	const { pattern, codes, warnings } = prepareForPec(source, 'PES');
 	const extents = patternBounds(pattern);
 	const width = extents.maxX - extents.minX;
 	const height = extents.maxY - extents.minY;
@@ -75,7 +68,7 @@ function write(source: Pattern): WriteResult {
 		out.patchU16le(objectCountAt + 2, 0);
 	}
 	out.patchU32le(pecOffsetAt, out.length);
-	writePecBlock(out, pattern, codes, designLabel);
+	writePecBlock(out, pattern, codes, defaultPecLabel);
 	return { bytes: out.toBytes(), warnings };
 }
 

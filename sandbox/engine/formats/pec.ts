@@ -1,0 +1,51 @@
+import type { Pattern } from '../pattern';
+import { ByteBuilder } from './binary-io';
+import { UnreadableSourceError, type FormatModule, type WriteResult } from './format';
+import { defaultPecLabel, looksLikePecBlock, prepareForPec, readPecBlock, writePecBlock } from './pec-block';
+
+/** Brother PEC: the "#PEC0001" signature followed directly by a PEC block, as card readers and older machines take it. */
+
+const signature = '#PEC0001';
+const pecStart = signature.length;
+
+function hasSignature(bytes: Uint8Array): boolean {
+	if (bytes.length < pecStart) return false;
+	for (let i = 0; i < pecStart; i++) if (bytes[i] !== signature.charCodeAt(i)) return false;
+	return true;
+}
+
+function detect(bytes: Uint8Array): boolean {
+	return hasSignature(bytes) && looksLikePecBlock(bytes, pecStart);
+}
+
+function read(bytes: Uint8Array): Pattern {
+	if (!detect(bytes)) {
+		throw new UnreadableSourceError('The PEC file is damaged: it does not start with "#PEC0001" and a PEC label.');
+	}
+	return readPecBlock(bytes, pecStart, 'PEC');
+}
+
+function write(source: Pattern): WriteResult {
+	const { pattern, codes, warnings } = prepareForPec(source, 'PEC');
+	const out = new ByteBuilder(1024 + pattern.length * 3);
+	out.ascii(signature);
+	writePecBlock(out, pattern, codes, defaultPecLabel);
+	return { bytes: out.toBytes(), warnings };
+}
+
+export const pecFormat: FormatModule = {
+	info: {
+		format: 'pec',
+		label: 'Brother PEC',
+		extension: 'pec',
+		mimeType: 'application/x-pec',
+		readable: true,
+		writable: true,
+		warning:
+			"Thread colours are snapped to Brother's 64-colour PEC chart (names and exact shades are lost); " +
+			'stops are stored as a repeated colour.',
+	},
+	detect,
+	read,
+	write,
+};

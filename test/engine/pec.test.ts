@@ -1,0 +1,96 @@
+import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { pecFormat } from '../../sandbox/engine/formats/pec';
+import { pesFormat } from '../../sandbox/engine/formats/pes';
+import { countCommands } from '../../sandbox/engine/normalise';
+import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { compareWithReference, loadFixture } from './fixtures';
+
+const read = pecFormat.read!;
+const write = pecFormat.write!;
+
+/** Star.pes's PEC block behind the PEC signature: the same stitches as a standalone .pec file. */
+function starAsPec(): Uint8Array {
+	const pes = loadFixture('Star.pes').bytes;
+	const pecOffset = new DataView(pes.buffer, pes.byteOffset).getUint32(8, true);
+	return new Uint8Array([...Buffer.from('#PEC0001', 'latin1'), ...pes.subarray(pecOffset)]);
+}
+
+function entriesOf(pattern: Pattern): number[][] {
+	return Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i]]);
+}
+
+describe('PEC reader', () => {
+	it("reads Star's PEC block to the same needle positions pyembroidery reads from Star.pes", () => {
+		const pattern = read(starAsPec());
+		expect(compareWithReference(pattern, loadFixture('Star.pes')).differences).toEqual([]);
+		expect(pattern.threads.map((thread) => [thread.name, thread.catalogNumber])).toEqual([
+			['Red', '5'],
+			['White', '29'],
+		]);
+	});
+
+	it('is recognised by its signature and label, and not confused with PES', () => {
+		const pec = starAsPec();
+		expect(pecFormat.detect!(pec)).toBe(true);
+		expect(pecFormat.detect!(loadFixture('Star.pes').bytes)).toBe(false);
+		expect(pesFormat.detect!(pec)).toBe(false);
+		expect(pecFormat.detect!(pec.subarray(0, 100))).toBe(false);
+	});
+
+	it('reads a repeated colour as a stop, the way Brother machines pause', () => {
+		const pec = starAsPec();
+		pec[8 + 50] = pec[8 + 49];
+		const pattern = read(pec);
+		expect(countCommands(pattern, Command.ColorChange)).toBe(0);
+		expect(countCommands(pattern, Command.Stop)).toBe(1);
+		expect(pattern.threads).toHaveLength(1);
+	});
+
+	it('never throws anything but UnreadableSourceError on truncated or bit-flipped files', () => {
+		const pec = starAsPec();
+		for (let length = 0; length < pec.length; length += 37) {
+			try {
+				read(pec.subarray(0, length));
+			} catch (error) {
+				expect(error).toBeInstanceOf(UnreadableSourceError);
+			}
+		}
+		for (let seed = 1; seed < 300; seed++) {
+			const flipped = pec.slice();
+			const at = (seed * 7919) % flipped.length;
+			flipped[at] ^= 1 << seed % 8;
+			try {
+				read(flipped);
+			} catch (error) {
+				expect(error).toBeInstanceOf(UnreadableSourceError);
+			}
+		}
+	});
+});
+
+describe('PEC writer', () => {
+	it('round-trips Star exactly and starts with the PEC signature', () => {
+		const original = read(starAsPec());
+		const { bytes, warnings } = write(original);
+		expect(Buffer.from(bytes.subarray(0, 11)).toString('latin1')).toBe('#PEC0001LA:');
+		expect(entriesOf(read(bytes))).toEqual(entriesOf(original));
+		expect(warnings).toEqual([]);
+	});
+
+	it('matches PES: the same design gives the same PEC block inside a PES file', () => {
+		const original = read(starAsPec());
+		const pec = write(original).bytes;
+		const pes = pesFormat.write!(original).bytes;
+		const pecOffset = new DataView(pes.buffer).getUint32(8, true);
+		expect(Buffer.from(pes.subarray(pecOffset)).equals(Buffer.from(pec.subarray(8)))).toBe(true);
+	});
+
+	it('refuses more colour blocks than the one-byte colour list holds', () => {
+		const pattern = new Pattern();
+		for (let block = 0; block < 300; block++) {
+			pattern.add(block, 0, Command.Stitch);
+			pattern.add(block, 0, Command.ColorChange);
+		}
+		expect(() => write(pattern)).toThrow(/at most 255 colour blocks/);
+	});
+});
