@@ -1,0 +1,117 @@
+import { deltaE76, rgbToLab, type Lab } from './colour';
+import type { Artwork } from './artwork';
+
+/** Pixels more transparent than this are background. */
+const opaqueAlpha = 128;
+/** How far (Lab units) a pixel may stray from the background colour and still count as background. */
+const backgroundTolerance = 14;
+/** Share of the border that must be one colour for the image to have a plain background. */
+const plainBorderShare = 0.6;
+
+export interface Foreground {
+	/** 1 where the artwork must be stitched, 0 where it is background. */
+	mask: Uint8Array;
+	pixelCount: number;
+	/** The plain background colour that was left unstitched, if any. */
+	backgroundRgb: number | null;
+}
+
+/**
+ * Separates what to stitch from the background: transparent pixels, and a plain
+ * colour that touches the border and surrounds the design (the usual white or flat backdrop).
+ */
+export function findForeground(artwork: Artwork): Foreground {
+	const { width, height, rgba } = artwork;
+	const size = width * height;
+	const mask = new Uint8Array(size);
+	for (let i = 0; i < size; i++) mask[i] = rgba[i * 4 + 3] >= opaqueAlpha ? 1 : 0;
+
+	const backgroundLab = plainBorderColour(artwork, mask);
+	let backgroundRgb: number | null = null;
+	if (backgroundLab) {
+		backgroundRgb = floodBackground(artwork, mask, backgroundLab.lab) > 0 ? backgroundLab.rgb : null;
+	}
+	let pixelCount = 0;
+	for (let i = 0; i < size; i++) pixelCount += mask[i];
+	return { mask, pixelCount, backgroundRgb };
+}
+
+function borderIndices(width: number, height: number): number[] {
+	const indices: number[] = [];
+	for (let x = 0; x < width; x++) {
+		indices.push(x);
+		if (height > 1) indices.push((height - 1) * width + x);
+	}
+	for (let y = 1; y < height - 1; y++) {
+		indices.push(y * width);
+		if (width > 1) indices.push(y * width + width - 1);
+	}
+	return indices;
+}
+
+function plainBorderColour(artwork: Artwork, mask: Uint8Array): { lab: Lab; rgb: number } | null {
+	const { width, height, rgba } = artwork;
+	const opaque = borderIndices(width, height).filter((i) => mask[i]);
+	if (opaque.length === 0) return null;
+	// The most common coarse colour on the border is the candidate backdrop.
+	const counts = new Map<number, number>();
+	for (const i of opaque) {
+		const key = ((rgba[i * 4] >> 4) << 8) | ((rgba[i * 4 + 1] >> 4) << 4) | (rgba[i * 4 + 2] >> 4);
+		counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	let bestKey = -1;
+	let bestCount = 0;
+	for (const [key, count] of counts) {
+		if (count > bestCount) {
+			bestKey = key;
+			bestCount = count;
+		}
+	}
+	let r = 0;
+	let g = 0;
+	let b = 0;
+	let n = 0;
+	for (const i of opaque) {
+		const key = ((rgba[i * 4] >> 4) << 8) | ((rgba[i * 4 + 1] >> 4) << 4) | (rgba[i * 4 + 2] >> 4);
+		if (key !== bestKey) continue;
+		r += rgba[i * 4];
+		g += rgba[i * 4 + 1];
+		b += rgba[i * 4 + 2];
+		n++;
+	}
+	const lab = rgbToLab(r / n, g / n, b / n);
+	let near = 0;
+	for (const i of opaque) {
+		if (deltaE76(lab, rgbToLab(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2])) <= backgroundTolerance) near++;
+	}
+	const border = borderIndices(width, height).length;
+	if (near < plainBorderShare * border) return null;
+	const rgb = (Math.round(r / n) << 16) | (Math.round(g / n) << 8) | Math.round(b / n);
+	return { lab, rgb };
+}
+
+/** Clears, from the border inwards, every opaque pixel close to the backdrop colour; returns how many. */
+function floodBackground(artwork: Artwork, mask: Uint8Array, backgroundLab: Lab): number {
+	const { width, height, rgba } = artwork;
+	const isBackdrop = (i: number) =>
+		mask[i] === 1 && deltaE76(backgroundLab, rgbToLab(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2])) <= backgroundTolerance;
+	const queue = new Int32Array(width * height);
+	let head = 0;
+	let tail = 0;
+	const visit = (i: number) => {
+		if (isBackdrop(i)) {
+			mask[i] = 0;
+			queue[tail++] = i;
+		}
+	};
+	for (const i of borderIndices(width, height)) visit(i);
+	while (head < tail) {
+		const i = queue[head++];
+		const x = i % width;
+		if (x > 0) visit(i - 1);
+		if (x < width - 1) visit(i + 1);
+		if (i >= width) visit(i - width);
+		if (i < width * (height - 1)) visit(i + width);
+	}
+	return tail;
+}

@@ -1,0 +1,122 @@
+import type { Pattern, Thread } from '../engine/pattern';
+import { loadArtwork } from './artwork';
+import { findForeground } from './background';
+import { removeUnsewableDetail } from './cleanup';
+import { DigitiseError } from './errors';
+import { findChart, paletteThreads } from './palettes';
+import { countStitches, planStitches } from './plan';
+import { quantiseColours } from './quantise';
+import { standardDensity, type Density } from './sew';
+import { snapToPalette } from './snap';
+
+export interface DigitiseOptions {
+	/** Finished width in millimetres; the height follows the artwork's proportions. */
+	widthMm: number;
+	/** Most thread colours the design may use. */
+	colourCount: number;
+	/** Thread palette the colours snap to; `generic` when left out. */
+	paletteKey?: string;
+	/** Stitch cap: density is relaxed to meet it, or the job fails with `stitch_limit_exceeded`. */
+	maxStitchCount?: number;
+}
+
+export interface DigitiseResult {
+	pattern: Pattern;
+	/** What was simplified on the way, in words for the user. */
+	warnings: string[];
+}
+
+/** Smallest area worth a needle's visit. */
+const minDetailAreaMm2 = 0.8;
+/** Narrowest shape a satin stitch can still form. */
+const minDetailWidthMm = 0.5;
+
+/** Lighter densities tried, in order, when the standard one exceeds the stitch cap; the last is the sparsest still sane. */
+const relaxedDensities: Density[] = [
+	standardDensity,
+	{ fillSpacingMm: 0.5, fillStitchMm: 4, satinSpacingMm: 0.25, underlay: true },
+	{ fillSpacingMm: 0.6, fillStitchMm: 4, satinSpacingMm: 0.3, underlay: false },
+	{ fillSpacingMm: 0.8, fillStitchMm: 4, satinSpacingMm: 0.4, underlay: false },
+];
+
+function validate(options: DigitiseOptions): void {
+	const { widthMm, colourCount, maxStitchCount } = options;
+	if (!Number.isFinite(widthMm) || widthMm < 1 || widthMm > 2000) {
+		throw new RangeError(`widthMm must be a number of millimetres between 1 and 2000, not ${widthMm}.`);
+	}
+	if (!Number.isInteger(colourCount) || colourCount < 1 || colourCount > 64) {
+		throw new RangeError(`colourCount must be a whole number from 1 to 64, not ${colourCount}.`);
+	}
+	if (maxStitchCount !== undefined && (!Number.isInteger(maxStitchCount) || maxStitchCount < 1)) {
+		throw new RangeError(`maxStitchCount must be a positive whole number, not ${maxStitchCount}.`);
+	}
+}
+
+/** Turns artwork (PNG, JPEG, WebP or SVG bytes) into a sewable pattern. */
+export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Promise<DigitiseResult> {
+	validate(options);
+	const paletteKey = options.paletteKey ?? 'generic';
+	const chart = findChart(paletteKey);
+	if (!chart) throw new RangeError(`Unknown thread palette "${paletteKey}".`);
+	const warnings: string[] = [];
+
+	const artwork = await loadArtwork(bytes, options.widthMm);
+	const foreground = findForeground(artwork);
+	if (foreground.pixelCount === 0) {
+		throw new DigitiseError('empty_artwork', 'The artwork has nothing to stitch: it is blank, fully transparent or only background.');
+	}
+	const quantised = quantiseColours(artwork.rgba, foreground.mask, artwork.width, options.colourCount);
+	if (quantised.farShare > 0.05) {
+		warnings.push(
+			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${Math.round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
+		);
+	}
+	const snapped = snapToPalette(quantised, paletteThreads(chart), chart.label);
+	warnings.push(...snapped.warnings);
+
+	const pixelArea = artwork.pixelMm * artwork.pixelMm;
+	const cleaned = removeUnsewableDetail(snapped.labels, artwork.width, artwork.height, {
+		minAreaPx: minDetailAreaMm2 / pixelArea,
+		minWidthPx: minDetailWidthMm / artwork.pixelMm,
+	});
+	if (cleaned.droppedDetails > 0) {
+		warnings.push(
+			`${cleaned.droppedDetails} detail${cleaned.droppedDetails === 1 ? ' was' : 's were'} too small or thin to sew at ${options.widthMm} mm and left out (${(cleaned.droppedAreaPx * pixelArea).toFixed(1)} mm² in all).`,
+		);
+	}
+
+	let plan: ReturnType<typeof planStitches> | undefined;
+	let stitchCount = 0;
+	for (const density of relaxedDensities) {
+		plan = planStitches(cleaned.map, snapped.threads.length, artwork.pixelMm, artwork.widthMm, artwork.heightMm, density);
+		stitchCount = countStitches(plan.pattern);
+		if (options.maxStitchCount === undefined || stitchCount <= options.maxStitchCount) {
+			if (density !== standardDensity) {
+				warnings.push(
+					`Stitch density was reduced (fill rows ${density.fillSpacingMm} mm apart instead of ${standardDensity.fillSpacingMm} mm${density.underlay ? '' : ', no underlay'}) to stay within ${options.maxStitchCount} stitches.`,
+				);
+			}
+			break;
+		}
+		plan = undefined;
+	}
+	if (!plan) {
+		throw new DigitiseError(
+			'stitch_limit_exceeded',
+			`The design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${options.maxStitchCount}; raise maximum_stitch_count or choose a smaller width.`,
+		);
+	}
+	if (plan.blocks.length === 0) {
+		throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
+	}
+	plan.pattern.threads = plan.blocks.map((slot): Thread => {
+		const thread = snapped.threads[slot];
+		return {
+			color: thread.rgb,
+			name: thread.name,
+			...(thread.catalogNumber ? { catalogNumber: thread.catalogNumber } : {}),
+			...(chart.brand ? { brand: chart.brand } : {}),
+		};
+	});
+	return { pattern: plan.pattern, warnings };
+}

@@ -1,0 +1,68 @@
+import { Command, Pattern } from '../engine/pattern';
+import { Needle, type NeedleRules } from './needle';
+import { background, type RegionMap } from './regions';
+import { sewRegion, type Density } from './sew';
+
+const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
+
+/**
+ * Sews every region, one colour block per thread (so colour changes are as few as
+ * possible), largest colour first; within a block, always the nearest region next.
+ */
+export function planStitches(
+	map: RegionMap,
+	threadCount: number,
+	pixelMm: number,
+	widthMm: number,
+	heightMm: number,
+	density: Density,
+): { pattern: Pattern; blocks: number[] } {
+	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
+	const areas = new Array<number>(threadCount).fill(0);
+	for (const region of map.regions) {
+		if (region.label === background) continue;
+		byThread[region.label].push(region.id);
+		areas[region.label] += region.area;
+	}
+	const blocks = byThread
+		.map((_, thread) => thread)
+		.filter((thread) => byThread[thread].length > 0)
+		.sort((a, b) => areas[b] - areas[a] || a - b);
+
+	const pattern = new Pattern(16384);
+	const needle = new Needle(pattern, pixelMm, (widthMm * 10) / 2, (heightMm * 10) / 2, rules);
+	blocks.forEach((thread, blockIndex) => {
+		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
+		const pending = new Set(byThread[thread]);
+		while (pending.size) {
+			const next = nearestRegion(map, pending, needle.position);
+			pending.delete(next);
+			sewRegion(needle, map, next, density);
+		}
+		needle.tieOffAndTrim();
+	});
+	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
+	return { pattern, blocks };
+}
+
+function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number, number]): number {
+	let best = -1;
+	let bestDistance = Infinity;
+	for (const id of candidates) {
+		const r = map.regions[id];
+		const dx = Math.max(r.minX - x, 0, x - r.maxX - 1);
+		const dy = Math.max(r.minY - y, 0, y - r.maxY - 1);
+		const d = dx * dx + dy * dy;
+		if (d < bestDistance || (d === bestDistance && id < best)) {
+			bestDistance = d;
+			best = id;
+		}
+	}
+	return best;
+}
+
+export function countStitches(pattern: Pattern): number {
+	let count = 0;
+	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.Stitch) count++;
+	return count;
+}

@@ -1,0 +1,152 @@
+import { deltaE76, rgbToLab, type Lab } from './colour';
+
+/** Colours are pooled into 32 levels a channel first, so clustering cost does not grow with image size. */
+const binBits = 5;
+const binCount = 1 << (3 * binBits);
+const maxIterations = 20;
+
+export interface Quantised {
+	/** Cluster index of every pixel; 255 for background. */
+	labels: Uint8Array;
+	/** Cluster centres in Lab. */
+	centres: Lab[];
+	/** Pixel count of each cluster. */
+	sizes: number[];
+	/** Share of foreground pixels lying far (over 12 Lab units) from their cluster: detail the colour limit lost. */
+	farShare: number;
+}
+
+function binOf(rgba: Uint8Array, pixel: number): number {
+	const o = pixel * 4;
+	return ((rgba[o] >> 3) << 10) | ((rgba[o + 1] >> 3) << 5) | (rgba[o + 2] >> 3);
+}
+
+/**
+ * Reduces the foreground to at most `colourCount` colours with weighted k-means in CIE Lab.
+ * Seeding is deterministic (heaviest colour first, then the colour worst served so far),
+ * so the same artwork always gives the same design.
+ */
+export function quantiseColours(rgba: Uint8Array, mask: Uint8Array, width: number, colourCount: number): Quantised {
+	const size = mask.length;
+	const weights = new Float64Array(binCount);
+	const sums = new Float64Array(binCount * 3);
+	for (let i = 0; i < size; i++) {
+		if (!mask[i]) continue;
+		const bin = binOf(rgba, i);
+		// Anti-aliased edge pixels are blends of their neighbours, not colours of the design.
+		const w = onColourEdge(rgba, i, width, size) ? edgeWeight : 1;
+		weights[bin] += w;
+		sums[bin * 3] += rgba[i * 4] * w;
+		sums[bin * 3 + 1] += rgba[i * 4 + 1] * w;
+		sums[bin * 3 + 2] += rgba[i * 4 + 2] * w;
+	}
+	const bins: number[] = [];
+	const labs: Lab[] = [];
+	for (let bin = 0; bin < binCount; bin++) {
+		if (!weights[bin]) continue;
+		const w = weights[bin];
+		bins.push(bin);
+		labs.push(rgbToLab(sums[bin * 3] / w, sums[bin * 3 + 1] / w, sums[bin * 3 + 2] / w));
+	}
+	const binWeights = bins.map((bin) => weights[bin]);
+	const k = Math.min(colourCount, bins.length);
+	const centres = seedCentres(labs, binWeights, k);
+	const assignment = new Int32Array(bins.length);
+	for (let iteration = 0; iteration < maxIterations; iteration++) {
+		let moved = 0;
+		for (let j = 0; j < labs.length; j++) {
+			const nearest = nearestCentre(labs[j], centres);
+			if (nearest !== assignment[j] || iteration === 0) moved++;
+			assignment[j] = nearest;
+		}
+		const totals = centres.map(() => [0, 0, 0, 0]);
+		for (let j = 0; j < labs.length; j++) {
+			const t = totals[assignment[j]];
+			const w = binWeights[j];
+			t[0] += labs[j][0] * w;
+			t[1] += labs[j][1] * w;
+			t[2] += labs[j][2] * w;
+			t[3] += w;
+		}
+		totals.forEach((t, c) => {
+			if (t[3] > 0) centres[c] = [t[0] / t[3], t[1] / t[3], t[2] / t[3]];
+		});
+		if (moved === 0) break;
+	}
+
+	const binToCluster = new Uint8Array(binCount);
+	bins.forEach((bin, j) => (binToCluster[bin] = assignment[j]));
+	const sizes = centres.map(() => 0);
+	let far = 0;
+	let foreground = 0;
+	bins.forEach((_, j) => {
+		foreground += binWeights[j];
+		if (deltaE76(labs[j], centres[assignment[j]]) > 12) far += binWeights[j];
+	});
+	const labels = new Uint8Array(size).fill(255);
+	for (let i = 0; i < size; i++) {
+		if (!mask[i]) continue;
+		labels[i] = binToCluster[binOf(rgba, i)];
+		sizes[labels[i]]++;
+	}
+	return { labels, centres, sizes, farShare: foreground ? far / foreground : 0 };
+}
+
+const edgeWeight = 0.02;
+const edgeContrast = 40;
+
+function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number): boolean {
+	const o = i * 4;
+	const x = i % width;
+	const differs = (j: number) => {
+		const p = j * 4;
+		return (
+			Math.abs(rgba[p] - rgba[o]) + Math.abs(rgba[p + 1] - rgba[o + 1]) + Math.abs(rgba[p + 2] - rgba[o + 2]) >
+				edgeContrast || Math.abs(rgba[p + 3] - rgba[o + 3]) > 64
+		);
+	};
+	return (
+		(x > 0 && differs(i - 1)) ||
+		(x < width - 1 && differs(i + 1)) ||
+		(i >= width && differs(i - width)) ||
+		(i + width < size && differs(i + width))
+	);
+}
+
+function nearestCentre(lab: Lab, centres: Lab[]): number {
+	let best = 0;
+	let bestDistance = Infinity;
+	for (let c = 0; c < centres.length; c++) {
+		const d0 = lab[0] - centres[c][0];
+		const d1 = lab[1] - centres[c][1];
+		const d2 = lab[2] - centres[c][2];
+		const d = d0 * d0 + d1 * d1 + d2 * d2;
+		if (d < bestDistance) {
+			bestDistance = d;
+			best = c;
+		}
+	}
+	return best;
+}
+
+function seedCentres(labs: Lab[], weights: number[], k: number): Lab[] {
+	let first = 0;
+	for (let j = 1; j < labs.length; j++) if (weights[j] > weights[first]) first = j;
+	const centres: Lab[] = [labs[first]];
+	const nearest = labs.map((lab) => deltaE76(lab, labs[first]) ** 2);
+	while (centres.length < k) {
+		let pick = -1;
+		let score = 0;
+		for (let j = 0; j < labs.length; j++) {
+			const s = nearest[j] * weights[j];
+			if (s > score) {
+				score = s;
+				pick = j;
+			}
+		}
+		if (pick < 0) break;
+		centres.push(labs[pick]);
+		for (let j = 0; j < labs.length; j++) nearest[j] = Math.min(nearest[j], deltaE76(labs[j], labs[pick]) ** 2);
+	}
+	return centres;
+}

@@ -1,0 +1,127 @@
+/** Connected areas of one thread colour, and how wide each one is. */
+
+export const background = 255;
+
+export interface Region {
+	id: number;
+	/** Thread slot, or `background`. */
+	label: number;
+	area: number;
+	minX: number;
+	minY: number;
+	maxX: number;
+	maxY: number;
+	/** Widest inscribed diameter in pixels: decides fill versus satin. */
+	widthPx: number;
+	touchesBorder: boolean;
+}
+
+export interface RegionMap {
+	width: number;
+	height: number;
+	/** Region id of every pixel (index into `regions`). */
+	ids: Int32Array;
+	regions: Region[];
+	/** Chamfer distance, in pixels, from each pixel to the nearest pixel of another label or the image edge. */
+	inset: Float32Array;
+}
+
+/** Labels 4-connected areas of equal label and measures each. */
+export function findRegions(labels: Uint8Array, width: number, height: number): RegionMap {
+	const size = width * height;
+	const ids = new Int32Array(size).fill(-1);
+	const regions: Region[] = [];
+	const stack = new Int32Array(size);
+	for (let start = 0; start < size; start++) {
+		if (ids[start] >= 0) continue;
+		const label = labels[start];
+		const region: Region = {
+			id: regions.length,
+			label,
+			area: 0,
+			minX: width,
+			minY: height,
+			maxX: 0,
+			maxY: 0,
+			widthPx: 0,
+			touchesBorder: false,
+		};
+		let top = 0;
+		stack[top++] = start;
+		ids[start] = region.id;
+		while (top > 0) {
+			const i = stack[--top];
+			const x = i % width;
+			const y = (i - x) / width;
+			region.area++;
+			if (x < region.minX) region.minX = x;
+			if (x > region.maxX) region.maxX = x;
+			if (y < region.minY) region.minY = y;
+			if (y > region.maxY) region.maxY = y;
+			if (x === 0 || y === 0 || x === width - 1 || y === height - 1) region.touchesBorder = true;
+			if (x > 0 && ids[i - 1] < 0 && labels[i - 1] === label) {
+				ids[i - 1] = region.id;
+				stack[top++] = i - 1;
+			}
+			if (x < width - 1 && ids[i + 1] < 0 && labels[i + 1] === label) {
+				ids[i + 1] = region.id;
+				stack[top++] = i + 1;
+			}
+			if (y > 0 && ids[i - width] < 0 && labels[i - width] === label) {
+				ids[i - width] = region.id;
+				stack[top++] = i - width;
+			}
+			if (y < height - 1 && ids[i + width] < 0 && labels[i + width] === label) {
+				ids[i + width] = region.id;
+				stack[top++] = i + width;
+			}
+		}
+		regions.push(region);
+	}
+	const inset = insetDistances(labels, width, height);
+	for (let i = 0; i < size; i++) {
+		const region = regions[ids[i]];
+		const diameter = 2 * inset[i] - 1;
+		if (diameter > region.widthPx) region.widthPx = diameter;
+	}
+	return { width, height, ids, regions, inset };
+}
+
+/** Two-pass 3-4 chamfer distance to the nearest pixel of a different label (the image edge counts as one). */
+function insetDistances(labels: Uint8Array, width: number, height: number): Float32Array {
+	const size = width * height;
+	const d = new Float32Array(size);
+	const far = 1e9;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const i = y * width + x;
+			const l = labels[i];
+			const edge =
+				x === 0 ||
+				y === 0 ||
+				x === width - 1 ||
+				y === height - 1 ||
+				labels[i - 1] !== l ||
+				labels[i + 1] !== l ||
+				labels[i - width] !== l ||
+				labels[i + width] !== l;
+			d[i] = edge ? 3 : far;
+		}
+	}
+	for (let y = 1; y < height; y++) {
+		for (let x = 1; x < width - 1; x++) {
+			const i = y * width + x;
+			if (d[i] === 3) continue;
+			d[i] = Math.min(d[i], d[i - 1] + 3, d[i - width] + 3, d[i - width - 1] + 4, d[i - width + 1] + 4);
+		}
+	}
+	for (let y = height - 2; y >= 0; y--) {
+		for (let x = width - 2; x >= 1; x--) {
+			const i = y * width + x;
+			if (d[i] === 3) continue;
+			d[i] = Math.min(d[i], d[i + 1] + 3, d[i + width] + 3, d[i + width + 1] + 4, d[i + width - 1] + 4);
+		}
+	}
+	for (let i = 0; i < size; i++) d[i] /= 3;
+	return d;
+}

@@ -1,0 +1,145 @@
+import type { RegionMap } from './regions';
+
+/** One stretch of a scan line inside a region, in the rotated frame (u along the line, v across). */
+export interface Span {
+	u0: number;
+	u1: number;
+	v: number;
+	/** Global row number (v / spacing), used to stagger needle holes from row to row. */
+	row: number;
+	sewn: boolean;
+}
+
+/** A direction of scan lines: unit vector along the rows. */
+export interface ScanFrame {
+	dx: number;
+	dy: number;
+}
+
+export function frameAt(angle: number): ScanFrame {
+	return { dx: Math.cos(angle), dy: Math.sin(angle) };
+}
+
+/** Pixel coordinates of a point of the rotated frame. */
+export function toPixel(frame: ScanFrame, u: number, v: number): [number, number] {
+	return [u * frame.dx - v * frame.dy, u * frame.dy + v * frame.dx];
+}
+
+const sampleStep = 0.5;
+
+/**
+ * Cuts a region into parallel scan lines `spacing` pixels apart and returns, row by row,
+ * the stretches that lie inside it at least `insetPx` from its edge.
+ */
+export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, spacing: number, insetPx: number): Span[][] {
+	const region = map.regions[regionId];
+	const { width, ids, inset } = map;
+	const corners: Array<[number, number]> = [
+		[region.minX, region.minY],
+		[region.maxX + 1, region.minY],
+		[region.minX, region.maxY + 1],
+		[region.maxX + 1, region.maxY + 1],
+	];
+	let uMin = Infinity;
+	let uMax = -Infinity;
+	let vMin = Infinity;
+	let vMax = -Infinity;
+	for (const [x, y] of corners) {
+		const u = x * frame.dx + y * frame.dy;
+		const v = -x * frame.dy + y * frame.dx;
+		uMin = Math.min(uMin, u);
+		uMax = Math.max(uMax, u);
+		vMin = Math.min(vMin, v);
+		vMax = Math.max(vMax, v);
+	}
+	const rows: Span[][] = [];
+	const firstRow = Math.ceil(vMin / spacing - 0.5);
+	const inside = (u: number, v: number) => {
+		const x = Math.floor(u * frame.dx - v * frame.dy);
+		const y = Math.floor(u * frame.dy + v * frame.dx);
+		if (x < region.minX || x > region.maxX || y < region.minY || y > region.maxY) return false;
+		const i = y * width + x;
+		return ids[i] === regionId && inset[i] >= insetPx;
+	};
+	for (let row = firstRow; (row + 0.5) * spacing <= vMax; row++) {
+		const v = (row + 0.5) * spacing;
+		const spans: Span[] = [];
+		let start = NaN;
+		let u = uMin;
+		for (; u <= uMax; u += sampleStep) {
+			if (inside(u, v)) {
+				if (Number.isNaN(start)) start = u;
+			} else if (!Number.isNaN(start)) {
+				spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
+				start = NaN;
+			}
+		}
+		if (!Number.isNaN(start)) spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
+		if (spans.length) rows.push(spans);
+	}
+	return rows;
+}
+
+/** True when the straight line between two pixel points stays inside the region. */
+export function lineInside(map: RegionMap, regionId: number, ax: number, ay: number, bx: number, by: number): boolean {
+	const length = Math.hypot(bx - ax, by - ay);
+	const steps = Math.max(1, Math.ceil(length / sampleStep));
+	for (let s = 0; s <= steps; s++) {
+		const x = Math.floor(ax + ((bx - ax) * s) / steps);
+		const y = Math.floor(ay + ((by - ay) * s) / steps);
+		if (x < 0 || y < 0 || x >= map.width || y >= map.height) return false;
+		if (map.ids[y * map.width + x] !== regionId) return false;
+	}
+	return true;
+}
+
+/**
+ * Orders the spans into sections: runs of touching spans on consecutive rows that can be
+ * sewn back and forth without lifting the needle. The section starts at the span nearest the needle.
+ */
+export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, number]): Span[] | null {
+	let best: Span | undefined;
+	let bestRow = -1;
+	let bestDistance = Infinity;
+	for (let r = 0; r < rows.length; r++) {
+		for (const span of rows[r]) {
+			if (span.sewn) continue;
+			for (const u of [span.u0, span.u1]) {
+				const [x, y] = toPixel(frame, u, span.v);
+				const d = Math.hypot(x - from[0], y - from[1]);
+				if (d < bestDistance) {
+					bestDistance = d;
+					best = span;
+					bestRow = r;
+				}
+			}
+		}
+	}
+	if (!best) return null;
+	const section: Span[] = [best];
+	best.sewn = true;
+	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
+	const touching = (r: number, span: Span, direction: number) => {
+		const next = rows[r + direction];
+		if (!next || next[0].row !== span.row + direction) return [];
+		return next.filter((s) => !s.sewn && s.u0 < span.u1 && s.u1 > span.u0);
+	};
+	const direction = touching(bestRow, best, 1).length || !touching(bestRow, best, -1).length ? 1 : -1;
+	let current: Span = best;
+	let r = bestRow;
+	for (;;) {
+		const candidates = touching(r, current, direction);
+		if (!candidates.length) break;
+		// Prefer the span that overlaps most: it continues the same part of the shape.
+		candidates.sort((a, b) => overlap(b, current) - overlap(a, current));
+		current = candidates[0];
+		current.sewn = true;
+		section.push(current);
+		r += direction;
+	}
+	return section;
+}
+
+function overlap(a: Span, b: Span): number {
+	return Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0);
+}

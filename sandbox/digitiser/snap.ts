@@ -1,0 +1,52 @@
+import { deltaE2000, labToRgb, toHex } from './colour';
+import type { PaletteThread } from './palettes';
+import type { Quantised } from './quantise';
+
+/** A thread a snapped colour can be far from before the user is told: beyond this the eye sees a different colour. */
+const farMatch = 15;
+
+export interface SnappedColours {
+	/** Thread slot of every pixel; 255 for background. */
+	labels: Uint8Array;
+	threads: PaletteThread[];
+	warnings: string[];
+}
+
+/** Replaces each quantised colour by its nearest thread (CIEDE2000); colours landing on one thread become one. */
+export function snapToPalette(quantised: Quantised, palette: PaletteThread[], paletteLabel: string): SnappedColours {
+	const warnings: string[] = [];
+	const threads: PaletteThread[] = [];
+	const slotOfCluster = quantised.centres.map((centre, cluster) => {
+		if (quantised.sizes[cluster] === 0) return 255;
+		let best = palette[0];
+		let bestDistance = Infinity;
+		for (const thread of palette) {
+			const d = deltaE2000(centre, thread.lab);
+			if (d < bestDistance) {
+				bestDistance = d;
+				best = thread;
+			}
+		}
+		if (bestDistance > farMatch) {
+			warnings.push(
+				`Colour ${toHex(labToRgb(centre))} has no close match in ${paletteLabel}; using ${threadName(best)} (difference ${bestDistance.toFixed(0)}).`,
+			);
+		}
+		const existing = threads.indexOf(best);
+		if (existing >= 0) {
+			warnings.push(`Colour ${toHex(labToRgb(centre))} matched the same thread as another colour (${threadName(best)}); they were merged.`);
+			return existing;
+		}
+		threads.push(best);
+		return threads.length - 1;
+	});
+	const labels = quantised.labels;
+	const map = new Uint8Array(256).fill(255);
+	slotOfCluster.forEach((slot, cluster) => (map[cluster] = slot));
+	for (let i = 0; i < labels.length; i++) labels[i] = map[labels[i]];
+	return { labels, threads, warnings };
+}
+
+export function threadName(thread: PaletteThread): string {
+	return thread.catalogNumber ? `${thread.catalogNumber} ${thread.name}` : thread.name;
+}

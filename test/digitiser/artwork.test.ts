@@ -1,0 +1,64 @@
+import sharp from 'sharp';
+
+import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../sandbox/digitiser';
+
+const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
+
+async function failure(bytes: Uint8Array): Promise<DigitiseError> {
+	try {
+		await digitise(bytes, { widthMm: 50, colourCount: 4 });
+	} catch (error) {
+		if (error instanceof DigitiseError) return error;
+		throw error;
+	}
+	throw new Error('digitise accepted the artwork');
+}
+
+describe('artwork detection', () => {
+	it('lists the accepted artwork extensions', () => {
+		expect(artworkInputs).toEqual(['jpg', 'jpeg', 'png', 'svg', 'webp']);
+	});
+
+	it('recognises each image type by content', async () => {
+		const svg = Buffer.from(logoSvg);
+		expect(detectArtwork(await sharp(svg).png().toBuffer())).toBe('png');
+		expect(detectArtwork(await sharp(svg).jpeg().toBuffer())).toBe('jpeg');
+		expect(detectArtwork(await sharp(svg).webp().toBuffer())).toBe('webp');
+		expect(detectArtwork(svg)).toBe('svg');
+		expect(detectArtwork(Buffer.from(`\uFEFF<?xml version="1.0"?>\n<!-- logo -->\n<!DOCTYPE svg>\n${logoSvg}`))).toBe('svg');
+	});
+
+	it('rejects what is not an image it can read', async () => {
+		expect(detectArtwork(Buffer.from('hello, this is text'))).toBeNull();
+		expect(detectArtwork(await sharp(Buffer.from(logoSvg)).gif().toBuffer())).toBeNull();
+		expect(detectArtwork(new Uint8Array(0))).toBeNull();
+	});
+});
+
+describe('artwork that cannot be digitised', () => {
+	it('fails a text file named like a picture as unreadable', async () => {
+		const error = await failure(Buffer.from('not really a png'));
+		expect(error.code).toBe('unreadable_artwork');
+		expect(error.message).toMatch(/PNG, JPEG, WebP or SVG/);
+	});
+
+	it('fails a truncated PNG as unreadable', async () => {
+		const png = await sharp(Buffer.from(logoSvg)).png().toBuffer();
+		const error = await failure(png.subarray(0, Math.floor(png.length / 2)));
+		expect(error.code).toBe('unreadable_artwork');
+	});
+
+	it('fails a PNG signature followed by garbage as unreadable', async () => {
+		const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+		expect((await failure(bytes)).code).toBe('unreadable_artwork');
+	});
+
+	it('fails a blank artwork as empty', async () => {
+		const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer();
+		const transparent = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+			.png()
+			.toBuffer();
+		expect((await failure(blank)).code).toBe('empty_artwork');
+		expect((await failure(transparent)).code).toBe('empty_artwork');
+	});
+});
