@@ -2,8 +2,11 @@ import { measurePattern, readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { loadFixture, type Fixture } from './fixtures';
 
-/** Fixtures whose readers have landed; the others join as their readers do. */
-const measuredFixtures = ['Star.DST'];
+/**
+ * Fixtures whose readers have landed. Star.EXP is left out: our reader decodes five of its
+ * records as jumps where pyembroidery counts stitches, so the reference count differs by design.
+ */
+const measuredFixtures = ['Star.DST', 'Star.XXX', 'Star.pes', 'Star.u01'];
 
 function patternOf(entries: Array<[number, number, Command]>): Pattern {
 	const pattern = new Pattern(4);

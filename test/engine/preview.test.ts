@@ -1,7 +1,9 @@
 import sharp from 'sharp';
 
+import { readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { defaultPreviewPalette, renderPreview } from '../../sandbox/engine/preview';
+import { loadFixture } from './fixtures';
 
 const RED = 0xcc2222;
 const BLUE = 0x2244cc;
@@ -181,6 +183,26 @@ describe('renderPreview', () => {
 		expect(jpegImage).toMatchObject({ format: 'jpeg', width: 300, height: jpeg.height, channels: 3 });
 		const corner = sample(jpegImage, 2, 2);
 		for (const channel of corner) expect(channel).toBeGreaterThan(245);
+	});
+
+	it('renders the real Star.DST at its proportions, both colour blocks in the default palette', async () => {
+		const fixture = loadFixture('Star.DST');
+		const preview = await renderPreview(readPattern(fixture.bytes));
+		// The star is 59.1 x 62.3 mm, so it stands taller than wide.
+		expect(preview.height).toBe(1024);
+		expect(preview.width).toBeGreaterThan(940);
+		expect(preview.width).toBeLessThan(1000);
+		const image = await decode(preview.bytes);
+		const centre = sample(image, image.width / 2, image.height / 2);
+		expect(centre[3]).toBeGreaterThan(200);
+		expect(dominantChannel(centre)).toBe(dominantChannel(hexChannels(defaultPreviewPalette[0])));
+		const inkByChannel = { r: 0, g: 0, b: 0 };
+		for (let index = 0; index < image.data.length; index += 4) {
+			if (image.data[index + 3] > 200) inkByChannel[dominantChannel([...image.data.subarray(index, index + 3)])]++;
+		}
+		const ink = inkByChannel.r + inkByChannel.g + inkByChannel.b;
+		expect(inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[1]))] / ink).toBeGreaterThan(0.1);
+		expect(inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[0]))] / ink).toBeGreaterThan(0.3);
 	});
 
 	it('renders a design that sews nothing as an empty transparent square', async () => {
