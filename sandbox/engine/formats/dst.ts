@@ -206,6 +206,32 @@ function headerText(text: string | undefined, maxLength: number): string {
 	return (text ?? '').replace(/[\r\n\x1a,]/g, ' ').replace(/[^\x20-\x7e]/g, '?').trim().slice(0, maxLength);
 }
 
+function threadLine(thread: Thread, nameLength: number, catalogLength: number): string {
+	const hex = (thread.color & 0xffffff).toString(16).padStart(6, '0');
+	return `TC:#${hex},${headerText(thread.name, nameLength)},${headerText(thread.catalogNumber, catalogLength)}\r`;
+}
+
+/** Thread lines for the header's free space: names are shortened, then dropped, before colours are. */
+function fitThreadLines(threads: Thread[], room: number): string[] {
+	for (const [nameLength, catalogLength] of [
+		[24, 12],
+		[12, 12],
+		[0, 12],
+		[0, 0],
+	]) {
+		const lines = threads.map((thread) => threadLine(thread, nameLength, catalogLength));
+		if (lines.reduce((total, line) => total + line.length, 0) <= room) return lines;
+	}
+	const lines: string[] = [];
+	for (const thread of threads) {
+		const line = threadLine(thread, 0, 0);
+		if (line.length > room) break;
+		lines.push(line);
+		room -= line.length;
+	}
+	return lines;
+}
+
 function writeDst(source: Pattern): WriteResult {
 	const { pattern, warnings } = normaliseForWriter(source, {
 		maxStitch: maxStep,
@@ -232,17 +258,11 @@ function writeDst(source: Pattern): WriteResult {
 		field('MX', 0, 5, true) +
 		field('MY', 0, 5, true) +
 		'PD:******\r';
-	let threadsWritten = 0;
-	for (const thread of pattern.threads) {
-		const hex = (thread.color & 0xffffff).toString(16).padStart(6, '0');
-		const line = `TC:#${hex},${headerText(thread.name, 24)},${headerText(thread.catalogNumber, 12)}\r`;
-		if (header.length + line.length > headerSize - 1) break;
-		header += line;
-		threadsWritten++;
-	}
-	if (threadsWritten < pattern.threads.length) {
+	const threadLines = fitThreadLines(pattern.threads, headerSize - 1 - header.length);
+	header += threadLines.join('');
+	if (threadLines.length < pattern.threads.length) {
 		warnings.push(
-			`Only ${threadsWritten} of ${pattern.threads.length} thread colours fit in the DST header; the rest are left out.`,
+			`Only ${threadLines.length} of ${pattern.threads.length} thread colours fit in the DST header; the rest are left out.`,
 		);
 	}
 	header = (header + '\x1a').padEnd(headerSize, ' ');

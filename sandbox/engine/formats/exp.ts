@@ -109,6 +109,11 @@ function writeExp(source: Pattern): WriteResult {
 			out[offset++] = 0x00;
 		}
 	}
+	if (offset === 0) {
+		// An empty design still needs one record, or the file would be empty: a jump that goes nowhere.
+		out.set([control, jumpCode, 0, 0]);
+		offset = 4;
+	}
 	if (source.threads.length) warnings.push('EXP carries no thread colours: they were left out.');
 	return { bytes: out.slice(0, offset), warnings };
 }

@@ -1,0 +1,128 @@
+/**
+ * Every readable format into every writable one and back: the needle goes to the same places
+ * (within 0.1 mm), colour changes stay, and thread colours stay where the target carries them.
+ * Formats join this suite by registering in `listFormats()`.
+ */
+import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
+import { countCommands } from '../../sandbox/engine/normalise';
+import { threadBlocks } from '../../sandbox/engine/threads/colour-blocks';
+import { Command, Pattern } from '../../sandbox/engine/pattern';
+import type { Thread } from '../../sandbox/engine/pattern';
+import { compareEvents, countKind, fixtureNames, loadFixture, patternEvents } from './fixtures';
+import type { EventOptions } from './fixtures';
+
+const formats = listFormats();
+const readable = new Set(formats.filter((format) => format.readable).map((format) => format.format));
+const writable = formats.filter((format) => format.writable).map((format) => format.format);
+
+/** How a target keeps thread colours: exactly (RGB), snapped to its fixed chart, or not at all. */
+const colourKeeping: Record<string, 'exact' | 'chart' | 'none'> = {
+	dst: 'exact',
+	xxx: 'exact',
+	vp3: 'exact',
+	exp: 'none',
+	u01: 'none',
+};
+const keepingOf = (format: string) => colourKeeping[format] ?? 'chart';
+
+/** Moves may be split or merged and stops may become colour changes; where stitches land may not change. */
+const sameSewing: EventOptions = { collapseMoves: true, stopsAsColourChanges: true };
+
+function expectSameSewing(source: Pattern, back: Pattern): void {
+	const expected = patternEvents(source, sameSewing);
+	const actual = patternEvents(back, sameSewing);
+	expect(compareEvents(expected, actual, { tolerance: 1, splitStitchesAllowed: true }).differences).toEqual([]);
+	expect(countKind(actual, 'colour')).toBe(countKind(expected, 'colour'));
+}
+
+function rgb(threads: Thread[]): number[] {
+	return threads.map((thread) => thread.color & 0xffffff);
+}
+
+function expectColoursKept(source: Pattern, back: Pattern, target: string): void {
+	const keeping = keepingOf(target);
+	if (keeping === 'none' || source.threads.length === 0) return;
+	const blocks = countCommands(source, Command.ColorChange) + 1;
+	if (keeping === 'exact') {
+		// Compared per sewn block: a target without stops repeats the thread across a stop.
+		const sourceBlocks = threadBlocks(source);
+		const backBlocks = threadBlocks(back);
+		const sewn = sourceBlocks.threads.length;
+		const given = sourceBlocks.defaulted.map((defaulted) => !defaulted);
+		const kept = (threads: Thread[]) => rgb(threads.slice(0, sewn)).filter((_, block) => given[block]);
+		expect(kept(backBlocks.threads)).toEqual(kept(sourceBlocks.threads));
+		return;
+	}
+	// A chart format snaps each colour to its nearest chart entry: once snapped, a second trip keeps it.
+	expect(back.threads.length).toBeGreaterThanOrEqual(Math.min(blocks, source.threads.length));
+	const again = readPattern(writePattern(back, target).bytes, target);
+	expect(rgb(again.threads)).toEqual(rgb(back.threads));
+}
+
+const fixtureCases = fixtureNames
+	.map((name) => ({ name, source: name.split('.').pop()!.toLowerCase() }))
+	.filter(({ source }) => readable.has(source));
+
+describe.each(fixtureCases)('$name', ({ name, source }) => {
+	const original = readPattern(loadFixture(name).bytes, source);
+
+	it.each(writable)(`converts to %s and back with every needle position kept`, (target) => {
+		const written = writePattern(original, target);
+		const back = readPattern(written.bytes, target);
+		expectSameSewing(original, back);
+		expectColoursKept(original, back, target);
+	});
+});
+
+/** A design that exercises every writer's normalisation: long stitches and jumps, trims, stops, many colours. */
+function syntheticDesign(): Pattern {
+	const pattern = new Pattern();
+	const colours = 24;
+	for (let block = 0; block < colours; block++) {
+		const originX = -900 + (block % 6) * 300;
+		const originY = -900 + Math.floor(block / 6) * 450;
+		pattern.add(originX, originY, Command.Jump);
+		for (let row = 0; row < 12; row++) {
+			const y = originY + row * 4;
+			pattern.add(originX + (row % 2 ? 0 : 250), y, Command.Stitch);
+		}
+		// One stitch far longer than any format's record: writers must split it.
+		pattern.add(originX + 20, originY + 300, Command.Stitch);
+		pattern.add(originX + 20, originY + 300, Command.Trim);
+		if (block === 10) pattern.add(originX + 20, originY + 300, Command.Stop);
+		pattern.add(originX + 40, originY + 320, Command.Stitch);
+		if (block < colours - 1) pattern.add(originX + 40, originY + 320, Command.ColorChange);
+		pattern.threads.push({ color: (block * 0x0a1b2c + 0x102030) & 0xffffff, name: `Colour ${block}` });
+	}
+	// A long jump back across the whole design.
+	pattern.add(900, 900, Command.Jump);
+	pattern.add(901, 900, Command.Stitch);
+	pattern.add(901, 900, Command.End);
+	return pattern;
+}
+
+describe('a synthetic design with long moves, trims, a stop and 24 colours', () => {
+	const design = syntheticDesign();
+
+	it.each(writable)('is written to %s and read back sewing the same way', (target) => {
+		const written = writePattern(design, target);
+		const back = readPattern(written.bytes, target);
+		expectSameSewing(design, back);
+		expectColoursKept(design, back, target);
+		expect(countCommands(back, Command.Trim)).toBeGreaterThanOrEqual(countCommands(design, Command.Trim));
+	});
+
+	it.each(writable)('comes back from %s unchanged by a second trip', (target) => {
+		const once = readPattern(writePattern(design, target).bytes, target);
+		const twice = readPattern(writePattern(once, target).bytes, target);
+		expect(compareEvents(patternEvents(once), patternEvents(twice)).differences).toEqual([]);
+	});
+});
+
+describe('an empty design', () => {
+	it.each(writable)('is written to %s as a valid, empty file', (target) => {
+		const empty = new Pattern();
+		const back = readPattern(writePattern(empty, target).bytes, target);
+		expect(countCommands(back, Command.Stitch)).toBe(0);
+	});
+});
