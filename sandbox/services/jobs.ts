@@ -184,8 +184,9 @@ export class JobService {
 			return results;
 		});
 		for (const upload of removed) this.store.remove(upload.path);
+		const queued = this.jobs.find(job.id)!;
 		this.queue.kick();
-		return this.jobs.find(job.id)!;
+		return queued;
 	}
 
 	/** Completed jobs only (409); charged once; unlocking an unlocked job changes nothing. */

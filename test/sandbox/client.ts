@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { RunningSandbox } from '../support/sandbox';
+import { sandboxAdmin, type Ability, type NewAccount, type RunningSandbox } from '../support/sandbox';
 
 export const fixtures = '/work/shared/fixtures/embroidery';
 
@@ -52,16 +52,16 @@ export class Api {
 		return this.createJob({ workflow: 'conversion', format }, [{ name, bytes }]);
 	}
 
-	/** Polls a job until it is completed or failed. */
-	async waitForJob(workflow: string, id: string, timeoutMs = 20000): Promise<any> {
+	/** Polls a job until it is completed or failed, backing off so the per-key rate limit holds. */
+	async waitForJob(workflow: string, id: string, timeoutMs = 30000): Promise<any> {
 		const deadline = Date.now() + timeoutMs;
-		for (;;) {
+		for (let delay = 40; ; delay = Math.min(1000, delay * 1.5)) {
 			const response = await this.get(`/jobs/${workflow}/${id}`);
 			if (response.status !== 200) throw new Error(`Polling ${id} answered ${response.status}: ${JSON.stringify(response.body)}`);
 			const { job } = response.body;
 			if (job.status === 'completed' || job.status === 'failed') return job;
 			if (Date.now() > deadline) throw new Error(`Job ${id} still ${job.status} after ${timeoutMs} ms`);
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			await new Promise((resolve) => setTimeout(resolve, delay));
 		}
 	}
 
@@ -79,3 +79,21 @@ export class Api {
 		return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
 	}
 }
+
+/** A new account of the given plan with a key holding all four abilities, ready to call. */
+export async function newClient(
+	sandbox: RunningSandbox,
+	account: NewAccount = { plan: 'credits' },
+	abilities?: Ability[],
+): Promise<Api & { accountId: string; keyId: string }> {
+	const { accountId, keyId, key } = await sandboxAdmin(sandbox).createAccountWithKey(account, abilities);
+	return Object.assign(new Api(sandbox, key), { accountId, keyId });
+}
+
+/** Star.pes cut short: detected as PES at upload, unreadable when the engine runs. */
+export function damagedPes(): Buffer {
+	const bytes = fixture('Star.pes');
+	return bytes.subarray(0, Math.floor(bytes.length * 0.7));
+}
+
+export const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

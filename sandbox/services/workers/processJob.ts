@@ -3,6 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { listFormats, readPattern, writePattern, type Pattern } from '../../engine';
+import { measurePattern } from '../../engine/metrics';
+import { renderPreview } from '../../engine/preview';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
 /** A failure with an API failure code, from the engine, the digitiser or this pipeline. */
@@ -20,17 +22,33 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	try {
 		const source = await readFile(task.sourcePath);
 		const pattern = await patternFor(task, source);
+		const metrics = measurePattern(pattern);
+		if (task.maximumStitchCount !== null && metrics.stitchCount > task.maximumStitchCount) {
+			return failure(
+				'stitch_limit_exceeded',
+				`The design has ${metrics.stitchCount} stitches, more than the maximum_stitch_count of ${task.maximumStitchCount}.`,
+				warnings,
+			);
+		}
 		const written = writePattern(pattern, task.format);
 		warnings.push(...written.warnings);
 		const info = listFormats().find((format) => format.format === task.format);
 		const output = await store(task, task.outputId, written.bytes, info?.extension ?? task.format, info?.mimeType ?? 'application/octet-stream');
+		const original = await renderPreview(pattern, { format: 'png' });
+		const watermarked = await renderPreview(pattern, { format: 'png', watermark: true });
 		return {
 			ok: true,
-			metrics: { sourceFormat: task.sourceFormat, outputFormat: task.format },
+			metrics: { ...metrics, sourceFormat: task.sourceFormat, outputFormat: task.format },
 			warnings,
 			output,
-			preview: null,
-			watermarkedPreview: null,
+			preview: await store(task, task.previewId, original.bytes, original.extension, original.mimeType),
+			watermarkedPreview: await store(
+				task,
+				task.watermarkedPreviewId,
+				watermarked.bytes,
+				watermarked.extension,
+				watermarked.mimeType,
+			),
 		};
 	} catch (error) {
 		const { code, message } = error as CodedError;
