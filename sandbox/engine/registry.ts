@@ -13,22 +13,45 @@ function findModule(format: string): FormatModule | undefined {
 }
 
 /**
- * The format of an embroidery file, judged by content. The file name's extension only
- * breaks ties between formats whose content checks both accept (headerless formats).
+ * How much a format's content check proves: a magic signature or labelled header (3), a strict
+ * record structure (2), or mere plausibility, for EXP which has no header at all (1).
+ */
+const detectionStrength: Record<string, number> = { pes: 3, pec: 3, vp3: 3, dst: 3, jef: 2, xxx: 2, u01: 2, exp: 1 };
+const strengthOf = (module: FormatModule): number => detectionStrength[module.info.format] ?? 2;
+
+function accepts(module: FormatModule, bytes: Uint8Array): boolean {
+	try {
+		return Boolean(module.read && module.detect?.(bytes));
+	} catch {
+		// A content check that trips over damaged bytes has not recognised them.
+		return false;
+	}
+}
+
+/**
+ * The format of an embroidery file, judged by content. The file name's extension is only a hint:
+ * it chooses between formats whose checks are equally strong, never over a stronger match.
  */
 export function detectFormat(bytes: Uint8Array, fileName?: string): string | null {
-	const candidates = formatModules.filter((module) => module.read && module.detect?.(bytes));
+	const candidates = formatModules.filter((module) => accepts(module, bytes));
 	if (candidates.length === 0) return null;
+	const strongest = Math.max(...candidates.map(strengthOf));
+	const best = candidates.filter((module) => strengthOf(module) === strongest);
 	const extension = fileName?.toLowerCase().split('.').pop();
-	const hinted = candidates.find((module) => module.info.extension === extension);
-	return (hinted ?? candidates[0]).info.format;
+	const hinted = best.find((module) => module.info.extension === extension);
+	return (hinted ?? best[0]).info.format;
 }
 
 export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 	const key = format ?? detectFormat(bytes);
 	const module = key ? findModule(key) : undefined;
 	if (!module?.read) {
-		throw new UnreadableSourceError('The file is not in a readable embroidery format.');
+		const readable = formatModules.filter((candidate) => candidate.read).map((candidate) => candidate.info.label);
+		throw new UnreadableSourceError(
+			key
+				? `The format "${key}" cannot be read.`
+				: `The file is not an embroidery machine file this service can read (readable: ${readable.join(', ')}).`,
+		);
 	}
 	try {
 		return module.read(bytes);

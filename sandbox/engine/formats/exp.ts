@@ -48,15 +48,27 @@ function readExp(bytes: Uint8Array): Pattern {
 	return builder.finish();
 }
 
+/** Signatures of common non-embroidery files, which would otherwise pass as plausible EXP stitches. */
+const foreignSignatures = ['\x89PNG', '\xff\xd8\xff', 'GIF8', '%PDF', 'PK\x03\x04', 'RIFF', '<?xml', '<svg', 'BM'];
+
+function startsWith(bytes: Uint8Array, signature: string): boolean {
+	if (bytes.length < signature.length) return false;
+	for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature.charCodeAt(i)) return false;
+	return true;
+}
+
 /**
- * EXP has no magic, so it is judged by structure: every control record known, and
- * stitches mostly short, as digitised designs are (random bytes give long ones).
+ * EXP has no magic, so it is judged by structure: every control record known, stitches mostly
+ * short, as digitised designs are (random bytes give long ones), and the needle moving both ways
+ * along at least one axis (text, whose bytes are all below 0x80, only ever moves right and up).
  */
 function looksLikeExp(bytes: Uint8Array): boolean {
 	if (bytes.length < 4 || bytes.length % 2 !== 0) return false;
+	if (foreignSignatures.some((signature) => startsWith(bytes, signature))) return false;
 	const end = Math.min(bytes.length, 16384);
 	let stitches = 0;
 	let shortStitches = 0;
+	const signs = { left: 0, right: 0, up: 0, down: 0 };
 	let offset = 0;
 	while (offset + 2 <= end) {
 		const b0 = bytes[offset];
@@ -67,11 +79,20 @@ function looksLikeExp(bytes: Uint8Array): boolean {
 			offset += 4;
 			continue;
 		}
+		const dx = signed8(b0);
+		const dy = signed8(b1);
 		stitches++;
-		if (Math.abs(signed8(b0)) <= 100 && Math.abs(signed8(b1)) <= 100) shortStitches++;
+		if (Math.abs(dx) <= 100 && Math.abs(dy) <= 100) shortStitches++;
+		if (dx < 0) signs.left++;
+		if (dx > 0) signs.right++;
+		if (dy < 0) signs.down++;
+		if (dy > 0) signs.up++;
 		offset += 2;
 	}
-	return stitches > 0 && shortStitches >= stitches * 0.9;
+	const share = Math.max(1, stitches * 0.02);
+	const backAndForth =
+		(signs.left >= share && signs.right >= share) || (signs.up >= share && signs.down >= share);
+	return stitches > 0 && shortStitches >= stitches * 0.9 && backAndForth;
 }
 
 function writeExp(source: Pattern): WriteResult {

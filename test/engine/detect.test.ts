@@ -1,0 +1,67 @@
+import { detectFormat, listFormats, readPattern, writePattern } from '../../sandbox/engine';
+import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { fixtureNames, loadFixture } from './fixtures';
+
+const registered = new Set(listFormats().map((format) => format.format));
+const fixtures = fixtureNames
+	.map((name) => ({ name, format: name.split('.').pop()!.toLowerCase() }))
+	.filter(({ format }) => registered.has(format));
+const otherExtension = (format: string) => (format === 'exp' ? 'design.dst' : 'design.exp');
+
+describe('detectFormat', () => {
+	it.each(fixtures)('recognises $name by its content alone', ({ name, format }) => {
+		expect(detectFormat(loadFixture(name).bytes)).toBe(format);
+	});
+
+	it.each(fixtures)('recognises $name even when its name says otherwise', ({ name, format }) => {
+		const bytes = loadFixture(name).bytes;
+		expect(detectFormat(bytes, otherExtension(format))).toBe(format);
+		expect(detectFormat(bytes, 'design.u01')).toBe(format);
+		expect(detectFormat(bytes, 'design.xxx')).toBe(format);
+	});
+
+	it('reads a DST mislabelled as .exp as the DST it is', () => {
+		const bytes = loadFixture('Star.DST').bytes;
+		const format = detectFormat(bytes, 'Star.exp');
+		expect(format).toBe('dst');
+		expect(readPattern(bytes).length).toBe(readPattern(bytes, 'dst').length);
+	});
+
+	it('recognises what every writer produces', () => {
+		const pattern = new Pattern();
+		for (let i = 0; i < 200; i++) pattern.add((i % 20) * 10, Math.floor(i / 20) * 10, Command.Stitch);
+		pattern.add(0, 0, Command.ColorChange);
+		pattern.add(50, 50, Command.Stitch);
+		pattern.threads = [{ color: 0xff0000 }, { color: 0x0000ff }];
+		for (const { format, writable } of listFormats()) {
+			if (!writable) continue;
+			expect([format, detectFormat(writePattern(pattern, format).bytes)]).toEqual([format, format]);
+		}
+	});
+
+	it('recognises nothing in files that are not embroidery', () => {
+		const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(600).fill(0x11)]);
+		const text = new TextEncoder().encode('Hello, this is a plain text file and not a design.\n'.repeat(40));
+		let seed = 7;
+		const random = Uint8Array.from({ length: 4096 }, () => {
+			seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+			return seed >> 16;
+		});
+		expect(detectFormat(png, 'artwork.dst')).toBeNull();
+		expect(detectFormat(text, 'notes.exp')).toBeNull();
+		expect(detectFormat(random, 'noise.u01')).toBeNull();
+		expect(detectFormat(new Uint8Array(0), 'empty.dst')).toBeNull();
+	});
+
+	it('fails a file no reader accepts with unreadable_source and a clear message', () => {
+		const text = new TextEncoder().encode('not a design at all'.repeat(10));
+		expect(() => readPattern(text)).toThrow(UnreadableSourceError);
+		expect(() => readPattern(text)).toThrow(/not an embroidery machine file.*readable: .*Tajima DST/);
+		try {
+			readPattern(text);
+		} catch (error) {
+			expect((error as UnreadableSourceError).code).toBe('unreadable_source');
+		}
+	});
+});
