@@ -1,6 +1,7 @@
 import { dstFormat } from './dst';
 import { expFormat } from './exp';
 import type { FormatModule } from './format';
+import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { u01Format } from './u01';
@@ -13,6 +14,7 @@ import { xxxFormat } from './xxx';
 export const formatModules: FormatModule[] = [
 	pesFormat,
 	pecFormat,
+	jefFormat,
 	dstFormat,
 	xxxFormat,
 	u01Format,
