@@ -1,0 +1,49 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { downloadToBinary } from '../../helpers/binary';
+import type { OperationOutput } from '../types';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Signed URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'http://127.0.0.1:8787/api/v1/uploads/…/download?expires=…&signature=…',
+		description:
+			'A complete downloadUrl or previewUrl from a job, used exactly as given. Signed URLs expire; fetch the job again for fresh ones.',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		description: 'The binary field to put the downloaded file in',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['download'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
+	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
+	if (!url) {
+		throw new NodeOperationError(this.getNode(), `Signed URL of item ${itemIndex} is empty`, {
+			itemIndex,
+			description: 'Use the downloadUrl or previewUrl of a job.',
+		});
+	}
+	const binary = await downloadToBinary(this, url, itemIndex);
+	return [
+		{
+			json: { fileName: binary.fileName ?? null, mimeType: binary.mimeType, fileSize: binary.fileSize ?? null },
+			binary: { [field]: binary },
+		},
+	];
+}

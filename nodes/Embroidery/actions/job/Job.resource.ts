@@ -1,0 +1,68 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as download from './download.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as retry from './retry.operation';
+import * as unlock from './unlock.operation';
+import * as waitForCompletion from './waitForCompletion.operation';
+
+export { create, download, get, getMany, retry, unlock, waitForCompletion };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['job'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Upload files to convert or digitise; one job per file',
+				action: 'Create jobs',
+			},
+			{
+				name: 'Download',
+				value: 'download',
+				description: 'Download a job\'s output files, preview or source as binary data',
+				action: 'Download job files',
+			},
+			{ name: 'Get', value: 'get', description: 'Get a job\'s status and details', action: 'Get a job' },
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the 50 most recent jobs',
+				action: 'Get many jobs',
+			},
+			{
+				name: 'Retry',
+				value: 'retry',
+				description: 'Queue a failed job again',
+				action: 'Retry a job',
+			},
+			{
+				name: 'Unlock',
+				value: 'unlock',
+				description: 'Unlock a completed job\'s machine files: spends a subscription entitlement or credits',
+				action: 'Unlock a job',
+			},
+			{
+				name: 'Wait for Completion',
+				value: 'waitForCompletion',
+				description: 'Wait until jobs are completed or failed',
+				action: 'Wait for jobs to complete',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...download.description,
+	...get.description,
+	...getMany.description,
+	...retry.description,
+	...unlock.description,
+	...waitForCompletion.description,
+];

@@ -1,0 +1,117 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { CreatedJob } from '../../helpers/createJobs';
+import { downloadJobFiles } from '../../helpers/jobFiles';
+import type { FileKind } from '../../helpers/jobFiles';
+import { jobToJson } from '../../helpers/jobs';
+import { waitForJobs } from '../../helpers/waiting';
+import type { ItemResults } from '../types';
+
+/** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
+export const completionFields: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to poll until each job is completed or failed before passing it on',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeout',
+		type: 'number',
+		default: 600,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { waitForCompletion: [true] } },
+		description: 'How long to wait in total; jobs still running then are reported as errors',
+	},
+	{
+		displayName: 'Download Results',
+		name: 'downloadResults',
+		type: 'multiOptions',
+		default: [],
+		displayOptions: { show: { waitForCompletion: [true] } },
+		options: [
+			{
+				name: 'Output Files',
+				value: 'outputs',
+				description: 'The machine files; they must be unlocked first (Job > Unlock)',
+			},
+			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
+		],
+		description: 'Which files of each completed job to attach as binary data',
+	},
+];
+
+export interface CompletionOptions {
+	waitForCompletion: boolean;
+	timeoutMs: number;
+	download: FileKind[];
+}
+
+export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = false): CompletionOptions {
+	const waitForCompletion = alwaysWait || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
+	if (!waitForCompletion) return { waitForCompletion, timeoutMs: 0, download: [] };
+	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
+		throw new NodeOperationError(context.getNode(), `Timeout (Seconds) must be a positive number, got "${String(seconds)}"`);
+	}
+	const download = context.getNodeParameter('downloadResults', 0, []) as FileKind[];
+	return { waitForCompletion, timeoutMs: seconds * 1000, download };
+}
+
+/** Waits for all jobs together, then attaches results; each job stays paired with its own item. */
+export async function finishCreatedJobs(
+	context: IExecuteFunctions,
+	jobs: Array<Pick<CreatedJob, 'itemIndex' | 'id' | 'workflow' | 'json'>>,
+	options: CompletionOptions,
+	results: ItemResults,
+): Promise<void> {
+	if (jobs.length === 0) return;
+	const itemOf = new Map(jobs.map((job) => [`${job.workflow}/${job.id}`, job.itemIndex]));
+	const outcomes = await waitForJobs(
+		context,
+		jobs.map(({ id, workflow }) => ({ id, workflow })),
+		{ timeoutMs: options.timeoutMs, itemIndexOf: (ref) => itemOf.get(`${ref.workflow}/${ref.id}`) },
+	);
+	for (const [index, outcome] of outcomes.entries()) {
+		const { itemIndex, json: known } = jobs[index];
+		if (!outcome.finished) {
+			results.fail(
+				itemIndex,
+				new NodeOperationError(
+					context.getNode(),
+					`Job ${outcome.ref.id} is still ${outcome.lastStatus} after ${options.timeoutMs / 1000} s`,
+					{
+						itemIndex,
+						description: `Raise Timeout (Seconds), or check it later with Job > Get (workflow "${outcome.ref.workflow}").`,
+					},
+				),
+			);
+			continue;
+		}
+		const extra = { sourceFile: known.sourceFile, sourceBinaryField: known.sourceBinaryField };
+		const json = jobToJson(outcome.job, outcome.ref.workflow, extra.sourceFile === undefined ? {} : extra);
+		if (options.download.length === 0 || outcome.job.status !== 'completed') {
+			results.add(itemIndex, { json });
+			continue;
+		}
+		try {
+			const downloaded = await downloadJobFiles(
+				context,
+				outcome.ref,
+				options.download,
+				{ outputs: 'data', preview: 'preview', source: 'source' },
+				itemIndex,
+				outcome.job,
+			);
+			results.add(itemIndex, {
+				json: { ...jobToJson(downloaded.job, outcome.ref.workflow, extra.sourceFile === undefined ? {} : extra), files: downloaded.files },
+				binary: downloaded.binary,
+			});
+		} catch (error) {
+			results.fail(itemIndex, error);
+		}
+	}
+}

@@ -1,0 +1,178 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { describeSources, binaryPropertyNames } from '../../helpers/binary';
+import type { BatchingMode } from '../../helpers/batching';
+import { createJobs } from '../../helpers/createJobs';
+import type { PreparedItem } from '../../helpers/createJobs';
+import type { JobRequestFields } from '../../helpers/jobForm';
+import { limits } from '../../helpers/limits';
+import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/validation';
+import type { Workflow } from '../../transport';
+import type { ItemResults } from '../types';
+import { completionFields, finishCreatedJobs, readCompletionOptions } from './completion';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Workflow',
+		name: 'workflow',
+		type: 'options',
+		default: 'conversion',
+		options: [
+			{
+				name: 'Conversion',
+				value: 'conversion',
+				description: 'Convert an embroidery machine file (PES, DST, JEF, …) into another format',
+			},
+			{
+				name: 'Digitising',
+				value: 'digitising',
+				description: 'Turn artwork (JPG, PNG, SVG, WebP) into stitches and a machine file',
+			},
+		],
+	},
+	{
+		displayName: 'Input Binary Fields',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'Separate several fields with commas; each file becomes its own job',
+		description: 'The binary field(s) of each item holding the source files',
+	},
+	{
+		displayName: 'Output Format Name or ID',
+		name: 'format',
+		type: 'options',
+		required: true,
+		typeOptions: { loadOptionsMethod: 'getWritableFormats' },
+		default: '',
+		hint: 'The format to produce; each format shows its compatibility warning, if any',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	},
+	{
+		displayName: 'Width (Mm)',
+		name: 'widthMm',
+		type: 'number',
+		required: true,
+		default: 100,
+		typeOptions: { minValue: limits.widthMm.min, maxValue: limits.widthMm.max, numberPrecision: 1 },
+		displayOptions: { show: { workflow: ['digitising'] } },
+		description: 'Finished width of the design in millimetres (10-300)',
+	},
+	{
+		displayName: 'Colour Count',
+		name: 'colourCount',
+		type: 'number',
+		required: true,
+		default: 6,
+		typeOptions: { minValue: limits.colourCount.min, maxValue: limits.colourCount.max },
+		displayOptions: { show: { workflow: ['digitising'] } },
+		description: 'Maximum number of thread colours (1-24)',
+	},
+	{
+		displayName: 'Thread Palette Name or ID',
+		name: 'threadPaletteKey',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getThreadPalettes' },
+		default: 'generic',
+		displayOptions: { show: { workflow: ['digitising'] } },
+		description:
+			'Thread maker whose colours the design uses; an expression may give any palette key. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	...completionFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Batching',
+				name: 'batching',
+				type: 'options',
+				default: 'perItem',
+				options: [
+					{
+						name: 'One Request per Item',
+						value: 'perItem',
+						description: 'Each item\'s files are sent in their own request',
+					},
+					{
+						name: 'Combine Items',
+						value: 'combine',
+						description: `Send the files of several items together, up to ${limits.maxSourcesPerRequest} files and ${limits.maxBytesPerRequest / 1024 / 1024} MB per request (accounts on limited free processing may accept only one)`,
+					},
+				],
+			},
+			{
+				displayName: 'Maximum Stitch Count',
+				name: 'maximumStitchCount',
+				type: 'number',
+				default: 50000,
+				typeOptions: { minValue: limits.maximumStitchCount.min, maxValue: limits.maximumStitchCount.max },
+				description: 'Upper bound of stitches in the result (1-250000)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['create'] } }, properties);
+
+function check(context: IExecuteFunctions, itemIndex: number, problem: string | null): void {
+	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex });
+}
+
+/** Reads and validates one item's request before anything is sent. */
+async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: BatchingMode): Promise<PreparedItem> {
+	const workflow = context.getNodeParameter('workflow', itemIndex) as Workflow;
+	const format = String(context.getNodeParameter('format', itemIndex, '')).trim();
+	if (!format) check(context, itemIndex, `Output Format of item ${itemIndex} is empty; choose a writable format`);
+	const options = context.getNodeParameter('options', itemIndex, {}) as { maximumStitchCount?: number };
+	const fields: JobRequestFields = { workflow, format };
+	if (workflow === 'digitising') {
+		fields.widthMm = context.getNodeParameter('widthMm', itemIndex) as number;
+		fields.colourCount = context.getNodeParameter('colourCount', itemIndex) as number;
+		fields.threadPaletteKey = String(context.getNodeParameter('threadPaletteKey', itemIndex, '')).trim() || undefined;
+		check(context, itemIndex, numberProblem('Width (Mm)', fields.widthMm, limits.widthMm, itemIndex, false));
+		check(context, itemIndex, numberProblem('Colour Count', fields.colourCount, limits.colourCount, itemIndex, true));
+	}
+	if (options.maximumStitchCount !== undefined) {
+		fields.maximumStitchCount = options.maximumStitchCount;
+		check(
+			context,
+			itemIndex,
+			numberProblem('Maximum Stitch Count', options.maximumStitchCount, limits.maximumStitchCount, itemIndex, true),
+		);
+	}
+	const names = binaryPropertyNames(context.getNodeParameter('binaryPropertyName', itemIndex));
+	const sources = await describeSources(context, itemIndex, names);
+	if (mode === 'perItem') check(context, itemIndex, tooManySourcesProblem(sources.length, itemIndex));
+	for (const source of sources) check(context, itemIndex, sourceProblem(source, workflow));
+	return { itemIndex, fields, sources };
+}
+
+export async function executeAll(
+	this: IExecuteFunctions,
+	itemIndices: number[],
+	results: ItemResults,
+): Promise<void> {
+	const mode = (this.getNodeParameter('options.batching', 0, 'perItem') as BatchingMode) ?? 'perItem';
+	const prepared: PreparedItem[] = [];
+	for (const itemIndex of itemIndices) {
+		try {
+			prepared.push(await prepareItem(this, itemIndex, mode));
+		} catch (error) {
+			results.fail(itemIndex, error);
+		}
+	}
+	const created = await createJobs(this, prepared, mode, results);
+	const completion = readCompletionOptions(this);
+	if (!completion.waitForCompletion) {
+		for (const job of created) results.add(job.itemIndex, { json: job.json });
+		return;
+	}
+	await finishCreatedJobs(this, created, completion, results);
+}

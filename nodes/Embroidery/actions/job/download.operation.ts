@@ -1,0 +1,91 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { downloadJobFiles } from '../../helpers/jobFiles';
+import type { FileKind } from '../../helpers/jobFiles';
+import { jobToJson, singleJobRef } from '../../helpers/jobs';
+import type { OperationOutput } from '../types';
+import { jobRefFields } from './fields';
+
+const properties: INodeProperties[] = [
+	...jobRefFields,
+	{
+		displayName: 'Files',
+		name: 'files',
+		type: 'multiOptions',
+		required: true,
+		default: ['outputs'],
+		options: [
+			{
+				name: 'Output Files',
+				value: 'outputs',
+				description: 'The machine files; the job must be unlocked (Job > Unlock)',
+			},
+			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
+			{ name: 'Source', value: 'source', description: 'The file the job was created from, while the service keeps it' },
+		],
+		description: 'Which files of the job to download as binary data',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Output Files Field',
+				name: 'outputsField',
+				type: 'string',
+				default: 'data',
+				description: 'Binary field for the machine files (a second file gets the suffix _2, and so on)',
+			},
+			{
+				displayName: 'Preview Field',
+				name: 'previewField',
+				type: 'string',
+				default: 'preview',
+				description: 'Binary field for the preview image',
+			},
+			{
+				displayName: 'Source Field',
+				name: 'sourceField',
+				type: 'string',
+				default: 'source',
+				description: 'Binary field for the source file',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['download'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+	const ref = singleJobRef(this, itemIndex);
+	const kinds = this.getNodeParameter('files', itemIndex, []) as FileKind[];
+	if (kinds.length === 0) {
+		throw new NodeOperationError(this.getNode(), `Files of item ${itemIndex} is empty; choose what to download`, {
+			itemIndex,
+		});
+	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		outputsField?: string;
+		previewField?: string;
+		sourceField?: string;
+	};
+	const { job, binary, files } = await downloadJobFiles(
+		this,
+		ref,
+		kinds,
+		{
+			outputs: options.outputsField || 'data',
+			preview: options.previewField || 'preview',
+			source: options.sourceField || 'source',
+		},
+		itemIndex,
+	);
+	return [{ json: { ...jobToJson(job, ref.workflow), files }, binary }];
+}

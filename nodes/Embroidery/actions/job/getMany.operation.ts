@@ -1,0 +1,82 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { listItemToJson } from '../../helpers/jobs';
+import { JobsListResponseSchema, embroideryApiRequest } from '../../transport';
+import type { OperationOutput } from '../types';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1, maxValue: 50 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				default: [],
+				options: [
+					{ name: 'Completed', value: 'completed' },
+					{ name: 'Failed', value: 'failed' },
+					{ name: 'Processing', value: 'processing' },
+					{ name: 'Queued', value: 'queued' },
+				],
+				description: 'Only jobs in one of these states',
+			},
+			{
+				displayName: 'Workflow',
+				name: 'workflow',
+				type: 'options',
+				default: '',
+				options: [
+					{ name: 'Any', value: '' },
+					{ name: 'Conversion', value: 'conversion' },
+					{ name: 'Digitising', value: 'digitising' },
+				],
+				description: 'Only jobs of this workflow',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['getMany'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
+	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as { status?: string[]; workflow?: string };
+	const listing = await embroideryApiRequest.call(this, {
+		method: 'GET',
+		path: '/jobs',
+		schema: JobsListResponseSchema,
+		itemIndex,
+	});
+	// The service lists the 50 most recent jobs and has no filter parameters, so filtering happens here.
+	return listing.data
+		.filter((job) => !filters.status?.length || filters.status.includes(job.status))
+		.filter((job) => !filters.workflow || job.kind === filters.workflow)
+		.slice(0, limit)
+		.map((job) => ({ json: listItemToJson(job) }));
+}

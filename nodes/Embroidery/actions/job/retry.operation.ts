@@ -1,0 +1,25 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { jobPath, singleJobRef } from '../../helpers/jobs';
+import { RetryResponseSchema, embroideryApiRequest } from '../../transport';
+import type { OperationOutput } from '../types';
+import { jobRefFields } from './fields';
+import { withCurrentState } from './stateExplanation';
+
+export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['retry'] } }, jobRefFields);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+	const ref = singleJobRef(this, itemIndex);
+	try {
+		const answer = await embroideryApiRequest.call(this, {
+			method: 'POST',
+			path: jobPath(ref, 'retry'),
+			schema: RetryResponseSchema,
+			itemIndex,
+		});
+		return [{ json: { ...answer.job, id: answer.job.id, workflow: answer.job.workflow, message: answer.message } }];
+	} catch (error) {
+		throw await withCurrentState(this, error, ref, itemIndex);
+	}
+}

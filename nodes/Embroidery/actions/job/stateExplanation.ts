@@ -1,0 +1,34 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { fetchJob } from '../../helpers/jobs';
+import type { JobRef } from '../../helpers/jobs';
+
+/**
+ * A 409 says the job's state forbids the action; looking the job up lets the error name that
+ * state. When the look-up itself fails, the original error stands.
+ */
+export async function withCurrentState(
+	context: IExecuteFunctions,
+	error: unknown,
+	ref: JobRef,
+	itemIndex: number,
+): Promise<unknown> {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '409') return error;
+	let status: string;
+	try {
+		status = (await fetchJob(context, ref, itemIndex)).status;
+	} catch {
+		return error;
+	}
+	return new NodeApiError(
+		context.getNode(),
+		{ message: error.message, httpCode: '409', status },
+		{
+			message: `${error.message} (job ${ref.id} is ${status})`,
+			description: error.description ?? undefined,
+			httpCode: '409',
+			itemIndex,
+		},
+	);
+}

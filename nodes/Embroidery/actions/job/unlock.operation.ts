@@ -1,0 +1,36 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { jobPath, jobToJson, singleJobRef } from '../../helpers/jobs';
+import { UnlockResponseSchema, embroideryApiRequest } from '../../transport';
+import type { OperationOutput } from '../types';
+import { jobRefFields } from './fields';
+import { withCurrentState } from './stateExplanation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Unlocking spends a subscription entitlement or processing credits from the account (internal accounts unlock free). It never buys credits.',
+		name: 'unlockNotice',
+		type: 'notice',
+		default: '',
+	},
+	...jobRefFields,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['unlock'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+	const ref = singleJobRef(this, itemIndex);
+	try {
+		const answer = await embroideryApiRequest.call(this, {
+			method: 'POST',
+			path: jobPath(ref, 'unlock'),
+			schema: UnlockResponseSchema,
+			itemIndex,
+		});
+		return [{ json: jobToJson(answer.job, ref.workflow, { message: answer.message }) }];
+	} catch (error) {
+		throw await withCurrentState(this, error, ref, itemIndex);
+	}
+}

@@ -1,0 +1,73 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { nodeErrorOf } from '../transport';
+import * as account from './account/Account.resource';
+import * as file from './file/File.resource';
+import * as format from './format/Format.resource';
+import * as job from './job/Job.resource';
+import type { EmbroideryOperation, ItemResults, OperationOutput } from './types';
+
+const operations: Record<string, Record<string, EmbroideryOperation>> = {
+	job: {
+		create: job.create,
+		download: job.download,
+		get: job.get,
+		getMany: job.getMany,
+		retry: job.retry,
+		unlock: job.unlock,
+		waitForCompletion: job.waitForCompletion,
+	},
+	format: { getMany: format.getMany },
+	account: { getUsage: account.getUsage },
+	file: { download: file.download },
+};
+
+/** The item loop, Continue On Fail and pairedItem, in one place for every operation. */
+class CollectedResults implements ItemResults {
+	private readonly collected: Array<{ itemIndex: number; data: INodeExecutionData }> = [];
+
+	constructor(private readonly context: IExecuteFunctions) {}
+
+	add(itemIndex: number, output: OperationOutput): void {
+		this.collected.push({ itemIndex, data: { ...output, pairedItem: { item: itemIndex } } });
+	}
+
+	fail(itemIndex: number, error: unknown): void {
+		const nodeError = nodeErrorOf(this.context.getNode(), error, itemIndex);
+		if (!this.context.continueOnFail()) throw nodeError;
+		const json: INodeExecutionData['json'] = { error: nodeError.message };
+		if (nodeError.description) json.description = nodeError.description;
+		if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
+		this.collected.push({ itemIndex, data: { json, pairedItem: { item: itemIndex } } });
+	}
+
+	/** Output in input order; a stable sort keeps each item's own outputs in sequence. */
+	toOutput(): INodeExecutionData[] {
+		return [...this.collected].sort((a, b) => a.itemIndex - b.itemIndex).map((entry) => entry.data);
+	}
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operations[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
+	}
+	const results = new CollectedResults(this);
+	const itemIndices = items.map((_, index) => index);
+	if ('executeAll' in operation) {
+		await operation.executeAll.call(this, itemIndices, results);
+	} else {
+		for (const itemIndex of itemIndices) {
+			try {
+				for (const output of await operation.execute.call(this, itemIndex)) results.add(itemIndex, output);
+			} catch (error) {
+				results.fail(itemIndex, error);
+			}
+		}
+	}
+	return [results.toOutput()];
+}

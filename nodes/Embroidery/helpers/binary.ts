@@ -1,0 +1,103 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+
+import { downloadSignedFile } from '../transport';
+import type { SourceFile } from './validation';
+
+/** "data, artwork" -> ['data', 'artwork']; the parameter takes one or more binary field names. */
+export function binaryPropertyNames(value: unknown): string[] {
+	return String(value ?? '')
+		.split(',')
+		.map((name) => name.trim())
+		.filter((name) => name !== '');
+}
+
+/** Byte size from n8n's binary metadata without reading the file (inline data: from its base64 length). */
+async function sizeOf(context: IExecuteFunctions, binary: IBinaryData): Promise<number> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id) {
+		const metadata = await context.helpers.getBinaryMetadata(binary.id);
+		if (typeof metadata.fileSize === 'number') return metadata.fileSize;
+	}
+	const base64 = binary.data ?? '';
+	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+	return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
+}
+
+/** The source files an item carries in the named binary fields; a clear error for a missing one. */
+export async function describeSources(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyNames: string[],
+): Promise<SourceFile[]> {
+	if (propertyNames.length === 0) {
+		throw new NodeOperationError(context.getNode(), `Input Binary Fields of item ${itemIndex} is empty`, {
+			itemIndex,
+			description: 'Name the binary field(s) holding the source files, for example "data".',
+		});
+	}
+	const item = context.getInputData()[itemIndex];
+	const sources: SourceFile[] = [];
+	for (const propertyName of propertyNames) {
+		const binary = item?.binary?.[propertyName];
+		if (!binary) {
+			const available = Object.keys(item?.binary ?? {});
+			throw new NodeOperationError(
+				context.getNode(),
+				`Item ${itemIndex} has no binary field "${propertyName}"`,
+				{
+					itemIndex,
+					description: available.length
+						? `Its binary fields are: ${available.join(', ')}. Set Input Binary Fields to one of them.`
+						: 'The item carries no binary data. Read or download the file in an earlier node.',
+				},
+			);
+		}
+		sources.push({
+			itemIndex,
+			propertyName,
+			fileName: binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
+			mimeType: binary.mimeType ?? 'application/octet-stream',
+			bytes: await sizeOf(context, binary),
+		});
+	}
+	return sources;
+}
+
+/** Reads a source's bytes (the only place the upload is held in memory) as a Blob for a FormData part. */
+export async function sourceBlob(context: IExecuteFunctions, source: SourceFile): Promise<Blob> {
+	const buffer = await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName);
+	return new Blob([Uint8Array.from(buffer)], {
+		type: source.mimeType,
+	});
+}
+
+/** The last path segment of a URL, used as a file name when the service sends none. */
+export function fileNameFromUrl(url: string, fallback: string): string {
+	try {
+		const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+		return last ? decodeURIComponent(last) : fallback;
+	} catch {
+		return fallback;
+	}
+}
+
+/** Streams a signed URL into n8n's binary data store (never whole in memory). */
+export async function downloadToBinary(
+	context: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+	known: { fileName?: string; mimeType?: string } = {},
+): Promise<IBinaryData> {
+	const file = await downloadSignedFile.call(context, url, itemIndex);
+	const fileName = file.fileName ?? known.fileName ?? fileNameFromUrl(url, 'file');
+	const mimeType = file.mimeType ?? known.mimeType ?? 'application/octet-stream';
+	return await context.helpers.prepareBinaryData(file.stream, fileName, mimeType);
+}
+
+export function addBinary(target: IBinaryKeyData, name: string, binary: IBinaryData): string {
+	let key = name;
+	for (let n = 2; key in target; n++) key = `${name}_${n}`;
+	target[key] = binary;
+	return key;
+}

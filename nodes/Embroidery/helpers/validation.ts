@@ -1,0 +1,66 @@
+import type { Workflow } from '../transport';
+import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
+
+/** One source file, as described by its item's binary metadata (bytes not read yet). */
+export interface SourceFile {
+	itemIndex: number;
+	propertyName: string;
+	fileName: string;
+	mimeType: string;
+	bytes: number;
+}
+
+/** What is wrong with a source for this workflow, in words naming the field and item; null when fine. */
+export function sourceProblem(source: SourceFile, workflow: Workflow): string | null {
+	const where = `binary field "${source.propertyName}" of item ${source.itemIndex}`;
+	if (source.bytes <= 0) return `The file "${source.fileName}" in ${where} is empty`;
+	if (workflow === 'conversion' && source.bytes > limits.conversionMaxBytes) {
+		return `The file "${source.fileName}" in ${where} is ${formatMegabytes(source.bytes)}; conversion accepts at most ${formatMegabytes(limits.conversionMaxBytes)} per file`;
+	}
+	if (workflow === 'digitising') {
+		if (source.bytes > limits.artworkMaxBytes) {
+			return `The artwork "${source.fileName}" in ${where} is ${formatMegabytes(source.bytes)}; digitising accepts at most ${formatMegabytes(limits.artworkMaxBytes)} per file`;
+		}
+		if (artworkTypeOf(source.fileName, source.mimeType) === null) {
+			return `The file "${source.fileName}" (${source.mimeType || 'unknown type'}) in ${where} is not artwork digitising accepts: ${artworkExtensions.join(', ')}`;
+		}
+	}
+	return null;
+}
+
+export function tooManySourcesProblem(count: number, itemIndex: number): string | null {
+	if (count <= limits.maxSourcesPerRequest) return null;
+	return `Item ${itemIndex} has ${count} source files; one request takes at most ${limits.maxSourcesPerRequest}. Split the item's binary fields over several items`;
+}
+
+/** Checks a number against the spec's bounds; the message names the parameter and the item. */
+export function numberProblem(
+	label: string,
+	value: unknown,
+	bounds: { min: number; max: number },
+	itemIndex: number,
+	integer: boolean,
+): string | null {
+	if (typeof value !== 'number' || !Number.isFinite(value)) {
+		return `${label} of item ${itemIndex} must be a number, got "${String(value)}"`;
+	}
+	if (integer && !Number.isInteger(value)) {
+		return `${label} of item ${itemIndex} must be a whole number, got ${value}`;
+	}
+	if (value < bounds.min || value > bounds.max) {
+		return `${label} of item ${itemIndex} must be between ${bounds.min} and ${bounds.max}, got ${value}`;
+	}
+	return null;
+}
+
+const jobIdPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
+
+export function jobIdProblem(id: unknown, itemIndex: number): string | null {
+	if (typeof id === 'string' && jobIdPattern.test(id.trim())) return null;
+	return `Job ID of item ${itemIndex} must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
+}
+
+export function workflowProblem(workflow: unknown, itemIndex: number): string | null {
+	if (workflow === 'conversion' || workflow === 'digitising') return null;
+	return `Workflow of item ${itemIndex} must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
+}

@@ -1,0 +1,100 @@
+import { sleep } from 'n8n-workflow';
+
+import { JobsListResponseSchema, embroideryApiRequest, isTerminalStatus } from '../transport';
+import type { EmbroideryContext, Job, JobStatus } from '../transport';
+import { fetchJob } from './jobs';
+import type { JobRef } from './jobs';
+
+export interface PollSchedule {
+	firstDelayMs: number;
+	maxDelayMs: number;
+	factor: number;
+	/** Fraction of the delay added at random, so many waiting nodes do not poll in step. */
+	jitter: number;
+}
+
+export const defaultPollSchedule: PollSchedule = {
+	firstDelayMs: 2000,
+	maxDelayMs: 30_000,
+	factor: 1.5,
+	jitter: 0.2,
+};
+
+/** The wait before poll round `round` (1 = the first re-check): about 2 s growing to 30 s, with jitter. */
+export function pollDelayMs(round: number, schedule: PollSchedule, random: () => number = Math.random): number {
+	const base = Math.min(schedule.maxDelayMs, schedule.firstDelayMs * schedule.factor ** Math.max(0, round - 1));
+	return Math.round(base * (1 + schedule.jitter * random()));
+}
+
+export type WaitOutcome =
+	| { ref: JobRef; finished: true; job: Job }
+	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown' };
+
+export interface WaitOptions {
+	timeoutMs: number;
+	schedule?: PollSchedule;
+	/** Item the request errors are attributed to, per job. */
+	itemIndexOf?: (ref: JobRef) => number | undefined;
+}
+
+function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+/**
+ * Polls until every job is completed or failed, or the timeout passes. Each round makes one
+ * GET /jobs listing, which refreshes all pending jobs among the 50 most recent; only jobs outside
+ * that window get their own GET. A job's detail is fetched once, when it reaches its end state.
+ */
+export async function waitForJobs(
+	context: EmbroideryContext,
+	refs: JobRef[],
+	options: WaitOptions,
+): Promise<WaitOutcome[]> {
+	const schedule = options.schedule ?? defaultPollSchedule;
+	const signal = cancelSignalOf(context);
+	const deadline = Date.now() + options.timeoutMs;
+	const key = (ref: JobRef) => `${ref.workflow}/${ref.id}`;
+	const finished = new Map<string, Job>();
+	const lastStatus = new Map<string, JobStatus>();
+	const unique = [...new Map(refs.map((ref) => [key(ref), ref])).values()];
+
+	for (let round = 0; ; round++) {
+		if (round > 0) {
+			const remaining = deadline - Date.now();
+			if (remaining <= 0) break;
+			await sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
+		}
+		const pending = unique.filter((ref) => !finished.has(key(ref)));
+		if (pending.length === 0) break;
+
+		const listing = await embroideryApiRequest.call(context, {
+			method: 'GET',
+			path: '/jobs',
+			schema: JobsListResponseSchema,
+			itemIndex: options.itemIndexOf?.(pending[0]),
+		});
+		const listed = new Map(listing.data.map((item) => [`${item.kind}/${item.id}`, item.status]));
+		for (const ref of pending) {
+			const status = listed.get(key(ref));
+			if (status === undefined) {
+				// Outside the 50-job window: the listing cannot tell, so ask for this job alone.
+				const job = await fetchJob(context, ref, options.itemIndexOf?.(ref));
+				lastStatus.set(key(ref), job.status);
+				if (isTerminalStatus(job.status)) finished.set(key(ref), job);
+				continue;
+			}
+			lastStatus.set(key(ref), status);
+			if (isTerminalStatus(status)) {
+				finished.set(key(ref), await fetchJob(context, ref, options.itemIndexOf?.(ref)));
+			}
+		}
+		if (finished.size === unique.length) break;
+	}
+
+	return refs.map((ref) => {
+		const job = finished.get(key(ref));
+		if (job) return { ref, finished: true, job };
+		return { ref, finished: false, lastStatus: lastStatus.get(key(ref)) ?? 'unknown' };
+	});
+}

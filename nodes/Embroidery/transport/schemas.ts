@@ -1,0 +1,186 @@
+import { z } from 'zod';
+
+// Written from the service spec (embroidery-api.md); the TypeScript types below are inferred from these.
+
+export const jobStatuses = ['queued', 'processing', 'completed', 'failed'] as const;
+export const workflows = ['conversion', 'digitising'] as const;
+
+export const JobStatusSchema = z.enum(jobStatuses);
+export const WorkflowSchema = z.enum(workflows);
+export const JobIdSchema = z.string().length(26, 'a job id has exactly 26 characters');
+
+const nullableDateTime = z.string().nullable().optional();
+
+export const FormatSchema = z
+	.object({
+		format: z.string(),
+		label: z.string(),
+		readable: z.boolean(),
+		writable: z.boolean(),
+		warning: z.string().nullable(),
+	})
+	.passthrough();
+
+export const FormatsResponseSchema = z
+	.object({
+		data: z.array(FormatSchema),
+		artworkInputs: z.array(z.string()),
+	})
+	.passthrough();
+
+export const FreeUsageSchema = z
+	.object({
+		limited: z.boolean(),
+		previewRemaining: z.number().int(),
+		creditBalance: z.number().int(),
+		digitisingCreditCost: z.number().int(),
+		conversionCreditCost: z.number().int(),
+		dailyLimit: z.number().int().nullable().optional(),
+		dailyUsed: z.number().int().nullable().optional(),
+		dailyRemaining: z.number().int().nullable().optional(),
+		monthlyLimit: z.number().int().nullable().optional(),
+		monthlyUsed: z.number().int().nullable().optional(),
+		monthlyRemaining: z.number().int().nullable().optional(),
+		dailyResetsAt: nullableDateTime,
+		monthlyResetsAt: nullableDateTime,
+		subscriptionPlanSlug: z.string().nullable().optional(),
+		subscriptionRenewsAt: nullableDateTime,
+	})
+	.passthrough();
+
+// The job-creation response is only shown to carry these two FreeUsage fields.
+export const CreationFreeUsageSchema = z
+	.object({
+		previewRemaining: z.number().int(),
+		creditBalance: z.number().int(),
+	})
+	.passthrough();
+
+export const UsageResponseSchema = z.object({ freeUsage: FreeUsageSchema }).passthrough();
+
+export const JobSummarySchema = z
+	.object({
+		id: JobIdSchema,
+		status: JobStatusSchema,
+		workflow: WorkflowSchema,
+	})
+	.passthrough();
+
+export const JobAcceptedSchema = z
+	.object({
+		message: z.string(),
+		job: JobSummarySchema,
+		jobs: z.array(JobSummarySchema),
+		freeUsage: CreationFreeUsageSchema,
+	})
+	.passthrough();
+
+export const PrivateFileSchema = z
+	.object({
+		id: z.string(),
+		name: z.string(),
+		extension: z.string().optional(),
+		mimeType: z.string().optional(),
+		size: z.number().int().optional(),
+		checksum: z.string().optional(),
+		expiresAt: z.string().optional(),
+		downloadUrl: z.string().url().nullable(),
+		previewUrl: z.string().url().nullable(),
+	})
+	.passthrough();
+
+const openObject = z.object({}).passthrough();
+
+export const JobSchema = z
+	.object({
+		id: JobIdSchema,
+		status: JobStatusSchema,
+		provider: z.string().nullable().optional(),
+		formats: z.array(z.string()),
+		widthMm: z.number().optional(),
+		colourCount: z.number().int().optional(),
+		attemptCount: z.number().int().optional(),
+		metrics: openObject.nullable().optional(),
+		warnings: z.array(z.string()),
+		failureCode: z.string().nullable().optional(),
+		failureReason: z.string().nullable().optional(),
+		downloadsUnlocked: z.boolean(),
+		unlock: openObject.nullable().optional(),
+		source: PrivateFileSchema.optional(),
+		outputs: z.array(openObject).optional(),
+		artifacts: z.array(openObject).optional(),
+		events: z.array(openObject).optional(),
+		createdAt: nullableDateTime,
+		completedAt: nullableDateTime,
+	})
+	.passthrough();
+
+export const JobResponseSchema = z.object({ job: JobSchema }).passthrough();
+
+export const RetryResponseSchema = z
+	.object({ message: z.string(), job: JobSummarySchema })
+	.passthrough();
+
+export const UnlockResponseSchema = z.object({ message: z.string(), job: JobSchema }).passthrough();
+
+export const JobListItemSchema = z
+	.object({
+		id: JobIdSchema,
+		kind: WorkflowSchema,
+		title: z.string().optional(),
+		status: JobStatusSchema,
+		formats: z.array(z.string()),
+		source: PrivateFileSchema.optional(),
+		preview: PrivateFileSchema.nullable().optional(),
+		output: PrivateFileSchema.nullable().optional(),
+		metrics: openObject.nullable().optional(),
+		failureReason: z.string().nullable().optional(),
+		downloadsUnlocked: z.boolean(),
+	})
+	.passthrough();
+
+export const JobsListResponseSchema = z
+	.object({
+		data: z.array(JobListItemSchema).max(50),
+		freeUsage: FreeUsageSchema,
+	})
+	.passthrough();
+
+export const ApiErrorBodySchema = z.object({ message: z.string() }).passthrough();
+
+export const ValidationErrorBodySchema = z
+	.object({
+		message: z.string(),
+		errors: z.record(z.array(z.string())),
+	})
+	.passthrough();
+
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+export type Workflow = z.infer<typeof WorkflowSchema>;
+export type Format = z.infer<typeof FormatSchema>;
+export type FormatsResponse = z.infer<typeof FormatsResponseSchema>;
+export type FreeUsage = z.infer<typeof FreeUsageSchema>;
+export type JobSummary = z.infer<typeof JobSummarySchema>;
+export type JobAccepted = z.infer<typeof JobAcceptedSchema>;
+export type PrivateFile = z.infer<typeof PrivateFileSchema>;
+export type Job = z.infer<typeof JobSchema>;
+export type JobListItem = z.infer<typeof JobListItemSchema>;
+export type JobsListResponse = z.infer<typeof JobsListResponseSchema>;
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
+
+export function isTerminalStatus(status: JobStatus): boolean {
+	return status === 'completed' || status === 'failed';
+}
+
+/** Names the first problem of a failed parse the way a user can act on: `data[0].writable: Required`. */
+export function describeSchemaProblem(error: z.ZodError): string {
+	const issue = error.issues[0];
+	if (!issue) return 'unexpected shape';
+	const path = issue.path.reduce<string>(
+		(text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key),
+		'',
+	);
+	const isMissing = issue.code === 'invalid_type' && issue.received === 'undefined';
+	if (isMissing) return `missing required field "${path}"`;
+	return `field "${path || '(body)'}": ${issue.message}`;
+}
