@@ -4,7 +4,7 @@ import { encodePreview, previewFormats, type PreviewFormat } from './encode';
 import { stitchBounds } from './metrics';
 import { Command, type Pattern } from './pattern';
 import { ThreadRaster, type Rgb } from './raster';
-import { watermarkOverlay } from './watermark';
+import { watermarkLayer } from './watermark';
 
 export type { PreviewFormat } from './encode';
 
@@ -116,7 +116,7 @@ export async function renderPreview(pattern: Pattern, options: PreviewOptions = 
 	const rgba = raster.toRgba(format === 'jpeg' ? WHITE : undefined);
 	let image = sharp(rgba, { raw: { width, height, channels: 4 } });
 	if (options.watermark) {
-		image = image.composite([{ input: watermarkOverlay(width, height), top: 0, left: 0 }]);
+		image = image.composite([await watermarkLayer(width, height)]);
 	}
 	const bytes = await encodePreview(image, format);
 	return { bytes, ...previewFormats[format], width, height };

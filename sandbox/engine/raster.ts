@@ -57,6 +57,10 @@ export class ThreadRaster {
 		const lightAcross = nx * LIGHT[0] + ny * LIGHT[1];
 		const halfAcross = nx * HALF[0] + ny * HALF[1];
 		const holeReach = min(radius * 1.5, length / 2);
+		const holeSlope = NEEDLE_HOLE_SHADE / holeReach;
+		const holeFloor = 1 - NEEDLE_HOLE_SHADE;
+		const lightZ = LIGHT[2];
+		const halfZ = HALF[2];
 		const red = colour.r / 255;
 		const green = colour.g / 255;
 		const blue = colour.b / 255;
@@ -83,12 +87,12 @@ export class ThreadRaster {
 				continue;
 			}
 			let index = (py * width + left) * 4;
-			for (let px = left; px <= right; px++, index += 4) {
-				const cx = px + 0.5 - x0;
-				const across = cx * nx + cy * ny;
-				const along = cx * ux + cy * uy;
+			// Distances across and along the stroke change by a constant step per pixel.
+			let cx = left + 0.5 - x0;
+			let across = cx * nx + cy * ny;
+			let along = cx * ux + cy * uy;
+			for (let px = left; px <= right; px++, index += 4, cx++, across += nx, along += ux) {
 				let distance: number;
-				// Math.hypot is several times slower than sqrt in V8.
 				if (along < 0) distance = sqrt(cx * cx + cy * cy);
 				else if (along > length) distance = sqrt((cx - dx) * (cx - dx) + (cy - dy) * (cy - dy));
 				else distance = across < 0 ? -across : across;
@@ -100,19 +104,22 @@ export class ThreadRaster {
 				if (t > 1) t = 1;
 				else if (t < -1) t = -1;
 				const z = sqrt(1 - t * t);
-				const diffuse = t * lightAcross + z * LIGHT[2];
-				const facing = t * halfAcross + z * HALF[2];
+				const diffuse = t * lightAcross + z * lightZ;
+				const facing = t * halfAcross + z * halfZ;
 				let specular = facing > 0 ? facing * facing : 0;
 				specular *= specular;
 				specular *= specular;
 				specular *= SPECULAR;
-				const fromHole = min(along < 0 ? 0 : along, length - along < 0 ? 0 : length - along);
-				const hole = fromHole >= holeReach ? 1 : 1 - NEEDLE_HOLE_SHADE * (1 - fromHole / holeReach);
+				const fromHole = along < length - along ? along : length - along;
+				const hole = fromHole >= holeReach ? 1 : fromHole <= 0 ? holeFloor : 1 - holeSlope * (holeReach - fromHole);
 				const shade = (AMBIENT + DIFFUSE * (diffuse > 0 ? diffuse : 0)) * hole;
 				const keep = 1 - coverage;
-				pixels[index] = pixels[index] * keep + min(1, red * shade + specular) * coverage;
-				pixels[index + 1] = pixels[index + 1] * keep + min(1, green * shade + specular) * coverage;
-				pixels[index + 2] = pixels[index + 2] * keep + min(1, blue * shade + specular) * coverage;
+				const r = red * shade + specular;
+				const g = green * shade + specular;
+				const b = blue * shade + specular;
+				pixels[index] = pixels[index] * keep + (r < 1 ? r : 1) * coverage;
+				pixels[index + 1] = pixels[index + 1] * keep + (g < 1 ? g : 1) * coverage;
+				pixels[index + 2] = pixels[index + 2] * keep + (b < 1 ? b : 1) * coverage;
 				pixels[index + 3] = pixels[index + 3] * keep + coverage;
 			}
 		}

@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type OverlayOptions } from 'sharp';
 
 import { encodePreview, previewFormatOf } from './encode';
 
@@ -46,7 +46,7 @@ function textPath(text: string): string {
  * An SVG of the given size covered with the watermark text in diagonal rows, every other
  * row shifted by half a repeat, close enough that any useful crop still carries it.
  */
-export function watermarkOverlay(width: number, height: number): Buffer {
+function watermarkSvg(width: number, height: number): Buffer {
 	const capPx = Math.max(7, Math.round(Math.max(width, height) / 48));
 	const unit = capPx / CAP_HEIGHT;
 	const textUnits = (WATERMARK_TEXT.length + 2) * GLYPH_ADVANCE;
@@ -69,6 +69,23 @@ export function watermarkOverlay(width: number, height: number): Buffer {
 	return Buffer.from(svg);
 }
 
+/** Rendered overlays by image size: drawing the SVG costs far more than compositing it. */
+const overlayCache = new Map<string, Promise<Buffer>>();
+const OVERLAY_CACHE_SIZE = 4;
+
+/** The watermark as a sharp composite layer covering a whole image of the given size. */
+export async function watermarkLayer(width: number, height: number): Promise<OverlayOptions> {
+	const key = `${width}x${height}`;
+	let rendered = overlayCache.get(key);
+	if (!rendered) {
+		rendered = sharp(watermarkSvg(width, height)).ensureAlpha().raw().toBuffer();
+		overlayCache.set(key, rendered);
+		rendered.catch(() => overlayCache.delete(key));
+		if (overlayCache.size > OVERLAY_CACHE_SIZE) overlayCache.delete(overlayCache.keys().next().value as string);
+	}
+	return { input: await rendered, raw: { width, height, channels: 4 }, top: 0, left: 0 };
+}
+
 /**
  * Stamps the locked-preview watermark onto an already rendered preview (PNG, WebP or
  * JPEG) and returns it in the same format, so the original can be kept for unlocking.
@@ -85,6 +102,6 @@ export async function watermarkImage(bytes: Uint8Array): Promise<Buffer> {
 	if (!format || !metadata.width || !metadata.height) {
 		throw new Error(`Only PNG, WebP and JPEG previews can be watermarked, not "${metadata.format}".`);
 	}
-	const stamped = image.composite([{ input: watermarkOverlay(metadata.width, metadata.height), top: 0, left: 0 }]);
+	const stamped = image.composite([await watermarkLayer(metadata.width, metadata.height)]);
 	return encodePreview(stamped, format);
 }
