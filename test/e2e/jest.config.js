@@ -1,4 +1,4 @@
-/** The end-to-end suite: a real n8n 2.41.1 and the sandbox, as processes on loopback ports (npm run test:e2e). */
+/** The end-to-end suite: the sandbox and a real n8n 2.41.1 (its CLI and server as child processes) on loopback ports. */
 module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
@@ -8,6 +8,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
 	},
 	globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
+	globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
 	// Every n8n command is a separate process of a few seconds; waits inside are bounded separately.
 	testTimeout: 300000,
 	maxWorkers: 1,

@@ -1,7 +1,15 @@
 /** What global-setup prepares once per run and every e2e file opens: one n8n user folder, one sandbox. */
 import { join } from 'node:path';
 
-import { LocalN8n } from '../../../scripts/n8n';
+import { LocalN8n, type CredentialExport } from '../../../scripts/n8n';
+
+export interface SandboxInfo {
+	baseUrl: string;
+	origin: string;
+	adminToken: string;
+	demoKey: string;
+	demoAccountId: string;
+}
 
 export interface E2eEnvironment {
 	/** Scratch folder of this run (.n8n-e2e/), kept after the run for its logs. */
@@ -9,10 +17,17 @@ export interface E2eEnvironment {
 	/** The folder workflows may read and write with "Read/Write Files from Disk". */
 	filesDir: string;
 	n8n: LocalN8n;
+	sandbox: SandboxInfo;
 }
 
-export const e2eKeys = {
-	root: 'EMBROIDERY_E2E_ROOT',
+const rootKey = 'EMBROIDERY_E2E_ROOT';
+const sandboxKey = 'EMBROIDERY_E2E_SANDBOX';
+
+/** The credentials imported into the e2e n8n, by the role they play in the tests. */
+export const e2eCredentials = {
+	demo: { id: 'embroideryDemo01', name: 'Embroidery sandbox (demo account)' },
+	wrongKey: { id: 'embroideryWrong1', name: 'Embroidery with a wrong key' },
+	readOnly: { id: 'embroideryRead01', name: 'Embroidery key without jobs:write' },
 } as const;
 
 export function n8nOptions(root: string) {
@@ -23,8 +38,32 @@ export function n8nOptions(root: string) {
 	};
 }
 
+export function credentialExports(sandbox: SandboxInfo, readOnlyKey: string): CredentialExport[] {
+	const credential = (ref: { id: string; name: string }, apiKey: string): CredentialExport => ({
+		...ref,
+		type: 'embroideryApi',
+		data: { apiKey, baseUrl: sandbox.baseUrl },
+	});
+	return [
+		credential(e2eCredentials.demo, sandbox.demoKey),
+		credential(e2eCredentials.wrongKey, 'emb_sandbox_this_key_does_not_exist_000000'),
+		credential(e2eCredentials.readOnly, readOnlyKey),
+	];
+}
+
+export function shareEnvironment(root: string, sandbox: SandboxInfo): void {
+	process.env[rootKey] = root;
+	process.env[sandboxKey] = JSON.stringify(sandbox);
+}
+
 export async function openEnvironment(): Promise<E2eEnvironment> {
-	const root = process.env[e2eKeys.root];
-	if (!root) throw new Error('Run the end-to-end suite with "npm run test:e2e" (its global setup prepares n8n).');
-	return { root, filesDir: join(root, 'files'), n8n: await LocalN8n.create(n8nOptions(root)) };
+	const root = process.env[rootKey];
+	const sandbox = process.env[sandboxKey];
+	if (!root || !sandbox) throw new Error('Run the end-to-end suite with "npm run test:e2e" (its global setup prepares n8n).');
+	return {
+		root,
+		filesDir: join(root, 'files'),
+		n8n: await LocalN8n.create(n8nOptions(root)),
+		sandbox: JSON.parse(sandbox) as SandboxInfo,
+	};
 }

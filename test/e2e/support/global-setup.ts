@@ -2,14 +2,29 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { LocalN8n, repoRoot } from '../../../scripts/n8n';
-import { e2eKeys, n8nOptions } from './environment';
+import { sandboxAdmin, startSandbox } from '../../support/sandbox';
+import { credentialExports, n8nOptions, shareEnvironment } from './environment';
 
-/** Prepares one n8n user folder with the built package installed; the previous run's folder is wiped. */
+/**
+ * Once per run: the sandbox on a free port, and one n8n user folder with the built package and the
+ * suite's credentials. The previous run's folder is wiped; this one stays for its logs.
+ */
 export default async function globalSetup(): Promise<void> {
 	const root = join(repoRoot, '.n8n-e2e');
 	await rm(root, { recursive: true, force: true });
 	await mkdir(join(root, 'files'), { recursive: true });
+	const sandbox = await startSandbox({ port: 0, dataDir: join(root, 'sandbox') });
+	(globalThis as { embroiderySandbox?: typeof sandbox }).embroiderySandbox = sandbox;
+	const readOnly = await sandboxAdmin(sandbox).createKey(sandbox.demoAccountId, ['formats:read', 'usage:read', 'jobs:read']);
+
 	const n8n = await LocalN8n.create(n8nOptions(root));
 	await n8n.installPackage();
-	process.env[e2eKeys.root] = root;
+	await n8n.importCredentials(credentialExports(sandbox, readOnly.key));
+	shareEnvironment(root, {
+		baseUrl: sandbox.baseUrl,
+		origin: sandbox.origin,
+		adminToken: sandbox.adminToken,
+		demoKey: sandbox.demoKey,
+		demoAccountId: sandbox.demoAccountId,
+	});
 }
