@@ -1,5 +1,6 @@
-/** Palette keys of the thread makers the digitiser can match colours to. */
-export const threadPaletteKeys = ['generic', 'madeira', 'isacord', 'robison-anton'];
+import { threadPalettes } from '../digitiser';
+
+const threadPaletteKeys = threadPalettes.map((palette) => palette.key);
 
 export interface DigitisingOptions {
 	widthMm: number | null;
@@ -48,6 +49,3 @@ export function readDigitisingOptions(
 		maximumStitchCount,
 	};
 }
-
-/** Artwork file extensions digitising accepts. */
-export const artworkInputs = ['jpg', 'jpeg', 'png', 'svg', 'webp'];

@@ -1,6 +1,7 @@
 import { readFileSync, renameSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 
+import { detectArtwork } from '../digitiser';
 import { detectFormat, listFormats } from '../engine';
 import { transaction } from '../storage/database';
 import type { FileStore } from '../storage/fileStore';
@@ -18,6 +19,14 @@ export const workflows: Workflow[] = ['conversion', 'digitising'];
 export const sourceSizeLimits: Record<Workflow, number> = {
 	conversion: 50 * 1024 * 1024,
 	digitising: 20 * 1024 * 1024,
+};
+
+/** How a stored artwork source is named and served. */
+const artworkFiles: Record<string, { extension: string; mimeType: string }> = {
+	png: { extension: 'png', mimeType: 'image/png' },
+	jpeg: { extension: 'jpg', mimeType: 'image/jpeg' },
+	webp: { extension: 'webp', mimeType: 'image/webp' },
+	svg: { extension: 'svg', mimeType: 'image/svg+xml' },
 };
 
 export const maxFilesPerRequest = 10;
@@ -227,13 +236,14 @@ export class JobService {
 			if (!format) fail(`${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`);
 			return format;
 		}
-		fail('Digitising is not available in this sandbox build yet.');
-		return null;
+		const artwork = detectArtwork(bytes);
+		if (!artwork) fail(`${source.fileName} is not JPG, JPEG, PNG, SVG or WebP artwork.`);
+		return artwork;
 	}
 
 	private storeSource(accountId: string, jobId: string, source: IncomingSource, kind: string, now: number): UploadRow {
 		const id = newId(now);
-		const info = listFormats().find((candidate) => candidate.format === kind);
+		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind];
 		const extension = info?.extension ?? kind;
 		const path = this.store.relativePath(accountId, id, extension);
 		renameSync(source.tempPath, this.store.absolute(path));

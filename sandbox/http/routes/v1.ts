@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import { artworkInputs } from '../../digitiser';
 import { listFormats } from '../../engine';
 import type { SandboxServices } from '../../services';
 import type { FileAccess } from '../../services/signing';
-import { artworkInputs } from '../../services/jobOptions';
 import { authorise, callerOf } from '../auth';
 import { readJobRequest, removeTemporaryFiles } from '../multipart';
 import { Presenter } from '../present';

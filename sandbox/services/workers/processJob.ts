@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { digitise } from '../../digitiser';
 import { listFormats, readPattern, writePattern, type Pattern } from '../../engine';
 import { measurePattern } from '../../engine/metrics';
 import { renderPreview } from '../../engine/preview';
@@ -21,7 +22,7 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	const warnings: string[] = [];
 	try {
 		const source = await readFile(task.sourcePath);
-		const pattern = await patternFor(task, source);
+		const pattern = await patternFor(task, source, warnings);
 		const metrics = measurePattern(pattern);
 		if (task.maximumStitchCount !== null && metrics.stitchCount > task.maximumStitchCount) {
 			return failure(
@@ -57,9 +58,16 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	}
 }
 
-async function patternFor(task: JobTask, source: Buffer): Promise<Pattern> {
+async function patternFor(task: JobTask, source: Buffer, warnings: string[]): Promise<Pattern> {
 	if (task.workflow === 'conversion') return readPattern(source, task.sourceFormat);
-	throw Object.assign(new Error('Digitising is not available in this sandbox build yet.'), { code: 'engine_error' });
+	const result = await digitise(source, {
+		widthMm: task.widthMm!,
+		colourCount: task.colourCount!,
+		paletteKey: task.paletteKey ?? undefined,
+		maxStitchCount: task.maximumStitchCount ?? undefined,
+	});
+	warnings.push(...result.warnings);
+	return result.pattern;
 }
 
 async function store(
