@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../../support/n8n';
+import type { ApiCredentials, InputItem, NodeRun, RunNodeOptions } from '../../support/n8n';
+import { allAbilities, sandboxAdmin, startSandbox } from '../../support/sandbox';
+import type { Ability, NewAccount, RunningSandbox } from '../../support/sandbox';
+
+export const fixturesDir = '/work/shared/fixtures/embroidery';
+
+export function fixture(name: string): Buffer {
+	return readFileSync(path.join(fixturesDir, name));
+}
+
+export function embroideryItem(name: string, field = 'data'): InputItem {
+	return { binary: { [field]: { data: fixture(name), fileName: name, mimeType: 'application/octet-stream' } } };
+}
+
+/** A small artwork the digitiser accepts: two coloured shapes on white. */
+export const artworkSvg = Buffer.from(
+	'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120" viewBox="0 0 200 120">' +
+		'<rect width="200" height="120" fill="#ffffff"/>' +
+		'<circle cx="60" cy="60" r="45" fill="#d6336c"/>' +
+		'<rect x="115" y="20" width="70" height="80" fill="#1c7ed6"/></svg>',
+);
+
+export function artworkItem(field = 'data'): InputItem {
+	return { binary: { [field]: { data: artworkSvg, fileName: 'logo.svg', mimeType: 'image/svg+xml' } } };
+}
+
+/** One sandbox per test file, and a fresh account and key per test so rate limits never interfere. */
+export function useSandbox() {
+	const state: { sandbox?: RunningSandbox } = {};
+	beforeAll(async () => {
+		state.sandbox = await startSandbox({ port: 0, workers: 2 });
+	});
+	afterAll(async () => {
+		await state.sandbox?.close();
+	});
+	const sandbox = () => {
+		if (!state.sandbox) throw new Error('The sandbox has not started');
+		return state.sandbox;
+	};
+	return {
+		sandbox,
+		admin: () => sandboxAdmin(sandbox()),
+		async credentials(
+			account: NewAccount = { plan: 'credits' },
+			abilities: Ability[] = allAbilities,
+		): Promise<ApiCredentials & { accountId: string; keyId: string }> {
+			const created = await sandboxAdmin(sandbox()).createAccountWithKey(account, abilities);
+			return { apiKey: created.key, baseUrl: sandbox().baseUrl, accountId: created.accountId, keyId: created.keyId };
+		},
+	};
+}
+
+export async function run(
+	credentials: ApiCredentials,
+	parameters: INodeParameters,
+	input?: InputItem[],
+	extra: Partial<RunNodeOptions> = {},
+): Promise<NodeRun> {
+	return await runNode({ credentials, parameters, input, ...extra });
+}
+
+/** The run's items, or the run's error as a failed expectation with its message. */
+export function itemsOf(result: NodeRun) {
+	if (result.error) throw new Error(`The node failed: ${result.error.message} | ${String(result.error.description ?? '')}`);
+	return result.items;
+}
