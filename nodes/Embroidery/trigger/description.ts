@@ -1,0 +1,61 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Trigger On',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['completed', 'failed'],
+		description: 'Which job endings start the workflow. Each job starts it once per ending.',
+		options: [
+			{
+				name: 'Job Completed',
+				value: 'completed',
+				description: 'A job finished and its preview and machine files are ready',
+			},
+			{
+				name: 'Job Failed',
+				value: 'failed',
+				description: 'A job could not be processed; the item says why',
+			},
+		],
+	},
+	{
+		displayName: 'Workflow',
+		name: 'workflow',
+		type: 'options',
+		default: 'both',
+		description: 'Which kind of job to watch',
+		options: [
+			{ name: 'Both', value: 'both', description: 'Conversions and digitising jobs' },
+			{ name: 'Conversion', value: 'conversion', description: 'Machine files converted to another format' },
+			{ name: 'Digitising', value: 'digitising', description: 'Artwork turned into stitches' },
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Download Files',
+				name: 'downloadFiles',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to attach the files of a completed job as binary data: the preview always (watermarked while the job is locked), the machine files once the job is unlocked',
+			},
+			{
+				displayName: 'Include Full Job',
+				name: 'includeFullJob',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fetch the detailed job (warnings, metrics, outputs, events) for each job that ended. Costs one request per job.',
+			},
+		],
+	},
+];

@@ -1,0 +1,121 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { credentialType } from '../transport';
+import type { Workflow } from '../transport';
+import type { TriggerOptions } from './jobItems';
+import { jobEndingItem } from './jobItems';
+import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
+import type { FetchedJob, ListedJob } from './jobRequests';
+import { asNodeError } from './nodeErrors';
+import { pollJobs } from './pollJobs';
+import type { JobEnding, TriggerFilter } from './pollState';
+import { matchesFilter, readPollState } from './pollState';
+
+/** Static data of an active trigger node: the poll state and the credential it belongs to. */
+interface SavedTriggerData extends IDataObject {
+	credential?: string;
+	state?: IDataObject;
+}
+
+// Keyed by the node's static data object, which n8n creates afresh on every activation.
+const pollsInProgress = new WeakSet<object>();
+const succeededSinceActivation = new WeakSet<object>();
+
+const eventLabels: Record<JobEnding, string> = { completed: 'completed', failed: 'failed' };
+
+export function readFilter(context: IPollFunctions): TriggerFilter {
+	const events = context.getNodeParameter('events', []) as JobEnding[];
+	if (events.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'Choose at least one event to trigger on', {
+			description: 'Select Job Completed, Job Failed or both under Trigger On.',
+		});
+	}
+	const workflow = context.getNodeParameter('workflow', 'both') as Workflow | 'both';
+	const workflows: Workflow[] = workflow === 'both' ? ['conversion', 'digitising'] : [workflow];
+	return { events, workflows };
+}
+
+export function readOptions(context: IPollFunctions): TriggerOptions {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return { includeFullJob: options.includeFullJob === true, downloadFiles: options.downloadFiles === true };
+}
+
+function credentialIdOf(context: IPollFunctions): string {
+	const credential = context.getNode().credentials?.[credentialType];
+	return credential?.id ?? credential?.name ?? 'default';
+}
+
+/** The editor's test run: the newest matching job as a sample, without moving any state. */
+async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, options: TriggerOptions) {
+	const listing = await listRecentJobs(context);
+	const newest = listing.find((job) => matchesFilter(job, filter));
+	if (!newest) {
+		const events = filter.events.map((event) => eventLabels[event]).join(' or ');
+		const workflows = filter.workflows.join(' or ');
+		throw new NodeOperationError(
+			context.getNode(),
+			`None of the 50 most recent jobs is a ${workflows} job that ${events}`,
+			{
+				description:
+					'Create a job with the Embroidery node (Job > Create) and let it finish, or widen Trigger On and Workflow, then test again.',
+			},
+		);
+	}
+	return [[await jobEndingItem(context, { job: newest, listed: newest }, options)]];
+}
+
+/** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
+async function emitEndedJobs(
+	context: IPollFunctions,
+	saved: SavedTriggerData,
+	filter: TriggerFilter,
+	options: TriggerOptions,
+): Promise<INodeExecutionData[][] | null> {
+	const credential = credentialIdOf(context);
+	// Another credential may mean another account: its jobs start from a fresh baseline.
+	const previous = saved.credential === credential ? readPollState(saved.state) : undefined;
+	const result = await pollJobs<ListedJob, FetchedJob>(
+		previous,
+		{ listJobs: async () => await listRecentJobs(context), getJob: async (job) => await fetchJobIfPresent(context, job) },
+		filter,
+	);
+	for (const job of result.abandoned) {
+		context.logger.warn(
+			`Embroidery Trigger "${context.getNode().name}" stopped following ${job.workflow} job ${job.id}: too many unfinished jobs left the listing`,
+		);
+	}
+	const items: INodeExecutionData[] = [];
+	for (const ended of result.endings) items.push(await jobEndingItem(context, ended, options));
+	// The state moves only once every item is ready, so a poll that fails is simply repeated.
+	saved.credential = credential;
+	saved.state = result.state as unknown as IDataObject;
+	return items.length > 0 ? [items] : null;
+}
+
+export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const filter = readFilter(context);
+	const options = readOptions(context);
+	if (context.getMode() === 'manual') return await sampleRecentJob(context, filter, options);
+
+	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
+	if (pollsInProgress.has(saved)) {
+		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
+		return null;
+	}
+	pollsInProgress.add(saved);
+	try {
+		const emitted = await emitEndedJobs(context, saved, filter, options);
+		succeededSinceActivation.add(saved);
+		return emitted;
+	} catch (error) {
+		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
+		if (!succeededSinceActivation.has(saved)) throw asNodeError(context.getNode(), error);
+		context.logger.warn(
+			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll: ${(error as Error).message}`,
+		);
+		return null;
+	} finally {
+		pollsInProgress.delete(saved);
+	}
+}

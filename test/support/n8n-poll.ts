@@ -1,0 +1,282 @@
+/**
+ * Runs a polling trigger the way an n8n instance does: n8n-core's PollTriggerExecutor and PollContext over a real
+ * `Workflow`, real request helpers (httpRequestWithAuthentication over HTTP) and the real BinaryDataService.
+ * Around it, what the n8n server adds: the workflow's static data is written to the "database" after the
+ * activation poll and by every poll that emits (n8n's WorkflowStaticDataService); a restart rebuilds the active
+ * workflow from what was written, like `n8n start` after a crash.
+ */
+import { createRequire } from 'node:module';
+
+import { PollContext, PollTriggerExecutor } from 'n8n-core';
+import { ICredentialsHelper, Workflow, isExpression } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+
+import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
+import { EmbroideryTrigger } from '../../nodes/Embroidery/EmbroideryTrigger.node';
+import type { ApiCredentials } from './n8n';
+import { ensureBinaryDataService } from './n8n';
+
+export { binaryBuffer } from './n8n';
+
+const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
+const { Logger } = createRequire(require.resolve('n8n-core'))('@n8n/backend-common') as typeof import('@n8n/backend-common');
+
+export const triggerNodeType = 'n8n-nodes-embroidery.embroideryTrigger';
+export const triggerNodeName = 'Embroidery Trigger';
+
+const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);
+
+/** Hands out the test's decrypted credential and applies its declarative `authenticate` through n8n's expressions. */
+class PollCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly credentials: ApiCredentials) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
+		const authenticate = credentialTypes.get(typeName)?.authenticate;
+		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) return options;
+		const resolve = (value: string) =>
+			isExpression(value)
+				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }) ?? '')
+				: value;
+		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
+			options[outerKey] = { ...(options[outerKey] ?? {}) };
+			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
+				options[outerKey][resolve(key)] = resolve(value);
+			}
+		}
+		return options;
+	}
+
+	async preAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('The poll harness holds decrypted credentials only');
+	}
+
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		return { ...this.credentials };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return credentialTypes.get(type)?.properties ?? [];
+	}
+}
+
+const nodeTypes: INodeTypes = {
+	getByName: () => new EmbroideryTrigger() as INodeType,
+	getByNameAndVersion: () => new EmbroideryTrigger() as INodeType,
+	getKnownTypes: () => ({}),
+};
+
+export interface PollHarnessOptions {
+	parameters: INodeParameters;
+	credentials: ApiCredentials;
+	/** The credential's id in n8n; the trigger starts a fresh baseline when it changes. */
+	credentialId?: string;
+}
+
+/** One active workflow holding the Embroidery Trigger, with n8n's save points for its static data. */
+export class ActiveTriggerHarness {
+	/** What n8n's database holds for the workflow's static data. */
+	private database: IDataObject = {};
+
+	private workflow!: Workflow;
+
+	private executePoll!: (testingTrigger?: boolean) => Promise<void>;
+
+	private lastEmission: INodeExecutionData[] | null = null;
+
+	readonly emissions: INodeExecutionData[][] = [];
+
+	readonly failures: Error[] = [];
+
+	constructor(private options: PollHarnessOptions) {}
+
+	/** Activates the workflow (n8n start, or the user publishing it): one poll that may throw, then a save. */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<INodeExecutionData[] | null> {
+		await ensureBinaryDataService();
+		const node: INode = {
+			id: 'trigger-node',
+			name: triggerNodeName,
+			type: triggerNodeType,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				...this.options.parameters,
+			},
+			credentials: { embroideryApi: { id: this.options.credentialId ?? 'cred-1', name: 'Embroidery API' } },
+		};
+		this.workflow = new Workflow({
+			id: 'poll-harness-workflow',
+			name: 'Poll harness',
+			nodes: [node],
+			connections: {},
+			nodeTypes,
+			active: true,
+			staticData: JSON.parse(JSON.stringify(this.database)) as IDataObject,
+		});
+		const additionalData = {
+			credentialsHelper: new PollCredentialsHelper(this.options.credentials),
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			webhookBaseUrl: 'http://127.0.0.1/webhook',
+			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+			variables: {},
+			userId: 'poll-harness-user',
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const context = new PollContext(
+			this.workflow,
+			node,
+			additionalData,
+			'trigger',
+			activation,
+			(data) => {
+				// n8n's __emit: save the static data, then start an execution with the items.
+				this.save();
+				this.lastEmission = data[0] ?? [];
+				this.emissions.push(this.lastEmission);
+			},
+			(error) => {
+				this.failures.push(error);
+			},
+		);
+		const executor = Container.get(PollTriggerExecutor);
+		this.executePoll = executor.create(this.workflow, node, context, () => true);
+		const first = await this.runPoll(true);
+		this.save();
+		return first;
+	}
+
+	/** A scheduled poll: errors go to n8n's error handling (recorded in `failures`), never to the caller. */
+	async poll(): Promise<INodeExecutionData[] | null> {
+		return await this.runPoll(false);
+	}
+
+	/** n8n stops without saving what only lived in memory, then starts and activates the workflow again. */
+	async restart(): Promise<INodeExecutionData[] | null> {
+		return await this.activate('init');
+	}
+
+	/** Changes node parameters; takes effect at the next activation, as republishing does. */
+	updateParameters(parameters: INodeParameters): void {
+		this.options = { ...this.options, parameters: { ...this.options.parameters, ...parameters } };
+	}
+
+	/** Points the node at another credential; takes effect at the next activation. */
+	useCredential(credentials: ApiCredentials, credentialId: string): void {
+		this.options = { ...this.options, credentials, credentialId };
+	}
+
+	savedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.database)) as IDataObject;
+	}
+
+	/** Everything emitted so far, flattened. */
+	emittedItems(): INodeExecutionData[] {
+		return this.emissions.flat();
+	}
+
+	private async runPoll(testingTrigger: boolean): Promise<INodeExecutionData[] | null> {
+		this.lastEmission = null;
+		await this.executePoll(testingTrigger);
+		return this.lastEmission;
+	}
+
+	private save(): void {
+		const staticData = this.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		if (staticData.__dataChanged !== true) return;
+		this.database = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		staticData.__dataChanged = false;
+	}
+}
+
+/** Records the warnings n8n's logger receives while `fn` runs. */
+export async function collectLoggedWarnings<T>(fn: () => Promise<T>): Promise<{ value: T; warnings: string[] }> {
+	const logger = Container.get(Logger);
+	const warnings: string[] = [];
+	const original = logger.warn.bind(logger);
+	logger.warn = (message: string, ...rest: unknown[]) => {
+		warnings.push(message);
+		return original(message, ...(rest as [])) as never;
+	};
+	try {
+		return { value: await fn(), warnings };
+	} finally {
+		logger.warn = original;
+	}
+}
+
+/** Runs the trigger's poll in manual mode (the editor's "Test step"): its items, or the error it throws. */
+export async function testTriggerManually(options: PollHarnessOptions): Promise<INodeExecutionData[][] | null> {
+	await ensureBinaryDataService();
+	const node: INode = {
+		id: 'trigger-node',
+		name: triggerNodeName,
+		type: triggerNodeType,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...options.parameters },
+		credentials: { embroideryApi: { id: options.credentialId ?? 'cred-1', name: 'Embroidery API' } },
+	};
+	const workflow = new Workflow({
+		id: 'poll-harness-manual',
+		nodes: [node],
+		connections: {},
+		nodeTypes,
+		active: false,
+	});
+	const additionalData = {
+		credentialsHelper: new PollCredentialsHelper(options.credentials),
+		variables: {},
+		userId: 'poll-harness-user',
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const context = new PollContext(workflow, node, additionalData, 'manual', 'manual');
+	const result = await new EmbroideryTrigger().poll.call(context);
+	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
+	if (staticData.__dataChanged === true) throw new Error('A manual test run changed the static data');
+	return result;
+}

@@ -1,0 +1,260 @@
+import { createHash } from 'node:crypto';
+
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { Api, fixture } from '../sandbox/client';
+import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerManually } from '../support/n8n-poll';
+import type { Faults, Plan, RunningSandbox, SandboxAdmin } from '../support/sandbox';
+import { sandboxAdmin, startSandbox } from '../support/sandbox';
+
+jest.setTimeout(120_000);
+
+let sandbox: RunningSandbox;
+let admin: SandboxAdmin;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, workers: 2 });
+	admin = sandboxAdmin(sandbox);
+});
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+afterEach(async () => {
+	await admin.clearFaults();
+});
+
+interface Account {
+	/** Creates and inspects jobs, with its own key so its requests do not count against the trigger's rate limit. */
+	api: Api;
+	credentials: { apiKey: string; baseUrl: string };
+	keyId: string;
+}
+
+async function newAccount(plan: Plan = 'credits'): Promise<Account> {
+	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
+	const tools = await admin.createKey(accountId);
+	const trigger = await admin.createKey(accountId, ['jobs:read']);
+	return {
+		api: new Api(sandbox, tools.key),
+		credentials: { apiKey: trigger.key, baseUrl: sandbox.baseUrl },
+		keyId: trigger.id,
+	};
+}
+
+async function convert(account: Account, count = 1): Promise<string[]> {
+	const ids: string[] = [];
+	for (let start = 0; start < count; start += 10) {
+		const files = Array.from({ length: Math.min(10, count - start) }, (_, index) => ({
+			field: 'files[]',
+			name: `star-${start + index}.dst`,
+			bytes: fixture('Star.DST'),
+		}));
+		const response = await account.api.createJob({ workflow: 'conversion', format: 'pes' }, files);
+		if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+		ids.push(...(response.body.jobs as Array<{ id: string }>).map((job) => job.id));
+	}
+	return ids;
+}
+
+/** Waits through the listing (one request a second, within the key's rate limit) until every job has ended. */
+async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const { status, headers, body } = await account.api.get('/jobs');
+		if (status === 429) {
+			await new Promise((resolve) => setTimeout(resolve, Number(headers.get('retry-after') ?? 1) * 1000));
+			continue;
+		}
+		if (status !== 200) throw new Error(`GET /jobs answered ${status}: ${JSON.stringify(body)}`);
+		const statuses = new Map<string, string>(
+			(body.data as Array<{ id: string; status: string }>).map((job) => [job.id, job.status]),
+		);
+		const ended = ids.every((id) => ['completed', 'failed'].includes(statuses.get(id) ?? ''));
+		if (ended) return statuses;
+		if (Date.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}
+
+async function withFaults<T>(faults: Faults, fn: () => Promise<T>): Promise<T> {
+	await admin.setFaults(faults);
+	try {
+		return await fn();
+	} finally {
+		await admin.clearFaults();
+	}
+}
+
+function idsOf(items: INodeExecutionData[]): string[] {
+	return items.map((item) => item.json.id as string);
+}
+
+function sha256(bytes: Buffer): string {
+	return createHash('sha256').update(bytes).digest('hex');
+}
+
+const both = { events: ['completed', 'failed'], workflow: 'both' };
+
+describe('Embroidery Trigger in an active workflow against the sandbox', () => {
+	it('emits each job that ends exactly once with its watermarked preview, never the jobs that ended before activation', async () => {
+		const account = await newAccount();
+		const before = await convert(account, 1);
+		await waitUntilEnded(account, before);
+		const trigger = new ActiveTriggerHarness({
+			parameters: { ...both, options: { downloadFiles: true } },
+			credentials: account.credentials,
+		});
+		expect(await trigger.activate()).toBeNull();
+
+		const ids = await convert(account, 3);
+		await waitUntilEnded(account, ids);
+		const items = (await trigger.poll()) ?? [];
+		expect(idsOf(items).sort()).toEqual([...ids].sort());
+		for (const item of items) {
+			expect(item.json).toMatchObject({ workflow: 'conversion', status: 'completed', outputsLocked: true });
+			expect(item.binary?.preview).toBeDefined();
+			expect(item.binary?.output).toBeUndefined();
+			const preview = await binaryBuffer(item.binary!.preview);
+			expect(preview.length).toBeGreaterThan(100);
+			expect(item.binary!.preview.mimeType).toMatch(/^image\//);
+		}
+		expect(await trigger.poll()).toBeNull();
+		expect(await trigger.restart()).toBeNull();
+		expect(await trigger.poll()).toBeNull();
+		expect(idsOf(trigger.emittedItems()).sort()).toEqual([...ids].sort());
+		expect(trigger.failures).toEqual([]);
+	});
+
+	it('downloads the machine file of a job unlocked before the poll, intact', async () => {
+		const account = await newAccount('internal');
+		const trigger = new ActiveTriggerHarness({
+			parameters: { events: ['completed'], workflow: 'conversion', options: { downloadFiles: true, includeFullJob: true } },
+			credentials: account.credentials,
+		});
+		await trigger.activate();
+		const [id] = await convert(account, 1);
+		await waitUntilEnded(account, [id]);
+		const unlocked = await account.api.post(`/jobs/conversion/${id}/unlock`);
+		expect(unlocked.status).toBe(200);
+		const [item] = (await trigger.poll()) ?? [];
+		expect(item.json).toMatchObject({ id, workflow: 'conversion', status: 'completed', downloadsUnlocked: true });
+		expect(item.json.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'completed' })]));
+		expect(item.json.outputsLocked).toBeUndefined();
+		const output = await binaryBuffer(item.binary!.output);
+		const expected = (unlocked.body.job.outputs as Array<{ checksum: string }>)[0].checksum;
+		expect(sha256(output)).toBe(expected);
+		expect(item.binary!.output.fileName).toMatch(/\.pes$/i);
+	});
+
+	it('emits failures with failureCode and failureReason, and respects the event filter', async () => {
+		const account = await newAccount();
+		const failuresOnly = new ActiveTriggerHarness({ parameters: { events: ['failed'], workflow: 'both' }, credentials: account.credentials });
+		await failuresOnly.activate();
+		const completed = await convert(account, 1);
+		const failed = await withFaults({ engineFailureRate: 1 }, async () => {
+			const created = await convert(account, 2);
+			await waitUntilEnded(account, created);
+			return created;
+		});
+		await waitUntilEnded(account, completed);
+		const items = (await failuresOnly.poll()) ?? [];
+		expect(idsOf(items).sort()).toEqual([...failed].sort());
+		for (const item of items) {
+			expect(item.json.status).toBe('failed');
+			expect(typeof item.json.failureCode).toBe('string');
+			expect(typeof item.json.failureReason).toBe('string');
+			expect(item.binary).toBeUndefined();
+		}
+		expect(await failuresOnly.poll()).toBeNull();
+	});
+
+	it('emits a job seen queued by a poll whose state n8n never saved, after a restart, once', async () => {
+		const account = await newAccount();
+		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		await trigger.activate();
+		const [id] = await convert(account, 1);
+		expect(await trigger.poll()).toBeNull();
+		const savedBefore = JSON.stringify(trigger.savedStaticData());
+		await waitUntilEnded(account, [id]);
+		expect(await trigger.restart()).toEqual([expect.objectContaining({ json: expect.objectContaining({ id }) })]);
+		expect(JSON.stringify(trigger.savedStaticData())).not.toBe(savedBefore);
+		expect(await trigger.restart()).toBeNull();
+		expect(await trigger.poll()).toBeNull();
+		expect(idsOf(trigger.emittedItems())).toEqual([id]);
+	});
+
+	it('follows up a job that left the 50-job listing before the trigger saw it end', async () => {
+		const account = await newAccount();
+		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		await trigger.activate();
+		const [first] = await convert(account, 1);
+		// This poll sees the job unfinished (it emits nothing), so only a follow-up can find its ending.
+		expect(await trigger.poll()).toBeNull();
+		const later = await convert(account, 50);
+		const statuses = await waitUntilEnded(account, later, 90_000);
+		expect(statuses.has(first)).toBe(false);
+		const items = (await trigger.poll()) ?? [];
+		expect(idsOf(items).sort()).toEqual([first, ...later].sort());
+		expect(new Set(idsOf(items)).size).toBe(51);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('after a successful poll, logs a failing poll and tries again next time instead of throwing', async () => {
+		const account = await newAccount();
+		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		await trigger.activate();
+		await admin.revokeKey(account.keyId);
+		const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
+		expect(value).toBeNull();
+		expect(trigger.failures).toEqual([]);
+		expect(warnings.join('\n')).toMatch(/poll failed, trying again at the next poll: Authentication failed/);
+		expect(warnings.join('\n')).not.toContain(account.credentials.apiKey);
+		// A new activation with the broken key throws, so the user sees it when publishing.
+		await expect(trigger.restart()).rejects.toThrow(/Authentication failed/);
+	});
+
+	it('starts from a fresh baseline when the credential changes', async () => {
+		const first = await newAccount();
+		const second = await newAccount();
+		await waitUntilEnded(second, await convert(second, 2));
+		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: first.credentials, credentialId: 'first' });
+		await trigger.activate();
+		trigger.useCredential(second.credentials, 'second');
+		expect(await trigger.restart()).toBeNull();
+		expect(await trigger.poll()).toBeNull();
+		const [id] = await convert(second, 1);
+		await waitUntilEnded(second, [id]);
+		expect(idsOf((await trigger.poll()) ?? [])).toEqual([id]);
+	});
+});
+
+describe('Embroidery Trigger in a manual test run', () => {
+	it('returns the most recent matching job and moves no state', async () => {
+		const account = await newAccount();
+		const ids = await convert(account, 2);
+		await waitUntilEnded(account, ids);
+		const result = await testTriggerManually({
+			parameters: { ...both, options: { downloadFiles: true } },
+			credentials: account.credentials,
+		});
+		expect(result).toHaveLength(1);
+		expect(result![0]).toHaveLength(1);
+		const [sample] = result![0];
+		expect(sample.json).toMatchObject({ id: ids[1], workflow: 'conversion', status: 'completed' });
+		expect(sample.binary?.preview).toBeDefined();
+	});
+
+	it('throws a clear error when no job matches', async () => {
+		const account = await newAccount();
+		const ids = await convert(account, 1);
+		await waitUntilEnded(account, ids);
+		await expect(
+			testTriggerManually({ parameters: { events: ['failed'], workflow: 'both' }, credentials: account.credentials }),
+		).rejects.toThrow('None of the 50 most recent jobs is a conversion or digitising job that failed');
+		await expect(
+			testTriggerManually({ parameters: { events: ['completed'], workflow: 'digitising' }, credentials: account.credentials }),
+		).rejects.toThrow('None of the 50 most recent jobs is a digitising job that completed');
+	});
+});
