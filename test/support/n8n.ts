@@ -213,6 +213,8 @@ export async function ensureBinaryDataService(): Promise<void> {
 	binaryDataReady ??= (async () => {
 		process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-embroidery-'));
 		process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+		// n8n's error reporter logs every node error; tests read errors from the run instead.
+		process.env.N8N_LOG_LEVEL ??= 'silent';
 		await Container.get(BinaryDataService).init();
 	})();
 	await binaryDataReady;

@@ -1,0 +1,24 @@
+/** Spec-shaped bodies for tests that script the service's answers. */
+export const freeUsage = {
+	limited: false,
+	previewRemaining: 0,
+	creditBalance: 10,
+	digitisingCreditCost: 2,
+	conversionCreditCost: 1,
+};
+
+export function detailedJob(id: string, status: string, extra: Record<string, unknown> = {}) {
+	return {
+		job: { id, status, formats: ['pes'], warnings: [], downloadsUnlocked: false, ...extra },
+	};
+}
+
+export function listItem(id: string, status: string, kind = 'conversion') {
+	return { id, kind, status, formats: ['pes'], downloadsUnlocked: false };
+}
+
+export const jobIds = {
+	a: '01J9Z3Q4W8Y6V5T2R1P0N9M8KA',
+	b: '01J9Z3Q4W8Y6V5T2R1P0N9M8KB',
+	c: '01J9Z3Q4W8Y6V5T2R1P0N9M8KC',
+};
