@@ -5,6 +5,9 @@
 import { Command, Pattern } from './pattern';
 import type { Thread } from './pattern';
 
+/** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
+const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
+
 export interface NormaliseOptions {
 	/** Longest stitch one record can hold, per axis, in 0.1 mm. */
 	maxStitch: number;
@@ -49,10 +52,10 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 	const moveTo = (toX: number, toY: number, command: Command): void => {
 		const dx = toX - x;
 		const dy = toY - y;
-		const limit = command === Command.Stitch ? options.maxStitch : options.maxJump;
+		const limit = command === Stitch ? options.maxStitch : options.maxJump;
 		const steps = stepCount(dx, dy, limit);
 		if (steps > 1) {
-			if (command === Command.Stitch) splitStitches++;
+			if (command === Stitch) splitStitches++;
 			else splitJumps++;
 		}
 		for (let k = 1; k < steps; k++) {
@@ -63,7 +66,7 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 		y = toY;
 	};
 	const jumpIfAway = (toX: number, toY: number): void => {
-		if (toX !== x || toY !== y) moveTo(toX, toY, Command.Jump);
+		if (toX !== x || toY !== y) moveTo(toX, toY, Jump);
 	};
 	const copyThread = (index: number): void => {
 		const thread = source.threads[index];
@@ -75,35 +78,35 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 		const command = source.commands[i] as Command;
 		const toX = source.xs[i];
 		const toY = source.ys[i];
-		if (command === Command.End) break;
+		if (command === End) break;
 		switch (command) {
-			case Command.Stitch:
-			case Command.Jump:
+			case Stitch:
+			case Jump:
 				moveTo(toX, toY, command);
 				break;
-			case Command.Trim:
+			case Trim:
 				jumpIfAway(toX, toY);
-				if (out.length && out.commands[out.length - 1] === Command.Trim) break;
+				if (out.length && out.commands[out.length - 1] === Trim) break;
 				if (options.trimAsJumps) {
-					for (let k = 0; k < options.trimAsJumps; k++) out.add(x, y, Command.Jump);
+					for (let k = 0; k < options.trimAsJumps; k++) out.add(x, y, Jump);
 				} else {
-					out.add(x, y, Command.Trim);
+					out.add(x, y, Trim);
 				}
 				break;
-			case Command.Stop:
+			case Stop:
 				jumpIfAway(toX, toY);
 				if (options.stopAsColourChange) {
 					stops++;
-					out.add(x, y, Command.ColorChange);
+					out.add(x, y, ColorChange);
 					// The thread stays the same across a stop, so the new block repeats it.
 					copyThread(block);
 				} else {
-					out.add(x, y, Command.Stop);
+					out.add(x, y, Stop);
 				}
 				break;
-			case Command.ColorChange:
+			case ColorChange:
 				jumpIfAway(toX, toY);
-				out.add(x, y, Command.ColorChange);
+				out.add(x, y, ColorChange);
 				block++;
 				copyThread(block);
 				break;
@@ -111,7 +114,7 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 				break;
 		}
 	}
-	out.add(x, y, Command.End);
+	out.add(x, y, End);
 	// Threads listed beyond the last block are kept: some files list their palette that way.
 	for (let index = block + 1; index < source.threads.length; index++) copyThread(index);
 
@@ -142,7 +145,7 @@ export function colourBlocks(pattern: Pattern): ColourBlock[] {
 	const blocks: ColourBlock[] = [];
 	let start = 0;
 	for (let i = 0; i < pattern.length; i++) {
-		if (pattern.commands[i] === Command.ColorChange) {
+		if (pattern.commands[i] === ColorChange) {
 			blocks.push({ start, end: i, thread: pattern.threads[blocks.length] });
 			start = i + 1;
 		}
@@ -172,7 +175,7 @@ export function patternBounds(pattern: Pattern): Bounds {
 	let maxY = -Infinity;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
-		if (command !== Command.Stitch && command !== Command.Jump) continue;
+		if (command !== Stitch && command !== Jump) continue;
 		const x = pattern.xs[i];
 		const y = pattern.ys[i];
 		if (x < minX) minX = x;
@@ -202,7 +205,7 @@ export class RelativePatternBuilder {
 	stitch(dx: number, dy: number): void {
 		this.x += dx;
 		this.y += dy;
-		this.pattern.add(this.x, this.y, Command.Stitch);
+		this.pattern.add(this.x, this.y, Stitch);
 		this.sewnSinceCut = true;
 	}
 
@@ -211,26 +214,26 @@ export class RelativePatternBuilder {
 		if (dx === 0 && dy === 0) return;
 		this.x += dx;
 		this.y += dy;
-		this.pattern.add(this.x, this.y, Command.Jump);
+		this.pattern.add(this.x, this.y, Jump);
 	}
 
 	trim(): void {
 		if (!this.sewnSinceCut) return;
-		this.pattern.add(this.x, this.y, Command.Trim);
+		this.pattern.add(this.x, this.y, Trim);
 		this.sewnSinceCut = false;
 	}
 
 	colourChange(): void {
-		this.pattern.add(this.x, this.y, Command.ColorChange);
+		this.pattern.add(this.x, this.y, ColorChange);
 		this.sewnSinceCut = false;
 	}
 
 	stop(): void {
-		this.pattern.add(this.x, this.y, Command.Stop);
+		this.pattern.add(this.x, this.y, Stop);
 	}
 
 	finish(): Pattern {
-		this.pattern.add(this.x, this.y, Command.End);
+		this.pattern.add(this.x, this.y, End);
 		return this.pattern;
 	}
 }

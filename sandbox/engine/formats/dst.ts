@@ -9,6 +9,9 @@ import type { Pattern, Thread } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 
+/** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
+const { Stitch, Jump, ColorChange, End } = Command;
+
 const headerSize = 512;
 const maxStep = 121;
 /** Jumps in a row that Tajima machines (at their usual setting) turn into a trim. */
@@ -74,16 +77,20 @@ function decodeAxis(b0: number, b1: number, b2: number, digits: Digit[]): number
 	return value;
 }
 
-/** Decoded moves for every (b0, b1, b2 & 0x3c) combination would be 4M entries; per-byte tables stay tiny. */
-const byteX = [new Int8Array(256), new Int8Array(256), new Int8Array(256)];
-const byteY = [new Int8Array(256), new Int8Array(256), new Int8Array(256)];
+/** Each byte's share of the x and y move, so decoding a record is six table lookups. */
+const xFromByte0 = new Int8Array(256);
+const xFromByte1 = new Int8Array(256);
+const xFromByte2 = new Int8Array(256);
+const yFromByte0 = new Int8Array(256);
+const yFromByte1 = new Int8Array(256);
+const yFromByte2 = new Int8Array(256);
 for (let byte = 0; byte < 256; byte++) {
-	byteX[0][byte] = decodeAxis(byte, 0, 0, xDigits);
-	byteX[1][byte] = decodeAxis(0, byte, 0, xDigits);
-	byteX[2][byte] = decodeAxis(0, 0, byte, xDigits);
-	byteY[0][byte] = decodeAxis(byte, 0, 0, yDigits);
-	byteY[1][byte] = decodeAxis(0, byte, 0, yDigits);
-	byteY[2][byte] = decodeAxis(0, 0, byte, yDigits);
+	xFromByte0[byte] = decodeAxis(byte, 0, 0, xDigits);
+	xFromByte1[byte] = decodeAxis(0, byte, 0, xDigits);
+	xFromByte2[byte] = decodeAxis(0, 0, byte, xDigits);
+	yFromByte0[byte] = decodeAxis(byte, 0, 0, yDigits);
+	yFromByte1[byte] = decodeAxis(0, byte, 0, yDigits);
+	yFromByte2[byte] = decodeAxis(0, 0, byte, yDigits);
 }
 
 interface DstHeader {
@@ -147,8 +154,8 @@ function readDst(bytes: Uint8Array): Pattern {
 		const b1 = bytes[offset + 1];
 		const b2 = bytes[offset + 2];
 		if ((b2 & endMask) === endMask) break;
-		const dx = byteX[0][b0] + byteX[1][b1] + byteX[2][b2];
-		const dy = -(byteY[0][b0] + byteY[1][b1] + byteY[2][b2]);
+		const dx = xFromByte0[b0] + xFromByte1[b1] + xFromByte2[b2];
+		const dy = -(yFromByte0[b0] + yFromByte1[b1] + yFromByte2[b2]);
 		if ((b2 & colourChangeMask) === colourChangeMask) {
 			endRun();
 			builder.jump(dx, dy);
@@ -169,7 +176,7 @@ function readDst(bytes: Uint8Array): Pattern {
 				runDy.push(dy);
 			}
 		} else {
-			endRun();
+			if (runLength) endRun();
 			builder.stitch(dx, dy);
 		}
 	}
@@ -248,7 +255,7 @@ function writeDst(source: Pattern): WriteResult {
 		'Untitled'.padEnd(16, ' ') +
 		'\r' +
 		field('ST', pattern.length, 7) +
-		field('CO', countCommands(pattern, Command.ColorChange), 3) +
+		field('CO', countCommands(pattern, ColorChange), 3) +
 		field('+X', Math.max(0, bounds.maxX), 5) +
 		field('-X', Math.max(0, -bounds.minX), 5) +
 		field('+Y', Math.max(0, -bounds.minY), 5) +
@@ -275,16 +282,16 @@ function writeDst(source: Pattern): WriteResult {
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
 		let packed: number;
-		if (command === Command.Stitch || command === Command.Jump) {
+		if (command === Stitch || command === Jump) {
 			const nx = pattern.xs[i];
 			const ny = pattern.ys[i];
 			packed = encodeX[nx - x + maxStep] | encodeY[y - ny + maxStep] | (0x03 << 16);
-			if (command === Command.Jump) packed |= flagJump << 16;
+			if (command === Jump) packed |= flagJump << 16;
 			x = nx;
 			y = ny;
-		} else if (command === Command.ColorChange) {
+		} else if (command === ColorChange) {
 			packed = (flagJump | flagColourChange | 0x03) << 16;
-		} else if (command === Command.End) {
+		} else if (command === End) {
 			packed = endMask << 16;
 		} else {
 			continue;

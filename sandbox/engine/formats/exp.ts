@@ -9,6 +9,9 @@ import type { Pattern } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 
+/** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
+const { Stitch, Jump, Trim, ColorChange } = Command;
+
 const maxStep = 127;
 const control = 0x80;
 const colourChangeCode = 0x01;
@@ -108,22 +111,22 @@ function writeExp(source: Pattern): WriteResult {
 	let y = 0;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
-		if (command === Command.Stitch || command === Command.Jump) {
+		if (command === Stitch || command === Jump) {
 			const dx = pattern.xs[i] - x;
 			const dy = y - pattern.ys[i];
 			x = pattern.xs[i];
 			y = pattern.ys[i];
-			if (command === Command.Jump) {
+			if (command === Jump) {
 				out[offset++] = control;
 				out[offset++] = jumpCode;
 			}
 			out[offset++] = dx & 0xff;
 			out[offset++] = dy & 0xff;
-		} else if (command === Command.ColorChange) {
+		} else if (command === ColorChange) {
 			out[offset++] = control;
 			out[offset++] = colourChangeCode;
 			offset += 2;
-		} else if (command === Command.Trim) {
+		} else if (command === Trim) {
 			out[offset++] = control;
 			out[offset++] = trimCode;
 			out[offset++] = 0x07;

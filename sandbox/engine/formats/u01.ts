@@ -10,6 +10,9 @@ import type { Pattern } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 
+/** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
+const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
+
 const headerSize = 0x100;
 const maxStep = 127;
 const recordFlag = 0x80;
@@ -120,14 +123,14 @@ function writeU01(source: Pattern): WriteResult {
 		const dy = pattern.ys[i] - y;
 		x = pattern.xs[i];
 		y = pattern.ys[i];
-		if (command === Command.Stitch) record(out, stitchCode, dx, dy);
-		else if (command === Command.Jump) record(out, jumpCode, dx, dy);
-		else if (command === Command.Trim) record(out, trimCode, 0, 0);
-		else if (command === Command.Stop) record(out, stopCode, 0, 0);
-		else if (command === Command.ColorChange) {
+		if (command === Stitch) record(out, stitchCode, dx, dy);
+		else if (command === Jump) record(out, jumpCode, dx, dy);
+		else if (command === Trim) record(out, trimCode, 0, 0);
+		else if (command === Stop) record(out, stopCode, 0, 0);
+		else if (command === ColorChange) {
 			block++;
 			record(out, firstNeedleCode + (block % needles), 0, 0);
-		} else if (command === Command.End) out.bytes3(recordFlag | 0x40 | 0x20 | endCode, 0, 0);
+		} else if (command === End) out.bytes3(recordFlag | 0x40 | 0x20 | endCode, 0, 0);
 	}
 	if (block >= needles) warnings.push(`U01 machines have ${needles} needles: colour blocks reuse needles in turn.`);
 	if (source.threads.length) warnings.push('U01 carries no thread colours: they were left out.');

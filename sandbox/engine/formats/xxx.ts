@@ -12,13 +12,18 @@ import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 import { defaultThread } from '../threads/colour-blocks';
 
+/** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
+const { Stitch, Jump, Trim, ColorChange, End } = Command;
+
 const headerSize = 0x100;
 const colourCountOffset = 0x27;
 const endOffsetField = 0xfc;
 const maxStitch = 124;
 const maxLongJump = 32000;
 const controlLead = 0x7f;
-const longJumpLeads = new Set([0x7d, 0x7e]);
+/** 0x7D (and 0x7E, rarely seen) lead a 5-byte jump with 16-bit moves. */
+const longJumpLead = 0x7d;
+const otherLongJumpLead = 0x7e;
 const jumpCode = 0x01;
 const trimCode = 0x03;
 const colourChangeCode = 0x08;
@@ -39,7 +44,7 @@ function readStitches(bytes: Uint8Array): XxxStitches {
 	let afterEnd = -1;
 	while (offset < bytes.length) {
 		const lead = bytes[offset];
-		if (longJumpLeads.has(lead)) {
+		if (lead === longJumpLead || lead === otherLongJumpLead) {
 			if (offset + 5 > bytes.length) break;
 			builder.jump(reader.i16le(offset + 1), -reader.i16le(offset + 3));
 			offset += 5;
@@ -129,7 +134,7 @@ function writeXxx(source: Pattern): WriteResult {
 	const out = new ByteWriter(headerSize + pattern.length * 4 + threads.length * 4 + 16);
 	const bounds = patternBounds(pattern);
 	let records = 0;
-	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] !== Command.End) records++;
+	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] !== End) records++;
 	out.fill(0, 0x17);
 	out.u32le(records);
 	out.padTo(colourCountOffset);
@@ -139,7 +144,7 @@ function writeXxx(source: Pattern): WriteResult {
 	out.u16le(Math.min(0xffff, bounds.maxX - bounds.minX));
 	out.u16le(Math.min(0xffff, bounds.maxY - bounds.minY));
 	let lastStitch = -1;
-	for (let i = pattern.length - 1; i >= 0 && lastStitch < 0; i--) if (pattern.commands[i] === Command.Stitch) lastStitch = i;
+	for (let i = pattern.length - 1; i >= 0 && lastStitch < 0; i--) if (pattern.commands[i] === Stitch) lastStitch = i;
 	out.u16le(lastStitch >= 0 ? pattern.xs[lastStitch] : 0);
 	out.u16le(lastStitch >= 0 ? -pattern.ys[lastStitch] : 0);
 	out.padTo(headerSize);
@@ -152,29 +157,29 @@ function writeXxx(source: Pattern): WriteResult {
 		const dy = y - pattern.ys[i];
 		x = pattern.xs[i];
 		y = pattern.ys[i];
-		if (command === Command.Stitch) {
+		if (command === Stitch) {
 			out.u8(dx);
 			out.u8(dy);
-		} else if (command === Command.Jump) {
+		} else if (command === Jump) {
 			if (Math.abs(dx) <= maxStitch && Math.abs(dy) <= maxStitch) {
 				out.u8(controlLead);
 				out.u8(jumpCode);
 				out.u8(dx);
 				out.u8(dy);
 			} else {
-				out.u8(0x7d);
+				out.u8(longJumpLead);
 				out.u16le(dx);
 				out.u16le(dy);
 			}
-		} else if (command === Command.Trim) {
+		} else if (command === Trim) {
 			out.u8(controlLead);
 			out.u8(trimCode);
 			out.u16le(0);
-		} else if (command === Command.ColorChange) {
+		} else if (command === ColorChange) {
 			out.u8(controlLead);
 			out.u8(colourChangeCode);
 			out.u16le(0);
-		} else if (command === Command.End) {
+		} else if (command === End) {
 			out.setU32le(endOffsetField, out.length);
 			out.u8(controlLead);
 			out.u8(endCode);
