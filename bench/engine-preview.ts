@@ -43,6 +43,14 @@ function syntheticDesign(stitchCount: number): Pattern {
 	return pattern;
 }
 
+/** The worst case for drawing: every stitch crosses the whole design (as a damaged file might). */
+function edgeToEdgeDesign(stitchCount: number): Pattern {
+	const pattern = new Pattern(stitchCount + 1);
+	for (let i = 0; i < stitchCount; i++) pattern.add(i % 2 ? DESIGN_SIZE : 0, (i * 7) % DESIGN_SIZE, Command.Stitch);
+	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
+	return pattern;
+}
+
 function megabytes(bytes: number): string {
 	return (bytes / 1024 / 1024).toFixed(1);
 }
@@ -58,12 +66,19 @@ async function timed<T>(work: () => Promise<T> | T): Promise<{ result: T; ms: nu
 
 async function main(): Promise<void> {
 	console.log('Raster = drawing only; total = renderPreview end to end (cpu ms includes sharp threads).');
-	console.log('stitches   format  watermark  raster ms  raster cpu  total ms  total cpu  bytes      rss MB  +rss MB');
-	for (const stitches of [10_000, 100_000, 1_000_000]) {
-		const pattern = syntheticDesign(stitches);
+	console.log('design        stitches   drawn at   format  watermark  raster ms  raster cpu  total ms  total cpu  bytes      rss MB  +rss MB');
+	const designs: Array<[string, () => Pattern]> = [
+		['fill', () => syntheticDesign(10_000)],
+		['fill', () => syntheticDesign(100_000)],
+		['fill', () => syntheticDesign(1_000_000)],
+		['edge-to-edge', () => edgeToEdgeDesign(1_000_000)],
+	];
+	for (const [kind, build] of designs) {
+		const pattern = build();
 		// One warm-up so the JIT has compiled the rasteriser before anything is timed.
 		await renderPreview(pattern, { maxSizePx: 256 });
 		const raster = await timed(() => rasterisePattern(pattern));
+		const drawnAt = `${raster.result.width}x${raster.result.height}`;
 		for (const [format, watermark] of [
 			['png', false],
 			['png', true],
@@ -76,7 +91,9 @@ async function main(): Promise<void> {
 			const after = process.memoryUsage().rss;
 			console.log(
 				[
+					kind.padEnd(12),
 					String(pattern.length).padEnd(10),
+					drawnAt.padEnd(9),
 					format.padEnd(7),
 					String(watermark).padEnd(10),
 					raster.ms.toFixed(0).padStart(9),

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 import { encodePreview, previewFormats, type PreviewFormat } from './encode';
-import { stitchBounds } from './metrics';
+import { stitchBounds, type StitchBounds } from './metrics';
 import { Command, type Pattern } from './pattern';
 import { ThreadRaster, type Rgb } from './raster';
 import { watermarkLayer } from './watermark';
@@ -15,6 +15,11 @@ export interface PreviewOptions {
 	format?: PreviewFormat;
 	/** Length of the longer side in pixels, default 1024. */
 	maxSizePx?: number;
+	/**
+	 * Most pixels the rasteriser may visit (default about 1.5 s of drawing); beyond it the
+	 * design is drawn smaller and scaled up, so no file can stall a worker.
+	 */
+	pixelBudget?: number;
 }
 
 export interface Preview {
@@ -65,28 +70,97 @@ function checkOptions(options: PreviewOptions): { format: PreviewFormat; maxSize
 			`Preview size must be a whole number of pixels from ${MIN_PREVIEW_SIZE_PX} to ${MAX_PREVIEW_SIZE_PX}, got ${maxSizePx}.`,
 		);
 	}
+	const { pixelBudget } = options;
+	if (pixelBudget !== undefined && !(Number.isFinite(pixelBudget) && pixelBudget > 0)) {
+		throw new Error(`Preview pixel budget must be a positive number, got ${pixelBudget}.`);
+	}
 	return { format, maxSizePx };
+}
+
+interface PreviewLayout {
+	width: number;
+	height: number;
+	/** Pixels per 0.1 mm. */
+	scale: number;
+	originX: number;
+	originY: number;
+	/** Half the thread's width in pixels. */
+	radius: number;
+}
+
+/** Places the design, with its thread width and padding, in an image whose longer side is sizePx. */
+function layoutFor(bounds: StitchBounds, sizePx: number): PreviewLayout {
+	const padding = Math.round(sizePx * PADDING_SHARE);
+	// The thread's own width belongs to the design's extent, so edge stitches are not clipped.
+	const designWidth = bounds.maxX - bounds.minX + THREAD_WIDTH;
+	const designHeight = bounds.maxY - bounds.minY + THREAD_WIDTH;
+	const scale = (sizePx - 2 * padding) / Math.max(designWidth, designHeight);
+	const width = Math.max(1, Math.min(sizePx, Math.round(designWidth * scale) + 2 * padding));
+	const height = Math.max(1, Math.min(sizePx, Math.round(designHeight * scale) + 2 * padding));
+	return {
+		width,
+		height,
+		scale,
+		originX: (width - designWidth * scale) / 2 + (THREAD_WIDTH / 2 - bounds.minX) * scale,
+		originY: (height - designHeight * scale) / 2 + (THREAD_WIDTH / 2 - bounds.minY) * scale,
+		// Below one pixel a thread would fade to nothing, so tiny previews keep a hairline.
+		radius: Math.max(0.5, (THREAD_WIDTH / 2) * scale),
+	};
+}
+
+/** Total length of the drawn stitches in 0.1 mm, and how many there are. */
+function sewnLength(pattern: Pattern): { length: number; stitches: number } {
+	const { xs, ys, commands } = pattern;
+	let length = 0;
+	let stitches = 0;
+	for (let i = 1; i < pattern.length; i++) {
+		if (commands[i] !== Command.Stitch || commands[i - 1] !== Command.Stitch) continue;
+		const dx = xs[i] - xs[i - 1];
+		const dy = ys[i] - ys[i - 1];
+		length += Math.sqrt(dx * dx + dy * dy);
+		stitches++;
+	}
+	return { length, stitches };
+}
+
+export const DEFAULT_PIXEL_BUDGET = 120_000_000;
+
+/**
+ * The largest drawing size up to sizePx whose estimated pixel work fits the budget, so a
+ * pathological file (millions of stitches each spanning the design) cannot stall a worker.
+ */
+function affordableSize(
+	bounds: StitchBounds,
+	sizePx: number,
+	sewn: { length: number; stitches: number },
+	pixelBudget: number,
+): number {
+	let size = sizePx;
+	for (;;) {
+		const { scale, radius } = layoutFor(bounds, size);
+		const reach = radius + 0.5;
+		const work = (sewn.length * scale + sewn.stitches * 2 * reach) * (2 * reach + 1);
+		if (work <= pixelBudget || size <= MIN_PREVIEW_SIZE_PX) return size;
+		size = Math.max(MIN_PREVIEW_SIZE_PX, Math.floor(size * 0.8));
+	}
 }
 
 /**
  * Draws the sewn stitches in thread colours: the design scaled so its longer side (plus
  * padding) fills `maxSizePx`, colour blocks in sewing order, jumps and trims left out.
+ * For extreme designs the raster may be smaller than asked; renderPreview scales it up.
  */
-export function rasterisePattern(pattern: Pattern, maxSizePx = DEFAULT_PREVIEW_SIZE_PX): ThreadRaster {
+export function rasterisePattern(
+	pattern: Pattern,
+	maxSizePx = DEFAULT_PREVIEW_SIZE_PX,
+	pixelBudget = DEFAULT_PIXEL_BUDGET,
+): ThreadRaster {
 	const bounds = stitchBounds(pattern);
 	if (!bounds) return new ThreadRaster(maxSizePx, maxSizePx);
-	const padding = Math.round(maxSizePx * PADDING_SHARE);
-	// The thread's own width belongs to the design's extent, so edge stitches are not clipped.
-	const designWidth = bounds.maxX - bounds.minX + THREAD_WIDTH;
-	const designHeight = bounds.maxY - bounds.minY + THREAD_WIDTH;
-	const scale = (maxSizePx - 2 * padding) / Math.max(designWidth, designHeight);
-	const width = Math.max(1, Math.min(maxSizePx, Math.round(designWidth * scale) + 2 * padding));
-	const height = Math.max(1, Math.min(maxSizePx, Math.round(designHeight * scale) + 2 * padding));
-	const originX = (width - designWidth * scale) / 2 + (THREAD_WIDTH / 2 - bounds.minX) * scale;
-	const originY = (height - designHeight * scale) / 2 + (THREAD_WIDTH / 2 - bounds.minY) * scale;
-	// Below one pixel a thread would fade to nothing, so tiny previews keep a hairline.
-	const radius = Math.max(0.5, (THREAD_WIDTH / 2) * scale);
-
+	const { width, height, scale, originX, originY, radius } = layoutFor(
+		bounds,
+		affordableSize(bounds, maxSizePx, sewnLength(pattern), pixelBudget),
+	);
 	const raster = new ThreadRaster(width, height);
 	const colours = blockColours(pattern);
 	const { xs, ys, commands, length } = pattern;
@@ -108,13 +182,20 @@ export function rasterisePattern(pattern: Pattern, maxSizePx = DEFAULT_PREVIEW_S
 	return raster;
 }
 
+/** The size of the finished preview: the full layout, even when the raster was drawn smaller. */
+function previewSize(pattern: Pattern, maxSizePx: number): { width: number; height: number } {
+	const bounds = stitchBounds(pattern);
+	return bounds ? layoutFor(bounds, maxSizePx) : { width: maxSizePx, height: maxSizePx };
+}
+
 /** Renders the stitch preview as PNG (default), WebP or JPEG, optionally watermarked. */
 export async function renderPreview(pattern: Pattern, options: PreviewOptions = {}): Promise<Preview> {
 	const { format, maxSizePx } = checkOptions(options);
-	const raster = rasterisePattern(pattern, maxSizePx);
-	const { width, height } = raster;
+	const raster = rasterisePattern(pattern, maxSizePx, options.pixelBudget);
+	const { width, height } = previewSize(pattern, maxSizePx);
 	const rgba = raster.toRgba(format === 'jpeg' ? WHITE : undefined);
-	let image = sharp(rgba, { raw: { width, height, channels: 4 } });
+	let image = sharp(rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } });
+	if (raster.width !== width || raster.height !== height) image = image.resize(width, height, { fit: 'fill' });
 	if (options.watermark) {
 		image = image.composite([await watermarkLayer(width, height)]);
 	}

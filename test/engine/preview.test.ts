@@ -2,7 +2,7 @@ import sharp from 'sharp';
 
 import { readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { defaultPreviewPalette, renderPreview } from '../../sandbox/engine/preview';
+import { defaultPreviewPalette, rasterisePattern, renderPreview } from '../../sandbox/engine/preview';
 import { loadFixture } from './fixtures';
 
 const RED = 0xcc2222;
@@ -205,6 +205,22 @@ describe('renderPreview', () => {
 		expect(inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[0]))] / ink).toBeGreaterThan(0.3);
 	});
 
+	it('draws a design too costly for its pixel budget smaller, then scales it to the asked size', async () => {
+		const pattern = new Pattern();
+		for (let i = 0; i < 20_000; i++) pattern.add(i % 2 ? 1000 : 0, (i * 7) % 1000, Command.Stitch);
+		pattern.threads = [{ color: RED }];
+		const pixelBudget = 3_000_000;
+		expect(rasterisePattern(pattern, 1024, pixelBudget).width).toBeLessThan(512);
+		const preview = await renderPreview(pattern, { maxSizePx: 1024, pixelBudget });
+		expect(preview.width).toBe(1024);
+		expect(preview.height).toBeGreaterThan(1015);
+		const image = await decode(preview.bytes);
+		expect([image.width, image.height]).toEqual([preview.width, preview.height]);
+		const middle = sample(image, 512, 512);
+		expect(middle[3]).toBeGreaterThan(200);
+		expect(dominantChannel(middle)).toBe('r');
+	});
+
 	it('renders a design that sews nothing as an empty transparent square', async () => {
 		const pattern = new Pattern();
 		pattern.add(0, 0, Command.Jump);
@@ -221,5 +237,6 @@ describe('renderPreview', () => {
 		await expect(renderPreview(pattern, { maxSizePx: 5 })).rejects.toThrow(/16 to 4096/);
 		await expect(renderPreview(pattern, { maxSizePx: 100.5 })).rejects.toThrow(/whole number/);
 		await expect(renderPreview(pattern, { format: 'gif' as 'png' })).rejects.toThrow(/png, webp or jpeg/);
+		await expect(renderPreview(pattern, { pixelBudget: -1 })).rejects.toThrow(/positive number/);
 	});
 });
