@@ -5,6 +5,7 @@ import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { u01Format } from './u01';
+import { vp3Format } from './vp3';
 import { xxxFormat } from './xxx';
 
 /**
@@ -15,6 +16,7 @@ export const formatModules: FormatModule[] = [
 	pesFormat,
 	pecFormat,
 	jefFormat,
+	vp3Format,
 	dstFormat,
 	xxxFormat,
 	u01Format,
