@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
@@ -14,7 +16,7 @@ async function withServer(handler: Handler, test: (server: Awaited<ReturnType<ty
 	}
 }
 
-const create = (extra: Record<string, unknown> = {}) => ({
+const create = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'job',
 	operation: 'create',
 	workflow: 'conversion',
@@ -28,7 +30,7 @@ const file = (fileName: string, bytes: number, mimeType = 'application/octet-str
 });
 
 describe('validation happens before any request', () => {
-	const cases: Array<[string, Record<string, unknown>, Parameters<typeof runNode>[0]['input'], RegExp]> = [
+	const cases: Array<[string, INodeParameters, Parameters<typeof runNode>[0]['input'], RegExp]> = [
 		['a missing binary field', create({ binaryPropertyName: 'artwork' }), [file('Star.dst', 10)], /Item 0 has no binary field "artwork"/],
 		['a conversion source over 50 MB', create(), [file('ok.dst', 10), file('huge.dst', 50 * 1024 * 1024 + 1)], /"huge.dst" in binary field "data" of item 1 is 50 MB; conversion accepts at most 50 MB/],
 		['artwork over 20 MB', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('big.png', 20 * 1024 * 1024 + 1, 'image/png')], /digitising accepts at most 20 MB/],
