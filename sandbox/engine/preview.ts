@@ -108,21 +108,42 @@ function layoutFor(bounds: StitchBounds, sizePx: number): PreviewLayout {
 	};
 }
 
+/**
+ * Calls visit for every length of thread that shows on the fabric: from one needle hole to
+ * the next, in sewing order. Jumps, trims and colour changes start a fresh run (their
+ * threads are cut away or hidden); a stop only pauses the machine, so the run goes on.
+ */
+function forEachSewnStitch(pattern: Pattern, visit: (from: number, to: number, block: number) => void): void {
+	const { commands, length } = pattern;
+	let block = 0;
+	let needle = -1;
+	for (let i = 0; i < length; i++) {
+		const command = commands[i];
+		if (command === Command.Stitch) {
+			if (needle >= 0) visit(needle, i, block);
+			needle = i;
+		} else if (command !== Command.Stop) {
+			if (command === Command.ColorChange) block++;
+			needle = -1;
+		}
+	}
+}
+
 /** Total length of the drawn stitches in 0.1 mm, and how many there are. */
 function sewnLength(pattern: Pattern): { length: number; stitches: number } {
-	const { xs, ys, commands } = pattern;
+	const { xs, ys } = pattern;
 	let length = 0;
 	let stitches = 0;
-	for (let i = 1; i < pattern.length; i++) {
-		if (commands[i] !== Command.Stitch || commands[i - 1] !== Command.Stitch) continue;
-		const dx = xs[i] - xs[i - 1];
-		const dy = ys[i] - ys[i - 1];
+	forEachSewnStitch(pattern, (from, to) => {
+		const dx = xs[to] - xs[from];
+		const dy = ys[to] - ys[from];
 		length += Math.sqrt(dx * dx + dy * dy);
 		stitches++;
-	}
+	});
 	return { length, stitches };
 }
 
+/** Pixels the rasteriser may visit for one preview by default: about 1.5 s of drawing. */
 export const DEFAULT_PIXEL_BUDGET = 120_000_000;
 
 /**
@@ -163,22 +184,17 @@ export function rasterisePattern(
 	);
 	const raster = new ThreadRaster(width, height);
 	const colours = blockColours(pattern);
-	const { xs, ys, commands, length } = pattern;
-	let block = 0;
-	for (let i = 0; i < length; i++) {
-		const command = commands[i];
-		if (command === Command.ColorChange) block++;
-		// Thread runs between consecutive needle holes; after a jump or trim it starts afresh.
-		if (i === 0 || command !== Command.Stitch || commands[i - 1] !== Command.Stitch) continue;
+	const { xs, ys } = pattern;
+	forEachSewnStitch(pattern, (from, to, block) =>
 		raster.drawStitch(
-			originX + xs[i - 1] * scale,
-			originY + ys[i - 1] * scale,
-			originX + xs[i] * scale,
-			originY + ys[i] * scale,
+			originX + xs[from] * scale,
+			originY + ys[from] * scale,
+			originX + xs[to] * scale,
+			originY + ys[to] * scale,
 			radius,
 			colours[block],
-		);
-	}
+		),
+	);
 	return raster;
 }
 

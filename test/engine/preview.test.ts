@@ -146,6 +146,32 @@ describe('renderPreview', () => {
 		}
 	});
 
+	it('keeps drawing the thread across a stop, which only pauses the machine', async () => {
+		const pattern = new Pattern();
+		pattern.add(0, 0, Command.Stitch);
+		pattern.add(300, 0, Command.Stitch);
+		pattern.add(300, 0, Command.Stop);
+		pattern.add(600, 0, Command.Stitch);
+		pattern.add(600, 0, Command.Trim);
+		pattern.add(600, 200, Command.Jump);
+		pattern.add(600, 200, Command.Stitch);
+		pattern.add(0, 200, Command.Stitch);
+		pattern.threads = [{ color: BLUE }];
+		const image = await decode((await renderPreview(pattern, { maxSizePx: 600 })).bytes);
+		const ink = inkBox(image);
+		// The ink reaches half a thread width (0.2 mm) beyond the needle holes on every side.
+		const at = (x: number, y: number) =>
+			sample(
+				image,
+				ink.left + ((ink.right + 1 - ink.left) * (x + 2)) / 604,
+				ink.top + ((ink.bottom + 1 - ink.top) * (y + 2)) / 204,
+				0,
+			);
+		expect(at(450, 0)[3]).toBeGreaterThan(200);
+		expect(at(150, 200)[3]).toBeGreaterThan(200);
+		expect(at(600, 100)[3]).toBe(0);
+	});
+
 	it('shades the thread, so a block is not one flat colour', async () => {
 		const image = await decode((await renderPreview(threeBlockDesign(true), { maxSizePx: 600 })).bytes);
 		const ink = inkBox(image);
