@@ -33,41 +33,33 @@ export function stepCount(dx: number, dy: number, max: number): number {
 	return longest === 0 ? 1 : Math.ceil(longest / max);
 }
 
+/** Appends a move too long for one record as equal shorter steps ending exactly at (toX, toY). */
+function addSplitMove(out: Pattern, x: number, y: number, toX: number, toY: number, command: Command, limit: number): void {
+	const dx = toX - x;
+	const dy = toY - y;
+	const steps = stepCount(dx, dy, limit);
+	for (let k = 1; k < steps; k++) out.add(x + Math.round((dx * k) / steps), y + Math.round((dy * k) / steps), command);
+	out.add(toX, toY, command);
+}
+
 /**
  * Copies `source` into a writer-ready pattern. Commands other than stitch and jump never
  * move the needle here: if one carries another position, a jump is added to get there first.
  * Everything after the first End is dropped, since no machine sews past it.
  */
 export function normaliseForWriter(source: Pattern, options: NormaliseOptions): NormalisedPattern {
-	const out = new Pattern(Math.max(1024, source.length + (source.length >> 3)));
+	const out = new Pattern(Math.max(1024, source.length + (source.length >> 4) + 16));
 	out.threads = [];
-	const warnings: string[] = [];
+	const { maxStitch, maxJump } = options;
+	const { xs, ys, commands } = source;
 	let splitStitches = 0;
 	let splitJumps = 0;
 	let stops = 0;
 	let x = 0;
 	let y = 0;
 	let block = 0;
+	let trimmed = false;
 
-	const moveTo = (toX: number, toY: number, command: Command): void => {
-		const dx = toX - x;
-		const dy = toY - y;
-		const limit = command === Stitch ? options.maxStitch : options.maxJump;
-		const steps = stepCount(dx, dy, limit);
-		if (steps > 1) {
-			if (command === Stitch) splitStitches++;
-			else splitJumps++;
-		}
-		for (let k = 1; k < steps; k++) {
-			out.add(x + Math.round((dx * k) / steps), y + Math.round((dy * k) / steps), command);
-		}
-		out.add(toX, toY, command);
-		x = toX;
-		y = toY;
-	};
-	const jumpIfAway = (toX: number, toY: number): void => {
-		if (toX !== x || toY !== y) moveTo(toX, toY, Jump);
-	};
 	const copyThread = (index: number): void => {
 		const thread = source.threads[index];
 		if (thread) out.threads.push({ ...thread });
@@ -75,60 +67,62 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 
 	copyThread(0);
 	for (let i = 0; i < source.length; i++) {
-		const command = source.commands[i] as Command;
-		const toX = source.xs[i];
-		const toY = source.ys[i];
+		const command = commands[i] as Command;
+		const toX = xs[i];
+		const toY = ys[i];
 		if (command === End) break;
-		switch (command) {
-			case Stitch:
-			case Jump:
-				moveTo(toX, toY, command);
-				break;
-			case Trim:
-				jumpIfAway(toX, toY);
-				if (out.length && out.commands[out.length - 1] === Trim) break;
-				if (options.trimAsJumps) {
-					for (let k = 0; k < options.trimAsJumps; k++) out.add(x, y, Jump);
-				} else {
-					out.add(x, y, Trim);
-				}
-				break;
-			case Stop:
-				jumpIfAway(toX, toY);
-				if (options.stopAsColourChange) {
-					stops++;
-					out.add(x, y, ColorChange);
-					// The thread stays the same across a stop, so the new block repeats it.
-					copyThread(block);
-				} else {
-					out.add(x, y, Stop);
-				}
-				break;
-			case ColorChange:
-				jumpIfAway(toX, toY);
-				out.add(x, y, ColorChange);
-				block++;
-				copyThread(block);
-				break;
-			default:
-				break;
+		if (command === Stitch || command === Jump) {
+			const limit = command === Stitch ? maxStitch : maxJump;
+			const dx = toX - x;
+			const dy = toY - y;
+			if (dx > limit || dx < -limit || dy > limit || dy < -limit) {
+				addSplitMove(out, x, y, toX, toY, command, limit);
+				if (command === Stitch) splitStitches++;
+				else splitJumps++;
+			} else {
+				out.add(toX, toY, command);
+			}
+			x = toX;
+			y = toY;
+			if (command === Stitch) trimmed = false;
+			continue;
+		}
+		if (command !== Trim && command !== Stop && command !== ColorChange) continue;
+		if (toX !== x || toY !== y) {
+			addSplitMove(out, x, y, toX, toY, Jump, maxJump);
+			x = toX;
+			y = toY;
+		}
+		if (command === Trim) {
+			if (trimmed) continue;
+			trimmed = true;
+			if (options.trimAsJumps) for (let k = 0; k < options.trimAsJumps; k++) out.add(x, y, Jump);
+			else out.add(x, y, Trim);
+		} else if (command === Stop && !options.stopAsColourChange) {
+			out.add(x, y, Stop);
+		} else if (command === Stop) {
+			stops++;
+			out.add(x, y, ColorChange);
+			// The thread stays the same across a stop, so the new block repeats it.
+			copyThread(block);
+		} else {
+			out.add(x, y, ColorChange);
+			block++;
+			copyThread(block);
 		}
 	}
 	out.add(x, y, End);
 	// Threads listed beyond the last block are kept: some files list their palette that way.
 	for (let index = block + 1; index < source.threads.length; index++) copyThread(index);
 
+	const warnings: string[] = [];
 	if (splitStitches) {
 		warnings.push(
-			`${splitStitches} stitch(es) longer than ${options.label} allows (${options.maxStitch / 10} mm) were split into shorter stitches.`,
+			`${splitStitches} stitch(es) longer than ${options.label} allows (${maxStitch / 10} mm) were split into shorter stitches.`,
 		);
 	}
-	if (splitJumps) {
-		warnings.push(`${splitJumps} long jump(s) were split into ${options.label}'s shorter jump records.`);
-	}
-	if (stops) {
-		warnings.push(`${options.label} has no stop code: ${stops} stop(s) were written as colour changes.`);
-	}
+	if (splitJumps) warnings.push(`${splitJumps} long jump(s) were split into ${options.label}'s shorter jump records.`);
+	if (stops) warnings.push(`${options.label} has no stop code: ${stops} stop(s) were written as colour changes.`);
 	return { pattern: out, warnings };
 }
 
