@@ -14,11 +14,15 @@ export interface Foreground {
 	pixelCount: number;
 	/** The plain background colour that was left unstitched, if any. */
 	backgroundRgb: number | null;
+	/** Pixels of the background colour enclosed by the design (letter counters, ring centres) also left unstitched. */
+	enclosedBackground: number;
 }
 
 /**
  * Separates what to stitch from the background: transparent pixels, and a plain
  * colour that touches the border and surrounds the design (the usual white or flat backdrop).
+ * The same colour enclosed by the design (inside an O, the middle of a ring) is the
+ * fabric showing through too, so it is left unstitched as well.
  */
 export function findForeground(artwork: Artwork): Foreground {
 	const { width, height, rgba } = artwork;
@@ -28,12 +32,23 @@ export function findForeground(artwork: Artwork): Foreground {
 
 	const backgroundLab = plainBorderColour(artwork, mask);
 	let backgroundRgb: number | null = null;
-	if (backgroundLab) {
-		backgroundRgb = floodBackground(artwork, mask, backgroundLab.lab) > 0 ? backgroundLab.rgb : null;
+	let enclosedBackground = 0;
+	if (backgroundLab && floodBackground(artwork, mask, backgroundLab.lab) > 0) {
+		backgroundRgb = backgroundLab.rgb;
+		for (let i = 0; i < size; i++) {
+			if (mask[i] && isNear(rgba, i, backgroundLab.lab)) {
+				mask[i] = 0;
+				enclosedBackground++;
+			}
+		}
 	}
 	let pixelCount = 0;
 	for (let i = 0; i < size; i++) pixelCount += mask[i];
-	return { mask, pixelCount, backgroundRgb };
+	return { mask, pixelCount, backgroundRgb, enclosedBackground };
+}
+
+function isNear(rgba: Uint8Array, i: number, lab: Lab): boolean {
+	return deltaE76(lab, rgbToLab(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2])) <= backgroundTolerance;
 }
 
 function borderIndices(width: number, height: number): number[] {
@@ -81,9 +96,7 @@ function plainBorderColour(artwork: Artwork, mask: Uint8Array): { lab: Lab; rgb:
 	}
 	const lab = rgbToLab(r / n, g / n, b / n);
 	let near = 0;
-	for (const i of opaque) {
-		if (deltaE76(lab, rgbToLab(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2])) <= backgroundTolerance) near++;
-	}
+	for (const i of opaque) if (isNear(rgba, i, lab)) near++;
 	const border = borderIndices(width, height).length;
 	if (near < plainBorderShare * border) return null;
 	const rgb = (Math.round(r / n) << 16) | (Math.round(g / n) << 8) | Math.round(b / n);
@@ -93,8 +106,7 @@ function plainBorderColour(artwork: Artwork, mask: Uint8Array): { lab: Lab; rgb:
 /** Clears, from the border inwards, every opaque pixel close to the backdrop colour; returns how many. */
 function floodBackground(artwork: Artwork, mask: Uint8Array, backgroundLab: Lab): number {
 	const { width, height, rgba } = artwork;
-	const isBackdrop = (i: number) =>
-		mask[i] === 1 && deltaE76(backgroundLab, rgbToLab(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2])) <= backgroundTolerance;
+	const isBackdrop = (i: number) => mask[i] === 1 && isNear(rgba, i, backgroundLab);
 	const queue = new Int32Array(width * height);
 	let head = 0;
 	let tail = 0;

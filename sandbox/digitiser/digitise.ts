@@ -2,6 +2,7 @@ import type { Pattern, Thread } from '../engine/pattern';
 import { loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
+import { hexToLab, toHex } from './colour';
 import { DigitiseError } from './errors';
 import { findChart, paletteThreads } from './palettes';
 import { countStitches, planStitches } from './plan';
@@ -65,7 +66,19 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	if (foreground.pixelCount === 0) {
 		throw new DigitiseError('empty_artwork', 'The artwork has nothing to stitch: it is blank, fully transparent or only background.');
 	}
-	const quantised = quantiseColours(artwork.rgba, foreground.mask, artwork.width, options.colourCount);
+	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
+	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
+		warnings.push(
+			`Areas inside the design in the background colour (${toHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left unstitched so the fabric shows through.`,
+		);
+	}
+	const quantised = quantiseColours(
+		artwork.rgba,
+		foreground.mask,
+		artwork.width,
+		options.colourCount,
+		foreground.backgroundRgb === null ? null : hexToLab(foreground.backgroundRgb),
+	);
 	if (quantised.farShare > 0.05) {
 		warnings.push(
 			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${Math.round(quantised.farShare * 100)}% of the design changed colour noticeably).`,

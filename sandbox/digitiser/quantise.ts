@@ -26,7 +26,13 @@ function binOf(rgba: Uint8Array, pixel: number): number {
  * Seeding is deterministic (heaviest colour first, then the colour worst served so far),
  * so the same artwork always gives the same design.
  */
-export function quantiseColours(rgba: Uint8Array, mask: Uint8Array, width: number, colourCount: number): Quantised {
+export function quantiseColours(
+	rgba: Uint8Array,
+	mask: Uint8Array,
+	width: number,
+	colourCount: number,
+	backgroundLab: Lab | null,
+): Quantised {
 	const size = mask.length;
 	const weights = new Float64Array(binCount);
 	const sums = new Float64Array(binCount * 3);
@@ -50,32 +56,24 @@ export function quantiseColours(rgba: Uint8Array, mask: Uint8Array, width: numbe
 	}
 	const binWeights = bins.map((bin) => weights[bin]);
 	const k = Math.min(colourCount, bins.length);
-	const centres = seedCentres(labs, binWeights, k);
+	let centres = seedCentres(labs, binWeights, k);
 	const assignment = new Int32Array(bins.length);
-	for (let iteration = 0; iteration < maxIterations; iteration++) {
-		let moved = 0;
-		for (let j = 0; j < labs.length; j++) {
-			const nearest = nearestCentre(labs[j], centres);
-			if (nearest !== assignment[j] || iteration === 0) moved++;
-			assignment[j] = nearest;
-		}
-		const totals = centres.map(() => [0, 0, 0, 0]);
-		for (let j = 0; j < labs.length; j++) {
-			const t = totals[assignment[j]];
-			const w = binWeights[j];
-			t[0] += labs[j][0] * w;
-			t[1] += labs[j][1] * w;
-			t[2] += labs[j][2] * w;
-			t[3] += w;
-		}
-		totals.forEach((t, c) => {
-			if (t[3] > 0) centres[c] = [t[0] / t[3], t[1] / t[3], t[2] / t[3]];
-		});
-		if (moved === 0) break;
+	refineCentres(labs, binWeights, centres, assignment);
+	// A cluster holding almost nothing but blended edge pixels is not a colour of the design.
+	const shares = clusterWeights(binWeights, assignment, centres.length);
+	const total = shares.reduce((sum, w) => sum + w, 0);
+	const kept = centres.filter((_, c) => shares[c] >= minClusterShare * total);
+	if (kept.length > 0 && kept.length < centres.length) {
+		centres = kept;
+		refineCentres(labs, binWeights, centres, assignment);
 	}
 
 	const binToCluster = new Uint8Array(binCount);
-	bins.forEach((bin, j) => (binToCluster[bin] = assignment[j]));
+	bins.forEach((bin, j) => {
+		// Edge blends nearer the backdrop than any thread colour belong to the backdrop: edges split halfway.
+		const toBackground = backgroundLab ? deltaE76(labs[j], backgroundLab) : Infinity;
+		binToCluster[bin] = toBackground < deltaE76(labs[j], centres[assignment[j]]) ? 255 : assignment[j];
+	});
 	const sizes = centres.map(() => 0);
 	let far = 0;
 	let foreground = 0;
@@ -87,7 +85,7 @@ export function quantiseColours(rgba: Uint8Array, mask: Uint8Array, width: numbe
 	for (let i = 0; i < size; i++) {
 		if (!mask[i]) continue;
 		labels[i] = binToCluster[binOf(rgba, i)];
-		sizes[labels[i]]++;
+		if (labels[i] !== 255) sizes[labels[i]]++;
 	}
 	return { labels, centres, sizes, farShare: foreground ? far / foreground : 0 };
 }
@@ -111,6 +109,40 @@ function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number):
 		(i >= width && differs(i - width)) ||
 		(i + width < size && differs(i + width))
 	);
+}
+
+/** Share of the (edge-weighted) foreground below which a cluster is folded into its neighbours. */
+const minClusterShare = 0.005;
+
+function clusterWeights(weights: number[], assignment: Int32Array, k: number): number[] {
+	const totals = new Array<number>(k).fill(0);
+	for (let j = 0; j < weights.length; j++) totals[assignment[j]] += weights[j];
+	return totals;
+}
+
+/** Lloyd iterations over the weighted colour bins; updates centres and assignment in place. */
+function refineCentres(labs: Lab[], weights: number[], centres: Lab[], assignment: Int32Array): void {
+	for (let iteration = 0; iteration < maxIterations; iteration++) {
+		let moved = 0;
+		for (let j = 0; j < labs.length; j++) {
+			const nearest = nearestCentre(labs[j], centres);
+			if (nearest !== assignment[j] || iteration === 0) moved++;
+			assignment[j] = nearest;
+		}
+		const totals = centres.map(() => [0, 0, 0, 0]);
+		for (let j = 0; j < labs.length; j++) {
+			const t = totals[assignment[j]];
+			const w = weights[j];
+			t[0] += labs[j][0] * w;
+			t[1] += labs[j][1] * w;
+			t[2] += labs[j][2] * w;
+			t[3] += w;
+		}
+		totals.forEach((t, c) => {
+			if (t[3] > 0) centres[c] = [t[0] / t[3], t[1] / t[3], t[2] / t[3]];
+		});
+		if (moved === 0) return;
+	}
 }
 
 function nearestCentre(lab: Lab, centres: Lab[]): number {

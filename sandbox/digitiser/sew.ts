@@ -18,7 +18,7 @@ export const standardDensity: Density = { fillSpacingMm: 0.4, fillStitchMm: 3.5,
 /** Shapes narrower than this everywhere are sewn as satin columns instead of tatami fill. */
 export const satinMaxWidthMm = 2;
 /** Extra length at each end of a top stitch row: thread pulls the fabric in. */
-const pullCompensationMm = 0.1;
+const pullCompensationMm = 0;
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
 const staggers = [0, 0.5, 0.25, 0.75];
 /** Fill angle; the underlay runs across it. */
