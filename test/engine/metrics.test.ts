@@ -3,10 +3,10 @@ import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { loadFixture, type Fixture } from './fixtures';
 
 /**
- * Fixtures whose readers have landed. Star.EXP is left out: our reader decodes five of its
- * records as jumps where pyembroidery counts stitches, so the reference count differs by design.
+ * Every fixture but Star.EXP: our reader decodes five of its records as jumps where
+ * pyembroidery counts stitches, so that reference count differs by design (tested below).
  */
-const measuredFixtures = ['Star.DST', 'Star.XXX', 'Star.pes', 'Star.u01'];
+const measuredFixtures = ['Star.DST', 'Star.JEF', 'Star.XXX', 'Star.pes', 'Star.u01'];
 
 function patternOf(entries: Array<[number, number, Command]>): Pattern {
 	const pattern = new Pattern(4);
@@ -117,5 +117,12 @@ describe('measurePattern on real files', () => {
 		const reference = referenceMetrics(fixture);
 		expect(reference.stitchCount).toBe(fixture.expected.commandCounts.STITCH);
 		expect(measurePattern(readPattern(fixture.bytes))).toMatchObject(reference);
+	});
+
+	it('Star.EXP measures like Star.DST, the same design whose moves are jumps too', () => {
+		const exp = measurePattern(readPattern(loadFixture('Star.EXP').bytes));
+		const dst = measurePattern(readPattern(loadFixture('Star.DST').bytes));
+		const { stitchCount, colourCount, colourChanges, widthMm, heightMm } = dst;
+		expect(exp).toMatchObject({ stitchCount, colourCount, colourChanges, widthMm, heightMm });
 	});
 });
