@@ -60,6 +60,32 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect(preview.length).toBeGreaterThan(100);
 	});
 
+	test('Create with Unlock Before Download returns the machine file itself; unlocking is charged', async () => {
+		const credentials = await env.credentials({ plan: 'subscription', entitlements: 2 });
+		const [item] = itemsOf(
+			await run(
+				credentials,
+				{
+					resource: 'job',
+					operation: 'create',
+					workflow: 'conversion',
+					binaryPropertyName: 'data',
+					format: 'jef',
+					waitForCompletion: true,
+					timeout: 120,
+					downloadResults: ['outputs', 'preview'],
+					unlockBeforeDownload: true,
+				},
+				[embroideryItem('Star.pes')],
+			),
+		);
+		expect(item.json).toMatchObject({ workflow: 'conversion', status: 'completed', downloadsUnlocked: true });
+		expect(item.binary?.data.fileName).toMatch(/\.jef$/i);
+		expect((await binaryBuffer(item.binary!.data)).length).toBeGreaterThan(100);
+		expect(item.binary?.preview.mimeType).toMatch(/^image\//);
+		expect(item.json.unlock).toMatchObject({ unlocked: true, method: expect.stringMatching(/subscription|entitlement/) });
+	});
+
 	test('Combine Items batches sources into files[] requests and pairs each job with its item', async () => {
 		const credentials = await env.credentials();
 		const input = [embroideryItem('Star.DST'), embroideryItem('Star.EXP'), embroideryItem('Star.JEF')];
@@ -109,7 +135,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		const waited = itemsOf(
 			await run(
 				credentials,
-				{ resource: 'job', operation: 'waitForCompletion', jobId: ids.join(', '), workflow: 'digitising', timeout: 180 },
+				{ resource: 'job', operation: 'waitForCompletion', jobId: ids.join(', '), jobWorkflow: 'digitising', timeout: 180 },
 				[{ json: {} }],
 			),
 		);
@@ -118,7 +144,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect(Array.isArray(waited[0].json.warnings)).toBe(true);
 
 		const [got] = itemsOf(
-			await run(credentials, { resource: 'job', operation: 'get', jobId: '={{ $json.id }}', workflow: '={{ $json.workflow }}' }, [
+			await run(credentials, { resource: 'job', operation: 'get', jobId: '={{ $json.id }}', jobWorkflow: '={{ $json.workflow }}' }, [
 				{ json: { id: ids[0], workflow: 'digitising' } },
 			]),
 		);

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobResponseSchema, embroideryApiRequest } from '../transport';
+import { JobResponseSchema, UnlockResponseSchema, embroideryApiRequest } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, Workflow } from '../transport';
 import { jobIdProblem, workflowProblem } from './validation';
 
@@ -19,7 +19,7 @@ export function jobPath(ref: JobRef, action?: 'retry' | 'unlock'): string {
 /** Job ID and Workflow parameters of an item, checked before any request. */
 export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): JobRef[] {
 	const rawIds = context.getNodeParameter('jobId', itemIndex) as unknown;
-	const workflow = context.getNodeParameter('workflow', itemIndex) as unknown;
+	const workflow = context.getNodeParameter('jobWorkflow', itemIndex) as unknown;
 	const workflowIssue = workflowProblem(workflow, itemIndex);
 	if (workflowIssue) throw new NodeOperationError(context.getNode(), workflowIssue, { itemIndex });
 	const ids = (Array.isArray(rawIds) ? rawIds : String(rawIds ?? '').split(','))
@@ -48,6 +48,17 @@ export async function fetchJob(context: EmbroideryContext, ref: JobRef, itemInde
 		method: 'GET',
 		path: jobPath(ref),
 		schema: JobResponseSchema,
+		itemIndex,
+	});
+	return job;
+}
+
+/** Unlocks a completed job's machine files; this spends a subscription entitlement or credits. */
+export async function unlockJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<Job> {
+	const { job } = await embroideryApiRequest.call(context, {
+		method: 'POST',
+		path: jobPath(ref, 'unlock'),
+		schema: UnlockResponseSchema,
 		itemIndex,
 	});
 	return job;

@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { CreatedJob } from '../../helpers/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { jobToJson } from '../../helpers/jobs';
+import { jobToJson, unlockJob } from '../../helpers/jobs';
 import { waitForJobs } from '../../helpers/waiting';
 import type { ItemResults } from '../types';
 
@@ -42,23 +42,34 @@ export const completionFields: INodeProperties[] = [
 		],
 		description: 'Which files of each completed job to attach as binary data',
 	},
+	{
+		displayName: 'Unlock Before Download',
+		name: 'unlockBeforeDownload',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { waitForCompletion: [true], downloadResults: ['outputs'] } },
+		description:
+			'Whether to unlock each completed job so its machine files can be downloaded. Unlocking spends a subscription entitlement or credits per job.',
+	},
 ];
 
 export interface CompletionOptions {
 	waitForCompletion: boolean;
 	timeoutMs: number;
 	download: FileKind[];
+	unlock: boolean;
 }
 
 export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = false): CompletionOptions {
 	const waitForCompletion = alwaysWait || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
-	if (!waitForCompletion) return { waitForCompletion, timeoutMs: 0, download: [] };
+	if (!waitForCompletion) return { waitForCompletion, timeoutMs: 0, download: [], unlock: false };
 	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
 		throw new NodeOperationError(context.getNode(), `Timeout (Seconds) must be a positive number, got "${String(seconds)}"`);
 	}
 	const download = context.getNodeParameter('downloadResults', 0, []) as FileKind[];
-	return { waitForCompletion, timeoutMs: seconds * 1000, download };
+	const unlock = download.includes('outputs') && (context.getNodeParameter('unlockBeforeDownload', 0, false) as boolean);
+	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock };
 }
 
 /** Waits for all jobs together, then attaches results; each job stays paired with its own item. */
@@ -98,13 +109,14 @@ export async function finishCreatedJobs(
 			continue;
 		}
 		try {
+			const job = options.unlock && !outcome.job.downloadsUnlocked ? await unlockJob(context, outcome.ref, itemIndex) : outcome.job;
 			const downloaded = await downloadJobFiles(
 				context,
 				outcome.ref,
 				options.download,
 				{ outputs: 'data', preview: 'preview', source: 'source' },
 				itemIndex,
-				outcome.job,
+				job,
 			);
 			results.add(itemIndex, {
 				json: { ...jobToJson(downloaded.job, outcome.ref.workflow, extra.sourceFile === undefined ? {} : extra), files: downloaded.files },

@@ -13,7 +13,7 @@ export const jobRefFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'Workflow',
-		name: 'workflow',
+		name: 'jobWorkflow',
 		type: 'string',
 		required: true,
 		default: '={{ $json.workflow }}',

@@ -12,10 +12,14 @@ const properties: INodeProperties[] = [
 		description: 'The ID of the job to wait for; several IDs of the same workflow may be separated by commas',
 	},
 	jobRefFields[1],
-	...completionFields.filter((field) => field.name !== 'waitForCompletion').map((field) => ({
-		...field,
-		displayOptions: undefined,
-	})),
+	// Here waiting is the operation itself, so the fields drop their "Wait for Completion" condition.
+	...completionFields
+		.filter((field) => field.name !== 'waitForCompletion')
+		.map((field) => {
+			const show = { ...field.displayOptions?.show };
+			delete show.waitForCompletion;
+			return { ...field, displayOptions: Object.keys(show).length > 0 ? { show } : undefined };
+		}),
 ];
 
 export const description = updateDisplayOptions(
