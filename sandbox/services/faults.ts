@@ -12,9 +12,18 @@ export interface Faults {
 	dropRate: number;
 	/** Share of jobs that fail with `engine_error` instead of running. */
 	engineFailureRate: number;
+	/** While true, jobs stay queued: for testing waits, timeouts and the processing control. */
+	processingPaused: boolean;
 }
 
-export const noFaults: Faults = { rate429: 0, rate5xx: 0, latencyMs: 0, dropRate: 0, engineFailureRate: 0 };
+export const noFaults: Faults = {
+	rate429: 0,
+	rate5xx: 0,
+	latencyMs: 0,
+	dropRate: 0,
+	engineFailureRate: 0,
+	processingPaused: false,
+};
 
 /** The current faults with the given fields replaced; 422 for values out of range. */
 export function mergeFaults(current: Faults, input: unknown): Faults {
@@ -24,11 +33,16 @@ export function mergeFaults(current: Faults, input: unknown): Faults {
 	for (const field of Object.keys(noFaults) as Array<keyof Faults>) {
 		const value = body[field];
 		if (value === undefined) continue;
+		if (field === 'processingPaused') {
+			if (typeof value === 'boolean') next.processingPaused = value;
+			else errors[field] = ['The processingPaused must be true or false.'];
+			continue;
+		}
 		const max = field === 'latencyMs' ? 60000 : 1;
 		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
 			errors[field] = [`The ${field} must be a number from 0 to ${max}.`];
 		} else {
-			next[field] = value;
+			next[field as Exclude<keyof Faults, 'processingPaused'>] = value;
 		}
 	}
 	const unknown = Object.keys(body).filter((field) => !(field in noFaults));

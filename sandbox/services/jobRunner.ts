@@ -48,7 +48,7 @@ export class JobRunner implements JobQueue {
 
 	/** Starts as many queued jobs as there are idle workers. */
 	kick(): void {
-		while (!this.stopping && this.pool.idle > 0) {
+		while (!this.stopping && !this.faults().processingPaused && this.pool.idle > 0) {
 			const job = this.jobs.nextQueued();
 			if (!job) return;
 			const now = this.clock.now();

@@ -57,6 +57,10 @@ export class Api {
 		const deadline = Date.now() + timeoutMs;
 		for (let delay = 40; ; delay = Math.min(1000, delay * 1.5)) {
 			const response = await this.get(`/jobs/${workflow}/${id}`);
+			if (response.status === 429) {
+				await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after')) * 1000));
+				continue;
+			}
 			if (response.status !== 200) throw new Error(`Polling ${id} answered ${response.status}: ${JSON.stringify(response.body)}`);
 			const { job } = response.body;
 			if (job.status === 'completed' || job.status === 'failed') return job;

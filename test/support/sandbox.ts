@@ -25,6 +25,8 @@ export interface Faults {
 	latencyMs?: number;
 	dropRate?: number;
 	engineFailureRate?: number;
+	/** Jobs stay queued while true. */
+	processingPaused?: boolean;
 }
 
 /** A typed client for the control API of one running sandbox. */
@@ -68,7 +70,14 @@ export class SandboxAdmin {
 	}
 
 	async clearFaults(): Promise<void> {
-		await this.setFaults({ rate429: 0, rate5xx: 0, latencyMs: 0, dropRate: 0, engineFailureRate: 0 });
+		await this.setFaults({
+			rate429: 0,
+			rate5xx: 0,
+			latencyMs: 0,
+			dropRate: 0,
+			engineFailureRate: 0,
+			processingPaused: false,
+		});
 	}
 
 	async reset(): Promise<void> {

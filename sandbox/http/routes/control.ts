@@ -55,6 +55,7 @@ export function controlRoutes(services: SandboxServices, limiter: RateLimiter) {
 
 		app.put('/faults', async (request) => {
 			services.faults = mergeFaults(services.faults, request.body);
+			services.runner.kick();
 			return { faults: services.faults };
 		});
 
