@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { Api, fixture } from '../sandbox/client';
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerManually } from '../support/n8n-poll';
-import type { Faults, Plan, RunningSandbox, SandboxAdmin } from '../support/sandbox';
+import type { Faults, RunningSandbox, SandboxAdmin } from '../support/sandbox';
 import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
@@ -24,59 +24,6 @@ afterAll(async () => {
 afterEach(async () => {
 	await admin.clearFaults();
 });
-
-interface Account {
-	/** Creates and inspects jobs, with its own key so its requests do not count against the trigger's rate limit. */
-	api: Api;
-	credentials: { apiKey: string; baseUrl: string };
-	keyId: string;
-}
-
-async function newAccount(plan: Plan = 'credits'): Promise<Account> {
-	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
-	const tools = await admin.createKey(accountId);
-	const trigger = await admin.createKey(accountId, ['jobs:read']);
-	return {
-		api: new Api(sandbox, tools.key),
-		credentials: { apiKey: trigger.key, baseUrl: sandbox.baseUrl },
-		keyId: trigger.id,
-	};
-}
-
-async function convert(account: Account, count = 1): Promise<string[]> {
-	const ids: string[] = [];
-	for (let start = 0; start < count; start += 10) {
-		const files = Array.from({ length: Math.min(10, count - start) }, (_, index) => ({
-			field: 'files[]',
-			name: `star-${start + index}.dst`,
-			bytes: fixture('Star.DST'),
-		}));
-		const response = await account.api.createJob({ workflow: 'conversion', format: 'pes' }, files);
-		if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
-		ids.push(...(response.body.jobs as Array<{ id: string }>).map((job) => job.id));
-	}
-	return ids;
-}
-
-/** Waits through the listing (one request a second, within the key's rate limit) until every job has ended. */
-async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const { status, headers, body } = await account.api.get('/jobs');
-		if (status === 429) {
-			await new Promise((resolve) => setTimeout(resolve, Number(headers.get('retry-after') ?? 1) * 1000));
-			continue;
-		}
-		if (status !== 200) throw new Error(`GET /jobs answered ${status}: ${JSON.stringify(body)}`);
-		const statuses = new Map<string, string>(
-			(body.data as Array<{ id: string; status: string }>).map((job) => [job.id, job.status]),
-		);
-		const ended = ids.every((id) => ['completed', 'failed'].includes(statuses.get(id) ?? ''));
-		if (ended) return statuses;
-		if (Date.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-}
 
 async function withFaults<T>(faults: Faults, fn: () => Promise<T>): Promise<T> {
 	await admin.setFaults(faults);
@@ -99,7 +46,7 @@ const both = { events: ['completed', 'failed'], workflow: 'both' };
 
 describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	it('emits each job that ends exactly once with its watermarked preview, never the jobs that ended before activation', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const before = await convert(account, 1);
 		await waitUntilEnded(account, before);
 		const trigger = new ActiveTriggerHarness({
@@ -128,7 +75,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 
 	it('downloads the machine file of a job unlocked before the poll, intact', async () => {
-		const account = await newAccount('internal');
+		const account = await newAccount(admin, sandbox, 'internal');
 		const trigger = new ActiveTriggerHarness({
 			parameters: { events: ['completed'], workflow: 'conversion', options: { downloadFiles: true, includeFullJob: true } },
 			credentials: account.credentials,
@@ -149,7 +96,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 
 	it('emits failures with failureCode and failureReason, and respects the event filter', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const failuresOnly = new ActiveTriggerHarness({ parameters: { events: ['failed'], workflow: 'both' }, credentials: account.credentials });
 		await failuresOnly.activate();
 		const completed = await convert(account, 1);
@@ -171,7 +118,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 
 	it('emits a job seen queued by a poll whose state n8n never saved, after a restart, once', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
 		await trigger.activate();
 		const [id] = await convert(account, 1);
@@ -186,7 +133,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 
 	it('follows up a job that left the 50-job listing before the trigger saw it end', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
 		await trigger.activate();
 		const [first] = await convert(account, 1);
@@ -202,7 +149,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 
 	it('after a successful poll, logs a failing poll and tries again next time instead of throwing', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
 		await trigger.activate();
 		await admin.revokeKey(account.keyId);
@@ -216,8 +163,8 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 
 	it('starts from a fresh baseline when the credential changes', async () => {
-		const first = await newAccount();
-		const second = await newAccount();
+		const first = await newAccount(admin, sandbox);
+		const second = await newAccount(admin, sandbox);
 		await waitUntilEnded(second, await convert(second, 2));
 		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: first.credentials, credentialId: 'first' });
 		await trigger.activate();
@@ -232,7 +179,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 describe('Embroidery Trigger in a manual test run', () => {
 	it('returns the most recent matching job and moves no state', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const ids = await convert(account, 2);
 		await waitUntilEnded(account, ids);
 		const result = await testTriggerManually({
@@ -247,7 +194,7 @@ describe('Embroidery Trigger in a manual test run', () => {
 	});
 
 	it('throws a clear error when no job matches', async () => {
-		const account = await newAccount();
+		const account = await newAccount(admin, sandbox);
 		const ids = await convert(account, 1);
 		await waitUntilEnded(account, ids);
 		await expect(

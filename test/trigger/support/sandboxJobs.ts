@@ -1,0 +1,55 @@
+import { Api, fixture } from '../../sandbox/client';
+import type { Plan, RunningSandbox, SandboxAdmin } from '../../support/sandbox';
+
+export interface Account {
+	/** Creates and inspects jobs, with its own key so its requests do not count against the trigger's rate limit. */
+	api: Api;
+	credentials: { apiKey: string; baseUrl: string };
+	keyId: string;
+}
+
+export async function newAccount(admin: SandboxAdmin, sandbox: RunningSandbox, plan: Plan = 'credits'): Promise<Account> {
+	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
+	const tools = await admin.createKey(accountId);
+	const trigger = await admin.createKey(accountId, ['jobs:read']);
+	return {
+		api: new Api(sandbox, tools.key),
+		credentials: { apiKey: trigger.key, baseUrl: sandbox.baseUrl },
+		keyId: trigger.id,
+	};
+}
+
+export async function convert(account: Account, count = 1): Promise<string[]> {
+	const ids: string[] = [];
+	for (let start = 0; start < count; start += 10) {
+		const files = Array.from({ length: Math.min(10, count - start) }, (_, index) => ({
+			field: 'files[]',
+			name: `star-${start + index}.dst`,
+			bytes: fixture('Star.DST'),
+		}));
+		const response = await account.api.createJob({ workflow: 'conversion', format: 'pes' }, files);
+		if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+		ids.push(...(response.body.jobs as Array<{ id: string }>).map((job) => job.id));
+	}
+	return ids;
+}
+
+/** Waits through the listing (one request a second, within the key's rate limit) until every job has ended. */
+export async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const { status, headers, body } = await account.api.get('/jobs');
+		if (status === 429) {
+			await new Promise((resolve) => setTimeout(resolve, Number(headers.get('retry-after') ?? 1) * 1000));
+			continue;
+		}
+		if (status !== 200) throw new Error(`GET /jobs answered ${status}: ${JSON.stringify(body)}`);
+		const statuses = new Map<string, string>(
+			(body.data as Array<{ id: string; status: string }>).map((job) => [job.id, job.status]),
+		);
+		const ended = ids.every((id) => ['completed', 'failed'].includes(statuses.get(id) ?? ''));
+		if (ended) return statuses;
+		if (Date.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}

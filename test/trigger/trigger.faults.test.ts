@@ -1,0 +1,79 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { ActiveTriggerHarness, binaryBuffer } from '../support/n8n-poll';
+import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
+import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
+
+jest.setTimeout(300_000);
+
+let sandbox: RunningSandbox;
+let admin: SandboxAdmin;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, workers: 2 });
+	admin = sandboxAdmin(sandbox);
+});
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 50 };
+const calmNetwork = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0 };
+
+/** n8n retries a failed activation later; under injected faults the first poll may fail a few times. */
+async function activateDespiteFaults(trigger: ActiveTriggerHarness, restart: boolean): Promise<INodeExecutionData[]> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return (await (restart ? trigger.restart() : trigger.activate())) ?? [];
+		} catch (error) {
+			if (attempt >= 10) throw error;
+		}
+	}
+}
+
+describe('Embroidery Trigger under faults', () => {
+	it('emits every job that ends exactly once, with its preview, through 429s, 5xx, dropped connections and restarts', async () => {
+		const account = await newAccount(admin, sandbox);
+		const trigger = new ActiveTriggerHarness({
+			parameters: { events: ['completed', 'failed'], workflow: 'both', options: { downloadFiles: true } },
+			credentials: account.credentials,
+		});
+		await admin.setFaults(networkTrouble);
+		await activateDespiteFaults(trigger, false);
+
+		const created: string[] = [];
+		for (let round = 0; round < 4; round++) {
+			// Jobs are created without faults: this test is about the trigger's requests, not the test's own.
+			await admin.setFaults({ ...calmNetwork, engineFailureRate: 0.3 });
+			created.push(...(await convert(account, 4)));
+			await admin.setFaults({ ...networkTrouble, engineFailureRate: 0.3 });
+			await trigger.poll();
+			if (round % 2 === 1) await activateDespiteFaults(trigger, true);
+			await trigger.poll();
+		}
+		await admin.setFaults(calmNetwork);
+		const statuses = await waitUntilEnded(account, created);
+		await admin.setFaults({ ...networkTrouble, engineFailureRate: 0 });
+		for (let poll = 0; poll < 30 && new Set(trigger.emittedItems().map((item) => item.json.id)).size < created.length; poll++) {
+			await trigger.poll();
+		}
+		await activateDespiteFaults(trigger, true);
+		await trigger.poll();
+		await admin.clearFaults();
+
+		const emitted = trigger.emittedItems();
+		const emittedIds = emitted.map((item) => item.json.id as string);
+		expect([...emittedIds].sort()).toEqual([...created].sort());
+		for (const item of emitted) {
+			expect(item.json.status).toBe(statuses.get(item.json.id as string));
+			if (item.json.status === 'completed') {
+				expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
+			} else {
+				expect(typeof item.json.failureCode).toBe('string');
+			}
+		}
+		expect(emitted.some((item) => item.json.status === 'failed')).toBe(true);
+	});
+});
