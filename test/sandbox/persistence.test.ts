@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+import { Api, newClient } from './client';
+import { sandboxAdmin, startSandbox } from '../support/sandbox';
+
+let dataDir: string;
+
+beforeEach(() => {
+	dataDir = mkdtempSync(join(tmpdir(), 'sandbox-persistence-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** What a crash leaves behind: rows written as if the process died mid-job. */
+function editDatabase(sql: string, ...params: Array<string | number>) {
+	const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+	db.prepare(sql).run(...params);
+	db.close();
+}
+
+describe('restart with the same data directory', () => {
+	it('keeps accounts, keys, jobs, files, signed URLs, the demo key and the admin token', async () => {
+		const first = await startSandbox({ port: 0, workers: 1, dataDir });
+		const api = await newClient(first, { plan: 'credits', creditBalance: 5 });
+		const { body } = await api.convert('Star.DST', 'pes');
+		await api.waitForJob('conversion', body.job.id);
+		const unlocked = (await api.post(`/jobs/conversion/${body.job.id}/unlock`)).body.job;
+		await sandboxAdmin(first).setFaults({ processingPaused: true });
+		const waiting = (await api.convert('Star.DST', 'exp')).body.job.id;
+		const { demoKey, adminToken, demoAccountId } = first;
+		await first.close();
+
+		const second = await startSandbox({ port: 0, workers: 1, dataDir });
+		try {
+			expect(second).toMatchObject({ demoKey, adminToken, demoAccountId });
+			const again = new Api(second, api.key);
+			const job = (await again.get(`/jobs/conversion/${body.job.id}`)).body.job;
+			expect(job).toMatchObject({ status: 'completed', downloadsUnlocked: true, metrics: unlocked.metrics });
+			expect((await again.get('/usage')).body.freeUsage).toMatchObject({ creditBalance: 4, dailyUsed: 2 });
+			// A URL signed before the restart still opens: the signing secret lives in the data directory.
+			const port = new URL(second.origin).port;
+			const oldUrl = unlocked.outputs[0].downloadUrl.replace(/:\d+\//, `:${port}/`);
+			const file = await again.fetchUrl(oldUrl);
+			expect(file.status).toBe(200);
+			expect(file.bytes.length).toBe(unlocked.outputs[0].size);
+			// Faults are not persisted, so the job queued before the restart now runs.
+			expect((await again.waitForJob('conversion', waiting)).status).toBe('completed');
+			expect((await new Api(second, demoKey).get('/usage')).status).toBe(200);
+		} finally {
+			await second.close();
+		}
+	});
+
+	it('queues again a job a crash left processing, and fails one whose attempts are spent', async () => {
+		const first = await startSandbox({ port: 0, workers: 1, dataDir });
+		const api = await newClient(first, { plan: 'internal' });
+		await sandboxAdmin(first).setFaults({ processingPaused: true });
+		const resumed = (await api.convert('Star.DST', 'pes')).body.job.id;
+		const exhausted = (await api.convert('Star.DST', 'pes')).body.job.id;
+		await first.close();
+		editDatabase("UPDATE jobs SET status = 'processing', attempt_count = 1, run_attempts = 1 WHERE id = ?", resumed);
+		editDatabase("UPDATE jobs SET status = 'processing', attempt_count = 3, run_attempts = 3 WHERE id = ?", exhausted);
+
+		const second = await startSandbox({ port: 0, workers: 1, dataDir });
+		try {
+			const again = new Api(second, api.key);
+			const done = await again.waitForJob('conversion', resumed);
+			expect(done).toMatchObject({ status: 'completed', attemptCount: 2 });
+			expect(done.events.map((event: any) => event.type)).toEqual(['created', 'requeued', 'processing', 'completed']);
+			const failed = await again.waitForJob('conversion', exhausted);
+			expect(failed).toMatchObject({ status: 'failed', failureCode: 'processing_interrupted', attemptCount: 3 });
+			expect(failed.failureReason).toMatch(/interrupted/);
+			// Retry gives it a fresh set of attempts.
+			expect((await again.post(`/jobs/conversion/${exhausted}/retry`)).status).toBe(202);
+			expect((await again.waitForJob('conversion', exhausted)).status).toBe('completed');
+		} finally {
+			await second.close();
+		}
+	});
+});
