@@ -1,7 +1,29 @@
-import { binaryBuffer, loadOptions } from '../support/n8n';
+import { binaryBuffer, loadOptions, testCredential } from '../support/n8n';
 import { artworkItem, embroideryItem, fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
 
 const env = useSandbox();
+
+describe('the credential test, run the way n8n runs it', () => {
+	test('a valid key passes, also with a trailing slash on the base URL', async () => {
+		const credentials = await env.credentials();
+		expect(await testCredential(credentials)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect((await testCredential({ ...credentials, baseUrl: `${credentials.baseUrl}/` })).status).toBe('OK');
+	});
+
+	test('a revoked key is reported as invalid; a key without formats:read as lacking the ability', async () => {
+		const credentials = await env.credentials();
+		await env.admin().revokeKey(credentials.keyId);
+		expect(await testCredential(credentials)).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^The API key is invalid, expired or revoked/),
+		});
+		const limited = await env.credentials({ plan: 'credits' }, ['jobs:read', 'jobs:write']);
+		expect(await testCredential(limited)).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/lacks the formats:read ability/),
+		});
+	});
+});
 
 describe('Format and Account through n8n against the sandbox', () => {
 	test('Format > Get Many lists formats; the summary adds the artwork inputs', async () => {

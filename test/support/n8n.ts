@@ -9,8 +9,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { BinaryDataService, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
-import { ICredentialsHelper, Workflow, isExpression } from 'n8n-workflow';
+import {
+	BinaryDataService,
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
+import { ICredentialsHelper, Workflow, createEmptyRunExecutionData, isExpression } from 'n8n-workflow';
 import type {
 	ExecutionError,
 	IBinaryData,
@@ -409,4 +416,79 @@ export async function loadOptions(
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const context: ILoadOptionsFunctions = new LoadOptionsContext(workflow, node, additionalData, '');
 	return await method.call(context);
+}
+
+export type CredentialTestResult = { status: 'OK'; message: string } | { status: 'Error'; message: string };
+
+/**
+ * Runs the credential's declarative `test` request the way n8n's credentials tester does:
+ * a temporary node whose only parameter routes that request, executed by n8n-core's RoutingNode
+ * with the credential's authentication, and the `rules` mapping failing status codes to messages.
+ */
+export async function testCredential(credentials: ApiCredentials): Promise<CredentialTestResult> {
+	await ensureBinaryDataService();
+	const credentialType = credentialTypes.get('embroideryApi')!;
+	const testRequest = credentialType.test!;
+	const tempType: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'credentialTest',
+			group: ['transform'],
+			version: 1,
+			description: 'Runs a credential test request',
+			defaults: { name: 'Temp-Node' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: 'embroideryApi', required: true }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: testRequest.request } },
+			],
+		},
+	};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'harness.credentialTest',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: nodeTypesWith(new Map([['harness.credentialTest', tempType]])),
+	});
+	const additionalData = {
+		executionId: `harness-credential-test-${++executionCounter}`,
+		credentialsHelper: new HarnessCredentialsHelper(credentialsData(credentials)),
+		currentNodeParameters: {},
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	const decrypted = { id: 'cred-1', name: 'Embroidery API', type: 'embroideryApi', data: { ...credentials } };
+	try {
+		await new RoutingNode(context, tempType, decrypted).runNode();
+	} catch (error) {
+		const status = (error as { cause?: { response?: { status?: number } } }).cause?.response?.status;
+		for (const rule of testRequest.rules ?? []) {
+			if (rule.type === 'responseCode' && rule.properties.value === status) {
+				return { status: 'Error', message: rule.properties.message };
+			}
+		}
+		return { status: 'Error', message: (error as Error).message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }
