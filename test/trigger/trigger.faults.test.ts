@@ -77,3 +77,41 @@ describe('Embroidery Trigger under faults', () => {
 		expect(emitted.some((item) => item.json.status === 'failed')).toBe(true);
 	});
 });
+
+describe('Embroidery Trigger when a file cannot be downloaded', () => {
+	let shortLived: RunningSandbox;
+
+	beforeAll(async () => {
+		shortLived = await startSandbox({ port: 0, workers: 1, signedUrlTtlSeconds: 1 });
+	});
+
+	afterAll(async () => {
+		await shortLived?.close();
+	});
+
+	it('reports the file on the item after one refetch of fresh URLs, emits the job anyway, and does not emit it again', async () => {
+		const control = sandboxAdmin(shortLived);
+		const account = await newAccount(control, shortLived);
+		const trigger = new ActiveTriggerHarness({
+			parameters: { events: ['completed'], workflow: 'both', options: { downloadFiles: true } },
+			credentials: account.credentials,
+		});
+		await trigger.activate();
+		const [id] = await convert(account, 1);
+		await waitUntilEnded(account, [id]);
+		// Every request now takes longer than a signed URL lives, so each URL has expired when it is used.
+		await control.setFaults({ latencyMs: 1500 });
+		const items = (await trigger.poll()) ?? [];
+		await control.clearFaults();
+		expect(items).toHaveLength(1);
+		const [item] = items;
+		expect(item.json).toMatchObject({ id, status: 'completed', files: [] });
+		expect(item.binary).toBeUndefined();
+		expect(item.json.fileErrors).toEqual([
+			expect.objectContaining({ kind: 'preview', error: expect.stringMatching(/signed URL has expired/) }),
+		]);
+		expect(JSON.stringify(item.json)).not.toContain(account.credentials.apiKey);
+		expect(trigger.failures).toEqual([]);
+		expect(await trigger.poll()).toBeNull();
+	});
+});
