@@ -95,15 +95,22 @@ export interface LocalN8nOptions {
 	fileAccess?: string[];
 	/** Fixed per user folder, so imported credentials stay readable across processes. */
 	encryptionKey?: string;
+	/** Editor port to use when it is free (default: any free port). */
+	port?: number;
 	env?: Record<string, string>;
+}
+
+/** The same folder as embroidery_cache_dir in scripts/node24.sh. */
+export function cacheDir(): string {
+	return (
+		process.env.EMBROIDERY_CACHE_DIR ??
+		join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'n8n-nodes-embroidery')
+	);
 }
 
 export function n8nBinary(): string {
 	if (process.env.N8N_BIN) return process.env.N8N_BIN;
-	const cache =
-		process.env.EMBROIDERY_CACHE_DIR ??
-		join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'n8n-nodes-embroidery');
-	const bin = join(cache, 'n8n-2.41.1', 'node_modules', '.bin', 'n8n');
+	const bin = join(cacheDir(), 'n8n-2.41.1', 'node_modules', '.bin', 'n8n');
 	if (!existsSync(bin)) {
 		throw new Error(
 			`n8n 2.41.1 is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,
@@ -112,12 +119,16 @@ export function n8nBinary(): string {
 	return bin;
 }
 
-export async function freePort(): Promise<number> {
+/** `preferred` when nothing listens on it, otherwise any free port. */
+export async function freePort(preferred = 0): Promise<number> {
 	return await new Promise((resolvePort, reject) => {
 		const server = createServer();
 		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
+		server.on('error', (error: NodeJS.ErrnoException) => {
+			if (preferred && error.code === 'EADDRINUSE') resolvePort(freePort());
+			else reject(error);
+		});
+		server.listen(preferred, '127.0.0.1', () => {
 			const address = server.address();
 			const port = typeof address === 'object' && address ? address.port : 0;
 			server.close(() => resolvePort(port));
@@ -196,7 +207,7 @@ export class LocalN8n {
 
 	static async create(options: LocalN8nOptions): Promise<LocalN8n> {
 		await mkdir(join(resolve(options.userFolder), '.n8n'), { recursive: true });
-		return new LocalN8n(options, await freePort(), await freePort());
+		return new LocalN8n(options, await freePort(options.port), await freePort());
 	}
 
 	get url(): string {
@@ -323,6 +334,14 @@ export class LocalN8n {
 		}
 		await this.stop();
 		throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${this.logFile}:\n${await this.logTail()}`);
+	}
+
+	/** Resolves with the exit code when the running `n8n start` ends by itself or is stopped. */
+	async exited(): Promise<number | null> {
+		const server = this.server;
+		if (!server) return null;
+		if (server.exitCode !== null) return server.exitCode;
+		return await new Promise((resolveExit) => server.once('exit', (code) => resolveExit(code)));
 	}
 
 	async stop(timeoutMs = 30_000): Promise<void> {

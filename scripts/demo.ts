@@ -1,0 +1,260 @@
+/**
+ * Runs the example workflows in a real n8n against the sandbox and keeps what they produce:
+ * machine files, previews and a summary per example. Used by `npm run demo` and the e2e suite.
+ */
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Example } from './examples';
+import { embroideryNodeTypes, examplesDir, hasManualTrigger, sandboxCredential, useCredential, withLocalValues } from './examples';
+import type { LocalN8n, WorkflowExport, WorkflowRun } from './n8n';
+import { sleep } from './n8n';
+
+export interface SandboxAccess {
+	baseUrl: string;
+	demoKey: string;
+}
+
+export interface DemoFile {
+	node: string;
+	field: string;
+	fileName: string;
+	mimeType: string;
+	bytes: number;
+	/** Where the demo saved it. */
+	path: string;
+}
+
+export interface DemoJob {
+	id: string;
+	workflow: string;
+	status: string;
+	downloadsUnlocked?: boolean;
+	failureReason?: string | null;
+	warnings?: unknown;
+	metrics?: unknown;
+}
+
+export interface ExampleOutcome {
+	example: string;
+	name: string;
+	status: string;
+	error?: { node?: string; message: string; description?: string | null };
+	jobs: DemoJob[];
+	files: DemoFile[];
+}
+
+/** Folders the examples read from and write to on this machine; n8n must be allowed to use `root`. */
+export function exampleFolders(root: string) {
+	return {
+		root,
+		inbox: join(root, 'inbox'),
+		/** What each example's own "Read/Write Files from Disk" nodes save, per example. */
+		delivered: (slug: string) => join(root, 'delivered', slug),
+		notices: join(root, 'notices'),
+	};
+}
+
+export type ExampleFolders = ReturnType<typeof exampleFolders>;
+
+/** The examples with the demo credential and this machine's folders; copies the sample files into the inbox. */
+export async function localiseExamples(
+	examples: Example[],
+	sandbox: SandboxAccess,
+	folders: ExampleFolders,
+): Promise<WorkflowExport[]> {
+	await mkdir(folders.inbox, { recursive: true });
+	await mkdir(folders.notices, { recursive: true });
+	const samples = join(examplesDir, 'files');
+	for (const file of await readdir(samples)) await copyFile(join(samples, file), join(folders.inbox, file));
+	const credential = sandboxCredential(sandbox);
+	return await Promise.all(
+		examples.map(async ({ slug, workflow }) => {
+			await mkdir(folders.delivered(slug), { recursive: true });
+			return withLocalValues(useCredential(workflow, credential), {
+				sourceFile: join(folders.inbox, 'Star.JEF'),
+				deliveryFolder: folders.delivered(slug),
+				noticeFolder: folders.notices,
+			});
+		}),
+	);
+}
+
+/** Imports the demo credential and the localised examples into n8n. */
+export async function importExamples(
+	n8n: LocalN8n,
+	examples: Example[],
+	sandbox: SandboxAccess,
+	folders: ExampleFolders,
+): Promise<WorkflowExport[]> {
+	const workflows = await localiseExamples(examples, sandbox, folders);
+	await n8n.importCredentials([sandboxCredential(sandbox)]);
+	await n8n.importWorkflows(workflows);
+	return workflows;
+}
+
+/** Runs one example from its Manual Trigger and saves every file its Embroidery nodes produced. */
+export async function runExample(
+	n8n: LocalN8n,
+	slug: string,
+	workflow: WorkflowExport,
+	outputDir: string,
+): Promise<{ outcome: ExampleOutcome; run: WorkflowRun }> {
+	if (!hasManualTrigger(workflow)) throw new Error(`Example ${slug} has no Manual Trigger; run it under n8n start.`);
+	const run = await n8n.execute(workflow.id);
+	const error = run.data.resultData.error;
+	const outcome: ExampleOutcome = {
+		example: slug,
+		name: workflow.name,
+		status: run.status,
+		error: error && { node: error.node?.name, message: error.message, description: error.description },
+		jobs: jobsOf(run, workflow),
+		files: [],
+	};
+	const folder = join(outputDir, slug);
+	await mkdir(folder, { recursive: true });
+	const seen = new Set<string>();
+	for (const node of workflow.nodes.filter((candidate) => embroideryNodeTypes.includes(candidate.type))) {
+		for (const nodeRun of run.data.resultData.runData[node.name] ?? []) {
+			for (const item of nodeRun.data?.main.flat() ?? []) {
+				for (const [field, binary] of Object.entries(item?.binary ?? {})) {
+					const key = binary.id ?? `${node.name}/${field}/${binary.fileName}`;
+					if (seen.has(key)) continue;
+					seen.add(key);
+					const bytes = await n8n.readBinary(binary);
+					const fileName = binary.fileName ?? `${field}.${binary.fileExtension ?? 'bin'}`;
+					const path = join(folder, uniqueName(fileName, outcome.files));
+					await writeFile(path, bytes);
+					outcome.files.push({ node: node.name, field, fileName, mimeType: binary.mimeType, bytes: bytes.length, path });
+				}
+			}
+		}
+	}
+	return { outcome, run };
+}
+
+function uniqueName(fileName: string, taken: DemoFile[]): string {
+	const names = new Set(taken.map((file) => file.path.split('/').pop()));
+	if (!names.has(fileName)) return fileName;
+	const dot = fileName.lastIndexOf('.');
+	for (let n = 2; ; n++) {
+		const candidate = dot > 0 ? `${fileName.slice(0, dot)}-${n}${fileName.slice(dot)}` : `${fileName}-${n}`;
+		if (!names.has(candidate)) return candidate;
+	}
+}
+
+/** The last state of every job the run's Embroidery nodes reported. */
+function jobsOf(run: WorkflowRun, workflow: WorkflowExport): DemoJob[] {
+	const jobs = new Map<string, DemoJob>();
+	for (const node of workflow.nodes.filter((candidate) => embroideryNodeTypes.includes(candidate.type))) {
+		for (const nodeRun of run.data.resultData.runData[node.name] ?? []) {
+			for (const item of nodeRun.data?.main.flat() ?? []) {
+				const json = item?.json ?? {};
+				if (typeof json.id !== 'string' || typeof json.status !== 'string') continue;
+				jobs.set(json.id, {
+					id: json.id,
+					workflow: String(json.workflow),
+					status: json.status,
+					downloadsUnlocked: json.downloadsUnlocked as boolean | undefined,
+					failureReason: json.failureReason as string | null | undefined,
+					warnings: json.warnings,
+					metrics: json.metrics,
+				});
+			}
+		}
+	}
+	return [...jobs.values()];
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+}
+
+/** Waits (bounded) until n8n has finished `count` executions of a workflow; needs a logged-in `n8n start`. */
+export async function waitForExecutions(
+	n8n: LocalN8n,
+	workflowId: string,
+	count: number,
+	timeoutMs: number,
+): Promise<ExecutionSummary[]> {
+	const deadline = Date.now() + timeoutMs;
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	for (;;) {
+		const { results } = await n8n.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}`);
+		const finished = results.filter((execution) => !['new', 'running', 'waiting'].includes(execution.status));
+		if (finished.length >= count) return finished;
+		if (Date.now() > deadline) {
+			throw new Error(
+				`Workflow ${workflowId} finished ${finished.length} of ${count} executions within ${timeoutMs / 1000} s; see ${n8n.logFile}`,
+			);
+		}
+		await sleep(2_000);
+	}
+}
+
+/** Uploads a file as a new job straight to the service's v1 API, the way any client would. */
+export async function createJob(
+	sandbox: SandboxAccess,
+	fields: Record<string, string>,
+	file: { name: string; bytes: Uint8Array },
+): Promise<{ id: string; workflow: string }> {
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) form.append(name, value);
+	form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+	const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+		body: form,
+		signal: AbortSignal.timeout(60_000),
+	});
+	const body = (await response.json()) as { job?: { id: string; workflow: string }; message?: string };
+	if (response.status !== 202 || !body.job) throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
+	return body.job;
+}
+
+/** Polls the job (bounded) until it is completed or failed. */
+export async function waitForJobEnd(
+	sandbox: SandboxAccess,
+	job: { id: string; workflow: string },
+	timeoutMs = 120_000,
+): Promise<Record<string, unknown>> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}`, {
+			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+			signal: AbortSignal.timeout(30_000),
+		});
+		const { job: detail } = (await response.json()) as { job: Record<string, unknown> };
+		if (detail.status === 'completed' || detail.status === 'failed') return detail;
+		if (Date.now() > deadline) throw new Error(`Job ${job.id} is still ${String(detail.status)} after ${timeoutMs / 1000} s`);
+		await sleep(500);
+	}
+}
+
+/**
+ * Waits (bounded) until a published poll trigger has taken its baseline, the first poll on
+ * activation that emits nothing: n8n saves the trigger's state into the workflow's static data.
+ */
+export async function waitForTriggerBaseline(n8n: LocalN8n, workflowId: string, timeoutMs = 90_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const workflow = await n8n.rest<{ staticData?: Record<string, unknown> | null }>('GET', `/rest/workflows/${workflowId}`);
+		if (workflow.staticData && Object.keys(workflow.staticData).length > 0) return;
+		if (Date.now() > deadline) throw new Error(`The trigger of workflow ${workflowId} saved no poll state within ${timeoutMs / 1000} s`);
+		await sleep(1_000);
+	}
+}
+
+/** Makes the sandbox's engine fail every job it starts (1) or none (0), through its control API. */
+export async function setEngineFailureRate(sandbox: { origin: string; adminToken: string }, rate: number): Promise<void> {
+	const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
+		method: 'PUT',
+		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ engineFailureRate: rate }),
+		signal: AbortSignal.timeout(30_000),
+	});
+	if (!response.ok) throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
+}

@@ -1,0 +1,76 @@
+/**
+ * The example workflows in examples/*.json, made ready for one local n8n: every Embroidery node
+ * points at the given credential, and their folder settings at folders of this machine.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { CredentialExport, WorkflowExport } from './n8n';
+import { repoRoot } from './n8n';
+
+export const examplesDir = join(repoRoot, 'examples');
+export const embroideryNodeTypes = ['n8n-nodes-embroidery.embroidery', 'n8n-nodes-embroidery.embroideryTrigger'];
+
+export interface Example {
+	/** File name without .json, e.g. "convert-embroidery-file". */
+	slug: string;
+	workflow: WorkflowExport;
+}
+
+export async function readExamples(): Promise<Example[]> {
+	const files = (await readdir(examplesDir)).filter((file) => file.endsWith('.json')).sort();
+	return await Promise.all(
+		files.map(async (file) => ({
+			slug: file.replace(/\.json$/, ''),
+			workflow: JSON.parse(await readFile(join(examplesDir, file), 'utf8')) as WorkflowExport,
+		})),
+	);
+}
+
+/** The credential the sandbox's demo account needs in n8n. */
+export function sandboxCredential(
+	sandbox: { baseUrl: string; demoKey: string },
+	id = 'embroideryDemo01',
+	name = 'Embroidery sandbox (demo account)',
+): CredentialExport {
+	return { id, name, type: 'embroideryApi', data: { apiKey: sandbox.demoKey, baseUrl: sandbox.baseUrl } };
+}
+
+export function useCredential(workflow: WorkflowExport, credential: Pick<CredentialExport, 'id' | 'name'>): WorkflowExport {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			embroideryNodeTypes.includes(node.type)
+				? { ...node, credentials: { embroideryApi: { id: credential.id, name: credential.name } } }
+				: node,
+		),
+	};
+}
+
+interface Assignment {
+	name: string;
+	value: unknown;
+}
+
+/**
+ * Gives the examples' folder fields (sourceFile, deliveryFolder, noticeFolder: plain values in their
+ * Settings or Order node, the one place users edit an example) the values of this machine.
+ */
+export function withLocalValues(workflow: WorkflowExport, values: Record<string, string>): WorkflowExport {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (node.type !== 'n8n-nodes-base.set') return node;
+			const assignments = (node.parameters.assignments as { assignments: Assignment[] } | undefined)?.assignments;
+			if (!assignments?.some((assignment) => assignment.name in values)) return node;
+			const updated = assignments.map((assignment) =>
+				assignment.name in values ? { ...assignment, value: values[assignment.name] } : assignment,
+			);
+			return { ...node, parameters: { ...node.parameters, assignments: { assignments: updated } } };
+		}),
+	};
+}
+
+export function hasManualTrigger(workflow: WorkflowExport): boolean {
+	return workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
+}
