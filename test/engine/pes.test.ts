@@ -127,6 +127,53 @@ describe('PES writer', () => {
 		expect(bytes[pec + 512 + sectionLength - 1]).toBe(0xff);
 	});
 
+	it('describes the stitches as PE-Design segments: stitch runs, jumps and colour codes', () => {
+		const pattern = patternOf(
+			[
+				[0, 0, Command.Stitch],
+				[100, 0, Command.Stitch],
+				[100, 0, Command.Trim],
+				[500, 200, Command.Jump],
+				[600, 300, Command.Jump],
+				[600, 300, Command.Stitch],
+				[600, 300, Command.ColorChange],
+				[650, 300, Command.Stitch],
+				[650, 300, Command.End],
+			],
+			[0xed171f, 0x0a55a3],
+		);
+		const bytes = write(pattern).bytes;
+		const view = new DataView(bytes.buffer);
+		const word = (at: number) => view.getInt16(at, true);
+		// The segment count sits before the 0xFFFF 0x0000 that closes CEmbOne and the 7 of "CSewSeg".
+		const sewSeg = Buffer.from(bytes).indexOf('CSewSeg');
+		expect(word(sewSeg - 8)).toBe(4);
+		let at = sewSeg + 7;
+		const segments: number[][] = [];
+		for (let segment = 0; segment < 4; segment++) {
+			if (segment > 0) {
+				expect(view.getUint16(at, true)).toBe(0x8003);
+				at += 2;
+			}
+			const count = word(at + 4);
+			const points = Array.from({ length: count * 2 }, (_, i) => word(at + 6 + 2 * i));
+			segments.push([word(at), word(at + 2), ...points]);
+			at += 6 + 4 * count;
+		}
+		// Flag, colour code, points relative to the bottom-left corner (0, 300).
+		expect(segments).toEqual([
+			[0, 5, 0, -300, 100, -300],
+			[1, 5, 100, -300, 600, 0],
+			[0, 5, 600, 0],
+			[0, 2, 650, 0],
+		]);
+		// The colour log: segment 0 starts Red (5), segment 3 starts Blue (2); then two zero words.
+		expect([word(at), word(at + 2), word(at + 4), word(at + 6), word(at + 8), word(at + 10), word(at + 12)]).toEqual([
+			2, 0, 5, 3, 2, 0, 0,
+		]);
+		expect(at + 14).toBe(u32le(bytes, 8));
+	});
+
 	it('keeps trims, stops and long jumps where the needle goes', () => {
 		const pattern = patternOf(
 			[

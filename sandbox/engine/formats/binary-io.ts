@@ -208,6 +208,11 @@ export class ByteBuilder {
 		this.view.setUint16(at, value & 0xffff, true);
 	}
 
+	/** Drop everything written after `length` (a section that turned out not to fit). */
+	truncate(length: number): void {
+		this.length = Math.min(this.length, length);
+	}
+
 	toBytes(): Uint8Array {
 		return this.buffer.slice(0, this.length);
 	}

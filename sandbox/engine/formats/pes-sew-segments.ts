@@ -1,74 +1,26 @@
+import type { Bounds } from '../normalise';
 import { Command, type Pattern } from '../pattern';
 import type { ByteBuilder } from './binary-io';
-import type { Bounds } from '../normalise';
 
 /**
  * The PES v1 design objects (CEmbOne holding a CSewSeg) that PE-Design edits; machines sew the
- * PEC block instead. Coordinates are relative to the design's bottom-left corner.
+ * PEC block instead. Segments are runs of stitches (flag 0) or a jump from the last stitch to
+ * where the jumps end (flag 1), each with its PEC colour code; coordinates are relative to the
+ * design's bottom-left corner.
  */
-
-interface Segment {
-	/** 0 = stitches, 1 = a jump from the last stitch to the next. */
-	flag: number;
-	colourCode: number;
-	points: number[];
-}
 
 const maxWord = 0xffff;
+const stitchSegment = 0;
+const jumpSegment = 1;
+const noSegment = -1;
 
-function collectSegments(pattern: Pattern, codes: number[], extents: Bounds): Segment[] {
-	const segments: Segment[] = [];
-	const { xs, ys, commands } = pattern;
-	let block = 0;
-	let stitchedX = extents.minX;
-	let stitchedY = extents.maxY;
-	let current: Segment | undefined;
-	for (let i = 0; i < pattern.length; i++) {
-		const command = commands[i];
-		if (command === Command.End) break;
-		if (command === Command.ColorChange || command === Command.Stop) {
-			block = Math.min(block + 1, codes.length - 1);
-			current = undefined;
-			continue;
-		}
-		const x = xs[i] - extents.minX;
-		const y = ys[i] - extents.maxY;
-		if (command === Command.Stitch) {
-			if (!current || current.flag !== 0 || current.points.length >= 2 * maxWord) {
-				current = { flag: 0, colourCode: codes[block], points: [] };
-				segments.push(current);
-			}
-			current.points.push(x, y);
-			stitchedX = xs[i];
-			stitchedY = ys[i];
-		} else if (command === Command.Jump) {
-			if (!current || current.flag !== 1) {
-				current = {
-					flag: 1,
-					colourCode: codes[block],
-					points: [stitchedX - extents.minX, stitchedY - extents.maxY, x, y],
-				};
-				segments.push(current);
-			}
-			current.points[2] = x;
-			current.points[3] = y;
-		} else {
-			current = undefined;
-		}
-	}
-	return segments;
-}
+const STITCH = Command.Stitch;
+const JUMP = Command.Jump;
+const COLOR_CHANGE = Command.ColorChange;
+const STOP = Command.Stop;
+const END = Command.End;
 
-/**
- * Append the CEmbOne and CSewSeg objects; returns false (writing nothing) when the design is too
- * big for their 16-bit fields, in which case the PES lists no objects and holds only the PEC block.
- */
-export function writeSewSegments(out: ByteBuilder, pattern: Pattern, codes: number[], extents: Bounds): boolean {
-	const segments = collectSegments(pattern, codes, extents);
-	const width = extents.maxX - extents.minX;
-	const height = extents.maxY - extents.minY;
-	if (segments.length === 0 || segments.length > maxWord || width > 0x7fff || height > 0x7fff) return false;
-
+function writeObjectHeader(out: ByteBuilder, width: number, height: number): number {
 	out.u16le(7);
 	out.ascii('CEmbOne');
 	out.fill(0, 16);
@@ -85,25 +37,87 @@ export function writeSewSegments(out: ByteBuilder, pattern: Pattern, codes: numb
 	out.u16le(width);
 	out.u16le(height);
 	out.fill(0, 8);
-	out.u16le(segments.length);
+	const segmentCountAt = out.length;
+	out.u16le(0);
 	out.u16le(0xffff);
 	out.u16le(0);
-
 	out.u16le(7);
 	out.ascii('CSewSeg');
+	return segmentCountAt;
+}
+
+/**
+ * Append the CEmbOne and CSewSeg objects; returns false (leaving `out` as it was) when the design
+ * does not fit their 16-bit fields, in which case the PES lists no objects and holds only the PEC block.
+ */
+export function writeSewSegments(out: ByteBuilder, pattern: Pattern, codes: number[], extents: Bounds): boolean {
+	const width = extents.maxX - extents.minX;
+	const height = extents.maxY - extents.minY;
+	if (width > 0x7fff || height > 0x7fff) return false;
+	const start = out.length;
+	const segmentCountAt = writeObjectHeader(out, width, height);
+
 	const colourLog: number[] = [];
-	let previousCode = -1;
-	segments.forEach((segment, index) => {
-		if (index > 0) out.u16le(0x8003);
-		if (segment.colourCode !== previousCode) {
-			colourLog.push(index, segment.colourCode);
-			previousCode = segment.colourCode;
+	let segments = 0;
+	let openFlag = noSegment;
+	let pointCountAt = 0;
+	let points = 0;
+	let block = 0;
+	let stitchedX = extents.minX;
+	let stitchedY = extents.maxY;
+	const point = (x: number, y: number): void => {
+		out.u16le(x - extents.minX);
+		out.u16le(y - extents.maxY);
+		points++;
+	};
+	const close = (): void => {
+		if (openFlag !== noSegment) out.patchU16le(pointCountAt, points);
+		openFlag = noSegment;
+	};
+	const open = (flag: number): void => {
+		close();
+		if (segments > 0) out.u16le(0x8003);
+		const code = codes[block];
+		if (colourLog.length === 0 || colourLog[colourLog.length - 1] !== code) colourLog.push(segments, code);
+		out.u16le(flag);
+		out.u16le(code);
+		pointCountAt = out.length;
+		out.u16le(0);
+		openFlag = flag;
+		points = 0;
+		segments++;
+	};
+
+	const { xs, ys, commands } = pattern;
+	for (let i = 0; i < pattern.length; i++) {
+		const command = commands[i];
+		if (command === END) break;
+		if (command === STITCH) {
+			if (openFlag !== stitchSegment || points === maxWord) open(stitchSegment);
+			point(xs[i], ys[i]);
+			stitchedX = xs[i];
+			stitchedY = ys[i];
+		} else if (command === JUMP) {
+			if (openFlag === jumpSegment) {
+				// A run of jumps is one segment ending where the run ends.
+				out.patchU16le(out.length - 4, xs[i] - extents.minX);
+				out.patchU16le(out.length - 2, ys[i] - extents.maxY);
+			} else {
+				open(jumpSegment);
+				point(stitchedX, stitchedY);
+				point(xs[i], ys[i]);
+			}
+		} else {
+			close();
+			if (command === COLOR_CHANGE || command === STOP) block = Math.min(block + 1, codes.length - 1);
 		}
-		out.u16le(segment.flag);
-		out.u16le(segment.colourCode);
-		out.u16le(segment.points.length / 2);
-		for (const value of segment.points) out.u16le(value);
-	});
+	}
+	close();
+	if (segments === 0 || segments > maxWord) {
+		out.truncate(start);
+		return false;
+	}
+	out.patchU16le(segmentCountAt, segments);
 	out.u16le(colourLog.length / 2);
 	for (const value of colourLog) out.u16le(value);
 	out.u16le(0);
