@@ -1,0 +1,89 @@
+import { createServer, request as forward } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { ActiveTriggerHarness } from '../support/n8n-poll';
+import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
+import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { FOLLOW_UPS_PER_POLL } from '../../nodes/Embroidery/trigger/pollState';
+import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
+
+jest.setTimeout(180_000);
+
+let sandbox: RunningSandbox;
+let admin: SandboxAdmin;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, workers: 2 });
+	admin = sandboxAdmin(sandbox);
+});
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+/** A pass-through proxy in front of the sandbox that records each request as "GET /jobs" or "GET /jobs/{workflow}/{id}". */
+async function countingProxy(origin: string) {
+	const requests: string[] = [];
+	const server = createServer((incoming, outgoing) => {
+		const path = (incoming.url ?? '').split('?')[0].replace('/api/v1', '').replace(/\/[0-9A-HJKMNP-TV-Z]{26}/g, '/{id}');
+		requests.push(`${incoming.method} ${path}`);
+		const upstream = forward(`${origin}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+			outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(outgoing);
+		});
+		incoming.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		/** The requests since the last call. */
+		take(): string[] {
+			return requests.splice(0);
+		},
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('Embroidery Trigger request budget', () => {
+	it('spends one listing request per poll with 50 jobs in flight, plus one request per followed or failed job', async () => {
+		const proxy = await countingProxy(sandbox.origin);
+		try {
+			const account = await newAccount(admin, sandbox);
+			await admin.setFaults({ processingPaused: true });
+			const inWindow = await convert(account, 50);
+			const trigger = new ActiveTriggerHarness({
+				parameters: { events: ['completed', 'failed'], workflow: 'both' },
+				credentials: { ...account.credentials, baseUrl: proxy.baseUrl },
+			});
+			await trigger.activate();
+			expect(proxy.take()).toEqual(['GET /jobs']);
+			for (let poll = 0; poll < 3; poll++) expect(await trigger.poll()).toBeNull();
+			expect(proxy.take()).toEqual(['GET /jobs', 'GET /jobs', 'GET /jobs']);
+
+			// Five newer jobs push five unfinished ones out of the listing: each is followed on its own.
+			const newer = await convert(account, 5);
+			expect(await trigger.poll()).toBeNull();
+			const pushedOut = proxy.take();
+			expect(pushedOut).toEqual(['GET /jobs', ...Array(5).fill('GET /jobs/conversion/{id}')]);
+
+			await admin.setFaults({ processingPaused: false, engineFailureRate: 0.5 });
+			const all = [...inWindow, ...newer];
+			const statuses = await waitUntilEnded(account, all.slice(5), 120_000);
+			await admin.clearFaults();
+			const items = (await trigger.poll()) ?? [];
+			expect(items.map((item) => item.json.id).sort()).toEqual([...all].sort());
+			const failedInListing = all.slice(5).filter((id) => statuses.get(id) === 'failed').length;
+			const requests = proxy.take();
+			expect(requests.filter((request) => request === 'GET /jobs')).toHaveLength(1);
+			// Follow-ups for the 5 jobs outside the listing (their answer is the full job), one GET per failure in it.
+			expect(requests).toHaveLength(1 + Math.min(5, FOLLOW_UPS_PER_POLL) + failedInListing);
+			expect(failedInListing).toBeGreaterThan(0);
+			expect(await trigger.poll()).toBeNull();
+			expect(proxy.take()).toEqual(['GET /jobs']);
+		} finally {
+			await admin.clearFaults();
+			await proxy.close();
+		}
+	});
+});
