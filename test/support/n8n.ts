@@ -41,7 +41,6 @@ import type {
 } from 'n8n-workflow';
 
 import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
-import { Embroidery } from '../../nodes/Embroidery/Embroidery.node';
 
 // n8n-core resolves its own copy of the DI container; services must come from that one.
 const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
@@ -93,6 +92,9 @@ export function registerNodeType(name: string, nodeType: INodeType): void {
 	nodeTypeRegistry.set(name, nodeType);
 }
 
+// Named with its extension: beside Embroidery.node.ts lies the codex Embroidery.node.json, which
+// Node's resolver (under tsx) would otherwise pick for the extension-less path.
+const { Embroidery } = require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
 registerNodeType(embroideryNodeType, new Embroidery());
 
 const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);

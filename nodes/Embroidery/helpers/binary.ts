@@ -67,9 +67,8 @@ export async function describeSources(
 /** Reads a source's bytes (the only place the upload is held in memory) as a Blob for a FormData part. */
 export async function sourceBlob(context: IExecuteFunctions, source: SourceFile): Promise<Blob> {
 	const buffer = await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName);
-	return new Blob([Uint8Array.from(buffer)], {
-		type: source.mimeType,
-	});
+	// The cast only narrows Buffer's ArrayBufferLike; Blob copies the bytes once either way.
+	return new Blob([buffer as Uint8Array<ArrayBuffer>], { type: source.mimeType });
 }
 
 /** The last path segment of a URL, used as a file name when the service sends none. */
