@@ -82,9 +82,11 @@ export class Needle {
 		}
 		if (this.anchored && length > this.px(this.rules.trimAfterMm)) this.tieOffAndTrim();
 		if (this.anchored) {
+			// The needle must go down where a jump lands, or the next stitch floats from the jump's start.
 			this.emit(x, y, Command.Jump);
 			this.x = x;
 			this.y = y;
+			this.penetrate(x, y);
 			return;
 		}
 		this.x = x;

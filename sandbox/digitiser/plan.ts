@@ -1,7 +1,7 @@
 import { Command, Pattern } from '../engine/pattern';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
-import { sewRegion, type Density } from './sew';
+import { RegionSewing, sewRegion, type Density } from './sew';
 
 const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
@@ -31,13 +31,14 @@ export function planStitches(
 
 	const pattern = new Pattern(16384);
 	const needle = new Needle(pattern, pixelMm, (widthMm * 10) / 2, (heightMm * 10) / 2, rules);
+	const covered = new Uint8Array(map.width * map.height);
 	blocks.forEach((thread, blockIndex) => {
 		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
 		const pending = new Set(byThread[thread]);
 		while (pending.size) {
 			const next = nearestRegion(map, pending, needle.position);
 			pending.delete(next);
-			sewRegion(needle, map, next, density);
+			sewRegion(new RegionSewing(needle, map, next, covered), density);
 		}
 		needle.tieOffAndTrim();
 	});

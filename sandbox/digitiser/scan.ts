@@ -80,19 +80,6 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
 	return rows;
 }
 
-/** True when the straight line between two pixel points stays inside the region. */
-export function lineInside(map: RegionMap, regionId: number, ax: number, ay: number, bx: number, by: number): boolean {
-	const length = Math.hypot(bx - ax, by - ay);
-	const steps = Math.max(1, Math.ceil(length / sampleStep));
-	for (let s = 0; s <= steps; s++) {
-		const x = Math.floor(ax + ((bx - ax) * s) / steps);
-		const y = Math.floor(ay + ((by - ay) * s) / steps);
-		if (x < 0 || y < 0 || x >= map.width || y >= map.height) return false;
-		if (map.ids[y * map.width + x] !== regionId) return false;
-	}
-	return true;
-}
-
 /**
  * Orders the spans into sections: runs of touching spans on consecutive rows that can be
  * sewn back and forth without lifting the needle. The section starts at the span nearest the needle.

@@ -1,6 +1,6 @@
 import type { Needle } from './needle';
 import type { RegionMap } from './regions';
-import { frameAt, lineInside, nextSection, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import { frameAt, nextSection, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
 
 /** How densely areas are covered; relaxed step by step when a stitch cap must be met. */
 export interface Density {
@@ -17,90 +17,156 @@ export const standardDensity: Density = { fillSpacingMm: 0.4, fillStitchMm: 3.5,
 
 /** Shapes narrower than this everywhere are sewn as satin columns instead of tatami fill. */
 export const satinMaxWidthMm = 2;
-/** Extra length at each end of a top stitch row: thread pulls the fabric in. */
-const pullCompensationMm = 0;
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
 const staggers = [0, 0.5, 0.25, 0.75];
 /** Fill angle; the underlay runs across it. */
 const fillAngle = 0;
+/** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
+const maxHiddenTravelMm = 20;
+/** How far a join between rows may graze past the region's edge: under a thread's width. */
+const joinSlackMm = 0.3;
 
-/** Sews one region: underlay first, then its top stitching. */
-export function sewRegion(needle: Needle, map: RegionMap, regionId: number, density: Density): void {
-	const region = map.regions[regionId];
-	if (region.widthPx * needle.pixelMm < satinMaxWidthMm) sewSatin(needle, map, regionId, density);
-	else sewFill(needle, map, regionId, density);
-}
+/**
+ * What sewing one region needs: the needle, the region, and which pixels the top
+ * stitching already covers (travel may only hide under top stitching still to come).
+ */
+export class RegionSewing {
+	constructor(
+		readonly needle: Needle,
+		readonly map: RegionMap,
+		readonly regionId: number,
+		readonly covered: Uint8Array,
+	) {}
 
-function sewFill(needle: Needle, map: RegionMap, regionId: number, density: Density): void {
-	if (density.underlay) {
-		const frame = frameAt(fillAngle + Math.PI / 2);
-		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(0.5));
-		sewSections(needle, map, regionId, frame, rows, (span) => sewRow(needle, frame, span, needle.px(3), null));
+	/**
+	 * True when the straight line stays in the region, allowing it to stray `slackPx`
+	 * outside (a join along a slanted edge grazes the neighbour).
+	 */
+	inside(ax: number, ay: number, bx: number, by: number, avoidCovered: boolean, slackPx = 1): boolean {
+		const { width, height, ids } = this.map;
+		const length = Math.hypot(bx - ax, by - ay);
+		const steps = Math.max(1, Math.ceil(length / 0.5));
+		for (let s = 0; s <= steps; s++) {
+			const x = Math.floor(ax + ((bx - ax) * s) / steps);
+			const y = Math.floor(ay + ((by - ay) * s) / steps);
+			if (x < 0 || y < 0 || x >= width || y >= height) return false;
+			const i = y * width + x;
+			if (avoidCovered && this.covered[i] && s > 1 && s < steps - 1) return false;
+			if (ids[i] !== this.regionId && !this.near(x, y, slackPx)) return false;
+		}
+		return true;
 	}
-	const frame = frameAt(fillAngle);
-	const rows = scanRegion(map, regionId, frame, needle.px(density.fillSpacingMm), 0);
-	extendSpans(rows, needle.px(pullCompensationMm));
-	const stitchPx = needle.px(density.fillStitchMm);
-	sewSections(needle, map, regionId, frame, rows, (span) => sewRow(needle, frame, span, stitchPx, staggers));
-}
 
-function sewSatin(needle: Needle, map: RegionMap, regionId: number, density: Density): void {
-	const frame = frameAt(acrossAngle(map, regionId));
-	const region = map.regions[regionId];
-	if (density.underlay && region.widthPx * needle.pixelMm >= 1.2) {
-		const rows = scanRegion(map, regionId, frame, needle.px(1), needle.px(0.3));
-		sewSections(needle, map, regionId, frame, rows, (span) => sewZigZag(needle, frame, span));
+	private near(x: number, y: number, slackPx: number): boolean {
+		const { width, height, ids } = this.map;
+		for (let dy = -slackPx; dy <= slackPx; dy++) {
+			for (let dx = -slackPx; dx <= slackPx; dx++) {
+				const nx = x + dx;
+				const ny = y + dy;
+				if (nx >= 0 && ny >= 0 && nx < width && ny < height && ids[ny * width + nx] === this.regionId) return true;
+			}
+		}
+		return false;
 	}
-	const rows = scanRegion(map, regionId, frame, needle.px(density.satinSpacingMm), 0);
-	extendSpans(rows, needle.px(pullCompensationMm));
-	sewSections(needle, map, regionId, frame, rows, (span) => sewZigZag(needle, frame, span));
-}
 
-function extendSpans(rows: Span[][], by: number): void {
-	for (const spans of rows) {
-		for (const span of spans) {
-			span.u0 -= by;
-			span.u1 += by;
+	/** Stitches to a point when the way there stays inside the region, else jumps (and trims if far). */
+	joinTo(x: number, y: number): void {
+		const [nx, ny] = this.needle.position;
+		const slack = Math.max(1, Math.round(this.needle.px(joinSlackMm)));
+		if (this.inside(nx, ny, x, y, false, slack)) this.needle.stitchTo(x, y);
+		else this.needle.travelTo(x, y, false);
+	}
+
+	/** Moves to the next section: a hidden run under top stitching still to come, else a jump. */
+	travelTo(x: number, y: number): void {
+		const [nx, ny] = this.needle.position;
+		const near = Math.hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm);
+		this.needle.travelTo(x, y, near && this.inside(nx, ny, x, y, true));
+	}
+
+	/** Marks the band a top row covers, so later travel does not run over it. */
+	cover(frame: ScanFrame, span: Span, halfWidth: number): void {
+		const { width, height } = this.map;
+		for (let v = span.v - halfWidth; v <= span.v + halfWidth; v += 0.5) {
+			for (let u = span.u0; u <= span.u1; u += 0.5) {
+				const [px, py] = toPixel(frame, u, v);
+				const x = Math.floor(px);
+				const y = Math.floor(py);
+				if (x >= 0 && y >= 0 && x < width && y < height) this.covered[y * width + x] = 1;
+			}
 		}
 	}
 }
 
-type SewSpan = (span: Span) => void;
+/** Sews one region: underlay first, then its top stitching. */
+export function sewRegion(sewing: RegionSewing, density: Density): void {
+	const region = sewing.map.regions[sewing.regionId];
+	if (region.widthPx * sewing.needle.pixelMm < satinMaxWidthMm) sewSatin(sewing, density);
+	else sewFill(sewing, density);
+}
+
+function sewFill(sewing: RegionSewing, density: Density): void {
+	const { needle, map, regionId } = sewing;
+	if (density.underlay) {
+		const frame = frameAt(fillAngle + Math.PI / 2);
+		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(0.5));
+		sewSections(sewing, frame, rows, (span) => sewRow(sewing, frame, span, needle.px(3), null));
+	}
+	const frame = frameAt(fillAngle);
+	const spacing = needle.px(density.fillSpacingMm);
+	const rows = scanRegion(map, regionId, frame, spacing, 0);
+	const stitchPx = needle.px(density.fillStitchMm);
+	sewSections(sewing, frame, rows, (span) => {
+		sewRow(sewing, frame, span, stitchPx, staggers);
+		sewing.cover(frame, span, spacing / 2);
+	});
+}
+
+function sewSatin(sewing: RegionSewing, density: Density): void {
+	const { needle, map, regionId } = sewing;
+	const frame = frameAt(acrossAngle(map, regionId));
+	const region = map.regions[regionId];
+	if (density.underlay && region.widthPx * needle.pixelMm >= 1.2) {
+		const rows = scanRegion(map, regionId, frame, needle.px(1), needle.px(0.3));
+		sewSections(sewing, frame, rows, (span) => sewZigZag(sewing, frame, span));
+	}
+	const spacing = needle.px(density.satinSpacingMm);
+	const rows = scanRegion(map, regionId, frame, spacing, 0);
+	sewSections(sewing, frame, rows, (span) => {
+		sewZigZag(sewing, frame, span);
+		sewing.cover(frame, span, spacing / 2);
+	});
+}
 
 /** Sews every section of the scan, travelling between sections. */
-function sewSections(needle: Needle, map: RegionMap, regionId: number, frame: ScanFrame, rows: Span[][], sew: SewSpan): void {
+function sewSections(sewing: RegionSewing, frame: ScanFrame, rows: Span[][], sew: (span: Span) => void): void {
 	for (;;) {
-		const section = nextSection(rows, frame, needle.position);
+		const section = nextSection(rows, frame, sewing.needle.position);
 		if (!section) return;
 		const [first] = section;
 		const [x0, y0] = toPixel(frame, first.u0, first.v);
 		const [x1, y1] = toPixel(frame, first.u1, first.v);
-		const [nx, ny] = needle.position;
+		const [nx, ny] = sewing.needle.position;
 		const fromStart = Math.hypot(x0 - nx, y0 - ny) <= Math.hypot(x1 - nx, y1 - ny);
 		const [sx, sy] = fromStart ? [x0, y0] : [x1, y1];
-		needle.travelTo(sx, sy, isHidden(needle, map, regionId, sx, sy));
+		sewing.travelTo(sx, sy);
 		for (const span of section) sew(span);
 	}
-}
-
-function isHidden(needle: Needle, map: RegionMap, regionId: number, x: number, y: number): boolean {
-	const [nx, ny] = needle.position;
-	if (Math.hypot(x - nx, y - ny) > needle.px(20)) return false;
-	return lineInside(map, regionId, nx, ny, x, y);
 }
 
 /**
  * One tatami row: joins it from the nearer end, then pierces at a grid that is shifted
  * row by row (`staggers`), so holes never line up into a visible furrow.
  */
-function sewRow(needle: Needle, frame: ScanFrame, span: Span, stitchPx: number, stagger: number[] | null): void {
+function sewRow(sewing: RegionSewing, frame: ScanFrame, span: Span, stitchPx: number, stagger: number[] | null): void {
+	const { needle } = sewing;
 	const [nx, ny] = needle.position;
 	const [ax, ay] = toPixel(frame, span.u0, span.v);
 	const [bx, by] = toPixel(frame, span.u1, span.v);
 	const forward = Math.hypot(ax - nx, ay - ny) <= Math.hypot(bx - nx, by - ny);
 	const uStart = forward ? span.u0 : span.u1;
 	const uEnd = forward ? span.u1 : span.u0;
-	needle.stitchTo(...toPixel(frame, uStart, span.v));
+	sewing.joinTo(...toPixel(frame, uStart, span.v));
 	const shift = stagger ? stagger[((span.row % stagger.length) + stagger.length) % stagger.length] * stitchPx : 0;
 	const minGap = stitchPx * 0.3;
 	const sign = forward ? 1 : -1;
@@ -119,12 +185,13 @@ function sewRow(needle: Needle, frame: ScanFrame, span: Span, stitchPx: number, 
 }
 
 /** One satin pass: a single stitch to the far side of the column, so passes alternate side to side. */
-function sewZigZag(needle: Needle, frame: ScanFrame, span: Span): void {
-	const [nx, ny] = needle.position;
+function sewZigZag(sewing: RegionSewing, frame: ScanFrame, span: Span): void {
+	const [nx, ny] = sewing.needle.position;
 	const [ax, ay] = toPixel(frame, span.u0, span.v);
 	const [bx, by] = toPixel(frame, span.u1, span.v);
-	if (Math.hypot(ax - nx, ay - ny) >= Math.hypot(bx - nx, by - ny)) needle.stitchTo(ax, ay);
-	else needle.stitchTo(bx, by);
+	const towardsStart = Math.hypot(ax - nx, ay - ny) >= Math.hypot(bx - nx, by - ny);
+	const [tx, ty] = towardsStart ? [ax, ay] : [bx, by];
+	sewing.joinTo(tx, ty);
 }
 
 /** Satin runs across a column: perpendicular to the region's long axis (principal component). */
