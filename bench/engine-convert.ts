@@ -47,7 +47,10 @@ function generatedDesign(stitches: number): Pattern {
 			}
 		}
 		if (block < colours - 1) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
-		pattern.threads.push({ color: (block * 0x3b5d7f + 0x204060) & 0xffffff, name: `Thread ${block + 1}` });
+		pattern.threads.push({
+			color: (block * 0x3b5d7f + 0x204060) & 0xffffff,
+			name: `Thread ${block + 1}`,
+		});
 	}
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
 	return pattern;
@@ -87,20 +90,33 @@ function convert(source: Uint8Array, from: string, to: string, runs: number): Me
 		outputBytes = written.bytes.length;
 	}
 	const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-	return { medianMs: median(times), medianCpuMs: median(cpuTimes), peakMb: peak / 1048576, outputKb: outputBytes / 1024 };
+	return {
+		medianMs: median(times),
+		medianCpuMs: median(cpuTimes),
+		peakMb: peak / 1048576,
+		outputKb: outputBytes / 1024,
+	};
 }
 
 function main(): void {
 	const formats = listFormats();
 	const readable = formats.filter((format) => format.readable).map((format) => format.format);
 	const writable = formats.filter((format) => format.writable).map((format) => format.format);
-	console.log('Engine conversion: read source + write target, median of runs; peak = live heap + buffers over baseline');
-	console.log(`load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} on ${cpus().length} cores (wall times stretch under load)`);
+	console.log(
+		'Engine conversion: read source + write target, median of runs; peak = live heap + buffers over baseline',
+	);
+	console.log(
+		`load average ${loadavg()
+			.map((load) => load.toFixed(1))
+			.join(' ')} on ${cpus().length} cores (wall times stretch under load)`,
+	);
 	for (const stitches of sizes) {
 		const design = generatedDesign(stitches);
 		const runs = stitches >= 1_000_000 ? 3 : 7;
 		console.log(`\n${stitches.toLocaleString('en')} stitches (${runs} runs per pair)`);
-		console.log(`${'from'.padEnd(5)} ${'to'.padEnd(5)} ${'wall ms'.padStart(8)} ${'cpu ms'.padStart(8)} ${'peak MB'.padStart(8)} ${'in KB'.padStart(8)} ${'out KB'.padStart(8)}`);
+		console.log(
+			`${'from'.padEnd(5)} ${'to'.padEnd(5)} ${'wall ms'.padStart(8)} ${'cpu ms'.padStart(8)} ${'peak MB'.padStart(8)} ${'in KB'.padStart(8)} ${'out KB'.padStart(8)}`,
+		);
 		for (const from of readable) {
 			if (!writable.includes(from)) continue;
 			const source = writePattern(design, from).bytes;

@@ -34,11 +34,20 @@ export function stepCount(dx: number, dy: number, max: number): number {
 }
 
 /** Appends a move too long for one record as equal shorter steps ending exactly at (toX, toY). */
-function addSplitMove(out: Pattern, x: number, y: number, toX: number, toY: number, command: Command, limit: number): void {
+function addSplitMove(
+	out: Pattern,
+	x: number,
+	y: number,
+	toX: number,
+	toY: number,
+	command: Command,
+	limit: number,
+): void {
 	const dx = toX - x;
 	const dy = toY - y;
 	const steps = stepCount(dx, dy, limit);
-	for (let k = 1; k < steps; k++) out.add(x + Math.round((dx * k) / steps), y + Math.round((dy * k) / steps), command);
+	for (let k = 1; k < steps; k++)
+		out.add(x + Math.round((dx * k) / steps), y + Math.round((dy * k) / steps), command);
 	out.add(toX, toY, command);
 }
 
@@ -121,8 +130,14 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 			`${splitStitches} stitch(es) longer than ${options.label} allows (${maxStitch / 10} mm) were split into shorter stitches.`,
 		);
 	}
-	if (splitJumps) warnings.push(`${splitJumps} long jump(s) were split into ${options.label}'s shorter jump records.`);
-	if (stops) warnings.push(`${options.label} has no stop code: ${stops} stop(s) were written as colour changes.`);
+	if (splitJumps)
+		warnings.push(
+			`${splitJumps} long jump(s) were split into ${options.label}'s shorter jump records.`,
+		);
+	if (stops)
+		warnings.push(
+			`${options.label} has no stop code: ${stops} stop(s) were written as colour changes.`,
+		);
 	return { pattern: out, warnings };
 }
 

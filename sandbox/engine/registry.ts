@@ -16,7 +16,16 @@ function findModule(format: string): FormatModule | undefined {
  * How much a format's content check proves: a magic signature or labelled header (3), a strict
  * record structure (2), or mere plausibility, for EXP which has no header at all (1).
  */
-const detectionStrength: Record<string, number> = { pes: 3, pec: 3, vp3: 3, dst: 3, jef: 2, xxx: 2, u01: 2, exp: 1 };
+const detectionStrength: Record<string, number> = {
+	pes: 3,
+	pec: 3,
+	vp3: 3,
+	dst: 3,
+	jef: 2,
+	xxx: 2,
+	u01: 2,
+	exp: 1,
+};
 const strengthOf = (module: FormatModule): number => detectionStrength[module.info.format] ?? 2;
 
 function accepts(module: FormatModule, bytes: Uint8Array): boolean {
@@ -46,7 +55,9 @@ export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 	const key = format ?? detectFormat(bytes);
 	const module = key ? findModule(key) : undefined;
 	if (!module?.read) {
-		const readable = formatModules.filter((candidate) => candidate.read).map((candidate) => candidate.info.label);
+		const readable = formatModules
+			.filter((candidate) => candidate.read)
+			.map((candidate) => candidate.info.label);
 		throw new UnreadableSourceError(
 			key
 				? `The format "${key}" cannot be read.`
@@ -57,7 +68,9 @@ export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 		return module.read(bytes);
 	} catch (error) {
 		if (error instanceof UnreadableSourceError) throw error;
-		throw new UnreadableSourceError(`The ${module.info.label} file is damaged: ${(error as Error).message}`);
+		throw new UnreadableSourceError(
+			`The ${module.info.label} file is damaged: ${(error as Error).message}`,
+		);
 	}
 }
 

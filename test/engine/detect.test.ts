@@ -30,7 +30,8 @@ describe('detectFormat', () => {
 
 	it('recognises what every writer produces', () => {
 		const pattern = new Pattern();
-		for (let i = 0; i < 200; i++) pattern.add((i % 20) * 10, Math.floor(i / 20) * 10, Command.Stitch);
+		for (let i = 0; i < 200; i++)
+			pattern.add((i % 20) * 10, Math.floor(i / 20) * 10, Command.Stitch);
 		pattern.add(0, 0, Command.ColorChange);
 		pattern.add(50, 50, Command.Stitch);
 		pattern.threads = [{ color: 0xff0000 }, { color: 0x0000ff }];
@@ -41,8 +42,20 @@ describe('detectFormat', () => {
 	});
 
 	it('recognises nothing in files that are not embroidery', () => {
-		const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(600).fill(0x11)]);
-		const text = new TextEncoder().encode('Hello, this is a plain text file and not a design.\n'.repeat(40));
+		const png = new Uint8Array([
+			0x89,
+			0x50,
+			0x4e,
+			0x47,
+			0x0d,
+			0x0a,
+			0x1a,
+			0x0a,
+			...new Array(600).fill(0x11),
+		]);
+		const text = new TextEncoder().encode(
+			'Hello, this is a plain text file and not a design.\n'.repeat(40),
+		);
 		let seed = 7;
 		const random = Uint8Array.from({ length: 4096 }, () => {
 			seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -57,7 +70,9 @@ describe('detectFormat', () => {
 	it('fails a file no reader accepts with unreadable_source and a clear message', () => {
 		const text = new TextEncoder().encode('not a design at all'.repeat(10));
 		expect(() => readPattern(text)).toThrow(UnreadableSourceError);
-		expect(() => readPattern(text)).toThrow(/not an embroidery machine file.*readable: .*Tajima DST/);
+		expect(() => readPattern(text)).toThrow(
+			/not an embroidery machine file.*readable: .*Tajima DST/,
+		);
 		try {
 			readPattern(text);
 		} catch (error) {

@@ -32,7 +32,9 @@ describe('DST reader', () => {
 		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
+		);
 		expect(pattern.commands[pattern.length - 1]).toBe(Command.End);
 		expect(pattern.threads).toEqual([]);
 	});
@@ -40,7 +42,8 @@ describe('DST reader', () => {
 	it('reads the runs of jumps after the colour change as one trim, never before the first stitch', () => {
 		const pattern = read(fixture.bytes);
 		const trims: number[] = [];
-		for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.Trim) trims.push(i);
+		for (let i = 0; i < pattern.length; i++)
+			if (pattern.commands[i] === Command.Trim) trims.push(i);
 		// The file opens with 5 jumps (nothing sewn yet) and changes colour before its 8 jumps: neither cuts thread.
 		expect(trims).toEqual([]);
 	});
@@ -71,7 +74,15 @@ describe('DST reader', () => {
 
 	it('decodes every balanced-ternary digit with y pointing down', () => {
 		// +81 x (b2 bit 2), -27 x (b1 bit 3), +9 y (b0 bit 5) and -1 y (b0 bit 6): a stitch to (54, -8).
-		const bytes = new Uint8Array([...headerWith('LA:digits'), 0x20 | 0x40, 0x08, 0x04 | 0x03, 0, 0, 0xf3]);
+		const bytes = new Uint8Array([
+			...headerWith('LA:digits'),
+			0x20 | 0x40,
+			0x08,
+			0x04 | 0x03,
+			0,
+			0,
+			0xf3,
+		]);
 		const pattern = read(bytes);
 		expect([pattern.xs[0], pattern.ys[0], pattern.commands[0]]).toEqual([54, -8, Command.Stitch]);
 	});
@@ -80,17 +91,34 @@ describe('DST reader', () => {
 		const sequinMode = [0x00, 0x00, 0x43];
 		const sequinDrop = [0x01, 0x00, 0x83];
 		const stitch = [0x01, 0x00, 0x03];
-		const body = [stitch, sequinMode, sequinDrop, sequinDrop, sequinDrop, sequinMode, stitch, [0, 0, 0xf3]].flat();
+		const body = [
+			stitch,
+			sequinMode,
+			sequinDrop,
+			sequinDrop,
+			sequinDrop,
+			sequinMode,
+			stitch,
+			[0, 0, 0xf3],
+		].flat();
 		const pattern = read(new Uint8Array([...headerWith('LA:sequins'), ...body]));
 		expect(countCommands(pattern, Command.Trim)).toBe(0);
 		expect(countCommands(pattern, Command.Jump)).toBe(3);
-		expect([pattern.xs[pattern.length - 2], pattern.commands[pattern.length - 2]]).toEqual([5, Command.Stitch]);
+		expect([pattern.xs[pattern.length - 2], pattern.commands[pattern.length - 2]]).toEqual([
+			5,
+			Command.Stitch,
+		]);
 	});
 
 	it('reads thread colours from the extended header', () => {
-		const header = headerWith('LA:colours\rST:      1\rCO:  0\rTC:#ff8000,Orange,1234\rTC:102030,,\r');
+		const header = headerWith(
+			'LA:colours\rST:      1\rCO:  0\rTC:#ff8000,Orange,1234\rTC:102030,,\r',
+		);
 		const pattern = read(new Uint8Array([...header, 0, 0, 0xf3]));
-		expect(pattern.threads).toEqual([{ color: 0xff8000, name: 'Orange', catalogNumber: '1234' }, { color: 0x102030 }]);
+		expect(pattern.threads).toEqual([
+			{ color: 0xff8000, name: 'Orange', catalogNumber: '1234' },
+			{ color: 0x102030 },
+		]);
 	});
 
 	it('rejects a file shorter than the header with a clear error', () => {
@@ -180,7 +208,10 @@ describe('DST writer', () => {
 			pattern.add(block, 1, Command.Stitch);
 			pattern.add(block, 1, Command.ColorChange);
 		}
-		pattern.threads = Array.from({ length: 40 }, (_, i) => ({ color: i * 0x010203, name: `Thread, number ${i}` }));
+		pattern.threads = Array.from({ length: 40 }, (_, i) => ({
+			color: i * 0x010203,
+			name: `Thread, number ${i}`,
+		}));
 		const { bytes, warnings } = write(pattern);
 		const back = read(bytes);
 		expect(back.threads.length).toBeGreaterThan(5);

@@ -31,14 +31,23 @@ describe('EXP reader', () => {
 		expect(comparison.stitchesReadAsMoves).toBe(5);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
+		);
 		expect(pattern.threads).toEqual([]);
 	});
 
 	it('reads a trim, a colour change with its move, and stops at an unknown control', () => {
-		const bytes = new Uint8Array([0x05, 0xfb, 0x80, 0x80, 0x07, 0x00, 0x80, 0x01, 0x0a, 0x00, 0x01, 0x01, 0x80, 0x33, 0, 0, 0x01, 0x01]);
+		const bytes = new Uint8Array([
+			0x05, 0xfb, 0x80, 0x80, 0x07, 0x00, 0x80, 0x01, 0x0a, 0x00, 0x01, 0x01, 0x80, 0x33, 0, 0,
+			0x01, 0x01,
+		]);
 		const pattern = read(bytes);
-		const listed = Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i]]);
+		const listed = Array.from({ length: pattern.length }, (_, i) => [
+			pattern.xs[i],
+			pattern.ys[i],
+			pattern.commands[i],
+		]);
 		expect(listed).toEqual([
 			[5, 5, Command.Stitch],
 			[5, 5, Command.Trim],
@@ -71,7 +80,12 @@ describe('EXP writer', () => {
 		expect(controlRecords(bytes, 0x01)).toBe(1);
 		expect(warnings.join(' ')).toMatch(/no thread colours/);
 		const back = read(bytes);
-		expect(compareEvents(patternEvents(pattern, { collapseMoves: true }), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+		expect(
+			compareEvents(
+				patternEvents(pattern, { collapseMoves: true }),
+				patternEvents(back, { collapseMoves: true }),
+			).differences,
+		).toEqual([]);
 		expect(countCommands(back, Command.Trim)).toBe(1);
 	});
 

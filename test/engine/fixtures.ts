@@ -29,14 +29,26 @@ export interface Fixture {
 	expected: ExpectedSummary;
 }
 
-export const fixtureNames = ['Star.DST', 'Star.EXP', 'Star.JEF', 'Star.XXX', 'Star.pes', 'Star.u01'];
+export const fixtureNames = [
+	'Star.DST',
+	'Star.EXP',
+	'Star.JEF',
+	'Star.XXX',
+	'Star.pes',
+	'Star.u01',
+];
 
 export function loadFixture(name: string): Fixture {
 	const bytes = new Uint8Array(readFileSync(join(fixtureDir, name)));
-	const commands = JSON.parse(readFileSync(join(fixtureDir, `${name}.commands.json`), 'utf8')) as ReferenceCommand[];
-	const expected = (JSON.parse(readFileSync(join(fixtureDir, 'expected.json'), 'utf8')) as Record<string, ExpectedSummary>)[
-		name
-	];
+	const commands = JSON.parse(
+		readFileSync(join(fixtureDir, `${name}.commands.json`), 'utf8'),
+	) as ReferenceCommand[];
+	const expected = (
+		JSON.parse(readFileSync(join(fixtureDir, 'expected.json'), 'utf8')) as Record<
+			string,
+			ExpectedSummary
+		>
+	)[name];
 	return { name, bytes, commands, expected };
 }
 
@@ -98,7 +110,10 @@ const referenceKinds: Record<string, NeedleEventKind | 'trim' | 'end' | 'move'> 
 	END: 'end',
 };
 
-export function referenceEvents(commands: ReferenceCommand[], options: EventOptions = {}): NeedleEvent[] {
+export function referenceEvents(
+	commands: ReferenceCommand[],
+	options: EventOptions = {},
+): NeedleEvent[] {
 	return eventsFrom(
 		commands.map(([x, y, name]) => {
 			const kind = referenceKinds[name];
@@ -150,14 +165,20 @@ function near(a: NeedleEvent, b: NeedleEvent, tolerance: number): boolean {
 	return Math.abs(a.x - b.x) <= tolerance && Math.abs(a.y - b.y) <= tolerance;
 }
 
-function onSegment(point: NeedleEvent, from: { x: number; y: number }, to: NeedleEvent, tolerance: number): boolean {
+function onSegment(
+	point: NeedleEvent,
+	from: { x: number; y: number },
+	to: NeedleEvent,
+	tolerance: number,
+): boolean {
 	const dx = to.x - from.x;
 	const dy = to.y - from.y;
 	const lengthSquared = dx * dx + dy * dy;
 	if (lengthSquared === 0) return false;
 	const t = ((point.x - from.x) * dx + (point.y - from.y) * dy) / lengthSquared;
 	if (t <= 0 || t >= 1) return false;
-	const distance = Math.abs((point.x - from.x) * dy - (point.y - from.y) * dx) / Math.sqrt(lengthSquared);
+	const distance =
+		Math.abs((point.x - from.x) * dy - (point.y - from.y) * dx) / Math.sqrt(lengthSquared);
 	return distance <= tolerance + 0.5;
 }
 
@@ -166,7 +187,11 @@ function describe(event: NeedleEvent | undefined): string {
 }
 
 /** Walks both event lists in step and reports the places where the needle would go elsewhere. */
-export function compareEvents(expected: NeedleEvent[], actual: NeedleEvent[], options: CompareOptions = {}): Comparison {
+export function compareEvents(
+	expected: NeedleEvent[],
+	actual: NeedleEvent[],
+	options: CompareOptions = {},
+): Comparison {
 	const tolerance = options.tolerance ?? 0;
 	const differences: string[] = [];
 	let stitchesReadAsMoves = 0;
@@ -176,13 +201,21 @@ export function compareEvents(expected: NeedleEvent[], actual: NeedleEvent[], op
 	while (e < expected.length && a < actual.length && differences.length < 10) {
 		const want = expected[e];
 		const got = actual[a];
-		if (want.kind === got.kind && (want.kind === 'colour' || want.kind === 'stop' || near(want, got, tolerance))) {
+		if (
+			want.kind === got.kind &&
+			(want.kind === 'colour' || want.kind === 'stop' || near(want, got, tolerance))
+		) {
 			if (got.kind === 'stitch' || got.kind === 'move') position = got;
 			e++;
 			a++;
 			continue;
 		}
-		if (options.movesMayBeStitches && want.kind === 'stitch' && got.kind === 'move' && near(want, got, tolerance)) {
+		if (
+			options.movesMayBeStitches &&
+			want.kind === 'stitch' &&
+			got.kind === 'move' &&
+			near(want, got, tolerance)
+		) {
 			stitchesReadAsMoves++;
 			position = got;
 			e++;
@@ -199,7 +232,9 @@ export function compareEvents(expected: NeedleEvent[], actual: NeedleEvent[], op
 			a++;
 			continue;
 		}
-		differences.push(`event ${e}: expected ${describe(want)}, got ${describe(got)} (actual event ${a})`);
+		differences.push(
+			`event ${e}: expected ${describe(want)}, got ${describe(got)} (actual event ${a})`,
+		);
 		e++;
 		a++;
 	}
@@ -212,7 +247,11 @@ export function compareEvents(expected: NeedleEvent[], actual: NeedleEvent[], op
 }
 
 /** Compares a pattern read from a fixture with the fixture's reference decoding. */
-export function compareWithReference(pattern: Pattern, fixture: Fixture, options: CompareOptions = {}): Comparison {
+export function compareWithReference(
+	pattern: Pattern,
+	fixture: Fixture,
+	options: CompareOptions = {},
+): Comparison {
 	return compareEvents(referenceEvents(fixture.commands), patternEvents(pattern), options);
 }
 

@@ -9,7 +9,11 @@ import {
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 
 function entries(pattern: Pattern): number[][] {
-	return Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i]]);
+	return Array.from({ length: pattern.length }, (_, i) => [
+		pattern.xs[i],
+		pattern.ys[i],
+		pattern.commands[i],
+	]);
 }
 
 function patternOf(list: [number, number, Command][]): Pattern {
@@ -84,7 +88,11 @@ describe('normaliseForWriter', () => {
 			[7, 5, Command.Stitch],
 		]);
 		source.threads = [{ color: 1 }, { color: 2 }, { color: 3 }];
-		const { pattern, warnings } = normaliseForWriter(source, { ...limits, trimAsJumps: 3, stopAsColourChange: true });
+		const { pattern, warnings } = normaliseForWriter(source, {
+			...limits,
+			trimAsJumps: 3,
+			stopAsColourChange: true,
+		});
 		expect(entries(pattern).map((entry) => entry[2])).toEqual([
 			Command.Stitch,
 			Command.Jump,
@@ -102,7 +110,9 @@ describe('normaliseForWriter', () => {
 	});
 
 	it('gives an empty design a lone End', () => {
-		expect(entries(normaliseForWriter(new Pattern(), limits).pattern)).toEqual([[0, 0, Command.End]]);
+		expect(entries(normaliseForWriter(new Pattern(), limits).pattern)).toEqual([
+			[0, 0, Command.End],
+		]);
 	});
 });
 

@@ -12,7 +12,9 @@ import { compareEvents, countKind, fixtureNames, loadFixture, patternEvents } fr
 import type { EventOptions } from './fixtures';
 
 const formats = listFormats();
-const readable = new Set(formats.filter((format) => format.readable).map((format) => format.format));
+const readable = new Set(
+	formats.filter((format) => format.readable).map((format) => format.format),
+);
 const writable = formats.filter((format) => format.writable).map((format) => format.format);
 
 /** How a target keeps thread colours: exactly (RGB), snapped to its fixed chart, or not at all. */
@@ -31,7 +33,9 @@ const sameSewing: EventOptions = { collapseMoves: true, stopsAsColourChanges: tr
 function expectSameSewing(source: Pattern, back: Pattern): void {
 	const expected = patternEvents(source, sameSewing);
 	const actual = patternEvents(back, sameSewing);
-	expect(compareEvents(expected, actual, { tolerance: 1, splitStitchesAllowed: true }).differences).toEqual([]);
+	expect(
+		compareEvents(expected, actual, { tolerance: 1, splitStitchesAllowed: true }).differences,
+	).toEqual([]);
 	expect(countKind(actual, 'colour')).toBe(countKind(expected, 'colour'));
 }
 
@@ -49,7 +53,8 @@ function expectColoursKept(source: Pattern, back: Pattern, target: string): void
 		const backBlocks = threadBlocks(back);
 		const sewn = sourceBlocks.threads.length;
 		const given = sourceBlocks.defaulted.map((defaulted) => !defaulted);
-		const kept = (threads: Thread[]) => rgb(threads.slice(0, sewn)).filter((_, block) => given[block]);
+		const kept = (threads: Thread[]) =>
+			rgb(threads.slice(0, sewn)).filter((_, block) => given[block]);
 		expect(kept(backBlocks.threads)).toEqual(kept(sourceBlocks.threads));
 		return;
 	}
@@ -92,7 +97,10 @@ function syntheticDesign(): Pattern {
 		if (block === 10) pattern.add(originX + 20, originY + 300, Command.Stop);
 		pattern.add(originX + 40, originY + 320, Command.Stitch);
 		if (block < colours - 1) pattern.add(originX + 40, originY + 320, Command.ColorChange);
-		pattern.threads.push({ color: (block * 0x0a1b2c + 0x102030) & 0xffffff, name: `Colour ${block}` });
+		pattern.threads.push({
+			color: (block * 0x0a1b2c + 0x102030) & 0xffffff,
+			name: `Colour ${block}`,
+		});
 	}
 	// A long jump back across the whole design.
 	pattern.add(900, 900, Command.Jump);
@@ -109,7 +117,9 @@ describe('a synthetic design with long moves, trims, a stop and 24 colours', () 
 		const back = readPattern(written.bytes, target);
 		expectSameSewing(design, back);
 		expectColoursKept(design, back, target);
-		expect(countCommands(back, Command.Trim)).toBeGreaterThanOrEqual(countCommands(design, Command.Trim));
+		expect(countCommands(back, Command.Trim)).toBeGreaterThanOrEqual(
+			countCommands(design, Command.Trim),
+		);
 	});
 
 	it.each(writable)('comes back from %s unchanged by a second trip', (target) => {

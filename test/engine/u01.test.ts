@@ -9,7 +9,8 @@ const write = u01Format.write!;
 
 function records(bytes: Uint8Array): number[][] {
 	const list: number[][] = [];
-	for (let offset = 0x100; offset + 3 <= bytes.length; offset += 3) list.push(Array.from(bytes.subarray(offset, offset + 3)));
+	for (let offset = 0x100; offset + 3 <= bytes.length; offset += 3)
+		list.push(Array.from(bytes.subarray(offset, offset + 3)));
 	return list;
 }
 
@@ -22,14 +23,22 @@ describe('U01 reader', () => {
 		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.commandCounts['9']);
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
+		);
 	});
 
 	it('takes a needle chosen before any stitch as set-up, not as a colour change', () => {
 		const header = new Uint8Array(0x100).fill(0x30);
-		const body = [0xe9, 0, 0, 0xc0, 5, 5, 0xca, 0, 0, 0x88, 0, 0, 0xa7, 0, 0, 0x80, 1, 1, 0xf8, 0, 0];
+		const body = [
+			0xe9, 0, 0, 0xc0, 5, 5, 0xca, 0, 0, 0x88, 0, 0, 0xa7, 0, 0, 0x80, 1, 1, 0xf8, 0, 0,
+		];
 		const pattern = read(new Uint8Array([...header, ...body]));
-		const listed = Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i]]);
+		const listed = Array.from({ length: pattern.length }, (_, i) => [
+			pattern.xs[i],
+			pattern.ys[i],
+			pattern.commands[i],
+		]);
 		expect(listed).toEqual([
 			[5, 5, Command.Stitch],
 			[5, 5, Command.ColorChange],
@@ -62,7 +71,12 @@ describe('U01 writer', () => {
 		expect(list[3][0] & 0x1f).toBe(0x0a);
 		expect(list.at(-1)).toEqual([0xf8, 0, 0]);
 		const back = read(bytes);
-		expect(compareEvents(patternEvents(pattern, { collapseMoves: true }), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+		expect(
+			compareEvents(
+				patternEvents(pattern, { collapseMoves: true }),
+				patternEvents(back, { collapseMoves: true }),
+			).differences,
+		).toEqual([]);
 		expect(countCommands(back, Command.Stop)).toBe(1);
 	});
 

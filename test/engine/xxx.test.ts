@@ -16,10 +16,12 @@ describe('XXX reader', () => {
 		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
-		expect(pattern.threads.map((thread) => `#${thread.color.toString(16).padStart(6, '0')}`)).toEqual(
-			fixture.expected.threads.map((thread) => thread.hex),
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
 		);
+		expect(
+			pattern.threads.map((thread) => `#${thread.color.toString(16).padStart(6, '0')}`),
+		).toEqual(fixture.expected.threads.map((thread) => thread.hex));
 	});
 
 	it('rejects a file shorter than its header', () => {
@@ -43,7 +45,9 @@ describe('XXX writer', () => {
 		expect(view.getUint16(0x27, true)).toBe(2);
 		const endOffset = view.getUint32(0xfc, true);
 		expect([bytes[endOffset], bytes[endOffset + 1]]).toEqual([0x7f, 0x7f]);
-		expect(Array.from(bytes.subarray(0x100 + 2, 0x100 + 2 + 4 + 5))).toEqual([0x7f, 0x03, 0, 0, 0x7d, 0xc6, 0x07, 0xe6, 0x05]);
+		expect(Array.from(bytes.subarray(0x100 + 2, 0x100 + 2 + 4 + 5))).toEqual([
+			0x7f, 0x03, 0, 0, 0x7d, 0xc6, 0x07, 0xe6, 0x05,
+		]);
 		const back = read(bytes);
 		expect(back.threads).toEqual([{ color: 0x123456 }, { color: 0xabcdef }]);
 		expect(countCommands(back, Command.Trim)).toBe(1);

@@ -3,7 +3,12 @@
  * per axis in balanced ternary (y pointing up), plus jump / colour-change / end flags.
  * Machines trim when they meet a run of jumps, so a trim is written as three jumps.
  */
-import { RelativePatternBuilder, countCommands, normaliseForWriter, patternBounds } from '../normalise';
+import {
+	RelativePatternBuilder,
+	countCommands,
+	normaliseForWriter,
+	patternBounds,
+} from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
@@ -135,7 +140,9 @@ function readDst(bytes: Uint8Array): Pattern {
 		);
 	}
 	const header = parseHeader(bytes);
-	const builder = new RelativePatternBuilder(Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2));
+	const builder = new RelativePatternBuilder(
+		Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2),
+	);
 	// Jumps are held back until their run ends: a run of three or more is the machine's trim.
 	const runDx: number[] = [];
 	const runDy: number[] = [];
@@ -210,7 +217,11 @@ function field(key: string, value: number, width: number, signed = false): strin
 
 /** Thread text must not break the header's line and comma structure. */
 function headerText(text: string | undefined, maxLength: number): string {
-	return (text ?? '').replace(/[\r\n\x1a,]/g, ' ').replace(/[^\x20-\x7e]/g, '?').trim().slice(0, maxLength);
+	return (text ?? '')
+		.replace(/[\r\n\x1a,]/g, ' ')
+		.replace(/[^\x20-\x7e]/g, '?')
+		.trim()
+		.slice(0, maxLength);
 }
 
 function threadLine(thread: Thread, nameLength: number, catalogLength: number): string {

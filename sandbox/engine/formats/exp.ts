@@ -20,7 +20,8 @@ const jumpCode = 0x04;
 const trimCode = 0x80;
 
 function readExp(bytes: Uint8Array): Pattern {
-	if (bytes.length < 2) throw new UnreadableSourceError('The EXP file is empty: it holds no stitch records.');
+	if (bytes.length < 2)
+		throw new UnreadableSourceError('The EXP file is empty: it holds no stitch records.');
 	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length >> 1) + 2));
 	let offset = 0;
 	while (offset + 2 <= bytes.length) {
@@ -52,7 +53,17 @@ function readExp(bytes: Uint8Array): Pattern {
 }
 
 /** Signatures of common non-embroidery files, which would otherwise pass as plausible EXP stitches. */
-const foreignSignatures = ['\x89PNG', '\xff\xd8\xff', 'GIF8', '%PDF', 'PK\x03\x04', 'RIFF', '<?xml', '<svg', 'BM'];
+const foreignSignatures = [
+	'\x89PNG',
+	'\xff\xd8\xff',
+	'GIF8',
+	'%PDF',
+	'PK\x03\x04',
+	'RIFF',
+	'<?xml',
+	'<svg',
+	'BM',
+];
 
 function startsWith(bytes: Uint8Array, signature: string): boolean {
 	if (bytes.length < signature.length) return false;

@@ -36,7 +36,9 @@ function readU01(bytes: Uint8Array): Pattern {
 			`A U01 file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
 		);
 	}
-	const builder = new RelativePatternBuilder(Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2));
+	const builder = new RelativePatternBuilder(
+		Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2),
+	);
 	let sewn = false;
 	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
 		const controlByte = bytes[offset];
@@ -92,24 +94,33 @@ function looksLikeU01(bytes: Uint8Array): boolean {
 	return records > 0 && (last < bytes.length || (bytes.length - headerSize) % 3 === 0);
 }
 
+/** Header extents are signed 16-bit; a design beyond ±3.2 m is clamped there rather than wrapped. */
+function int16(value: number): number {
+	return Math.max(-32768, Math.min(32767, value));
+}
+
 function record(out: ByteWriter, code: number, dx: number, dy: number): void {
 	const flags = recordFlag | (dy >= 0 ? downFlag : 0) | (dx <= 0 ? leftFlag : 0) | code;
 	out.bytes3(flags, Math.abs(dy), Math.abs(dx));
 }
 
 function writeU01(source: Pattern): WriteResult {
-	const { pattern, warnings } = normaliseForWriter(source, { maxStitch: maxStep, maxJump: maxStep, label: 'U01' });
+	const { pattern, warnings } = normaliseForWriter(source, {
+		maxStitch: maxStep,
+		maxJump: maxStep,
+		label: 'U01',
+	});
 	const bounds = patternBounds(pattern);
 	const out = new ByteWriter(headerSize + pattern.length * 3 + 6);
 	out.fill(0x30, 0x80);
-	out.u16le(bounds.minX);
-	out.u16le(-bounds.maxY);
-	out.u16le(bounds.maxX);
-	out.u16le(-bounds.minY);
+	out.u16le(int16(bounds.minX));
+	out.u16le(int16(-bounds.maxY));
+	out.u16le(int16(bounds.maxX));
+	out.u16le(int16(-bounds.minY));
 	out.u32le(0);
 	out.u32le(pattern.length + 1);
-	out.u16le(pattern.lastX());
-	out.u16le(-pattern.lastY());
+	out.u16le(int16(pattern.lastX()));
+	out.u16le(int16(-pattern.lastY()));
 	out.padTo(headerSize);
 
 	let block = 0;
@@ -132,7 +143,8 @@ function writeU01(source: Pattern): WriteResult {
 			record(out, firstNeedleCode + (block % needles), 0, 0);
 		} else if (command === End) out.bytes3(recordFlag | 0x40 | 0x20 | endCode, 0, 0);
 	}
-	if (block >= needles) warnings.push(`U01 machines have ${needles} needles: colour blocks reuse needles in turn.`);
+	if (block >= needles)
+		warnings.push(`U01 machines have ${needles} needles: colour blocks reuse needles in turn.`);
 	if (source.threads.length) warnings.push('U01 carries no thread colours: they were left out.');
 	return { bytes: out.toBytes(), warnings };
 }

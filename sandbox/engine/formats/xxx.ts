@@ -5,7 +5,12 @@
  * the thread colours as 0x00RRGGBB after the end record.
  */
 import { ByteReader, ByteWriter, signed8 } from '../bytes';
-import { RelativePatternBuilder, colourBlocks, normaliseForWriter, patternBounds } from '../normalise';
+import {
+	RelativePatternBuilder,
+	colourBlocks,
+	normaliseForWriter,
+	patternBounds,
+} from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
@@ -89,8 +94,14 @@ function readXxx(bytes: Uint8Array): Pattern {
 	if (afterEnd >= 0 && colourCount <= maxColours) {
 		const threads: Thread[] = [];
 		// Two filler bytes follow the end record, then one 0x00RRGGBB entry per colour.
-		for (let i = 0, offset = afterEnd + 2; i < colourCount && offset + 4 <= bytes.length; i++, offset += 4) {
-			threads.push({ color: ((bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0 });
+		for (
+			let i = 0, offset = afterEnd + 2;
+			i < colourCount && offset + 4 <= bytes.length;
+			i++, offset += 4
+		) {
+			threads.push({
+				color: ((bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0,
+			});
 		}
 		pattern.threads = threads;
 	}
@@ -129,7 +140,10 @@ function writeXxx(source: Pattern): WriteResult {
 			defaulted++;
 		}
 	}
-	if (defaulted) warnings.push(`The design names no colour for ${defaulted} colour block(s): default colours were written.`);
+	if (defaulted)
+		warnings.push(
+			`The design names no colour for ${defaulted} colour block(s): default colours were written.`,
+		);
 
 	const out = new ByteWriter(headerSize + pattern.length * 4 + threads.length * 4 + 16);
 	const bounds = patternBounds(pattern);
@@ -144,7 +158,8 @@ function writeXxx(source: Pattern): WriteResult {
 	out.u16le(Math.min(0xffff, bounds.maxX - bounds.minX));
 	out.u16le(Math.min(0xffff, bounds.maxY - bounds.minY));
 	let lastStitch = -1;
-	for (let i = pattern.length - 1; i >= 0 && lastStitch < 0; i--) if (pattern.commands[i] === Stitch) lastStitch = i;
+	for (let i = pattern.length - 1; i >= 0 && lastStitch < 0; i--)
+		if (pattern.commands[i] === Stitch) lastStitch = i;
 	out.u16le(lastStitch >= 0 ? pattern.xs[lastStitch] : 0);
 	out.u16le(lastStitch >= 0 ? -pattern.ys[lastStitch] : 0);
 	out.padTo(headerSize);
