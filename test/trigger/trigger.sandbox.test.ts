@@ -162,6 +162,18 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		await expect(trigger.restart()).rejects.toThrow(/Authentication failed/);
 	});
 
+	it('lets only one of two overlapping polls emit, so a slow poll never doubles an ending', async () => {
+		const account = await newAccount(admin, sandbox);
+		const trigger = new ActiveTriggerHarness({ parameters: { ...both, options: { downloadFiles: true } }, credentials: account.credentials });
+		await trigger.activate();
+		const ids = await convert(account, 3);
+		await waitUntilEnded(account, ids);
+		const [first, second] = await Promise.all([trigger.poll(), trigger.poll()]);
+		expect([first, second].filter((emission) => emission !== null)).toHaveLength(1);
+		expect(await trigger.poll()).toBeNull();
+		expect(idsOf(trigger.emittedItems()).sort()).toEqual([...ids].sort());
+	});
+
 	it('starts from a fresh baseline when the credential changes', async () => {
 		const first = await newAccount(admin, sandbox);
 		const second = await newAccount(admin, sandbox);
@@ -193,7 +205,7 @@ describe('Embroidery Trigger in a manual test run', () => {
 		expect(sample.binary?.preview).toBeDefined();
 	});
 
-	it('throws a clear error when no job matches', async () => {
+	it('throws a clear error when no job matches or a parameter is wrong', async () => {
 		const account = await newAccount(admin, sandbox);
 		const ids = await convert(account, 1);
 		await waitUntilEnded(account, ids);
@@ -203,5 +215,11 @@ describe('Embroidery Trigger in a manual test run', () => {
 		await expect(
 			testTriggerManually({ parameters: { events: ['completed'], workflow: 'digitising' }, credentials: account.credentials }),
 		).rejects.toThrow('None of the 50 most recent jobs is a digitising job that completed');
+		await expect(
+			testTriggerManually({ parameters: { events: ['completed'], workflow: 'embroidering' }, credentials: account.credentials }),
+		).rejects.toThrow('Workflow is "embroidering", which is not a workflow');
+		await expect(
+			testTriggerManually({ parameters: { events: [], workflow: 'both' }, credentials: account.credentials }),
+		).rejects.toThrow('Choose at least one event to trigger on');
 	});
 });

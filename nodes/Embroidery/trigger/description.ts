@@ -46,7 +46,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to attach the files of a completed job as binary data: the preview always (watermarked while the job is locked), the machine files once the job is unlocked',
+					'Whether to attach the files of a completed job as binary data: the preview always (field "preview", watermarked while the job is locked), the machine files once the job is unlocked (field "output")',
 			},
 			{
 				displayName: 'Include Full Job',

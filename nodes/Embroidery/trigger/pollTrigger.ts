@@ -19,7 +19,9 @@ interface SavedTriggerData extends IDataObject {
 }
 
 // Keyed by the node's static data object, which n8n creates afresh on every activation.
-const pollsInProgress = new WeakSet<object>();
+const pollsInProgress = new WeakMap<object, number>();
+/** A poll still running after this long is presumed stuck, so the next one may go ahead. */
+const stuckPollMs = 15 * 60_000;
 const succeededSinceActivation = new WeakSet<object>();
 
 const eventLabels: Record<JobEnding, string> = { completed: 'completed', failed: 'failed' };
@@ -31,7 +33,18 @@ export function readFilter(context: IPollFunctions): TriggerFilter {
 			description: 'Select Job Completed, Job Failed or both under Trigger On.',
 		});
 	}
+	const unknownEvent = events.find((event) => event !== 'completed' && event !== 'failed');
+	if (unknownEvent !== undefined) {
+		throw new NodeOperationError(context.getNode(), `Trigger On holds "${String(unknownEvent)}", which is not an event`, {
+			description: 'Use "completed", "failed" or both.',
+		});
+	}
 	const workflow = context.getNodeParameter('workflow', 'both') as Workflow | 'both';
+	if (workflow !== 'both' && workflow !== 'conversion' && workflow !== 'digitising') {
+		throw new NodeOperationError(context.getNode(), `Workflow is "${String(workflow)}", which is not a workflow`, {
+			description: 'Use "both", "conversion" or "digitising".',
+		});
+	}
 	const workflows: Workflow[] = workflow === 'both' ? ['conversion', 'digitising'] : [workflow];
 	return { events, workflows };
 }
@@ -99,11 +112,13 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 	if (context.getMode() === 'manual') return await sampleRecentJob(context, filter, options);
 
 	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
-	if (pollsInProgress.has(saved)) {
+	const runningSince = pollsInProgress.get(saved);
+	if (runningSince !== undefined && Date.now() - runningSince < stuckPollMs) {
+		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
 	}
-	pollsInProgress.add(saved);
+	pollsInProgress.set(saved, Date.now());
 	try {
 		const emitted = await emitEndedJobs(context, saved, filter, options);
 		succeededSinceActivation.add(saved);
