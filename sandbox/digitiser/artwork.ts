@@ -86,7 +86,8 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	let metadata: Metadata;
 	try {
-		metadata = await sharp(input, { limitInputPixels: maxInputPixels }).metadata();
+		// Reading the header decodes no pixels, so the size check below can name the dimensions.
+		metadata = await sharp(input, { limitInputPixels: false }).metadata();
 	} catch (error) {
 		throw decodeFailure(type, error);
 	}

@@ -1,8 +1,33 @@
+import { crc32, deflateSync } from 'node:zlib';
+
 import sharp from 'sharp';
 
 import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../sandbox/digitiser';
 
 const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
+
+/** A tiny PNG whose header claims a huge picture: the classic decompression bomb. */
+function pngClaiming(width: number, height: number): Buffer {
+	const chunk = (type: string, data: Buffer) => {
+		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+		const length = Buffer.alloc(4);
+		length.writeUInt32BE(data.length);
+		const crc = Buffer.alloc(4);
+		crc.writeUInt32BE(crc32(body));
+		return Buffer.concat([length, body, crc]);
+	};
+	const header = Buffer.alloc(13);
+	header.writeUInt32BE(width, 0);
+	header.writeUInt32BE(height, 4);
+	header[8] = 8;
+	header[9] = 2;
+	return Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk('IHDR', header),
+		chunk('IDAT', deflateSync(Buffer.alloc(width * 3 + 1))),
+		chunk('IEND', Buffer.alloc(0)),
+	]);
+}
 
 async function failure(bytes: Uint8Array): Promise<DigitiseError> {
 	try {
@@ -51,6 +76,36 @@ describe('artwork that cannot be digitised', () => {
 	it('fails a PNG signature followed by garbage as unreadable', async () => {
 		const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 		expect((await failure(bytes)).code).toBe('unreadable_artwork');
+	});
+
+	it('refuses a decompression bomb before decoding it', async () => {
+		const bomb = pngClaiming(100_000, 100_000);
+		expect(bomb.length).toBeLessThan(400_000);
+		const error = await failure(bomb);
+		expect(error.code).toBe('artwork_too_large');
+		expect(error.message).toMatch(/100000 x 100000 pixels/);
+	});
+
+	it('refuses artwork that would be taller than any hoop', async () => {
+		const strip = await sharp({ create: { width: 10, height: 400, channels: 3, background: '#c00000' } }).png().toBuffer();
+		const error = await failure(strip);
+		expect(error.code).toBe('artwork_too_large');
+		expect(error.message).toMatch(/2000 mm tall/);
+	});
+
+	it('judges artwork by content: a JPEG sent as a .png is read as the JPEG it is', async () => {
+		const jpeg = await sharp(Buffer.from(logoSvg)).jpeg().toBuffer();
+		const { pattern } = await digitise(jpeg, { widthMm: 50, colourCount: 2 });
+		expect(pattern.threads).toHaveLength(1);
+	});
+
+	it('fails an HTML page or a GIF sent as artwork as unreadable', async () => {
+		expect((await failure(Buffer.from('<!DOCTYPE html><html><body>hi</body></html>'))).code).toBe('unreadable_artwork');
+		expect((await failure(await sharp(Buffer.from(logoSvg)).gif().toBuffer())).code).toBe('unreadable_artwork');
+	});
+
+	it('fails a broken SVG as unreadable', async () => {
+		expect((await failure(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" </svg'))).code).toBe('unreadable_artwork');
 	});
 
 	it('fails a blank artwork as empty', async () => {
