@@ -176,6 +176,46 @@ describe('waiting for many jobs', () => {
 		);
 	});
 
+	test('a job that cannot be looked up fails alone; the others are still waited for', async () => {
+		await withServer(
+			(request, response) => {
+				if (request.url === '/api/v1/jobs') return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed')], freeUsage });
+				if (request.url.endsWith(jobIds.b)) return sendJson(response, 404, { message: 'Job not found.' });
+				sendJson(response, 200, detailedJob(jobIds.a, 'completed'));
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', jobWorkflow: 'conversion', timeout: 30 },
+					input: [{ json: { id: jobIds.b } }, { json: { id: jobIds.a } }],
+					onError: 'continueRegularOutput',
+				});
+				expect(result.items.map((item) => [item.pairedItem, item.json.status ?? item.json.httpCode])).toEqual([
+					[{ item: 0 }, '404'],
+					[{ item: 1 }, 'completed'],
+				]);
+				expect(result.items[0].json.error).toMatch(/Not found: Job not found/);
+			},
+		);
+	});
+
+	test('a refused listing fails every item under Continue On Fail, and the run without it', async () => {
+		await withServer(
+			(_request, response) => sendJson(response, 401, { message: 'Unauthenticated.' }),
+			async (server) => {
+				const parameters = { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', jobWorkflow: 'conversion', timeout: 30 };
+				const input = [{ json: { id: jobIds.a } }, { json: { id: jobIds.b } }];
+				const continued = await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters, input, onError: 'continueRegularOutput' });
+				expect(continued.items.map((item) => [item.pairedItem, item.json.httpCode])).toEqual([
+					[{ item: 0 }, '401'],
+					[{ item: 1 }, '401'],
+				]);
+				const stopped = await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters, input });
+				expect(stopped.error?.message).toMatch(/Authentication failed: Unauthenticated/);
+			},
+		);
+	});
+
 	test('a job still running at the timeout is an error naming its state', async () => {
 		await withServer(
 			(_request, response) => sendJson(response, 200, { data: [listItem(jobIds.a, 'processing')], freeUsage }),

@@ -42,6 +42,10 @@ class CollectedResults implements ItemResults {
 		this.collected.push({ itemIndex, data: { json, pairedItem: { item: itemIndex } } });
 	}
 
+	answeredItems(): Set<number> {
+		return new Set(this.collected.map((entry) => entry.itemIndex));
+	}
+
 	/** Output in input order; a stable sort keeps each item's own outputs in sequence. */
 	toOutput(): INodeExecutionData[] {
 		return [...this.collected].sort((a, b) => a.itemIndex - b.itemIndex).map((entry) => entry.data);
@@ -59,7 +63,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const results = new CollectedResults(this);
 	const itemIndices = items.map((_, index) => index);
 	if ('executeAll' in operation) {
-		await operation.executeAll.call(this, itemIndices, results);
+		try {
+			await operation.executeAll.call(this, itemIndices, results);
+		} catch (error) {
+			// A failure shared by all items (say, the jobs listing refused): each unanswered item gets it.
+			const answered = results.answeredItems();
+			for (const itemIndex of itemIndices) if (!answered.has(itemIndex)) results.fail(itemIndex, error);
+		}
 	} else {
 		for (const itemIndex of itemIndices) {
 			try {

@@ -28,7 +28,7 @@ export function pollDelayMs(round: number, schedule: PollSchedule, random: () =>
 
 export type WaitOutcome =
 	| { ref: JobRef; finished: true; job: Job }
-	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown' };
+	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown'; error?: unknown };
 
 export interface WaitOptions {
 	timeoutMs: number;
@@ -57,6 +57,17 @@ export async function waitForJobs(
 	const key = (ref: JobRef) => `${ref.workflow}/${ref.id}`;
 	const finished = new Map<string, Job>();
 	const lastStatus = new Map<string, JobStatus>();
+	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
+	const failed = new Map<string, unknown>();
+	const lookUp = async (ref: JobRef): Promise<Job | undefined> => {
+		try {
+			return await fetchJob(context, ref, options.itemIndexOf?.(ref));
+		} catch (error) {
+			if (signal?.aborted) throw error;
+			failed.set(key(ref), error);
+			return undefined;
+		}
+	};
 	const unique = [...new Map(refs.map((ref) => [key(ref), ref])).values()];
 
 	for (let round = 0; ; round++) {
@@ -65,7 +76,7 @@ export async function waitForJobs(
 			if (remaining <= 0) break;
 			await sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
 		}
-		const pending = unique.filter((ref) => !finished.has(key(ref)));
+		const pending = unique.filter((ref) => !finished.has(key(ref)) && !failed.has(key(ref)));
 		if (pending.length === 0) break;
 
 		const listing = await embroideryApiRequest.call(context, {
@@ -79,22 +90,24 @@ export async function waitForJobs(
 			const status = listed.get(key(ref));
 			if (status === undefined) {
 				// Outside the 50-job window: the listing cannot tell, so ask for this job alone.
-				const job = await fetchJob(context, ref, options.itemIndexOf?.(ref));
+				const job = await lookUp(ref);
+				if (!job) continue;
 				lastStatus.set(key(ref), job.status);
 				if (isTerminalStatus(job.status)) finished.set(key(ref), job);
 				continue;
 			}
 			lastStatus.set(key(ref), status);
 			if (isTerminalStatus(status)) {
-				finished.set(key(ref), await fetchJob(context, ref, options.itemIndexOf?.(ref)));
+				const job = await lookUp(ref);
+				if (job) finished.set(key(ref), job);
 			}
 		}
-		if (finished.size === unique.length) break;
+		if (finished.size + failed.size === unique.length) break;
 	}
 
 	return refs.map((ref) => {
 		const job = finished.get(key(ref));
 		if (job) return { ref, finished: true, job };
-		return { ref, finished: false, lastStatus: lastStatus.get(key(ref)) ?? 'unknown' };
+		return { ref, finished: false, lastStatus: lastStatus.get(key(ref)) ?? 'unknown', error: failed.get(key(ref)) };
 	});
 }

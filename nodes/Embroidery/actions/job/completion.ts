@@ -88,6 +88,10 @@ export async function finishCreatedJobs(
 	);
 	for (const [index, outcome] of outcomes.entries()) {
 		const { itemIndex, json: known } = jobs[index];
+		if (!outcome.finished && outcome.error !== undefined) {
+			results.fail(itemIndex, outcome.error);
+			continue;
+		}
 		if (!outcome.finished) {
 			results.fail(
 				itemIndex,
