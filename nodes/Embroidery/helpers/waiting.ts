@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest, isTerminalStatus } from '../transport';
+import { JobsListResponseSchema, embroideryApiRequest, isTerminalStatus, nodeErrorOf } from '../transport';
 import type { EmbroideryContext, Job, JobStatus } from '../transport';
 import { fetchJob } from './jobs';
 import type { JobRef } from './jobs';
@@ -63,7 +63,7 @@ export async function waitForJobs(
 		try {
 			return await fetchJob(context, ref, options.itemIndexOf?.(ref));
 		} catch (error) {
-			if (signal?.aborted) throw error;
+			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
 			failed.set(key(ref), error);
 			return undefined;
 		}
