@@ -36,28 +36,24 @@ const endCode = 0x7f;
 /** More colours than any machine has needles or a file lists; a larger count is damage. */
 const maxColours = 1024;
 
-interface XxxStitches {
-	pattern: Pattern;
-	/** Offset of the first byte after the end record, or -1 when the file has none. */
-	afterEnd: number;
-}
-
-function readStitches(bytes: Uint8Array): XxxStitches {
-	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length - headerSize) >> 1));
+/**
+ * Walks the stitch records from the header to the end record, telling `builder` what they do
+ * (or only finding the end, for detection). Returns the offset after the end record, or -1.
+ */
+function walkRecords(bytes: Uint8Array, builder: RelativePatternBuilder | null): number {
 	const reader = new ByteReader(bytes);
 	let offset = headerSize;
-	let afterEnd = -1;
 	while (offset < bytes.length) {
 		const lead = bytes[offset];
 		if (lead === longJumpLead || lead === otherLongJumpLead) {
 			if (offset + 5 > bytes.length) break;
-			builder.jump(reader.i16le(offset + 1), -reader.i16le(offset + 3));
+			builder?.jump(reader.i16le(offset + 1), -reader.i16le(offset + 3));
 			offset += 5;
 			continue;
 		}
 		if (offset + 2 > bytes.length) break;
 		if (lead !== controlLead) {
-			builder.stitch(signed8(lead), -signed8(bytes[offset + 1]));
+			builder?.stitch(signed8(lead), -signed8(bytes[offset + 1]));
 			offset += 2;
 			continue;
 		}
@@ -66,10 +62,8 @@ function readStitches(bytes: Uint8Array): XxxStitches {
 		const dx = signed8(bytes[offset + 2]);
 		const dy = -signed8(bytes[offset + 3]);
 		offset += 4;
-		if (code === endCode) {
-			afterEnd = offset;
-			break;
-		}
+		if (code === endCode) return offset;
+		if (!builder) continue;
 		if (code === jumpCode) {
 			builder.jump(dx, dy);
 		} else if (code === trimCode) {
@@ -80,7 +74,7 @@ function readStitches(bytes: Uint8Array): XxxStitches {
 			builder.colourChange();
 		}
 	}
-	return { pattern: builder.finish(), afterEnd };
+	return -1;
 }
 
 function readXxx(bytes: Uint8Array): Pattern {
@@ -90,7 +84,9 @@ function readXxx(bytes: Uint8Array): Pattern {
 		);
 	}
 	const colourCount = new ByteReader(bytes).u16le(colourCountOffset, 'the colour count');
-	const { pattern, afterEnd } = readStitches(bytes);
+	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length - headerSize) >> 1));
+	const afterEnd = walkRecords(bytes, builder);
+	const pattern = builder.finish();
 	if (afterEnd >= 0 && colourCount <= maxColours) {
 		const threads: Thread[] = [];
 		// Two filler bytes follow the end record, then one 0x00RRGGBB entry per colour.
@@ -118,7 +114,7 @@ function looksLikeXxx(bytes: Uint8Array): boolean {
 	if (declaredEnd + 2 <= bytes.length && declaredEnd >= headerSize) {
 		if (bytes[declaredEnd] === controlLead && bytes[declaredEnd + 1] === endCode) return true;
 	}
-	const { afterEnd } = readStitches(bytes);
+	const afterEnd = walkRecords(bytes, null);
 	return afterEnd >= 0 && afterEnd + 2 + 4 * colourCount <= bytes.length;
 }
 
