@@ -49,7 +49,9 @@ export const defaultSandboxOptions = {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	const settings = { ...defaultSandboxOptions, ...definedOnly(options) };
 	const temporary = options.dataDir === undefined;
-	const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'embroidery-sandbox-')) : resolve(options.dataDir!);
+	const dataDir = temporary
+		? mkdtempSync(join(tmpdir(), 'embroidery-sandbox-'))
+		: resolve(options.dataDir!);
 	mkdirSync(dataDir, { recursive: true });
 	checkOptions(settings);
 
@@ -90,13 +92,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
-	return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+	return Object.fromEntries(
+		Object.entries(value).filter(([, entry]) => entry !== undefined),
+	) as Partial<T>;
 }
 
 function checkOptions(settings: typeof defaultSandboxOptions): void {
 	const problems: string[] = [];
-	if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535) problems.push('port must be 0-65535');
-	if (!Number.isInteger(settings.workers) || settings.workers < 1 || settings.workers > 64) problems.push('workers must be 1-64');
+	if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535)
+		problems.push('port must be 0-65535');
+	if (!Number.isInteger(settings.workers) || settings.workers < 1 || settings.workers > 64)
+		problems.push('workers must be 1-64');
 	if (!(settings.signedUrlTtlSeconds > 0)) problems.push('signedUrlTtlSeconds must be positive');
 	if (!(settings.sourceTtlSeconds > 0)) problems.push('sourceTtlSeconds must be positive');
 	if (problems.length) throw new Error(`Invalid sandbox options: ${problems.join('; ')}.`);

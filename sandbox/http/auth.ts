@@ -17,7 +17,12 @@ export type ExtraLimit = 'jobCreation' | 'unlock';
  * Runs before every v1 handler: the key (401), the per-key rate limits (429), then the
  * route's ability (403), all before the operation starts.
  */
-export function authorise(services: SandboxServices, limiter: RateLimiter, ability: Ability, extra?: ExtraLimit) {
+export function authorise(
+	services: SandboxServices,
+	limiter: RateLimiter,
+	ability: Ability,
+	extra?: ExtraLimit,
+) {
 	return async (request: FastifyRequest): Promise<void> => {
 		const caller = services.accounts.authenticate(request.headers.authorization);
 		limiter.take(

@@ -9,7 +9,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
 			return reply.code(422).send({ message: error.message, errors: error.errors });
 		}
 		if (error instanceof RateLimitedError) {
-			return reply.code(429).header('Retry-After', String(error.retryAfterSeconds)).send({ message: error.message });
+			return reply
+				.code(429)
+				.header('Retry-After', String(error.retryAfterSeconds))
+				.send({ message: error.message });
 		}
 		if (error instanceof ApiError) return reply.code(error.status).send({ message: error.message });
 		const status = (error as FastifyError).statusCode ?? 500;

@@ -13,7 +13,10 @@ export function installFaults(app: FastifyInstance, services: SandboxServices): 
 			return reply.hijack();
 		}
 		if (Math.random() < faults.rate429) {
-			return reply.code(429).header('Retry-After', '1').send({ message: 'Too many requests (injected fault).' });
+			return reply
+				.code(429)
+				.header('Retry-After', '1')
+				.send({ message: 'Too many requests (injected fault).' });
 		}
 		if (Math.random() < faults.rate5xx) {
 			return reply.code(503).send({ message: 'Service unavailable (injected fault).' });

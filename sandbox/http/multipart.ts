@@ -5,7 +5,12 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 
 import { ValidationError } from '../services/errors';
-import { maxFilesPerRequest, sourceSizeLimits, type IncomingSource, type JobRequest } from '../services/jobs';
+import {
+	maxFilesPerRequest,
+	sourceSizeLimits,
+	type IncomingSource,
+	type JobRequest,
+} from '../services/jobs';
 import type { FileStore } from '../storage/fileStore';
 
 /** The multipart parser's own ceiling; the per-workflow limits are applied while streaming below. */
@@ -21,10 +26,15 @@ export const multipartLimits = {
  * Streams a job-creation form to temporary files: nothing is buffered whole, and a file is
  * cut off (and its bytes discarded) the moment it passes its workflow's size limit.
  */
-export async function readJobRequest(request: FastifyRequest, store: FileStore): Promise<JobRequest> {
+export async function readJobRequest(
+	request: FastifyRequest,
+	store: FileStore,
+): Promise<JobRequest> {
 	if (!request.isMultipart()) {
 		throw new ValidationError({
-			file: ['Send the job as multipart/form-data with a "file" (or "files[]") part and the workflow and format fields.'],
+			file: [
+				'Send the job as multipart/form-data with a "file" (or "files[]") part and the workflow and format fields.',
+			],
 		});
 	}
 	const fields: Record<string, string> = {};
@@ -39,10 +49,15 @@ export async function readJobRequest(request: FastifyRequest, store: FileStore):
 			if (!field) {
 				part.file.resume();
 				throw new ValidationError({
-					[part.fieldname]: [`Unexpected file field "${part.fieldname}"; send sources as "file" or "files[]".`],
+					[part.fieldname]: [
+						`Unexpected file field "${part.fieldname}"; send sources as "file" or "files[]".`,
+					],
 				});
 			}
-			const limit = fields.workflow === 'digitising' ? sourceSizeLimits.digitising : sourceSizeLimits.conversion;
+			const limit =
+				fields.workflow === 'digitising'
+					? sourceSizeLimits.digitising
+					: sourceSizeLimits.conversion;
 			const fileName = cleanFileName(part.filename);
 			if (sources.length >= maxFilesPerRequest) {
 				// Past the file limit only the count matters; the bytes go nowhere.
@@ -55,13 +70,19 @@ export async function readJobRequest(request: FastifyRequest, store: FileStore):
 	} catch (error) {
 		await removeTemporaryFiles({ fields, sources });
 		if (error instanceof ValidationError) throw error;
-		throw new ValidationError({ file: [`The multipart body could not be read: ${(error as Error).message}`] });
+		throw new ValidationError({
+			file: [`The multipart body could not be read: ${(error as Error).message}`],
+		});
 	}
 	return { fields, sources };
 }
 
 export async function removeTemporaryFiles(request: JobRequest): Promise<void> {
-	await Promise.all(request.sources.filter((source) => source.tempPath).map((source) => rm(source.tempPath, { force: true })));
+	await Promise.all(
+		request.sources
+			.filter((source) => source.tempPath)
+			.map((source) => rm(source.tempPath, { force: true })),
+	);
 }
 
 function sourceField(name: string): IncomingSource['field'] | null {
@@ -72,7 +93,11 @@ function sourceField(name: string): IncomingSource['field'] | null {
 
 /** Only the base name of what the client sent, never a path. */
 function cleanFileName(name: string | undefined): string {
-	const base = (name ?? '').split(/[\\/]/).pop()?.replace(/[\x00-\x1f]/g, '').trim();
+	const base = (name ?? '')
+		.split(/[\\/]/)
+		.pop()
+		?.replace(/[\x00-\x1f]/g, '')
+		.trim();
 	return base ? base.slice(0, 200) : 'upload';
 }
 

@@ -20,9 +20,13 @@ export class Presenter {
 		const source = uploads.find((upload) => upload.id === job.source_upload_id);
 		const output = uploads.find((upload) => upload.role === 'output');
 		const preview = this.previewFor(uploads, unlocked);
-		const metrics = job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>);
-		const widthMm = job.width_mm ?? (typeof metrics?.widthMm === 'number' ? metrics.widthMm : undefined);
-		const colourCount = job.colour_count ?? (typeof metrics?.colourCount === 'number' ? metrics.colourCount : undefined);
+		const metrics =
+			job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>);
+		const widthMm =
+			job.width_mm ?? (typeof metrics?.widthMm === 'number' ? metrics.widthMm : undefined);
+		const colourCount =
+			job.colour_count ??
+			(typeof metrics?.colourCount === 'number' ? metrics.colourCount : undefined);
 		return {
 			id: job.id,
 			status: job.status,
@@ -38,8 +42,12 @@ export class Presenter {
 			downloadsUnlocked: unlocked,
 			unlock: this.unlockState(job),
 			...(source ? { source: this.file(source, preview) } : {}),
-			outputs: output ? [{ ...this.file(output, preview, !unlocked), format: job.format, locked: !unlocked }] : [],
-			artifacts: preview ? [{ ...this.file(preview, preview), kind: 'preview', watermarked: !unlocked }] : [],
+			outputs: output
+				? [{ ...this.file(output, preview, !unlocked), format: job.format, locked: !unlocked }]
+				: [],
+			artifacts: preview
+				? [{ ...this.file(preview, preview), kind: 'preview', watermarked: !unlocked }]
+				: [],
 			events: events.map((event) => ({
 				type: event.type,
 				at: new Date(event.at).toISOString(),
@@ -84,7 +92,9 @@ export class Presenter {
 			mimeType: upload.mime_type,
 			size: upload.size,
 			checksum: upload.checksum,
-			...(upload.expires_at === null ? {} : { expiresAt: new Date(upload.expires_at).toISOString() }),
+			...(upload.expires_at === null
+				? {}
+				: { expiresAt: new Date(upload.expires_at).toISOString() }),
 			downloadUrl: locked ? null : this.baseUrl + files.signedPath(upload, 'download'),
 			previewUrl: preview ? this.baseUrl + files.signedPath(upload, 'preview') : null,
 		};

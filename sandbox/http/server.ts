@@ -10,7 +10,10 @@ import { controlRoutes } from './routes/control';
 import { v1Routes } from './routes/v1';
 
 /** The sandbox's HTTP face: v1 under /api/v1, the control API under /__sandbox. */
-export async function buildServer(services: SandboxServices, logger = false): Promise<FastifyInstance> {
+export async function buildServer(
+	services: SandboxServices,
+	logger = false,
+): Promise<FastifyInstance> {
 	const app = Fastify({ logger, bodyLimit: 1024 * 1024, forceCloseConnections: true });
 	const limiter = new RateLimiter(services.clock);
 

@@ -18,10 +18,34 @@ const dayMs = 24 * 60 * 60 * 1000;
 
 /** Allowances an account gets unless the control API says otherwise. */
 const planDefaults: Record<Plan, Omit<NewAccount, 'name' | 'plan'>> = {
-	free: { creditBalance: 0, previewRemaining: 10, dailyLimit: 5, monthlyLimit: 30, entitlements: 0 },
-	credits: { creditBalance: 50, previewRemaining: 0, dailyLimit: 500, monthlyLimit: 5000, entitlements: 0 },
-	subscription: { creditBalance: 0, previewRemaining: 0, dailyLimit: 1000, monthlyLimit: 10000, entitlements: 25 },
-	internal: { creditBalance: 0, previewRemaining: 0, dailyLimit: 100000, monthlyLimit: 1000000, entitlements: 0 },
+	free: {
+		creditBalance: 0,
+		previewRemaining: 10,
+		dailyLimit: 5,
+		monthlyLimit: 30,
+		entitlements: 0,
+	},
+	credits: {
+		creditBalance: 50,
+		previewRemaining: 0,
+		dailyLimit: 500,
+		monthlyLimit: 5000,
+		entitlements: 0,
+	},
+	subscription: {
+		creditBalance: 0,
+		previewRemaining: 0,
+		dailyLimit: 1000,
+		monthlyLimit: 10000,
+		entitlements: 25,
+	},
+	internal: {
+		creditBalance: 0,
+		previewRemaining: 0,
+		dailyLimit: 100000,
+		monthlyLimit: 1000000,
+		entitlements: 0,
+	},
 };
 
 export interface NewAccount {
@@ -75,9 +99,17 @@ export class AccountService {
 
 	createAccount(input: NewAccount, id = newId(this.clock.now())): AccountRow {
 		const errors: Record<string, string[]> = {};
-		if (typeof input.name !== 'string' || input.name.trim() === '') errors.name = ['The name field is required.'];
-		if (!plans.includes(input.plan)) errors.plan = [`The plan must be one of: ${plans.join(', ')}.`];
-		for (const field of ['creditBalance', 'previewRemaining', 'dailyLimit', 'monthlyLimit', 'entitlements'] as const) {
+		if (typeof input.name !== 'string' || input.name.trim() === '')
+			errors.name = ['The name field is required.'];
+		if (!plans.includes(input.plan))
+			errors.plan = [`The plan must be one of: ${plans.join(', ')}.`];
+		for (const field of [
+			'creditBalance',
+			'previewRemaining',
+			'dailyLimit',
+			'monthlyLimit',
+			'entitlements',
+		] as const) {
 			const value = input[field];
 			if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
 				errors[field] = [`The ${field} must be a whole number of at least 0.`];
@@ -127,7 +159,10 @@ export class AccountService {
 		if (!Array.isArray(requested) || unknown.length) {
 			errors.abilities = [`Abilities must be a list drawn from: ${abilities.join(', ')}.`];
 		}
-		if (expiresInSeconds !== undefined && (!Number.isFinite(expiresInSeconds) || expiresInSeconds <= 0)) {
+		if (
+			expiresInSeconds !== undefined &&
+			(!Number.isFinite(expiresInSeconds) || expiresInSeconds <= 0)
+		) {
 			errors.expiresInSeconds = ['The expiresInSeconds must be a positive number of seconds.'];
 		}
 		if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -158,16 +193,25 @@ export class AccountService {
 
 	/** The caller behind an `Authorization` header; 401 for anything but a live key. */
 	authenticate(header: string | undefined): Caller {
-		if (!header) throw new UnauthenticatedError('Unauthenticated. Send "Authorization: Bearer <API key>".');
+		if (!header)
+			throw new UnauthenticatedError('Unauthenticated. Send "Authorization: Bearer <API key>".');
 		const match = /^Bearer ([\x21-\x7e]+)$/i.exec(header.trim());
-		if (!match) throw new UnauthenticatedError('Unauthenticated. The Authorization header must be "Bearer <API key>".');
+		if (!match)
+			throw new UnauthenticatedError(
+				'Unauthenticated. The Authorization header must be "Bearer <API key>".',
+			);
 		const key = this.keys.findByHash(hashKey(match[1]));
 		if (!key) throw new UnauthenticatedError('Unauthenticated. The API key is not valid.');
-		if (key.revoked_at !== null) throw new UnauthenticatedError('Unauthenticated. The API key has been revoked.');
+		if (key.revoked_at !== null)
+			throw new UnauthenticatedError('Unauthenticated. The API key has been revoked.');
 		if (key.expires_at !== null && key.expires_at <= this.clock.now()) {
 			throw new UnauthenticatedError('Unauthenticated. The API key has expired.');
 		}
-		return { keyId: key.id, accountId: key.account_id, abilities: JSON.parse(key.abilities) as Ability[] };
+		return {
+			keyId: key.id,
+			accountId: key.account_id,
+			abilities: JSON.parse(key.abilities) as Ability[],
+		};
 	}
 
 	/** FreeUsage, computed from the account and its usage at this moment of the sandbox clock. */
@@ -209,7 +253,9 @@ export class AccountService {
 		const usage = this.freeUsage(accountId);
 		if (usage.limited && count > 1) {
 			throw new ValidationError({
-				[filesField]: ['Free processing accepts one source file per request. Send the files one at a time.'],
+				[filesField]: [
+					'Free processing accepts one source file per request. Send the files one at a time.',
+				],
 			});
 		}
 		if (usage.dailyRemaining < count) {
@@ -228,7 +274,9 @@ export class AccountService {
 		}
 		if (usage.limited && usage.previewRemaining < count) {
 			throw new ValidationError({
-				quota: ['No free previews remain on this account. Add credits or a subscription to continue.'],
+				quota: [
+					'No free previews remain on this account. Add credits or a subscription to continue.',
+				],
 			});
 		}
 	}
@@ -245,7 +293,10 @@ export class AccountService {
 	 * Pays for an unlock: internal accounts free, then a subscription entitlement, then credits.
 	 * Never buys anything; 422 when nothing covers it.
 	 */
-	chargeUnlock(accountId: string, workflow: keyof typeof creditCosts): { method: string; credits: number } {
+	chargeUnlock(
+		accountId: string,
+		workflow: keyof typeof creditCosts,
+	): { method: string; credits: number } {
 		const account = this.account(accountId);
 		if (account.plan === 'internal') return { method: 'internal', credits: 0 };
 		if (account.plan === 'subscription' && account.entitlements > 0) {
@@ -265,10 +316,14 @@ export class AccountService {
 	}
 
 	/** What an unlock would do now, for the job's `unlock` object. */
-	unlockQuote(accountId: string, workflow: keyof typeof creditCosts): { method: string | null; creditCost: number } {
+	unlockQuote(
+		accountId: string,
+		workflow: keyof typeof creditCosts,
+	): { method: string | null; creditCost: number } {
 		const account = this.account(accountId);
 		if (account.plan === 'internal') return { method: 'internal', creditCost: 0 };
-		if (account.plan === 'subscription' && account.entitlements > 0) return { method: 'subscription', creditCost: 0 };
+		if (account.plan === 'subscription' && account.entitlements > 0)
+			return { method: 'subscription', creditCost: 0 };
 		const cost = creditCosts[workflow];
 		return { method: account.credit_balance >= cost ? 'credits' : null, creditCost: cost };
 	}

@@ -33,7 +33,9 @@ export class ConflictError extends ApiError {
 }
 
 export class SourceExpiredError extends ApiError {
-	constructor(message = 'The private source upload has expired. Upload the file again in a new job.') {
+	constructor(
+		message = 'The private source upload has expired. Upload the file again in a new job.',
+	) {
 		super(410, message);
 	}
 }
@@ -61,5 +63,7 @@ function summarise(errors: Record<string, string[]>): string {
 	const messages = Object.values(errors).flat();
 	if (messages.length === 0) return 'The given data was invalid.';
 	const extra = messages.length - 1;
-	return extra > 0 ? `${messages[0]} (and ${extra} more error${extra > 1 ? 's' : ''})` : messages[0];
+	return extra > 0
+		? `${messages[0]} (and ${extra} more error${extra > 1 ? 's' : ''})`
+		: messages[0];
 }

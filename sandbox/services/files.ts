@@ -32,26 +32,44 @@ export class FileService {
 	}
 
 	/** The file a signed URL gives this account, after every check the spec asks for. */
-	open(accountId: string, uploadId: string, access: FileAccess, expires: unknown, signature: unknown): FileToSend {
+	open(
+		accountId: string,
+		uploadId: string,
+		access: FileAccess,
+		expires: unknown,
+		signature: unknown,
+	): FileToSend {
 		const upload = this.uploads.find(uploadId);
 		if (!upload) throw new NotFoundError('File not found.');
-		const expiresAt = typeof expires === 'string' && /^\d{1,12}$/.test(expires) ? Number(expires) : NaN;
+		const expiresAt =
+			typeof expires === 'string' && /^\d{1,12}$/.test(expires) ? Number(expires) : NaN;
 		if (
 			typeof signature !== 'string' ||
 			Number.isNaN(expiresAt) ||
 			!this.signer.verify(upload.id, upload.account_id, access, expiresAt, signature)
 		) {
-			throw new ForbiddenError('Invalid signature. Use the complete signed URL from the job response, unchanged.');
+			throw new ForbiddenError(
+				'Invalid signature. Use the complete signed URL from the job response, unchanged.',
+			);
 		}
-		if (upload.account_id !== accountId) throw new ForbiddenError('This file belongs to another account.');
+		if (upload.account_id !== accountId)
+			throw new ForbiddenError('This file belongs to another account.');
 		if (expiresAt * 1000 <= this.clock.now()) {
 			throw new ForbiddenError('The signed URL has expired. Fetch the job again for fresh URLs.');
 		}
-		if (upload.role === 'source' && upload.expires_at !== null && upload.expires_at <= this.clock.now()) {
+		if (
+			upload.role === 'source' &&
+			upload.expires_at !== null &&
+			upload.expires_at <= this.clock.now()
+		) {
 			throw new SourceExpiredError();
 		}
 		const job = upload.job_id ? this.jobs.find(upload.job_id) : undefined;
-		if (access === 'preview' || upload.role === 'preview' || upload.role === 'preview_watermarked') {
+		if (
+			access === 'preview' ||
+			upload.role === 'preview' ||
+			upload.role === 'preview_watermarked'
+		) {
 			return this.preview(upload, job?.downloads_unlocked === 1);
 		}
 		if (upload.role === 'output' && job?.downloads_unlocked !== 1) {
@@ -63,8 +81,11 @@ export class FileService {
 	/** The job's stitch preview: watermarked while locked, original once unlocked. */
 	private preview(upload: UploadRow, unlocked: boolean): FileToSend {
 		const role = unlocked ? 'preview' : 'preview_watermarked';
-		const variant = upload.job_id ? this.uploads.forJob(upload.job_id).find((row) => row.role === role) : undefined;
-		if (!variant) throw new NotFoundError('This job has no preview yet; previews appear when it completes.');
+		const variant = upload.job_id
+			? this.uploads.forJob(upload.job_id).find((row) => row.role === role)
+			: undefined;
+		if (!variant)
+			throw new NotFoundError('This job has no preview yet; previews appear when it completes.');
 		return this.describe(variant);
 	}
 

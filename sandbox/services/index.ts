@@ -64,7 +64,14 @@ export class SandboxServices {
 		this.store = new FileStore(options.dataDir);
 		this.accounts = new AccountService(accountsTable, keys, this.clock);
 		this.pool = new WorkerPool(Math.max(1, options.workers), options.jobTimeoutMs ?? 120_000);
-		this.runner = new JobRunner(jobsTable, uploads, this.store, this.pool, this.clock, () => this.faults);
+		this.runner = new JobRunner(
+			jobsTable,
+			uploads,
+			this.store,
+			this.pool,
+			this.clock,
+			() => this.faults,
+		);
 		this.jobs = new JobService(
 			this.db,
 			jobsTable,
@@ -119,7 +126,11 @@ export class SandboxServices {
 		if (stored && this.accounts.find(stored)) {
 			this.demoAccountId = stored;
 		} else {
-			this.demoAccountId = this.accounts.createAccount({ name: 'Demo account', plan: 'credits', creditBalance: 100 }).id;
+			this.demoAccountId = this.accounts.createAccount({
+				name: 'Demo account',
+				plan: 'credits',
+				creditBalance: 100,
+			}).id;
 			this.meta.set('demoAccountId', this.demoAccountId);
 		}
 		this.accounts.ensureKey(this.demoAccountId, this.demoKey, abilities);

@@ -18,7 +18,14 @@ export function readDigitisingOptions(
 	digitising: boolean,
 	fail: (field: string, message: string) => void,
 ): DigitisingOptions {
-	const number = (field: string, label: string, min: number, max: number, integer: boolean, required: boolean) => {
+	const number = (
+		field: string,
+		label: string,
+		min: number,
+		max: number,
+		integer: boolean,
+		required: boolean,
+	) => {
 		const raw = fields[field]?.trim();
 		if (raw === undefined || raw === '') {
 			if (required) fail(field, `The ${label} field is required for digitising.`);
@@ -37,10 +44,20 @@ export function readDigitisingOptions(
 	};
 	const widthMm = number('width_mm', 'width_mm', 10, 300, false, digitising);
 	const colourCount = number('colour_count', 'colour_count', 1, 24, true, digitising);
-	const maximumStitchCount = number('maximum_stitch_count', 'maximum_stitch_count', 1, 250000, true, false);
+	const maximumStitchCount = number(
+		'maximum_stitch_count',
+		'maximum_stitch_count',
+		1,
+		250000,
+		true,
+		false,
+	);
 	const paletteKey = fields.thread_palette_key?.trim() || null;
 	if (paletteKey !== null && !threadPaletteKeys.includes(paletteKey)) {
-		fail('thread_palette_key', `The thread_palette_key must be one of: ${threadPaletteKeys.join(', ')}.`);
+		fail(
+			'thread_palette_key',
+			`The thread_palette_key must be one of: ${threadPaletteKeys.join(', ')}.`,
+		);
 	}
 	return {
 		widthMm: digitising ? widthMm : null,

@@ -41,7 +41,12 @@ export class JobRunner implements JobQueue {
 				this.jobs.addEvent(job.id, 'failed', now, 'Interrupted by a restart too many times.');
 			} else {
 				this.jobs.requeue(job.id, false);
-				this.jobs.addEvent(job.id, 'requeued', now, 'Processing was interrupted by a sandbox restart; queued again.');
+				this.jobs.addEvent(
+					job.id,
+					'requeued',
+					now,
+					'Processing was interrupted by a sandbox restart; queued again.',
+				);
 			}
 		}
 	}
@@ -125,15 +130,34 @@ export class JobRunner implements JobQueue {
 		}
 		const base = job.title.replace(/\.[^.]*$/, '') || 'design';
 		this.saveFile(job, result.output, 'output', `${base}.${result.output.extension}`, now);
-		if (result.preview) this.saveFile(job, result.preview, 'preview', `${base}-preview.${result.preview.extension}`, now);
+		if (result.preview)
+			this.saveFile(
+				job,
+				result.preview,
+				'preview',
+				`${base}-preview.${result.preview.extension}`,
+				now,
+			);
 		if (result.watermarkedPreview) {
-			this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', `${base}-preview.${result.watermarkedPreview.extension}`, now);
+			this.saveFile(
+				job,
+				result.watermarkedPreview,
+				'preview_watermarked',
+				`${base}-preview.${result.watermarkedPreview.extension}`,
+				now,
+			);
 		}
 		this.jobs.complete(job.id, now, result.metrics, result.warnings);
 		this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}.`);
 	}
 
-	private saveFile(job: JobRow, file: WrittenFile, role: 'output' | 'preview' | 'preview_watermarked', name: string, now: number): void {
+	private saveFile(
+		job: JobRow,
+		file: WrittenFile,
+		role: 'output' | 'preview' | 'preview_watermarked',
+		name: string,
+		now: number,
+	): void {
 		this.uploads.insert({
 			id: file.id,
 			account_id: job.account_id,

@@ -9,7 +9,14 @@ import type { JobEventRow, JobRow, JobsTable, Workflow } from '../storage/jobs';
 import type { UploadRow, UploadsTable } from '../storage/uploads';
 import type { AccountService } from './accounts';
 import type { SandboxClock } from './clock';
-import { ConflictError, ForbiddenError, NotFoundError, RateLimitedError, SourceExpiredError, ValidationError } from './errors';
+import {
+	ConflictError,
+	ForbiddenError,
+	NotFoundError,
+	RateLimitedError,
+	SourceExpiredError,
+	ValidationError,
+} from './errors';
 import { isUlid, newId } from './ids';
 import { readDigitisingOptions } from './jobOptions';
 
@@ -81,11 +88,14 @@ export class JobService {
 		const add = (field: string, message: string) => (errors[field] ??= []).push(message);
 
 		const workflow = fields.workflow as Workflow;
-		if (fields.workflow === undefined || fields.workflow === '') add('workflow', 'The workflow field is required.');
-		else if (!workflows.includes(workflow)) add('workflow', 'The workflow must be "conversion" or "digitising".');
+		if (fields.workflow === undefined || fields.workflow === '')
+			add('workflow', 'The workflow field is required.');
+		else if (!workflows.includes(workflow))
+			add('workflow', 'The workflow must be "conversion" or "digitising".');
 
 		const fieldsUsed = new Set(sources.map((source) => source.field));
-		if (sources.length === 0) add('file', 'Send a source file as "file", or 1 to 10 files as "files[]".');
+		if (sources.length === 0)
+			add('file', 'Send a source file as "file", or 1 to 10 files as "files[]".');
 		if (fieldsUsed.size > 1) add('file', 'Send either "file" or "files[]", not both.');
 		if (sources.filter((source) => source.field === 'file').length > 1) {
 			add('file', 'The "file" field takes one file; send several as "files[]".');
@@ -108,10 +118,21 @@ export class JobService {
 			.filter((candidate) => candidate.writable)
 			.map((candidate) => candidate.format);
 		if (!format) add('format', 'The format field is required.');
-		else if (!info) add('format', `The format "${fields.format}" is not supported. Writable formats: ${writable.join(', ')}.`);
-		else if (!info.writable) add('format', `${info.label} can be read but not written. Writable formats: ${writable.join(', ')}.`);
+		else if (!info)
+			add(
+				'format',
+				`The format "${fields.format}" is not supported. Writable formats: ${writable.join(', ')}.`,
+			);
+		else if (!info.writable)
+			add(
+				'format',
+				`${info.label} can be read but not written. Writable formats: ${writable.join(', ')}.`,
+			);
 		else if (detected.includes(format)) {
-			add('format', `The output format must differ from the source format: the source is already ${info.label}.`);
+			add(
+				'format',
+				`The output format must differ from the source format: the source is already ${info.label}.`,
+			);
 		}
 
 		const options = readDigitisingOptions(fields, workflow === 'digitising', add);
@@ -147,7 +168,12 @@ export class JobService {
 					maximum_stitch_count: options.maximumStitchCount,
 					created_at: now,
 				});
-				this.jobs.addEvent(jobId, 'created', now, `Queued ${workflow} of ${source.fileName} to ${format}.`);
+				this.jobs.addEvent(
+					jobId,
+					'created',
+					now,
+					`Queued ${workflow} of ${source.fileName} to ${format}.`,
+				);
 				rows.push(this.jobs.find(jobId)!);
 			});
 			this.accounts.recordJobs(
@@ -164,7 +190,8 @@ export class JobService {
 	find(accountId: string, workflow: string, id: string): JobRow {
 		const job = isUlid(id) ? this.jobs.find(id) : undefined;
 		if (!job || job.workflow !== workflow) throw new NotFoundError(`No ${workflow} job ${id}.`);
-		if (job.account_id !== accountId) throw new ForbiddenError('This job belongs to another account.');
+		if (job.account_id !== accountId)
+			throw new ForbiddenError('This job belongs to another account.');
 		return job;
 	}
 
@@ -184,12 +211,19 @@ export class JobService {
 		}
 		const source = this.uploads.find(job.source_upload_id);
 		if (!source || (source.expires_at !== null && source.expires_at <= this.clock.now())) {
-			throw new SourceExpiredError('The source upload of this job has expired, so it cannot be retried. Create a new job.');
+			throw new SourceExpiredError(
+				'The source upload of this job has expired, so it cannot be retried. Create a new job.',
+			);
 		}
 		const removed = transaction(this.db, () => {
 			const results = this.uploads.removeResults(job.id);
 			this.jobs.requeue(job.id, true);
-			this.jobs.addEvent(job.id, 'retried', this.clock.now(), `Retry requested after ${job.failure_code ?? 'failure'}.`);
+			this.jobs.addEvent(
+				job.id,
+				'retried',
+				this.clock.now(),
+				`Retry requested after ${job.failure_code ?? 'failure'}.`,
+			);
 			return results;
 		});
 		for (const upload of removed) this.store.remove(upload.path);
@@ -199,7 +233,11 @@ export class JobService {
 	}
 
 	/** Completed jobs only (409); charged once; unlocking an unlocked job changes nothing. */
-	unlock(accountId: string, workflow: string, id: string): { job: JobRow; alreadyUnlocked: boolean } {
+	unlock(
+		accountId: string,
+		workflow: string,
+		id: string,
+	): { job: JobRow; alreadyUnlocked: boolean } {
 		const job = this.find(accountId, workflow, id);
 		if (job.status !== 'completed') {
 			throw new ConflictError(`Only completed jobs can be unlocked; this job is ${job.status}.`);
@@ -220,10 +258,16 @@ export class JobService {
 		return { job: this.jobs.find(job.id)!, alreadyUnlocked: false };
 	}
 
-	private detectSource(workflow: Workflow, source: IncomingSource, fail: (message: string) => void): string | null {
+	private detectSource(
+		workflow: Workflow,
+		source: IncomingSource,
+		fail: (message: string) => void,
+	): string | null {
 		const limit = sourceSizeLimits[workflow];
 		if (source.truncatedAt !== undefined || source.size > limit) {
-			fail(`${source.fileName} is larger than ${limit / 1024 / 1024} MB, the ${workflow} limit per file.`);
+			fail(
+				`${source.fileName} is larger than ${limit / 1024 / 1024} MB, the ${workflow} limit per file.`,
+			);
 			return null;
 		}
 		if (source.size === 0) {
@@ -233,7 +277,10 @@ export class JobService {
 		const bytes = readFileSync(source.tempPath);
 		if (workflow === 'conversion') {
 			const format = detectFormat(bytes, source.fileName);
-			if (!format) fail(`${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`);
+			if (!format)
+				fail(
+					`${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`,
+				);
 			return format;
 		}
 		const artwork = detectArtwork(bytes);
@@ -241,7 +288,13 @@ export class JobService {
 		return artwork;
 	}
 
-	private storeSource(accountId: string, jobId: string, source: IncomingSource, kind: string, now: number): UploadRow {
+	private storeSource(
+		accountId: string,
+		jobId: string,
+		source: IncomingSource,
+		kind: string,
+		now: number,
+	): UploadRow {
 		const id = newId(now);
 		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind];
 		const extension = info?.extension ?? kind;

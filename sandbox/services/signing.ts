@@ -10,13 +10,23 @@ export class UrlSigner {
 	constructor(private readonly secret: string) {}
 
 	sign(uploadId: string, ownerId: string, access: FileAccess, expires: number): string {
-		return createHmac('sha256', this.secret).update(`${uploadId}\n${ownerId}\n${access}\n${expires}`).digest('hex');
+		return createHmac('sha256', this.secret)
+			.update(`${uploadId}\n${ownerId}\n${access}\n${expires}`)
+			.digest('hex');
 	}
 
 	/** True when `signature` is exactly the one this sandbox would issue (compared in constant time). */
-	verify(uploadId: string, ownerId: string, access: FileAccess, expires: number, signature: string): boolean {
+	verify(
+		uploadId: string,
+		ownerId: string,
+		access: FileAccess,
+		expires: number,
+		signature: string,
+	): boolean {
 		const expected = Buffer.from(this.sign(uploadId, ownerId, access, expires), 'hex');
-		const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
+		const given = /^[0-9a-f]{64}$/i.test(signature)
+			? Buffer.from(signature, 'hex')
+			: Buffer.alloc(0);
 		return given.length === expected.length && timingSafeEqual(given, expected);
 	}
 }

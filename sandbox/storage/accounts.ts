@@ -47,15 +47,21 @@ export class AccountsTable {
 	}
 
 	addCredits(id: string, delta: number): void {
-		this.db.prepare('UPDATE accounts SET credit_balance = credit_balance + ? WHERE id = ?').run(delta, id);
+		this.db
+			.prepare('UPDATE accounts SET credit_balance = credit_balance + ? WHERE id = ?')
+			.run(delta, id);
 	}
 
 	addPreviews(id: string, delta: number): void {
-		this.db.prepare('UPDATE accounts SET preview_remaining = preview_remaining + ? WHERE id = ?').run(delta, id);
+		this.db
+			.prepare('UPDATE accounts SET preview_remaining = preview_remaining + ? WHERE id = ?')
+			.run(delta, id);
 	}
 
 	addEntitlements(id: string, delta: number): void {
-		this.db.prepare('UPDATE accounts SET entitlements = entitlements + ? WHERE id = ?').run(delta, id);
+		this.db
+			.prepare('UPDATE accounts SET entitlements = entitlements + ? WHERE id = ?')
+			.run(delta, id);
 	}
 
 	setRenewal(id: string, renewsAt: number, entitlements: number): void {
@@ -73,6 +79,8 @@ export class AccountsTable {
 	}
 
 	recordUsage(id: string, jobId: string, at: number): void {
-		this.db.prepare('INSERT INTO usage (account_id, job_id, at) VALUES (?, ?, ?)').run(id, jobId, at);
+		this.db
+			.prepare('INSERT INTO usage (account_id, job_id, at) VALUES (?, ?, ?)')
+			.run(id, jobId, at);
 	}
 }

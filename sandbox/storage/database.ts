@@ -99,7 +99,9 @@ export function openDatabase(file: string): DatabaseSync {
 }
 
 function migrate(db: DatabaseSync): void {
-	const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+	const { user_version: version } = db.prepare('PRAGMA user_version').get() as {
+		user_version: number;
+	};
 	for (let step = version; step < migrations.length; step++) {
 		db.exec('BEGIN');
 		try {

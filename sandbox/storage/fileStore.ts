@@ -22,7 +22,8 @@ export class FileStore {
 
 	absolute(relativePath: string): string {
 		const full = resolve(this.root, relativePath);
-		if (!full.startsWith(this.root + sep)) throw new Error(`Stored path escapes the file root: ${relativePath}`);
+		if (!full.startsWith(this.root + sep))
+			throw new Error(`Stored path escapes the file root: ${relativePath}`);
 		return full;
 	}
 

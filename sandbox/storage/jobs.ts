@@ -94,18 +94,22 @@ export class JobsTable {
 	}
 
 	nextQueued(): JobRow | undefined {
-		return this.db.prepare("SELECT * FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1").get() as
-			| JobRow
-			| undefined;
+		return this.db
+			.prepare("SELECT * FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1")
+			.get() as JobRow | undefined;
 	}
 
 	withStatus(status: JobStatus): JobRow[] {
-		return this.db.prepare('SELECT * FROM jobs WHERE status = ? ORDER BY id').all(status) as unknown as JobRow[];
+		return this.db
+			.prepare('SELECT * FROM jobs WHERE status = ? ORDER BY id')
+			.all(status) as unknown as JobRow[];
 	}
 
 	countActive(accountId: string): number {
 		const row = this.db
-			.prepare("SELECT COUNT(*) AS active FROM jobs WHERE account_id = ? AND status IN ('queued', 'processing')")
+			.prepare(
+				"SELECT COUNT(*) AS active FROM jobs WHERE account_id = ? AND status IN ('queued', 'processing')",
+			)
 			.get(accountId) as { active: number };
 		return row.active;
 	}
@@ -155,12 +159,16 @@ export class JobsTable {
 
 	unlock(id: string, at: number, method: string, credits: number): void {
 		this.db
-			.prepare('UPDATE jobs SET downloads_unlocked = 1, unlock_method = ?, unlock_credits = ?, unlocked_at = ? WHERE id = ?')
+			.prepare(
+				'UPDATE jobs SET downloads_unlocked = 1, unlock_method = ?, unlock_credits = ?, unlocked_at = ? WHERE id = ?',
+			)
 			.run(method, credits, at, id);
 	}
 
 	addEvent(jobId: string, type: string, at: number, message: string | null = null): void {
-		this.db.prepare('INSERT INTO job_events (job_id, type, at, message) VALUES (?, ?, ?, ?)').run(jobId, type, at, message);
+		this.db
+			.prepare('INSERT INTO job_events (job_id, type, at, message) VALUES (?, ?, ?, ?)')
+			.run(jobId, type, at, message);
 	}
 
 	events(jobId: string): JobEventRow[] {

@@ -21,11 +21,21 @@ export class KeysTable {
 				`INSERT INTO api_keys (id, account_id, key_hash, abilities, expires_at, revoked_at, created_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			)
-			.run(row.id, row.account_id, row.key_hash, row.abilities, row.expires_at, row.revoked_at, row.created_at);
+			.run(
+				row.id,
+				row.account_id,
+				row.key_hash,
+				row.abilities,
+				row.expires_at,
+				row.revoked_at,
+				row.created_at,
+			);
 	}
 
 	findByHash(hash: string): KeyRow | undefined {
-		return this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as KeyRow | undefined;
+		return this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as
+			| KeyRow
+			| undefined;
 	}
 
 	find(id: string): KeyRow | undefined {

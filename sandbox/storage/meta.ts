@@ -5,13 +5,17 @@ export class MetaTable {
 	constructor(private readonly db: DatabaseSync) {}
 
 	get(key: string): string | undefined {
-		const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+		const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+			| { value: string }
+			| undefined;
 		return row?.value;
 	}
 
 	set(key: string, value: string): void {
 		this.db
-			.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+			.prepare(
+				'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+			)
 			.run(key, value);
 	}
 }

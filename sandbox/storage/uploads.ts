@@ -51,7 +51,9 @@ export class UploadsTable {
 	}
 
 	forJob(jobId: string): UploadRow[] {
-		return this.db.prepare('SELECT * FROM uploads WHERE job_id = ? ORDER BY id').all(jobId) as unknown as UploadRow[];
+		return this.db
+			.prepare('SELECT * FROM uploads WHERE job_id = ? ORDER BY id')
+			.all(jobId) as unknown as UploadRow[];
 	}
 
 	/** Results of an earlier attempt, removed when a job is retried. */

@@ -1,5 +1,10 @@
 import { Api } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox, type SandboxAdmin } from '../support/sandbox';
+import {
+	sandboxAdmin,
+	startSandbox,
+	type RunningSandbox,
+	type SandboxAdmin,
+} from '../support/sandbox';
 
 let sandbox: RunningSandbox;
 let admin: SandboxAdmin;
@@ -76,7 +81,9 @@ describe('abilities (403), checked before the operation', () => {
 
 	it.each(cases)('needs %s for %s %s', async (ability, method, path) => {
 		const { id } = await admin.createAccount({ plan: 'credits' });
-		const others = (['formats:read', 'usage:read', 'jobs:read', 'jobs:write'] as const).filter((a) => a !== ability);
+		const others = (['formats:read', 'usage:read', 'jobs:read', 'jobs:write'] as const).filter(
+			(a) => a !== ability,
+		);
 		const without = new Api(sandbox, (await admin.createKey(id, [...others])).key);
 		const response = method === 'GET' ? await without.get(path) : await without.post(path);
 		expect(response.status).toBe(403);

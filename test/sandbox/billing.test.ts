@@ -1,5 +1,10 @@
 import { Api, fixture, isoDate, newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox, type SandboxAdmin } from '../support/sandbox';
+import {
+	sandboxAdmin,
+	startSandbox,
+	type RunningSandbox,
+	type SandboxAdmin,
+} from '../support/sandbox';
 
 let sandbox: RunningSandbox;
 let admin: SandboxAdmin;
@@ -23,7 +28,12 @@ async function completedJob(api: Api) {
 
 describe('GET /usage: FreeUsage computed live', () => {
 	it('reports every field for a free (limited) account', async () => {
-		const api = await newClient(sandbox, { plan: 'free', previewRemaining: 4, dailyLimit: 3, monthlyLimit: 10 });
+		const api = await newClient(sandbox, {
+			plan: 'free',
+			previewRemaining: 4,
+			dailyLimit: 3,
+			monthlyLimit: 10,
+		});
 		const freeUsage = await usage(api);
 		expect(freeUsage).toEqual({
 			limited: true,
@@ -50,12 +60,18 @@ describe('GET /usage: FreeUsage computed live', () => {
 	it('reports the plan slug and renewal date of a subscription', async () => {
 		const api = await newClient(sandbox, { plan: 'subscription', entitlements: 5 });
 		const freeUsage = await usage(api);
-		expect(freeUsage).toMatchObject({ limited: false, subscriptionPlanSlug: 'studio-monthly', unlockEntitlementsRemaining: 5 });
+		expect(freeUsage).toMatchObject({
+			limited: false,
+			subscriptionPlanSlug: 'studio-monthly',
+			unlockEntitlementsRemaining: 5,
+		});
 		expect(freeUsage.subscriptionRenewsAt).toMatch(isoDate);
 	});
 
 	it('is not limited for credits and internal accounts', async () => {
-		expect(await usage(await newClient(sandbox, { plan: 'credits', creditBalance: 7 }))).toMatchObject({
+		expect(
+			await usage(await newClient(sandbox, { plan: 'credits', creditBalance: 7 })),
+		).toMatchObject({
 			limited: false,
 			creditBalance: 7,
 		});
@@ -71,7 +87,9 @@ describe('allowances on job creation (422)', () => {
 			{ field: 'files[]', name: 'b.dst', bytes: fixture('Star.DST') },
 		]);
 		expect(response.status).toBe(422);
-		expect(response.body.errors.files).toEqual([expect.stringMatching(/one source file per request/)]);
+		expect(response.body.errors.files).toEqual([
+			expect.stringMatching(/one source file per request/),
+		]);
 		const single = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 			{ field: 'files[]', name: 'a.dst', bytes: fixture('Star.DST') },
 		]);
@@ -98,7 +116,10 @@ describe('allowances on job creation (422)', () => {
 			expect(refused.body.errors.quota).toEqual([expect.stringMatching(/daily/)]);
 			const before = await usage(api);
 			expect(before).toMatchObject({ dailyUsed: 2, dailyRemaining: 0, monthlyUsed: 2 });
-			const untilReset = (Date.parse(before.dailyResetsAt) - Date.parse((await sandboxAdmin(own).advanceClock(0)).now)) / 1000;
+			const untilReset =
+				(Date.parse(before.dailyResetsAt) -
+					Date.parse((await sandboxAdmin(own).advanceClock(0)).now)) /
+				1000;
 			await sandboxAdmin(own).advanceClock(untilReset + 1);
 			expect(await usage(api)).toMatchObject({ dailyUsed: 0, dailyRemaining: 2 });
 			expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
@@ -118,12 +139,20 @@ describe('allowances on job creation (422)', () => {
 
 describe('unlock: entitlement first, then credits, internal free, never a purchase', () => {
 	it('spends a subscription entitlement before any credit', async () => {
-		const api = await newClient(sandbox, { plan: 'subscription', entitlements: 1, creditBalance: 5 });
+		const api = await newClient(sandbox, {
+			plan: 'subscription',
+			entitlements: 1,
+			creditBalance: 5,
+		});
 		const first = await completedJob(api);
 		const second = await completedJob(api);
 		expect(first.unlock).toMatchObject({ method: 'subscription', creditCost: 0, canUnlock: true });
 		const a = await api.post(`/jobs/conversion/${first.id}/unlock`);
-		expect(a.body.job.unlock).toMatchObject({ unlocked: true, method: 'subscription', creditCost: 0 });
+		expect(a.body.job.unlock).toMatchObject({
+			unlocked: true,
+			method: 'subscription',
+			creditCost: 0,
+		});
 		expect(await usage(api)).toMatchObject({ unlockEntitlementsRemaining: 0, creditBalance: 5 });
 		const b = await api.post(`/jobs/conversion/${second.id}/unlock`);
 		expect(b.body.job.unlock).toMatchObject({ unlocked: true, method: 'credits', creditCost: 1 });
@@ -142,7 +171,12 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 	it('answers 422 when neither entitlement nor credits cover it, and changes nothing', async () => {
 		const api = await newClient(sandbox, { plan: 'free', creditBalance: 0 });
 		const job = await completedJob(api);
-		expect(job.unlock).toMatchObject({ canUnlock: false, method: null, creditCost: 1, creditBalance: 0 });
+		expect(job.unlock).toMatchObject({
+			canUnlock: false,
+			method: null,
+			creditCost: 1,
+			creditBalance: 0,
+		});
 		const response = await api.post(`/jobs/conversion/${job.id}/unlock`);
 		expect(response.status).toBe(422);
 		expect(response.body.errors.credits).toEqual([expect.stringMatching(/needs 1 credit/)]);
@@ -154,10 +188,13 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 
 	it('charges the digitising cost for digitising jobs', async () => {
 		const api = await newClient(sandbox, { plan: 'credits', creditBalance: 1 });
-		const logo = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="#c00"/></svg>');
-		const { body } = await api.createJob({ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 1 }, [
-			{ name: 'dot.svg', bytes: logo },
-		]);
+		const logo = Buffer.from(
+			'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="#c00"/></svg>',
+		);
+		const { body } = await api.createJob(
+			{ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 1 },
+			[{ name: 'dot.svg', bytes: logo }],
+		);
 		const job = await api.waitForJob('digitising', body.job.id, 60000);
 		expect(job.status).toBe('completed');
 		const refused = await api.post(`/jobs/digitising/${job.id}/unlock`);
@@ -169,6 +206,8 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 describe('control API accounts', () => {
 	it('refuses an unknown plan and a negative balance with 422', async () => {
 		await expect(admin.createAccount({ plan: 'gold' as 'free' })).rejects.toThrow(/422/);
-		await expect(admin.createAccount({ plan: 'credits', creditBalance: -1 })).rejects.toThrow(/422/);
+		await expect(admin.createAccount({ plan: 'credits', creditBalance: -1 })).rejects.toThrow(
+			/422/,
+		);
 	});
 });

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { sandboxAdmin, type Ability, type NewAccount, type RunningSandbox } from '../support/sandbox';
+import {
+	sandboxAdmin,
+	type Ability,
+	type NewAccount,
+	type RunningSandbox,
+} from '../support/sandbox';
 
 export const fixtures = '/work/shared/fixtures/embroidery';
 
@@ -29,22 +34,34 @@ export class Api {
 	) {}
 
 	headers(extra: Record<string, string> = {}): Record<string, string> {
-		return { Accept: 'application/json', ...(this.key === null ? {} : { Authorization: `Bearer ${this.key}` }), ...extra };
+		return {
+			Accept: 'application/json',
+			...(this.key === null ? {} : { Authorization: `Bearer ${this.key}` }),
+			...extra,
+		};
 	}
 
 	async get<T = any>(path: string, headers?: Record<string, string>): Promise<ApiResponse<T>> {
 		return this.send<T>('GET', path, undefined, headers);
 	}
 
-	async post<T = any>(path: string, body?: FormData | string, headers?: Record<string, string>): Promise<ApiResponse<T>> {
+	async post<T = any>(
+		path: string,
+		body?: FormData | string,
+		headers?: Record<string, string>,
+	): Promise<ApiResponse<T>> {
 		return this.send<T>('POST', path, body, headers);
 	}
 
 	/** POST /jobs with the given fields and files (each under `file` unless `field` says otherwise). */
-	async createJob<T = any>(fields: Record<string, string | number>, uploads: Upload[]): Promise<ApiResponse<T>> {
+	async createJob<T = any>(
+		fields: Record<string, string | number>,
+		uploads: Upload[],
+	): Promise<ApiResponse<T>> {
 		const form = new FormData();
 		for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-		for (const upload of uploads) form.append(upload.field ?? 'file', new Blob([new Uint8Array(upload.bytes)]), upload.name);
+		for (const upload of uploads)
+			form.append(upload.field ?? 'file', new Blob([new Uint8Array(upload.bytes)]), upload.name);
 		return this.post<T>('/jobs', form);
 	}
 
@@ -58,29 +75,52 @@ export class Api {
 		for (let delay = 40; ; delay = Math.min(1000, delay * 1.5)) {
 			const response = await this.get(`/jobs/${workflow}/${id}`);
 			if (response.status === 429) {
-				await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after')) * 1000));
+				await new Promise((resolve) =>
+					setTimeout(resolve, Number(response.headers.get('retry-after')) * 1000),
+				);
 				continue;
 			}
-			if (response.status !== 200) throw new Error(`Polling ${id} answered ${response.status}: ${JSON.stringify(response.body)}`);
+			if (response.status !== 200)
+				throw new Error(
+					`Polling ${id} answered ${response.status}: ${JSON.stringify(response.body)}`,
+				);
 			const { job } = response.body;
 			if (job.status === 'completed' || job.status === 'failed') return job;
-			if (Date.now() > deadline) throw new Error(`Job ${id} still ${job.status} after ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`Job ${id} still ${job.status} after ${timeoutMs} ms`);
 			await new Promise((resolve) => setTimeout(resolve, delay));
 		}
 	}
 
 	/** Fetches a complete URL (a signed file URL) with this key; the body as bytes. */
-	async fetchUrl(url: string): Promise<{ status: number; headers: Headers; bytes: Buffer; json?: any }> {
+	async fetchUrl(
+		url: string,
+	): Promise<{ status: number; headers: Headers; bytes: Buffer; json?: any }> {
 		const response = await fetch(url, { headers: this.headers() });
 		const bytes = Buffer.from(await response.arrayBuffer());
-		const json = response.headers.get('content-type')?.includes('json') ? JSON.parse(bytes.toString()) : undefined;
+		const json = response.headers.get('content-type')?.includes('json')
+			? JSON.parse(bytes.toString())
+			: undefined;
 		return { status: response.status, headers: response.headers, bytes, json };
 	}
 
-	private async send<T>(method: string, path: string, body?: FormData | string, headers?: Record<string, string>): Promise<ApiResponse<T>> {
-		const response = await fetch(this.sandbox.baseUrl + path, { method, headers: this.headers(headers), body });
+	private async send<T>(
+		method: string,
+		path: string,
+		body?: FormData | string,
+		headers?: Record<string, string>,
+	): Promise<ApiResponse<T>> {
+		const response = await fetch(this.sandbox.baseUrl + path, {
+			method,
+			headers: this.headers(headers),
+			body,
+		});
 		const text = await response.text();
-		return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+		return {
+			status: response.status,
+			headers: response.headers,
+			body: (text ? JSON.parse(text) : undefined) as T,
+		};
 	}
 }
 
@@ -90,7 +130,10 @@ export async function newClient(
 	account: NewAccount = { plan: 'credits' },
 	abilities?: Ability[],
 ): Promise<Api & { accountId: string; keyId: string }> {
-	const { accountId, keyId, key } = await sandboxAdmin(sandbox).createAccountWithKey(account, abilities);
+	const { accountId, keyId, key } = await sandboxAdmin(sandbox).createAccountWithKey(
+		account,
+		abilities,
+	);
 	return Object.assign(new Api(sandbox, key), { accountId, keyId });
 }
 

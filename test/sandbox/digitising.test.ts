@@ -19,17 +19,33 @@ const fields = { workflow: 'digitising', format: 'pes', width_mm: 60, colour_cou
 describe('digitising jobs', () => {
 	it('digitise artwork into the chosen format, with metrics, previews and the requested size', async () => {
 		const api = await newClient(sandbox);
-		const created = await api.createJob({ ...fields, thread_palette_key: 'madeira' }, [{ name: 'logo.svg', bytes: logo }]);
+		const created = await api.createJob({ ...fields, thread_palette_key: 'madeira' }, [
+			{ name: 'logo.svg', bytes: logo },
+		]);
 		expect(created.status).toBe(202);
 		expect(created.body.job).toMatchObject({ status: 'queued', workflow: 'digitising' });
 		const job = await api.waitForJob('digitising', created.body.job.id, 60000);
-		expect(job).toMatchObject({ status: 'completed', formats: ['pes'], widthMm: 60, colourCount: 3, attemptCount: 1 });
+		expect(job).toMatchObject({
+			status: 'completed',
+			formats: ['pes'],
+			widthMm: 60,
+			colourCount: 3,
+			attemptCount: 1,
+		});
 		expect(job.metrics.stitchCount).toBeGreaterThan(100);
 		expect(job.metrics.widthMm).toBeGreaterThan(50);
 		expect(job.metrics.widthMm).toBeLessThanOrEqual(61);
-		expect(job.source).toMatchObject({ name: 'logo.svg', extension: 'svg', mimeType: 'image/svg+xml' });
+		expect(job.source).toMatchObject({
+			name: 'logo.svg',
+			extension: 'svg',
+			mimeType: 'image/svg+xml',
+		});
 		expect(job.outputs[0]).toMatchObject({ name: 'logo.pes', format: 'pes', downloadUrl: null });
-		expect(job.artifacts[0]).toMatchObject({ kind: 'preview', watermarked: true, mimeType: 'image/png' });
+		expect(job.artifacts[0]).toMatchObject({
+			kind: 'preview',
+			watermarked: true,
+			mimeType: 'image/png',
+		});
 		expect(job.unlock).toMatchObject({ creditCost: 2 });
 		const listed = (await api.get('/jobs')).body.data[0];
 		expect(listed).toMatchObject({ id: job.id, kind: 'digitising', title: 'logo.svg' });
@@ -50,16 +66,26 @@ describe('digitising jobs', () => {
 
 	it('refuses artwork that is no image with 422 under file', async () => {
 		const api = await newClient(sandbox);
-		const response = await api.createJob(fields, [{ name: 'logo.png', bytes: Buffer.from('GIF89a not accepted') }]);
+		const response = await api.createJob(fields, [
+			{ name: 'logo.png', bytes: Buffer.from('GIF89a not accepted') },
+		]);
 		expect(response.status).toBe(422);
 		expect(response.body.errors.file).toEqual([expect.stringMatching(/logo\.png is not JPG/)]);
 	});
 
 	it('fails damaged artwork with unreadable_artwork, and a stitch cap it cannot meet with stitch_limit_exceeded', async () => {
 		const api = await newClient(sandbox);
-		const damaged = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
-		const broken = (await api.createJob(fields, [{ name: 'broken.png', bytes: damaged }])).body.job.id;
-		const capped = (await api.createJob({ ...fields, maximum_stitch_count: 1 }, [{ name: 'logo.svg', bytes: logo }])).body.job.id;
+		const damaged = Buffer.concat([
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+			Buffer.alloc(64, 7),
+		]);
+		const broken = (await api.createJob(fields, [{ name: 'broken.png', bytes: damaged }])).body.job
+			.id;
+		const capped = (
+			await api.createJob({ ...fields, maximum_stitch_count: 1 }, [
+				{ name: 'logo.svg', bytes: logo },
+			])
+		).body.job.id;
 		const brokenJob = await api.waitForJob('digitising', broken, 60000);
 		expect(brokenJob).toMatchObject({ status: 'failed', failureCode: 'unreadable_artwork' });
 		expect(brokenJob.failureReason).toEqual(expect.any(String));

@@ -6,7 +6,12 @@ import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sand
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2, signedUrlTtlSeconds: 600, sourceTtlSeconds: 3600 });
+	sandbox = await startSandbox({
+		port: 0,
+		workers: 2,
+		signedUrlTtlSeconds: 600,
+		sourceTtlSeconds: 3600,
+	});
 });
 afterAll(async () => sandbox.close());
 
@@ -49,11 +54,18 @@ describe('signed file URLs', () => {
 		const job = await completedJob(api);
 		expect(job.artifacts).toHaveLength(1);
 		const locked = job.artifacts[0];
-		expect(locked).toMatchObject({ kind: 'preview', watermarked: true, mimeType: 'image/png', extension: 'png' });
+		expect(locked).toMatchObject({
+			kind: 'preview',
+			watermarked: true,
+			mimeType: 'image/png',
+			extension: 'png',
+		});
 		const lockedImage = await api.fetchUrl(locked.previewUrl);
 		expect(lockedImage.status).toBe(200);
 		expect(lockedImage.headers.get('content-type')).toBe('image/png');
-		expect(lockedImage.headers.get('content-disposition')).toMatch(/^inline; filename="Star-preview\.png"/);
+		expect(lockedImage.headers.get('content-disposition')).toMatch(
+			/^inline; filename="Star-preview\.png"/,
+		);
 		expect(sha256(lockedImage.bytes)).toBe(locked.checksum);
 		// The source's and the output's preview URLs show the same locked image.
 		expect(sha256((await api.fetchUrl(job.source.previewUrl)).bytes)).toBe(locked.checksum);
@@ -74,7 +86,10 @@ describe('signed file URLs', () => {
 		const url = new URL(job.source.downloadUrl);
 		const signature = url.searchParams.get('signature')!;
 		const tampered = new URL(url);
-		tampered.searchParams.set('signature', signature.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')));
+		tampered.searchParams.set(
+			'signature',
+			signature.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+		);
 		const extended = new URL(url);
 		extended.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
 		const missing = new URL(url);
@@ -124,12 +139,19 @@ describe('signed file URLs', () => {
 
 	it('answers 404 for an unknown file', async () => {
 		const api = await newClient(sandbox);
-		const response = await api.get('/uploads/01ARZ3NDEKTSV4RRFFQ69G5FAV/download?expires=9999999999&signature=00');
+		const response = await api.get(
+			'/uploads/01ARZ3NDEKTSV4RRFFQ69G5FAV/download?expires=9999999999&signature=00',
+		);
 		expect(response.status).toBe(404);
 	});
 
 	it('answers 410 for an expired source on download and preview (and retry, see jobs)', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, sourceTtlSeconds: 120, signedUrlTtlSeconds: 600 });
+		const own = await startSandbox({
+			port: 0,
+			workers: 1,
+			sourceTtlSeconds: 120,
+			signedUrlTtlSeconds: 600,
+		});
 		try {
 			const api = await newClient(own);
 			const job = await completedJob(api);

@@ -18,7 +18,10 @@ function expectPrivateFile(file: any) {
 	expect(file).toHaveProperty('downloadUrl');
 	expect(file).toHaveProperty('previewUrl');
 	for (const url of [file.downloadUrl, file.previewUrl]) {
-		if (url !== null) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/uploads\/[^/]+\/(download|preview)\?expires=\d+&signature=[0-9a-f]{64}$/);
+		if (url !== null)
+			expect(url).toMatch(
+				/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/uploads\/[^/]+\/(download|preview)\?expires=\d+&signature=[0-9a-f]{64}$/,
+			);
 	}
 }
 
@@ -29,7 +32,11 @@ describe('POST /jobs (conversion)', () => {
 		expect(response.status).toBe(202);
 		const { message, job, jobs, freeUsage } = response.body;
 		expect(typeof message).toBe('string');
-		expect(job).toEqual({ id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), status: 'queued', workflow: 'conversion' });
+		expect(job).toEqual({
+			id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+			status: 'queued',
+			workflow: 'conversion',
+		});
 		expect(jobs).toEqual([job]);
 		expect(Number.isInteger(freeUsage.previewRemaining)).toBe(true);
 		expect(Number.isInteger(freeUsage.creditBalance)).toBe(true);
@@ -69,15 +76,34 @@ describe('the Job resource through its life', () => {
 		expect(job.metrics).toMatchObject({ sourceFormat: 'dst', outputFormat: 'pes' });
 		expect(job.createdAt).toMatch(isoDate);
 		expect(job.completedAt).toMatch(isoDate);
-		expect(job.unlock).toMatchObject({ unlocked: false, canUnlock: true, method: 'credits', creditCost: 1 });
+		expect(job.unlock).toMatchObject({
+			unlocked: false,
+			canUnlock: true,
+			method: 'credits',
+			creditCost: 1,
+		});
 		expectPrivateFile(job.source);
-		expect(job.source).toMatchObject({ name: 'Star.DST', extension: 'dst', size: fixture('Star.DST').length });
+		expect(job.source).toMatchObject({
+			name: 'Star.DST',
+			extension: 'dst',
+			size: fixture('Star.DST').length,
+		});
 		expect(job.source.expiresAt).toMatch(isoDate);
 		expect(job.source.downloadUrl).not.toBeNull();
 		expect(job.outputs).toHaveLength(1);
 		expectPrivateFile(job.outputs[0]);
-		expect(job.outputs[0]).toMatchObject({ name: 'Star.pes', extension: 'pes', format: 'pes', downloadUrl: null, locked: true });
-		expect(job.events.map((event: any) => event.type)).toEqual(['created', 'processing', 'completed']);
+		expect(job.outputs[0]).toMatchObject({
+			name: 'Star.pes',
+			extension: 'pes',
+			format: 'pes',
+			downloadUrl: null,
+			locked: true,
+		});
+		expect(job.events.map((event: any) => event.type)).toEqual([
+			'created',
+			'processing',
+			'completed',
+		]);
 		for (const event of job.events) expect(event.at).toMatch(isoDate);
 	});
 
@@ -138,14 +164,23 @@ describe('retry (rules 1 and 2)', () => {
 		const { body } = await api.convert('Star.DST', 'pes');
 		const failed = await api.waitForJob('conversion', body.job.id);
 		await admin.setFaults({ engineFailureRate: 0 });
-		expect(failed).toMatchObject({ status: 'failed', failureCode: 'engine_error', attemptCount: 1 });
+		expect(failed).toMatchObject({
+			status: 'failed',
+			failureCode: 'engine_error',
+			attemptCount: 1,
+		});
 
 		const retried = await api.post(`/jobs/conversion/${body.job.id}/retry`);
 		expect(retried.status).toBe(202);
 		expect(typeof retried.body.message).toBe('string');
 		expect(retried.body.job).toEqual({ id: body.job.id, status: 'queued', workflow: 'conversion' });
 		const job = await api.waitForJob('conversion', body.job.id);
-		expect(job).toMatchObject({ status: 'completed', attemptCount: 2, failureCode: null, failureReason: null });
+		expect(job).toMatchObject({
+			status: 'completed',
+			attemptCount: 2,
+			failureCode: null,
+			failureReason: null,
+		});
 		expect(job.events.map((event: any) => event.type)).toEqual([
 			'created',
 			'processing',
@@ -223,7 +258,12 @@ describe('GET /jobs', () => {
 		expect(listing.body.data.map((item: any) => item.id)).toEqual(created.slice(-50).reverse());
 		expect(listing.body.freeUsage.limited).toBe(false);
 		const item = listing.body.data[0];
-		expect(item).toMatchObject({ kind: 'conversion', title: 'Star-5-2.DST', formats: ['pes'], downloadsUnlocked: false });
+		expect(item).toMatchObject({
+			kind: 'conversion',
+			title: 'Star-5-2.DST',
+			formats: ['pes'],
+			downloadsUnlocked: false,
+		});
 		expect(['queued', 'processing', 'completed']).toContain(item.status);
 		expect(item).toHaveProperty('preview');
 		expect(item).toHaveProperty('output');

@@ -1,5 +1,10 @@
 import { Api, fixture, newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox, type SandboxAdmin } from '../support/sandbox';
+import {
+	sandboxAdmin,
+	startSandbox,
+	type RunningSandbox,
+	type SandboxAdmin,
+} from '../support/sandbox';
 
 let sandbox: RunningSandbox;
 let admin: SandboxAdmin;
@@ -37,7 +42,8 @@ describe('429 rate limits', () => {
 	it('limits unlock requests more tightly (10 per minute per key)', async () => {
 		const api = await newClient(sandbox);
 		const { body } = await api.convert('Star.DST', 'pes');
-		for (let i = 0; i < 10; i++) expect((await api.post(`/jobs/conversion/${body.job.id}/unlock`)).status).not.toBe(429);
+		for (let i = 0; i < 10; i++)
+			expect((await api.post(`/jobs/conversion/${body.job.id}/unlock`)).status).not.toBe(429);
 		const limited = await api.post(`/jobs/conversion/${body.job.id}/unlock`);
 		expectRateLimited(limited);
 		expect(limited.body.message).toMatch(/unlock/);
@@ -46,7 +52,8 @@ describe('429 rate limits', () => {
 
 	it('limits job creation requests (20 per minute per key)', async () => {
 		const api = await newClient(sandbox, { plan: 'internal' });
-		for (let i = 0; i < 20; i++) expect((await api.createJob({ workflow: 'conversion', format: 'pes' }, [])).status).toBe(422);
+		for (let i = 0; i < 20; i++)
+			expect((await api.createJob({ workflow: 'conversion', format: 'pes' }, [])).status).toBe(422);
 		const limited = await api.convert('Star.DST', 'pes');
 		expectRateLimited(limited);
 		expect(limited.body.message).toMatch(/job creation/);
@@ -56,9 +63,15 @@ describe('429 rate limits', () => {
 		const api = await newClient(sandbox, { plan: 'internal' });
 		const other = await newClient(sandbox, { plan: 'internal' });
 		await admin.setFaults({ processingPaused: true });
-		const ten = Array.from({ length: 10 }, (_, i) => ({ field: 'files[]', name: `s${i}.dst`, bytes: fixture('Star.DST') }));
+		const ten = Array.from({ length: 10 }, (_, i) => ({
+			field: 'files[]',
+			name: `s${i}.dst`,
+			bytes: fixture('Star.DST'),
+		}));
 		for (let i = 0; i < 10; i++) {
-			expect((await api.createJob({ workflow: 'conversion', format: 'pes' }, ten)).status).toBe(202);
+			expect((await api.createJob({ workflow: 'conversion', format: 'pes' }, ten)).status).toBe(
+				202,
+			);
 		}
 		const limited = await api.convert('Star.DST', 'pes');
 		expectRateLimited(limited);
@@ -112,7 +125,10 @@ describe('injected faults (PUT /__sandbox/faults)', () => {
 describe('control API', () => {
 	it('needs the admin token (401 without or with a wrong one)', async () => {
 		for (const headers of [{}, { 'X-Sandbox-Admin': 'wrong' }] as Array<Record<string, string>>) {
-			const response = await fetch(`${sandbox.origin}/__sandbox/reset`, { method: 'POST', headers });
+			const response = await fetch(`${sandbox.origin}/__sandbox/reset`, {
+				method: 'POST',
+				headers,
+			});
 			expect(response.status).toBe(401);
 		}
 	});
@@ -134,8 +150,13 @@ describe('control API', () => {
 		expect(key.status).toBe(201);
 		const created = await key.json();
 		expect(created).toEqual({ id: expect.any(String), key: expect.any(String) });
-		expect((await new Api(sandbox, created.key).get('/usage')).body.freeUsage.creditBalance).toBe(3);
-		const revoked = await fetch(`${sandbox.origin}/__sandbox/keys/${created.id}`, { method: 'DELETE', headers });
+		expect((await new Api(sandbox, created.key).get('/usage')).body.freeUsage.creditBalance).toBe(
+			3,
+		);
+		const revoked = await fetch(`${sandbox.origin}/__sandbox/keys/${created.id}`, {
+			method: 'DELETE',
+			headers,
+		});
 		expect(revoked.status).toBe(204);
 		expect((await new Api(sandbox, created.key).get('/usage')).status).toBe(401);
 	});
@@ -158,7 +179,9 @@ describe('control API', () => {
 			expect((await api.get('/usage')).status).toBe(401);
 			const demo = new Api(own, 'emb_demo_fixed');
 			expect((await demo.get('/jobs')).body.data).toEqual([]);
-			expect(Math.abs(Date.parse((await ownAdmin.advanceClock(0)).now) - Date.now())).toBeLessThan(5000);
+			expect(Math.abs(Date.parse((await ownAdmin.advanceClock(0)).now) - Date.now())).toBeLessThan(
+				5000,
+			);
 		} finally {
 			await own.close();
 		}

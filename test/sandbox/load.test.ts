@@ -10,7 +10,12 @@ afterAll(async () => sandbox.close());
 
 describe('concurrent clients (the small version of bench/sandbox-load.ts)', () => {
 	it('accepts, runs and reports every job of 4 keys x 10 concurrent submissions, within the limits', async () => {
-		const result = await runLoad(sandbox, { keys: 4, jobsPerKey: 10, pollEveryMs: 1500, timeoutMs: 90000 });
+		const result = await runLoad(sandbox, {
+			keys: 4,
+			jobsPerKey: 10,
+			pollEveryMs: 1500,
+			timeoutMs: 90000,
+		});
 		expect(result).toMatchObject({
 			submitted: 40,
 			accepted: 40,

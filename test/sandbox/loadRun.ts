@@ -48,7 +48,9 @@ export async function runLoad(sandbox: RunningSandbox, options: LoadOptions): Pr
 		return { status: response.status, body: (await response.json()) as any };
 	};
 	const available = new Set<string>(
-		(await call(sandbox.demoKey, '/formats')).body.data.filter((f: any) => f.writable).map((f: any) => f.format),
+		(await call(sandbox.demoKey, '/formats')).body.data
+			.filter((f: any) => f.writable)
+			.map((f: any) => f.format),
 	);
 	const targets = formats.filter((format) => available.has(format));
 
@@ -81,7 +83,8 @@ export async function runLoad(sandbox: RunningSandbox, options: LoadOptions): Pr
 				const { status, body } = await call(key, '/jobs');
 				if (status === 200) {
 					for (const item of body.data) {
-						if (mine.has(item.id) && (item.status === 'completed' || item.status === 'failed')) finished.set(item.id, item);
+						if (mine.has(item.id) && (item.status === 'completed' || item.status === 'failed'))
+							finished.set(item.id, item);
 					}
 					if ([...mine].every((id) => finished.has(id))) return;
 				}
@@ -96,11 +99,13 @@ export async function runLoad(sandbox: RunningSandbox, options: LoadOptions): Pr
 	for (const [index, { key }] of clients.entries()) {
 		for (const id of acceptedIds[index].slice(0, 3)) {
 			const { body } = await call(key, `/jobs/conversion/${id}`);
-			if (body.job?.completedAt) latencies.push(Date.parse(body.job.completedAt) - Date.parse(body.job.createdAt));
+			if (body.job?.completedAt)
+				latencies.push(Date.parse(body.job.completedAt) - Date.parse(body.job.createdAt));
 		}
 	}
 	latencies.sort((a, b) => a - b);
-	const pick = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? NaN;
+	const pick = (share: number) =>
+		latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? NaN;
 	return {
 		submitted: options.keys * options.jobsPerKey,
 		accepted: all.length,
@@ -117,15 +122,20 @@ export async function runLoad(sandbox: RunningSandbox, options: LoadOptions): Pr
 }
 
 /** Fires `count` requests from one key at the same moment; how many got each status. */
-export async function burst(sandbox: RunningSandbox, key: string, count: number, path = '/formats'): Promise<Record<number, number>> {
+export async function burst(
+	sandbox: RunningSandbox,
+	key: string,
+	count: number,
+	path = '/formats',
+): Promise<Record<number, number>> {
 	const statuses = await Promise.all(
 		Array.from({ length: count }, () =>
-			fetch(sandbox.baseUrl + path, { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' } }).then(
-				async (response) => {
-					await response.arrayBuffer();
-					return response.status;
-				},
-			),
+			fetch(sandbox.baseUrl + path, {
+				headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+			}).then(async (response) => {
+				await response.arrayBuffer();
+				return response.status;
+			}),
 		),
 	);
 	const counts: Record<number, number> = {};

@@ -37,8 +37,15 @@ describe('restart with the same data directory', () => {
 			expect(second).toMatchObject({ demoKey, adminToken, demoAccountId });
 			const again = new Api(second, api.key);
 			const job = (await again.get(`/jobs/conversion/${body.job.id}`)).body.job;
-			expect(job).toMatchObject({ status: 'completed', downloadsUnlocked: true, metrics: unlocked.metrics });
-			expect((await again.get('/usage')).body.freeUsage).toMatchObject({ creditBalance: 4, dailyUsed: 2 });
+			expect(job).toMatchObject({
+				status: 'completed',
+				downloadsUnlocked: true,
+				metrics: unlocked.metrics,
+			});
+			expect((await again.get('/usage')).body.freeUsage).toMatchObject({
+				creditBalance: 4,
+				dailyUsed: 2,
+			});
 			// A URL signed before the restart still opens: the signing secret lives in the data directory.
 			const port = new URL(second.origin).port;
 			const oldUrl = unlocked.outputs[0].downloadUrl.replace(/:\d+\//, `:${port}/`);
@@ -60,17 +67,32 @@ describe('restart with the same data directory', () => {
 		const resumed = (await api.convert('Star.DST', 'pes')).body.job.id;
 		const exhausted = (await api.convert('Star.DST', 'pes')).body.job.id;
 		await first.close();
-		editDatabase("UPDATE jobs SET status = 'processing', attempt_count = 1, run_attempts = 1 WHERE id = ?", resumed);
-		editDatabase("UPDATE jobs SET status = 'processing', attempt_count = 3, run_attempts = 3 WHERE id = ?", exhausted);
+		editDatabase(
+			"UPDATE jobs SET status = 'processing', attempt_count = 1, run_attempts = 1 WHERE id = ?",
+			resumed,
+		);
+		editDatabase(
+			"UPDATE jobs SET status = 'processing', attempt_count = 3, run_attempts = 3 WHERE id = ?",
+			exhausted,
+		);
 
 		const second = await startSandbox({ port: 0, workers: 1, dataDir });
 		try {
 			const again = new Api(second, api.key);
 			const done = await again.waitForJob('conversion', resumed);
 			expect(done).toMatchObject({ status: 'completed', attemptCount: 2 });
-			expect(done.events.map((event: any) => event.type)).toEqual(['created', 'requeued', 'processing', 'completed']);
+			expect(done.events.map((event: any) => event.type)).toEqual([
+				'created',
+				'requeued',
+				'processing',
+				'completed',
+			]);
 			const failed = await again.waitForJob('conversion', exhausted);
-			expect(failed).toMatchObject({ status: 'failed', failureCode: 'processing_interrupted', attemptCount: 3 });
+			expect(failed).toMatchObject({
+				status: 'failed',
+				failureCode: 'processing_interrupted',
+				attemptCount: 3,
+			});
 			expect(failed.failureReason).toMatch(/interrupted/);
 			// Retry gives it a fresh set of attempts.
 			expect((await again.post(`/jobs/conversion/${exhausted}/retry`)).status).toBe(202);

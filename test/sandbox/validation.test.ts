@@ -19,7 +19,11 @@ const png = Buffer.from(
 );
 
 /** Expects 422 ValidationError with messages under exactly the given fields. */
-function expectInvalid(response: { status: number; body: any }, fields: string[], pattern?: RegExp) {
+function expectInvalid(
+	response: { status: number; body: any },
+	fields: string[],
+	pattern?: RegExp,
+) {
 	expect(response.status).toBe(422);
 	expect(typeof response.body.message).toBe('string');
 	expect(Object.keys(response.body.errors).sort()).toEqual([...fields].sort());
@@ -36,7 +40,9 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 	});
 
 	it('rejects an unknown workflow', async () => {
-		expectInvalid(await api.createJob({ workflow: 'embroidering', format: 'pes' }, star()), ['workflow']);
+		expectInvalid(await api.createJob({ workflow: 'embroidering', format: 'pes' }, star()), [
+			'workflow',
+		]);
 	});
 
 	it('requires format', async () => {
@@ -44,13 +50,21 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 	});
 
 	it('rejects an unknown format', async () => {
-		expectInvalid(await api.createJob({ workflow: 'conversion', format: 'gif' }, star()), ['format'], /not supported/);
+		expectInvalid(
+			await api.createJob({ workflow: 'conversion', format: 'gif' }, star()),
+			['format'],
+			/not supported/,
+		);
 	});
 
 	it('rejects a format equal to the detected source format, under "format"', async () => {
 		expectInvalid(await api.convert('Star.DST', 'dst'), ['format'], /differ/);
 		// Detection is by content: a DST named .pes is still DST.
-		expectInvalid(await api.convert('renamed.pes', 'dst', fixture('Star.DST')), ['format'], /differ/);
+		expectInvalid(
+			await api.convert('renamed.pes', 'dst', fixture('Star.DST')),
+			['format'],
+			/differ/,
+		);
 	});
 
 	it('rejects a format equal to any source of a batch', async () => {
@@ -74,7 +88,11 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 	});
 
 	it('refuses a source that is no embroidery file, under file or files', async () => {
-		expectInvalid(await api.convert('notes.dst', 'pes', Buffer.from('just some text, not stitches')), ['file'], /notes\.dst/);
+		expectInvalid(
+			await api.convert('notes.dst', 'pes', Buffer.from('just some text, not stitches')),
+			['file'],
+			/notes\.dst/,
+		);
 		const batch = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 			{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
 			{ field: 'files[]', name: 'picture.png', bytes: png },
@@ -95,9 +113,13 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 	});
 
 	it('refuses a body that is not multipart', async () => {
-		const response = await api.post('/jobs', JSON.stringify({ workflow: 'conversion', format: 'pes' }), {
-			'Content-Type': 'application/json',
-		});
+		const response = await api.post(
+			'/jobs',
+			JSON.stringify({ workflow: 'conversion', format: 'pes' }),
+			{
+				'Content-Type': 'application/json',
+			},
+		);
 		expectInvalid(response, ['file'], /multipart/);
 		const urlEncoded = await api.post('/jobs', 'workflow=conversion&format=pes', {
 			'Content-Type': 'application/x-www-form-urlencoded',
@@ -132,7 +154,10 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 	});
 
 	it('validates maximum_stitch_count on conversion too', async () => {
-		const response = await api.createJob({ workflow: 'conversion', format: 'pes', maximum_stitch_count: 250001 }, star());
+		const response = await api.createJob(
+			{ workflow: 'conversion', format: 'pes', maximum_stitch_count: 250001 },
+			star(),
+		);
 		expectInvalid(response, ['maximum_stitch_count'], /250000/);
 	});
 });
@@ -140,29 +165,48 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 describe('limits', () => {
 	it('takes 10 files per request but not 11', async () => {
 		const files = (count: number) =>
-			Array.from({ length: count }, (_, i) => ({ field: 'files[]', name: `Star-${i}.DST`, bytes: fixture('Star.DST') }));
-		expectInvalid(await api.createJob({ workflow: 'conversion', format: 'pes' }, files(11)), ['files'], /At most 10/);
+			Array.from({ length: count }, (_, i) => ({
+				field: 'files[]',
+				name: `Star-${i}.DST`,
+				bytes: fixture('Star.DST'),
+			}));
+		expectInvalid(
+			await api.createJob({ workflow: 'conversion', format: 'pes' }, files(11)),
+			['files'],
+			/At most 10/,
+		);
 		const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, files(10));
 		expect(accepted.status).toBe(202);
 		expect(accepted.body.jobs).toHaveLength(10);
 	});
 
 	it('refuses a conversion source over 50 MB while streaming it', async () => {
-		const big = Buffer.concat([fixture('Star.DST'), Buffer.alloc(50 * 1024 * 1024 + 1 - fixture('Star.DST').length)]);
+		const big = Buffer.concat([
+			fixture('Star.DST'),
+			Buffer.alloc(50 * 1024 * 1024 + 1 - fixture('Star.DST').length),
+		]);
 		const response = await api.convert('Huge.DST', 'pes', big);
 		expectInvalid(response, ['file'], /larger than 50 MB/);
 	});
 
 	it('takes a conversion source of exactly 50 MB as far as size goes', async () => {
-		const exact = Buffer.concat([Buffer.from('not embroidery'), Buffer.alloc(50 * 1024 * 1024 - 14)]);
-		expectInvalid(await api.convert('Exact.DST', 'pes', exact), ['file'], /not a readable embroidery/);
+		const exact = Buffer.concat([
+			Buffer.from('not embroidery'),
+			Buffer.alloc(50 * 1024 * 1024 - 14),
+		]);
+		expectInvalid(
+			await api.convert('Exact.DST', 'pes', exact),
+			['file'],
+			/not a readable embroidery/,
+		);
 	});
 
 	it('refuses a digitising source over 20 MB', async () => {
 		const big = Buffer.concat([png, Buffer.alloc(20 * 1024 * 1024 + 1 - png.length)]);
-		const response = await api.createJob({ workflow: 'digitising', format: 'dst', width_mm: 80, colour_count: 3 }, [
-			{ name: 'Huge.png', bytes: big },
-		]);
+		const response = await api.createJob(
+			{ workflow: 'digitising', format: 'dst', width_mm: 80, colour_count: 3 },
+			[{ name: 'Huge.png', bytes: big }],
+		);
 		expect(response.status).toBe(422);
 		expect(response.body.errors.file).toEqual([expect.stringMatching(/larger than 20 MB/)]);
 	});

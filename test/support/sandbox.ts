@@ -47,7 +47,11 @@ export class SandboxAdmin {
 		return { accountId: id, keyId: key.id, key: key.key };
 	}
 
-	async createKey(accountId: string, abilities: Ability[] = allAbilities, expiresInSeconds?: number): Promise<{ id: string; key: string }> {
+	async createKey(
+		accountId: string,
+		abilities: Ability[] = allAbilities,
+		expiresInSeconds?: number,
+	): Promise<{ id: string; key: string }> {
 		return this.call('POST', '/keys', { accountId, abilities, expiresInSeconds });
 	}
 
@@ -57,7 +61,10 @@ export class SandboxAdmin {
 
 	/** FreeUsage of any account, read without spending a v1 request. */
 	async usage(accountId: string): Promise<Record<string, unknown>> {
-		const body = await this.call<{ freeUsage: Record<string, unknown> }>('GET', `/accounts/${encodeURIComponent(accountId)}`);
+		const body = await this.call<{ freeUsage: Record<string, unknown> }>(
+			'GET',
+			`/accounts/${encodeURIComponent(accountId)}`,
+		);
 		return body.freeUsage;
 	}
 
@@ -95,7 +102,8 @@ export class SandboxAdmin {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`Sandbox control ${method} ${path} answered ${response.status}: ${text}`);
+		if (!response.ok)
+			throw new Error(`Sandbox control ${method} ${path} answered ${response.status}: ${text}`);
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 }
@@ -105,10 +113,18 @@ export function sandboxAdmin(sandbox: Pick<RunningSandbox, 'origin' | 'adminToke
 }
 
 /** Shorthands matching the team contract: `createAccount(sandbox, ...)` and friends. */
-export const createAccount = (sandbox: RunningSandbox, account: NewAccount) => sandboxAdmin(sandbox).createAccount(account);
-export const createKey = (sandbox: RunningSandbox, accountId: string, abilities?: Ability[], expiresInSeconds?: number) =>
-	sandboxAdmin(sandbox).createKey(accountId, abilities, expiresInSeconds);
-export const revokeKey = (sandbox: RunningSandbox, keyId: string) => sandboxAdmin(sandbox).revokeKey(keyId);
-export const advanceClock = (sandbox: RunningSandbox, seconds: number) => sandboxAdmin(sandbox).advanceClock(seconds);
-export const setFaults = (sandbox: RunningSandbox, faults: Faults) => sandboxAdmin(sandbox).setFaults(faults);
+export const createAccount = (sandbox: RunningSandbox, account: NewAccount) =>
+	sandboxAdmin(sandbox).createAccount(account);
+export const createKey = (
+	sandbox: RunningSandbox,
+	accountId: string,
+	abilities?: Ability[],
+	expiresInSeconds?: number,
+) => sandboxAdmin(sandbox).createKey(accountId, abilities, expiresInSeconds);
+export const revokeKey = (sandbox: RunningSandbox, keyId: string) =>
+	sandboxAdmin(sandbox).revokeKey(keyId);
+export const advanceClock = (sandbox: RunningSandbox, seconds: number) =>
+	sandboxAdmin(sandbox).advanceClock(seconds);
+export const setFaults = (sandbox: RunningSandbox, faults: Faults) =>
+	sandboxAdmin(sandbox).setFaults(faults);
 export const reset = (sandbox: RunningSandbox) => sandboxAdmin(sandbox).reset();

@@ -23,7 +23,9 @@ export function controlRoutes(services: SandboxServices, limiter: RateLimiter) {
 
 		app.post('/accounts', async (request, reply) => {
 			const account = services.accounts.createAccount(bodyOf<NewAccount>(request));
-			return reply.code(201).send({ id: account.id, freeUsage: services.accounts.freeUsage(account.id) });
+			return reply
+				.code(201)
+				.send({ id: account.id, freeUsage: services.accounts.freeUsage(account.id) });
 		});
 
 		app.get<{ Params: { id: string } }>('/accounts/:id', async (request) => ({
@@ -32,8 +34,12 @@ export function controlRoutes(services: SandboxServices, limiter: RateLimiter) {
 		}));
 
 		app.post('/keys', async (request, reply) => {
-			const body = bodyOf<{ accountId: string; abilities: unknown; expiresInSeconds?: number }>(request);
-			return reply.code(201).send(services.accounts.createKey(body.accountId, body.abilities, body.expiresInSeconds));
+			const body = bodyOf<{ accountId: string; abilities: unknown; expiresInSeconds?: number }>(
+				request,
+			);
+			return reply
+				.code(201)
+				.send(services.accounts.createKey(body.accountId, body.abilities, body.expiresInSeconds));
 		});
 
 		app.delete<{ Params: { id: string } }>('/keys/:id', async (request, reply) => {
@@ -45,8 +51,14 @@ export function controlRoutes(services: SandboxServices, limiter: RateLimiter) {
 
 		app.post('/clock', async (request) => {
 			const { advanceSeconds } = bodyOf<{ advanceSeconds: unknown }>(request);
-			if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {
-				throw new ValidationError({ advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'] });
+			if (
+				typeof advanceSeconds !== 'number' ||
+				!Number.isFinite(advanceSeconds) ||
+				advanceSeconds < 0
+			) {
+				throw new ValidationError({
+					advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'],
+				});
 			}
 			return { now: new Date(services.advanceClock(advanceSeconds)).toISOString() };
 		});

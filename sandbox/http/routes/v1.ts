@@ -19,7 +19,10 @@ type SignedQuery = { expires?: string; signature?: string };
 export function v1Routes(services: SandboxServices, limiter: RateLimiter) {
 	const presenter = (request: FastifyRequest) =>
 		new Presenter(services, `${request.protocol}://${request.host}/api/v1`);
-	const guard = (ability: Parameters<typeof authorise>[2], extra?: Parameters<typeof authorise>[3]) => ({
+	const guard = (
+		ability: Parameters<typeof authorise>[2],
+		extra?: Parameters<typeof authorise>[3],
+	) => ({
 		preHandler: authorise(services, limiter, ability, extra),
 	});
 
@@ -72,40 +75,59 @@ export function v1Routes(services: SandboxServices, limiter: RateLimiter) {
 			return { job: presenter(request).job(services.jobs.details(job)) };
 		});
 
-		app.post<{ Params: JobParams }>('/jobs/:workflow/:id/retry', guard('jobs:write'), async (request, reply) => {
-			const { workflow, id } = checkWorkflow(request.params);
-			const job = services.jobs.retry(callerOf(request).accountId, workflow, id);
-			return reply.code(202).send({ message: 'Job queued again.', job: presenter(request).summary(job) });
-		});
+		app.post<{ Params: JobParams }>(
+			'/jobs/:workflow/:id/retry',
+			guard('jobs:write'),
+			async (request, reply) => {
+				const { workflow, id } = checkWorkflow(request.params);
+				const job = services.jobs.retry(callerOf(request).accountId, workflow, id);
+				return reply
+					.code(202)
+					.send({ message: 'Job queued again.', job: presenter(request).summary(job) });
+			},
+		);
 
-		app.post<{ Params: JobParams }>('/jobs/:workflow/:id/unlock', guard('jobs:write', 'unlock'), async (request) => {
-			const { workflow, id } = checkWorkflow(request.params);
-			const { job, alreadyUnlocked } = services.jobs.unlock(callerOf(request).accountId, workflow, id);
-			return {
-				message: alreadyUnlocked ? 'Downloads were already unlocked.' : 'Downloads unlocked.',
-				job: presenter(request).job(services.jobs.details(job)),
+		app.post<{ Params: JobParams }>(
+			'/jobs/:workflow/:id/unlock',
+			guard('jobs:write', 'unlock'),
+			async (request) => {
+				const { workflow, id } = checkWorkflow(request.params);
+				const { job, alreadyUnlocked } = services.jobs.unlock(
+					callerOf(request).accountId,
+					workflow,
+					id,
+				);
+				return {
+					message: alreadyUnlocked ? 'Downloads were already unlocked.' : 'Downloads unlocked.',
+					job: presenter(request).job(services.jobs.details(job)),
+				};
+			},
+		);
+
+		const sendFile =
+			(access: FileAccess) =>
+			async (
+				request: FastifyRequest<{ Params: UploadParams; Querystring: SignedQuery }>,
+				reply: FastifyReply,
+			) => {
+				const file = services.files.open(
+					callerOf(request).accountId,
+					request.params.upload,
+					access,
+					request.query.expires,
+					request.query.signature,
+				);
+				const download = access === 'download';
+				return reply
+					.header('Content-Type', download ? 'application/octet-stream' : file.mimeType)
+					.header('Content-Length', String(file.size))
+					.header(
+						'Content-Disposition',
+						contentDisposition(download ? 'attachment' : 'inline', file.name),
+					)
+					.header('Cache-Control', 'private, no-store')
+					.send(createReadStream(file.path));
 			};
-		});
-
-		const sendFile = (access: FileAccess) => async (
-			request: FastifyRequest<{ Params: UploadParams; Querystring: SignedQuery }>,
-			reply: FastifyReply,
-		) => {
-			const file = services.files.open(
-				callerOf(request).accountId,
-				request.params.upload,
-				access,
-				request.query.expires,
-				request.query.signature,
-			);
-			const download = access === 'download';
-			return reply
-				.header('Content-Type', download ? 'application/octet-stream' : file.mimeType)
-				.header('Content-Length', String(file.size))
-				.header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', file.name))
-				.header('Cache-Control', 'private, no-store')
-				.send(createReadStream(file.path));
-		};
 		app.get<{ Params: UploadParams; Querystring: SignedQuery }>(
 			'/uploads/:upload/download',
 			guard('jobs:read'),
@@ -122,7 +144,9 @@ export function v1Routes(services: SandboxServices, limiter: RateLimiter) {
 /** Only the two workflow path segments exist; anything else is an unknown route. */
 function checkWorkflow(params: JobParams): JobParams {
 	if (params.workflow !== 'conversion' && params.workflow !== 'digitising') {
-		throw Object.assign(new Error(`No route for workflow "${params.workflow}".`), { statusCode: 404 });
+		throw Object.assign(new Error(`No route for workflow "${params.workflow}".`), {
+			statusCode: 404,
+		});
 	}
 	return params;
 }

@@ -56,19 +56,31 @@ export class WorkerPool {
 	}
 
 	private spawn(): Slot {
-		const slot: Slot = { worker: new Worker(join(__dirname, 'bootstrap.js')), task: null, finish: null, timer: null };
+		const slot: Slot = {
+			worker: new Worker(join(__dirname, 'bootstrap.js')),
+			task: null,
+			finish: null,
+			timer: null,
+		};
 		slot.worker.on('message', (message: { jobId: string; result: TaskResult }) => {
 			if (slot.task?.jobId === message.jobId) this.settle(slot, message.result);
 		});
 		slot.worker.on('error', (error) => this.crashed(slot, error.message));
-		slot.worker.on('exit', (code) => this.crashed(slot, `the worker thread exited with code ${code}`));
+		slot.worker.on('exit', (code) =>
+			this.crashed(slot, `the worker thread exited with code ${code}`),
+		);
 		slot.worker.unref();
 		return slot;
 	}
 
 	private crashed(slot: Slot, why: string): void {
 		if (this.closed || !this.slots.includes(slot)) return;
-		this.settle(slot, { ok: false, failureCode: 'engine_error', failureReason: `The engine crashed: ${why}.`, warnings: [] });
+		this.settle(slot, {
+			ok: false,
+			failureCode: 'engine_error',
+			failureReason: `The engine crashed: ${why}.`,
+			warnings: [],
+		});
 		this.replace(slot);
 	}
 

@@ -34,7 +34,13 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 		const written = writePattern(pattern, task.format);
 		warnings.push(...written.warnings);
 		const info = listFormats().find((format) => format.format === task.format);
-		const output = await store(task, task.outputId, written.bytes, info?.extension ?? task.format, info?.mimeType ?? 'application/octet-stream');
+		const output = await store(
+			task,
+			task.outputId,
+			written.bytes,
+			info?.extension ?? task.format,
+			info?.mimeType ?? 'application/octet-stream',
+		);
 		const original = await renderPreview(pattern, { format: 'png' });
 		const watermarked = await renderPreview(pattern, { format: 'png', watermark: true });
 		return {
@@ -42,7 +48,13 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 			metrics: { ...metrics, sourceFormat: task.sourceFormat, outputFormat: task.format },
 			warnings,
 			output,
-			preview: await store(task, task.previewId, original.bytes, original.extension, original.mimeType),
+			preview: await store(
+				task,
+				task.previewId,
+				original.bytes,
+				original.extension,
+				original.mimeType,
+			),
 			watermarkedPreview: await store(
 				task,
 				task.watermarkedPreviewId,
