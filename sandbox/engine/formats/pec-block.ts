@@ -20,9 +20,9 @@ const colourListOffset = 48;
 const stitchSectionOffset = 512;
 const stitchesOffset = 528;
 /** Codes ride in one byte and 0xFF means "none", so 255 colour blocks is the most a PEC can hold. */
-export const maxPecColourBlocks = 255;
+const maxPecColourBlocks = 255;
 /** Moves are 12-bit signed numbers. */
-export const maxPecMove = 2047;
+const maxPecMove = 2047;
 
 const flagLong = 0x80;
 const flagTrim = 0x20;

@@ -3,7 +3,7 @@ import type { ByteBuilder } from './binary-io';
 import type { Bounds } from '../normalise';
 
 /** Brother machines show these 48 x 38 one-bit thumbnails in their design list. */
-export const pecIconWidth = 48;
+const pecIconWidth = 48;
 export const pecIconHeight = 38;
 export const pecIconStride = pecIconWidth / 8;
 const margin = 4;
