@@ -73,7 +73,7 @@ async function main() {
 			await measure(`Job > Download (run ${run})`, async () => {
 				const result = await runNode({
 					credentials,
-					parameters: { resource: 'job', operation: 'download', jobId, jobWorkflow: 'conversion', files: ['outputs'] },
+					parameters: { resource: 'job', operation: 'download', jobId, workflow: 'conversion', files: ['outputs'] },
 					input: [{}],
 				});
 				if (result.error || result.items[0].binary?.data.bytes !== size) throw new Error(`download failed: ${result.error?.message}`);

@@ -157,7 +157,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		const waited = itemsOf(
 			await run(
 				credentials,
-				{ resource: 'job', operation: 'waitForCompletion', jobId: ids.join(', '), jobWorkflow: 'digitising', timeout: 180 },
+				{ resource: 'job', operation: 'waitForCompletion', jobId: ids.join(', '), workflow: 'digitising', timeout: 180 },
 				[{ json: {} }],
 			),
 		);
@@ -166,7 +166,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect(Array.isArray(waited[0].json.warnings)).toBe(true);
 
 		const [got] = itemsOf(
-			await run(credentials, { resource: 'job', operation: 'get', jobId: '={{ $json.id }}', jobWorkflow: '={{ $json.workflow }}' }, [
+			await run(credentials, { resource: 'job', operation: 'get', jobId: '={{ $json.id }}', workflow: '={{ $json.workflow }}' }, [
 				{ json: { id: ids[0], workflow: 'digitising' } },
 			]),
 		);

@@ -38,8 +38,8 @@ describe('validation happens before any request', () => {
 		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /Width \(Mm\) of item 0 must be between 10 and 300, got 301/],
 		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /Colour Count of item 0 must be a whole number/],
 		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /Maximum Stitch Count of item 0 must be between 1 and 250000/],
-		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', jobWorkflow: 'conversion' }, [{}], /Job ID of item 0 must be a 26-character job id/],
-		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, jobWorkflow: 'convert' }, [{}], /Workflow of item 0 must be "conversion" or "digitising", got "convert"/],
+		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' }, [{}], /Job ID of item 0 must be a 26-character job id/],
+		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' }, [{}], /Workflow of item 0 must be "conversion" or "digitising", got "convert"/],
 	];
 
 	test.each(cases)('%s', async (_name, parameters, input, message) => {
@@ -159,7 +159,7 @@ describe('waiting for many jobs', () => {
 				const started = Date.now();
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', jobWorkflow: 'conversion', timeout: 60 },
+					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 60 },
 					input: [jobIds.a, jobIds.b, jobIds.c].map((id) => ({ json: { id } })),
 				});
 				expect(result.error).toBeUndefined();
@@ -186,7 +186,7 @@ describe('waiting for many jobs', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', jobWorkflow: 'conversion', timeout: 30 },
+					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 30 },
 					input: [{ json: { id: jobIds.b } }, { json: { id: jobIds.a } }],
 					onError: 'continueRegularOutput',
 				});
@@ -203,7 +203,7 @@ describe('waiting for many jobs', () => {
 		await withServer(
 			(_request, response) => sendJson(response, 401, { message: 'Unauthenticated.' }),
 			async (server) => {
-				const parameters = { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', jobWorkflow: 'conversion', timeout: 30 };
+				const parameters = { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 30 };
 				const input = [{ json: { id: jobIds.a } }, { json: { id: jobIds.b } }];
 				const continued = await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters, input, onError: 'continueRegularOutput' });
 				expect(continued.items.map((item) => [item.pairedItem, item.json.httpCode])).toEqual([
@@ -222,7 +222,7 @@ describe('waiting for many jobs', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: jobIds.a, jobWorkflow: 'conversion', timeout: 1 },
+					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: jobIds.a, workflow: 'conversion', timeout: 1 },
 					input: [{}],
 					onError: 'continueRegularOutput',
 				});
@@ -239,7 +239,7 @@ describe('waiting for many jobs', () => {
 				const started = Date.now();
 				const running = runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: jobIds.a, jobWorkflow: 'conversion', timeout: 600 },
+					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: jobIds.a, workflow: 'conversion', timeout: 600 },
 					input: [{}],
 					signal: controller.signal,
 				});
@@ -271,7 +271,7 @@ describe('downloads', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, jobWorkflow: 'conversion', files: ['preview'] },
+					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, workflow: 'conversion', files: ['preview'] },
 					input: [{}],
 				});
 				expect(result.error).toBeUndefined();
@@ -299,7 +299,7 @@ describe('downloads', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, jobWorkflow: 'conversion', files: ['preview'] },
+					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, workflow: 'conversion', files: ['preview'] },
 					input: [{}],
 				});
 				expect(result.error?.message).toMatch(/The signed URL has expired/);

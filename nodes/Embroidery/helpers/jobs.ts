@@ -19,7 +19,7 @@ export function jobPath(ref: JobRef, action?: 'retry' | 'unlock'): string {
 /** Job ID and Workflow parameters of an item, checked before any request. */
 export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): JobRef[] {
 	const rawIds = context.getNodeParameter('jobId', itemIndex) as unknown;
-	const workflow = context.getNodeParameter('jobWorkflow', itemIndex) as unknown;
+	const workflow = context.getNodeParameter('workflow', itemIndex) as unknown;
 	const workflowIssue = workflowProblem(workflow, itemIndex);
 	if (workflowIssue) throw new NodeOperationError(context.getNode(), workflowIssue, { itemIndex });
 	const ids = (Array.isArray(rawIds) ? rawIds : String(rawIds ?? '').split(','))

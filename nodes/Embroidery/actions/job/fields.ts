@@ -13,7 +13,7 @@ export const jobRefFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'Workflow',
-		name: 'jobWorkflow',
+		name: 'workflow',
 		type: 'string',
 		required: true,
 		default: '={{ $json.workflow }}',
