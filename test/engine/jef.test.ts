@@ -29,7 +29,9 @@ describe('JEF reader', () => {
 		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
+		);
 	});
 
 	it("names the threads from Janome's chart", () => {
@@ -59,9 +61,15 @@ describe('JEF reader', () => {
 		view.setUint32(116, 10, true);
 		view.setUint32(120, 0, true);
 		view.setUint32(124, 2, true);
-		const body = [5, 0, 0x80, 2, 40, 0, 0x80, 2, 0, 0, 5, 0, 0x80, 1, 0, 0, 5, 0, 0x80, 1, 0, 0, 5, 0, 0x80, 0x10];
+		const body = [
+			5, 0, 0x80, 2, 40, 0, 0x80, 2, 0, 0, 5, 0, 0x80, 1, 0, 0, 5, 0, 0x80, 1, 0, 0, 5, 0, 0x80,
+			0x10,
+		];
 		const pattern = read(new Uint8Array([...header, ...body]));
-		const listed = Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.commands[i]]);
+		const listed = Array.from({ length: pattern.length }, (_, i) => [
+			pattern.xs[i],
+			pattern.commands[i],
+		]);
 		expect(listed).toEqual([
 			[5, Command.Stitch],
 			[5, Command.Trim],
@@ -118,10 +126,16 @@ describe('JEF writer', () => {
 		expect(u32(bytes, 28)).toBe((bytes.length - u32(bytes, 0)) / 2);
 		// 59.1 x 62.3 mm fits the 110 x 110 mm hoop (code 0).
 		expect(u32(bytes, 32)).toBe(0);
-		expect([u32(bytes, 36), u32(bytes, 40), u32(bytes, 44), u32(bytes, 48)]).toEqual([295, 311, 296, 312]);
-		expect([u32(bytes, 52), u32(bytes, 56), u32(bytes, 60), u32(bytes, 64)]).toEqual([255, 239, 254, 238]);
+		expect([u32(bytes, 36), u32(bytes, 40), u32(bytes, 44), u32(bytes, 48)]).toEqual([
+			295, 311, 296, 312,
+		]);
+		expect([u32(bytes, 52), u32(bytes, 56), u32(bytes, 60), u32(bytes, 64)]).toEqual([
+			255, 239, 254, 238,
+		]);
 		// The 50 x 50 mm hoop is too small: -1 on every side.
-		expect([u32(bytes, 68), u32(bytes, 72), u32(bytes, 76), u32(bytes, 80)]).toEqual([-1, -1, -1, -1]);
+		expect([u32(bytes, 68), u32(bytes, 72), u32(bytes, 76), u32(bytes, 80)]).toEqual([
+			-1, -1, -1, -1,
+		]);
 		expect([u32(bytes, 116), u32(bytes, 120)]).toEqual([33, 51]);
 	});
 
@@ -143,7 +157,9 @@ describe('JEF writer', () => {
 		expect(countCommands(back, Command.Stop)).toBe(1);
 		expect(back.threads[0].name).toBe('Red');
 		expect(back.threads[1].name).not.toBe('Red');
-		expect(warnings.join(' ')).toMatch(/Janome's 78-colour thread chart.*#fe0101 → Red \(225, #ff0000\)/);
+		expect(warnings.join(' ')).toMatch(
+			/Janome's 78-colour thread chart.*#fe0101 → Red \(225, #ff0000\)/,
+		);
 	});
 
 	it('splits moves longer than 12.7 mm and flips y for the machine', () => {
@@ -160,7 +176,10 @@ describe('JEF writer', () => {
 		// The second stitch goes up 1 mm: +10 in JEF's y-up bytes.
 		expect([...bytes.subarray(stitchStart + 2, stitchStart + 4)]).toEqual([0, 10]);
 		const back = read(bytes);
-		expect(compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+		expect(
+			compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true }))
+				.differences,
+		).toEqual([]);
 		expect(countCommands(back, Command.Trim)).toBe(1);
 		expect(warnings.join(' ')).toMatch(/long jump/);
 	});
@@ -176,7 +195,9 @@ describe('JEF writer', () => {
 		]);
 		const bytes = write(pattern).bytes;
 		const stitchStart = u32(bytes, 0);
-		expect([...bytes.subarray(stitchStart + 4, stitchStart + 16)]).toEqual([0x80, 2, 0, 0, 0x80, 2, 0, 0, 0x80, 2, 0, 0]);
+		expect([...bytes.subarray(stitchStart + 4, stitchStart + 16)]).toEqual([
+			0x80, 2, 0, 0, 0x80, 2, 0, 0, 0x80, 2, 0, 0,
+		]);
 		const back = read(bytes);
 		expect(countCommands(back, Command.Trim)).toBe(1);
 		expect(compareEvents(patternEvents(pattern), patternEvents(back)).differences).toEqual([]);

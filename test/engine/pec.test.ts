@@ -16,7 +16,11 @@ function starAsPec(): Uint8Array {
 }
 
 function entriesOf(pattern: Pattern): number[][] {
-	return Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i]]);
+	return Array.from({ length: pattern.length }, (_, i) => [
+		pattern.xs[i],
+		pattern.ys[i],
+		pattern.commands[i],
+	]);
 }
 
 describe('PEC reader', () => {

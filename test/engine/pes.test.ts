@@ -17,7 +17,11 @@ function patternOf(entries: Entry[], colours: number[] = []): Pattern {
 }
 
 function entriesOf(pattern: Pattern): Entry[] {
-	return Array.from({ length: pattern.length }, (_, i) => [pattern.xs[i], pattern.ys[i], pattern.commands[i] as Command]);
+	return Array.from({ length: pattern.length }, (_, i) => [
+		pattern.xs[i],
+		pattern.ys[i],
+		pattern.commands[i] as Command,
+	]);
 }
 
 function u32le(bytes: Uint8Array, at: number): number {
@@ -38,7 +42,9 @@ describe('PES reader', () => {
 		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
+		);
 	});
 
 	it("takes the threads from the version 7 header's thread list", () => {
@@ -67,7 +73,9 @@ describe('PES reader', () => {
 	it('is recognised by content, not by name', () => {
 		expect(pesFormat.detect!(fixture.bytes)).toBe(true);
 		expect(pesFormat.detect!(fixture.bytes.subarray(0, 200))).toBe(false);
-		expect(pesFormat.detect!(new Uint8Array(Buffer.from('#PES0001 but nothing else, really')))).toBe(false);
+		expect(
+			pesFormat.detect!(new Uint8Array(Buffer.from('#PES0001 but nothing else, really'))),
+		).toBe(false);
 	});
 
 	it('rejects truncated files and wild PEC offsets with UnreadableSourceError', () => {
@@ -94,7 +102,9 @@ describe('PES writer', () => {
 		const { bytes, warnings } = write(original);
 		const back = read(bytes);
 		expect(entriesOf(back)).toEqual(entriesOf(original));
-		expect(back.threads.map((thread) => thread.color)).toEqual(original.threads.map((thread) => thread.color));
+		expect(back.threads.map((thread) => thread.color)).toEqual(
+			original.threads.map((thread) => thread.color),
+		);
 		// Both Star colours are chart colours, so nothing needed snapping.
 		expect(warnings).toEqual([]);
 	});
@@ -168,9 +178,15 @@ describe('PES writer', () => {
 			[0, 2, 650, 0],
 		]);
 		// The colour log: segment 0 starts Red (5), segment 3 starts Blue (2); then two zero words.
-		expect([word(at), word(at + 2), word(at + 4), word(at + 6), word(at + 8), word(at + 10), word(at + 12)]).toEqual([
-			2, 0, 5, 3, 2, 0, 0,
-		]);
+		expect([
+			word(at),
+			word(at + 2),
+			word(at + 4),
+			word(at + 6),
+			word(at + 8),
+			word(at + 10),
+			word(at + 12),
+		]).toEqual([2, 0, 5, 3, 2, 0, 0]);
 		expect(at + 14).toBe(u32le(bytes, 8));
 	});
 
@@ -194,7 +210,10 @@ describe('PES writer', () => {
 		);
 		const { bytes, warnings } = write(pattern);
 		const back = read(bytes);
-		expect(compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+		expect(
+			compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true }))
+				.differences,
+		).toEqual([]);
 		expect(countCommands(back, Command.Trim)).toBe(2);
 		expect(countCommands(back, Command.Stop)).toBe(1);
 		expect(countCommands(back, Command.ColorChange)).toBe(1);
@@ -202,7 +221,7 @@ describe('PES writer', () => {
 		expect(warnings.join(' ')).toMatch(/snapped/);
 	});
 
-	it("keeps a colour change between colours that snap to the same chart thread (the machine would read a stop)", () => {
+	it('keeps a colour change between colours that snap to the same chart thread (the machine would read a stop)', () => {
 		const pattern = patternOf(
 			[
 				[0, 0, Command.Stitch],
@@ -236,11 +255,15 @@ describe('PES writer', () => {
 
 	it('writes a large design that grows its buffer many times', () => {
 		const pattern = new Pattern();
-		for (let i = 0; i < 100_000; i++) pattern.add((i * 37) % 1000, Math.floor(i / 50) % 900, Command.Stitch);
+		for (let i = 0; i < 100_000; i++)
+			pattern.add((i * 37) % 1000, Math.floor(i / 50) % 900, Command.Stitch);
 		pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
 		const back = read(write(pattern).bytes);
 		expect(back.length).toBe(pattern.length);
-		expect(compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+		expect(
+			compareEvents(patternEvents(pattern), patternEvents(back, { collapseMoves: true }))
+				.differences,
+		).toEqual([]);
 	});
 
 	it('writes an empty design as a valid file', () => {

@@ -28,16 +28,27 @@ describe('colour distance', () => {
 			[[60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387], 1.2644],
 		];
 		for (const [first, second, expected] of pairs) {
-			expect(deltaE2000(first as [number, number, number], second as [number, number, number])).toBeCloseTo(expected, 3);
-			expect(deltaE2000(second as [number, number, number], first as [number, number, number])).toBeCloseTo(expected, 3);
+			expect(
+				deltaE2000(first as [number, number, number], second as [number, number, number]),
+			).toBeCloseTo(expected, 3);
+			expect(
+				deltaE2000(second as [number, number, number], first as [number, number, number]),
+			).toBeCloseTo(expected, 3);
 		}
 	});
 });
 
 describe('thread charts', () => {
 	it("holds Brother's 64 PEC colours under codes 1-64", () => {
-		expect(pecThreadChart.threads.map((thread) => thread.code)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
-		expect(pecThreadChart.find(5)).toEqual({ code: 5, color: 0xed171f, name: 'Red', catalogNumber: '5' });
+		expect(pecThreadChart.threads.map((thread) => thread.code)).toEqual(
+			Array.from({ length: 64 }, (_, i) => i + 1),
+		);
+		expect(pecThreadChart.find(5)).toEqual({
+			code: 5,
+			color: 0xed171f,
+			name: 'Red',
+			catalogNumber: '5',
+		});
 		expect(pecThreadChart.find(29)?.name).toBe('White');
 		expect(pecThreadChart.toThread(pecThreadChart.find(20)!)).toEqual({
 			color: 0x000000,
@@ -48,8 +59,15 @@ describe('thread charts', () => {
 	});
 
 	it("holds Janome's 78 JEF colours under codes 1-78 with Janome catalogue numbers", () => {
-		expect(jefThreadChart.threads.map((thread) => thread.code)).toEqual(Array.from({ length: 78 }, (_, i) => i + 1));
-		expect(jefThreadChart.find(33)).toEqual({ code: 33, color: 0xe3311f, name: 'Burnt Orange', catalogNumber: '235' });
+		expect(jefThreadChart.threads.map((thread) => thread.code)).toEqual(
+			Array.from({ length: 78 }, (_, i) => i + 1),
+		);
+		expect(jefThreadChart.find(33)).toEqual({
+			code: 33,
+			color: 0xe3311f,
+			name: 'Burnt Orange',
+			catalogNumber: '235',
+		});
 		expect(jefThreadChart.find(51)?.name).toBe('Ivory White');
 		expect(new Set(jefThreadChart.threads.map((thread) => thread.catalogNumber)).size).toBe(78);
 	});
@@ -83,14 +101,18 @@ describe('colour blocks and chart snapping', () => {
 	const S = Command.Stitch;
 
 	it('lists one block per colour change and per stop, repeating the thread after a stop', () => {
-		const blocks = threadBlocks(pattern([S, Command.Stop, S, Command.ColorChange, S, Command.End], [0x111111, 0x222222]));
+		const blocks = threadBlocks(
+			pattern([S, Command.Stop, S, Command.ColorChange, S, Command.End], [0x111111, 0x222222]),
+		);
 		expect(blocks.threads.map((thread) => thread.color)).toEqual([0x111111, 0x111111, 0x222222]);
 		expect(blocks.startsAfterStop).toEqual([false, true, false]);
 		expect(blocks.defaulted).toEqual([false, false, false]);
 	});
 
 	it('gives blocks without a thread distinct default colours and marks them', () => {
-		const blocks = threadBlocks(pattern([S, Command.ColorChange, S, Command.ColorChange, S], [0x111111]));
+		const blocks = threadBlocks(
+			pattern([S, Command.ColorChange, S, Command.ColorChange, S], [0x111111]),
+		);
 		expect(blocks.defaulted).toEqual([false, true, true]);
 		expect(blocks.threads[1].color).not.toBe(blocks.threads[2].color);
 	});
@@ -104,7 +126,9 @@ describe('colour blocks and chart snapping', () => {
 		expect(codes[1]).toBe(5);
 		expect(codes[2]).not.toBe(5);
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/^PEC stores only Brother's 64-colour thread chart; colours were snapped to the nearest: #ee1111 → Red \(5, #ed171f\)/);
+		expect(warnings[0]).toMatch(
+			/^PEC stores only Brother's 64-colour thread chart; colours were snapped to the nearest: #ee1111 → Red \(5, #ed171f\)/,
+		);
 	});
 
 	it('says nothing when every colour is already a chart colour', () => {
@@ -113,9 +137,19 @@ describe('colour blocks and chart snapping', () => {
 	});
 
 	it('reads a repeated thread after a colour change as a stop and drops the repeat', () => {
-		const read = pattern([S, Command.ColorChange, S, Command.ColorChange, S, Command.End], [0x111111, 0x111111, 0x333333]);
+		const read = pattern(
+			[S, Command.ColorChange, S, Command.ColorChange, S, Command.End],
+			[0x111111, 0x111111, 0x333333],
+		);
 		repeatedThreadsAsStops(read);
-		expect([...read.commands.subarray(0, read.length)]).toEqual([S, Command.Stop, S, Command.ColorChange, S, Command.End]);
+		expect([...read.commands.subarray(0, read.length)]).toEqual([
+			S,
+			Command.Stop,
+			S,
+			Command.ColorChange,
+			S,
+			Command.End,
+		]);
 		expect(read.threads.map((thread) => thread.color)).toEqual([0x111111, 0x333333]);
 	});
 });

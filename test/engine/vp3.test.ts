@@ -76,7 +76,12 @@ describe('VP3 writer and reader', () => {
 		).toEqual([]);
 		expect(countCommands(back, Command.Trim)).toBe(2);
 		expect(countCommands(back, Command.ColorChange)).toBe(3);
-		expect(back.threads).toEqual([design.threads[0], design.threads[1], design.threads[1], design.threads[2]]);
+		expect(back.threads).toEqual([
+			design.threads[0],
+			design.threads[1],
+			design.threads[1],
+			design.threads[2],
+		]);
 		expect(warnings.join(' ')).toMatch(/no stop code: 1 stop/);
 	});
 
@@ -93,7 +98,9 @@ describe('VP3 writer and reader', () => {
 		const afterSettings = file.at + 7 + 2;
 		expect(view.getInt32(afterSettings, false)).toBe(2510 * 100);
 		expect(view.getInt32(afterSettings + 8, false)).toBe(-40000 * 100);
-		expect(view.getUint32(afterSettings + 16, false)).toBe(countCommands(read(bytes), Command.Stitch));
+		expect(view.getUint32(afterSettings + 16, false)).toBe(
+			countCommands(read(bytes), Command.Stitch),
+		);
 		expect(bytes[afterSettings + 21]).toBe(4);
 		expect(bytes[afterSettings + 24]).toBe(1);
 		const design3 = blockAt(bytes, afterSettings + 25);
@@ -130,7 +137,10 @@ describe('VP3 writer and reader', () => {
 		] as const) {
 			const original = format.read!(loadFixture(source).bytes);
 			const back = read(write(original).bytes);
-			expect(compareEvents(patternEvents(original), patternEvents(back, { collapseMoves: true })).differences).toEqual([]);
+			expect(
+				compareEvents(patternEvents(original), patternEvents(back, { collapseMoves: true }))
+					.differences,
+			).toEqual([]);
 			expect(back.threads).toEqual(original.threads);
 		}
 	});

@@ -73,7 +73,8 @@ function read(bytes: Uint8Array): Pattern {
 	const stitchOffset = cursor.u32le();
 	cursor.seek(24);
 	const colourCount = cursor.u32le();
-	if (colourCount * 4 > cursor.length - colourListOffset) cursor.fail(`its header claims ${colourCount} colours`);
+	if (colourCount * 4 > cursor.length - colourListOffset)
+		cursor.fail(`its header claims ${colourCount} colours`);
 	cursor.seek(colourListOffset);
 	const codes: number[] = [];
 	for (let i = 0; i < colourCount; i++) codes.push(Math.abs(cursor.i32le()));
@@ -162,7 +163,10 @@ function smallestHoop(width: number, height: number): (typeof hoops)[number] | u
 }
 
 /** Distances from each hoop edge to the design (left, top, right, bottom), or -1s when it does not fit. */
-function writeHoopEdges(out: ByteBuilder, extents: { left: number; top: number; right: number; bottom: number }): void {
+function writeHoopEdges(
+	out: ByteBuilder,
+	extents: { left: number; top: number; right: number; bottom: number },
+): void {
 	for (const hoop of edgeHoops) {
 		const edges = [
 			hoop.width / 2 - extents.left,
@@ -175,7 +179,12 @@ function writeHoopEdges(out: ByteBuilder, extents: { left: number; top: number; 
 	}
 }
 
-function designExtentsFromCentre(bounds: Bounds): { left: number; top: number; right: number; bottom: number } {
+function designExtentsFromCentre(bounds: Bounds): {
+	left: number;
+	top: number;
+	right: number;
+	bottom: number;
+} {
 	return { left: -bounds.minX, top: -bounds.minY, right: bounds.maxX, bottom: bounds.maxY };
 }
 
@@ -219,9 +228,17 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 }
 
 function write(source: Pattern): WriteResult {
-	const normalised = normaliseForWriter(source, { maxStitch: maxJefMove, maxJump: maxJefMove, label: 'JEF' });
+	const normalised = normaliseForWriter(source, {
+		maxStitch: maxJefMove,
+		maxJump: maxJefMove,
+		label: 'JEF',
+	});
 	const pattern = normalised.pattern;
-	const { codes, warnings: colourWarnings } = snapToChart(threadBlocks(pattern), jefThreadChart, 'JEF');
+	const { codes, warnings: colourWarnings } = snapToChart(
+		threadBlocks(pattern),
+		jefThreadChart,
+		'JEF',
+	);
 	const warnings = [...normalised.warnings, ...colourWarnings];
 	const bounds = patternBounds(pattern);
 	const width = bounds.maxX - bounds.minX;

@@ -71,7 +71,12 @@ function signed7(value: number): number {
 }
 
 /** Read the PEC block starting at `start`; `listedThreads` come from a PES header when it has them. */
-export function readPecBlock(bytes: Uint8Array, start: number, formatLabel: string, listedThreads: Thread[] = []): Pattern {
+export function readPecBlock(
+	bytes: Uint8Array,
+	start: number,
+	formatLabel: string,
+	listedThreads: Thread[] = [],
+): Pattern {
 	const cursor: ByteCursor = new ByteCursor(bytes, formatLabel);
 	cursor.seek(start);
 	if (cursor.latin1(3) !== 'LA:') cursor.fail('the PEC block has no "LA:" label');
@@ -216,7 +221,12 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
  * Append a PEC block for `pattern` (normalised: no move beyond `maxPecMove`) to `out`. `codes` holds the PEC chart code of each colour block
  * (blocks start at colour changes and stops; a stop repeats the previous code).
  */
-export function writePecBlock(out: ByteBuilder, pattern: Pattern, codes: number[], label: string): void {
+export function writePecBlock(
+	out: ByteBuilder,
+	pattern: Pattern,
+	codes: number[],
+	label: string,
+): void {
 	if (codes.length > maxPecColourBlocks) {
 		throw new UnwritablePatternError(
 			`A PEC block holds at most ${maxPecColourBlocks} colour blocks; this design has ${codes.length}. Merge colours before converting.`,
@@ -259,7 +269,15 @@ export interface PecReadyPattern {
 
 /** Split moves to the PEC range and give every colour block its nearest PEC chart code. */
 export function prepareForPec(source: Pattern, formatLabel: string): PecReadyPattern {
-	const normalised = normaliseForWriter(source, { maxStitch: maxPecMove, maxJump: maxPecMove, label: formatLabel });
-	const { codes, warnings } = snapToChart(threadBlocks(normalised.pattern), pecThreadChart, formatLabel);
+	const normalised = normaliseForWriter(source, {
+		maxStitch: maxPecMove,
+		maxJump: maxPecMove,
+		label: formatLabel,
+	});
+	const { codes, warnings } = snapToChart(
+		threadBlocks(normalised.pattern),
+		pecThreadChart,
+		formatLabel,
+	);
 	return { pattern: normalised.pattern, codes, warnings: [...normalised.warnings, ...warnings] };
 }

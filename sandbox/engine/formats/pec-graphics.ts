@@ -54,10 +54,18 @@ function drawLine(icon: Uint8Array, x0: number, y0: number, x1: number, y1: numb
  * Write the design's icon followed by one icon per colour block (blocks end at colour changes and
  * stops), each showing the stitches as lines scaled into the frame.
  */
-export function writePecIcons(out: ByteBuilder, pattern: Pattern, extents: Bounds, blockCount: number): void {
+export function writePecIcons(
+	out: ByteBuilder,
+	pattern: Pattern,
+	extents: Bounds,
+	blockCount: number,
+): void {
 	const width = Math.max(1, extents.maxX - extents.minX);
 	const height = Math.max(1, extents.maxY - extents.minY);
-	const scale = Math.min((pecIconWidth - 2 * margin - 1) / width, (pecIconHeight - 2 * margin - 1) / height);
+	const scale = Math.min(
+		(pecIconWidth - 2 * margin - 1) / width,
+		(pecIconHeight - 2 * margin - 1) / height,
+	);
 	const offsetX = (pecIconWidth - width * scale) / 2;
 	const offsetY = (pecIconHeight - height * scale) / 2;
 	const toX = (x: number): number => Math.floor((x - extents.minX) * scale + offsetX);

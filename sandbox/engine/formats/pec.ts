@@ -1,7 +1,13 @@
 import type { Pattern } from '../pattern';
 import { ByteBuilder } from './binary-io';
 import { UnreadableSourceError, type FormatModule, type WriteResult } from './format';
-import { defaultPecLabel, looksLikePecBlock, prepareForPec, readPecBlock, writePecBlock } from './pec-block';
+import {
+	defaultPecLabel,
+	looksLikePecBlock,
+	prepareForPec,
+	readPecBlock,
+	writePecBlock,
+} from './pec-block';
 
 /** Brother PEC: the "#PEC0001" signature followed directly by a PEC block, as card readers and older machines take it. */
 
@@ -20,7 +26,9 @@ function detect(bytes: Uint8Array): boolean {
 
 function read(bytes: Uint8Array): Pattern {
 	if (!detect(bytes)) {
-		throw new UnreadableSourceError('The PEC file is damaged: it does not start with "#PEC0001" and a PEC label.');
+		throw new UnreadableSourceError(
+			'The PEC file is damaged: it does not start with "#PEC0001" and a PEC label.',
+		);
 	}
 	return readPecBlock(bytes, pecStart, 'PEC');
 }

@@ -50,7 +50,12 @@ function writeObjectHeader(out: ByteBuilder, width: number, height: number): num
  * Append the CEmbOne and CSewSeg objects; returns false (leaving `out` as it was) when the design
  * does not fit their 16-bit fields, in which case the PES lists no objects and holds only the PEC block.
  */
-export function writeSewSegments(out: ByteBuilder, pattern: Pattern, codes: number[], extents: Bounds): boolean {
+export function writeSewSegments(
+	out: ByteBuilder,
+	pattern: Pattern,
+	codes: number[],
+	extents: Bounds,
+): boolean {
 	const width = extents.maxX - extents.minX;
 	const height = extents.maxY - extents.minY;
 	if (width > 0x7fff || height > 0x7fff) return false;
@@ -78,7 +83,8 @@ export function writeSewSegments(out: ByteBuilder, pattern: Pattern, codes: numb
 		close();
 		if (segments > 0) out.u16le(0x8003);
 		const code = codes[block];
-		if (colourLog.length === 0 || colourLog[colourLog.length - 1] !== code) colourLog.push(segments, code);
+		if (colourLog.length === 0 || colourLog[colourLog.length - 1] !== code)
+			colourLog.push(segments, code);
 		out.u16le(flag);
 		out.u16le(code);
 		pointCountAt = out.length;
@@ -109,7 +115,8 @@ export function writeSewSegments(out: ByteBuilder, pattern: Pattern, codes: numb
 			}
 		} else {
 			close();
-			if (command === COLOR_CHANGE || command === STOP) block = Math.min(block + 1, codes.length - 1);
+			if (command === COLOR_CHANGE || command === STOP)
+				block = Math.min(block + 1, codes.length - 1);
 		}
 	}
 	close();

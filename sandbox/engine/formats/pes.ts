@@ -2,7 +2,13 @@ import { Command, type Pattern } from '../pattern';
 import { patternBounds } from '../normalise';
 import { ByteBuilder, ByteCursor } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
-import { defaultPecLabel, looksLikePecBlock, prepareForPec, readPecBlock, writePecBlock } from './pec-block';
+import {
+	defaultPecLabel,
+	looksLikePecBlock,
+	prepareForPec,
+	readPecBlock,
+	writePecBlock,
+} from './pec-block';
 import { readPesThreadList } from './pes-thread-list';
 import { writeSewSegments } from './pes-sew-segments';
 
@@ -22,7 +28,10 @@ function pesVersion(bytes: Uint8Array): string | null {
 function detect(bytes: Uint8Array): boolean {
 	const version = pesVersion(bytes);
 	if (!version) return false;
-	const pecOffset = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+	const pecOffset = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+		8,
+		true,
+	);
 	return looksLikePecBlock(bytes, pecOffset);
 }
 
@@ -32,12 +41,15 @@ function read(bytes: Uint8Array): Pattern {
 	if (!version) cursor.fail('it does not start with a "#PES" version signature');
 	cursor.seek(8);
 	const pecOffset = cursor.u32le();
-	if (!looksLikePecBlock(bytes, pecOffset)) cursor.fail('its header does not point to a PEC stitch block');
+	if (!looksLikePecBlock(bytes, pecOffset))
+		cursor.fail('its header does not point to a PEC stitch block');
 	return readPecBlock(bytes, pecOffset, 'PES', readPesThreadList(bytes, version, pecOffset));
 }
 
 function fits(width: number, height: number, hoop: { width: number; height: number }): boolean {
-	return (width <= hoop.width && height <= hoop.height) || (width <= hoop.height && height <= hoop.width);
+	return (
+		(width <= hoop.width && height <= hoop.height) || (width <= hoop.height && height <= hoop.width)
+	);
 }
 
 function write(source: Pattern): WriteResult {

@@ -87,7 +87,8 @@ export function readVp3(bytes: Uint8Array): Pattern {
 		cursor.skip(3);
 		const blockLength = cursor.u32be();
 		const blockEnd = cursor.position + blockLength;
-		if (blockEnd > bytes.length) cursor.fail(`colour block ${block + 1} runs past the end of the file`);
+		if (blockEnd > bytes.length)
+			cursor.fail(`colour block ${block + 1} runs past the end of the file`);
 		const startX = centreX + fromMicrons(cursor.i32be());
 		const startY = centreY - fromMicrons(cursor.i32be());
 		if (startX !== x || startY !== y) {

@@ -69,7 +69,13 @@ function blocksOf(pattern: Pattern): Block[] {
 	return blocks;
 }
 
-function writeStitches(out: ByteBuilder, pattern: Pattern, block: Block, fromX: number, fromY: number): void {
+function writeStitches(
+	out: ByteBuilder,
+	pattern: Pattern,
+	block: Block,
+	fromX: number,
+	fromY: number,
+): void {
 	const close = openBlock(out, 0x01);
 	out.bytes([0x0a, 0xf6, 0x00]);
 	let x = fromX;
@@ -107,14 +113,16 @@ export function writeVp3(source: Pattern): WriteResult {
 		label: 'VP3',
 	});
 	const blocks = blocksOf(pattern);
-	if (blocks.length > 0xffff) throw new UnwritablePatternError('VP3 holds at most 65535 colour blocks.');
+	if (blocks.length > 0xffff)
+		throw new UnwritablePatternError('VP3 holds at most 65535 colour blocks.');
 	const bounds = patternBounds(pattern);
 	const centreX = Math.round((bounds.minX + bounds.maxX) / 2);
 	const centreY = Math.round((bounds.minY + bounds.maxY) / 2);
 	const halfWidth = Math.ceil((bounds.maxX - bounds.minX) / 2);
 	const halfHeight = Math.ceil((bounds.maxY - bounds.minY) / 2);
 	let stitchCount = 0;
-	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.Stitch) stitchCount++;
+	for (let i = 0; i < pattern.length; i++)
+		if (pattern.commands[i] === Command.Stitch) stitchCount++;
 
 	const out = new ByteBuilder(1024 + pattern.length * 2 + blocks.length * 128);
 	out.bytes(vp3Magic);

@@ -16,7 +16,11 @@ const maxListedChanges = 8;
  * previous block's code (machines read a repeated code as a stop), so it takes the next-nearest;
  * a block after a stop repeats the code on purpose.
  */
-export function snapToChart(blocks: ThreadBlocks, chart: ThreadChart, formatLabel: string): SnappedBlocks {
+export function snapToChart(
+	blocks: ThreadBlocks,
+	chart: ThreadChart,
+	formatLabel: string,
+): SnappedBlocks {
 	const codes: number[] = [];
 	const changed = new Map<number, ChartThread>();
 	blocks.threads.forEach((thread: Thread, index) => {
@@ -26,20 +30,28 @@ export function snapToChart(blocks: ThreadBlocks, chart: ThreadChart, formatLabe
 			return;
 		}
 		let chosen = chart.nearest(thread.color);
-		if (index > 0 && chosen.code === previousCode) chosen = chart.nearest(thread.color, new Set([previousCode]));
+		if (index > 0 && chosen.code === previousCode)
+			chosen = chart.nearest(thread.color, new Set([previousCode]));
 		codes.push(chosen.code);
-		if (!blocks.defaulted[index] && chosen.color !== (thread.color & 0xffffff)) changed.set(thread.color & 0xffffff, chosen);
+		if (!blocks.defaulted[index] && chosen.color !== (thread.color & 0xffffff))
+			changed.set(thread.color & 0xffffff, chosen);
 	});
 
 	const warnings: string[] = [];
 	if (blocks.defaulted.includes(true)) {
-		warnings.push(`The design carries no thread colours for some blocks; ${formatLabel} got default colours for them.`);
+		warnings.push(
+			`The design carries no thread colours for some blocks; ${formatLabel} got default colours for them.`,
+		);
 	}
 	if (changed.size > 0) {
 		const listed = [...changed]
 			.slice(0, maxListedChanges)
-			.map(([from, to]) => `${colourHex(from)} → ${to.name} (${to.catalogNumber}, ${colourHex(to.color)})`);
-		const more = changed.size > maxListedChanges ? ` and ${changed.size - maxListedChanges} more` : '';
+			.map(
+				([from, to]) =>
+					`${colourHex(from)} → ${to.name} (${to.catalogNumber}, ${colourHex(to.color)})`,
+			);
+		const more =
+			changed.size > maxListedChanges ? ` and ${changed.size - maxListedChanges} more` : '';
 		warnings.push(
 			`${formatLabel} stores only ${chart.brand}'s ${chart.threads.length}-colour thread chart; ` +
 				`colours were snapped to the nearest: ${listed.join('; ')}${more}.`,

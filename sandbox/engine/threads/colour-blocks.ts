@@ -2,7 +2,8 @@ import { Command, type Pattern, type Thread } from '../pattern';
 
 /** Distinct colours for designs that carry none (DST, EXP), so each block still looks different. */
 const defaultColours = [
-	0x0a55a3, 0xed171f, 0x70bc1f, 0xffd911, 0x000000, 0x913697, 0xfe9e32, 0x2584bb, 0x6a1c8a, 0x00673e,
+	0x0a55a3, 0xed171f, 0x70bc1f, 0xffd911, 0x000000, 0x913697, 0xfe9e32, 0x2584bb, 0x6a1c8a,
+	0x00673e,
 ];
 
 export function defaultThread(blockIndex: number): Thread {
@@ -49,7 +50,10 @@ export function threadBlocks(pattern: Pattern): ThreadBlocks {
  */
 export function repeatedThreadsAsStops(pattern: Pattern): void {
 	const sameThread = (a: Thread, b: Thread): boolean =>
-		a.color === b.color && a.name === b.name && a.catalogNumber === b.catalogNumber && a.brand === b.brand;
+		a.color === b.color &&
+		a.name === b.name &&
+		a.catalogNumber === b.catalogNumber &&
+		a.brand === b.brand;
 	const threads = pattern.threads;
 	const kept: Thread[] = threads.length ? [threads[0]] : [];
 	let block = 0;

@@ -11,7 +11,7 @@ function linearise(channel: number): number {
 }
 
 function labCurve(t: number): number {
-	return t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116;
+	return t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116;
 }
 
 /** CIE Lab of a 0xRRGGBB colour, D65 white point. */
