@@ -70,6 +70,42 @@ describe('PES reader', () => {
 		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
 	});
 
+	it('reads the thread list of a version 6 header laid out as PE-Design writes it', () => {
+		const pes = fixture.bytes;
+		const pecOffset = u32le(pes, 8);
+		const header: number[] = [...Buffer.from('#PES0060', 'latin1'), 0, 0, 0, 0];
+		const word = (value: number) => header.push(value & 0xff, (value >> 8) & 0xff);
+		const pesString = (value: string) => header.push(value.length, ...Buffer.from(value, 'latin1'));
+		word(1);
+		header.push(0x30, 0x32);
+		for (const field of ['Star', 'Shapes', 'Someone', 'star', 'two colours']) pesString(field);
+		for (let field = 0; field < 18; field++) word(field === 11 ? 7 : 0);
+		pesString('');
+		for (let float = 0; float < 6; float++) header.push(0, 0, 0, 0);
+		word(0);
+		word(0);
+		word(0);
+		word(2);
+		for (const [catalog, rgb, name] of [
+			['1902', [0xaa, 0x10, 0x20], 'Cherry'],
+			['1010', [0xfa, 0xfa, 0xf0], 'Snow'],
+		] as const) {
+			pesString(catalog);
+			header.push(...rgb, 0, 0x0a, 0, 0, 0);
+			pesString(name);
+			pesString('Madeira');
+			pesString('Madeira');
+		}
+		const file = new Uint8Array([...header, ...pes.subarray(pecOffset)]);
+		new DataView(file.buffer).setUint32(8, header.length, true);
+		const pattern = read(file);
+		expect(pattern.threads).toEqual([
+			{ color: 0xaa1020, name: 'Cherry', catalogNumber: '1902', brand: 'Madeira' },
+			{ color: 0xfafaf0, name: 'Snow', catalogNumber: '1010', brand: 'Madeira' },
+		]);
+		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
+	});
+
 	it('is recognised by content, not by name', () => {
 		expect(pesFormat.detect!(fixture.bytes)).toBe(true);
 		expect(pesFormat.detect!(fixture.bytes.subarray(0, 200))).toBe(false);
