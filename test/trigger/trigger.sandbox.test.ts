@@ -132,6 +132,28 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		expect(idsOf(trigger.emittedItems())).toEqual([id]);
 	});
 
+	it('does not emit what ended while the workflow was deactivated, once the user activates it again', async () => {
+		const account = await newAccount(admin, sandbox);
+		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		await trigger.activate();
+		const [whileActive] = await convert(account, 1);
+		await waitUntilEnded(account, [whileActive]);
+		expect(idsOf((await trigger.poll()) ?? [])).toEqual([whileActive]);
+		const [pending] = await convert(account, 1);
+		expect(await trigger.poll()).toBeNull();
+		// Deactivated: no polls. The job ends meanwhile; then the user publishes the workflow again.
+		await waitUntilEnded(account, [pending]);
+		expect(await trigger.activate('activate')).toBeNull();
+		expect(await trigger.poll()).toBeNull();
+		const [afterwards] = await convert(account, 1);
+		await waitUntilEnded(account, [afterwards]);
+		expect(idsOf((await trigger.poll()) ?? [])).toEqual([afterwards]);
+		// A republish of the active workflow carries on where it was.
+		const [acrossUpdate] = await convert(account, 1);
+		await waitUntilEnded(account, [acrossUpdate]);
+		expect(idsOf((await trigger.activate('update')) ?? [])).toEqual([acrossUpdate]);
+	});
+
 	it('follows up a job that left the 50-job listing before the trigger saw it end', async () => {
 		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });

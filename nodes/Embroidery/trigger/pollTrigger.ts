@@ -86,8 +86,10 @@ async function emitEndedJobs(
 	options: TriggerOptions,
 ): Promise<INodeExecutionData[][] | null> {
 	const credential = credentialIdOf(context);
-	// Another credential may mean another account: its jobs start from a fresh baseline.
-	const previous = saved.credential === credential ? readPollState(saved.state) : undefined;
+	// Activated by the user: start from the jobs as they are now. After a restart or a republish: carry on.
+	const activatedNow = context.getActivationMode() === 'activate' && !succeededSinceActivation.has(saved);
+	// Another credential may mean another account: its jobs start from a fresh baseline too.
+	const previous = !activatedNow && saved.credential === credential ? readPollState(saved.state) : undefined;
 	const result = await pollJobs<ListedJob, FetchedJob>(
 		previous,
 		{ listJobs: async () => await listRecentJobs(context), getJob: async (job) => await fetchJobIfPresent(context, job) },
