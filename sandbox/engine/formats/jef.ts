@@ -83,7 +83,7 @@ function read(bytes: Uint8Array): Pattern {
 	const end = bytes.length;
 	const pattern = new Pattern(Math.max(16, (end - stitchOffset) >> 1));
 	const threads: Thread[] = [];
-	if (codes.length && codes[0] !== 0) threads.push(threadForCode(codes[0]));
+	if (codes.length) threads.push(threadForCode(codes[0]));
 	let codeIndex = 0;
 	let x = 0;
 	let y = 0;
