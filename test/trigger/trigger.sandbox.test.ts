@@ -5,7 +5,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerManually } from '../support/n8n-poll';
 import type { Faults, RunningSandbox, SandboxAdmin } from '../support/sandbox';
 import { sandboxAdmin, startSandbox } from '../support/sandbox';
-import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
+import { convert, digitise, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
@@ -93,6 +93,26 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		const expected = (unlocked.body.job.outputs as Array<{ checksum: string }>)[0].checksum;
 		expect(sha256(output)).toBe(expected);
 		expect(item.binary!.output.fileName).toMatch(/\.pes$/i);
+	});
+
+	it('watches only digitising jobs when asked, and fetches their full job from the digitising route', async () => {
+		const account = await newAccount(admin, sandbox);
+		const trigger = new ActiveTriggerHarness({
+			parameters: { events: ['completed', 'failed'], workflow: 'digitising', options: { includeFullJob: true } },
+			credentials: account.credentials,
+		});
+		await trigger.activate();
+		const conversions = await convert(account, 2);
+		const digitised = await digitise(account, 2);
+		await waitUntilEnded(account, [...conversions, ...digitised], 120_000);
+		const items = (await trigger.poll()) ?? [];
+		expect(idsOf(items).sort()).toEqual([...digitised].sort());
+		for (const item of items) {
+			expect(item.json.workflow).toBe('digitising');
+			expect(Array.isArray(item.json.warnings)).toBe(true);
+			expect(item.json.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: item.json.status })]));
+		}
+		expect(await trigger.poll()).toBeNull();
 	});
 
 	it('emits failures with failureCode and failureReason, and respects the event filter', async () => {

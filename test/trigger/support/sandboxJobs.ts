@@ -53,3 +53,15 @@ export async function waitUntilEnded(account: Account, ids: string[], timeoutMs 
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
 }
+
+const logo = Buffer.from(
+	'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#fff"/><circle cx="60" cy="60" r="45" fill="#c0392b"/><rect x="40" y="40" width="40" height="40" fill="#2c3e50"/></svg>',
+);
+
+/** One digitising job per artwork, sent in one request. */
+export async function digitise(account: Account, count = 1): Promise<string[]> {
+	const files = Array.from({ length: count }, (_, index) => ({ field: 'files[]', name: `logo-${index}.svg`, bytes: logo }));
+	const response = await account.api.createJob({ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 3 }, files);
+	if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+	return (response.body.jobs as Array<{ id: string }>).map((job) => job.id);
+}
