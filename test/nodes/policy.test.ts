@@ -8,7 +8,8 @@ import {
 	retryDelayMs,
 	retryReason,
 } from '../../nodes/Embroidery/transport/retryPolicy';
-import { redact, requiredAbility } from '../../nodes/Embroidery/transport/errors';
+import { redact } from '../../nodes/Embroidery/transport/errors';
+import { requiredAbility } from '../../nodes/Embroidery/transport/explanations';
 
 describe('retry policy', () => {
 	test('429 is retried for every method; 5xx and network errors only for GET', () => {

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas';
+import { apiMessageOf, explain, fieldMessagesOf } from './explanations';
 import type { HttpMethod } from './retryPolicy';
 
 export interface FailedRequest {
@@ -19,121 +19,6 @@ export function redact(text: string, secrets: readonly string[]): string {
 		if (secret.length >= 4) clean = clean.split(secret).join('[redacted]');
 	}
 	return clean.replace(/Bearer\s+[^\s"',;]+/gi, 'Bearer [redacted]');
-}
-
-/** The ability (chosen when the key was created) that a route needs. */
-export function requiredAbility(method: HttpMethod, path: string): string {
-	if (path.startsWith('/formats')) return 'formats:read';
-	if (path.startsWith('/usage')) return 'usage:read';
-	return method === 'POST' ? 'jobs:write' : 'jobs:read';
-}
-
-type Action = 'retry' | 'unlock' | 'file' | 'create' | 'other';
-
-function actionOf(request: FailedRequest): Action {
-	if (request.path.endsWith('/retry')) return 'retry';
-	if (request.path.endsWith('/unlock')) return 'unlock';
-	if (request.path.includes('/uploads/')) return 'file';
-	if (request.method === 'POST' && request.path === '/jobs') return 'create';
-	return 'other';
-}
-
-/** The API's own message, whatever the body's shape. */
-export function apiMessageOf(body: unknown): string | undefined {
-	const parsed = ApiErrorBodySchema.safeParse(body);
-	if (parsed.success) return parsed.data.message;
-	if (typeof body === 'string' && body.trim() !== '') return body.trim().slice(0, 300);
-	return undefined;
-}
-
-/** Each field's messages from a 422 body, one line per field: `format: must differ from the source format`. */
-export function fieldMessagesOf(body: unknown): string[] {
-	const parsed = ValidationErrorBodySchema.safeParse(body);
-	if (!parsed.success) return [];
-	return Object.entries(parsed.data.errors).map(
-		([field, messages]) => `${field}: ${messages.join('; ')}`,
-	);
-}
-
-function explain(
-	status: number,
-	request: FailedRequest,
-	apiMessage: string,
-	body: unknown,
-): { message: string; description: string } {
-	const action = actionOf(request);
-	switch (status) {
-		case 401:
-			return {
-				message: `Authentication failed: ${apiMessage}`,
-				description:
-					'The API key is missing, invalid, expired or revoked. Create a new key and update the Embroidery API credential.',
-			};
-		case 403:
-			return {
-				message: `Forbidden: ${apiMessage}`,
-				description: `This request needs the "${requiredAbility(request.method, request.path)}" ability, or the job or file belongs to another account. Use a key with that ability, and only job ids your key's account owns.`,
-			};
-		case 404:
-			return {
-				message: `Not found: ${apiMessage}`,
-				description:
-					'Check the job id and its workflow (conversion or digitising): both must match the job, and a key only sees its own account\'s jobs.',
-			};
-		case 409:
-			return action === 'unlock'
-				? {
-						message: `The job can't be unlocked yet: ${apiMessage}`,
-						description:
-							'Only completed jobs can be unlocked. Run Job > Wait for Completion first; a failed job needs Job > Retry.',
-					}
-				: {
-						message: `The job can't be retried: ${apiMessage}`,
-						description:
-							'Only failed jobs can be retried. A queued or processing job is still running (use Job > Wait for Completion); a completed job is finished and can be downloaded.',
-					};
-		case 410:
-			return action === 'retry'
-				? {
-						message: `The job's source file has expired: ${apiMessage}`,
-						description:
-							'The service no longer keeps the uploaded source, so this job can\'t be retried. Create a new job from the original file.',
-					}
-				: {
-						message: `The file has expired: ${apiMessage}`,
-						description:
-							'The service no longer keeps this file. Create a new job from the original file to get it again.',
-					};
-		case 422: {
-			const fields = fieldMessagesOf(body);
-			const quotaHint =
-				action === 'unlock'
-					? ' Unlocking needs a subscription entitlement or enough credits on the account (see Account > Get Usage).'
-					: '';
-			return {
-				message: `The service rejected the request: ${apiMessage}`,
-				description:
-					(fields.length > 0 ? `Fix these fields: ${fields.join(' | ')}.` : 'Check the fields and files sent.') +
-					quotaHint,
-			};
-		}
-		case 429:
-			return {
-				message: `Rate limit exceeded: ${apiMessage}`,
-				description: `The service still refused after ${request.attempts} tries with waits in between. Wait a minute and run again, or process fewer items at once.`,
-			};
-		default:
-			if (status >= 500) {
-				return {
-					message: `The service failed: ${apiMessage}`,
-					description:
-						request.method === 'POST'
-							? 'The request was not repeated automatically because the service may already have acted on it. Check Job > Get Many before trying again.'
-							: `The service kept failing after ${request.attempts} tries. Try again later.`,
-				};
-			}
-			return { message: `Request failed: ${apiMessage}`, description: `HTTP ${status}.` };
-	}
 }
 
 /** Turns a non-2xx answer into the error the user sees: HTTP code, the API's message, what to do next. */

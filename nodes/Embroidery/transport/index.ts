@@ -1,6 +1,10 @@
-export { credentialType, downloadSignedFile, embroideryApiRequest, normaliseBaseUrl } from './request';
-export type { ApiRequest, DownloadedFile, EmbroideryApiRequest, EmbroideryContext, FileStream } from './request';
+export { credentialType, normaliseBaseUrl } from './context';
+export type { EmbroideryContext, FileStream } from './context';
+export { downloadSignedFile } from './download';
+export type { DownloadedFile } from './download';
+export { nodeErrorOf } from './errors';
+export { embroideryApiRequest } from './request';
+export type { ApiRequest, EmbroideryApiRequest } from './request';
 export { defaultRetryPolicy } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
 export * from './schemas';
-export { nodeErrorOf } from './errors';

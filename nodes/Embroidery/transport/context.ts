@@ -1,0 +1,47 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+export const credentialType = 'embroideryApi';
+
+/** Every n8n context the Embroidery nodes call the API from. */
+export type EmbroideryContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** A readable body that n8n's prepareBinaryData accepts. */
+export type FileStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+
+export interface EmbroideryCredentials {
+	apiKey: string;
+	baseUrl: string;
+}
+
+/** The credential's base URL without trailing slashes; a clear error when it is not an http(s) URL. */
+export function normaliseBaseUrl(context: EmbroideryContext, baseUrl: unknown): string {
+	const text = typeof baseUrl === 'string' ? baseUrl.trim().replace(/\/+$/, '') : '';
+	if (!/^https?:\/\/[^/]+/i.test(text)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The Base URL of the Embroidery API credential is not an http(s) URL: "${String(baseUrl)}"`,
+			{ description: 'Set it to the v1 root of the API, for example http://127.0.0.1:8787/api/v1.' },
+		);
+	}
+	return text;
+}
+
+export async function credentialsOf(context: EmbroideryContext): Promise<EmbroideryCredentials> {
+	const data = await context.getCredentials<EmbroideryCredentials>(credentialType);
+	return {
+		apiKey: typeof data.apiKey === 'string' ? data.apiKey : '',
+		baseUrl: normaliseBaseUrl(context, data.baseUrl),
+	};
+}
+
+export function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+/** Requests of one execution and one credential share a pacer (see pacing.ts). */
+export function pacingKey(context: EmbroideryContext): string {
+	const credential = context.getNode().credentials?.[credentialType];
+	return `${context.getExecutionId()}|${credential?.id ?? credential?.name ?? 'default'}`;
+}
+

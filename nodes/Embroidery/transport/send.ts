@@ -1,0 +1,100 @@
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import { cancelSignalOf, credentialType, pacingKey } from './context';
+import type { EmbroideryContext } from './context';
+import { apiErrorFromResponse, networkError } from './errors';
+import type { FailedRequest } from './errors';
+import { pacerFor } from './pacing';
+import { parseRetryAfterMs, retryDelayMs, retryReason } from './retryPolicy';
+import type { RetryPolicy } from './retryPolicy';
+
+export interface FullResponse {
+	body: unknown;
+	headers: Record<string, unknown>;
+	statusCode: number;
+}
+
+export function headerOf(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name.toLowerCase()];
+	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** Error bodies of streamed requests are read (up to 64 KB) so their message can be shown. */
+async function readSmallBody(body: unknown): Promise<unknown> {
+	if (body === null || typeof body !== 'object' || !(Symbol.asyncIterator in body)) return body;
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+		const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+		chunks.push(bytes);
+		size += bytes.length;
+		if (size >= 65_536) break;
+	}
+	(body as { destroy?: () => void }).destroy?.();
+	const text = new TextDecoder().decode(Buffer.concat(chunks));
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * Sends one request with pacing, bounded retries (429 always; 5xx and network errors for GET only)
+ * and cancellation; every failure becomes a NodeApiError without the API key in it.
+ */
+export async function send(
+	context: EmbroideryContext,
+	options: IHttpRequestOptions,
+	request: Omit<FailedRequest, 'attempts'>,
+	secrets: string[],
+	policy: RetryPolicy,
+): Promise<FullResponse> {
+	const node = context.getNode();
+	const signal = cancelSignalOf(context);
+	const pacer = pacerFor(pacingKey(context));
+	for (let attempt = 1; ; attempt++) {
+		await pacer.waitForTurn(signal);
+		let response: FullResponse;
+		try {
+			response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				credentialType,
+				{ ...options, returnFullResponse: true, ignoreHttpStatusErrors: true },
+			)) as FullResponse;
+		} catch (error) {
+			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled');
+			const canRetry = retryReason(request.method, { networkError: true }) !== null;
+			if (canRetry && attempt < policy.maxAttempts) {
+				const delay = retryDelayMs(attempt, null, policy);
+				context.logger.debug(
+					`Embroidery API ${request.method} ${request.path}: no answer, try ${attempt + 1} in ${delay} ms`,
+				);
+				await sleep(delay, signal);
+				continue;
+			}
+			throw networkError(node, error, { ...request, attempts: attempt }, secrets);
+		}
+		const status = response.statusCode;
+		if (status >= 200 && status < 300) return response;
+
+		const reason = retryReason(request.method, { status });
+		const retryAfterMs =
+			reason === 'rateLimited' ? parseRetryAfterMs(headerOf(response.headers, 'retry-after')) : null;
+		const waitable = retryAfterMs === null || retryAfterMs <= policy.maxRetryAfterMs;
+		if (reason !== null && attempt < policy.maxAttempts && waitable) {
+			const delay = retryDelayMs(attempt, retryAfterMs, policy);
+			context.logger.debug(
+				`Embroidery API ${request.method} ${request.path}: HTTP ${status}, try ${attempt + 1} in ${delay} ms`,
+			);
+			await readSmallBody(response.body);
+			await sleep(delay, signal);
+			continue;
+		}
+		const body = await readSmallBody(response.body);
+		throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt }, secrets);
+	}
+}
+
