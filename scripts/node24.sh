@@ -28,9 +28,11 @@ ensure_node24() {
 }
 
 # Installs the dev dependencies when node_modules is missing or older than the lockfile.
+# Registry mirrors that carry only this platform's optional binaries make `npm ci` refuse the
+# lockfile (it lists every platform's); `npm install` then installs the same locked versions.
 ensure_dependencies() {
 	if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-		echo "Installing dependencies (npm ci)..." >&2
-		npm ci --no-audit --no-fund >&2
+		echo "Installing dependencies..." >&2
+		npm ci --no-audit --no-fund >&2 || npm install --no-audit --no-fund >&2
 	fi
 }
