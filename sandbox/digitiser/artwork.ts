@@ -1,6 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
 
 import { DigitiseError } from './errors';
+import { max, min, round, sqrt } from './math';
 
 /** Artwork file extensions the digitising workflow accepts. */
 export const artworkInputs = ['jpg', 'jpeg', 'png', 'svg', 'webp'];
@@ -111,14 +112,14 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	if (heightMm > maxHeightMm) {
 		throw new DigitiseError(
 			'artwork_too_large',
-			`At ${widthMm} mm wide the artwork would be ${Math.round(heightMm)} mm tall, more than any hoop; crop it or choose a smaller width.`,
+			`At ${widthMm} mm wide the artwork would be ${round(heightMm)} mm tall, more than any hoop; crop it or choose a smaller width.`,
 		);
 	}
-	const pixelMm = Math.max(finestPixelMm, Math.sqrt((widthMm * heightMm) / maxWorkingPixels));
-	const width = Math.max(1, Math.round(widthMm / pixelMm));
-	const height = Math.max(1, Math.round(heightMm / pixelMm));
+	const pixelMm = max(finestPixelMm, sqrt((widthMm * heightMm) / maxWorkingPixels));
+	const width = max(1, round(widthMm / pixelMm));
+	const height = max(1, round(heightMm / pixelMm));
 	// SVG is drawn at a density that yields at least the working width, so edges stay crisp.
-	const density = type === 'svg' ? Math.min(50_000, Math.max(1, (72 * width) / sourceWidth)) : undefined;
+	const density = type === 'svg' ? min(50_000, max(1, (72 * width) / sourceWidth)) : undefined;
 	try {
 		const { data } = await sharp(input, { limitInputPixels: maxInputPixels, density, failOn: 'error' })
 			.timeout({ seconds: 60 })

@@ -1,5 +1,6 @@
 import { deltaE76, rgbToLab, type Lab } from './colour';
 import type { Artwork } from './artwork';
+import { round } from './math';
 
 /** Pixels more transparent than this are background. */
 const opaqueAlpha = 128;
@@ -33,10 +34,11 @@ export function findForeground(artwork: Artwork): Foreground {
 	const backgroundLab = plainBorderColour(artwork, mask);
 	let backgroundRgb: number | null = null;
 	let enclosedBackground = 0;
-	if (backgroundLab && floodBackground(artwork, mask, backgroundLab.lab) > 0) {
+	const matcher = backgroundLab ? new BackdropMatcher(backgroundLab.lab) : null;
+	if (backgroundLab && matcher && floodBackground(artwork, mask, matcher) > 0) {
 		backgroundRgb = backgroundLab.rgb;
 		for (let i = 0; i < size; i++) {
-			if (mask[i] && isNear(rgba, i, backgroundLab.lab)) {
+			if (mask[i] && matcher.isNear(rgba, i)) {
 				mask[i] = 0;
 				enclosedBackground++;
 			}
@@ -47,8 +49,22 @@ export function findForeground(artwork: Artwork): Foreground {
 	return { mask, pixelCount, backgroundRgb, enclosedBackground };
 }
 
-function isNear(rgba: Uint8Array, i: number, lab: Lab): boolean {
-	return deltaE76(lab, rgbToLab(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2])) <= backgroundTolerance;
+/** Remembers, per colour at 6 bits a channel, whether it is near the backdrop: Lab per pixel is too slow. */
+class BackdropMatcher {
+	private readonly verdicts = new Uint8Array(1 << 18);
+
+	constructor(private readonly lab: Lab) {}
+
+	isNear(rgba: Uint8Array, i: number): boolean {
+		const o = i * 4;
+		const key = ((rgba[o] >> 2) << 12) | ((rgba[o + 1] >> 2) << 6) | (rgba[o + 2] >> 2);
+		let verdict = this.verdicts[key];
+		if (verdict === 0) {
+			verdict = deltaE76(this.lab, rgbToLab(rgba[o], rgba[o + 1], rgba[o + 2])) <= backgroundTolerance ? 1 : 2;
+			this.verdicts[key] = verdict;
+		}
+		return verdict === 1;
+	}
 }
 
 function borderIndices(width: number, height: number): number[] {
@@ -96,17 +112,18 @@ function plainBorderColour(artwork: Artwork, mask: Uint8Array): { lab: Lab; rgb:
 	}
 	const lab = rgbToLab(r / n, g / n, b / n);
 	let near = 0;
-	for (const i of opaque) if (isNear(rgba, i, lab)) near++;
+	const matcher = new BackdropMatcher(lab);
+	for (const i of opaque) if (matcher.isNear(rgba, i)) near++;
 	const border = borderIndices(width, height).length;
 	if (near < plainBorderShare * border) return null;
-	const rgb = (Math.round(r / n) << 16) | (Math.round(g / n) << 8) | Math.round(b / n);
+	const rgb = (round(r / n) << 16) | (round(g / n) << 8) | round(b / n);
 	return { lab, rgb };
 }
 
 /** Clears, from the border inwards, every opaque pixel close to the backdrop colour; returns how many. */
-function floodBackground(artwork: Artwork, mask: Uint8Array, backgroundLab: Lab): number {
+function floodBackground(artwork: Artwork, mask: Uint8Array, matcher: BackdropMatcher): number {
 	const { width, height, rgba } = artwork;
-	const isBackdrop = (i: number) => mask[i] === 1 && isNear(rgba, i, backgroundLab);
+	const isBackdrop = (i: number) => mask[i] === 1 && matcher.isNear(rgba, i);
 	const queue = new Int32Array(width * height);
 	let head = 0;
 	let tail = 0;

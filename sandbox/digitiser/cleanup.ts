@@ -43,9 +43,11 @@ export function removeUnsewableDetail(labels: Uint8Array, width: number, height:
 				droppedAreaPx += region.area;
 			}
 		}
+		const newLabel = new Int16Array(map.regions.length).fill(-1);
+		for (const [id, choice] of replacement) newLabel[id] = choice.label;
 		for (let i = 0; i < labels.length; i++) {
-			const choice = replacement.get(map.ids[i]);
-			if (choice) labels[i] = choice.label;
+			const label = newLabel[map.ids[i]];
+			if (label >= 0) labels[i] = label;
 		}
 		map = findRegions(labels, width, height);
 	}
@@ -66,11 +68,13 @@ function strongestNeighbours(
 		if (!tally) votes.set(id, (tally = new Map()));
 		tally.set(label, (tally.get(label) ?? 0) + 1);
 	};
+	const isSmall = new Uint8Array(map.regions.length);
+	for (const id of small) isSmall[id] = 1;
 	for (let y = 0; y < height; y++) {
 		for (let x = 0; x < width; x++) {
 			const i = y * width + x;
 			const id = ids[i];
-			if (!small.has(id)) continue;
+			if (!isSmall[id]) continue;
 			if (x > 0) vote(id, i - 1);
 			if (x < width - 1) vote(id, i + 1);
 			if (y > 0) vote(id, i - width);

@@ -9,6 +9,7 @@ import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
 import { standardDensity, type Density } from './sew';
 import { snapToPalette } from './snap';
+import { round } from './math';
 
 export interface DigitiseOptions {
 	/** Finished width in millimetres; the height follows the artwork's proportions. */
@@ -81,7 +82,7 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	);
 	if (quantised.farShare > 0.05) {
 		warnings.push(
-			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${Math.round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
+			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
 		);
 	}
 	const snapped = snapToPalette(quantised, paletteThreads(chart), chart.label);

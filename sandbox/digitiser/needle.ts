@@ -1,4 +1,5 @@
 import { Command, type Pattern } from '../engine/pattern';
+import { ceil, hypot, max, min } from './math';
 
 /** Stitch lengths and travel rules, in millimetres. */
 export interface NeedleRules {
@@ -59,10 +60,10 @@ export class Needle {
 
 	/** Sews a straight line, split into equal stitches no longer than `maxMm`. */
 	stitchTo(x: number, y: number, maxMm = this.rules.maxStitchMm): void {
-		const length = Math.hypot(x - this.x, y - this.y);
+		const length = hypot(x - this.x, y - this.y);
 		if (length < 1e-6) return;
 		if (!this.anchored) this.startThreadAt(this.x, this.y, x, y);
-		const pieces = Math.max(1, Math.ceil(length / this.px(maxMm) - 1e-9));
+		const pieces = max(1, ceil(length / this.px(maxMm) - 1e-9));
 		const fromX = this.x;
 		const fromY = this.y;
 		for (let p = 1; p <= pieces; p++) {
@@ -75,7 +76,7 @@ export class Needle {
 	 * to be covered (hidden travel), otherwise a jump, trimmed when it is long.
 	 */
 	travelTo(x: number, y: number, hidden: boolean): void {
-		const length = Math.hypot(x - this.x, y - this.y);
+		const length = hypot(x - this.x, y - this.y);
 		if (this.anchored && hidden) {
 			this.stitchTo(x, y, this.rules.travelStitchMm);
 			return;
@@ -96,8 +97,8 @@ export class Needle {
 	/** Jumps to the start, then locks the thread with small stitches towards the first target. */
 	private startThreadAt(x: number, y: number, towardX: number, towardY: number): void {
 		this.emit(x, y, Command.Jump);
-		const length = Math.hypot(towardX - x, towardY - y);
-		const tie = Math.min(this.px(this.rules.tieMm), length);
+		const length = hypot(towardX - x, towardY - y);
+		const tie = min(this.px(this.rules.tieMm), length);
 		this.anchored = true;
 		this.x = x;
 		this.y = y;
@@ -113,8 +114,8 @@ export class Needle {
 	/** Locks the thread with small stitches back along the last stitch, then cuts it. */
 	tieOffAndTrim(): void {
 		if (!this.anchored) return;
-		const length = Math.hypot(this.prevX - this.x, this.prevY - this.y);
-		const tie = Math.min(this.px(this.rules.tieMm), length);
+		const length = hypot(this.prevX - this.x, this.prevY - this.y);
+		const tie = min(this.px(this.rules.tieMm), length);
 		if (tie > this.px(0.2)) {
 			const endX = this.x;
 			const endY = this.y;

@@ -2,6 +2,7 @@ import { Command, Pattern } from '../engine/pattern';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { RegionSewing, sewRegion, type Density } from './sew';
+import { max } from './math';
 
 const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
@@ -51,8 +52,8 @@ function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number,
 	let bestDistance = Infinity;
 	for (const id of candidates) {
 		const r = map.regions[id];
-		const dx = Math.max(r.minX - x, 0, x - r.maxX - 1);
-		const dy = Math.max(r.minY - y, 0, y - r.maxY - 1);
+		const dx = max(r.minX - x, 0, x - r.maxX - 1);
+		const dy = max(r.minY - y, 0, y - r.maxY - 1);
 		const d = dx * dx + dy * dy;
 		if (d < bestDistance || (d === bestDistance && id < best)) {
 			bestDistance = d;

@@ -1,4 +1,5 @@
 import { deltaE76, rgbToLab, type Lab } from './colour';
+import { abs, min } from './math';
 
 /** Colours are pooled into 32 levels a channel first, so clustering cost does not grow with image size. */
 const binBits = 5;
@@ -55,7 +56,7 @@ export function quantiseColours(
 		labs.push(rgbToLab(sums[bin * 3] / w, sums[bin * 3 + 1] / w, sums[bin * 3 + 2] / w));
 	}
 	const binWeights = bins.map((bin) => weights[bin]);
-	const k = Math.min(colourCount, bins.length);
+	const k = min(colourCount, bins.length);
 	let centres = seedCentres(labs, binWeights, k);
 	const assignment = new Int32Array(bins.length);
 	refineCentres(labs, binWeights, centres, assignment);
@@ -93,21 +94,21 @@ export function quantiseColours(
 const edgeWeight = 0.02;
 const edgeContrast = 40;
 
+function differs(rgba: Uint8Array, o: number, p: number): boolean {
+	return (
+		abs(rgba[p] - rgba[o]) + abs(rgba[p + 1] - rgba[o + 1]) + abs(rgba[p + 2] - rgba[o + 2]) > edgeContrast ||
+		abs(rgba[p + 3] - rgba[o + 3]) > 64
+	);
+}
+
 function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number): boolean {
 	const o = i * 4;
 	const x = i % width;
-	const differs = (j: number) => {
-		const p = j * 4;
-		return (
-			Math.abs(rgba[p] - rgba[o]) + Math.abs(rgba[p + 1] - rgba[o + 1]) + Math.abs(rgba[p + 2] - rgba[o + 2]) >
-				edgeContrast || Math.abs(rgba[p + 3] - rgba[o + 3]) > 64
-		);
-	};
 	return (
-		(x > 0 && differs(i - 1)) ||
-		(x < width - 1 && differs(i + 1)) ||
-		(i >= width && differs(i - width)) ||
-		(i + width < size && differs(i + width))
+		(x > 0 && differs(rgba, o, o - 4)) ||
+		(x < width - 1 && differs(rgba, o, o + 4)) ||
+		(i >= width && differs(rgba, o, o - width * 4)) ||
+		(i + width < size && differs(rgba, o, o + width * 4))
 	);
 }
 
@@ -147,7 +148,7 @@ function refineCentres(labs: Lab[], weights: number[], centres: Lab[], assignmen
 
 function nearestCentre(lab: Lab, centres: Lab[]): number {
 	let best = 0;
-	let bestDistance = Infinity;
+	let bestDistance = 1e300;
 	for (let c = 0; c < centres.length; c++) {
 		const d0 = lab[0] - centres[c][0];
 		const d1 = lab[1] - centres[c][1];
@@ -178,7 +179,7 @@ function seedCentres(labs: Lab[], weights: number[], k: number): Lab[] {
 		}
 		if (pick < 0) break;
 		centres.push(labs[pick]);
-		for (let j = 0; j < labs.length; j++) nearest[j] = Math.min(nearest[j], deltaE76(labs[j], labs[pick]) ** 2);
+		for (let j = 0; j < labs.length; j++) nearest[j] = min(nearest[j], deltaE76(labs[j], labs[pick]) ** 2);
 	}
 	return centres;
 }

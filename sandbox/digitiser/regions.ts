@@ -1,3 +1,5 @@
+import { min } from './math';
+
 /** Connected areas of one thread colour, and how wide each one is. */
 
 export const background = 255;
@@ -112,14 +114,14 @@ function insetDistances(labels: Uint8Array, width: number, height: number): Floa
 		for (let x = 1; x < width - 1; x++) {
 			const i = y * width + x;
 			if (d[i] === 3) continue;
-			d[i] = Math.min(d[i], d[i - 1] + 3, d[i - width] + 3, d[i - width - 1] + 4, d[i - width + 1] + 4);
+			d[i] = min(d[i], d[i - 1] + 3, d[i - width] + 3, d[i - width - 1] + 4, d[i - width + 1] + 4);
 		}
 	}
 	for (let y = height - 2; y >= 0; y--) {
 		for (let x = width - 2; x >= 1; x--) {
 			const i = y * width + x;
 			if (d[i] === 3) continue;
-			d[i] = Math.min(d[i], d[i + 1] + 3, d[i + width] + 3, d[i + width + 1] + 4, d[i + width - 1] + 4);
+			d[i] = min(d[i], d[i + 1] + 3, d[i + width] + 3, d[i + width + 1] + 4, d[i + width - 1] + 4);
 		}
 	}
 	for (let i = 0; i < size; i++) d[i] /= 3;

@@ -1,4 +1,5 @@
 import type { RegionMap } from './regions';
+import { ceil, cos, floor, hypot, max, min, sin } from './math';
 
 /** One stretch of a scan line inside a region, in the rotated frame (u along the line, v across). */
 export interface Span {
@@ -17,7 +18,7 @@ export interface ScanFrame {
 }
 
 export function frameAt(angle: number): ScanFrame {
-	return { dx: Math.cos(angle), dy: Math.sin(angle) };
+	return { dx: cos(angle), dy: sin(angle) };
 }
 
 /** Pixel coordinates of a point of the rotated frame. */
@@ -47,16 +48,16 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
 	for (const [x, y] of corners) {
 		const u = x * frame.dx + y * frame.dy;
 		const v = -x * frame.dy + y * frame.dx;
-		uMin = Math.min(uMin, u);
-		uMax = Math.max(uMax, u);
-		vMin = Math.min(vMin, v);
-		vMax = Math.max(vMax, v);
+		uMin = min(uMin, u);
+		uMax = max(uMax, u);
+		vMin = min(vMin, v);
+		vMax = max(vMax, v);
 	}
 	const rows: Span[][] = [];
-	const firstRow = Math.ceil(vMin / spacing - 0.5);
+	const firstRow = ceil(vMin / spacing - 0.5);
 	const inside = (u: number, v: number) => {
-		const x = Math.floor(u * frame.dx - v * frame.dy);
-		const y = Math.floor(u * frame.dy + v * frame.dx);
+		const x = floor(u * frame.dx - v * frame.dy);
+		const y = floor(u * frame.dy + v * frame.dx);
 		if (x < region.minX || x > region.maxX || y < region.minY || y > region.maxY) return false;
 		const i = y * width + x;
 		return ids[i] === regionId && inset[i] >= insetPx;
@@ -64,17 +65,21 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
 	for (let row = firstRow; (row + 0.5) * spacing <= vMax; row++) {
 		const v = (row + 0.5) * spacing;
 		const spans: Span[] = [];
-		let start = NaN;
+		let open = false;
+		let start = 0;
 		let u = uMin;
 		for (; u <= uMax; u += sampleStep) {
 			if (inside(u, v)) {
-				if (Number.isNaN(start)) start = u;
-			} else if (!Number.isNaN(start)) {
+				if (!open) {
+					open = true;
+					start = u;
+				}
+			} else if (open) {
 				spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
-				start = NaN;
+				open = false;
 			}
 		}
-		if (!Number.isNaN(start)) spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
+		if (open) spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
 		if (spans.length) rows.push(spans);
 	}
 	return rows;
@@ -93,7 +98,7 @@ export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, num
 			if (span.sewn) continue;
 			for (const u of [span.u0, span.u1]) {
 				const [x, y] = toPixel(frame, u, span.v);
-				const d = Math.hypot(x - from[0], y - from[1]);
+				const d = hypot(x - from[0], y - from[1]);
 				if (d < bestDistance) {
 					bestDistance = d;
 					best = span;
@@ -128,5 +133,5 @@ export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, num
 }
 
 function overlap(a: Span, b: Span): number {
-	return Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0);
+	return min(a.u1, b.u1) - max(a.u0, b.u0);
 }

@@ -1,6 +1,7 @@
 import type { Needle } from './needle';
 import type { RegionMap } from './regions';
 import { frameAt, nextSection, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import { atan2, ceil, floor, hypot, max, PI, round } from './math';
 
 /** How densely areas are covered; relaxed step by step when a stitch cap must be met. */
 export interface Density {
@@ -44,11 +45,11 @@ export class RegionSewing {
 	 */
 	inside(ax: number, ay: number, bx: number, by: number, avoidCovered: boolean, slackPx = 1): boolean {
 		const { width, height, ids } = this.map;
-		const length = Math.hypot(bx - ax, by - ay);
-		const steps = Math.max(1, Math.ceil(length / 0.5));
+		const length = hypot(bx - ax, by - ay);
+		const steps = max(1, ceil(length / 0.5));
 		for (let s = 0; s <= steps; s++) {
-			const x = Math.floor(ax + ((bx - ax) * s) / steps);
-			const y = Math.floor(ay + ((by - ay) * s) / steps);
+			const x = floor(ax + ((bx - ax) * s) / steps);
+			const y = floor(ay + ((by - ay) * s) / steps);
 			if (x < 0 || y < 0 || x >= width || y >= height) return false;
 			const i = y * width + x;
 			if (avoidCovered && this.covered[i] && s > 1 && s < steps - 1) return false;
@@ -72,7 +73,7 @@ export class RegionSewing {
 	/** Stitches to a point when the way there stays inside the region, else jumps (and trims if far). */
 	joinTo(x: number, y: number): void {
 		const [nx, ny] = this.needle.position;
-		const slack = Math.max(1, Math.round(this.needle.px(joinSlackMm)));
+		const slack = max(1, round(this.needle.px(joinSlackMm)));
 		if (this.inside(nx, ny, x, y, false, slack)) this.needle.stitchTo(x, y);
 		else this.needle.travelTo(x, y, false);
 	}
@@ -80,7 +81,7 @@ export class RegionSewing {
 	/** Moves to the next section: a hidden run under top stitching still to come, else a jump. */
 	travelTo(x: number, y: number): void {
 		const [nx, ny] = this.needle.position;
-		const near = Math.hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm);
+		const near = hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm);
 		this.needle.travelTo(x, y, near && this.inside(nx, ny, x, y, true));
 	}
 
@@ -90,8 +91,8 @@ export class RegionSewing {
 		for (let v = span.v - halfWidth; v <= span.v + halfWidth; v += 0.5) {
 			for (let u = span.u0; u <= span.u1; u += 0.5) {
 				const [px, py] = toPixel(frame, u, v);
-				const x = Math.floor(px);
-				const y = Math.floor(py);
+				const x = floor(px);
+				const y = floor(py);
 				if (x >= 0 && y >= 0 && x < width && y < height) this.covered[y * width + x] = 1;
 			}
 		}
@@ -108,7 +109,7 @@ export function sewRegion(sewing: RegionSewing, density: Density): void {
 function sewFill(sewing: RegionSewing, density: Density): void {
 	const { needle, map, regionId } = sewing;
 	if (density.underlay) {
-		const frame = frameAt(fillAngle + Math.PI / 2);
+		const frame = frameAt(fillAngle + PI / 2);
 		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(0.5));
 		sewSections(sewing, frame, rows, (span) => sewRow(sewing, frame, span, needle.px(3), null));
 	}
@@ -147,7 +148,7 @@ function sewSections(sewing: RegionSewing, frame: ScanFrame, rows: Span[][], sew
 		const [x0, y0] = toPixel(frame, first.u0, first.v);
 		const [x1, y1] = toPixel(frame, first.u1, first.v);
 		const [nx, ny] = sewing.needle.position;
-		const fromStart = Math.hypot(x0 - nx, y0 - ny) <= Math.hypot(x1 - nx, y1 - ny);
+		const fromStart = hypot(x0 - nx, y0 - ny) <= hypot(x1 - nx, y1 - ny);
 		const [sx, sy] = fromStart ? [x0, y0] : [x1, y1];
 		sewing.travelTo(sx, sy);
 		for (const span of section) sew(span);
@@ -163,14 +164,14 @@ function sewRow(sewing: RegionSewing, frame: ScanFrame, span: Span, stitchPx: nu
 	const [nx, ny] = needle.position;
 	const [ax, ay] = toPixel(frame, span.u0, span.v);
 	const [bx, by] = toPixel(frame, span.u1, span.v);
-	const forward = Math.hypot(ax - nx, ay - ny) <= Math.hypot(bx - nx, by - ny);
+	const forward = hypot(ax - nx, ay - ny) <= hypot(bx - nx, by - ny);
 	const uStart = forward ? span.u0 : span.u1;
 	const uEnd = forward ? span.u1 : span.u0;
 	sewing.joinTo(...toPixel(frame, uStart, span.v));
 	const shift = stagger ? stagger[((span.row % stagger.length) + stagger.length) % stagger.length] * stitchPx : 0;
 	const minGap = stitchPx * 0.3;
 	const sign = forward ? 1 : -1;
-	let k = forward ? Math.floor((uStart - shift) / stitchPx) + 1 : Math.ceil((uStart - shift) / stitchPx) - 1;
+	let k = forward ? floor((uStart - shift) / stitchPx) + 1 : ceil((uStart - shift) / stitchPx) - 1;
 	let last = uStart;
 	for (;;) {
 		const u = shift + k * stitchPx;
@@ -189,7 +190,7 @@ function sewZigZag(sewing: RegionSewing, frame: ScanFrame, span: Span): void {
 	const [nx, ny] = sewing.needle.position;
 	const [ax, ay] = toPixel(frame, span.u0, span.v);
 	const [bx, by] = toPixel(frame, span.u1, span.v);
-	const towardsStart = Math.hypot(ax - nx, ay - ny) >= Math.hypot(bx - nx, by - ny);
+	const towardsStart = hypot(ax - nx, ay - ny) >= hypot(bx - nx, by - ny);
 	const [tx, ty] = towardsStart ? [ax, ay] : [bx, by];
 	sewing.joinTo(tx, ty);
 }
@@ -219,6 +220,6 @@ function acrossAngle(map: RegionMap, regionId: number): number {
 	const cxx = sxx / n - mx * mx;
 	const cyy = syy / n - my * my;
 	const cxy = sxy / n - mx * my;
-	const longAxis = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
-	return longAxis + Math.PI / 2;
+	const longAxis = 0.5 * atan2(2 * cxy, cxx - cyy);
+	return longAxis + PI / 2;
 }

@@ -2,6 +2,9 @@ import sharp from 'sharp';
 
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 
+// Bound once: a global lookup per pixel is slow inside jest's vm context.
+const { ceil, floor, hypot, max, round } = Math;
+
 /** Thread lies about 0.4 mm wide on fabric. */
 const threadWidthMm = 0.4;
 
@@ -18,16 +21,16 @@ export interface Raster {
  * when its centre lies under a thread.
  */
 export function renderStitches(pattern: Pattern, widthMm: number, heightMm: number, pixelMm: number): Raster {
-	const width = Math.round(widthMm / pixelMm);
-	const height = Math.round(heightMm / pixelMm);
+	const width = round(widthMm / pixelMm);
+	const height = round(heightMm / pixelMm);
 	const blocks: Uint8Array[] = [new Uint8Array(width * height)];
 	const toPx = (x: number, y: number): [number, number] => [(x / 10 + widthMm / 2) / pixelMm, (y / 10 + heightMm / 2) / pixelMm];
 	const radius = threadWidthMm / 2 / pixelMm;
 	const stamp = (mask: Uint8Array, x: number, y: number) => {
-		for (let py = Math.floor(y - radius - 0.5); py <= Math.ceil(y + radius); py++) {
-			for (let px = Math.floor(x - radius - 0.5); px <= Math.ceil(x + radius); px++) {
+		for (let py = floor(y - radius - 0.5); py <= ceil(y + radius); py++) {
+			for (let px = floor(x - radius - 0.5); px <= ceil(x + radius); px++) {
 				if (px < 0 || py < 0 || px >= width || py >= height) continue;
-				if (Math.hypot(px + 0.5 - x, py + 0.5 - y) <= radius) mask[py * width + px] = 1;
+				if (hypot(px + 0.5 - x, py + 0.5 - y) <= radius) mask[py * width + px] = 1;
 			}
 		}
 	};
@@ -43,7 +46,7 @@ export function renderStitches(pattern: Pattern, widthMm: number, heightMm: numb
 		const [bx, by] = toPx(pattern.xs[i], pattern.ys[i]);
 		if (previousStitch) {
 			const [ax, ay] = toPx(pattern.xs[i - 1], pattern.ys[i - 1]);
-			const steps = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) / 0.25));
+			const steps = max(1, ceil(hypot(bx - ax, by - ay) / 0.25));
 			for (let s = 0; s <= steps; s++) stamp(mask, ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps);
 		} else {
 			stamp(mask, bx, by);
@@ -125,7 +128,7 @@ export function stitchStats(pattern: Pattern): StitchStats {
 		if (command !== Command.Stitch) continue;
 		stitches++;
 		if (i > 0 && pattern.commands[i - 1] === Command.Stitch) {
-			longest = Math.max(longest, Math.hypot(pattern.xs[i] - pattern.xs[i - 1], pattern.ys[i] - pattern.ys[i - 1]) / 10);
+			longest = max(longest, hypot(pattern.xs[i] - pattern.xs[i - 1], pattern.ys[i] - pattern.ys[i - 1]) / 10);
 		}
 	}
 	return { stitches, colourChanges, longestStitchMm: longest };

@@ -45,10 +45,19 @@ async function regionScores(artwork: Artwork, widthMm: number, colourCount: numb
 	return { pattern, warnings, scores: scores.filter((s) => !Number.isNaN(s)), raster, regions, heightMm };
 }
 
+/** The flat logo digitised once at 100 mm with Isacord threads, shared by the checks that only read it. */
+let logoPng: Buffer;
+let logoResult: Awaited<ReturnType<typeof regionScores>>;
+
+beforeAll(async () => {
+	logoPng = await pngOf(logo);
+	const artwork = { bytes: logoPng, widthPx: 400, heightPx: 300, keyColours: logoColours, background: true };
+	logoResult = await regionScores(artwork, 100, 4, 'isacord');
+});
+
 describe('digitised designs look like their artwork', () => {
-	it('sews each colour of a flat PNG logo over its own region (IoU >= 0.8)', async () => {
-		const artwork = { bytes: await pngOf(logo), widthPx: 400, heightPx: 300, keyColours: logoColours, background: true };
-		const { pattern, scores } = await regionScores(artwork, 100, 4, 'isacord');
+	it('sews each colour of a flat PNG logo over its own region (IoU >= 0.8)', () => {
+		const { pattern, scores } = logoResult;
 		expect(pattern.threads).toHaveLength(3);
 		for (const score of scores) expect(score).toBeGreaterThanOrEqual(0.8);
 		expect(stitchStats(pattern).colourChanges).toBe(2);
@@ -125,8 +134,8 @@ describe('digitised designs look like their artwork', () => {
 });
 
 describe('digitised designs can be sewn', () => {
-	it('keeps every stitch within the 4 mm fill limit and DST within its 12.1 mm step', async () => {
-		const { pattern } = await digitise(await pngOf(logo), { widthMm: 200, colourCount: 4 });
+	it('keeps every stitch within the 4 mm fill limit and DST within its 12.1 mm step', () => {
+		const { pattern } = logoResult;
 		expect(stitchStats(pattern).longestStitchMm).toBeLessThanOrEqual(4.01);
 		const dst = readPattern(writePattern(pattern, 'dst').bytes, 'dst');
 		const { longestStitchMm } = stitchStats(dst);
@@ -134,9 +143,11 @@ describe('digitised designs can be sewn', () => {
 		expect(stitchStats(dst).stitches).toBeGreaterThanOrEqual(stitchStats(pattern).stitches);
 	});
 
-	it('stays within normal fill density', async () => {
-		const { pattern } = await digitise(await pngOf(logo), { widthMm: 100, colourCount: 4 });
-		const artworkAreaMm2 = (100 * 75 * 0.69);
+	it('stays within normal fill density', () => {
+		const { pattern, regions } = logoResult;
+		let covered = 0;
+		for (const region of regions) if (region > 0) covered++;
+		const artworkAreaMm2 = covered * previewMm * previewMm;
 		const perMm2 = stitchStats(pattern).stitches / artworkAreaMm2;
 		expect(perMm2).toBeGreaterThan(0.5);
 		expect(perMm2).toBeLessThan(3);
@@ -144,24 +155,23 @@ describe('digitised designs can be sewn', () => {
 	});
 
 	it('relaxes density to respect the stitch cap, and says so', async () => {
-		const bytes = await pngOf(logo);
-		const natural = stitchStats((await digitise(bytes, { widthMm: 100, colourCount: 4 })).pattern).stitches;
+		const natural = stitchStats(logoResult.pattern).stitches;
 		const cap = Math.round(natural * 0.75);
-		const { pattern, warnings } = await digitise(bytes, { widthMm: 100, colourCount: 4, maxStitchCount: cap });
+		const options = { widthMm: 100, colourCount: 4, paletteKey: 'isacord', maxStitchCount: cap };
+		const { pattern, warnings } = await digitise(logoPng, options);
 		expect(stitchStats(pattern).stitches).toBeLessThanOrEqual(cap);
 		expect(warnings.join(' ')).toMatch(/density was reduced/);
 	});
 
 	it('fails with stitch_limit_exceeded when even the lightest density is over the cap', async () => {
-		await expect(digitise(await pngOf(logo), { widthMm: 100, colourCount: 4, maxStitchCount: 100 })).rejects.toMatchObject({
+		await expect(digitise(logoPng, { widthMm: 100, colourCount: 4, maxStitchCount: 100 })).rejects.toMatchObject({
 			code: 'stitch_limit_exceeded',
 		});
 	});
 
 	it('gives the same design for the same artwork', async () => {
-		const bytes = await pngOf(logo);
-		const first = (await digitise(bytes, { widthMm: 70, colourCount: 4 })).pattern;
-		const second = (await digitise(bytes, { widthMm: 70, colourCount: 4 })).pattern;
+		const first = logoResult.pattern;
+		const second = (await digitise(logoPng, { widthMm: 100, colourCount: 4, paletteKey: 'isacord' })).pattern;
 		expect(Array.from(second.xs.subarray(0, second.length))).toEqual(Array.from(first.xs.subarray(0, first.length)));
 		expect(second.threads).toEqual(first.threads);
 	});
