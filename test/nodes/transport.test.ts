@@ -90,6 +90,18 @@ describe('transport', () => {
 		);
 	});
 
+	test('a Retry-After longer than the node waits fails at once and says how long to wait', async () => {
+		await withServer(
+			(_request, response) => sendJson(response, 429, { message: 'Daily burst used' }, { 'retry-after': '3600' }),
+			async (baseUrl, server) => {
+				const error = await caught(getUsage(baseUrl));
+				expect(server.requests).toHaveLength(1);
+				expect(error.httpCode).toBe('429');
+				expect(error.description).toContain('asks to wait 3600 s');
+			},
+		);
+	});
+
 	test('a POST is never repeated after a 5xx', async () => {
 		await withServer(
 			(_request, response) => sendJson(response, 503, { message: 'Worker crashed' }),

@@ -10,6 +10,8 @@ export interface FailedRequest {
 	path: string;
 	itemIndex?: number;
 	attempts: number;
+	/** Set when a 429's Retry-After was too long to wait out. */
+	retryAfterSeconds?: number;
 }
 
 /** Removes every secret from a text that is about to reach the user, a log or an output item. */

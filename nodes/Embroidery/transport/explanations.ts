@@ -103,7 +103,10 @@ export function explain(
 		case 429:
 			return {
 				message: `Rate limit exceeded: ${apiMessage}`,
-				description: `The service still refused after ${request.attempts} tries with waits in between. Wait a minute and run again, or process fewer items at once.`,
+				description:
+					request.retryAfterSeconds !== undefined
+						? `The service asks to wait ${request.retryAfterSeconds} s, longer than the node waits within an execution. Run again later.`
+						: `The service still refused after ${request.attempts} tries with waits in between. Wait a minute and run again, or process fewer items at once.`,
 			};
 		default:
 			if (status >= 500) {

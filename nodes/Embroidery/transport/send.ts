@@ -94,7 +94,8 @@ export async function send(
 			continue;
 		}
 		const body = await readSmallBody(response.body);
-		throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt }, secrets);
+		const tooLong = waitable ? {} : { retryAfterSeconds: Math.ceil((retryAfterMs ?? 0) / 1000) };
+		throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt, ...tooLong }, secrets);
 	}
 }
 
