@@ -274,3 +274,44 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect(JSON.stringify(result.run)).not.toContain(credentials.apiKey);
 	});
 });
+
+describe('the transport policy against the sandbox', () => {
+	const later = (ms: number, action: () => Promise<unknown>) =>
+		new Promise<void>((resolve, reject) => setTimeout(() => action().then(() => resolve(), reject), ms));
+
+	test('429s (Retry-After: 1) are waited out until the service answers', async () => {
+		const credentials = await env.credentials({ plan: 'credits', creditBalance: 7 });
+		await env.admin().setFaults({ rate429: 1 });
+		const [result] = await Promise.all([
+			run(credentials, { resource: 'account', operation: 'getUsage' }),
+			later(1500, () => env.admin().clearFaults()),
+		]);
+		expect(itemsOf(result)[0].json.creditBalance).toBe(7);
+	});
+
+	test('a 503 on a read is retried; on job creation it is not, and no job is created', async () => {
+		const credentials = await env.credentials();
+		await env.admin().setFaults({ rate5xx: 1 });
+		try {
+			const [read] = await Promise.all([
+				run(credentials, { resource: 'format', operation: 'getMany' }),
+				later(500, () => env.admin().clearFaults()),
+			]);
+			expect(itemsOf(read).length).toBeGreaterThan(0);
+
+			await env.admin().setFaults({ rate5xx: 1 });
+			const created = await run(
+				credentials,
+				{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes' },
+				[embroideryItem('Star.DST')],
+				{ onError: 'continueRegularOutput' },
+			);
+			expect(created.items[0].json).toMatchObject({ httpCode: '503' });
+			expect(created.items[0].json.description).toMatch(/not repeated automatically/);
+		} finally {
+			await env.admin().clearFaults();
+		}
+		const listed = itemsOf(await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }));
+		expect(listed).toHaveLength(0);
+	});
+});

@@ -1,5 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import { defaultPacing } from '../../nodes/Embroidery/transport/pacing';
 import { runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
@@ -306,5 +307,35 @@ describe('downloads', () => {
 				expect(server.requests).toHaveLength(4);
 			},
 		);
+	});
+});
+
+describe('pacing within an execution', () => {
+	test('requests of one execution and credential stay within the window', async () => {
+		const saved = { ...defaultPacing };
+		Object.assign(defaultPacing, { limit: 3, windowMs: 1000 });
+		const times: number[] = [];
+		try {
+			await withServer(
+				(_request, response) => {
+					times.push(Date.now());
+					sendJson(response, 200, { freeUsage });
+				},
+				async (server) => {
+					const result = await runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						parameters: { resource: 'account', operation: 'getUsage' },
+						input: Array.from({ length: 7 }, () => ({})),
+					});
+					expect(result.items).toHaveLength(7);
+				},
+			);
+		} finally {
+			Object.assign(defaultPacing, saved);
+		}
+		// Arrival times at the server trail the pacer's start times by the request's own latency,
+		// so allow some slack; unpaced, all seven would arrive within a few milliseconds.
+		for (let i = 3; i < times.length; i++) expect(times[i] - times[i - 3]).toBeGreaterThanOrEqual(500);
+		expect(times[6] - times[0]).toBeGreaterThanOrEqual(1400);
 	});
 });
