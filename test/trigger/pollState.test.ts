@@ -49,6 +49,21 @@ describe('advancePoll', () => {
 		expect(ids(advancePoll(state, jobs.listing(), [], everything).emit)).toEqual([id]);
 	});
 
+	it('says when a full listing holds only jobs it has never seen, as jobs may have been missed', () => {
+		const jobs = new JobsInMemory();
+		jobs.createMany(3, 'conversion', 'completed');
+		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		jobs.createMany(LISTING_SIZE - 1, 'conversion', 'completed');
+		const full = advancePoll(state, jobs.listing(), [], everything);
+		expect(full.mayHaveMissedJobs).toBe(false);
+		state = full.state;
+		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		const overrun = advancePoll(state, jobs.listing(), [], everything);
+		expect(overrun.mayHaveMissedJobs).toBe(true);
+		expect(overrun.emit).toHaveLength(LISTING_SIZE);
+		expect(advancePoll(undefined, jobs.listing(), [], everything).mayHaveMissedJobs).toBe(false);
+	});
+
 	it('emits oldest first', () => {
 		const jobs = new JobsInMemory();
 		const state = advancePoll(undefined, jobs.listing(), [], everything).state;

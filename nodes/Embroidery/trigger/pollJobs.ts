@@ -19,6 +19,7 @@ export interface PollResult<Listed, Fetched> {
 	endings: Array<JobEndingFound<Listed, Fetched>>;
 	state: PollState;
 	abandoned: SeenJob[];
+	mayHaveMissedJobs: boolean;
 }
 
 /** One listing request plus one request per followed job; nothing is written anywhere, the caller keeps the state. */
@@ -49,5 +50,6 @@ export async function pollJobs<Listed extends SeenJob, Fetched extends SeenJob>(
 		})),
 		state: outcome.state,
 		abandoned: outcome.abandoned,
+		mayHaveMissedJobs: outcome.mayHaveMissedJobs,
 	};
 }

@@ -45,6 +45,8 @@ export interface PollOutcome {
 	state: PollState;
 	/** Unfinished jobs that were forgotten because more than MAX_FOLLOWED_JOBS had left the listing. */
 	abandoned: SeenJob[];
+	/** A full listing of jobs all new to the state: more jobs may have been created since the last poll than it shows. */
+	mayHaveMissedJobs: boolean;
 }
 
 export function isEnded(status: JobStatus): status is JobEnding {
@@ -133,6 +135,7 @@ export function advancePoll(
 			emit: [],
 			state: { version: STATE_VERSION, floor: nextFloor(null, windowJobs), jobs: windowJobs },
 			abandoned: [],
+			mayHaveMissedJobs: false,
 		};
 	}
 
@@ -173,6 +176,10 @@ export function advancePoll(
 		}
 	}
 
+	const mayHaveMissedJobs =
+		previous.jobs.length > 0 &&
+		windowJobs.length >= LISTING_SIZE &&
+		windowJobs.every((job) => !known.has(job.id));
 	const emit = endings
 		.filter((job) => matchesFilter(job, filter))
 		.sort((a, b) => compareIds(a.id, b.id));
@@ -184,5 +191,6 @@ export function advancePoll(
 			jobs: [...windowJobs, ...followed],
 		},
 		abandoned,
+		mayHaveMissedJobs,
 	};
 }

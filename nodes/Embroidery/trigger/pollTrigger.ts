@@ -95,6 +95,11 @@ async function emitEndedJobs(
 		{ listJobs: async () => await listRecentJobs(context), getJob: async (job) => await fetchJobIfPresent(context, job) },
 		filter,
 	);
+	if (result.mayHaveMissedJobs) {
+		context.logger.warn(
+			`Embroidery Trigger "${context.getNode().name}": more than 50 jobs were created since the last poll, so the oldest of them may never be seen; poll more often`,
+		);
+	}
 	for (const job of result.abandoned) {
 		context.logger.warn(
 			`Embroidery Trigger "${context.getNode().name}" stopped following ${job.workflow} job ${job.id}: too many unfinished jobs left the listing`,

@@ -35,7 +35,7 @@ export async function convert(account: Account, count = 1): Promise<string[]> {
 }
 
 /** Waits through the listing (one request a second, within the key's rate limit) until every job has ended. */
-export async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
+export async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 120_000): Promise<Map<string, string>> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const { status, headers, body } = await account.api.get('/jobs');
