@@ -1,3 +1,4 @@
+import { traceContours, walkLoop, type Loop } from './contour';
 import type { Needle } from './needle';
 import type { RegionMap } from './regions';
 import { frameAt, nextSection, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
@@ -24,6 +25,10 @@ const staggers = [0, 0.5, 0.25, 0.75];
 const fillAngle = 0;
 /** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
 const maxHiddenTravelMm = 20;
+/** Underlay stays this far inside the edge, so it never peeks out from under the top stitching. */
+const underlayInsetMm = 0.5;
+/** Stitch length of the edge-run underlay. */
+const edgeRunStitchMm = 2;
 /** How far a join between rows may graze past the region's edge: under a thread's width. */
 const joinSlackMm = 0.3;
 
@@ -109,8 +114,9 @@ export function sewRegion(sewing: RegionSewing, density: Density): void {
 function sewFill(sewing: RegionSewing, density: Density): void {
 	const { needle, map, regionId } = sewing;
 	if (density.underlay) {
+		sewEdgeRun(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)));
 		const frame = frameAt(fillAngle + PI / 2);
-		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(0.5));
+		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(underlayInsetMm));
 		sewSections(sewing, frame, rows, (span) => sewRow(sewing, frame, span, needle.px(3), null));
 	}
 	const frame = frameAt(fillAngle);
@@ -137,6 +143,27 @@ function sewSatin(sewing: RegionSewing, density: Density): void {
 		sewZigZag(sewing, frame, span);
 		sewing.cover(frame, span, spacing / 2);
 	});
+}
+
+/** Edge-run underlay: running stitch around every outline just inside the shape, nearest outline first. */
+function sewEdgeRun(sewing: RegionSewing, loops: Loop[]): void {
+	const { needle } = sewing;
+	const stepPx = needle.px(edgeRunStitchMm);
+	const pending = loops.filter((loop) => loop.length * 0.7 >= stepPx);
+	while (pending.length) {
+		const [nx, ny] = needle.position;
+		let best = { loop: 0, index: 0, distance: 1e300 };
+		pending.forEach((loop, l) => {
+			loop.forEach(([x, y], index) => {
+				const distance = hypot(x - nx, y - ny);
+				if (distance < best.distance) best = { loop: l, index, distance };
+			});
+		});
+		const [loop] = pending.splice(best.loop, 1);
+		const walk = walkLoop(loop, best.index, stepPx);
+		sewing.travelTo(walk[0][0], walk[0][1]);
+		for (let k = 1; k < walk.length; k++) needle.stitchTo(walk[k][0], walk[k][1]);
+	}
 }
 
 /** Sews every section of the scan, travelling between sections. */

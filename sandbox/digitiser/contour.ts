@@ -1,0 +1,117 @@
+import { hypot } from './math';
+import type { RegionMap } from './regions';
+
+/** A closed outline in working-pixel coordinates. */
+export type Loop = Array<[number, number]>;
+
+/**
+ * Segments for each marching-squares case, as pairs of cell edges
+ * (0 top, 1 right, 2 bottom, 3 left); corners are top-left 1, top-right 2, bottom-right 4, bottom-left 8.
+ */
+const segmentsByCase: number[][] = [
+	[],
+	[3, 0],
+	[0, 1],
+	[3, 1],
+	[1, 2],
+	[3, 0, 1, 2],
+	[0, 2],
+	[3, 2],
+	[2, 3],
+	[0, 2],
+	[0, 1, 2, 3],
+	[1, 2],
+	[3, 1],
+	[0, 1],
+	[3, 0],
+	[],
+];
+
+/**
+ * Traces every outline (outer edge and holes) of the part of a region lying at least
+ * `insetPx` inside its edge, by marching squares over pixel centres.
+ */
+export function traceContours(map: RegionMap, regionId: number, insetPx: number): Loop[] {
+	const region = map.regions[regionId];
+	const { width, ids, inset } = map;
+	const x0 = region.minX - 1;
+	const y0 = region.minY - 1;
+	const cols = region.maxX - region.minX + 3;
+	const rows = region.maxY - region.minY + 3;
+	const inside = (gx: number, gy: number) => {
+		const x = gx + x0;
+		const y = gy + y0;
+		if (x < region.minX || x > region.maxX || y < region.minY || y > region.maxY) return 0;
+		const i = y * width + x;
+		return ids[i] === regionId && inset[i] >= insetPx ? 1 : 0;
+	};
+	// Edge ids: horizontal edge right of grid point (gx, gy) is 2k, vertical edge below it 2k + 1.
+	const edgeId = (gx: number, gy: number, edge: number) => {
+		if (edge === 0) return (gy * cols + gx) * 2;
+		if (edge === 2) return ((gy + 1) * cols + gx) * 2;
+		if (edge === 3) return (gy * cols + gx) * 2 + 1;
+		return (gy * cols + gx + 1) * 2 + 1;
+	};
+	const links = new Map<number, number[]>();
+	const link = (a: number, b: number) => {
+		const fromA = links.get(a);
+		if (fromA) fromA.push(b);
+		else links.set(a, [b]);
+		const fromB = links.get(b);
+		if (fromB) fromB.push(a);
+		else links.set(b, [a]);
+	};
+	for (let gy = 0; gy < rows - 1; gy++) {
+		for (let gx = 0; gx < cols - 1; gx++) {
+			const index = inside(gx, gy) | (inside(gx + 1, gy) << 1) | (inside(gx + 1, gy + 1) << 2) | (inside(gx, gy + 1) << 3);
+			const segments = segmentsByCase[index];
+			for (let s = 0; s < segments.length; s += 2) link(edgeId(gx, gy, segments[s]), edgeId(gx, gy, segments[s + 1]));
+		}
+	}
+	const point = (id: number): [number, number] => {
+		const k = id >> 1;
+		const gx = k % cols;
+		const gy = (k - gx) / cols;
+		// Sample points sit at pixel centres; an edge's midpoint lies halfway between two of them.
+		return id & 1 ? [gx + x0 + 0.5, gy + y0 + 1] : [gx + x0 + 1, gy + y0 + 0.5];
+	};
+	const loops: Loop[] = [];
+	const visited = new Set<number>();
+	for (const start of links.keys()) {
+		if (visited.has(start)) continue;
+		const loop: Loop = [];
+		let previous = -1;
+		let current = start;
+		while (!visited.has(current)) {
+			visited.add(current);
+			loop.push(point(current));
+			const next = (links.get(current) ?? []).find((candidate) => candidate !== previous && !visited.has(candidate));
+			if (next === undefined) break;
+			previous = current;
+			current = next;
+		}
+		if (loop.length >= 4) loops.push(loop);
+	}
+	return loops;
+}
+
+/** Points along a closed loop, `stepPx` apart by arc length, starting at `start` and ending back there. */
+export function walkLoop(loop: Loop, start: number, stepPx: number): Loop {
+	const points: Loop = [loop[start]];
+	let carried = 0;
+	for (let k = 1; k <= loop.length; k++) {
+		const [ax, ay] = loop[(start + k - 1) % loop.length];
+		const [bx, by] = loop[(start + k) % loop.length];
+		const length = hypot(bx - ax, by - ay);
+		let along = stepPx - carried;
+		while (along <= length) {
+			points.push([ax + ((bx - ax) * along) / length, ay + ((by - ay) * along) / length]);
+			along += stepPx;
+		}
+		carried = length - (along - stepPx);
+	}
+	const [lx, ly] = points[points.length - 1];
+	const [sx, sy] = loop[start];
+	if (hypot(lx - sx, ly - sy) > 1e-6) points.push(loop[start]);
+	return points;
+}
