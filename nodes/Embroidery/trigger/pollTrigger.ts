@@ -24,8 +24,6 @@ const pollsInProgress = new WeakMap<object, number>();
 const stuckPollMs = 15 * 60_000;
 const succeededSinceActivation = new WeakSet<object>();
 
-const eventLabels: Record<JobEnding, string> = { completed: 'completed', failed: 'failed' };
-
 export function readFilter(context: IPollFunctions): TriggerFilter {
 	const events = context.getNodeParameter('events', []) as JobEnding[];
 	if (events.length === 0) {
@@ -64,7 +62,7 @@ async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, o
 	const listing = await listRecentJobs(context);
 	const newest = listing.find((job) => matchesFilter(job, filter));
 	if (!newest) {
-		const events = filter.events.map((event) => eventLabels[event]).join(' or ');
+		const events = filter.events.join(' or ');
 		const workflows = filter.workflows.join(' or ');
 		throw new NodeOperationError(
 			context.getNode(),
