@@ -1,0 +1,109 @@
+import sharp from 'sharp';
+
+import { digitise } from '../../sandbox/digitiser';
+import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
+import { Command, type Pattern } from '../../sandbox/engine/pattern';
+
+const { hypot } = Math;
+
+async function svgPng(body: string, width: number, height: number): Promise<Buffer> {
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#fff"/>${body}</svg>`;
+	return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+function stepLength(pattern: Pattern, i: number): number {
+	return hypot(pattern.xs[i] - pattern.xs[i - 1], pattern.ys[i] - pattern.ys[i - 1]) / 10;
+}
+
+let logo: Pattern;
+
+beforeAll(async () => {
+	const png = await svgPng(
+		'<circle cx="100" cy="100" r="80" fill="#c01020"/><rect x="200" y="30" width="80" height="140" fill="#203080"/><rect x="20" y="190" width="260" height="6" fill="#107030"/>',
+		300,
+		200,
+	);
+	logo = (await digitise(png, { widthMm: 90, colourCount: 4, paletteKey: 'robison-anton' })).pattern;
+});
+
+describe('how the digitiser sews', () => {
+	it('writes a file in every writable format, which reads back with all its stitches', () => {
+		for (const format of listFormats().filter((info) => info.writable)) {
+			const { bytes } = writePattern(logo, format.format);
+			expect(bytes.length).toBeGreaterThan(100);
+			if (!format.readable) continue;
+			const back = readPattern(bytes, format.format);
+			let stitches = 0;
+			for (let i = 0; i < back.length; i++) if (back.commands[i] === Command.Stitch) stitches++;
+			expect(stitches).toBeGreaterThanOrEqual(1000);
+		}
+	});
+
+	it('ties in after every jump that follows a trim, and ties off before every trim', () => {
+		const { commands } = logo;
+		for (let i = 0; i < logo.length; i++) {
+			if (commands[i] !== Command.Trim) continue;
+			// Tie-off: the last two stitches before the trim are short, back and forth.
+			expect(commands[i - 1]).toBe(Command.Stitch);
+			expect(stepLength(logo, i - 1)).toBeLessThanOrEqual(1);
+			let next = i + 1;
+			while (next < logo.length && commands[next] !== Command.Stitch && commands[next] !== Command.End) next++;
+			if (commands[next] === Command.End) continue;
+			// Tie-in: the needle goes down where it lands, then two short stitches.
+			expect(stepLength(logo, next + 1)).toBeLessThanOrEqual(1);
+			expect(stepLength(logo, next + 2)).toBeLessThanOrEqual(1);
+		}
+	});
+
+	it('trims before any long jump, so no thread is left dangling across the design', () => {
+		let trimmed = true;
+		for (let i = 1; i < logo.length; i++) {
+			if (logo.commands[i] === Command.Trim) trimmed = true;
+			if (logo.commands[i] === Command.Stitch) trimmed = false;
+			if (logo.commands[i] === Command.Jump && stepLength(logo, i) > 2.5) expect(trimmed).toBe(true);
+		}
+	});
+
+	it('staggers tatami needle holes from row to row', () => {
+		// Penetrations of the red circle's top stitching, grouped by row.
+		const rows = new Map<number, number[]>();
+		let block = 0;
+		for (let i = 1; i < logo.length; i++) {
+			if (logo.commands[i] === Command.ColorChange) block++;
+			if (block !== 0 || logo.commands[i] !== Command.Stitch || logo.commands[i - 1] !== Command.Stitch) continue;
+			if (logo.ys[i] !== logo.ys[i - 1]) continue;
+			const row = rows.get(logo.ys[i]) ?? [];
+			row.push(logo.xs[i]);
+			rows.set(logo.ys[i], row);
+		}
+		const ys = [...rows.keys()].sort((a, b) => a - b);
+		let shared = 0;
+		let total = 0;
+		for (let r = 1; r < ys.length; r++) {
+			if (ys[r] - ys[r - 1] > 5) continue;
+			const above = new Set(rows.get(ys[r - 1]));
+			for (const x of rows.get(ys[r])!) {
+				total++;
+				if (above.has(x) || above.has(x - 1) || above.has(x + 1)) shared++;
+			}
+		}
+		expect(total).toBeGreaterThan(500);
+		expect(shared / total).toBeLessThan(0.2);
+	});
+
+	it('sews a narrow bar as a satin column: stitches cross it from edge to edge', async () => {
+		const png = await svgPng('<rect x="20" y="97" width="360" height="6" fill="#202020"/>', 400, 200);
+		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 2 });
+		// The bar is 1.5 mm tall and 90 mm long: satin stitches run across it, about 1.5 mm each.
+		let crossing = 0;
+		let stitches = 0;
+		for (let i = 1; i < pattern.length; i++) {
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			stitches++;
+			const dy = Math.abs(pattern.ys[i] - pattern.ys[i - 1]) / 10;
+			if (dy >= 1.2 && dy <= 1.8) crossing++;
+		}
+		expect(crossing / stitches).toBeGreaterThan(0.8);
+		expect(crossing).toBeGreaterThan(90 / 0.25);
+	});
+});
