@@ -28,6 +28,8 @@ beforeAll(async () => {
 
 describe('how the digitiser sews', () => {
 	it('writes a file in every writable format, which reads back with all its stitches', () => {
+		let sewn = 0;
+		for (let i = 0; i < logo.length; i++) if (logo.commands[i] === Command.Stitch) sewn++;
 		for (const format of listFormats().filter((info) => info.writable)) {
 			const { bytes } = writePattern(logo, format.format);
 			expect(bytes.length).toBeGreaterThan(100);
@@ -35,7 +37,7 @@ describe('how the digitiser sews', () => {
 			const back = readPattern(bytes, format.format);
 			let stitches = 0;
 			for (let i = 0; i < back.length; i++) if (back.commands[i] === Command.Stitch) stitches++;
-			expect(stitches).toBeGreaterThanOrEqual(1000);
+			expect(stitches).toBeGreaterThanOrEqual(sewn);
 		}
 	});
 
