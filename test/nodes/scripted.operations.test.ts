@@ -39,6 +39,7 @@ describe('validation happens before any request', () => {
 		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /Width \(Mm\) of item 0 must be between 10 and 300, got 301/],
 		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /Colour Count of item 0 must be a whole number/],
 		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /Maximum Stitch Count of item 0 must be between 1 and 250000/],
+		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /Timeout \(Seconds\) must be a positive number, got "-5"/],
 		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' }, [{}], /Job ID of item 0 must be a 26-character job id/],
 		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' }, [{}], /Workflow of item 0 must be "conversion" or "digitising", got "convert"/],
 	];

@@ -160,6 +160,7 @@ export async function executeAll(
 	results: ItemResults,
 ): Promise<void> {
 	const mode = (this.getNodeParameter('options.batching', 0, 'perItem') as BatchingMode) ?? 'perItem';
+	const completion = readCompletionOptions(this);
 	const prepared: PreparedItem[] = [];
 	for (const itemIndex of itemIndices) {
 		try {
@@ -169,7 +170,6 @@ export async function executeAll(
 		}
 	}
 	const created = await createJobs(this, prepared, mode, results);
-	const completion = readCompletionOptions(this);
 	if (!completion.waitForCompletion) {
 		for (const job of created) results.add(job.itemIndex, { json: job.json });
 		return;
