@@ -107,7 +107,7 @@ describe.each(readers.map((module) => ({ format: module.info.format, module })))
 					515,
 					sample.bytes.length - 1,
 				]);
-				for (let i = 0; i < 40; i++) cuts.add(Math.floor(random() * sample.bytes.length));
+				for (let i = 0; i < 20; i++) cuts.add(Math.floor(random() * sample.bytes.length));
 				for (const cut of cuts) {
 					if (cut < 0 || cut > sample.bytes.length) continue;
 					const bytes = sample.bytes.slice(0, cut);
@@ -120,7 +120,7 @@ describe.each(readers.map((module) => ({ format: module.info.format, module })))
 		it('survives every sample with bits flipped', () => {
 			const random = seededRandom(2);
 			for (const sample of samples) {
-				for (let round = 0; round < 60; round++) {
+				for (let round = 0; round < 30; round++) {
 					const bytes = sample.bytes.slice();
 					const flips = 1 + Math.floor(random() * 16);
 					// Half the rounds hit the header, where counts and offsets live.
@@ -140,7 +140,7 @@ describe.each(readers.map((module) => ({ format: module.info.format, module })))
 		it('survives headers whose counts and offsets are set to extremes', () => {
 			const random = seededRandom(3);
 			for (const sample of samples) {
-				for (let round = 0; round < 40; round++) {
+				for (let round = 0; round < 24; round++) {
 					const bytes = sample.bytes.slice();
 					const at = Math.floor(random() * Math.min(bytes.length - 4, 600));
 					if (at < 0) continue;
@@ -153,7 +153,7 @@ describe.each(readers.map((module) => ({ format: module.info.format, module })))
 
 		it('survives random bytes of many sizes', () => {
 			const random = seededRandom(4);
-			for (let round = 0; round < 150; round++) {
+			for (let round = 0; round < 80; round++) {
 				const size = [0, 1, 3, 64, 512, 515, 2048, 20000][round % 8] + Math.floor(random() * 8);
 				const bytes = Uint8Array.from({ length: size }, () => Math.floor(random() * 256));
 				expectSafeRead(module, bytes, `${size} random bytes (round ${round})`);
