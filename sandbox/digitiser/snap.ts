@@ -1,9 +1,11 @@
-import { deltaE2000, labToRgb, toHex } from './colour';
+import { deltaE2000, labToRgb, toHex, type Lab } from './colour';
 import type { PaletteThread } from './palettes';
 import type { Quantised } from './quantise';
 
 /** A thread a snapped colour can be far from before the user is told: beyond this the eye sees a different colour. */
 const farMatch = 15;
+/** Colours further apart than this are different colours to the eye, not shades of one. */
+const distinctColours = 8;
 
 export interface SnappedColours {
 	/** Thread slot of every pixel; 255 for background. */
@@ -16,6 +18,7 @@ export interface SnappedColours {
 export function snapToPalette(quantised: Quantised, palette: PaletteThread[], paletteLabel: string): SnappedColours {
 	const warnings: string[] = [];
 	const threads: PaletteThread[] = [];
+	const firstCentres: Lab[] = [];
 	const slotOfCluster = quantised.centres.map((centre, cluster) => {
 		if (quantised.sizes[cluster] === 0) return 255;
 		let best = palette[0];
@@ -34,10 +37,16 @@ export function snapToPalette(quantised: Quantised, palette: PaletteThread[], pa
 		}
 		const existing = threads.indexOf(best);
 		if (existing >= 0) {
-			warnings.push(`Colour ${toHex(labToRgb(centre))} matched the same thread as another colour (${threadName(best)}); they were merged.`);
+			// Two shades of one artwork colour landing on one thread is no news; distinct colours are.
+			if (deltaE2000(centre, firstCentres[existing]) > distinctColours) {
+				warnings.push(
+					`Colours ${toHex(labToRgb(firstCentres[existing]))} and ${toHex(labToRgb(centre))} both match ${threadName(best)}; they were merged into that thread.`,
+				);
+			}
 			return existing;
 		}
 		threads.push(best);
+		firstCentres.push(centre);
 		return threads.length - 1;
 	});
 	const labels = quantised.labels;

@@ -19,4 +19,11 @@ describe('digitise', () => {
 		expect(colourChanges).toBe(1);
 		expect(pattern.commands[pattern.length - 1]).toBe(Command.End);
 	});
+
+	it('says when two distinct artwork colours had to share one thread', async () => {
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="300" height="150" fill="white"/><rect x="10" y="10" width="130" height="130" fill="#e60000"/><rect x="160" y="10" width="130" height="130" fill="#f01e3c"/></svg>`;
+		const { pattern, warnings } = await digitise(await sharp(Buffer.from(svg)).png().toBuffer(), { widthMm: 60, colourCount: 4 });
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Red']);
+		expect(warnings.join(' ')).toMatch(/both match Red; they were merged/);
+	});
 });
