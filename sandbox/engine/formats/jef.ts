@@ -6,6 +6,16 @@ import { jefThreadChart } from '../threads/jef-threads';
 import { ByteBuilder, ByteCursor } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 
+/** Plain constants, so hot loops do not look the command up on the module for every entry. */
+const {
+	Stitch: STITCH,
+	Jump: JUMP,
+	Trim: TRIM,
+	Stop: STOP,
+	ColorChange: COLOR_CHANGE,
+	End: END,
+} = Command;
+
 /**
  * Janome JEF: a little-endian header (stitch offset, date, colour and record counts, hoop code,
  * extents, per-hoop edge distances, 78-colour chart codes) and 2-byte relative stitches with y up;
@@ -103,14 +113,14 @@ function read(bytes: Uint8Array): Pattern {
 			longest = Math.max(longest, Math.abs(runX), Math.abs(runY));
 		}
 		if (sewnSinceCut && (jumps.length / 2 >= trimJumpCount || longest > trimmedJumpLength)) {
-			pattern.add(x, y, Command.Trim);
+			pattern.add(x, y, TRIM);
 			sewnSinceCut = false;
 		}
 		for (let j = 0; j < jumps.length; j += 2) {
 			if (jumps[j] === 0 && jumps[j + 1] === 0) continue;
 			x += jumps[j];
 			y += jumps[j + 1];
-			pattern.add(x, y, Command.Jump);
+			pattern.add(x, y, JUMP);
 		}
 		jumps.length = 0;
 	};
@@ -123,7 +133,7 @@ function read(bytes: Uint8Array): Pattern {
 			flushJumps();
 			x += signed8(first);
 			y -= signed8(second);
-			pattern.add(x, y, Command.Stitch);
+			pattern.add(x, y, STITCH);
 			sewnSinceCut = true;
 			at += 2;
 			continue;
@@ -143,7 +153,7 @@ function read(bytes: Uint8Array): Pattern {
 		const code = codes[codeIndex];
 		// Colour 0 is no thread: the machine only stops (how some writers mark a stop).
 		const isStop = code === 0;
-		pattern.add(x, y, isStop ? Command.Stop : Command.ColorChange);
+		pattern.add(x, y, isStop ? STOP : COLOR_CHANGE);
 		if (!isStop) threads.push(code === undefined ? unknownThread : threadForCode(code));
 		sewnSinceCut = false;
 		if (dx !== 0 || dy !== 0) {
@@ -152,7 +162,7 @@ function read(bytes: Uint8Array): Pattern {
 		}
 	}
 	flushJumps();
-	pattern.add(x, y, Command.End);
+	pattern.add(x, y, END);
 	pattern.threads = threads;
 	repeatedThreadsAsStops(pattern);
 	return pattern;
@@ -194,8 +204,8 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 	let trimmed = false;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
-		if (command === Command.End) break;
-		if (command === Command.Trim) {
+		if (command === END) break;
+		if (command === TRIM) {
 			if (!trimmed) for (let k = 0; k < trimJumpCount; k++) out.bytes([escape, jumpCode, 0, 0]);
 			trimmed = true;
 			continue;
@@ -203,15 +213,15 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 		trimmed = false;
 		const dx = pattern.xs[i] - x;
 		const dy = pattern.ys[i] - y;
-		if (command === Command.Stitch) {
+		if (command === STITCH) {
 			out.u8(dx);
 			out.u8(-dy);
-		} else if (command === Command.Jump) {
+		} else if (command === JUMP) {
 			out.u8(escape);
 			out.u8(jumpCode);
 			out.u8(dx);
 			out.u8(-dy);
-		} else if (command === Command.ColorChange || command === Command.Stop) {
+		} else if (command === COLOR_CHANGE || command === STOP) {
 			out.u8(escape);
 			out.u8(colourChangeCode);
 			out.u8(0);

@@ -7,6 +7,9 @@ import { ByteBuilder, ByteCursor } from './binary-io';
 import { UnwritablePatternError } from './format';
 import { pecIconHeight, pecIconStride, writePecIcons } from './pec-graphics';
 
+/** Plain constants, so hot loops do not look the command up on the module for every entry. */
+const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
+
 /**
  * The PEC block: what Brother machines actually sew. It is the whole of a .pec file (after its
  * 8-byte signature) and the tail of every .pes file. Layout from the block's start:
@@ -96,7 +99,7 @@ export function readPecBlock(
 		const first = bytes[at];
 		if (first === endMarker) break;
 		if (first === colourChangeMarker && bytes[at + 1] === colourChangeSecond) {
-			pattern.add(x, y, Command.ColorChange);
+			pattern.add(x, y, COLOR_CHANGE);
 			at += 3;
 			continue;
 		}
@@ -128,11 +131,11 @@ export function readPecBlock(
 		}
 		x += dx;
 		y += dy;
-		if (trim) pattern.add(x - dx, y - dy, Command.Trim);
+		if (trim) pattern.add(x - dx, y - dy, TRIM);
 		if (trim && dx === 0 && dy === 0) continue;
-		pattern.add(x, y, trim || jump ? Command.Jump : Command.Stitch);
+		pattern.add(x, y, trim || jump ? JUMP : STITCH);
 	}
-	pattern.add(x, y, Command.End);
+	pattern.add(x, y, END);
 	pattern.threads = blockThreads(codes, listedThreads);
 	repeatedThreadsAsStops(pattern);
 	return pattern;
@@ -193,18 +196,18 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 	let trimPending = false;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = commands[i];
-		if (command === Command.End) break;
+		if (command === END) break;
 		switch (command) {
-			case Command.Stitch:
+			case STITCH:
 				if (trimPending) encoder.trimHere();
 				trimPending = false;
 				encoder.moveTo(xs[i], ys[i], 'stitch');
 				break;
-			case Command.Jump:
+			case JUMP:
 				encoder.moveTo(xs[i], ys[i], trimPending ? 'trim' : 'jump');
 				trimPending = false;
 				break;
-			case Command.Trim:
+			case TRIM:
 				trimPending = true;
 				break;
 			default:

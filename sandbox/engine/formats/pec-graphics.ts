@@ -2,6 +2,9 @@ import { Command, type Pattern } from '../pattern';
 import type { ByteBuilder } from './binary-io';
 import type { Bounds } from '../normalise';
 
+/** Plain constants, so hot loops do not look the command up on the module for every entry. */
+const { Stitch: STITCH, Stop: STOP, ColorChange: COLOR_CHANGE, End: END } = Command;
+
 /** Brother machines show these 48 x 38 one-bit thumbnails in their design list. */
 const pecIconWidth = 48;
 export const pecIconHeight = 38;
@@ -68,33 +71,38 @@ export function writePecIcons(
 	);
 	const offsetX = (pecIconWidth - width * scale) / 2;
 	const offsetY = (pecIconHeight - height * scale) / 2;
-	const toX = (x: number): number => Math.floor((x - extents.minX) * scale + offsetX);
-	const toY = (y: number): number => Math.floor((y - extents.minY) * scale + offsetY);
-
+	const { xs, ys, commands, length } = pattern;
 	const whole = framedIcon();
 	const blocks = Array.from({ length: blockCount }, framedIcon);
+	let icon = blocks[0];
 	let block = 0;
 	let penDown = false;
 	let lastX = 0;
 	let lastY = 0;
-	for (let i = 0; i < pattern.length; i++) {
-		const command = pattern.commands[i];
-		if (command === Command.End) break;
-		if (command === Command.ColorChange || command === Command.Stop) {
+	for (let i = 0; i < length; i++) {
+		const command = commands[i];
+		if (command === END) break;
+		if (command === COLOR_CHANGE || command === STOP) {
 			block = Math.min(block + 1, blockCount - 1);
+			icon = blocks[block];
 			penDown = false;
 			continue;
 		}
-		if (command !== Command.Stitch) {
+		if (command !== STITCH) {
 			penDown = false;
 			continue;
 		}
-		const x = toX(pattern.xs[i]);
-		const y = toY(pattern.ys[i]);
-		const fromX = penDown ? lastX : x;
-		const fromY = penDown ? lastY : y;
-		drawLine(whole, fromX, fromY, x, y);
-		if (blocks[block]) drawLine(blocks[block], fromX, fromY, x, y);
+		// Coordinates are at or right of the extents' corner, so truncation is the floor.
+		const x = ((xs[i] - extents.minX) * scale + offsetX) | 0;
+		const y = ((ys[i] - extents.minY) * scale + offsetY) | 0;
+		// Most stitches land on or next to the last pixel at this scale: no line to draw.
+		if (!penDown || (Math.abs(x - lastX) <= 1 && Math.abs(y - lastY) <= 1)) {
+			setPixel(whole, x, y);
+			if (icon) setPixel(icon, x, y);
+		} else {
+			drawLine(whole, lastX, lastY, x, y);
+			if (icon) drawLine(icon, lastX, lastY, x, y);
+		}
 		penDown = true;
 		lastX = x;
 		lastY = y;

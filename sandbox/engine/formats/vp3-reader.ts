@@ -1,6 +1,9 @@
 import { Command, Pattern, type Thread } from '../pattern';
 import { ByteCursor } from './binary-io';
 
+/** Plain constants, so hot loops do not look the command up on the module for every entry. */
+const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
+
 /**
  * Reading VP3: big-endian nested blocks (file 00 02 00, design 00 03 00, colour 00 05 00, stitches
  * 00 01 00), each opened by a 32-bit length. Positions in headers are in 1/1000 mm with y up; stitch
@@ -83,7 +86,7 @@ export function readVp3(bytes: Uint8Array): Pattern {
 	let x = 0;
 	let y = 0;
 	for (let block = 0; block < blockCount; block++) {
-		if (block > 0) pattern.add(x, y, Command.ColorChange);
+		if (block > 0) pattern.add(x, y, COLOR_CHANGE);
 		cursor.skip(3);
 		const blockLength = cursor.u32be();
 		const blockEnd = cursor.position + blockLength;
@@ -94,7 +97,7 @@ export function readVp3(bytes: Uint8Array): Pattern {
 		if (startX !== x || startY !== y) {
 			x = startX;
 			y = startY;
-			pattern.add(x, y, Command.Jump);
+			pattern.add(x, y, JUMP);
 		}
 		threads.push(readThread(cursor));
 		cursor.skip(8 + 3 + 4 + 3);
@@ -107,21 +110,21 @@ export function readVp3(bytes: Uint8Array): Pattern {
 			if (first !== escape) {
 				x += signed8(first);
 				y += signed8(second);
-				pattern.add(x, y, Command.Stitch);
+				pattern.add(x, y, STITCH);
 			} else if (second === longMove) {
 				if (at + 4 > blockEnd) cursor.fail(`a long move is cut off in colour block ${block + 1}`);
 				x += signed16(bytes[at], bytes[at + 1]);
 				y += signed16(bytes[at + 2], bytes[at + 3]);
-				pattern.add(x, y, Command.Jump);
+				pattern.add(x, y, JUMP);
 				// The long move is closed by 80 02, which carries nothing.
 				at += 6;
 			} else if (second === trimCode) {
-				pattern.add(x, y, Command.Trim);
+				pattern.add(x, y, TRIM);
 			}
 		}
 		cursor.seek(blockEnd);
 	}
-	pattern.add(x, y, Command.End);
+	pattern.add(x, y, END);
 	pattern.threads = threads;
 	return pattern;
 }

@@ -5,6 +5,9 @@ import { ByteBuilder } from './binary-io';
 import { UnwritablePatternError, type WriteResult } from './format';
 import { vp3Magic } from './vp3-reader';
 
+/** Plain constants, so hot loops do not look the command up on the module for every entry. */
+const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
+
 /** Short stitches are one signed byte per axis (-128 would read as the escape byte). */
 const maxShortMove = 127;
 /** Long moves are 16-bit signed values. */
@@ -60,10 +63,10 @@ function blocksOf(pattern: Pattern): Block[] {
 	let start = 0;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
-		if (command === Command.ColorChange || command === Command.End) {
+		if (command === COLOR_CHANGE || command === END) {
 			blocks.push({ start, end: i, thread: threads[blocks.length] });
 			start = i + 1;
-			if (command === Command.End) break;
+			if (command === END) break;
 		}
 	}
 	return blocks;
@@ -84,16 +87,16 @@ function writeStitches(
 		const command = pattern.commands[i];
 		const dx = pattern.xs[i] - x;
 		const dy = pattern.ys[i] - y;
-		if (command === Command.Stitch) {
+		if (command === STITCH) {
 			out.u8(dx);
 			out.u8(dy);
-		} else if (command === Command.Jump) {
+		} else if (command === JUMP) {
 			if (dx === 0 && dy === 0) continue;
 			out.bytes([0x80, 0x01]);
 			out.u16be(dx);
 			out.u16be(dy);
 			out.bytes([0x80, 0x02]);
-		} else if (command === Command.Trim) {
+		} else if (command === TRIM) {
 			out.bytes([0x80, 0x03]);
 			continue;
 		} else {
@@ -121,8 +124,7 @@ export function writeVp3(source: Pattern): WriteResult {
 	const halfWidth = Math.ceil((bounds.maxX - bounds.minX) / 2);
 	const halfHeight = Math.ceil((bounds.maxY - bounds.minY) / 2);
 	let stitchCount = 0;
-	for (let i = 0; i < pattern.length; i++)
-		if (pattern.commands[i] === Command.Stitch) stitchCount++;
+	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === STITCH) stitchCount++;
 
 	const out = new ByteBuilder(1024 + pattern.length * 2 + blocks.length * 128);
 	out.bytes(vp3Magic);

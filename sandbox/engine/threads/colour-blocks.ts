@@ -1,5 +1,8 @@
 import { Command, type Pattern, type Thread } from '../pattern';
 
+/** Plain constants, so hot loops do not look the command up on the module for every entry. */
+const { Stop: STOP, ColorChange: COLOR_CHANGE, End: END } = Command;
+
 /** Distinct colours for designs that carry none (DST, EXP), so each block still looks different. */
 const defaultColours = [
 	0x0a55a3, 0xed171f, 0x70bc1f, 0xffd911, 0x000000, 0x913697, 0xfe9e32, 0x2584bb, 0x6a1c8a,
@@ -31,13 +34,14 @@ export function threadBlocks(pattern: Pattern): ThreadBlocks {
 		startsAfterStop.push(afterStop);
 	};
 	startBlock(0, false);
-	for (let i = 0; i < pattern.length; i++) {
-		const command = pattern.commands[i];
-		if (command === Command.End) break;
-		if (command === Command.ColorChange) {
+	const { commands, length } = pattern;
+	for (let i = 0; i < length; i++) {
+		const command = commands[i];
+		if (command === END) break;
+		if (command === COLOR_CHANGE) {
 			threadIndex++;
 			startBlock(threadIndex, false);
-		} else if (command === Command.Stop) {
+		} else if (command === STOP) {
 			startBlock(threadIndex, true);
 		}
 	}
@@ -58,11 +62,11 @@ export function repeatedThreadsAsStops(pattern: Pattern): void {
 	const kept: Thread[] = threads.length ? [threads[0]] : [];
 	let block = 0;
 	for (let i = 0; i < pattern.length; i++) {
-		if (pattern.commands[i] !== Command.ColorChange) continue;
+		if (pattern.commands[i] !== COLOR_CHANGE) continue;
 		block++;
 		const previous = threads[block - 1];
 		const current = threads[block];
-		if (previous && current && sameThread(previous, current)) pattern.commands[i] = Command.Stop;
+		if (previous && current && sameThread(previous, current)) pattern.commands[i] = STOP;
 		else if (current) kept.push(current);
 	}
 	for (let b = block + 1; b < threads.length; b++) kept.push(threads[b]);
