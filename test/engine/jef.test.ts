@@ -46,6 +46,12 @@ describe('JEF reader', () => {
 		expect(pattern.threads[0].brand).toBe('Janome');
 	});
 
+	it('reads bytes that sit at an offset inside a larger buffer, as pooled Node buffers do', () => {
+		const shifted = Buffer.concat([Buffer.alloc(13), Buffer.from(fixture.bytes)]).subarray(13);
+		expect(jefFormat.detect!(shifted)).toBe(true);
+		expect(compareWithReference(read(shifted), fixture).differences).toEqual([]);
+	});
+
 	it('is recognised by the structure of its header', () => {
 		expect(jefFormat.detect!(fixture.bytes)).toBe(true);
 		expect(jefFormat.detect!(loadFixture('Star.pes').bytes)).toBe(false);
