@@ -1,0 +1,91 @@
+import { createServer, request as forward } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CountedRequest {
+	method: string;
+	/** The v1 route with ids replaced: `GET /jobs`, `GET /jobs/conversion/{id}`, `GET /uploads/{id}/preview`. */
+	route: string;
+	/** HTTP status, or 0 when the connection closed without an answer. */
+	status: number;
+	/** When the request arrived, in ms since the proxy started. */
+	atMs: number;
+	/** Every header the client sent, to check that no key travels where it should not. */
+	headers: Record<string, string | string[] | undefined>;
+}
+
+/** A status for the test's proxy to answer with, or undefined to pass the request on (after any awaited work). */
+export type Answer = (request: CountedRequest, url: string) => number | undefined | Promise<number | undefined>;
+
+const ulidOrUploadId = /\/[0-9A-HJKMNP-TV-Z]{26}/g;
+
+export function routeOf(method: string, url: string): string {
+	const path = url.split('?')[0].replace(/^\/api\/v1/, '').replace(ulidOrUploadId, '/{id}');
+	return `${method} ${path}`;
+}
+
+/**
+ * A loopback pass-through proxy in front of the sandbox that records every request the client
+ * makes, with the status the sandbox answered (streams both ways, so 50 MB bodies stay streamed).
+ * A connection the sandbox drops is dropped towards the client too.
+ */
+export async function startCountingProxy(origin: string) {
+	const requests: CountedRequest[] = [];
+	/** Answers chosen by a test for some requests (a status code), instead of passing them to the sandbox. */
+	const state: { answer?: Answer } = {};
+	const started = Date.now();
+	const server = createServer(async (incoming, outgoing) => {
+		const counted: CountedRequest = {
+			method: incoming.method ?? '',
+			route: routeOf(incoming.method ?? '', incoming.url ?? ''),
+			status: 0,
+			atMs: Date.now() - started,
+			headers: { ...incoming.headers },
+		};
+		requests.push(counted);
+		incoming.pause();
+		const answer = await state.answer?.(counted, incoming.url ?? '');
+		if (answer !== undefined) {
+			counted.status = answer;
+			incoming.resume();
+			outgoing.writeHead(answer, { 'content-type': 'application/json' });
+			return void outgoing.end(JSON.stringify({ message: `Answered ${answer} by the test's proxy.` }));
+		}
+		const upstream = forward(`${origin}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+			counted.status = answer.statusCode ?? 0;
+			outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(outgoing);
+			answer.on('error', () => outgoing.destroy());
+		});
+		upstream.on('error', () => incoming.socket.destroy());
+		incoming.pipe(upstream);
+	});
+	server.keepAliveTimeout = 1000;
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		requests,
+		/** Lets a test answer chosen requests itself (return a status), or pass them on (return undefined). */
+		answerWith(answer?: Answer): void {
+			state.answer = answer;
+		},
+		/** The requests since the last call. */
+		take(): CountedRequest[] {
+			return requests.splice(0);
+		},
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+export type CountingProxy = Awaited<ReturnType<typeof startCountingProxy>>;
+
+/** Requests per route: `{ 'GET /jobs': 3, 'POST /jobs': 5, … }`. */
+export function countByRoute(requests: CountedRequest[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const request of requests) counts[request.route] = (counts[request.route] ?? 0) + 1;
+	return counts;
+}
