@@ -27,11 +27,13 @@ import type {
 } from 'n8n-workflow';
 
 import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
-import { EmbroideryTrigger } from '../../nodes/Embroidery/EmbroideryTrigger.node';
 import type { ApiCredentials } from './n8n';
 import { ensureBinaryDataService } from './n8n';
 
 export { binaryBuffer } from './n8n';
+
+// Named with its extension: tsx would otherwise resolve the extension-less path to the codex EmbroideryTrigger.node.json.
+const { EmbroideryTrigger } = require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
 
 const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
 const { Logger } = createRequire(require.resolve('n8n-core'))('@n8n/backend-common') as typeof import('@n8n/backend-common');
