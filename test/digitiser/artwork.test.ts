@@ -60,6 +60,22 @@ describe('artwork detection', () => {
 	});
 });
 
+describe('artwork encodings', () => {
+	it('reads greyscale, 16-bit and CMYK images as ordinary colour', async () => {
+		const svg = Buffer.from(logoSvg);
+		const encodings = [
+			await sharp(svg).flatten().toColourspace('b-w').png().toBuffer(),
+			await sharp(svg).toColourspace('rgb16').png().toBuffer(),
+			await sharp(svg).toColourspace('cmyk').jpeg().toBuffer(),
+		];
+		for (const bytes of encodings) {
+			const { pattern } = await digitise(bytes, { widthMm: 50, colourCount: 3 });
+			expect(pattern.threads).toHaveLength(1);
+			expect(pattern.length).toBeGreaterThan(300);
+		}
+	});
+});
+
 describe('artwork that cannot be digitised', () => {
 	it('fails a text file named like a picture as unreadable', async () => {
 		const error = await failure(Buffer.from('not really a png'));
