@@ -2,6 +2,7 @@ import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
+import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 
 const { hypot } = Math;
@@ -107,5 +108,20 @@ describe('how the digitiser sews', () => {
 		}
 		expect(crossing / stitches).toBeGreaterThan(0.8);
 		expect(crossing).toBeGreaterThan(90 / 0.25);
+	});
+
+	it('sews the design at the requested width, its height following the artwork', async () => {
+		// A full-bleed picture with no plain backdrop: a sky gradient behind a sun, everything is sewn.
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
+<defs><linearGradient id="sky" x2="0" y2="1"><stop offset="0" stop-color="#2050a0"/><stop offset="1" stop-color="#80b0e0"/></linearGradient></defs>
+<rect width="400" height="200" fill="url(#sky)"/><circle cx="200" cy="100" r="60" fill="#e0c040"/></svg>`;
+		const photo = await sharp(Buffer.from(svg)).jpeg().toBuffer();
+		const { pattern } = await digitise(photo, { widthMm: 80, colourCount: 3 });
+		const size = measurePattern(pattern);
+		expect(size.widthMm).toBeGreaterThan(79);
+		expect(size.widthMm).toBeLessThan(81);
+		expect(size.heightMm).toBeGreaterThan(39);
+		expect(size.heightMm).toBeLessThan(41);
+		expect(size.colourCount).toBe(3);
 	});
 });
