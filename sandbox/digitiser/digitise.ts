@@ -29,7 +29,7 @@ export interface DigitiseResult {
 }
 
 /** Smallest area worth a needle's visit. */
-const minDetailAreaMm2 = 0.8;
+const minDetailAreaMm2 = 0.4;
 /** Narrowest shape a satin stitch can still form. */
 const minDetailWidthMm = 0.5;
 

@@ -36,6 +36,7 @@ export function quantiseColours(
 ): Quantised {
 	const size = mask.length;
 	const weights = new Float64Array(binCount);
+	const counts = new Float64Array(binCount);
 	const sums = new Float64Array(binCount * 3);
 	for (let i = 0; i < size; i++) {
 		if (!mask[i]) continue;
@@ -43,6 +44,7 @@ export function quantiseColours(
 		// Anti-aliased edge pixels are blends of their neighbours, not colours of the design.
 		const w = onColourEdge(rgba, i, width, size) ? edgeWeight : 1;
 		weights[bin] += w;
+		counts[bin]++;
 		sums[bin * 3] += rgba[i * 4] * w;
 		sums[bin * 3 + 1] += rgba[i * 4 + 1] * w;
 		sums[bin * 3 + 2] += rgba[i * 4 + 2] * w;
@@ -63,7 +65,16 @@ export function quantiseColours(
 	// A cluster holding almost nothing but blended edge pixels is not a colour of the design.
 	const shares = clusterWeights(binWeights, assignment, centres.length);
 	const total = shares.reduce((sum, w) => sum + w, 0);
-	const kept = centres.filter((_, c) => shares[c] >= minClusterShare * total);
+	const pixels = clusterWeights(
+		bins.map((bin) => counts[bin]),
+		assignment,
+		centres.length,
+	);
+	const kept = centres.filter((_, c) => {
+		// Flat (non-edge) pixels in the cluster: weight = flat + edgeWeight * (pixels - flat).
+		const flat = (shares[c] - edgeWeight * pixels[c]) / (1 - edgeWeight);
+		return shares[c] >= minClusterShare * total && flat >= minFlatShare * pixels[c];
+	});
 	if (kept.length > 0 && kept.length < centres.length) {
 		centres = kept;
 		refineCentres(labs, binWeights, centres, assignment);
@@ -114,6 +125,8 @@ function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number):
 
 /** Share of the (edge-weighted) foreground below which a cluster is folded into its neighbours. */
 const minClusterShare = 0.005;
+/** A cluster whose pixels are nearly all on colour edges is a blend of its neighbours, not a colour. */
+const minFlatShare = 0.25;
 
 function clusterWeights(weights: number[], assignment: Int32Array, k: number): number[] {
 	const totals = new Array<number>(k).fill(0);
