@@ -222,6 +222,16 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 			await run(credentials, { resource: 'file', operation: 'download', url: outputs[0].downloadUrl, binaryPropertyName: 'machineFile' }),
 		);
 		expect((await binaryBuffer(file.binary!.machineFile)).equals(output)).toBe(true);
+
+		// Once expired, an old signed URL is refused with a pointer to fresh URLs; Job > Download gets them.
+		await env.admin().advanceClock(3600);
+		const stale = await run(credentials, { resource: 'file', operation: 'download', url: outputs[0].downloadUrl }, [{}], {
+			onError: 'continueRegularOutput',
+		});
+		expect(stale.items[0].json).toMatchObject({ httpCode: '403' });
+		expect(stale.items[0].json.description).toMatch(/Signed URLs expire: use Job > Download/);
+		const [fresh] = itemsOf(await run(credentials, { resource: 'job', operation: 'download', files: ['outputs'] }, [ref]));
+		expect((await binaryBuffer(fresh.binary!.data)).equals(output)).toBe(true);
 	});
 
 	test('Retry: a failed job is queued again; a completed one gets a 409 naming its state', async () => {

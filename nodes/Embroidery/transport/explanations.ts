@@ -53,6 +53,13 @@ export function explain(
 					'The API key is missing, invalid, expired or revoked. Create a new key and update the Embroidery API credential.',
 			};
 		case 403:
+			if (action === 'file') {
+				return {
+					message: `The file was refused: ${apiMessage}`,
+					description:
+						'Signed URLs expire: use Job > Download, which fetches fresh ones, or Job > Get for new URLs. A locked machine file needs Job > Unlock first; files of another account are never served.',
+				};
+			}
 			return {
 				message: `Forbidden: ${apiMessage}`,
 				description: `This request needs the "${requiredAbility(request.method, request.path)}" ability, or the job or file belongs to another account. Use a key with that ability, and only job ids your key's account owns.`,
