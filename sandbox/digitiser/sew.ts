@@ -21,8 +21,10 @@ export const standardDensity: Density = { fillSpacingMm: 0.4, fillStitchMm: 3.5,
 export const satinMaxWidthMm = 2;
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
 const staggers = [0, 0.5, 0.25, 0.75];
-/** Fill angle; the underlay runs across it. */
-const fillAngle = 0;
+/** Fill angles tried per region (the underlay runs across the chosen one). */
+const fillAngles = [0, PI / 4, PI / 2, (3 * PI) / 4];
+/** Row spacing of the quick scan that compares fill angles, mm. */
+const angleProbeSpacingMm = 1;
 /** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
 const maxHiddenTravelMm = 20;
 /** Underlay stays this far inside the edge, so it never peeks out from under the top stitching. */
@@ -113,6 +115,7 @@ export function sewRegion(sewing: RegionSewing, density: Density): void {
 
 function sewFill(sewing: RegionSewing, density: Density): void {
 	const { needle, map, regionId } = sewing;
+	const fillAngle = bestFillAngle(sewing);
 	if (density.underlay) {
 		sewEdgeRun(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)));
 		const frame = frameAt(fillAngle + PI / 2);
@@ -143,6 +146,31 @@ function sewSatin(sewing: RegionSewing, density: Density): void {
 		sewZigZag(sewing, frame, span);
 		sewing.cover(frame, span, spacing / 2);
 	});
+}
+
+/**
+ * The fill direction that cuts the shape into the fewest separate sections, so the
+ * needle jumps and trims least; ties keep the earlier (horizontal first) angle.
+ */
+function bestFillAngle(sewing: RegionSewing): number {
+	const spacing = sewing.needle.px(angleProbeSpacingMm);
+	let best = fillAngles[0];
+	let fewest = Number.MAX_SAFE_INTEGER;
+	for (const angle of fillAngles) {
+		const rows = scanRegion(sewing.map, sewing.regionId, frameAt(angle), spacing, 0);
+		let starts = 0;
+		for (let r = 0; r < rows.length; r++) {
+			const previous = r > 0 && rows[r - 1][0].row === rows[r][0].row - 1 ? rows[r - 1] : [];
+			for (const span of rows[r]) {
+				if (!previous.some((above) => above.u0 < span.u1 && above.u1 > span.u0)) starts++;
+			}
+		}
+		if (starts < fewest) {
+			fewest = starts;
+			best = angle;
+		}
+	}
+	return best;
 }
 
 /** Edge-run underlay: running stitch around every outline just inside the shape, nearest outline first. */
