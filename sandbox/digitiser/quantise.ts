@@ -11,6 +11,8 @@ export interface Quantised {
 	labels: Uint8Array;
 	/** Cluster centres in Lab. */
 	centres: Lab[];
+	/** The colour each cluster stands for: its dominant shade, not the mean muddied by blends. */
+	representatives: Lab[];
 	/** Pixel count of each cluster. */
 	sizes: number[];
 	/** Share of foreground pixels lying far (over 12 Lab units) from their cluster: detail the colour limit lost. */
@@ -99,7 +101,8 @@ export function quantiseColours(
 		labels[i] = binToCluster[binOf(rgba, i)];
 		if (labels[i] !== 255) sizes[labels[i]]++;
 	}
-	return { labels, centres, sizes, farShare: foreground ? far / foreground : 0 };
+	const representatives = centres.map((centre, c) => dominantShade(labs, binWeights, assignment, c) ?? centre);
+	return { labels, centres, representatives, sizes, farShare: foreground ? far / foreground : 0 };
 }
 
 const edgeWeight = 0.02;
@@ -121,6 +124,26 @@ function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number):
 		(i >= width && differs(rgba, o, o - width * 4)) ||
 		(i + width < size && differs(rgba, o, o + width * 4))
 	);
+}
+
+/** Shades this close (Lab units) to a cluster's heaviest colour count as that colour. */
+const shadeRadius = 10;
+
+function dominantShade(labs: Lab[], weights: number[], assignment: Int32Array, cluster: number): Lab | null {
+	let heaviest = -1;
+	for (let j = 0; j < labs.length; j++) {
+		if (assignment[j] === cluster && (heaviest < 0 || weights[j] > weights[heaviest])) heaviest = j;
+	}
+	if (heaviest < 0) return null;
+	const sum = [0, 0, 0, 0];
+	for (let j = 0; j < labs.length; j++) {
+		if (assignment[j] !== cluster || deltaE76(labs[j], labs[heaviest]) > shadeRadius) continue;
+		sum[0] += labs[j][0] * weights[j];
+		sum[1] += labs[j][1] * weights[j];
+		sum[2] += labs[j][2] * weights[j];
+		sum[3] += weights[j];
+	}
+	return [sum[0] / sum[3], sum[1] / sum[3], sum[2] / sum[3]];
 }
 
 /** Share of the (edge-weighted) foreground below which a cluster is folded into its neighbours. */

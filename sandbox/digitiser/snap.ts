@@ -19,7 +19,7 @@ export function snapToPalette(quantised: Quantised, palette: PaletteThread[], pa
 	const warnings: string[] = [];
 	const threads: PaletteThread[] = [];
 	const firstCentres: Lab[] = [];
-	const slotOfCluster = quantised.centres.map((centre, cluster) => {
+	const slotOfCluster = quantised.representatives.map((centre, cluster) => {
 		if (quantised.sizes[cluster] === 0) return 255;
 		let best = palette[0];
 		let bestDistance = Infinity;

@@ -26,4 +26,10 @@ describe('digitise', () => {
 		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Red']);
 		expect(warnings.join(' ')).toMatch(/both match Red; they were merged/);
 	});
+
+	it('with one colour allowed, sews the whole design in its dominant colour rather than a muddy average', async () => {
+		const png = await sharp(Buffer.from(logoSvg)).png().toBuffer();
+		const { pattern } = await digitise(png, { widthMm: 60, colourCount: 1 });
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Red']);
+	});
 });
