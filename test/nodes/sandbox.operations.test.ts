@@ -110,8 +110,14 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 
 	test('Combine Items batches sources into files[] requests and pairs each job with its item', async () => {
 		const credentials = await env.credentials();
-		const input = [embroideryItem('Star.DST'), embroideryItem('Star.EXP'), embroideryItem('Star.JEF')];
-		input[1].binary!.second = { data: fixture('Star.XXX'), fileName: 'Star.XXX', mimeType: 'application/octet-stream' };
+		// Three items with two machine files each: six sources, sent together as files[].
+		const pairs = [['Star.DST', 'Star.EXP'], ['Star.JEF', 'Star.XXX'], ['Star.u01', 'Star.DST']];
+		const input = pairs.map(([first, second]) => ({
+			binary: {
+				data: { data: fixture(first), fileName: first, mimeType: 'application/octet-stream' },
+				second: { data: fixture(second), fileName: second, mimeType: 'application/octet-stream' },
+			},
+		}));
 		const items = itemsOf(
 			await run(
 				credentials,
@@ -123,12 +129,13 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 					format: 'pes',
 					options: { batching: 'combine' },
 				},
-				input.map((item, index) => (index === 1 ? item : { binary: { data: item.binary!.data, second: item.binary!.data } })),
+				input,
 			),
 		);
 		expect(items).toHaveLength(6);
 		expect(items.map((item) => item.pairedItem)).toEqual([0, 0, 1, 1, 2, 2].map((item) => ({ item })));
 		expect(items.map((item) => item.json.sourceBinaryField)).toEqual(['data', 'second', 'data', 'second', 'data', 'second']);
+		expect(items.map((item) => item.json.sourceFile)).toEqual(pairs.flat());
 		expect(new Set(items.map((item) => item.json.id)).size).toBe(6);
 		expect(items.every((item) => item.json.status === 'queued' && item.json.workflow === 'conversion')).toBe(true);
 	});
