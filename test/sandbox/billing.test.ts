@@ -6,6 +6,9 @@ import {
 	type SandboxAdmin,
 } from '../support/sandbox';
 
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
+
 let sandbox: RunningSandbox;
 let admin: SandboxAdmin;
 

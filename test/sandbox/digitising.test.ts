@@ -3,6 +3,9 @@ import sharp from 'sharp';
 import { newClient } from './client';
 import { startSandbox, type RunningSandbox } from '../support/sandbox';
 
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
+
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {

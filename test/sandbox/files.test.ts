@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import { Api, fixture, newClient } from './client';
 import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
 
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
+
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {

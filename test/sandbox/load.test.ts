@@ -1,6 +1,9 @@
 import { burst, runLoad } from './loadRun';
 import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
 
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
+
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {

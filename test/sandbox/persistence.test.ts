@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { Api, newClient } from './client';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
+
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
 
 let dataDir: string;
 
@@ -12,6 +15,15 @@ beforeEach(() => {
 	dataDir = mkdtempSync(join(tmpdir(), 'sandbox-persistence-'));
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs `work`, then closes the sandbox whatever happened, as a restart test's first run must. */
+async function closing<T>(sandbox: RunningSandbox, work: () => Promise<T>): Promise<T> {
+	try {
+		return await work();
+	} finally {
+		await sandbox.close();
+	}
+}
 
 /** What a crash leaves behind: rows written as if the process died mid-job. */
 function editDatabase(sql: string, ...params: Array<string | number>) {
@@ -23,14 +35,16 @@ function editDatabase(sql: string, ...params: Array<string | number>) {
 describe('restart with the same data directory', () => {
 	it('keeps accounts, keys, jobs, files, signed URLs, the demo key and the admin token', async () => {
 		const first = await startSandbox({ port: 0, workers: 1, dataDir });
-		const api = await newClient(first, { plan: 'credits', creditBalance: 5 });
-		const { body } = await api.convert('Star.DST', 'pes');
-		await api.waitForJob('conversion', body.job.id);
-		const unlocked = (await api.post(`/jobs/conversion/${body.job.id}/unlock`)).body.job;
-		await sandboxAdmin(first).setFaults({ processingPaused: true });
-		const waiting = (await api.convert('Star.DST', 'exp')).body.job.id;
+		const { api, body, unlocked, waiting } = await closing(first, async () => {
+			const client = await newClient(first, { plan: 'credits', creditBalance: 5 });
+			const created = (await client.convert('Star.DST', 'pes')).body;
+			await client.waitForJob('conversion', created.job.id);
+			const job = (await client.post(`/jobs/conversion/${created.job.id}/unlock`)).body.job;
+			await sandboxAdmin(first).setFaults({ processingPaused: true });
+			const queued = (await client.convert('Star.DST', 'exp')).body.job.id;
+			return { api: client, body: created, unlocked: job, waiting: queued };
+		});
 		const { demoKey, adminToken, demoAccountId } = first;
-		await first.close();
 
 		const second = await startSandbox({ port: 0, workers: 1, dataDir });
 		try {
@@ -62,11 +76,15 @@ describe('restart with the same data directory', () => {
 
 	it('queues again a job a crash left processing, and fails one whose attempts are spent', async () => {
 		const first = await startSandbox({ port: 0, workers: 1, dataDir });
-		const api = await newClient(first, { plan: 'internal' });
-		await sandboxAdmin(first).setFaults({ processingPaused: true });
-		const resumed = (await api.convert('Star.DST', 'pes')).body.job.id;
-		const exhausted = (await api.convert('Star.DST', 'pes')).body.job.id;
-		await first.close();
+		const { api, resumed, exhausted } = await closing(first, async () => {
+			const client = await newClient(first, { plan: 'internal' });
+			await sandboxAdmin(first).setFaults({ processingPaused: true });
+			return {
+				api: client,
+				resumed: (await client.convert('Star.DST', 'pes')).body.job.id as string,
+				exhausted: (await client.convert('Star.DST', 'pes')).body.job.id as string,
+			};
+		});
 		editDatabase(
 			"UPDATE jobs SET status = 'processing', attempt_count = 1, run_attempts = 1 WHERE id = ?",
 			resumed,

@@ -1,6 +1,9 @@
 import { Api, fixture, newClient } from './client';
 import { startSandbox, type RunningSandbox } from '../support/sandbox';
 
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
+
 let sandbox: RunningSandbox;
 let api: Api;
 
