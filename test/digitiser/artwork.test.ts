@@ -102,6 +102,11 @@ describe('artwork that cannot be digitised', () => {
 		expect(error.message).toMatch(/100000 x 100000 pixels/);
 	});
 
+	it('refuses an SVG that declares a gigantic canvas', async () => {
+		const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10000000" height="10000000"><circle cx="5000000" cy="5000000" r="4000000" fill="#00c"/></svg>';
+		expect((await failure(Buffer.from(svg))).code).toBe('artwork_too_large');
+	});
+
 	it('refuses artwork that would be taller than any hoop', async () => {
 		const strip = await sharp({ create: { width: 10, height: 400, channels: 3, background: '#c00000' } }).png().toBuffer();
 		const error = await failure(strip);
