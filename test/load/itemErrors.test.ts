@@ -165,6 +165,31 @@ describe('per-item errors while the other items go on', () => {
 	});
 });
 
+describe('one job that cannot be read while the others finish', () => {
+	it('fails only that job\'s item; the other orders are waited for and downloaded', async () => {
+		const key = await newKey();
+		let unreadable: string | undefined;
+		shop.proxy.answerWith((request, url) => {
+			if (request.route !== 'GET /jobs/conversion/{id}') return undefined;
+			const id = url.split('?')[0].split('/').pop();
+			unreadable ??= id;
+			return id === unreadable ? 503 : undefined;
+		});
+		const { run } = await runOrders(shop, key, orderItems(3), createWaitDownload(['preview']));
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(3);
+		const failed = run.items.filter((item) => item.json.error !== undefined);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].json.httpCode).toBe('503');
+		expect(errorOf(failed[0])).toMatch(/kept failing after 5 tries/);
+		const downloaded = run.items.filter((item) => item.binary?.preview !== undefined);
+		expect(downloaded).toHaveLength(2);
+		expect(downloaded.map((item) => item.json.id)).not.toContain(unreadable);
+		expectNoKeyIn(run.items, key);
+	});
+});
+
 describe('the API keys of these runs', () => {
 	it('appear in no log line', () => {
 		const lines = logs.lines.join('\n');
