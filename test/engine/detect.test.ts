@@ -67,6 +67,26 @@ describe('detectFormat', () => {
 		expect(detectFormat(new Uint8Array(0), 'empty.dst')).toBeNull();
 	});
 
+	it.each(fixtures)(
+		'reads $name the same from a view into a larger buffer (as Node pools small files)',
+		({ name, format }) => {
+			const bytes = loadFixture(name).bytes;
+			const pool = new Uint8Array(bytes.length + 20).fill(0xee);
+			pool.set(bytes, 7);
+			const view = Buffer.from(pool.buffer, 7, bytes.length);
+			expect(detectFormat(view)).toBe(format);
+			const direct = readPattern(bytes, format);
+			const viaView = readPattern(view, format);
+			expect(Array.from(viaView.xs.subarray(0, viaView.length))).toEqual(
+				Array.from(direct.xs.subarray(0, direct.length)),
+			);
+			expect(Array.from(viaView.ys.subarray(0, viaView.length))).toEqual(
+				Array.from(direct.ys.subarray(0, direct.length)),
+			);
+			expect(viaView.threads).toEqual(direct.threads);
+		},
+	);
+
 	it('fails a file no reader accepts with unreadable_source and a clear message', () => {
 		const text = new TextEncoder().encode('not a design at all'.repeat(10));
 		expect(() => readPattern(text)).toThrow(UnreadableSourceError);
