@@ -20,6 +20,8 @@ export interface SandboxOptions {
 	sourceTtlSeconds?: number;
 	/** Engine worker threads, default 2. */
 	workers?: number;
+	/** A job running longer is stopped and failed with `engine_timeout`; default 120. */
+	jobTimeoutSeconds?: number;
 	/** Log each request (fastify's logger). */
 	logRequests?: boolean;
 }
@@ -62,6 +64,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		sourceTtlSeconds: settings.sourceTtlSeconds,
 		demoKey: options.demoKey,
 		adminToken: options.adminToken,
+		jobTimeoutMs: (options.jobTimeoutSeconds ?? 120) * 1000,
 	});
 	const app = await buildServer(services, options.logRequests ?? false);
 	try {
