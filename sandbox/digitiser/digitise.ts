@@ -7,7 +7,7 @@ import { DigitiseError } from './errors';
 import { findChart, paletteThreads } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
-import { standardDensity, type Density } from './sew';
+import { standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
 import { round } from './math';
 

@@ -1,7 +1,8 @@
 import { Command, Pattern } from '../engine/pattern';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
-import { RegionSewing, sewRegion, type Density } from './sew';
+import { sewRegion } from './sew';
+import { RegionSewing, type Density } from './sewing';
 import { max } from './math';
 
 const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };

@@ -1,0 +1,110 @@
+import type { Needle } from './needle';
+import type { RegionMap } from './regions';
+import { nextSection, toPixel, type ScanFrame, type Span } from './scan';
+import { ceil, floor, hypot, max, round } from './math';
+
+/** How densely areas are covered; relaxed step by step when a stitch cap must be met. */
+export interface Density {
+	/** Distance between tatami rows, mm. */
+	fillSpacingMm: number;
+	/** Longest tatami stitch, mm. */
+	fillStitchMm: number;
+	/** Distance between satin zig and zag, mm (each side is pierced every two of these). */
+	satinSpacingMm: number;
+	underlay: boolean;
+}
+
+export const standardDensity: Density = { fillSpacingMm: 0.4, fillStitchMm: 3.5, satinSpacingMm: 0.2, underlay: true };
+
+/** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
+const maxHiddenTravelMm = 20;
+/** How far a join between rows may graze past the region's edge: under a thread's width. */
+const joinSlackMm = 0.3;
+
+/**
+ * What sewing one region needs: the needle, the region, and which pixels the top
+ * stitching already covers (travel may only hide under top stitching still to come).
+ */
+export class RegionSewing {
+	constructor(
+		readonly needle: Needle,
+		readonly map: RegionMap,
+		readonly regionId: number,
+		readonly covered: Uint8Array,
+	) {}
+
+	/**
+	 * True when the straight line stays in the region, allowing it to stray `slackPx`
+	 * outside (a join along a slanted edge grazes the neighbour).
+	 */
+	inside(ax: number, ay: number, bx: number, by: number, avoidCovered: boolean, slackPx = 1): boolean {
+		const { width, height, ids } = this.map;
+		const length = hypot(bx - ax, by - ay);
+		const steps = max(1, ceil(length / 0.5));
+		for (let s = 0; s <= steps; s++) {
+			const x = floor(ax + ((bx - ax) * s) / steps);
+			const y = floor(ay + ((by - ay) * s) / steps);
+			if (x < 0 || y < 0 || x >= width || y >= height) return false;
+			const i = y * width + x;
+			if (avoidCovered && this.covered[i] && s > 1 && s < steps - 1) return false;
+			if (ids[i] !== this.regionId && !this.near(x, y, slackPx)) return false;
+		}
+		return true;
+	}
+
+	private near(x: number, y: number, slackPx: number): boolean {
+		const { width, height, ids } = this.map;
+		for (let dy = -slackPx; dy <= slackPx; dy++) {
+			for (let dx = -slackPx; dx <= slackPx; dx++) {
+				const nx = x + dx;
+				const ny = y + dy;
+				if (nx >= 0 && ny >= 0 && nx < width && ny < height && ids[ny * width + nx] === this.regionId) return true;
+			}
+		}
+		return false;
+	}
+
+	/** Stitches to a point when the way there stays inside the region, else jumps (and trims if far). */
+	joinTo(x: number, y: number): void {
+		const [nx, ny] = this.needle.position;
+		const slack = max(1, round(this.needle.px(joinSlackMm)));
+		if (this.inside(nx, ny, x, y, false, slack)) this.needle.stitchTo(x, y);
+		else this.needle.travelTo(x, y, false);
+	}
+
+	/** Moves to the next section: a hidden run under top stitching still to come, else a jump. */
+	travelTo(x: number, y: number): void {
+		const [nx, ny] = this.needle.position;
+		const near = hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm);
+		this.needle.travelTo(x, y, near && this.inside(nx, ny, x, y, true));
+	}
+
+	/** Marks the band a top row covers, so later travel does not run over it. */
+	cover(frame: ScanFrame, span: Span, halfWidth: number): void {
+		const { width, height } = this.map;
+		for (let v = span.v - halfWidth; v <= span.v + halfWidth; v += 0.5) {
+			for (let u = span.u0; u <= span.u1; u += 0.5) {
+				const [px, py] = toPixel(frame, u, v);
+				const x = floor(px);
+				const y = floor(py);
+				if (x >= 0 && y >= 0 && x < width && y < height) this.covered[y * width + x] = 1;
+			}
+		}
+	}
+}
+
+/** Sews every section of the scan, travelling between sections. */
+export function sewSections(sewing: RegionSewing, frame: ScanFrame, rows: Span[][], sew: (span: Span) => void): void {
+	for (;;) {
+		const section = nextSection(rows, frame, sewing.needle.position);
+		if (!section) return;
+		const [first] = section;
+		const [x0, y0] = toPixel(frame, first.u0, first.v);
+		const [x1, y1] = toPixel(frame, first.u1, first.v);
+		const [nx, ny] = sewing.needle.position;
+		const fromStart = hypot(x0 - nx, y0 - ny) <= hypot(x1 - nx, y1 - ny);
+		const [sx, sy] = fromStart ? [x0, y0] : [x1, y1];
+		sewing.travelTo(sx, sy);
+		for (const span of section) sew(span);
+	}
+}
