@@ -15,6 +15,7 @@ export const plans: Plan[] = ['free', 'credits', 'subscription', 'internal'];
 export const creditCosts = { conversion: 1, digitising: 2 } as const;
 
 const dayMs = 24 * 60 * 60 * 1000;
+const subscriptionPeriodMs = 30 * dayMs;
 
 /** Allowances an account gets unless the control API says otherwise. */
 const planDefaults: Record<Plan, Omit<NewAccount, 'name' | 'plan'>> = {
@@ -127,8 +128,9 @@ export class AccountService {
 			daily_limit: input.dailyLimit ?? defaults.dailyLimit!,
 			monthly_limit: input.monthlyLimit ?? defaults.monthlyLimit!,
 			entitlements: input.entitlements ?? defaults.entitlements!,
+			entitlement_grant: input.entitlements ?? defaults.entitlements!,
 			subscription_plan_slug: input.plan === 'subscription' ? 'studio-monthly' : null,
-			subscription_renews_at: input.plan === 'subscription' ? now + 30 * dayMs : null,
+			subscription_renews_at: input.plan === 'subscription' ? now + subscriptionPeriodMs : null,
 			created_at: now,
 		};
 		this.accounts.insert(row);
@@ -139,10 +141,17 @@ export class AccountService {
 		return this.accounts.find(id);
 	}
 
+	/** The account as of the sandbox clock: a subscription past its renewal date is renewed first. */
 	account(id: string): AccountRow {
 		const account = this.accounts.find(id);
 		if (!account) throw new NotFoundError(`No account ${id}.`);
-		return account;
+		const renewsAt = account.subscription_renews_at;
+		const now = this.clock.now();
+		if (account.plan !== 'subscription' || renewsAt === null || renewsAt > now) return account;
+		const periods = Math.floor((now - renewsAt) / subscriptionPeriodMs) + 1;
+		const next = renewsAt + periods * subscriptionPeriodMs;
+		this.accounts.setRenewal(id, next, account.entitlement_grant);
+		return { ...account, subscription_renews_at: next, entitlements: account.entitlement_grant };
 	}
 
 	/** A new key; the caller sees it once, only its SHA-256 hash is kept. */

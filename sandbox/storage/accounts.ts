@@ -12,6 +12,8 @@ export interface AccountRow {
 	monthly_limit: number;
 	/** Subscription unlocks left in the current period. */
 	entitlements: number;
+	/** Entitlements a subscription gets back at each renewal. */
+	entitlement_grant: number;
 	subscription_plan_slug: string | null;
 	subscription_renews_at: number | null;
 	created_at: number;
@@ -24,8 +26,8 @@ export class AccountsTable {
 		this.db
 			.prepare(
 				`INSERT INTO accounts (id, name, plan, credit_balance, preview_remaining, daily_limit, monthly_limit,
-					entitlements, subscription_plan_slug, subscription_renews_at, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+					entitlements, entitlement_grant, subscription_plan_slug, subscription_renews_at, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			)
 			.run(
 				row.id,
@@ -36,6 +38,7 @@ export class AccountsTable {
 				row.daily_limit,
 				row.monthly_limit,
 				row.entitlements,
+				row.entitlement_grant,
 				row.subscription_plan_slug,
 				row.subscription_renews_at,
 				row.created_at,

@@ -89,6 +89,9 @@ const migrations: string[] = [
 	);
 	CREATE INDEX usage_by_account ON usage(account_id, at);
 	`,
+	// Subscriptions renew: the entitlements granted per period are restored at each renewal.
+	`ALTER TABLE accounts ADD COLUMN entitlement_grant INTEGER NOT NULL DEFAULT 0;
+	UPDATE accounts SET entitlement_grant = entitlements;`,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

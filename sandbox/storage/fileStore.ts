@@ -11,6 +11,8 @@ export class FileStore {
 		this.root = join(dataDir, 'files');
 		this.tmp = join(dataDir, 'tmp');
 		mkdirSync(this.root, { recursive: true });
+		// Uploads a previous run left half-streamed belong to no job.
+		rmSync(this.tmp, { recursive: true, force: true });
 		mkdirSync(this.tmp, { recursive: true });
 	}
 

@@ -162,6 +162,28 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 		expect(await usage(api)).toMatchObject({ creditBalance: 4 });
 	});
 
+	it('restores the entitlements when the subscription renews (sandbox clock)', async () => {
+		const own = await startSandbox({ port: 0, workers: 1 });
+		try {
+			const api = await newClient(own, { plan: 'subscription', entitlements: 1, creditBalance: 0 });
+			const job = await completedJob(api);
+			expect((await api.post(`/jobs/conversion/${job.id}/unlock`)).status).toBe(200);
+			const spent = await usage(api);
+			expect(spent.unlockEntitlementsRemaining).toBe(0);
+			const second = await completedJob(api);
+			expect((await api.post(`/jobs/conversion/${second.id}/unlock`)).status).toBe(422);
+			await sandboxAdmin(own).advanceClock(31 * 24 * 3600);
+			const renewed = await usage(api);
+			expect(renewed.unlockEntitlementsRemaining).toBe(1);
+			expect(Date.parse(renewed.subscriptionRenewsAt)).toBeGreaterThan(
+				Date.parse(spent.subscriptionRenewsAt),
+			);
+			expect((await api.post(`/jobs/conversion/${second.id}/unlock`)).status).toBe(200);
+		} finally {
+			await own.close();
+		}
+	});
+
 	it('unlocks free of charge on an internal account', async () => {
 		const api = await newClient(sandbox, { plan: 'internal' });
 		const job = await completedJob(api);
