@@ -232,6 +232,24 @@ export class RelativePatternBuilder {
 		this.sewnSinceCut = false;
 	}
 
+	/**
+	 * A trim before entry `index`, where the needle was at (x, y): for formats whose trim is only
+	 * recognisable after the jumps that make it, so nothing needs holding back while reading.
+	 */
+	trimBefore(index: number, x: number, y: number): void {
+		if (!this.sewnSinceCut) return;
+		const pattern = this.pattern;
+		pattern.add(x, y, Trim);
+		const last = pattern.length - 1;
+		pattern.xs.copyWithin(index + 1, index, last);
+		pattern.ys.copyWithin(index + 1, index, last);
+		pattern.commands.copyWithin(index + 1, index, last);
+		pattern.xs[index] = x;
+		pattern.ys[index] = y;
+		pattern.commands[index] = Trim;
+		this.sewnSinceCut = false;
+	}
+
 	colourChange(): void {
 		this.pattern.add(this.x, this.y, ColorChange);
 		this.sewnSinceCut = false;

@@ -161,4 +161,22 @@ describe('RelativePatternBuilder', () => {
 			[6, -4, Command.End],
 		]);
 	});
+
+	it('inserts a trim before jumps already read, once something was sewn', () => {
+		const builder = new RelativePatternBuilder(2);
+		builder.trimBefore(0, 0, 0);
+		builder.stitch(3, 0);
+		const runStart = builder.pattern.length;
+		builder.jump(10, 0);
+		builder.jump(10, 0);
+		builder.trimBefore(runStart, 3, 0);
+		builder.trimBefore(runStart, 3, 0);
+		expect(entries(builder.finish())).toEqual([
+			[3, 0, Command.Stitch],
+			[3, 0, Command.Trim],
+			[13, 0, Command.Jump],
+			[23, 0, Command.Jump],
+			[23, 0, Command.End],
+		]);
+	});
 });

@@ -98,28 +98,17 @@ for (let byte = 0; byte < 256; byte++) {
 	yFromByte2[byte] = decodeAxis(0, 0, byte, yDigits);
 }
 
-interface DstHeader {
-	fields: Map<string, string>;
-	threads: Thread[];
-}
-
-function parseHeader(bytes: Uint8Array): DstHeader {
-	const fields = new Map<string, string>();
+/** The thread colours of the extended header; the standard fields are recomputed, not trusted. */
+function headerThreads(bytes: Uint8Array): Thread[] {
 	const threads: Thread[] = [];
 	let text = '';
 	for (let i = 0; i < headerSize; i++) text += String.fromCharCode(bytes[i]);
-	for (const rawLine of text.split(/[\r\n\x1a]/)) {
-		const match = /^\s*([A-Z+-]{2}):(.*)$/.exec(rawLine);
-		if (!match) continue;
-		const [, key, value] = match;
-		if (key === 'TC') {
-			const thread = parseThreadLine(value);
-			if (thread) threads.push(thread);
-		} else if (!fields.has(key)) {
-			fields.set(key, value.trim());
-		}
+	for (const line of text.split(/[\r\n\x1a]/)) {
+		const match = /^\s*TC:(.*)$/.exec(line);
+		const thread = match ? parseThreadLine(match[1]) : null;
+		if (thread) threads.push(thread);
 	}
-	return { fields, threads };
+	return threads;
 }
 
 /** `TC:#RRGGBB,description,catalog`: the thread lines of the extended header. */
@@ -139,21 +128,14 @@ function readDst(bytes: Uint8Array): Pattern {
 			`A DST file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
 		);
 	}
-	const header = parseHeader(bytes);
 	const builder = new RelativePatternBuilder(
 		Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2),
 	);
-	// Jumps are held back until their run ends: a run of three or more is the machine's trim.
-	const runDx: number[] = [];
-	const runDy: number[] = [];
+	// A run of three or more jumps is the machine's trim, placed where the run began.
 	let runLength = 0;
-	const endRun = (): void => {
-		if (runLength >= jumpsPerTrim) builder.trim();
-		for (let k = 0; k < runDx.length; k++) builder.jump(runDx[k], runDy[k]);
-		runDx.length = 0;
-		runDy.length = 0;
-		runLength = 0;
-	};
+	let runStart = 0;
+	let runX = 0;
+	let runY = 0;
 
 	let sequinMode = false;
 	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
@@ -164,12 +146,12 @@ function readDst(bytes: Uint8Array): Pattern {
 		const dx = xFromByte0[b0] + xFromByte1[b1] + xFromByte2[b2];
 		const dy = -(yFromByte0[b0] + yFromByte1[b1] + yFromByte2[b2]);
 		if ((b2 & colourChangeMask) === colourChangeMask) {
-			endRun();
+			runLength = 0;
 			builder.jump(dx, dy);
 			builder.colourChange();
 		} else if ((b2 & sequinMask) === sequinMask) {
 			// Sequins are not modelled: the mode switch and the sequin drops become plain moves.
-			endRun();
+			runLength = 0;
 			sequinMode = !sequinMode;
 			builder.jump(dx, dy);
 		} else if ((b2 & jumpMask) === jumpMask) {
@@ -177,19 +159,21 @@ function readDst(bytes: Uint8Array): Pattern {
 				builder.jump(dx, dy);
 				continue;
 			}
-			runLength++;
-			if (dx !== 0 || dy !== 0) {
-				runDx.push(dx);
-				runDy.push(dy);
+			if (runLength === 0) {
+				runStart = builder.pattern.length;
+				runX = builder.x;
+				runY = builder.y;
 			}
+			runLength++;
+			builder.jump(dx, dy);
+			if (runLength === jumpsPerTrim) builder.trimBefore(runStart, runX, runY);
 		} else {
-			if (runLength) endRun();
+			runLength = 0;
 			builder.stitch(dx, dy);
 		}
 	}
-	endRun();
 	const pattern = builder.finish();
-	pattern.threads = header.threads;
+	pattern.threads = headerThreads(bytes);
 	return pattern;
 }
 
