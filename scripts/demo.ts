@@ -2,13 +2,23 @@
  * Runs the example workflows in a real n8n against the sandbox and keeps what they produce:
  * machine files, previews and a summary per example. Used by `npm run demo` and the e2e suite.
  */
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createReadStream, existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { basename, join } from 'node:path';
 
 import type { Example } from './examples';
 import { embroideryNodeTypes, examplesDir, hasManualTrigger, sandboxCredential, useCredential, withLocalValues } from './examples';
-import type { LocalN8n, WorkflowExport, WorkflowRun } from './n8n';
-import { sleep } from './n8n';
+import type { LocalN8n, Owner, WorkflowExport, WorkflowRun } from './n8n';
+import { freePort, sleep } from './n8n';
+
+/** The editor login `npm start` creates on first run (documented in the README). */
+export const demoOwner: Owner = {
+	email: 'demo@example.com',
+	password: 'Embroidery1',
+	firstName: 'Demo',
+	lastName: 'User',
+};
 
 export interface SandboxAccess {
 	baseUrl: string;
@@ -257,4 +267,83 @@ export async function setEngineFailureRate(sandbox: { origin: string; adminToken
 		signal: AbortSignal.timeout(30_000),
 	});
 	if (!response.ok) throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
+}
+
+/**
+ * The trigger example, published under a running, signed-in `n8n start`: once the trigger has its
+ * baseline, one conversion completes and one fails with a passing engine error; then waits (bounded)
+ * for the workflow run that stores the first and reports and retries the second.
+ */
+export async function runTriggerExample(
+	n8n: LocalN8n,
+	sandbox: SandboxAccess & { origin: string; adminToken: string },
+	slug: string,
+	workflow: WorkflowExport,
+	folders: ExampleFolders,
+): Promise<{ outcome: ExampleOutcome; run?: WorkflowRun; jobs: { completed: string; failed: string } }> {
+	const outcome: ExampleOutcome = { example: slug, name: workflow.name, status: 'error', jobs: [], files: [] };
+	const jobs = { completed: '', failed: '' };
+	try {
+		await waitForTriggerBaseline(n8n, workflow.id);
+		const design = { name: 'Star.JEF', bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')) };
+		const endJob = async (format: string) => {
+			const job = await createJob(sandbox, { workflow: 'conversion', format }, design);
+			await waitForJobEnd(sandbox, job);
+			return job.id;
+		};
+		jobs.completed = await endJob('pes');
+		await setEngineFailureRate(sandbox, 1);
+		try {
+			jobs.failed = await endJob('dst');
+		} finally {
+			await setEngineFailureRate(sandbox, 0);
+		}
+		// Both endings usually arrive in one poll; when they straddle two, the second comes a minute later.
+		const deadline = Date.now() + 150_000;
+		let executions = await waitForExecutions(n8n, workflow.id, 1, 150_000);
+		const handled = async () =>
+			(await readdir(folders.delivered(slug))).some((file) => file.startsWith(jobs.completed)) &&
+			(await readdir(folders.notices)).includes(`${jobs.failed}.json`);
+		while (!(await handled()) && executions.every((execution) => execution.status === 'success')) {
+			if (Date.now() > deadline) throw new Error(`The trigger workflow did not handle jobs ${jobs.completed} and ${jobs.failed} within 150 s`);
+			await sleep(2_000);
+			executions = await waitForExecutions(n8n, workflow.id, executions.length, 10_000);
+		}
+		const runs = await Promise.all(executions.map(async (execution) => await n8n.getExecution(execution.id)));
+		const failedRun = runs.find((candidate) => candidate.status !== 'success');
+		const run = failedRun ?? runs[0];
+		const error = run.data.resultData.error;
+		outcome.status = failedRun ? failedRun.status : 'success';
+		outcome.error = error && { node: error.node?.name, message: error.message, description: error.description };
+		outcome.jobs = runs.flatMap((each) => jobsOf(each, workflow));
+		for (const folder of [folders.delivered(slug), folders.notices]) {
+			for (const file of await readdir(folder)) {
+				const path = join(folder, file);
+				const bytes = await readFile(path);
+				outcome.files.push({ node: 'Store machine file / Write notice', field: '', fileName: file, mimeType: '', bytes: bytes.length, path });
+			}
+		}
+		return { outcome, run, jobs };
+	} catch (error) {
+		outcome.error = { message: (error as Error).message };
+		return { outcome, jobs };
+	}
+}
+
+/** Serves examples/files (the sample artwork) so orders can point their artworkUrl at it. */
+export async function serveSampleFiles(preferredPort = 0): Promise<{ server: Server; url: string }> {
+	const folder = join(examplesDir, 'files');
+	const server = createServer((request, response) => {
+		const file = join(folder, basename(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)));
+		if (!existsSync(file) || file === folder) {
+			response.writeHead(404).end('Not found');
+			return;
+		}
+		const type = file.endsWith('.svg') ? 'image/svg+xml' : 'application/octet-stream';
+		response.writeHead(200, { 'content-type': type });
+		createReadStream(file).pipe(response);
+	});
+	const port = await freePort(preferredPort);
+	await new Promise<void>((resolveListen) => server.listen(port, '127.0.0.1', resolveListen));
+	return { server, url: `http://127.0.0.1:${port}` };
 }

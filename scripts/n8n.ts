@@ -188,6 +188,27 @@ export function parseRawOutput(output: string): WorkflowRun | undefined {
 	return JSON.parse(lines.slice(start, end + 1).join('\n')) as WorkflowRun;
 }
 
+/** n8n stores run data in the "flatted" encoding: a JSON table where every string and object is an index. */
+export function parseFlatted(text: string): unknown {
+	const table = JSON.parse(text) as unknown[];
+	const revived = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (revived.has(index)) return revived.get(index);
+		const value = table[index];
+		if (typeof value !== 'object' || value === null) {
+			revived.set(index, value);
+			return value;
+		}
+		const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+		revived.set(index, copy);
+		for (const [key, entry] of Object.entries(value)) {
+			(copy as Record<string, unknown>)[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
+		}
+		return copy;
+	};
+	return revive(0);
+}
+
 export class LocalN8n {
 	readonly userFolder: string;
 	readonly port: number;
@@ -336,6 +357,34 @@ export class LocalN8n {
 		throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${this.logFile}:\n${await this.logTail()}`);
 	}
 
+	/**
+	 * Waits (bounded) until n8n has activated the triggers and webhooks of these published workflows:
+	 * n8n 2.41 activates them in the background, after it answers its readiness probe. Needs `signIn`.
+	 */
+	async waitForActivation(workflowIds: string[], timeoutMs = 120_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const statuses = await Promise.all(
+				workflowIds.map(async (id) => ({
+					id,
+					...(await this.rest<{ status: string; triggers: Array<{ errorMessage?: string | null }> }>(
+						'GET',
+						`/rest/workflows/${id}/publication-status`,
+					)),
+				})),
+			);
+			const failed = statuses.filter(({ status }) => status === 'failed' || status === 'partial');
+			if (failed.length) {
+				const reasons = failed.flatMap(({ id, triggers }) => triggers.map((t) => `${id}: ${t.errorMessage ?? 'failed'}`));
+				throw new Error(`n8n could not activate ${reasons.join('; ')}`);
+			}
+			const waiting = statuses.filter(({ status }) => status !== 'published').map(({ id }) => id);
+			if (waiting.length === 0) return;
+			if (Date.now() > deadline) throw new Error(`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`);
+			await sleep(1_000);
+		}
+	}
+
 	/** Resolves with the exit code when the running `n8n start` ends by itself or is stopped. */
 	async exited(): Promise<number | null> {
 		const server = this.server;
@@ -370,6 +419,15 @@ export class LocalN8n {
 		await this.rest('POST', '/rest/login', { emailOrLdapLoginId: email, password });
 	}
 
+	/** Sets the owner up on a fresh instance, or logs in when an earlier run already did. */
+	async signIn(owner: Owner): Promise<void> {
+		try {
+			await this.setupOwner(owner);
+		} catch {
+			await this.login(owner.email, owner.password);
+		}
+	}
+
 	/** Calls n8n's internal REST API with the session cookie; throws with n8n's message on failure. */
 	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.url}${path}`, {
@@ -388,6 +446,12 @@ export class LocalN8n {
 		if (!response.ok) throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text}`);
 		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
 		return (parsed.data ?? parsed) as T;
+	}
+
+	/** One execution's run data, read over REST (needs a logged-in `n8n start`). */
+	async getExecution(id: string): Promise<WorkflowRun> {
+		const execution = await this.rest<{ status: string; data: string }>('GET', `/rest/executions/${id}`);
+		return { status: execution.status, data: parseFlatted(execution.data) as WorkflowRun['data'] };
 	}
 
 	private async isReady(): Promise<boolean> {

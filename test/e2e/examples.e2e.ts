@@ -2,11 +2,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { importExamples, exampleFolders, runExample, type ExampleFolders } from '../../scripts/demo';
+import {
+	exampleFolders,
+	importExamples,
+	runExample,
+	runTriggerExample,
+	serveSampleFiles,
+	waitForJobEnd,
+	type ExampleFolders,
+} from '../../scripts/demo';
 import { readExamples } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
-import { openEnvironment } from './support/environment';
+import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -14,11 +22,12 @@ describe('the example workflows', () => {
 	let n8n: LocalN8n;
 	let root: string;
 	let folders: ExampleFolders;
+	let sandbox: SandboxInfo;
 	let workflows: Map<string, WorkflowExport>;
 
 	beforeAll(async () => {
 		const environment = await openEnvironment();
-		({ n8n, root } = environment);
+		({ n8n, root, sandbox } = environment);
 		folders = exampleFolders(join(environment.filesDir, 'examples'));
 		const examples = await readExamples();
 		const imported = await importExamples(n8n, examples, environment.sandbox, folders);
@@ -55,5 +64,56 @@ describe('the example workflows', () => {
 		expect(metrics.colourCount).toBeGreaterThanOrEqual(1);
 		expect(metrics.colourCount).toBeLessThanOrEqual(3);
 		expect(metrics.stitchCount).toBeGreaterThan(100);
+	});
+
+	describe('published under n8n start', () => {
+		beforeAll(async () => {
+			await n8n.publishWorkflow('embroideryExShop1');
+			await n8n.publishWorkflow('embroideryExJobs1');
+			await n8n.start();
+			await n8n.signIn(e2eOwner);
+			await n8n.waitForActivation(['embroideryExShop1', 'embroideryExJobs1']);
+		});
+
+		afterAll(async () => {
+			await n8n.stop();
+		});
+
+		it('answers a shop order posted to its webhook with the saved machine file', async () => {
+			const samples = await serveSampleFiles();
+			try {
+				const response = await fetch(`${n8n.url}/webhook/embroidery-order`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ orderId: 'A-2001', artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' }),
+					signal: AbortSignal.timeout(180_000),
+				});
+				expect(response.status).toBe(200);
+				expect(await response.json()).toEqual(expect.objectContaining({ status: 'completed', downloadsUnlocked: true }));
+			} finally {
+				samples.server.close();
+			}
+			const saved = await readFile(join(folders.delivered('shop-order-to-machine-file'), 'order-A-2001.dst'));
+			const metrics = measurePattern(readPattern(saved, 'dst'));
+			expect(metrics.widthMm).toBeGreaterThan(50);
+			expect(metrics.widthMm).toBeLessThanOrEqual(61);
+		});
+
+		it('stores a completed job and reports and retries a failed one when the trigger emits them', async () => {
+			const slug = 'act-on-finished-jobs';
+			const { outcome, jobs } = await runTriggerExample(n8n, sandbox, slug, workflows.get(slug)!, folders);
+
+			expect(outcome.error).toBeUndefined();
+			expect(outcome.status).toBe('success');
+			const stored = await readFile(join(folders.delivered(slug), `${jobs.completed}-Star.pes`));
+			expect(measurePattern(readPattern(stored, 'pes')).stitchCount).toBeGreaterThan(2000);
+			const notice = JSON.parse(await readFile(join(folders.notices, `${jobs.failed}.json`), 'utf8'));
+			expect(notice).toEqual(
+				expect.objectContaining({ jobId: jobs.failed, failureCode: 'engine_error', willRetry: true, reason: expect.stringContaining('engine failed') }),
+			);
+			// Only the workflow's Retry job step can bring a failed job back; the sandbox's faults are off again.
+			const retried = await waitForJobEnd(sandbox, { id: jobs.failed, workflow: 'conversion' });
+			expect(retried).toEqual(expect.objectContaining({ status: 'completed', attemptCount: 2 }));
+		});
 	});
 });

@@ -12,4 +12,5 @@ module.exports = {
 	// Every n8n command is a separate process of a few seconds; waits inside are bounded separately.
 	testTimeout: 300000,
 	maxWorkers: 1,
+	verbose: true,
 };

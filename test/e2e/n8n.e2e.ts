@@ -1,6 +1,6 @@
 /** The harness itself against n8n's built-in nodes: execute, binaries, start, owner, REST, webhooks. */
 import { nodeItems, type LocalN8n } from '../../scripts/n8n';
-import { openEnvironment } from './support/environment';
+import { e2eOwner, openEnvironment } from './support/environment';
 import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
 
 describe('a real n8n 2.41.1 in an isolated user folder', () => {
@@ -44,11 +44,12 @@ describe('a real n8n 2.41.1 in an isolated user folder', () => {
 	it('serves the editor and a published webhook under n8n start', async () => {
 		await n8n.publishWorkflow('e2eHarnessHook01');
 		await n8n.start();
-		await n8n.setupOwner({ email: 'owner@example.com', password: 'Embroidery1', firstName: 'Demo', lastName: 'Owner' });
-		await n8n.login('owner@example.com', 'Embroidery1');
+		await n8n.setupOwner(e2eOwner).catch(() => undefined);
+		await n8n.login(e2eOwner.email, e2eOwner.password);
+		await n8n.waitForActivation(['e2eHarnessHook01']);
 
 		const workflows = await n8n.rest<Array<{ id: string; activeVersionId: string | null }>>('GET', '/rest/workflows');
-		expect(workflows.map((w) => w.id).sort()).toEqual(['e2eHarnessFile01', 'e2eHarnessHook01']);
+		expect(workflows.map((w) => w.id)).toEqual(expect.arrayContaining(['e2eHarnessFile01', 'e2eHarnessHook01']));
 		const response = await fetch(`${n8n.url}/webhook/harness-echo`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },

@@ -1,7 +1,7 @@
 /** What global-setup prepares once per run and every e2e file opens: one n8n user folder, one sandbox. */
 import { join } from 'node:path';
 
-import { LocalN8n, type CredentialExport } from '../../../scripts/n8n';
+import { LocalN8n, type CredentialExport, type Owner } from '../../../scripts/n8n';
 
 export interface SandboxInfo {
 	baseUrl: string;
@@ -12,7 +12,7 @@ export interface SandboxInfo {
 }
 
 export interface E2eEnvironment {
-	/** Scratch folder of this run (.n8n-e2e/), kept after the run for its logs. */
+	/** Scratch folder of this run (.n8n-e2e/run-*), removed after the run unless EMBROIDERY_E2E_KEEP=1. */
 	root: string;
 	/** The folder workflows may read and write with "Read/Write Files from Disk". */
 	filesDir: string;
@@ -29,6 +29,9 @@ export const e2eCredentials = {
 	wrongKey: { id: 'embroideryWrong1', name: 'Embroidery with a wrong key' },
 	readOnly: { id: 'embroideryRead01', name: 'Embroidery key without jobs:write' },
 } as const;
+
+/** The editor account of the e2e n8n; whichever file starts n8n first sets it up. */
+export const e2eOwner: Owner = { email: 'owner@example.com', password: 'Embroidery1', firstName: 'E2e', lastName: 'Owner' };
 
 export function n8nOptions(root: string) {
 	return {

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { LocalN8n, repoRoot } from '../../../scripts/n8n';
@@ -7,11 +7,11 @@ import { credentialExports, n8nOptions, shareEnvironment } from './environment';
 
 /**
  * Once per run: the sandbox on a free port, and one n8n user folder with the built package and the
- * suite's credentials. The previous run's folder is wiped; this one stays for its logs.
+ * suite's credentials, in a folder of its own so that runs started side by side never meet.
  */
 export default async function globalSetup(): Promise<void> {
-	const root = join(repoRoot, '.n8n-e2e');
-	await rm(root, { recursive: true, force: true });
+	await mkdir(join(repoRoot, '.n8n-e2e'), { recursive: true });
+	const root = await mkdtemp(join(repoRoot, '.n8n-e2e', 'run-'));
 	await mkdir(join(root, 'files'), { recursive: true });
 	const sandbox = await startSandbox({ port: 0, dataDir: join(root, 'sandbox') });
 	(globalThis as { embroiderySandbox?: typeof sandbox }).embroiderySandbox = sandbox;
