@@ -2,6 +2,7 @@ import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
 import { readPattern, writePattern } from '../../sandbox/engine';
+import { renderPreview } from '../../sandbox/engine/preview';
 import { artworkRegions, blockNearest, intersectionOverUnion, renderStitches, stitchStats } from './helpers';
 
 /** Preview scale for the comparisons: a quarter millimetre a pixel. */
@@ -61,6 +62,36 @@ describe('digitised designs look like their artwork', () => {
 		expect(pattern.threads).toHaveLength(3);
 		for (const score of scores) expect(score).toBeGreaterThanOrEqual(0.8);
 		expect(stitchStats(pattern).colourChanges).toBe(2);
+	});
+
+	it("matches the artwork's regions in the engine's own rendered preview (IoU >= 0.8)", async () => {
+		const { pattern } = logoResult;
+		const preview = await renderPreview(pattern, { format: 'png', maxSizePx: 400 });
+		const { data, info } = await sharp(preview.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+		const box = contentBox(info.width, info.height, (i) => data[i * 4 + 3] > 0);
+		const regions = await artworkRegions(logoPng, 400, 300, logoColours);
+		const artBox = contentBox(400, 300, (i) => regions[i] > 0);
+		// Lay the artwork over the preview by their content boxes (the preview adds padding and scales).
+		const artworkAt = (x: number, y: number) => {
+			const ax = Math.floor(artBox.minX + ((x - box.minX + 0.5) / (box.maxX - box.minX + 1)) * (artBox.maxX - artBox.minX + 1));
+			const ay = Math.floor(artBox.minY + ((y - box.minY + 0.5) / (box.maxY - box.minY + 1)) * (artBox.maxY - artBox.minY + 1));
+			return regions[ay * 400 + ax];
+		};
+		for (let k = 1; k < logoColours.length; k++) {
+			const block = blockNearest(pattern, logoColours[k]);
+			const sewn: number[] = [];
+			const drawn: number[] = [];
+			for (let y = box.minY; y <= box.maxY; y++) {
+				for (let x = box.minX; x <= box.maxX; x++) {
+					const i = y * info.width + x;
+					const opaque = data[i * 4 + 3] > 0;
+					const colour = (data[i * 4] << 16) | (data[i * 4 + 1] << 8) | data[i * 4 + 2];
+					drawn.push(opaque && blockNearest(pattern, colour) === block ? 1 : 0);
+					sewn.push(artworkAt(x, y) === k ? 1 : 0);
+				}
+			}
+			expect(intersectionOverUnion(sewn, drawn)).toBeGreaterThanOrEqual(0.8);
+		}
 	});
 
 	it('reads SVG artwork directly, rasterised for the requested width', async () => {
@@ -189,4 +220,18 @@ function densestSquareMillimetre(pattern: import('../../sandbox/engine/pattern')
 		most = Math.max(most, count);
 	}
 	return most;
+}
+
+function contentBox(width: number, height: number, filled: (i: number) => boolean) {
+	const box = { minX: width, minY: height, maxX: -1, maxY: -1 };
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			if (!filled(y * width + x)) continue;
+			box.minX = Math.min(box.minX, x);
+			box.maxX = Math.max(box.maxX, x);
+			box.minY = Math.min(box.minY, y);
+			box.maxY = Math.max(box.maxY, y);
+		}
+	}
+	return box;
 }
