@@ -65,7 +65,10 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	const artwork = await loadArtwork(bytes, options.widthMm);
 	const foreground = findForeground(artwork);
 	if (foreground.pixelCount === 0) {
-		throw new DigitiseError('empty_artwork', 'The artwork has nothing to stitch: it is blank, fully transparent or only background.');
+		throw new DigitiseError(
+			'empty_artwork',
+			`The artwork has nothing to stitch at ${options.widthMm} mm: it is blank, fully transparent or only background, or its details are too small to sew (try a larger width_mm).`,
+		);
 	}
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {

@@ -129,6 +129,13 @@ describe('artwork that cannot be digitised', () => {
 		expect((await failure(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" </svg'))).code).toBe('unreadable_artwork');
 	});
 
+	it('fails as empty when every detail is too small to sew at the requested width', async () => {
+		const speck = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="500" y="500" width="3" height="3" fill="#000"/></svg>`;
+		const error = await failure(await sharp(Buffer.from(speck)).png().toBuffer());
+		expect(error.code).toBe('empty_artwork');
+		expect(error.message).toMatch(/larger width_mm/);
+	});
+
 	it('fails a blank artwork as empty', async () => {
 		const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer();
 		const transparent = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
