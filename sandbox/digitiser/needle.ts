@@ -25,7 +25,6 @@ export class Needle {
 	private prevY = 0;
 	private anchored = false;
 	private readonly unit: number;
-	trims = 0;
 
 	constructor(
 		readonly pattern: Pattern,
@@ -126,6 +125,5 @@ export class Needle {
 		}
 		this.emit(this.x, this.y, Command.Trim);
 		this.anchored = false;
-		this.trims++;
 	}
 }
