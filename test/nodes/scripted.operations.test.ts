@@ -323,20 +323,21 @@ describe('pacing within an execution', () => {
 					sendJson(response, 200, { freeUsage });
 				},
 				async (server) => {
+					const started = Date.now();
 					const result = await runNode({
 						credentials: { apiKey, baseUrl: server.baseUrl },
 						parameters: { resource: 'account', operation: 'getUsage' },
 						input: Array.from({ length: 7 }, () => ({})),
 					});
 					expect(result.items).toHaveLength(7);
+					// The 7th request may start only 2 windows after the 1st; unpaced, all take a few ms.
+					expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
 				},
 			);
 		} finally {
 			Object.assign(defaultPacing, saved);
 		}
-		// Arrival times at the server trail the pacer's start times by the request's own latency,
-		// so allow some slack; unpaced, all seven would arrive within a few milliseconds.
-		for (let i = 3; i < times.length; i++) expect(times[i] - times[i - 3]).toBeGreaterThanOrEqual(500);
-		expect(times[6] - times[0]).toBeGreaterThanOrEqual(1400);
+		// Arrival times trail the pacer's start times by each request's latency, hence the slack.
+		expect(times[6] - times[0]).toBeGreaterThanOrEqual(1000);
 	});
 });

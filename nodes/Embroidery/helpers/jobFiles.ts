@@ -1,5 +1,5 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { nodeErrorOf } from '../transport';
 import type { Job } from '../transport';
@@ -39,6 +39,25 @@ export function fileLinksOf(job: Job, kind: FileKind): FileLink[] {
 /** A signed URL the service refused with 403 may simply have expired: worth one fresh job fetch. */
 function mayBeExpiredUrl(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '403';
+}
+
+/** A download, or the refusal that fresh URLs may cure (no URL given, or a 403 for the signed one). */
+async function tryDownload(
+	context: IExecuteFunctions,
+	link: FileLink,
+	itemIndex: number,
+): Promise<{ data: IBinaryData } | { refused: unknown }> {
+	if (!link.url) {
+		return {
+			refused: new NodeOperationError(context.getNode(), 'The service gave no signed URL for this file', { itemIndex }),
+		};
+	}
+	try {
+		return { data: await downloadToBinary(context, link.url, itemIndex, link) };
+	} catch (error) {
+		if (mayBeExpiredUrl(error)) return { refused: error };
+		throw nodeErrorOf(context.getNode(), error, itemIndex);
+	}
 }
 
 export interface JobFileFields {
@@ -89,21 +108,15 @@ export async function downloadJobFiles(
 			});
 		}
 		for (let index = 0; index < links.length; index++) {
-			let link = links[index];
-			let data;
-			try {
-				if (!link.url) throw new NodeApiError(context.getNode(), { message: 'no signed URL' }, { httpCode: '403' });
-				data = await downloadToBinary(context, link.url, itemIndex, link);
-			} catch (error) {
-				if (refetched || !mayBeExpiredUrl(error)) throw nodeErrorOf(context.getNode(), error, itemIndex);
+			let outcome = await tryDownload(context, links[index], itemIndex);
+			if ('refused' in outcome && !refetched) {
 				refetched = true;
 				job = await fetchJob(context, ref, itemIndex);
-				link = fileLinksOf(job, kind)[index] ?? { url: null };
-				if (!link.url) throw nodeErrorOf(context.getNode(), error, itemIndex);
-				data = await downloadToBinary(context, link.url, itemIndex, link);
+				outcome = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
 			}
-			const field = addBinary(binary, fields[kind], data);
-			files.push({ kind, field, fileName: data.fileName ?? null, mimeType: data.mimeType });
+			if ('refused' in outcome) throw nodeErrorOf(context.getNode(), outcome.refused, itemIndex);
+			const field = addBinary(binary, fields[kind], outcome.data);
+			files.push({ kind, field, fileName: outcome.data.fileName ?? null, mimeType: outcome.data.mimeType });
 		}
 	}
 	return { job, binary, files };
