@@ -1,5 +1,5 @@
 import type { Needle } from './needle';
-import type { RegionMap } from './regions';
+import { background, type RegionMap } from './regions';
 import { nextSection, toPixel, type ScanFrame, type Span } from './scan';
 import { ceil, floor, hypot, max, round } from './math';
 
@@ -37,7 +37,7 @@ export class RegionSewing {
 	 * True when the straight line stays in the region, allowing it to stray `slackPx`
 	 * outside (a join along a slanted edge grazes the neighbour).
 	 */
-	inside(ax: number, ay: number, bx: number, by: number, avoidCovered: boolean, slackPx = 1): boolean {
+	inside(ax: number, ay: number, bx: number, by: number, slackPx = 1): boolean {
 		const { width, height, ids } = this.map;
 		const length = hypot(bx - ax, by - ay);
 		const steps = max(1, ceil(length / 0.5));
@@ -45,9 +45,27 @@ export class RegionSewing {
 			const x = floor(ax + ((bx - ax) * s) / steps);
 			const y = floor(ay + ((by - ay) * s) / steps);
 			if (x < 0 || y < 0 || x >= width || y >= height) return false;
+			if (ids[y * width + x] !== this.regionId && !this.near(x, y, slackPx)) return false;
+		}
+		return true;
+	}
+
+	/**
+	 * True when a travel run along the line would end up hidden: it crosses only design
+	 * areas whose top stitching is still to come (this shape's or any later one's), never
+	 * bare fabric or stitching already done. Its first and last half millimetre may graze edges.
+	 */
+	hiddenPath(ax: number, ay: number, bx: number, by: number): boolean {
+		const { width, height, ids, regions } = this.map;
+		const length = hypot(bx - ax, by - ay);
+		const steps = max(1, ceil(length / 0.5));
+		const grace = ceil(this.needle.px(0.5) / 0.5);
+		for (let s = grace; s <= steps - grace; s++) {
+			const x = floor(ax + ((bx - ax) * s) / steps);
+			const y = floor(ay + ((by - ay) * s) / steps);
+			if (x < 0 || y < 0 || x >= width || y >= height) return false;
 			const i = y * width + x;
-			if (avoidCovered && this.covered[i] && s > 1 && s < steps - 1) return false;
-			if (ids[i] !== this.regionId && !this.near(x, y, slackPx)) return false;
+			if (this.covered[i] || regions[ids[i]].label === background) return false;
 		}
 		return true;
 	}
@@ -68,15 +86,15 @@ export class RegionSewing {
 	joinTo(x: number, y: number): void {
 		const [nx, ny] = this.needle.position;
 		const slack = max(1, round(this.needle.px(joinSlackMm)));
-		if (this.inside(nx, ny, x, y, false, slack)) this.needle.stitchTo(x, y);
+		if (this.inside(nx, ny, x, y, slack)) this.needle.stitchTo(x, y);
 		else this.needle.travelTo(x, y, false);
 	}
 
-	/** Moves to the next section: a hidden run under top stitching still to come, else a jump. */
+	/** Moves to the next section or shape: a hidden run under top stitching still to come, else a jump. */
 	travelTo(x: number, y: number): void {
 		const [nx, ny] = this.needle.position;
 		const near = hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm);
-		this.needle.travelTo(x, y, near && this.inside(nx, ny, x, y, true));
+		this.needle.travelTo(x, y, near && this.hiddenPath(nx, ny, x, y));
 	}
 
 	/** Marks the band a top row covers, so later travel does not run over it. */
