@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
+import { Command } from '../../sandbox/engine/pattern';
 import { readPattern, writePattern } from '../../sandbox/engine';
 import { renderPreview } from '../../sandbox/engine/preview';
 import { artworkRegions, blockNearest, intersectionOverUnion, renderStitches, stitchStats } from './helpers';
@@ -172,6 +173,37 @@ describe('digitised designs can be sewn', () => {
 		const { longestStitchMm } = stitchStats(dst);
 		expect(longestStitchMm).toBeLessThanOrEqual(12.1);
 		expect(stitchStats(dst).stitches).toBeGreaterThanOrEqual(stitchStats(pattern).stitches);
+	});
+
+	it('never runs a stitch over bare fabric (joins and travel stay on the design)', () => {
+		const { pattern, raster, regions, heightMm } = logoResult;
+		const { width, height } = raster;
+		// The design's area grown by half a millimetre: thread width and edge rounding.
+		const near = new Uint8Array(width * height);
+		for (let y = 0; y < height; y++) {
+			for (let x = 0; x < width; x++) {
+				if (regions[y * width + x] <= 0) continue;
+				for (let dy = -2; dy <= 2; dy++) {
+					for (let dx = -2; dx <= 2; dx++) {
+						const nx = x + dx;
+						const ny = y + dy;
+						if (nx >= 0 && ny >= 0 && nx < width && ny < height) near[ny * width + nx] = 1;
+					}
+				}
+			}
+		}
+		let offDesign = 0;
+		for (let i = 1; i < pattern.length; i++) {
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			for (let t = 0; t <= 1; t += 0.1) {
+				const xMm = (pattern.xs[i - 1] + (pattern.xs[i] - pattern.xs[i - 1]) * t) / 10 + 50;
+				const yMm = (pattern.ys[i - 1] + (pattern.ys[i] - pattern.ys[i - 1]) * t) / 10 + heightMm / 2;
+				const px = Math.min(width - 1, Math.floor(xMm / previewMm));
+				const py = Math.min(height - 1, Math.floor(yMm / previewMm));
+				if (!near[py * width + px]) offDesign++;
+			}
+		}
+		expect(offDesign).toBe(0);
 	});
 
 	it('stays within normal fill density', () => {
