@@ -1,5 +1,5 @@
 import type { Pattern, Thread } from '../engine/pattern';
-import { loadArtwork } from './artwork';
+import { loadArtwork, type Artwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
 import { hexToLab, toHex } from './colour';
@@ -7,6 +7,7 @@ import { DigitiseError } from './errors';
 import { findChart, paletteThreads } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
+import type { RegionMap } from './regions';
 import { standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
 import { round } from './math';
@@ -102,27 +103,7 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 		);
 	}
 
-	let plan: ReturnType<typeof planStitches> | undefined;
-	let stitchCount = 0;
-	for (const density of relaxedDensities) {
-		plan = planStitches(cleaned.map, snapped.threads.length, artwork.pixelMm, artwork.widthMm, artwork.heightMm, density);
-		stitchCount = countStitches(plan.pattern);
-		if (options.maxStitchCount === undefined || stitchCount <= options.maxStitchCount) {
-			if (density !== standardDensity) {
-				warnings.push(
-					`Stitch density was reduced (fill rows ${density.fillSpacingMm} mm apart instead of ${standardDensity.fillSpacingMm} mm${density.underlay ? '' : ', no underlay'}) to stay within ${options.maxStitchCount} stitches.`,
-				);
-			}
-			break;
-		}
-		plan = undefined;
-	}
-	if (!plan) {
-		throw new DigitiseError(
-			'stitch_limit_exceeded',
-			`The design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${options.maxStitchCount}; raise maximum_stitch_count or choose a smaller width.`,
-		);
-	}
+	const plan = sewWithinCap(cleaned.map, snapped.threads.length, artwork, options.maxStitchCount, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
 	}
@@ -136,4 +117,31 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 		};
 	});
 	return { pattern: plan.pattern, warnings };
+}
+
+/** Plans the stitches at standard density, relaxing it step by step until the stitch cap is met. */
+function sewWithinCap(
+	map: RegionMap,
+	threadCount: number,
+	artwork: Artwork,
+	maxStitchCount: number | undefined,
+	warnings: string[],
+): ReturnType<typeof planStitches> {
+	let stitchCount = 0;
+	for (const density of relaxedDensities) {
+		const plan = planStitches(map, threadCount, artwork.pixelMm, artwork.widthMm, artwork.heightMm, density);
+		stitchCount = countStitches(plan.pattern);
+		if (maxStitchCount === undefined || stitchCount <= maxStitchCount) {
+			if (density !== standardDensity) {
+				warnings.push(
+					`Stitch density was reduced (fill rows ${density.fillSpacingMm} mm apart instead of ${standardDensity.fillSpacingMm} mm${density.underlay ? '' : ', no underlay'}) to stay within ${maxStitchCount} stitches.`,
+				);
+			}
+			return plan;
+		}
+	}
+	throw new DigitiseError(
+		'stitch_limit_exceeded',
+		`The design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${maxStitchCount}; raise maximum_stitch_count or choose a smaller width.`,
+	);
 }
