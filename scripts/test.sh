@@ -9,6 +9,7 @@ ensure_dependencies
 
 npm run build
 npm run lint
+npm run scan
 npm run typecheck
 npx jest --ci
 if [ -f test/e2e/run.sh ]; then
