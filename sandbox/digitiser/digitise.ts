@@ -32,7 +32,7 @@ export interface DigitiseResult {
 /** Smallest area worth a needle's visit. */
 const minDetailAreaMm2 = 0.4;
 /** Narrowest shape a satin stitch can still form. */
-const minDetailWidthMm = 0.5;
+const minDetailWidthMm = 0.3;
 
 /** Lighter densities tried, in order, when the standard one exceeds the stitch cap; the last is the sparsest still sane. */
 const relaxedDensities: Density[] = [

@@ -19,7 +19,7 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	const { needle, map, regionId } = sewing;
 	const fillAngle = bestFillAngle(sewing);
 	if (density.underlay) {
-		sewEdgeRun(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)));
+		sewLoops(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)), edgeRunStitchMm);
 		const frame = frameAt(fillAngle + PI / 2);
 		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(underlayInsetMm));
 		sewSections(sewing, frame, rows, (span) => sewRow(sewing, frame, span, needle.px(3), null));
@@ -59,10 +59,10 @@ function bestFillAngle(sewing: RegionSewing): number {
 	return best;
 }
 
-/** Edge-run underlay: running stitch around every outline just inside the shape, nearest outline first. */
-function sewEdgeRun(sewing: RegionSewing, loops: Loop[]): void {
+/** Running stitch around every outline (edge-run underlay, hairlines), nearest outline first. */
+export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number): void {
 	const { needle } = sewing;
-	const stepPx = needle.px(edgeRunStitchMm);
+	const stepPx = needle.px(stitchMm);
 	const pending = loops.filter((loop) => loop.length * 0.7 >= stepPx);
 	while (pending.length) {
 		const [nx, ny] = needle.position;

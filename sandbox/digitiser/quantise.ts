@@ -43,7 +43,6 @@ export function quantiseColours(
 	for (let i = 0; i < size; i++) {
 		if (!mask[i]) continue;
 		const bin = binOf(rgba, i);
-		// Anti-aliased edge pixels are blends of their neighbours, not colours of the design.
 		const w = onColourEdge(rgba, i, width, size) ? edgeWeight : 1;
 		weights[bin] += w;
 		counts[bin]++;
@@ -106,23 +105,32 @@ export function quantiseColours(
 }
 
 const edgeWeight = 0.02;
-const edgeContrast = 40;
+/** Colour difference (sum over channels) below which two pixels count as the same colour. */
+const edgeContrast = 24;
+/** How far off the straight line between its neighbours a blend may lie, in the same units. */
+const blendSlack = 40;
 
-function differs(rgba: Uint8Array, o: number, p: number): boolean {
-	return (
-		abs(rgba[p] - rgba[o]) + abs(rgba[p + 1] - rgba[o + 1]) + abs(rgba[p + 2] - rgba[o + 2]) > edgeContrast ||
-		abs(rgba[p + 3] - rgba[o + 3]) > 64
-	);
+function difference(rgba: Uint8Array, o: number, p: number): number {
+	return abs(rgba[p] - rgba[o]) + abs(rgba[p + 1] - rgba[o + 1]) + abs(rgba[p + 2] - rgba[o + 2]) + abs(rgba[p + 3] - rgba[o + 3]);
 }
 
+/** True when the pixel lies between two unlike neighbours in colour: an anti-aliasing blend of them. */
+function isBlend(rgba: Uint8Array, o: number, a: number, b: number): boolean {
+	const toA = difference(rgba, o, a);
+	const toB = difference(rgba, o, b);
+	return toA > edgeContrast && toB > edgeContrast && toA + toB <= difference(rgba, a, b) + blendSlack;
+}
+
+/**
+ * Anti-aliased edge pixels are blends of the colours on either side. A hairline's own
+ * pixels are not: they differ from both sides the same way, so they keep their weight.
+ */
 function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number): boolean {
 	const o = i * 4;
 	const x = i % width;
 	return (
-		(x > 0 && differs(rgba, o, o - 4)) ||
-		(x < width - 1 && differs(rgba, o, o + 4)) ||
-		(i >= width && differs(rgba, o, o - width * 4)) ||
-		(i + width < size && differs(rgba, o, o + width * 4))
+		(x > 0 && x < width - 1 && isBlend(rgba, o, o - 4, o + 4)) ||
+		(i >= width && i + width < size && isBlend(rgba, o, o - width * 4, o + width * 4))
 	);
 }
 
