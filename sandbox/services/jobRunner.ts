@@ -31,6 +31,8 @@ export class JobRunner implements JobQueue {
 	recover(): void {
 		const now = this.clock.now();
 		for (const job of this.jobs.withStatus('processing')) {
+			// Results half-recorded when the process stopped belong to no finished attempt.
+			for (const upload of this.uploads.removeResults(job.id)) this.store.remove(upload.path);
 			if (job.run_attempts >= maxRunAttempts) {
 				this.jobs.fail(
 					job.id,
@@ -130,23 +132,9 @@ export class JobRunner implements JobQueue {
 		}
 		const base = job.title.replace(/\.[^.]*$/, '') || 'design';
 		this.saveFile(job, result.output, 'output', `${base}.${result.output.extension}`, now);
-		if (result.preview)
-			this.saveFile(
-				job,
-				result.preview,
-				'preview',
-				`${base}-preview.${result.preview.extension}`,
-				now,
-			);
-		if (result.watermarkedPreview) {
-			this.saveFile(
-				job,
-				result.watermarkedPreview,
-				'preview_watermarked',
-				`${base}-preview.${result.watermarkedPreview.extension}`,
-				now,
-			);
-		}
+		const previewName = `${base}-preview.${result.preview.extension}`;
+		this.saveFile(job, result.preview, 'preview', previewName, now);
+		this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', previewName, now);
 		this.jobs.complete(job.id, now, result.metrics, result.warnings);
 		this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}.`);
 	}

@@ -41,8 +41,10 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 			info?.extension ?? task.format,
 			info?.mimeType ?? 'application/octet-stream',
 		);
-		const original = await renderPreview(pattern, { format: 'png' });
-		const watermarked = await renderPreview(pattern, { format: 'png', watermark: true });
+		const [original, watermarked] = await Promise.all([
+			renderPreview(pattern, { format: 'png' }),
+			renderPreview(pattern, { format: 'png', watermark: true }),
+		]);
 		return {
 			ok: true,
 			metrics: { ...metrics, sourceFormat: task.sourceFormat, outputFormat: task.format },

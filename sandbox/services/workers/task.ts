@@ -31,7 +31,7 @@ export type TaskResult =
 			metrics: Record<string, unknown> | null;
 			warnings: string[];
 			output: WrittenFile;
-			preview: WrittenFile | null;
-			watermarkedPreview: WrittenFile | null;
+			preview: WrittenFile;
+			watermarkedPreview: WrittenFile;
 	  }
 	| { ok: false; failureCode: string; failureReason: string; warnings: string[] };
