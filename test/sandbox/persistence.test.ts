@@ -93,12 +93,21 @@ describe('restart with the same data directory', () => {
 			"UPDATE jobs SET status = 'processing', attempt_count = 3, run_attempts = 3 WHERE id = ?",
 			exhausted,
 		);
+		// An output the interrupted attempt had recorded but not finished.
+		editDatabase(
+			`INSERT INTO uploads (id, account_id, job_id, role, name, extension, mime_type, size, checksum, path, created_at)
+			SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV', account_id, id, 'output', 'half.pes', 'pes', 'application/x-pes', 1, '', 'x/half.pes', 0
+			FROM jobs WHERE id = ?`,
+			resumed,
+		);
 
 		const second = await startSandbox({ port: 0, workers: 1, dataDir });
 		try {
 			const again = new Api(second, api.key);
 			const done = await again.waitForJob('conversion', resumed);
 			expect(done).toMatchObject({ status: 'completed', attemptCount: 2 });
+			expect(done.outputs).toHaveLength(1);
+			expect(done.outputs[0].id).not.toBe('01ARZ3NDEKTSV4RRFFQ69G5FAV');
 			expect(done.events.map((event: any) => event.type)).toEqual([
 				'created',
 				'requeued',
