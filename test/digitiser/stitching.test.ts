@@ -4,6 +4,7 @@ import { digitise } from '../../sandbox/digitiser';
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
+import { artworkRegions, blockNearest, intersectionOverUnion, renderStitches } from './helpers';
 
 const { hypot } = Math;
 
@@ -123,5 +124,29 @@ describe('how the digitiser sews', () => {
 		expect(size.heightMm).toBeGreaterThan(39);
 		expect(size.heightMm).toBeLessThan(41);
 		expect(size.colourCount).toBe(3);
+	});
+
+	it('sews hairlines too thin for satin as a short running stitch along them', async () => {
+		const png = await svgPng(
+			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/>',
+			500,
+			300,
+		);
+		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 3 });
+		const black = blockNearest(pattern, 0x000000);
+		expect(pattern.threads[black].name).toBe('Black');
+		let block = 0;
+		let longest = 0;
+		for (let i = 1; i < pattern.length; i++) {
+			if (pattern.commands[i] === Command.ColorChange) block++;
+			if (block === black && pattern.commands[i] === Command.Stitch && pattern.commands[i - 1] === Command.Stitch) {
+				longest = Math.max(longest, stepLength(pattern, i));
+			}
+		}
+		expect(longest).toBeLessThanOrEqual(1.6);
+		const raster = renderStitches(pattern, 100, 60, 0.25);
+		const regions = await artworkRegions(png, raster.width, raster.height, [0xffffff, 0x000000, 0x0066aa]);
+		const line = Array.from(regions, (r) => (r === 1 ? 1 : 0));
+		expect(intersectionOverUnion(line, raster.blocks[black])).toBeGreaterThanOrEqual(0.65);
 	});
 });
