@@ -1,4 +1,5 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { DatabaseSync } from 'node:sqlite';
 
 import { detectArtwork } from '../digitiser';
@@ -81,8 +82,11 @@ export class JobService {
 		private readonly sourceTtlSeconds: number,
 	) {}
 
-	/** Validates the whole request, then creates one queued job per source, or none at all. */
-	create(accountId: string, request: JobRequest): JobRow[] {
+	/**
+	 * Validates the whole request, then creates one queued job per source, or none at all.
+	 * Sources are read without blocking; allowance check and inserts then run in one synchronous step.
+	 */
+	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
 		const { fields, sources } = request;
 		const errors: Record<string, string[]> = {};
 		const add = (field: string, message: string) => (errors[field] ??= []).push(message);
@@ -107,7 +111,9 @@ export class JobService {
 		const detected: string[] = [];
 		if (workflows.includes(workflow) && sources.length <= maxFilesPerRequest) {
 			for (const source of sources) {
-				const kind = this.detectSource(workflow, source, (message) => add(source.field, message));
+				const kind = await this.detectSource(workflow, source, (message) =>
+					add(source.field, message),
+				);
 				if (kind) detected.push(kind);
 			}
 		}
@@ -258,11 +264,11 @@ export class JobService {
 		return { job: this.jobs.find(job.id)!, alreadyUnlocked: false };
 	}
 
-	private detectSource(
+	private async detectSource(
 		workflow: Workflow,
 		source: IncomingSource,
 		fail: (message: string) => void,
-	): string | null {
+	): Promise<string | null> {
 		const limit = sourceSizeLimits[workflow];
 		if (source.truncatedAt !== undefined || source.size > limit) {
 			fail(
@@ -274,7 +280,7 @@ export class JobService {
 			fail(`${source.fileName} is empty.`);
 			return null;
 		}
-		const bytes = readFileSync(source.tempPath);
+		const bytes = await readFile(source.tempPath);
 		if (workflow === 'conversion') {
 			const format = detectFormat(bytes, source.fileName);
 			if (!format)

@@ -55,7 +55,7 @@ export function v1Routes(services: SandboxServices, limiter: RateLimiter) {
 			const { accountId } = callerOf(request);
 			const form = await readJobRequest(request, services.store);
 			try {
-				const jobs = services.jobs.create(accountId, form);
+				const jobs = await services.jobs.create(accountId, form);
 				const view = presenter(request);
 				const summaries = jobs.map((job) => view.summary(job));
 				return reply.code(202).send({
