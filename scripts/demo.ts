@@ -2,15 +2,15 @@
  * Runs the example workflows in a real n8n against the sandbox and keeps what they produce:
  * machine files, previews and a summary per example. Used by `npm run demo` and the e2e suite.
  */
-import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 
 import type { Example } from './examples';
 import { embroideryNodeTypes, examplesDir, hasManualTrigger, sandboxCredential, useCredential, withLocalValues } from './examples';
 import type { LocalN8n, Owner, WorkflowExport, WorkflowRun } from './n8n';
-import { freePort, sleep } from './n8n';
+import { sleep } from './n8n';
+import type { SandboxAccess } from './sandbox-client';
+import { createJob, setEngineFailureRate, waitForJobEnd } from './sandbox-client';
 
 /** The editor login `npm start` creates on first run (documented in the README). */
 export const demoOwner: Owner = {
@@ -19,11 +19,6 @@ export const demoOwner: Owner = {
 	firstName: 'Demo',
 	lastName: 'User',
 };
-
-export interface SandboxAccess {
-	baseUrl: string;
-	demoKey: string;
-}
 
 export interface DemoFile {
 	node: string;
@@ -205,45 +200,6 @@ export async function waitForExecutions(
 	}
 }
 
-/** Uploads a file as a new job straight to the service's v1 API, the way any client would. */
-export async function createJob(
-	sandbox: SandboxAccess,
-	fields: Record<string, string>,
-	file: { name: string; bytes: Uint8Array },
-): Promise<{ id: string; workflow: string }> {
-	const form = new FormData();
-	for (const [name, value] of Object.entries(fields)) form.append(name, value);
-	form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-	const response = await fetch(`${sandbox.baseUrl}/jobs`, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-		body: form,
-		signal: AbortSignal.timeout(60_000),
-	});
-	const body = (await response.json()) as { job?: { id: string; workflow: string }; message?: string };
-	if (response.status !== 202 || !body.job) throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
-	return body.job;
-}
-
-/** Polls the job (bounded) until it is completed or failed. */
-export async function waitForJobEnd(
-	sandbox: SandboxAccess,
-	job: { id: string; workflow: string },
-	timeoutMs = 120_000,
-): Promise<Record<string, unknown>> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const response = await fetch(`${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}`, {
-			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-			signal: AbortSignal.timeout(30_000),
-		});
-		const { job: detail } = (await response.json()) as { job: Record<string, unknown> };
-		if (detail.status === 'completed' || detail.status === 'failed') return detail;
-		if (Date.now() > deadline) throw new Error(`Job ${job.id} is still ${String(detail.status)} after ${timeoutMs / 1000} s`);
-		await sleep(500);
-	}
-}
-
 /**
  * Waits (bounded) until a published poll trigger has taken its baseline, the first poll on
  * activation that emits nothing: n8n saves the trigger's state into the workflow's static data.
@@ -256,17 +212,6 @@ export async function waitForTriggerBaseline(n8n: LocalN8n, workflowId: string, 
 		if (Date.now() > deadline) throw new Error(`The trigger of workflow ${workflowId} saved no poll state within ${timeoutMs / 1000} s`);
 		await sleep(1_000);
 	}
-}
-
-/** Makes the sandbox's engine fail every job it starts (1) or none (0), through its control API. */
-export async function setEngineFailureRate(sandbox: { origin: string; adminToken: string }, rate: number): Promise<void> {
-	const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
-		method: 'PUT',
-		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ engineFailureRate: rate }),
-		signal: AbortSignal.timeout(30_000),
-	});
-	if (!response.ok) throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
 }
 
 /**
@@ -328,22 +273,4 @@ export async function runTriggerExample(
 		outcome.error = { message: (error as Error).message };
 		return { outcome, jobs };
 	}
-}
-
-/** Serves examples/files (the sample artwork) so orders can point their artworkUrl at it. */
-export async function serveSampleFiles(preferredPort = 0): Promise<{ server: Server; url: string }> {
-	const folder = join(examplesDir, 'files');
-	const server = createServer((request, response) => {
-		const file = join(folder, basename(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)));
-		if (!existsSync(file) || file === folder) {
-			response.writeHead(404).end('Not found');
-			return;
-		}
-		const type = file.endsWith('.svg') ? 'image/svg+xml' : 'application/octet-stream';
-		response.writeHead(200, { 'content-type': type });
-		createReadStream(file).pipe(response);
-	});
-	const port = await freePort(preferredPort);
-	await new Promise<void>((resolveListen) => server.listen(port, '127.0.0.1', resolveListen));
-	return { server, url: `http://127.0.0.1:${port}` };
 }

@@ -2,11 +2,13 @@
  * The example workflows in examples/*.json, made ready for one local n8n: every Embroidery node
  * points at the given credential, and their folder settings at folders of this machine.
  */
+import { createReadStream, existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import { basename, join } from 'node:path';
 
 import type { CredentialExport, WorkflowExport } from './n8n';
-import { repoRoot } from './n8n';
+import { freePort, repoRoot } from './n8n';
 
 export const examplesDir = join(repoRoot, 'examples');
 export const embroideryNodeTypes = ['n8n-nodes-embroidery.embroidery', 'n8n-nodes-embroidery.embroideryTrigger'];
@@ -73,4 +75,22 @@ export function withLocalValues(workflow: WorkflowExport, values: Record<string,
 
 export function hasManualTrigger(workflow: WorkflowExport): boolean {
 	return workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
+}
+
+/** Serves examples/files (the sample artwork) so orders can point their artworkUrl at it. */
+export async function serveSampleFiles(preferredPort = 0): Promise<{ server: Server; url: string }> {
+	const folder = join(examplesDir, 'files');
+	const server = createServer((request, response) => {
+		const file = join(folder, basename(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)));
+		if (!existsSync(file) || file === folder) {
+			response.writeHead(404).end('Not found');
+			return;
+		}
+		const type = file.endsWith('.svg') ? 'image/svg+xml' : 'application/octet-stream';
+		response.writeHead(200, { 'content-type': type });
+		createReadStream(file).pipe(response);
+	});
+	const port = await freePort(preferredPort);
+	await new Promise<void>((resolveListen) => server.listen(port, '127.0.0.1', resolveListen));
+	return { server, url: `http://127.0.0.1:${port}` };
 }

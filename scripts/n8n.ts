@@ -12,81 +12,13 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import type { BinaryReference, CredentialExport, Owner, WorkflowExport, WorkflowRun } from './n8n-data';
+import { parseFlatted, parseRawOutput } from './n8n-data';
+
+export * from './n8n-data';
+
 export const repoRoot = resolve(__dirname, '..');
 export const packageName = 'n8n-nodes-embroidery';
-
-export interface CredentialExport {
-	id: string;
-	name: string;
-	type: string;
-	data: Record<string, unknown>;
-}
-
-export interface WorkflowNode {
-	id?: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
-	notes?: string;
-}
-
-export interface WorkflowExport {
-	id: string;
-	name: string;
-	nodes: WorkflowNode[];
-	connections: Record<string, unknown>;
-	settings?: Record<string, unknown>;
-	active?: boolean;
-	[key: string]: unknown;
-}
-
-export interface BinaryReference {
-	id?: string;
-	data?: string;
-	fileName?: string;
-	fileExtension?: string;
-	mimeType: string;
-	fileSize?: string;
-}
-
-export interface ExecutionItem {
-	json: Record<string, unknown>;
-	binary?: Record<string, BinaryReference>;
-}
-
-export interface ExecutionError {
-	message: string;
-	description?: string | null;
-	node?: { name: string };
-	httpCode?: string | null;
-}
-
-/** The part of n8n's IRun that `n8n execute --rawOutput` prints and tests read. */
-export interface WorkflowRun {
-	status: string;
-	data: {
-		resultData: {
-			error?: ExecutionError;
-			lastNodeExecuted?: string;
-			runData: Record<
-				string,
-				Array<{ data?: { main: Array<ExecutionItem[] | null> }; error?: ExecutionError }>
-			>;
-		};
-	};
-}
-
-export interface Owner {
-	email: string;
-	password: string;
-	firstName: string;
-	lastName: string;
-}
 
 export interface LocalN8nOptions {
 	/** Everything n8n writes (database, binary data, logs) stays under this folder. */
@@ -176,37 +108,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	} catch {
 		child.kill(signal);
 	}
-}
-
-/** The first line that is exactly `{` up to the next line that is exactly `}`: n8n's JSON dump. */
-export function parseRawOutput(output: string): WorkflowRun | undefined {
-	const lines = output.split('\n');
-	const start = lines.indexOf('{');
-	if (start < 0) return undefined;
-	const end = lines.indexOf('}', start);
-	if (end < 0) return undefined;
-	return JSON.parse(lines.slice(start, end + 1).join('\n')) as WorkflowRun;
-}
-
-/** n8n stores run data in the "flatted" encoding: a JSON table where every string and object is an index. */
-export function parseFlatted(text: string): unknown {
-	const table = JSON.parse(text) as unknown[];
-	const revived = new Map<number, unknown>();
-	const revive = (index: number): unknown => {
-		if (revived.has(index)) return revived.get(index);
-		const value = table[index];
-		if (typeof value !== 'object' || value === null) {
-			revived.set(index, value);
-			return value;
-		}
-		const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
-		revived.set(index, copy);
-		for (const [key, entry] of Object.entries(value)) {
-			(copy as Record<string, unknown>)[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
-		}
-		return copy;
-	};
-	return revive(0);
 }
 
 export class LocalN8n {
@@ -481,13 +382,6 @@ export class LocalN8n {
 		}
 		return result.stdout;
 	}
-}
-
-/** Items a node produced on its last run (first output), or [] when it did not run. */
-export function nodeItems(run: WorkflowRun, nodeName: string, output = 0): ExecutionItem[] {
-	const runs = run.data.resultData.runData[nodeName];
-	if (!runs?.length) return [];
-	return runs[runs.length - 1].data?.main[output] ?? [];
 }
 
 export async function sleep(ms: number): Promise<void> {

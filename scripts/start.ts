@@ -17,10 +17,9 @@ import {
 	importExamples,
 	runExample,
 	runTriggerExample,
-	serveSampleFiles,
 	type ExampleOutcome,
 } from './demo';
-import { hasManualTrigger, readExamples } from './examples';
+import { hasManualTrigger, readExamples, serveSampleFiles } from './examples';
 import { cacheDir, freePort, LocalN8n, repoRoot } from './n8n';
 
 const triggerExampleId = 'embroideryExJobs1';

@@ -2,7 +2,7 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { createJob, setEngineFailureRate, waitForJobEnd } from '../../scripts/demo';
+import { createJob, setEngineFailureRate, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';

@@ -7,12 +7,11 @@ import {
 	importExamples,
 	runExample,
 	runTriggerExample,
-	serveSampleFiles,
-	waitForJobEnd,
 	type ExampleFolders,
 } from '../../scripts/demo';
-import { readExamples } from '../../scripts/examples';
+import { readExamples, serveSampleFiles } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport } from '../../scripts/n8n';
+import { waitForJobEnd } from '../../scripts/sandbox-client';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
 

@@ -1,0 +1,60 @@
+/**
+ * The few calls the demo and the e2e suite make to the sandbox directly, as any client of the
+ * service would (v1 with the demo key), plus its control API for injecting an engine failure.
+ */
+import { sleep } from './n8n';
+
+export interface SandboxAccess {
+	baseUrl: string;
+	demoKey: string;
+}
+
+/** Uploads a file as a new job straight to the service's v1 API, the way any client would. */
+export async function createJob(
+	sandbox: SandboxAccess,
+	fields: Record<string, string>,
+	file: { name: string; bytes: Uint8Array },
+): Promise<{ id: string; workflow: string }> {
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) form.append(name, value);
+	form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+	const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+		body: form,
+		signal: AbortSignal.timeout(60_000),
+	});
+	const body = (await response.json()) as { job?: { id: string; workflow: string }; message?: string };
+	if (response.status !== 202 || !body.job) throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
+	return body.job;
+}
+
+/** Polls the job (bounded) until it is completed or failed. */
+export async function waitForJobEnd(
+	sandbox: SandboxAccess,
+	job: { id: string; workflow: string },
+	timeoutMs = 120_000,
+): Promise<Record<string, unknown>> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}`, {
+			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+			signal: AbortSignal.timeout(30_000),
+		});
+		const { job: detail } = (await response.json()) as { job: Record<string, unknown> };
+		if (detail.status === 'completed' || detail.status === 'failed') return detail;
+		if (Date.now() > deadline) throw new Error(`Job ${job.id} is still ${String(detail.status)} after ${timeoutMs / 1000} s`);
+		await sleep(500);
+	}
+}
+
+/** Makes the sandbox's engine fail every job it starts (1) or none (0), through its control API. */
+export async function setEngineFailureRate(sandbox: { origin: string; adminToken: string }, rate: number): Promise<void> {
+	const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
+		method: 'PUT',
+		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ engineFailureRate: rate }),
+		signal: AbortSignal.timeout(30_000),
+	});
+	if (!response.ok) throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
+}
