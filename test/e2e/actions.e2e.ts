@@ -167,7 +167,7 @@ describe('the Embroidery node in n8n 2.41.1', () => {
 		expect(formats).toEqual(expect.arrayContaining(['dst', 'exp', 'jef', 'pes', 'pec', 'vp3', 'xxx', 'u01']));
 	});
 
-	it('Job > Create converts a file, waits and attaches the watermarked preview', async () => {
+	it('Job > Create converts a file, waits and attaches the preview of the locked job', async () => {
 		const result = await run('e2eOpConvert0001');
 		expect(errorOf(result)).toBeUndefined();
 		const [item] = nodeItems(result, 'Convert');
