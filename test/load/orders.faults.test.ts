@@ -70,7 +70,7 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 
 			firstDelivered = delivered.size;
 			// What a user does with the failed items: orders without a job are created again, the others waited for.
-			for (; delivered.size < orders && reruns < 4; reruns++) {
+			for (; delivered.size < orders && reruns < 8; reruns++) {
 				const stored = storedJobs(shop.sandbox, key.accountId);
 				const missing = input.map((_, order) => order).filter((order) => !delivered.has(order));
 				const withoutJob = missing.filter((order) => !stored.some((job) => job.title === fileNameOf(order)));
