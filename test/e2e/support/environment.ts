@@ -12,7 +12,7 @@ export interface SandboxInfo {
 }
 
 export interface E2eEnvironment {
-	/** Scratch folder of this run (.n8n-e2e/run-*), removed after the run unless EMBROIDERY_E2E_KEEP=1. */
+	/** Scratch folder of this run ($TMPDIR/embroidery-e2e-*), removed after the run unless EMBROIDERY_E2E_KEEP=1. */
 	root: string;
 	/** The folder workflows may read and write with "Read/Write Files from Disk". */
 	filesDir: string;
