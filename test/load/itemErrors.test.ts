@@ -165,7 +165,7 @@ describe('per-item errors while the other items go on', () => {
 	});
 });
 
-describe('one job that cannot be read while the others finish', () => {
+describe('one job whose detail cannot be read while the others finish (Include Full Job)', () => {
 	it('fails only that job\'s item; the other orders are waited for and downloaded', async () => {
 		const key = await newKey();
 		let unreadable: string | undefined;
@@ -175,7 +175,7 @@ describe('one job that cannot be read while the others finish', () => {
 			unreadable ??= id;
 			return id === unreadable ? 503 : undefined;
 		});
-		const { run } = await runOrders(shop, key, orderItems(3), createWaitDownload(['preview']));
+		const { run } = await runOrders(shop, key, orderItems(3), { ...createWaitDownload(['preview']), includeFullJob: true });
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(3);

@@ -170,7 +170,19 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		);
 		expect(waited.map((item) => item.json.id)).toEqual(ids);
 		expect(waited.every((item) => item.json.status === 'completed' && item.pairedItem && (item.pairedItem as { item: number }).item === 0)).toBe(true);
-		expect(Array.isArray(waited[0].json.warnings)).toBe(true);
+		// By default a completed job comes from the listing: metrics and signed URLs, no warnings or events.
+		expect(waited[0].json.metrics).toBeTruthy();
+		expect(waited[0].json.preview).toMatchObject({ previewUrl: expect.stringContaining('/uploads/') });
+		expect(waited[0].json).not.toHaveProperty('warnings');
+		const [detailed] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'waitForCompletion', jobId: ids[0], workflow: 'digitising', timeout: 60, includeFullJob: true },
+				[{ json: {} }],
+			),
+		);
+		expect(Array.isArray(detailed.json.warnings)).toBe(true);
+		expect(Array.isArray(detailed.json.events)).toBe(true);
 
 		const [got] = itemsOf(
 			await run(credentials, { resource: 'job', operation: 'get', jobId: '={{ $json.id }}', workflow: '={{ $json.workflow }}' }, [

@@ -140,7 +140,7 @@ describe('job creation requests', () => {
 });
 
 describe('waiting for many jobs', () => {
-	test('one listing per round refreshes listed jobs; only a job outside the window is fetched alone', async () => {
+	test('one listing per round refreshes listed jobs; only a job outside the window or a failed one is fetched alone', async () => {
 		let round = 0;
 		const alone: string[] = [];
 		await withServer(
@@ -148,14 +148,14 @@ describe('waiting for many jobs', () => {
 				if (request.url === '/api/v1/jobs') {
 					round++;
 					return sendJson(response, 200, {
-						data: [listItem(jobIds.a, round === 1 ? 'queued' : 'completed'), listItem(jobIds.c, 'completed')],
+						data: [listItem(jobIds.a, round === 1 ? 'queued' : 'completed'), listItem(jobIds.c, 'failed')],
 						freeUsage,
 					});
 				}
 				const id = request.url.split('/').pop()!;
 				alone.push(`${round}:${id}`);
-				const status = id === jobIds.b && round === 1 ? 'processing' : 'completed';
-				sendJson(response, 200, detailedJob(id, status));
+				if (id === jobIds.c) return sendJson(response, 200, detailedJob(id, 'failed', { failureCode: 'engine_error', failureReason: 'The engine stopped.' }));
+				sendJson(response, 200, detailedJob(id, round === 1 ? 'processing' : 'completed'));
 			},
 			async (server) => {
 				const started = Date.now();
@@ -166,14 +166,41 @@ describe('waiting for many jobs', () => {
 				});
 				expect(result.error).toBeUndefined();
 				expect(round).toBe(2);
-				// B (outside the listing) every round; A and C once each, when they finished.
-				expect(alone.sort()).toEqual([`1:${jobIds.b}`, `1:${jobIds.c}`, `2:${jobIds.a}`, `2:${jobIds.b}`].sort());
+				// B (outside the listing) every round, C once for its failure code; A comes from the listing alone.
+				expect(alone.sort()).toEqual([`1:${jobIds.b}`, `1:${jobIds.c}`, `2:${jobIds.b}`].sort());
 				expect(result.items.map((item) => [item.json.id, item.json.workflow, item.json.status, item.pairedItem])).toEqual([
 					[jobIds.a, 'conversion', 'completed', { item: 0 }],
 					[jobIds.b, 'conversion', 'completed', { item: 1 }],
-					[jobIds.c, 'conversion', 'completed', { item: 2 }],
+					[jobIds.c, 'conversion', 'failed', { item: 2 }],
 				]);
+				expect(result.items[0].json).not.toHaveProperty('warnings');
+				expect(result.items[2].json).toMatchObject({ failureCode: 'engine_error', failureReason: 'The engine stopped.' });
 				expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+			},
+		);
+	});
+
+	test('Include Full Job fetches each completed job\'s detail once', async () => {
+		const fetched: string[] = [];
+		await withServer(
+			(request, response) => {
+				if (request.url === '/api/v1/jobs') {
+					return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed'), listItem(jobIds.b, 'completed')], freeUsage });
+				}
+				const id = request.url.split('/').pop()!;
+				fetched.push(id);
+				sendJson(response, 200, detailedJob(id, 'completed', { warnings: ['PES v1 only'], events: [{ type: 'completed' }] }));
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 60, includeFullJob: true },
+					input: [jobIds.a, jobIds.b].map((id) => ({ json: { id } })),
+				});
+				expect(result.error).toBeUndefined();
+				expect(fetched.sort()).toEqual([jobIds.a, jobIds.b].sort());
+				expect(result.items.map((item) => item.json.warnings)).toEqual([['PES v1 only'], ['PES v1 only']]);
+				expect(result.items[0].json).toMatchObject({ id: jobIds.a, workflow: 'conversion', events: [{ type: 'completed' }] });
 			},
 		);
 	});
@@ -257,6 +284,62 @@ describe('waiting for many jobs', () => {
 });
 
 describe('downloads', () => {
+	test('Create -> Wait -> Download takes files from the listing\'s signed URLs; an expired one costs one job GET', async () => {
+		const privateFile = (host: string, upload: string, signature: string) => ({
+			id: upload,
+			name: `${upload}.png`,
+			mimeType: 'image/png',
+			downloadUrl: null,
+			previewUrl: `http://${host}/api/v1/uploads/${upload}/preview?expires=1&signature=${signature}`,
+		});
+		await withServer(
+			(request, response) => {
+				const host = String(request.headers.host);
+				if (request.method === 'POST') {
+					const jobs = [jobIds.a, jobIds.b].map((id) => ({ id, status: 'queued', workflow: 'conversion' }));
+					return sendJson(response, 202, { message: 'Accepted', job: jobs[0], jobs, freeUsage });
+				}
+				if (request.url === '/api/v1/jobs') {
+					return sendJson(response, 200, {
+						data: [
+							{ ...listItem(jobIds.a, 'completed'), preview: privateFile(host, 'upa', 'fresh') },
+							{ ...listItem(jobIds.b, 'completed'), preview: privateFile(host, 'upb', 'stale') },
+						],
+						freeUsage,
+					});
+				}
+				if (request.url.startsWith('/api/v1/jobs/')) {
+					return sendJson(response, 200, detailedJob(jobIds.b, 'completed', { artifacts: [{ kind: 'preview', ...privateFile(host, 'upb', 'fresh') }] }));
+				}
+				if (request.url.includes('signature=stale')) return sendJson(response, 403, { message: 'The signed URL has expired.' });
+				response.writeHead(200, { 'content-type': 'image/png' });
+				response.end(Buffer.from(`PNG ${request.url.split('/')[3]}`));
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: create({ waitForCompletion: true, timeout: 60, downloadResults: ['preview'], options: { batching: 'combine' } }),
+					input: [file('a.dst', 10), file('b.dst', 10)],
+				});
+				expect(result.error).toBeUndefined();
+				expect(server.requests.map((request) => `${request.method} ${request.url.replace(/\?.*/, '')}`)).toEqual([
+					'POST /api/v1/jobs',
+					'GET /api/v1/jobs',
+					'GET /api/v1/uploads/upa/preview',
+					'GET /api/v1/uploads/upb/preview',
+					`GET /api/v1/jobs/conversion/${jobIds.b}`,
+					'GET /api/v1/uploads/upb/preview',
+				]);
+				expect(result.items.map((item) => [item.json.id, item.json.workflow, item.json.status, item.json.sourceFile])).toEqual([
+					[jobIds.a, 'conversion', 'completed', 'a.dst'],
+					[jobIds.b, 'conversion', 'completed', 'b.dst'],
+				]);
+				expect(result.items[1].binary?.preview).toMatchObject({ mimeType: 'image/png' });
+				expect(result.items[1].json.files).toEqual([{ kind: 'preview', field: 'preview', fileName: 'upb.png', mimeType: 'image/png' }]);
+			},
+		);
+	});
+
 	test('a refused signed URL leads to exactly one refetch of the job, then the fresh URL', async () => {
 		let jobFetches = 0;
 		await withServer(

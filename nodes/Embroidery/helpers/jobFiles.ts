@@ -2,10 +2,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { nodeErrorOf } from '../transport';
-import type { Job } from '../transport';
+import type { Job, JobListItem } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
-import { fetchJob } from './jobs';
-import type { JobRef } from './jobs';
+import { fetchJob, seenJobStatus, seenJobUnlocked } from './jobs';
+import type { JobRef, SeenJob } from './jobs';
 
 export type FileKind = 'outputs' | 'preview' | 'source';
 
@@ -25,7 +25,7 @@ function linkOf(file: IDataObject, urlKeys: string[]): FileLink {
 }
 
 /** The signed links of one kind of file a detailed job carries (outputs and artifacts are open-ended). */
-export function fileLinksOf(job: Job, kind: FileKind): FileLink[] {
+function detailLinksOf(job: Job, kind: FileKind): FileLink[] {
 	if (kind === 'source') return job.source ? [linkOf(job.source as IDataObject, ['downloadUrl'])] : [];
 	if (kind === 'outputs') {
 		return (job.outputs ?? []).map((file) => linkOf(file as IDataObject, ['downloadUrl', 'url']));
@@ -34,6 +34,18 @@ export function fileLinksOf(job: Job, kind: FileKind): FileLink[] {
 		linkOf(file as IDataObject, ['previewUrl', 'downloadUrl', 'url']),
 	);
 	return artifacts.filter((link) => link.url !== null);
+}
+
+/** The signed links of a jobs-listing entry: one preview, one output and the source, each a PrivateFile. */
+function listedLinksOf(item: JobListItem, kind: FileKind): FileLink[] {
+	if (kind === 'source') return item.source ? [linkOf(item.source as IDataObject, ['downloadUrl'])] : [];
+	if (kind === 'outputs') return item.output ? [linkOf(item.output as IDataObject, ['downloadUrl'])] : [];
+	const preview = item.preview ? linkOf(item.preview as IDataObject, ['previewUrl', 'downloadUrl']) : undefined;
+	return preview && preview.url !== null ? [preview] : [];
+}
+
+export function fileLinksOf(seen: SeenJob, kind: FileKind): FileLink[] {
+	return seen.detail ? detailLinksOf(seen.detail, kind) : listedLinksOf(seen.listed, kind);
 }
 
 /** A signed URL the service refused with 403 may simply have expired: worth one fresh job fetch. */
@@ -67,8 +79,9 @@ export interface JobFileFields {
 }
 
 /**
- * Downloads a job's files as binary fields, from the fresh signed URLs of a job just fetched.
- * A refused URL leads to exactly one refetch of the job; the node never builds a URL itself.
+ * Downloads a job's files as binary fields, from the signed URLs of the job as last seen (fetched now
+ * when not given). A refused URL leads to exactly one refetch of the job; the node never builds a URL.
+ * Returns the job as last fetched, with the URLs actually used.
  */
 export async function downloadJobFiles(
 	context: IExecuteFunctions,
@@ -76,21 +89,23 @@ export async function downloadJobFiles(
 	kinds: FileKind[],
 	fields: JobFileFields,
 	itemIndex: number,
-	knownJob?: Job,
-): Promise<{ job: Job; binary: IBinaryKeyData; files: IDataObject[] }> {
-	let job = knownJob ?? (await fetchJob(context, ref, itemIndex));
+	known?: SeenJob,
+): Promise<{ job: SeenJob; binary: IBinaryKeyData; files: IDataObject[] }> {
+	let job: SeenJob = known ?? { detail: await fetchJob(context, ref, itemIndex) };
 	let refetched = false;
+	const status = seenJobStatus(job);
 	const needsCompletion = kinds.some((kind) => kind !== 'source');
-	if (needsCompletion && job.status !== 'completed') {
-		throw new NodeOperationError(context.getNode(), `Job ${ref.id} is ${job.status}; its results exist only once it is completed`, {
+	if (needsCompletion && status !== 'completed') {
+		const failureReason = job.detail ? job.detail.failureReason : job.listed.failureReason;
+		throw new NodeOperationError(context.getNode(), `Job ${ref.id} is ${status}; its results exist only once it is completed`, {
 			itemIndex,
 			description:
-				job.status === 'failed'
-					? `It failed: ${job.failureReason ?? 'no reason given'}. Use Job > Retry, then wait for it.`
+				status === 'failed'
+					? `It failed: ${failureReason ?? 'no reason given'}. Use Job > Retry, then wait for it.`
 					: 'Use Job > Wait for Completion before downloading.',
 		});
 	}
-	if (kinds.includes('outputs') && !job.downloadsUnlocked) {
+	if (kinds.includes('outputs') && !seenJobUnlocked(job)) {
 		throw new NodeOperationError(context.getNode(), `The machine files of job ${ref.id} are locked`, {
 			itemIndex,
 			description:
@@ -108,10 +123,11 @@ export async function downloadJobFiles(
 			});
 		}
 		for (let index = 0; index < links.length; index++) {
-			let outcome = await tryDownload(context, links[index], itemIndex);
+			// After a refetch, the later files of this kind come from the fresh job too.
+			let outcome = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
 			if ('refused' in outcome && !refetched) {
 				refetched = true;
-				job = await fetchJob(context, ref, itemIndex);
+				job = { detail: await fetchJob(context, ref, itemIndex) };
 				outcome = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
 			}
 			if ('refused' in outcome) throw nodeErrorOf(context.getNode(), outcome.refused, itemIndex);

@@ -73,3 +73,18 @@ export function jobToJson(job: Job, workflow: Workflow, extra: IDataObject = {})
 export function listItemToJson(item: JobListItem): IDataObject {
 	return { ...item, id: item.id, workflow: item.kind } as IDataObject;
 }
+
+/** A job as the node last saw it: detailed, or its jobs-listing entry (which already carries signed URLs). */
+export type SeenJob = { detail: Job; listed?: undefined } | { listed: JobListItem; detail?: undefined };
+
+export function seenJobStatus(seen: SeenJob): Job['status'] {
+	return seen.detail ? seen.detail.status : seen.listed.status;
+}
+
+export function seenJobUnlocked(seen: SeenJob): boolean {
+	return seen.detail ? seen.detail.downloadsUnlocked : seen.listed.downloadsUnlocked;
+}
+
+export function seenJobToJson(seen: SeenJob, workflow: Workflow, extra: IDataObject = {}): IDataObject {
+	return seen.detail ? jobToJson(seen.detail, workflow, extra) : { ...listItemToJson(seen.listed), ...extra };
+}

@@ -1,9 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
 import { JobsListResponseSchema, embroideryApiRequest, isTerminalStatus, nodeErrorOf } from '../transport';
-import type { EmbroideryContext, Job, JobStatus } from '../transport';
+import type { EmbroideryContext, Job, JobListItem, JobStatus } from '../transport';
 import { fetchJob } from './jobs';
-import type { JobRef } from './jobs';
+import type { JobRef, SeenJob } from './jobs';
 
 export interface PollSchedule {
 	firstDelayMs: number;
@@ -27,7 +27,7 @@ export function pollDelayMs(round: number, schedule: PollSchedule, random: () =>
 }
 
 export type WaitOutcome =
-	| { ref: JobRef; finished: true; job: Job }
+	| { ref: JobRef; finished: true; job: SeenJob }
 	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown'; error?: unknown };
 
 export interface WaitOptions {
@@ -35,6 +35,8 @@ export interface WaitOptions {
 	schedule?: PollSchedule;
 	/** Item the request errors are attributed to, per job. */
 	itemIndexOf?: (ref: JobRef) => number | undefined;
+	/** Whether a completed job's listing entry is not enough, so its detail is fetched (one request). */
+	wantsDetail?: (item: JobListItem) => boolean;
 }
 
 function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefined {
@@ -44,7 +46,8 @@ function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefined {
 /**
  * Polls until every job is completed or failed, or the timeout passes. Each round makes one
  * GET /jobs listing, which refreshes all pending jobs among the 50 most recent; only jobs outside
- * that window get their own GET. A job's detail is fetched once, when it reaches its end state.
+ * that window get their own GET. A completed job is taken from its listing entry (status, metrics,
+ * signed URLs); a failed one's detail is fetched once, as only the detail carries its failureCode.
  */
 export async function waitForJobs(
 	context: EmbroideryContext,
@@ -55,7 +58,7 @@ export async function waitForJobs(
 	const signal = cancelSignalOf(context);
 	const deadline = Date.now() + options.timeoutMs;
 	const key = (ref: JobRef) => `${ref.workflow}/${ref.id}`;
-	const finished = new Map<string, Job>();
+	const finished = new Map<string, SeenJob>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
 	const failed = new Map<string, unknown>();
@@ -85,21 +88,23 @@ export async function waitForJobs(
 			schema: JobsListResponseSchema,
 			itemIndex: options.itemIndexOf?.(pending[0]),
 		});
-		const listed = new Map(listing.data.map((item) => [`${item.kind}/${item.id}`, item.status]));
+		const listed = new Map(listing.data.map((item) => [`${item.kind}/${item.id}`, item]));
 		for (const ref of pending) {
-			const status = listed.get(key(ref));
-			if (status === undefined) {
+			const item = listed.get(key(ref));
+			if (item === undefined) {
 				// Outside the 50-job window: the listing cannot tell, so ask for this job alone.
 				const job = await lookUp(ref);
 				if (!job) continue;
 				lastStatus.set(key(ref), job.status);
-				if (isTerminalStatus(job.status)) finished.set(key(ref), job);
+				if (isTerminalStatus(job.status)) finished.set(key(ref), { detail: job });
 				continue;
 			}
-			lastStatus.set(key(ref), status);
-			if (isTerminalStatus(status)) {
+			lastStatus.set(key(ref), item.status);
+			if (item.status === 'completed' && !options.wantsDetail?.(item)) {
+				finished.set(key(ref), { listed: item });
+			} else if (isTerminalStatus(item.status)) {
 				const job = await lookUp(ref);
-				if (job) finished.set(key(ref), job);
+				if (job) finished.set(key(ref), { detail: job });
 			}
 		}
 		if (finished.size + failed.size === unique.length) break;

@@ -4,7 +4,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { CreatedJob } from '../../helpers/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { jobToJson, unlockJob } from '../../helpers/jobs';
+import { seenJobStatus, seenJobToJson, seenJobUnlocked, unlockJob } from '../../helpers/jobs';
+import type { SeenJob } from '../../helpers/jobs';
 import { waitForJobs } from '../../helpers/waiting';
 import type { ItemResults } from '../types';
 
@@ -51,6 +52,15 @@ export const completionFields: INodeProperties[] = [
 		description:
 			'Whether to unlock each completed job so its machine files can be downloaded. Unlocking spends a subscription entitlement or credits per job.',
 	},
+	{
+		displayName: 'Include Full Job',
+		name: 'includeFullJob',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { waitForCompletion: [true] } },
+		description:
+			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and artifacts) for each completed job. Costs one request per job; unlocked and failed jobs always come detailed.',
+	},
 ];
 
 export interface CompletionOptions {
@@ -58,18 +68,20 @@ export interface CompletionOptions {
 	timeoutMs: number;
 	download: FileKind[];
 	unlock: boolean;
+	includeFullJob: boolean;
 }
 
 export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = false): CompletionOptions {
 	const waitForCompletion = alwaysWait || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
-	if (!waitForCompletion) return { waitForCompletion, timeoutMs: 0, download: [], unlock: false };
+	if (!waitForCompletion) return { waitForCompletion, timeoutMs: 0, download: [], unlock: false, includeFullJob: false };
 	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
 		throw new NodeOperationError(context.getNode(), `Timeout (Seconds) must be a positive number, got "${String(seconds)}"`);
 	}
 	const download = context.getNodeParameter('downloadResults', 0, []) as FileKind[];
 	const unlock = download.includes('outputs') && (context.getNodeParameter('unlockBeforeDownload', 0, false) as boolean);
-	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock };
+	const includeFullJob = context.getNodeParameter('includeFullJob', 0, false) as boolean;
+	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock, includeFullJob };
 }
 
 /** Waits for all jobs together, then attaches results; each job stays paired with its own item. */
@@ -84,7 +96,12 @@ export async function finishCreatedJobs(
 	const outcomes = await waitForJobs(
 		context,
 		jobs.map(({ id, workflow }) => ({ id, workflow })),
-		{ timeoutMs: options.timeoutMs, itemIndexOf: (ref) => itemOf.get(`${ref.workflow}/${ref.id}`) },
+		{
+			timeoutMs: options.timeoutMs,
+			itemIndexOf: (ref) => itemOf.get(`${ref.workflow}/${ref.id}`),
+			// The unlock answer is itself the detailed job, so a job about to be unlocked needs no detail now.
+			wantsDetail: (item) => options.includeFullJob && !(options.unlock && !item.downloadsUnlocked),
+		},
 	);
 	for (const [index, outcome] of outcomes.entries()) {
 		const { itemIndex, json: known } = jobs[index];
@@ -106,14 +123,14 @@ export async function finishCreatedJobs(
 			);
 			continue;
 		}
-		const extra = { sourceFile: known.sourceFile, sourceBinaryField: known.sourceBinaryField };
-		const json = jobToJson(outcome.job, outcome.ref.workflow, extra.sourceFile === undefined ? {} : extra);
-		if (options.download.length === 0 || outcome.job.status !== 'completed') {
-			results.add(itemIndex, { json });
+		const extra = known.sourceFile === undefined ? {} : { sourceFile: known.sourceFile, sourceBinaryField: known.sourceBinaryField };
+		if (options.download.length === 0 || seenJobStatus(outcome.job) !== 'completed') {
+			results.add(itemIndex, { json: seenJobToJson(outcome.job, outcome.ref.workflow, extra) });
 			continue;
 		}
 		try {
-			const job = options.unlock && !outcome.job.downloadsUnlocked ? await unlockJob(context, outcome.ref, itemIndex) : outcome.job;
+			let job: SeenJob = outcome.job;
+			if (options.unlock && !seenJobUnlocked(job)) job = { detail: await unlockJob(context, outcome.ref, itemIndex) };
 			const downloaded = await downloadJobFiles(
 				context,
 				outcome.ref,
@@ -122,8 +139,9 @@ export async function finishCreatedJobs(
 				itemIndex,
 				job,
 			);
+			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {
-				json: { ...jobToJson(downloaded.job, outcome.ref.workflow, extra.sourceFile === undefined ? {} : extra), files: downloaded.files },
+				json: { ...seenJobToJson(job, outcome.ref.workflow, extra), files: downloaded.files },
 				binary: downloaded.binary,
 			});
 		} catch (error) {
