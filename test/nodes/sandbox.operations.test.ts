@@ -248,7 +248,9 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 			onError: 'continueRegularOutput',
 		});
 		expect(stale.items[0].json).toMatchObject({ httpCode: '403' });
-		expect(stale.items[0].json.description).toMatch(/Signed URLs expire: use Job > Download/);
+		expect(stale.items[0].json.error).toMatch(/The file link was refused: The signed URL has expired/);
+		expect(stale.items[0].json.description).toMatch(/Signed file links expire .* Job > Download .* fetch fresh links from the job/);
+		expect(stale.items[0].json.description).not.toMatch(/abilit/);
 		const [fresh] = itemsOf(await run(credentials, { resource: 'job', operation: 'download', files: ['outputs'] }, [ref]));
 		expect((await binaryBuffer(fresh.binary!.data)).equals(output)).toBe(true);
 	});
@@ -293,6 +295,23 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect(result.items[0].json.httpCode).toBe('422');
 		expect(result.items[0].json.description).toMatch(/format: /);
 		expect(JSON.stringify(result.run)).not.toContain(credentials.apiKey);
+	});
+
+	test('a limited free account with Combine Items is told to send one request per item, which then works', async () => {
+		const credentials = await env.credentials({ plan: 'free', previewRemaining: 5 });
+		const parameters = { resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes' };
+		const input = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
+		const combined = await run(credentials, { ...parameters, options: { batching: 'combine' } }, input, {
+			onError: 'continueRegularOutput',
+		});
+		expect(combined.items).toHaveLength(2);
+		for (const item of combined.items) {
+			expect(item.json.httpCode).toBe('422');
+			expect(item.json.error).toMatch(/^This account is on limited free processing, which accepts one file per request/);
+			expect(item.json.description).toMatch(/^Set Options > Batching to "One Request per Item" \(it is "Combine Items", which sent 2 files together\)/);
+		}
+		const perItem = itemsOf(await run(credentials, { ...parameters, options: { batching: 'perItem' } }, input));
+		expect(perItem.map((item) => item.json.status)).toEqual(['queued', 'queued']);
 	});
 
 	test('a key without the needed ability gets an error that names the ability', async () => {

@@ -388,6 +388,8 @@ describe('downloads', () => {
 					input: [{}],
 				});
 				expect(result.error?.message).toMatch(/The signed URL has expired/);
+				expect(result.error?.description).toMatch(/already fetched the job again for a fresh link/);
+				expect(result.error?.description).not.toMatch(/abilit/);
 				expect(server.requests).toHaveLength(4);
 			},
 		);

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobAcceptedSchema, embroideryApiRequest } from '../transport';
+import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest } from '../transport';
 import type { Workflow } from '../transport';
 import type { ItemResults } from '../actions/types';
 import { sourceBlob } from './binary';
@@ -32,6 +32,45 @@ function groupByRequestFields(items: PreparedItem[]): PreparedItem[][] {
 		groups.set(key, [...(groups.get(key) ?? []), item]);
 	}
 	return [...groups.values()];
+}
+
+/**
+ * A 422 for a request of several files may be the limit of free processing (one source per request,
+ * spec: Files per request). Only then, one GET /usage confirms it, so the error can say what to change.
+ */
+async function withOneFileHint(
+	context: IExecuteFunctions,
+	error: unknown,
+	files: number,
+	mode: BatchingMode,
+	itemIndex: number,
+): Promise<unknown> {
+	if (files < 2 || !(error instanceof NodeApiError) || error.httpCode !== '422') return error;
+	try {
+		const { freeUsage } = await embroideryApiRequest.call(context, {
+			method: 'GET',
+			path: '/usage',
+			schema: UsageResponseSchema,
+			itemIndex,
+		});
+		if (!freeUsage.limited) return error;
+	} catch {
+		return error;
+	}
+	const change =
+		mode === 'combine'
+			? `Set Options > Batching to "One Request per Item" (it is "Combine Items", which sent ${files} files together)`
+			: `Give each item a single file: this item sent ${files}, one per Input Binary Field`;
+	return new NodeApiError(
+		context.getNode(),
+		{ message: error.message, httpCode: '422' },
+		{
+			message: `This account is on limited free processing, which accepts one file per request: ${error.message}`,
+			description: `${change}, or add credits or a subscription to the account. ${error.description ?? ''}`.trim(),
+			httpCode: '422',
+			itemIndex,
+		},
+	);
 }
 
 /**
@@ -90,7 +129,8 @@ export async function createJobs(
 					});
 				});
 			} catch (error) {
-				for (const itemIndex of batchItems) results.fail(itemIndex, error);
+				const explained = await withOneFileHint(context, error, batch.length, mode, batchItems[0]);
+				for (const itemIndex of batchItems) results.fail(itemIndex, explained);
 			}
 		}
 	}

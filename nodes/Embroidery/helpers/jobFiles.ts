@@ -72,6 +72,22 @@ async function tryDownload(
 	}
 }
 
+/** A link taken from a job fetched moments ago was refused: expiry is ruled out, so say what else it can be. */
+function refusedAfterRefetch(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '403') return nodeErrorOf(context.getNode(), error, itemIndex);
+	return new NodeApiError(
+		context.getNode(),
+		{ message: error.message, httpCode: '403' },
+		{
+			message: error.message,
+			description:
+				'The node already fetched the job again for a fresh link, and that link was refused too. A locked machine file needs Job > Unlock first; files of another account are never served; otherwise try again later.',
+			httpCode: '403',
+			itemIndex,
+		},
+	);
+}
+
 export interface JobFileFields {
 	outputs: string;
 	preview: string;
@@ -130,7 +146,7 @@ export async function downloadJobFiles(
 				job = { detail: await fetchJob(context, ref, itemIndex) };
 				outcome = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
 			}
-			if ('refused' in outcome) throw nodeErrorOf(context.getNode(), outcome.refused, itemIndex);
+			if ('refused' in outcome) throw refusedAfterRefetch(context, outcome.refused, itemIndex);
 			const field = addBinary(binary, fields[kind], outcome.data);
 			files.push({ kind, field, fileName: outcome.data.fileName ?? null, mimeType: outcome.data.mimeType });
 		}

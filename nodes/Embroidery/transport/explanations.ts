@@ -55,9 +55,9 @@ export function explain(
 		case 403:
 			if (action === 'file') {
 				return {
-					message: `The file was refused: ${apiMessage}`,
+					message: `The file link was refused: ${apiMessage}`,
 					description:
-						'Signed URLs expire: use Job > Download, which fetches fresh ones, or Job > Get for new URLs. A locked machine file needs Job > Unlock first; files of another account are never served.',
+						'Signed file links expire soon after the service hands them out. Job > Download (and Download Results) fetch fresh links from the job and use those, so take the file from there, or run Job > Get for new links. A locked machine file also needs Job > Unlock first; files of another account are never served.',
 				};
 			}
 			return {
