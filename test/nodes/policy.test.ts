@@ -1,6 +1,6 @@
 import { planBatches } from '../../nodes/Embroidery/helpers/batching';
 import { defaultPollSchedule, pollDelayMs } from '../../nodes/Embroidery/helpers/waiting';
-import { RequestPacer } from '../../nodes/Embroidery/transport/pacing';
+import { LearnedLimitPacer, RequestPacer } from '../../nodes/Embroidery/transport/pacing';
 import {
 	backoffMs,
 	defaultRetryPolicy,
@@ -71,6 +71,43 @@ describe('pacing', () => {
 		const waiting = slow.waitForTurn(controller.signal);
 		controller.abort(new Error('stopped'));
 		await expect(waiting).rejects.toThrow('stopped');
+	});
+});
+
+describe('learned unlock pacing', () => {
+	test('holds nothing back until a 429, then keeps to the number the service accepted in the window', () => {
+		let now = 0;
+		const pacer = new LearnedLimitPacer(60_000, () => now);
+		for (let i = 0; i < 10; i++) {
+			expect(pacer.delayBeforeNext()).toBe(0);
+			pacer.recordAccepted(now);
+			now += 1000;
+		}
+		// The 11th is refused until the 1st (at 0 s) leaves the window: Retry-After 51 s at 10 s.
+		pacer.recordRefused(51_000);
+		expect(pacer.limit).toBe(10);
+		expect(pacer.delayBeforeNext()).toBe(60_000 + 500 - now);
+		now = 60_600;
+		expect(pacer.delayBeforeNext()).toBe(0);
+		pacer.recordAccepted(now);
+		// Now the 2nd (at 1 s) must leave the window before the next may start.
+		expect(pacer.delayBeforeNext()).toBe(61_000 + 500 - now);
+	});
+
+	test('a 429 that cannot be this limit (Retry-After shorter than the oldest request\'s time left) teaches nothing', () => {
+		let now = 0;
+		const pacer = new LearnedLimitPacer(60_000, () => now);
+		pacer.recordAccepted(now);
+		now = 5000;
+		pacer.recordAccepted(now);
+		pacer.recordRefused(1000);
+		pacer.recordRefused(null);
+		expect(pacer.limit).toBeUndefined();
+		expect(pacer.delayBeforeNext()).toBe(0);
+		// Without a request of its own in the window, a 429 says nothing about the count either.
+		const fresh = new LearnedLimitPacer(60_000, () => now);
+		fresh.recordRefused(30_000);
+		expect(fresh.limit).toBeUndefined();
 	});
 });
 

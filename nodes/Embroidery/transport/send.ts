@@ -5,7 +5,7 @@ import { cancelSignalOf, credentialType, pacingKey } from './context';
 import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError } from './errors';
 import type { FailedRequest } from './errors';
-import { pacerFor } from './pacing';
+import { learnedPacerFor, pacerFor } from './pacing';
 import { parseRetryAfterMs, retryDelayMs, retryReason } from './retryPolicy';
 import type { RetryPolicy } from './retryPolicy';
 
@@ -55,8 +55,13 @@ export async function send(
 	const node = context.getNode();
 	const signal = cancelSignalOf(context);
 	const pacer = pacerFor(pacingKey(context));
+	// Unlocks have their own, tighter limit (not published); it is learned from its first 429.
+	const isUnlock = request.method === 'POST' && request.path.endsWith('/unlock');
+	const unlockPacer = isUnlock ? learnedPacerFor(`${pacingKey(context)}|unlock`) : undefined;
 	for (let attempt = 1; ; attempt++) {
+		await unlockPacer?.waitForTurn(signal);
 		await pacer.waitForTurn(signal);
+		const startedAt = Date.now();
 		let response: FullResponse;
 		try {
 			response = (await context.helpers.httpRequestWithAuthentication.call(
@@ -78,11 +83,14 @@ export async function send(
 			throw networkError(node, error, { ...request, attempts: attempt }, secrets);
 		}
 		const status = response.statusCode;
+		// A 5xx may come before the service counted the request; counting it could learn too high a limit.
+		if (status !== 429 && status < 500) unlockPacer?.recordAccepted(startedAt);
 		if (status >= 200 && status < 300) return response;
 
 		const reason = retryReason(request.method, { status });
 		const retryAfterMs =
 			reason === 'rateLimited' ? parseRetryAfterMs(headerOf(response.headers, 'retry-after')) : null;
+		if (status === 429) unlockPacer?.recordRefused(retryAfterMs);
 		const waitable = retryAfterMs === null || retryAfterMs <= policy.maxRetryAfterMs;
 		if (reason !== null && attempt < policy.maxAttempts && waitable) {
 			const delay = retryDelayMs(attempt, retryAfterMs, policy);

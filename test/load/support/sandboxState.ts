@@ -13,6 +13,9 @@ export interface StoredJob {
 	events: Record<string, number>;
 	/** sha256 (hex) of the stored output file, when there is one. */
 	outputChecksum?: string;
+	/** Sandbox-clock milliseconds. */
+	createdAt: number;
+	completedAt: number | null;
 }
 
 /**
@@ -23,8 +26,15 @@ export function storedJobs(sandbox: RunningSandbox, accountId: string): StoredJo
 	const db = new DatabaseSync(join(sandbox.dataDir, 'sandbox.db'), { readOnly: true });
 	try {
 		const jobs = db
-			.prepare('SELECT id, title, status, downloads_unlocked FROM jobs WHERE account_id = ? ORDER BY created_at, id')
-			.all(accountId) as Array<{ id: string; title: string; status: string; downloads_unlocked: number }>;
+			.prepare('SELECT id, title, status, downloads_unlocked, created_at, completed_at FROM jobs WHERE account_id = ? ORDER BY created_at, id')
+			.all(accountId) as Array<{
+				id: string;
+				title: string;
+				status: string;
+				downloads_unlocked: number;
+				created_at: number;
+				completed_at: number | null;
+			}>;
 		const events = db.prepare('SELECT type, COUNT(*) AS count FROM job_events WHERE job_id = ? GROUP BY type');
 		const output = db.prepare("SELECT checksum FROM uploads WHERE job_id = ? AND role = 'output'");
 		return jobs.map((job) => ({
@@ -36,6 +46,8 @@ export function storedJobs(sandbox: RunningSandbox, accountId: string): StoredJo
 				(events.all(job.id) as Array<{ type: string; count: number }>).map((row) => [row.type, row.count]),
 			),
 			outputChecksum: (output.get(job.id) as { checksum: string } | undefined)?.checksum,
+			createdAt: job.created_at,
+			completedAt: job.completed_at,
 		}));
 	} finally {
 		db.close();

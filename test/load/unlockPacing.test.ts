@@ -1,0 +1,56 @@
+import { runTimeFaster } from './support/fasterTime';
+import { createWaitDownload, openShop, orderItems, runOrders, shopKey } from './support/shopOrders';
+import type { Shop } from './support/shopOrders';
+import { storedJobs } from './support/sandboxState';
+
+// The sandbox allows 10 unlocks a minute per key; its minute passes in 10 real seconds here, but the node
+// waits out Retry-After in real seconds, so the first refusal alone can cost up to a minute.
+jest.setTimeout(600_000);
+
+const orders = 50;
+
+let shop: Shop;
+
+beforeAll(async () => {
+	shop = await openShop();
+});
+
+afterAll(async () => {
+	await shop?.close();
+});
+
+describe('50 unlocks against the service\'s 10 unlocks a minute', () => {
+	it('all 50 orders are unlocked once each and downloaded; after the first 429 the node paces its unlocks', async () => {
+		const key = await shopKey(shop, { plan: 'credits', creditBalance: 1000 });
+		const cost = Number((await shop.admin.usage(key.accountId)).conversionCreditCost);
+		const restoreTime = runTimeFaster(shop.admin, 6);
+		let result;
+		try {
+			result = await runOrders(shop, key, orderItems(orders), createWaitDownload(['outputs'], true));
+		} finally {
+			await restoreTime();
+		}
+		const { run, requests, seconds } = result;
+		const unlocks = requests.filter((request) => request.route === 'POST /jobs/conversion/{id}/unlock');
+		const refused = unlocks.filter((request) => request.status === 429).length;
+		console.log(`50 unlocks: ${unlocks.length} unlock requests, ${refused} answered 429, ${requests.length} requests in ${seconds.toFixed(0)} s`);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.filter((item) => item.json.error !== undefined).map((item) => item.json.error)).toEqual([]);
+		expect(run.items.filter((item) => item.binary?.data !== undefined)).toHaveLength(orders);
+		// Without pacing every unlock after the 10th meets a 429 first (40 or more); with it, only the one that taught it.
+		expect(refused).toBeGreaterThanOrEqual(1);
+		expect(refused).toBeLessThanOrEqual(3);
+		expect(unlocks.filter((request) => request.status !== 429 && request.status !== 200)).toEqual([]);
+		expect(unlocks.length - refused).toBe(orders);
+
+		// The sandbox refuses an unlock (429) before it runs, so each job is unlocked and charged exactly once.
+		const stored = storedJobs(shop.sandbox, key.accountId);
+		expect(stored).toHaveLength(orders);
+		for (const job of stored) {
+			expect(job.events.unlocked).toBe(1);
+			expect(job.downloadsUnlocked).toBe(true);
+		}
+		expect((await shop.admin.usage(key.accountId)).creditBalance).toBe(1000 - orders * cost);
+	});
+});
