@@ -59,7 +59,7 @@ export const completionFields: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { waitForCompletion: [true] } },
 		description:
-			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and artifacts) for each completed job. Costs one request per job; unlocked and failed jobs always come detailed.',
+			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and artifacts) for each completed job. Costs one request per job. Without it, a completed job comes as listed (status, metrics, signed file links); failed jobs and jobs the node unlocks always come detailed.',
 	},
 ];
 
