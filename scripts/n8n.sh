@@ -17,7 +17,13 @@ ensure_n8n() {
 		cat >"$dir/package.json" <<-EOF
 			{"name":"n8n-runtime-cache","private":true,"dependencies":{"n8n":"$N8N_VERSION_TESTED"},"overrides":{"linkedom":"0.18.14"}}
 		EOF
-		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts >&2 && npm rebuild sqlite3 >&2)
+		# Scripts stay off for n8n's 2,000 packages; only the sqlite3 binding is built. The explicit
+		# flag matters: inside `npm test` npm exports the repo's ignore-scripts=true to this shell.
+		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts >&2 && npm rebuild sqlite3 --ignore-scripts=false >&2)
+	fi
+	if [ ! -f "$dir/node_modules/sqlite3/build/Release/node_sqlite3.node" ]; then
+		echo "Could not build n8n's sqlite3 binding in $dir (npm rebuild sqlite3 built nothing)." >&2
+		return 1
 	fi
 	export N8N_BIN="$dir/node_modules/.bin/n8n"
 }
