@@ -27,14 +27,19 @@ const colourKeeping: Record<string, 'exact' | 'chart' | 'none'> = {
 };
 const keepingOf = (format: string) => colourKeeping[format] ?? 'chart';
 
+/** Targets without a jump command, where a short move becomes part of the next stitch. */
+const movesFoldIntoStitches = new Set(['vp3']);
+
 /** Moves may be split or merged and stops may become colour changes; where stitches land may not change. */
 const sameSewing: EventOptions = { collapseMoves: true, stopsAsColourChanges: true };
 
-function expectSameSewing(source: Pattern, back: Pattern): void {
+function expectSameSewing(source: Pattern, back: Pattern, target: string): void {
 	const expected = patternEvents(source, sameSewing);
 	const actual = patternEvents(back, sameSewing);
+	const movesMayFold = movesFoldIntoStitches.has(target);
 	expect(
-		compareEvents(expected, actual, { tolerance: 1, splitStitchesAllowed: true }).differences,
+		compareEvents(expected, actual, { tolerance: 1, splitStitchesAllowed: true, movesMayFold })
+			.differences,
 	).toEqual([]);
 	expect(countKind(actual, 'colour')).toBe(countKind(expected, 'colour'));
 }
@@ -74,7 +79,7 @@ describe.each(fixtureCases)('$name', ({ name, source }) => {
 	it.each(writable)(`converts to %s and back with every needle position kept`, (target) => {
 		const written = writePattern(original, target);
 		const back = readPattern(written.bytes, target);
-		expectSameSewing(original, back);
+		expectSameSewing(original, back, target);
 		expectColoursKept(original, back, target);
 	});
 });
@@ -115,7 +120,7 @@ describe('a synthetic design with long moves, trims, a stop and 24 colours', () 
 	it.each(writable)('is written to %s and read back sewing the same way', (target) => {
 		const written = writePattern(design, target);
 		const back = readPattern(written.bytes, target);
-		expectSameSewing(design, back);
+		expectSameSewing(design, back, target);
 		expectColoursKept(design, back, target);
 		expect(countCommands(back, Command.Trim)).toBeGreaterThanOrEqual(
 			countCommands(design, Command.Trim),

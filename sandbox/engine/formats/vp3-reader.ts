@@ -7,8 +7,8 @@ const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: 
 /**
  * Reading VP3: big-endian nested blocks (file 00 02 00, design 00 03 00, colour 00 05 00, stitches
  * 00 01 00), each opened by a 32-bit length. Positions in headers are in 1/1000 mm with y up; stitch
- * bytes are relative 0.1 mm with y down: short (dx, dy), 80 01 + two 16-bit values for a long move,
- * 80 03 for a trim.
+ * bytes are relative 0.1 mm with y down: short (dx, dy), 80 01 + two 16-bit values + 80 02 for a long
+ * move (a stitch up to 25.5 mm per axis, a trim and a move beyond), 80 03 for a trim.
  */
 
 export const vp3Magic = [0x25, 0x76, 0x73, 0x6d, 0x25, 0x00];
@@ -16,6 +16,8 @@ const utf8 = new TextDecoder('utf-8');
 const escape = 0x80;
 const longMove = 0x01;
 const trimCode = 0x03;
+/** A long move up to this length per axis is a stitch; beyond it, a trimmed move. */
+const longStitch = 255;
 
 function skipString(cursor: ByteCursor): void {
 	cursor.skip(cursor.u16be());
@@ -103,6 +105,8 @@ export function readVp3(bytes: Uint8Array): Pattern {
 		cursor.skip(8 + 3 + 4 + 3);
 		let at = cursor.position;
 		if (at > blockEnd) cursor.fail(`colour block ${block + 1} is shorter than its header`);
+		// A colour block starts with the thread cut; a trim is recorded once per cut.
+		let trimmed = true;
 		while (at + 1 < blockEnd) {
 			const first = bytes[at];
 			const second = bytes[at + 1];
@@ -111,15 +115,29 @@ export function readVp3(bytes: Uint8Array): Pattern {
 				x += signed8(first);
 				y += signed8(second);
 				pattern.add(x, y, STITCH);
+				trimmed = false;
 			} else if (second === longMove) {
 				if (at + 4 > blockEnd) cursor.fail(`a long move is cut off in colour block ${block + 1}`);
-				x += signed16(bytes[at], bytes[at + 1]);
-				y += signed16(bytes[at + 2], bytes[at + 3]);
-				pattern.add(x, y, JUMP);
+				const dx = signed16(bytes[at], bytes[at + 1]);
+				const dy = signed16(bytes[at + 2], bytes[at + 3]);
 				// The long move is closed by 80 02, which carries nothing.
 				at += 6;
+				if (dx > longStitch || dx < -longStitch || dy > longStitch || dy < -longStitch) {
+					// Machines cut the thread before a move this long.
+					if (!trimmed) pattern.add(x, y, TRIM);
+					x += dx;
+					y += dy;
+					pattern.add(x, y, JUMP);
+					trimmed = true;
+				} else {
+					x += dx;
+					y += dy;
+					pattern.add(x, y, STITCH);
+					trimmed = false;
+				}
 			} else if (second === trimCode) {
-				pattern.add(x, y, TRIM);
+				if (!trimmed) pattern.add(x, y, TRIM);
+				trimmed = true;
 			}
 		}
 		cursor.seek(blockEnd);

@@ -10,8 +10,10 @@ const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: 
 
 /** Short stitches are one signed byte per axis (-128 would read as the escape byte). */
 const maxShortMove = 127;
-/** Long moves are 16-bit signed values. */
-const maxLongMove = 0x7fff;
+/** A long move reads as a stitch up to this length per axis and as a trimmed move beyond it. */
+export const maxLongStitch = 255;
+/** Long moves are 16-bit signed values; one folded short move may still be added to a jump. */
+const maxLongMove = 0x7fff - maxLongStitch;
 const producer = 'Produced by     Software Ltd';
 const utf8 = new TextEncoder();
 
@@ -72,38 +74,82 @@ function blocksOf(pattern: Pattern): Block[] {
 	return blocks;
 }
 
+interface MoveCounts {
+	/** Short moves without a trim before them, which VP3 can only sew as a long stitch. */
+	sewnMoves: number;
+	/** Long moves without a trim before them, which readers take as a trim and a move. */
+	trimmedMoves: number;
+}
+
+function longMove(out: ByteBuilder, dx: number, dy: number): void {
+	out.bytes([0x80, 0x01]);
+	out.u16be(dx);
+	out.u16be(dy);
+	out.bytes([0x80, 0x02]);
+}
+
+function isLong(dx: number, dy: number): boolean {
+	return dx > maxLongStitch || dx < -maxLongStitch || dy > maxLongStitch || dy < -maxLongStitch;
+}
+
+/**
+ * VP3 has no jump command: a long move of up to 25.5 mm is a stitch, a longer one a trimmed move.
+ * So short jumps fold into the next stitch, and a stitch that lands after a long move is sewn in place.
+ */
 function writeStitches(
 	out: ByteBuilder,
 	pattern: Pattern,
 	block: Block,
 	fromX: number,
 	fromY: number,
+	counts: MoveCounts,
 ): void {
 	const close = openBlock(out, 0x01);
 	out.bytes([0x0a, 0xf6, 0x00]);
 	let x = fromX;
 	let y = fromY;
+	let trimmed = true;
+	let folded = false;
 	for (let i = block.start; i < block.end; i++) {
 		const command = pattern.commands[i];
-		const dx = pattern.xs[i] - x;
-		const dy = pattern.ys[i] - y;
-		if (command === STITCH) {
-			out.u8(dx);
-			out.u8(dy);
-		} else if (command === JUMP) {
-			if (dx === 0 && dy === 0) continue;
-			out.bytes([0x80, 0x01]);
-			out.u16be(dx);
-			out.u16be(dy);
-			out.bytes([0x80, 0x02]);
-		} else if (command === TRIM) {
+		const toX = pattern.xs[i];
+		const toY = pattern.ys[i];
+		const dx = toX - x;
+		const dy = toY - y;
+		if (command === TRIM) {
 			out.bytes([0x80, 0x03]);
+			trimmed = true;
 			continue;
+		}
+		if (command === JUMP) {
+			if (dx === 0 && dy === 0) continue;
+			if (!isLong(dx, dy)) {
+				if (!trimmed && !folded) counts.sewnMoves++;
+				folded = true;
+				continue;
+			}
+			if (!trimmed) counts.trimmedMoves++;
+			longMove(out, dx, dy);
+			trimmed = true;
+			folded = false;
+		} else if (command === STITCH) {
+			if (dx >= -maxShortMove && dx <= maxShortMove && dy >= -maxShortMove && dy <= maxShortMove) {
+				out.u8(dx);
+				out.u8(dy);
+			} else {
+				longMove(out, dx, dy);
+				if (isLong(dx, dy)) {
+					if (!trimmed) counts.trimmedMoves++;
+					out.bytes([0x00, 0x00]);
+				}
+			}
+			trimmed = false;
+			folded = false;
 		} else {
 			continue;
 		}
-		x = pattern.xs[i];
-		y = pattern.ys[i];
+		x = toX;
+		y = toY;
 	}
 	close();
 }
@@ -159,6 +205,7 @@ export function writeVp3(source: Pattern): WriteResult {
 	utf16String(out, producer);
 	out.u16be(blocks.length);
 
+	const counts: MoveCounts = { sewnMoves: 0, trimmedMoves: 0 };
 	let x = 0;
 	let y = 0;
 	for (const block of blocks) {
@@ -171,7 +218,7 @@ export function writeVp3(source: Pattern): WriteResult {
 		const endY = last >= 0 ? pattern.ys[last] : y;
 		out.u32be(microns(endX - x));
 		out.u32be(microns(-(endY - y)));
-		writeStitches(out, pattern, block, x, y);
+		writeStitches(out, pattern, block, x, y, counts);
 		out.u8(0);
 		closeBlock();
 		x = endX;
@@ -179,5 +226,13 @@ export function writeVp3(source: Pattern): WriteResult {
 	}
 	closeDesign();
 	closeFile();
+	if (counts.sewnMoves > 0)
+		warnings.push(
+			`VP3 has no jump command: ${counts.sewnMoves} move(s) of up to 25.5 mm without a trim before them are sewn as long stitches.`,
+		);
+	if (counts.trimmedMoves > 0)
+		warnings.push(
+			`VP3 has no jump command: ${counts.trimmedMoves} move(s) longer than 25.5 mm without a trim before them are read by machines as a trim and a move.`,
+		);
 	return { bytes: out.toBytes(), warnings };
 }

@@ -12,8 +12,9 @@ export const vp3Format: FormatModule = {
 		readable: true,
 		writable: true,
 		warning:
-			'Keeps exact thread colours, names and catalogue numbers. VP3 has no jump or stop commands: jumps become ' +
-			'long moves and stops become colour changes with the same thread.',
+			'Keeps exact thread colours, names and catalogue numbers. VP3 has no jump or stop commands: a move of up ' +
+			'to 25.5 mm is sewn as a long stitch unless the thread was trimmed before it, a longer move trims, and ' +
+			'stops become colour changes with the same thread.',
 	},
 	detect: hasVp3Magic,
 	read: readVp3,
