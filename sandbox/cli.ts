@@ -11,6 +11,7 @@ const usage = `Usage: npm run sandbox -- [options]
   --signed-url-ttl SECONDS  lifetime of signed file URLs (default 600)
   --source-ttl SECONDS      how long source uploads stay retryable (default 86400)
   --workers N               engine worker threads (default 2)
+  --network-rate-limit N    v1 requests per minute per client address, whatever the key (default 1200, 0 = off)
   --log                     log every request`;
 
 async function main(): Promise<void> {
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
 			'signed-url-ttl': { type: 'string' },
 			'source-ttl': { type: 'string' },
 			workers: { type: 'string' },
+			'network-rate-limit': { type: 'string' },
 			log: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
 		signedUrlTtlSeconds: integer(values['signed-url-ttl'], '--signed-url-ttl'),
 		sourceTtlSeconds: integer(values['source-ttl'], '--source-ttl'),
 		workers: integer(values.workers, '--workers'),
+		networkRateLimit: integer(values['network-rate-limit'], '--network-rate-limit'),
 		logRequests: values.log,
 	});
 	console.log(`Embroidery sandbox running.

@@ -24,6 +24,8 @@ export interface SandboxOptions {
 	jobTimeoutSeconds?: number;
 	/** Log each request (fastify's logger). */
 	logRequests?: boolean;
+	/** v1 requests per minute per client address (the spec's network-level ceiling), default 1200; 0 = off. */
+	networkRateLimit?: number;
 }
 
 export interface RunningSandbox {
@@ -66,7 +68,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		adminToken: options.adminToken,
 		jobTimeoutMs: (options.jobTimeoutSeconds ?? 120) * 1000,
 	});
-	const app = await buildServer(services, options.logRequests ?? false);
+	const app = await buildServer(services, {
+		logger: options.logRequests ?? false,
+		networkRateLimit: options.networkRateLimit,
+	});
 	try {
 		await app.listen({ host: settings.host, port: settings.port });
 	} catch (error) {

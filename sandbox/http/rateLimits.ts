@@ -12,6 +12,12 @@ export const rateLimits = {
 	windowSeconds: 60,
 } as const;
 
+/**
+ * The spec's separate network-level ceiling, per client address and rolling minute, checked before
+ * the key. Its real value is not published; the default lets ten keys of one machine reach their own limits.
+ */
+export const defaultNetworkRateLimit = 1200;
+
 /** Sliding-window counters: a request is allowed when fewer than `limit` were allowed in the last window. */
 export class RateLimiter {
 	private readonly hits = new Map<string, number[]>();

@@ -5,17 +5,38 @@ import type { SandboxServices } from '../services';
 import { installErrorHandlers } from './errors';
 import { installFaults } from './faults';
 import { multipartLimits } from './multipart';
-import { RateLimiter } from './rateLimits';
+import { RateLimiter, defaultNetworkRateLimit, rateLimits } from './rateLimits';
 import { controlRoutes } from './routes/control';
 import { v1Routes } from './routes/v1';
+
+export interface ServerOptions {
+	logger?: boolean;
+	/** v1 requests per minute per client address, counted before the key; 0 turns the ceiling off. */
+	networkRateLimit?: number;
+}
 
 /** The sandbox's HTTP face: v1 under /api/v1, the control API under /__sandbox. */
 export async function buildServer(
 	services: SandboxServices,
-	logger = false,
+	options: ServerOptions = {},
 ): Promise<FastifyInstance> {
-	const app = Fastify({ logger, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+	const app = Fastify({
+		logger: options.logger ?? false,
+		bodyLimit: 1024 * 1024,
+		forceCloseConnections: true,
+	});
 	const limiter = new RateLimiter(services.clock);
+	const networkLimit = options.networkRateLimit ?? defaultNetworkRateLimit;
+	if (networkLimit > 0) {
+		app.addHook('onRequest', async (request) => {
+			if (!request.url.startsWith('/api/v1/')) return;
+			limiter.take(
+				`network:${request.ip}`,
+				networkLimit,
+				`Too many requests from this network address: at most ${networkLimit} per ${rateLimits.windowSeconds} seconds, whatever the API key.`,
+			);
+		});
+	}
 
 	// Clients often send POSTs without a body but with a JSON content type; that is not an error here.
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
