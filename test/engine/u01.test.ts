@@ -80,6 +80,29 @@ describe('U01 writer', () => {
 		expect(countCommands(back, Command.Stop)).toBe(1);
 	});
 
+	it('keeps a colour change that comes before the first stitch', () => {
+		const pattern = new Pattern();
+		pattern.add(0, 0, Command.ColorChange);
+		pattern.add(0, 0, Command.Stitch);
+		pattern.add(10, 10, Command.Stitch);
+		pattern.add(10, 10, Command.ColorChange);
+		pattern.add(20, 10, Command.Stitch);
+		pattern.add(20, 10, Command.End);
+		const { bytes } = write(pattern);
+		// Needle 1 sets the machine up, needle 2 is the change before anything is sewn.
+		expect(records(bytes)[0]).toEqual([0xe9, 0, 0]);
+		expect(records(bytes)[1][0] & 0x1f).toBe(0x0a);
+		const back = read(bytes);
+		expect(Array.from(back.commands.subarray(0, back.length))).toEqual([
+			Command.ColorChange,
+			Command.Stitch,
+			Command.Stitch,
+			Command.ColorChange,
+			Command.Stitch,
+			Command.End,
+		]);
+	});
+
 	it('round-trips Star.u01', () => {
 		const original = read(loadFixture('Star.u01').bytes);
 		const back = read(write(original).bytes);

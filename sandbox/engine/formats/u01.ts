@@ -40,6 +40,7 @@ function readU01(bytes: Uint8Array): Pattern {
 		Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2),
 	);
 	let sewn = false;
+	let needleChosen = false;
 	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
 		const controlByte = bytes[offset];
 		if (controlByte === machinePostfix) break;
@@ -71,8 +72,12 @@ function readU01(bytes: Uint8Array): Pattern {
 				break;
 			default:
 				builder.jump(dx, dy);
-				// A needle chosen before anything is sewn sets up the machine; later ones change colour.
-				if (code >= firstNeedleCode && code <= lastNeedleCode && sewn) builder.colourChange();
+				if (code >= firstNeedleCode && code <= lastNeedleCode) {
+					// The first needle chosen before anything is sewn sets up the machine; every later one
+					// changes colour, even one before the first stitch (a design that starts with a change).
+					if (sewn || needleChosen) builder.colourChange();
+					needleChosen = true;
+				}
 				break;
 		}
 	}
