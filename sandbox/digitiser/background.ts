@@ -35,7 +35,12 @@ export function findForeground(artwork: Artwork): Foreground {
 	let backgroundRgb: number | null = null;
 	let enclosedBackground = 0;
 	const matcher = backgroundLab ? new BackdropMatcher(backgroundLab.lab) : null;
-	if (backgroundLab && matcher && floodBackground(artwork, mask, matcher) > 0) {
+	const opaqueMask = mask.slice();
+	const flooded = backgroundLab && matcher ? floodBackground(artwork, mask, matcher) : 0;
+	if (backgroundLab && flooded > 0 && !mask.includes(1) && !isPaperWhite(backgroundLab.lab)) {
+		// One colour edge to edge is a filled shape (a badge, a label), not a backdrop; white is the paper.
+		mask.set(opaqueMask);
+	} else if (backgroundLab && matcher && flooded > 0) {
 		backgroundRgb = backgroundLab.rgb;
 		for (let i = 0; i < size; i++) {
 			if (mask[i] && matcher.isNear(rgba, i)) {
@@ -47,6 +52,11 @@ export function findForeground(artwork: Artwork): Foreground {
 	let pixelCount = 0;
 	for (let i = 0; i < size; i++) pixelCount += mask[i];
 	return { mask, pixelCount, backgroundRgb, enclosedBackground };
+}
+
+/** Near white and nearly colourless: the paper of a blank artwork. */
+function isPaperWhite([lightness, a, b]: Lab): boolean {
+	return lightness >= 92 && Math.hypot(a, b) <= 8;
 }
 
 /** Remembers, per colour at 6 bits a channel, whether it is near the backdrop: Lab per pixel is too slow. */

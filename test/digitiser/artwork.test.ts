@@ -3,6 +3,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../sandbox/digitiser';
+import { intersectionOverUnion, renderStitches } from './helpers';
 
 const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
 
@@ -134,6 +135,21 @@ describe('artwork that cannot be digitised', () => {
 		const error = await failure(await sharp(Buffer.from(speck)).png().toBuffer());
 		expect(error.code).toBe('empty_artwork');
 		expect(error.message).toMatch(/larger width_mm/);
+	});
+
+	it('stitches an artwork of one colour edge to edge as one filled shape, not as an empty backdrop', async () => {
+		const label = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c8102e' } })
+			.png()
+			.toBuffer();
+		const { pattern } = await digitise(label, { widthMm: 60, colourCount: 3 });
+		const raster = renderStitches(pattern, 60, 30, 0.5);
+		expect(raster.blocks).toHaveLength(1);
+		const whole = new Uint8Array(raster.width * raster.height).fill(1);
+		expect(intersectionOverUnion(raster.blocks[0], whole)).toBeGreaterThanOrEqual(0.9);
+		const red = 0xc8102e;
+		const thread = pattern.threads[0].color;
+		const channelGap = [16, 8, 0].map((shift) => Math.abs(((thread >> shift) & 0xff) - ((red >> shift) & 0xff)));
+		expect(Math.max(...channelGap)).toBeLessThanOrEqual(60);
 	});
 
 	it('fails a blank artwork as empty', async () => {
