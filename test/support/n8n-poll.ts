@@ -5,7 +5,9 @@
  * activation poll and by every poll that emits (n8n's WorkflowStaticDataService); a restart rebuilds the active
  * workflow from what was written, like `n8n start` after a crash.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
 import { ICredentialsHelper, Workflow, isExpression } from 'n8n-workflow';
@@ -116,6 +118,20 @@ export interface PollHarnessOptions {
 	credentials: ApiCredentials;
 	/** The credential's id in n8n; the trigger starts a fresh baseline when it changes. */
 	credentialId?: string;
+	/**
+	 * n8n's poll cursor (a poller_state row exists for the node): each poll gets its own copy of the node's static
+	 * data, committed after a scheduled poll that emits nothing and with every emission, never after the activation poll.
+	 */
+	pollCursor?: boolean;
+}
+
+interface StagedCursor {
+	seed: IDataObject;
+	snapshot: IDataObject;
+}
+
+function copyOf(data: IDataObject): IDataObject {
+	return JSON.parse(JSON.stringify(data)) as IDataObject;
 }
 
 /** One active workflow holding the Embroidery Trigger, with n8n's save points for its static data. */
@@ -128,6 +144,9 @@ export class ActiveTriggerHarness {
 	private executePoll!: (testingTrigger?: boolean) => Promise<void>;
 
 	private lastEmission: INodeExecutionData[] | null = null;
+
+	/** What n8n's poller_state table holds for the node when `pollCursor` is on. */
+	private cursor: IDataObject = {};
 
 	readonly emissions: INodeExecutionData[][] = [];
 
@@ -159,6 +178,7 @@ export class ActiveTriggerHarness {
 			active: true,
 			staticData: JSON.parse(JSON.stringify(this.database)) as IDataObject,
 		});
+		const staging = new AsyncLocalStorage<StagedCursor>();
 		const additionalData = {
 			credentialsHelper: new PollCredentialsHelper(this.options.credentials),
 			restApiUrl: 'http://127.0.0.1/rest',
@@ -177,13 +197,26 @@ export class ActiveTriggerHarness {
 			'trigger',
 			activation,
 			(data) => {
-				// n8n's __emit: save the static data, then start an execution with the items.
+				// n8n's __emit: save the static data (and the staged cursor), then start an execution with the items.
+				this.commitStagedCursor(staging);
 				this.save();
 				this.lastEmission = data[0] ?? [];
 				this.emissions.push(this.lastEmission);
 			},
 			(error) => {
 				this.failures.push(error);
+			},
+			async () => this.commitStagedCursor(staging),
+			async <T>(poll: () => Promise<T>) => {
+				if (!this.options.pollCursor) return await poll();
+				const seed = copyOf(this.cursor);
+				return await staging.run({ seed, snapshot: copyOf(seed) }, poll);
+			},
+			() => {
+				const staged = staging.getStore();
+				if (!this.options.pollCursor) return this.workflow.getStaticData('node', node);
+				if (!staged) throw new Error('The node read its static data outside of a poll');
+				return staged.snapshot;
 			},
 		);
 		const executor = Container.get(PollTriggerExecutor);
@@ -226,6 +259,14 @@ export class ActiveTriggerHarness {
 		this.lastEmission = null;
 		await this.executePoll(testingTrigger);
 		return this.lastEmission;
+	}
+
+	/** n8n's takeStagedCursor: the poll's copy is written to the cursor only when the poll changed it. */
+	private commitStagedCursor(staging: AsyncLocalStorage<StagedCursor>): void {
+		const staged = staging.getStore();
+		if (!staged || isDeepStrictEqual(staged.snapshot, staged.seed)) return;
+		this.cursor = copyOf(staged.snapshot);
+		staged.seed = copyOf(staged.snapshot);
 	}
 
 	private save(): void {

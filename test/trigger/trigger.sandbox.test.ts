@@ -231,6 +231,27 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 });
 
+describe('Embroidery Trigger under n8n\'s poll cursor (each poll reads its own copy of the static data)', () => {
+	it('emits a job that ends after the user activated the workflow once, and logs a later failing poll instead of throwing', async () => {
+		const account = await newAccount(admin, sandbox);
+		const before = await convert(account, 1);
+		await waitUntilEnded(account, before);
+		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials, pollCursor: true });
+		expect(await trigger.activate('activate')).toBeNull();
+		const [id] = await convert(account, 1);
+		expect(await trigger.poll()).toBeNull();
+		await waitUntilEnded(account, [id]);
+		expect(idsOf((await trigger.poll()) ?? [])).toEqual([id]);
+		expect(await trigger.poll()).toBeNull();
+		await admin.revokeKey(account.keyId);
+		const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
+		expect(value).toBeNull();
+		expect(trigger.failures).toEqual([]);
+		expect(warnings.join('\n')).toMatch(/poll failed, trying again at the next poll/);
+		expect(idsOf(trigger.emittedItems())).toEqual([id]);
+	});
+});
+
 describe('Embroidery Trigger in a manual test run', () => {
 	it('returns the most recent matching job and moves no state', async () => {
 		const account = await newAccount(admin, sandbox);

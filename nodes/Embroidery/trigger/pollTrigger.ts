@@ -18,11 +18,17 @@ interface SavedTriggerData extends IDataObject {
 	state?: IDataObject;
 }
 
-// Keyed by the node's static data object, which n8n creates afresh on every activation.
-const pollsInProgress = new WeakMap<object, number>();
+/** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
+interface ActivationMemory {
+	pollStartedAt?: number;
+	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
+	lastSaved?: SavedTriggerData;
+}
+
+// Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
+const activations = new WeakMap<IPollFunctions, ActivationMemory>();
 /** A poll still running after this long is presumed stuck, so the next one may go ahead. */
 const stuckPollMs = 15 * 60_000;
-const succeededSinceActivation = new WeakSet<object>();
 
 export function readFilter(context: IPollFunctions): TriggerFilter {
 	const events = context.getNodeParameter('events', []) as JobEnding[];
@@ -79,15 +85,17 @@ async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, o
 /** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
 async function emitEndedJobs(
 	context: IPollFunctions,
-	saved: SavedTriggerData,
+	memory: ActivationMemory,
 	filter: TriggerFilter,
 	options: TriggerOptions,
 ): Promise<INodeExecutionData[][] | null> {
+	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
 	const credential = credentialIdOf(context);
 	// Activated by the user: start from the jobs as they are now. After a restart or a republish: carry on.
-	const activatedNow = context.getActivationMode() === 'activate' && !succeededSinceActivation.has(saved);
+	const activatedNow = context.getActivationMode() === 'activate' && memory.lastSaved === undefined;
+	const last = memory.lastSaved ?? saved;
 	// Another credential may mean another account: its jobs start from a fresh baseline too.
-	const previous = !activatedNow && saved.credential === credential ? readPollState(saved.state) : undefined;
+	const previous = !activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
 	const result = await pollJobs<ListedJob, FetchedJob>(
 		previous,
 		{ listJobs: async () => await listRecentJobs(context), getJob: async (job) => await fetchJobIfPresent(context, job) },
@@ -108,6 +116,7 @@ async function emitEndedJobs(
 	// The state moves only once every item is ready, so a poll that fails is simply repeated.
 	saved.credential = credential;
 	saved.state = result.state as unknown as IDataObject;
+	memory.lastSaved = { credential, state: result.state as unknown as IDataObject };
 	return items.length > 0 ? [items] : null;
 }
 
@@ -116,26 +125,24 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 	const options = readOptions(context);
 	if (context.getMode() === 'manual') return await sampleRecentJob(context, filter, options);
 
-	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
-	const runningSince = pollsInProgress.get(saved);
-	if (runningSince !== undefined && Date.now() - runningSince < stuckPollMs) {
+	const memory = activations.get(context) ?? {};
+	activations.set(context, memory);
+	if (memory.pollStartedAt !== undefined && Date.now() - memory.pollStartedAt < stuckPollMs) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
 	}
-	pollsInProgress.set(saved, Date.now());
+	memory.pollStartedAt = Date.now();
 	try {
-		const emitted = await emitEndedJobs(context, saved, filter, options);
-		succeededSinceActivation.add(saved);
-		return emitted;
+		return await emitEndedJobs(context, memory, filter, options);
 	} catch (error) {
 		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
-		if (!succeededSinceActivation.has(saved)) throw asNodeError(context.getNode(), error);
+		if (memory.lastSaved === undefined) throw asNodeError(context.getNode(), error);
 		context.logger.warn(
 			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll: ${(error as Error).message}`,
 		);
 		return null;
 	} finally {
-		pollsInProgress.delete(saved);
+		memory.pollStartedAt = undefined;
 	}
 }
