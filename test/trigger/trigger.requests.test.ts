@@ -1,7 +1,7 @@
 import { createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ActiveTriggerHarness } from '../support/n8n-poll';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../support/n8n-poll';
 import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
 import { sandboxAdmin, startSandbox } from '../support/sandbox';
 import { FOLLOW_UPS_PER_POLL } from '../../nodes/Embroidery/trigger/pollState';
@@ -24,9 +24,19 @@ afterAll(async () => {
 /** A pass-through proxy in front of the sandbox that records each request as "GET /jobs" or "GET /jobs/{workflow}/{id}". */
 async function countingProxy(origin: string) {
 	const requests: string[] = [];
+	const refusals: string[] = [];
 	const server = createServer((incoming, outgoing) => {
 		const path = (incoming.url ?? '').split('?')[0].replace('/api/v1', '').replace(/\/[0-9A-HJKMNP-TV-Z]{26}/g, '/{id}');
-		requests.push(`${incoming.method} ${path}`);
+		const line = `${incoming.method} ${path}`;
+		if (refusals.includes(line)) {
+			refusals.splice(refusals.indexOf(line), 1);
+			requests.push(`429 ${line}`);
+			incoming.resume();
+			outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+			outgoing.end(JSON.stringify({ message: 'Too Many Attempts.' }));
+			return;
+		}
+		requests.push(line);
 		const upstream = forward(`${origin}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
 			outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(outgoing);
@@ -37,6 +47,10 @@ async function countingProxy(origin: string) {
 	const { port } = server.address() as AddressInfo;
 	return {
 		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		/** Answers the next request of each line ("GET /jobs") with 429 and Retry-After: 1, as the service does over its rate limit. */
+		refuseOnce(...lines: string[]): void {
+			refusals.push(...lines);
+		},
 		/** The requests since the last call. */
 		take(): string[] {
 			return requests.splice(0);
@@ -81,6 +95,33 @@ describe('Embroidery Trigger request budget', () => {
 			expect(failedInListing).toBeGreaterThan(0);
 			expect(await trigger.poll()).toBeNull();
 			expect(proxy.take()).toEqual(['GET /jobs']);
+		} finally {
+			await admin.clearFaults();
+			await proxy.close();
+		}
+	});
+
+	it('waits out a 429 on the listing and on a per-job request within the poll, through the shared transport', async () => {
+		const proxy = await countingProxy(sandbox.origin);
+		try {
+			const account = await newAccount(admin, sandbox);
+			const trigger = new ActiveTriggerHarness({
+				parameters: { events: ['completed', 'failed'], workflow: 'both' },
+				credentials: { ...account.credentials, baseUrl: proxy.baseUrl },
+			});
+			await trigger.activate();
+			await admin.setFaults({ engineFailureRate: 1 });
+			const [id] = await convert(account, 1);
+			await waitUntilEnded(account, [id]);
+			await admin.clearFaults();
+			proxy.take();
+			proxy.refuseOnce('GET /jobs', 'GET /jobs/conversion/{id}');
+			const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
+			expect((value ?? []).map((item) => [item.json.id, item.json.status])).toEqual([[id, 'failed']]);
+			expect(typeof value![0].json.failureCode).toBe('string');
+			expect(proxy.take()).toEqual(['429 GET /jobs', 'GET /jobs', '429 GET /jobs/conversion/{id}', 'GET /jobs/conversion/{id}']);
+			expect(warnings.filter((warning) => warning.includes('poll failed'))).toEqual([]);
+			expect(trigger.failures).toEqual([]);
 		} finally {
 			await admin.clearFaults();
 			await proxy.close();
