@@ -253,7 +253,7 @@ describe('Embroidery Trigger under n8n\'s poll cursor (each poll reads its own c
 });
 
 describe('Embroidery Trigger in a manual test run', () => {
-	it('returns the most recent matching job and moves no state', async () => {
+	it('returns the most recent matching job (a failure with its failureCode and failureReason) and moves no state', async () => {
 		const account = await newAccount(admin, sandbox);
 		const ids = await convert(account, 2);
 		await waitUntilEnded(account, ids);
@@ -266,6 +266,19 @@ describe('Embroidery Trigger in a manual test run', () => {
 		const [sample] = result![0];
 		expect(sample.json).toMatchObject({ id: ids[1], workflow: 'conversion', status: 'completed' });
 		expect(sample.binary?.preview).toBeDefined();
+
+		const failed = await withFaults({ engineFailureRate: 1 }, async () => {
+			const created = await convert(account, 1);
+			await waitUntilEnded(account, created);
+			return created;
+		});
+		const [[newestFailure]] = (await testTriggerManually({ parameters: both, credentials: account.credentials })) ?? [[]];
+		expect(newestFailure.json).toMatchObject({ id: failed[0], workflow: 'conversion', status: 'failed' });
+		expect(typeof newestFailure.json.failureCode).toBe('string');
+		expect(typeof newestFailure.json.failureReason).toBe('string');
+		const [[newestCompleted]] =
+			(await testTriggerManually({ parameters: { events: ['completed'], workflow: 'both' }, credentials: account.credentials })) ?? [[]];
+		expect(newestCompleted.json.id).toBe(ids[1]);
 	});
 
 	it('throws a clear error when no job matches or a parameter is wrong', async () => {
