@@ -102,6 +102,24 @@ describe('pollJobs across polls and restarts', () => {
 		expect(poller.emitted).toEqual([]);
 	});
 
+	it('documented limit: a retry that fails again is a new ending only when a poll that was kept saw it unfinished', async () => {
+		const jobs = new JobsInMemory();
+		const poller = new SavedStatePoller(jobs);
+		await poller.poll();
+		const [kept, lostInRestart, unseen] = jobs.createMany(3, 'conversion', 'failed');
+		expect(await poller.poll()).toHaveLength(3);
+		for (const id of [kept, lostInRestart, unseen]) jobs.set(id, 'queued');
+		jobs.set(unseen, 'failed');
+		expect(await poller.poll()).toEqual([]);
+		jobs.set(lostInRestart, 'failed');
+		poller.restart();
+		expect(await poller.poll()).toEqual([]);
+		jobs.set(kept, 'failed');
+		expect(await poller.poll()).toEqual([ending(kept, 'failed')]);
+		for (const id of [lostInRestart, unseen]) jobs.set(id, 'completed');
+		expect((await poller.poll()).sort()).toEqual([ending(lostInRestart, 'completed'), ending(unseen, 'completed')].sort());
+	});
+
 	it('emits everything that ended while many jobs left the listing at once, FOLLOW_UPS_PER_POLL at a time', async () => {
 		const jobs = new JobsInMemory();
 		const poller = new SavedStatePoller(jobs);
