@@ -25,6 +25,7 @@ afterAll(async () => {
 async function countingProxy(origin: string) {
 	const requests: string[] = [];
 	const refusals: string[] = [];
+	let broken: RegExp | undefined;
 	const server = createServer((incoming, outgoing) => {
 		const path = (incoming.url ?? '').split('?')[0].replace('/api/v1', '').replace(/\/[0-9A-HJKMNP-TV-Z]{26}/g, '/{id}');
 		const line = `${incoming.method} ${path}`;
@@ -34,6 +35,13 @@ async function countingProxy(origin: string) {
 			incoming.resume();
 			outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
 			outgoing.end(JSON.stringify({ message: 'Too Many Attempts.' }));
+			return;
+		}
+		if (broken?.test(incoming.url ?? '')) {
+			requests.push(`500 ${line}`);
+			incoming.resume();
+			outgoing.writeHead(500, { 'content-type': 'application/json' });
+			outgoing.end(JSON.stringify({ message: 'Server Error' }));
 			return;
 		}
 		requests.push(line);
@@ -50,6 +58,10 @@ async function countingProxy(origin: string) {
 		/** Answers the next request of each line ("GET /jobs") with 429 and Retry-After: 1, as the service does over its rate limit. */
 		refuseOnce(...lines: string[]): void {
 			refusals.push(...lines);
+		},
+		/** Answers every request whose URL matches with 500, as a file the service cannot serve. */
+		breakUrls(pattern: RegExp): void {
+			broken = pattern;
 		},
 		/** The requests since the last call. */
 		take(): string[] {
@@ -124,6 +136,39 @@ describe('Embroidery Trigger request budget', () => {
 			expect(trigger.failures).toEqual([]);
 		} finally {
 			await admin.clearFaults();
+			await proxy.close();
+		}
+	});
+
+	it('emits jobs whose previews keep failing with the failure on each item, one failed poll later, instead of failing every poll', async () => {
+		const proxy = await countingProxy(sandbox.origin);
+		try {
+			const account = await newAccount(admin, sandbox);
+			const trigger = new ActiveTriggerHarness({
+				parameters: { events: ['completed'], workflow: 'both', options: { downloadFiles: true } },
+				credentials: { ...account.credentials, baseUrl: proxy.baseUrl },
+			});
+			await trigger.activate();
+			const ids = await convert(account, 2);
+			await waitUntilEnded(account, ids);
+			proxy.breakUrls(/\/preview\?/);
+			// Each poll stops at the first job whose file fails for the first time: the first job, then the second.
+			for (let poll = 0; poll < 2; poll++) {
+				const failed = await collectLoggedWarnings(async () => await trigger.poll());
+				expect(failed.value).toBeNull();
+				expect(failed.warnings.join('\n')).toMatch(/poll failed, trying again at the next poll/);
+			}
+			const items = (await trigger.poll()) ?? [];
+			expect(items.map((item) => item.json.id)).toEqual(ids);
+			for (const item of items) {
+				expect(item.json).toMatchObject({ status: 'completed', outputsLocked: true, files: [] });
+				expect(item.json.fileErrors).toEqual([expect.objectContaining({ kind: 'preview' })]);
+				expect(item.binary).toBeUndefined();
+			}
+			expect(await trigger.poll()).toBeNull();
+			expect(trigger.failures).toEqual([]);
+			expect(trigger.emittedItems()).toHaveLength(2);
+		} finally {
 			await proxy.close();
 		}
 	});

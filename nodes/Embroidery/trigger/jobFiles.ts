@@ -78,13 +78,15 @@ function binaryKey(binary: IBinaryKeyData, kind: FileLink['kind']): string {
 
 /**
  * Streams the preview and, when unlocked, the machine files into binary fields. A file the service
- * refuses for good is reported on the item; a network or server failure is thrown so the poll is repeated.
+ * refuses for good is reported on the item; a network or server failure is thrown so the poll is repeated,
+ * unless `reportEveryFailure` (the job's files already failed a poll), so one broken file cannot stall the trigger.
  */
 export async function downloadJobFiles(
 	context: IPollFunctions,
 	ended: EndedJob,
 	full: Job | undefined,
 	json: IDataObject,
+	reportEveryFailure = false,
 ): Promise<IBinaryKeyData> {
 	const binary: IBinaryKeyData = {};
 	const files: IDataObject[] = [];
@@ -109,8 +111,8 @@ export async function downloadJobFiles(
 			if (fresh && freshLink) attempt = await streamToBinary(context, freshLink);
 		}
 		if ('error' in attempt) {
-			if (!isClientError(attempt.error)) throw asNodeError(context.getNode(), attempt.error);
-			problems.push({ kind, fileName: link.fileName ?? null, error: attempt.error.message });
+			if (!isClientError(attempt.error) && !reportEveryFailure) throw asNodeError(context.getNode(), attempt.error);
+			problems.push({ kind, fileName: link.fileName ?? null, error: asNodeError(context.getNode(), attempt.error).message });
 			continue;
 		}
 		const key = binaryKey(binary, kind);

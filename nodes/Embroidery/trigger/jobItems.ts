@@ -35,6 +35,7 @@ export async function jobEndingItem(
 	context: IPollFunctions,
 	ended: EndedJob,
 	options: TriggerOptions,
+	reportEveryFileFailure = false,
 ): Promise<INodeExecutionData> {
 	const { job } = ended;
 	const wantsFiles = options.downloadFiles && job.status === 'completed';
@@ -54,6 +55,6 @@ export async function jobEndingItem(
 		json.outputsLockedNote = lockedOutputsNote;
 	}
 	if (!wantsFiles) return { json };
-	const binary = await downloadJobFiles(context, ended, full, json);
+	const binary = await downloadJobFiles(context, ended, full, json, reportEveryFileFailure);
 	return Object.keys(binary).length > 0 ? { json, binary } : { json };
 }

@@ -23,6 +23,8 @@ interface ActivationMemory {
 	pollStartedAt?: number;
 	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
 	lastSaved?: SavedTriggerData;
+	/** Endings ("workflow/id:status") whose item could not be made in a failed poll since the last success. */
+	failedEndings?: Set<string>;
 }
 
 // Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
@@ -112,7 +114,18 @@ async function emitEndedJobs(
 		);
 	}
 	const items: INodeExecutionData[] = [];
-	for (const ended of result.endings) items.push(await jobEndingItem(context, ended, options));
+	for (const ended of result.endings) {
+		const ending = `${ended.job.workflow}/${ended.job.id}:${ended.job.status}`;
+		// A file that failed a whole poll (each try retried by the transport) is reported on the item the next time.
+		const failedBefore = memory.failedEndings?.has(ending) === true;
+		try {
+			items.push(await jobEndingItem(context, ended, options, failedBefore));
+		} catch (error) {
+			memory.failedEndings = new Set([...(memory.failedEndings ?? []), ending]);
+			throw asNodeError(context.getNode(), error);
+		}
+	}
+	memory.failedEndings = undefined;
 	// The state moves only once every item is ready, so a poll that fails is simply repeated.
 	saved.credential = credential;
 	saved.state = result.state as unknown as IDataObject;
