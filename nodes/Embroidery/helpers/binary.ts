@@ -14,11 +14,12 @@ export function binaryPropertyNames(value: unknown): string[] {
 
 /** Byte size from n8n's binary metadata without reading the file (inline data: from its base64 length). */
 async function sizeOf(context: IExecuteFunctions, binary: IBinaryData): Promise<number> {
-	if (typeof binary.bytes === 'number') return binary.bytes;
+	// The store's own record comes first: a streamed upload announces exactly this many bytes.
 	if (binary.id) {
 		const metadata = await context.helpers.getBinaryMetadata(binary.id);
 		if (typeof metadata.fileSize === 'number') return metadata.fileSize;
 	}
+	if (typeof binary.bytes === 'number') return binary.bytes;
 	const base64 = binary.data ?? '';
 	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
 	return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
@@ -59,16 +60,60 @@ export async function describeSources(
 			fileName: binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
 			mimeType: binary.mimeType ?? 'application/octet-stream',
 			bytes: await sizeOf(context, binary),
+			binaryId: binary.id,
 		});
 	}
 	return sources;
 }
 
-/** Reads a source's bytes (the only place the upload is held in memory) as a Blob for a FormData part. */
-export async function sourceBlob(context: IExecuteFunctions, source: SourceFile): Promise<Blob> {
+/**
+ * A source file that n8n's binary store streams while the request is being sent (and again if a 429
+ * makes the transport send it again), so a batch of uploads is never held in memory.
+ */
+class StoredSourceFile extends File {
+	constructor(
+		private readonly byteLength: number,
+		private readonly open: () => Promise<AsyncIterable<Uint8Array>>,
+		name: string,
+		type: string,
+	) {
+		super([], name, { type });
+	}
+
+	override get size(): number {
+		return this.byteLength;
+	}
+
+	override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+		let chunks: AsyncIterator<Uint8Array> | undefined;
+		const open = this.open;
+		return new ReadableStream<Uint8Array<ArrayBuffer>>({
+			async pull(controller) {
+				chunks ??= (await open())[Symbol.asyncIterator]();
+				const next = await chunks.next();
+				if (next.done) controller.close();
+				else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+			},
+			async cancel() {
+				await chunks?.return?.();
+			},
+		});
+	}
+}
+
+/**
+ * A source as a named FormData file part: streamed from n8n's binary store when it keeps the file
+ * there, otherwise read into memory (inline binary data is in memory already).
+ */
+export async function sourceFile(context: IExecuteFunctions, source: SourceFile): Promise<File> {
+	const binaryId = source.binaryId;
+	if (binaryId) {
+		const open = async () => await context.helpers.getBinaryStream(binaryId);
+		return new StoredSourceFile(source.bytes, open, source.fileName, source.mimeType);
+	}
 	const buffer = await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName);
-	// The cast only narrows Buffer's ArrayBufferLike; Blob copies the bytes once either way.
-	return new Blob([buffer as Uint8Array<ArrayBuffer>], { type: source.mimeType });
+	// The cast only narrows Buffer's ArrayBufferLike; File copies the bytes once either way.
+	return new File([buffer as Uint8Array<ArrayBuffer>], source.fileName, { type: source.mimeType });
 }
 
 /** The last path segment of a URL, used as a file name when the service sends none. */

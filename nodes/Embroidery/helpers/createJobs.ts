@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest } from '../transport';
 import type { Workflow } from '../transport';
 import type { ItemResults } from '../actions/types';
-import { sourceBlob } from './binary';
+import { sourceFile } from './binary';
 import { planBatches } from './batching';
 import type { BatchingMode } from './batching';
 import { buildJobForm, requestFieldsKey } from './jobForm';
@@ -90,8 +90,8 @@ export async function createJobs(
 		for (const batch of planBatches(group.map((item) => item.sources), mode)) {
 			const batchItems = [...new Set(batch.map((source) => source.itemIndex))];
 			try {
-				const files = [];
-				for (const source of batch) files.push({ blob: await sourceBlob(context, source), fileName: source.fileName });
+				const files: File[] = [];
+				for (const source of batch) files.push(await sourceFile(context, source));
 				const accepted = await embroideryApiRequest.call(context, {
 					method: 'POST',
 					path: '/jobs',

@@ -22,7 +22,7 @@ export function requestFieldsKey(fields: JobRequestFields): string {
 }
 
 /** The multipart body: one `file`, or `files[]` for several sources, plus the spec's field names. */
-export function buildJobForm(fields: JobRequestFields, files: Array<{ blob: Blob; fileName: string }>): FormData {
+export function buildJobForm(fields: JobRequestFields, files: File[]): FormData {
 	const form = new FormData();
 	form.append('workflow', fields.workflow);
 	form.append('format', fields.format);
@@ -35,6 +35,7 @@ export function buildJobForm(fields: JobRequestFields, files: Array<{ blob: Blob
 		form.append('maximum_stitch_count', String(fields.maximumStitchCount));
 	}
 	const fieldName = files.length === 1 ? 'file' : 'files[]';
-	for (const file of files) form.append(fieldName, file.blob, file.fileName);
+	// Appended without a file name: FormData would copy the file into a new one, losing a streamed file's bytes.
+	for (const file of files) form.append(fieldName, file);
 	return form;
 }

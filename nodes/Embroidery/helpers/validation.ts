@@ -8,6 +8,8 @@ export interface SourceFile {
 	fileName: string;
 	mimeType: string;
 	bytes: number;
+	/** Where n8n's binary store keeps the file (filesystem or S3 mode); absent when it is held inline. */
+	binaryId?: string;
 }
 
 /** What is wrong with a source for this workflow, in words naming the field and item; null when fine. */
