@@ -17,7 +17,12 @@ const escape = 0x80;
 const longMove = 0x01;
 const trimCode = 0x03;
 /** A long move up to this length per axis is a stitch; beyond it, a trimmed move. */
-const longStitch = 255;
+export const maxLongStitch = 255;
+
+/** Whether a long move of this size is read as a trim and a move rather than a stitch. */
+export function isTrimmedMove(dx: number, dy: number): boolean {
+	return dx > maxLongStitch || dx < -maxLongStitch || dy > maxLongStitch || dy < -maxLongStitch;
+}
 
 function skipString(cursor: ByteCursor): void {
 	cursor.skip(cursor.u16be());
@@ -122,7 +127,7 @@ export function readVp3(bytes: Uint8Array): Pattern {
 				const dy = signed16(bytes[at + 2], bytes[at + 3]);
 				// The long move is closed by 80 02, which carries nothing.
 				at += 6;
-				if (dx > longStitch || dx < -longStitch || dy > longStitch || dy < -longStitch) {
+				if (isTrimmedMove(dx, dy)) {
 					// Machines cut the thread before a move this long.
 					if (!trimmed) pattern.add(x, y, TRIM);
 					x += dx;

@@ -3,15 +3,13 @@ import { Command, type Pattern, type Thread } from '../pattern';
 import { threadBlocks } from '../threads/colour-blocks';
 import { ByteBuilder } from './binary-io';
 import { UnwritablePatternError, type WriteResult } from './format';
-import { vp3Magic } from './vp3-reader';
+import { isTrimmedMove, maxLongStitch, vp3Magic } from './vp3-reader';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
 
 /** Short stitches are one signed byte per axis (-128 would read as the escape byte). */
 const maxShortMove = 127;
-/** A long move reads as a stitch up to this length per axis and as a trimmed move beyond it. */
-export const maxLongStitch = 255;
 /** Long moves are 16-bit signed values; one folded short move may still be added to a jump. */
 const maxLongMove = 0x7fff - maxLongStitch;
 const producer = 'Produced by     Software Ltd';
@@ -88,10 +86,6 @@ function longMove(out: ByteBuilder, dx: number, dy: number): void {
 	out.bytes([0x80, 0x02]);
 }
 
-function isLong(dx: number, dy: number): boolean {
-	return dx > maxLongStitch || dx < -maxLongStitch || dy > maxLongStitch || dy < -maxLongStitch;
-}
-
 /**
  * VP3 has no jump command: a long move of up to 25.5 mm is a stitch, a longer one a trimmed move.
  * So short jumps fold into the next stitch, and a stitch that lands after a long move is sewn in place.
@@ -123,7 +117,7 @@ function writeStitches(
 		}
 		if (command === JUMP) {
 			if (dx === 0 && dy === 0) continue;
-			if (!isLong(dx, dy)) {
+			if (!isTrimmedMove(dx, dy)) {
 				if (!trimmed && !folded) counts.sewnMoves++;
 				folded = true;
 				continue;
@@ -138,7 +132,7 @@ function writeStitches(
 				out.u8(dy);
 			} else {
 				longMove(out, dx, dy);
-				if (isLong(dx, dy)) {
+				if (isTrimmedMove(dx, dy)) {
 					if (!trimmed) counts.trimmedMoves++;
 					out.bytes([0x00, 0x00]);
 				}
