@@ -29,17 +29,19 @@ export function findForeground(artwork: Artwork): Foreground {
 	const { width, height, rgba } = artwork;
 	const size = width * height;
 	const mask = new Uint8Array(size);
-	for (let i = 0; i < size; i++) mask[i] = rgba[i * 4 + 3] >= opaqueAlpha ? 1 : 0;
+	const markOpaque = () => {
+		for (let i = 0; i < size; i++) mask[i] = rgba[i * 4 + 3] >= opaqueAlpha ? 1 : 0;
+	};
+	markOpaque();
 
 	const backgroundLab = plainBorderColour(artwork, mask);
 	let backgroundRgb: number | null = null;
 	let enclosedBackground = 0;
 	const matcher = backgroundLab ? new BackdropMatcher(backgroundLab.lab) : null;
-	const opaqueMask = mask.slice();
 	const flooded = backgroundLab && matcher ? floodBackground(artwork, mask, matcher) : 0;
 	if (backgroundLab && flooded > 0 && !mask.includes(1) && !isPaperWhite(backgroundLab.lab)) {
 		// One colour edge to edge is a filled shape (a badge, a label), not a backdrop; white is the paper.
-		mask.set(opaqueMask);
+		markOpaque();
 	} else if (backgroundLab && matcher && flooded > 0) {
 		backgroundRgb = backgroundLab.rgb;
 		for (let i = 0; i < size; i++) {
