@@ -28,32 +28,39 @@ export class RequestPacer {
 		this.starts.push(this.now());
 	}
 
-	get lastStart(): number | undefined {
-		return this.starts[this.starts.length - 1];
+	/** No request started within the window. */
+	get idle(): boolean {
+		const last = this.starts[this.starts.length - 1];
+		return last === undefined || this.now() - last > this.windowMs;
 	}
 }
 
-const pacers = new Map<string, RequestPacer>();
-
-/**
- * One pacer per execution and credential, shared by every request of that execution
- * (both nodes, all items); idle pacers are dropped so the map stays small.
- */
-export function pacerFor(key: string): RequestPacer {
-	const now = Date.now();
-	for (const [existingKey, pacer] of pacers) {
-		const last = pacer.lastStart;
-		if (existingKey !== key && (last === undefined || now - last > pacer.windowMs)) {
-			pacers.delete(existingKey);
-		}
+/** The pacer of `key`, made when first asked for; pacers of other keys that went idle are dropped so the map stays small. */
+function pacerIn<Pacer extends { readonly idle: boolean }>(
+	pacers: Map<string, Pacer>,
+	key: string,
+	create: () => Pacer,
+): Pacer {
+	for (const [existingKey, existing] of pacers) {
+		if (existingKey !== key && existing.idle) pacers.delete(existingKey);
 	}
 	let pacer = pacers.get(key);
 	if (!pacer) {
-		pacer = new RequestPacer(defaultPacing.limit, defaultPacing.windowMs);
+		pacer = create();
 		pacers.set(key, pacer);
 	}
 	return pacer;
 }
+
+const pacers = new Map<string, RequestPacer>();
+
+/** One pacer per execution and credential, shared by every request of that execution (both nodes, all items). */
+export function pacerFor(key: string): RequestPacer {
+	return pacerIn(pacers, key, () => new RequestPacer(defaultPacing.limit, defaultPacing.windowMs));
+}
+
+/** The service counts a request when it arrives, a little after it started here. */
+const learnedSlotSlackMs = 500;
 
 /**
  * Pacing for routes the service limits more tightly than it publishes (unlocks: "a tighter billing-action
@@ -62,8 +69,6 @@ export function pacerFor(key: string): RequestPacer {
  * being refused. A 429 whose Retry-After is shorter than the oldest of those requests' remaining time in the
  * window cannot be that limit (the service would count them), so it teaches nothing.
  */
-const learnedSlotSlackMs = 500;
-
 export class LearnedLimitPacer {
 	private readonly accepted: number[] = [];
 	private learnedLimit: number | undefined;
@@ -87,7 +92,6 @@ export class LearnedLimitPacer {
 	delayBeforeNext(): number {
 		const recent = this.inWindow();
 		if (this.learnedLimit === undefined || recent.length < this.learnedLimit) return 0;
-		// The service counts a request when it arrives, a little after it started here.
 		return recent[recent.length - this.learnedLimit] + this.windowMs + learnedSlotSlackMs - this.now();
 	}
 
@@ -121,13 +125,5 @@ const learnedPacers = new Map<string, LearnedLimitPacer>();
 
 /** One learned-limit pacer per execution, credential and route class (say `unlock`), like pacerFor. */
 export function learnedPacerFor(key: string): LearnedLimitPacer {
-	for (const [existingKey, existing] of learnedPacers) {
-		if (existingKey !== key && existing.idle) learnedPacers.delete(existingKey);
-	}
-	let pacer = learnedPacers.get(key);
-	if (!pacer) {
-		pacer = new LearnedLimitPacer(defaultPacing.windowMs);
-		learnedPacers.set(key, pacer);
-	}
-	return pacer;
+	return pacerIn(learnedPacers, key, () => new LearnedLimitPacer(defaultPacing.windowMs));
 }
