@@ -6,10 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Command } from '../../sandbox/engine/pattern';
-import type { Pattern } from '../../sandbox/engine/pattern';
+import { Command, Pattern } from '../../sandbox/engine/pattern';
 
 export const fixtureDir = '/work/shared/fixtures/embroidery';
+
+/** `[x, y, command]` in absolute 0.1 mm, y down: one entry of a design a test writes out by hand. */
+export type Entry = [number, number, Command];
+
+/** A design from hand-written entries, with plain thread colours when given. */
+export function patternOf(entries: Entry[], colours: number[] = []): Pattern {
+	const pattern = new Pattern();
+	for (const [x, y, command] of entries) pattern.add(x, y, command);
+	pattern.threads = colours.map((color) => ({ color }));
+	return pattern;
+}
 
 /** `[x, y, COMMAND]` in absolute 0.1 mm, y down, as pyembroidery names the commands ('9' = needle set). */
 export type ReferenceCommand = [number, number, string];

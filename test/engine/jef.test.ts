@@ -1,20 +1,17 @@
 import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { jefFormat } from '../../sandbox/engine/formats/jef';
 import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
-import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, compareWithReference, loadFixture, patternEvents } from './fixtures';
+import { Command } from '../../sandbox/engine/pattern';
+import {
+	compareEvents,
+	compareWithReference,
+	loadFixture,
+	patternEvents,
+	patternOf,
+} from './fixtures';
 
 const read = jefFormat.read!;
 const write = jefFormat.write!;
-
-type Entry = [number, number, Command];
-
-function patternOf(entries: Entry[], colours: number[] = []): Pattern {
-	const pattern = new Pattern();
-	for (const [x, y, command] of entries) pattern.add(x, y, command);
-	pattern.threads = colours.map((color) => ({ color }));
-	return pattern;
-}
 
 function u32(bytes: Uint8Array, at: number): number {
 	return new DataView(bytes.buffer, bytes.byteOffset).getInt32(at, true);

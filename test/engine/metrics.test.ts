@@ -1,18 +1,12 @@
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { loadFixture, type Fixture } from './fixtures';
+import { loadFixture, patternOf, type Fixture } from './fixtures';
 
 /**
  * Every fixture but Star.EXP: our reader decodes five of its records as jumps where
  * pyembroidery counts stitches, so that reference count differs by design (tested below).
  */
 const measuredFixtures = ['Star.DST', 'Star.JEF', 'Star.XXX', 'Star.pes', 'Star.u01'];
-
-function patternOf(entries: Array<[number, number, Command]>): Pattern {
-	const pattern = new Pattern(4);
-	for (const [x, y, command] of entries) pattern.add(x, y, command);
-	return pattern;
-}
 
 describe('measurePattern', () => {
 	it('counts stitches, jumps, trims and colour changes separately', () => {

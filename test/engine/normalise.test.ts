@@ -7,6 +7,7 @@ import {
 	stepCount,
 } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { patternOf } from './fixtures';
 
 function entries(pattern: Pattern): number[][] {
 	return Array.from({ length: pattern.length }, (_, i) => [
@@ -14,12 +15,6 @@ function entries(pattern: Pattern): number[][] {
 		pattern.ys[i],
 		pattern.commands[i],
 	]);
-}
-
-function patternOf(list: [number, number, Command][]): Pattern {
-	const pattern = new Pattern();
-	for (const [x, y, command] of list) pattern.add(x, y, command);
-	return pattern;
 }
 
 describe('stepCount', () => {

@@ -2,19 +2,17 @@ import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, compareWithReference, loadFixture, patternEvents } from './fixtures';
+import {
+	compareEvents,
+	compareWithReference,
+	loadFixture,
+	patternEvents,
+	patternOf,
+	type Entry,
+} from './fixtures';
 
 const read = pesFormat.read!;
 const write = pesFormat.write!;
-
-type Entry = [number, number, Command];
-
-function patternOf(entries: Entry[], colours: number[] = []): Pattern {
-	const pattern = new Pattern();
-	for (const [x, y, command] of entries) pattern.add(x, y, command);
-	pattern.threads = colours.map((color) => ({ color }));
-	return pattern;
-}
 
 function entriesOf(pattern: Pattern): Entry[] {
 	return Array.from({ length: pattern.length }, (_, i) => [

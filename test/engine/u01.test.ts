@@ -2,7 +2,13 @@ import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { u01Format } from '../../sandbox/engine/formats/u01';
 import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, compareWithReference, loadFixture, patternEvents } from './fixtures';
+import {
+	compareEvents,
+	compareWithReference,
+	loadFixture,
+	patternEvents,
+	patternOf,
+} from './fixtures';
 
 const read = u01Format.read!;
 const write = u01Format.write!;
@@ -81,13 +87,14 @@ describe('U01 writer', () => {
 	});
 
 	it('keeps a colour change that comes before the first stitch', () => {
-		const pattern = new Pattern();
-		pattern.add(0, 0, Command.ColorChange);
-		pattern.add(0, 0, Command.Stitch);
-		pattern.add(10, 10, Command.Stitch);
-		pattern.add(10, 10, Command.ColorChange);
-		pattern.add(20, 10, Command.Stitch);
-		pattern.add(20, 10, Command.End);
+		const pattern = patternOf([
+			[0, 0, Command.ColorChange],
+			[0, 0, Command.Stitch],
+			[10, 10, Command.Stitch],
+			[10, 10, Command.ColorChange],
+			[20, 10, Command.Stitch],
+			[20, 10, Command.End],
+		]);
 		const { bytes } = write(pattern);
 		// Needle 1 sets the machine up, needle 2 is the change before anything is sewn.
 		expect(records(bytes)[0]).toEqual([0xe9, 0, 0]);

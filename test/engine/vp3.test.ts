@@ -4,18 +4,10 @@ import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { vp3Format } from '../../sandbox/engine/formats/vp3';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, loadFixture, patternEvents } from './fixtures';
+import { compareEvents, loadFixture, patternEvents, patternOf } from './fixtures';
 
 const read = vp3Format.read!;
 const write = vp3Format.write!;
-
-type Entry = [number, number, Command];
-
-function patternOf(entries: Entry[]): Pattern {
-	const pattern = new Pattern();
-	for (const [x, y, command] of entries) pattern.add(x, y, command);
-	return pattern;
-}
 
 /** A design with everything VP3 must carry: three threads with names, long jumps, trims, a stop. */
 function synthetic(): Pattern {
