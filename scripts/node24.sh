@@ -32,12 +32,12 @@ ensure_node24() {
 	fi
 }
 
-# Installs the dev dependencies when node_modules is missing or older than the lockfile.
-# Registry mirrors that carry only this platform's optional binaries make `npm ci` refuse the
-# lockfile (it lists every platform's); `npm install` then installs the same locked versions.
+# Installs the dev dependencies, exactly as locked, when node_modules is missing or older than the lockfile.
+# The lockfile lists every platform's optional binaries (some without integrity, as this registry
+# serves only the common ones), so the standard `npm ci` accepts it everywhere.
 ensure_dependencies() {
 	if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 		echo "Installing dependencies..." >&2
-		npm ci --no-audit --no-fund >&2 || npm install --no-audit --no-fund >&2
+		npm ci --no-audit --no-fund >&2
 	fi
 }
