@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { router } from './actions/router';
 import { credentials, properties } from './actions/versionDescription';
-import { loadOptions } from './methods';
+import { jobHints } from './helpers/jobHints';
+import { listSearch, loadOptions } from './methods';
 
 export class Embroidery implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,7 +12,9 @@ export class Embroidery implements INodeType {
 		name: 'embroidery',
 		icon: { light: 'file:../../icons/embroidery.svg', dark: 'file:../../icons/embroidery.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: the Job picker, an optional Workflow and Simplify on by default; version 1 workflows keep their fields and output.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Convert embroidery machine files, digitise artwork into stitches, wait for jobs and download results',
@@ -23,9 +26,16 @@ export class Embroidery implements INodeType {
 		properties,
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		const output = await router.call(this);
+		// Older n8n versions have no execution hints; the items are the same either way.
+		if (typeof this.addExecutionHints === 'function') {
+			const operation = this.getNodeParameter('operation', 0) as string;
+			const hints = operation === 'getMany' ? [] : jobHints(output[0] ?? []);
+			if (hints.length > 0) this.addExecutionHints(...hints);
+		}
+		return output;
 	}
 }

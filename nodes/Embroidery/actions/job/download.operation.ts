@@ -3,12 +3,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
+import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
 import { seenJobToJson, singleJobRef } from '../../helpers/jobs';
+import type { JobRef } from '../../helpers/jobs';
 import type { OperationOutput } from '../types';
-import { jobRefFields } from './fields';
+import { jobLocatorFields, jobRefFields } from './fields';
 
 const properties: INodeProperties[] = [
 	...jobRefFields,
+	...jobLocatorFields(),
 	{
 		displayName: 'Files',
 		name: 'files',
@@ -64,7 +67,8 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
-	const ref = singleJobRef(this, itemIndex);
+	const located = this.getNode().typeVersion < 2 ? undefined : await locateJob(this, itemIndex);
+	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
 	const kinds = this.getNodeParameter('files', itemIndex, []) as FileKind[];
 	if (kinds.length === 0) {
 		throw new NodeOperationError(this.getNode(), `Files of item ${itemIndex} is empty; choose what to download`, {
@@ -76,16 +80,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		previewField?: string;
 		sourceField?: string;
 	};
-	const { job, binary, files } = await downloadJobFiles(
-		this,
-		ref,
-		kinds,
-		{
-			outputs: options.outputsField || 'data',
-			preview: options.previewField || 'preview',
-			source: options.sourceField || 'source',
-		},
-		itemIndex,
-	);
+	const fields = {
+		outputs: options.outputsField || 'data',
+		preview: options.previewField || 'preview',
+		source: options.sourceField || 'source',
+	};
+	// A job whose workflow was found on its route comes with its detail: no second fetch.
+	const known = located?.job ? { detail: located.job } : undefined;
+	let downloaded;
+	try {
+		downloaded = await downloadJobFiles(this, ref, kinds, fields, itemIndex, known);
+	} catch (error) {
+		throw located ? notFoundAnywhere(this, error, located, itemIndex) : error;
+	}
+	const { job, binary, files } = downloaded;
 	return [{ json: { ...seenJobToJson(job, ref.workflow), files }, binary }];
 }

@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Job ID and Workflow, kept side by side because the workflow selects the job's routes. */
+import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../helpers/jobLocator';
+
+/** Shown from node version 2 on: the job picker, the optional workflow, Simplify. */
+export const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
+export const version1Only = { '@version': [1] };
+
+/** Version 1: Job ID and Workflow, kept side by side because the workflow selects the job's routes. */
 export const jobRefFields: INodeProperties[] = [
 	{
 		displayName: 'Job ID',
@@ -10,6 +16,7 @@ export const jobRefFields: INodeProperties[] = [
 		default: '={{ $json.id }}',
 		placeholder: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
 		description: 'The 26-character ID of the job, as returned when it was created',
+		displayOptions: { show: version1Only },
 	},
 	{
 		displayName: 'Workflow',
@@ -18,8 +25,97 @@ export const jobRefFields: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.workflow }}',
 		placeholder: 'conversion',
-		hint: 'conversion or digitising: the workflow returned with the job ID',
+		hint: 'Conversion or digitising: the workflow returned with the job ID',
 		description:
 			'The workflow of the job, returned together with its ID. It selects the right route for status, retry and unlock.',
+		displayOptions: { show: version1Only },
 	},
 ];
+
+/** Version 2: the job as a resource locator, and a Workflow the node can find by itself. */
+export function jobLocatorFields(several = false): INodeProperties[] {
+	const idValidation = several ? `^\\s*${jobIdPattern}(\\s*,\\s*${jobIdPattern})*\\s*$` : `^\\s*${jobIdPattern}\\s*$`;
+	return [
+		{
+			displayName: several ? 'Jobs' : 'Job',
+			name: 'jobId',
+			type: 'resourceLocator',
+			required: true,
+			default: { mode: 'id', value: '={{ $json.id }}' },
+			description: several
+				? 'The jobs to wait for. By default the ID of the incoming item, so the node follows Job > Create.'
+				: 'The job to use. By default the ID of the incoming item, so the node follows Job > Create or the trigger.',
+			displayOptions: { show: fromVersion2 },
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a recent job…',
+					typeOptions: { searchListMethod: 'searchJobs', searchable: true, searchFilterRequired: false },
+				},
+				{
+					displayName: 'By ID',
+					name: 'id',
+					type: 'string',
+					placeholder: several ? '01J9Z3Q4W8Y6V5T2R1P0N9M8K7, 01J9Z3R2…' : '01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+					hint: several ? '26-character job IDs, separated by commas' : 'The 26-character job ID',
+					validation: [
+						{
+							type: 'regex',
+							properties: {
+								regex: idValidation,
+								errorMessage: several
+									? 'Each job ID has 26 letters and digits, separated by commas'
+									: 'A job ID has 26 letters and digits, like 01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+							},
+						},
+					],
+				},
+				{
+					displayName: 'By URL',
+					name: 'url',
+					type: 'string',
+					placeholder: 'https://api.example.com/api/v1/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+					hint: 'The job\'s API link: base URL, then /jobs/conversion/ or /jobs/digitising/ and the ID',
+					validation: [
+						{
+							type: 'regex',
+							properties: {
+								regex: jobLinkPattern,
+								errorMessage: 'Not a job link: it ends in /jobs/conversion/{ID} or /jobs/digitising/{ID}',
+							},
+						},
+					],
+					extractValue: { type: 'regex', regex: jobIdInLinkPattern },
+				},
+			],
+		},
+		{
+			displayName: 'Workflow',
+			name: 'workflow',
+			type: 'options',
+			default: '={{ $json.workflow }}',
+			options: [
+				{ name: 'Detect', value: 'detect', description: 'Find the workflow from the job itself' },
+				{ name: 'Conversion', value: 'conversion' },
+				{ name: 'Digitising', value: 'digitising' },
+			],
+			hint: 'Empty or Detect: the node finds it itself, with one or two extra requests. A job picked from the list or given by URL brings its own.',
+			description:
+				'The workflow of the job. By default the workflow of the incoming item, which costs no extra request.',
+			displayOptions: { show: fromVersion2 },
+		},
+	];
+}
+
+/** Simplify, on by default from version 2: people get the fields they read, without links. */
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
+	displayOptions: { show: fromVersion2 },
+};

@@ -1,14 +1,31 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob, jobToJson, singleJobRef } from '../../helpers/jobs';
+import { simplifyJob } from '../../helpers/simplify';
 import type { OperationOutput } from '../types';
-import { jobRefFields } from './fields';
+import { jobLocatorFields, jobRefFields, simplifyField } from './fields';
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, jobRefFields);
+export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, [
+	...jobRefFields,
+	...jobLocatorFields(),
+	simplifyField,
+]);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
-	const ref = singleJobRef(this, itemIndex);
-	const job = await fetchJob(this, ref, itemIndex);
-	return [{ json: jobToJson(job, ref.workflow) }];
+	if (this.getNode().typeVersion < 2) {
+		const ref = singleJobRef(this, itemIndex);
+		return [{ json: jobToJson(await fetchJob(this, ref, itemIndex), ref.workflow) }];
+	}
+	const located = await locateJob(this, itemIndex);
+	let job = located.job;
+	try {
+		job ??= await fetchJob(this, located, itemIndex);
+	} catch (error) {
+		throw notFoundAnywhere(this, error, located, itemIndex);
+	}
+	const json = jobToJson(job, located.workflow);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	return [{ json: simplify ? simplifyJob(json) : json }];
 }

@@ -1,16 +1,22 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
 import { jobPath, singleJobRef } from '../../helpers/jobs';
+import type { JobRef } from '../../helpers/jobs';
 import { RetryResponseSchema, embroideryApiRequest } from '../../transport';
 import type { OperationOutput } from '../types';
-import { jobRefFields } from './fields';
+import { jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['retry'] } }, jobRefFields);
+export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['retry'] } }, [
+	...jobRefFields,
+	...jobLocatorFields(),
+]);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
-	const ref = singleJobRef(this, itemIndex);
+	const located = this.getNode().typeVersion < 2 ? undefined : await locateJob(this, itemIndex);
+	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
 			method: 'POST',
@@ -20,6 +26,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 		return [{ json: { ...answer.job, id: answer.job.id, workflow: answer.job.workflow, message: answer.message } }];
 	} catch (error) {
-		throw await withCurrentState(this, error, ref, itemIndex);
+		throw await withCurrentState(this, located ? notFoundAnywhere(this, error, located, itemIndex) : error, ref, itemIndex);
 	}
 }

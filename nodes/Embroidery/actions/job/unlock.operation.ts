@@ -1,10 +1,12 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
 import { jobPath, jobToJson, singleJobRef } from '../../helpers/jobs';
+import type { JobRef } from '../../helpers/jobs';
 import { UnlockResponseSchema, embroideryApiRequest } from '../../transport';
 import type { OperationOutput } from '../types';
-import { jobRefFields } from './fields';
+import { jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
 
 const properties: INodeProperties[] = [
@@ -16,12 +18,15 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	...jobRefFields,
+	...jobLocatorFields(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['unlock'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
-	const ref = singleJobRef(this, itemIndex);
+	// Finding the workflow only ever reads; the unlock itself is sent once, to the job's own route.
+	const located = this.getNode().typeVersion < 2 ? undefined : await locateJob(this, itemIndex);
+	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
 			method: 'POST',
@@ -31,6 +36,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 		return [{ json: jobToJson(answer.job, ref.workflow, { message: answer.message }) }];
 	} catch (error) {
-		throw await withCurrentState(this, error, ref, itemIndex);
+		throw await withCurrentState(this, located ? notFoundAnywhere(this, error, located, itemIndex) : error, ref, itemIndex);
 	}
 }

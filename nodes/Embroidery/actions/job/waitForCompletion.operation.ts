@@ -1,10 +1,12 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { jobPointersOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import { jobRefsOfItem } from '../../helpers/jobs';
+import type { JobRef } from '../../helpers/jobs';
 import type { ItemResults } from '../types';
 import { completionFields, finishCreatedJobs, readCompletionOptions } from './completion';
-import { jobRefFields } from './fields';
+import { jobLocatorFields, jobRefFields } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -12,6 +14,7 @@ const properties: INodeProperties[] = [
 		description: 'The ID of the job to wait for; several IDs of the same workflow may be separated by commas',
 	},
 	jobRefFields[1],
+	...jobLocatorFields(true),
 	// Here waiting is the operation itself, so the fields drop their "Wait for Completion" condition.
 	...completionFields
 		.filter((field) => field.name !== 'waitForCompletion')
@@ -27,6 +30,18 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The jobs an item names; from version 2 on, with each job's workflow found when the fields leave it open. */
+async function jobsOfItem(context: IExecuteFunctions, itemIndex: number): Promise<JobRef[]> {
+	if (context.getNode().typeVersion < 2) return jobRefsOfItem(context, itemIndex);
+	const finder = workflowFinderOf(context);
+	const refs: JobRef[] = [];
+	for (const pointer of jobPointersOfItem(context, itemIndex, { several: true })) {
+		const { id, workflow } = await finder.locate(pointer, itemIndex);
+		refs.push({ id, workflow });
+	}
+	return refs;
+}
+
 /** All items' jobs are waited for together, so one listing per round refreshes every pending job. */
 export async function executeAll(
 	this: IExecuteFunctions,
@@ -36,7 +51,7 @@ export async function executeAll(
 	const jobs = [];
 	for (const itemIndex of itemIndices) {
 		try {
-			for (const ref of jobRefsOfItem(this, itemIndex)) jobs.push({ ...ref, itemIndex, json: {} });
+			for (const ref of await jobsOfItem(this, itemIndex)) jobs.push({ ...ref, itemIndex, json: {} });
 		} catch (error) {
 			results.fail(itemIndex, error);
 		}

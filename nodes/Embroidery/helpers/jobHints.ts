@@ -1,0 +1,69 @@
+import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+
+/**
+ * Execution hints for the job items a node put out, in plain words with the next step: job
+ * warnings, locked machine files, a watermarked preview, failed jobs. Pure: the caller adds them
+ * with `addExecutionHints` where the n8n version has it.
+ */
+export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHint[] {
+	const jobs = items.map((item) => item.json).filter(isJob);
+	const hints: NodeExecutionHint[] = [];
+
+	const failed = jobs.filter((job) => job.status === 'failed');
+	if (failed.length > 0) {
+		const [first] = failed;
+		const reason = typeof first.failureReason === 'string' && first.failureReason ? first.failureReason : 'no reason given';
+		hints.push({
+			type: 'danger',
+			location: 'outputPane',
+			message:
+				failed.length === 1
+					? `Job ${String(first.id)} failed: ${reason}. Fix the source if the reason points at it, then use Job > Retry.`
+					: `${failed.length} jobs failed (job ${String(first.id)}: ${reason}). Each item has failureCode and failureReason; fix the sources they point at, then use Job > Retry.`,
+		});
+	}
+
+	const warned = jobs.filter((job) => Array.isArray(job.warnings) && job.warnings.length > 0);
+	if (warned.length > 0) {
+		const [first] = warned;
+		const warnings = first.warnings as unknown[];
+		hints.push({
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				warned.length === 1
+					? `Job ${String(first.id)} has ${plural(warnings.length, 'warning')}: ${warnings.map(String).join(' ')} Check the design before you stitch it.`
+					: `${warned.length} jobs have warnings (job ${String(first.id)}: ${String(warnings[0])}). Read each item's warnings before you stitch the designs.`,
+		});
+	}
+
+	const locked = jobs.filter((job) => job.status === 'completed' && job.downloadsUnlocked === false);
+	if (locked.length > 0) {
+		const watermarked = locked.filter(hasDownloadedPreview).length;
+		const what = locked.length === 1 ? `The machine files of job ${String(locked[0].id)} are locked` : `The machine files of ${locked.length} jobs are locked`;
+		const preview =
+			watermarked === 0
+				? ''
+				: watermarked === 1 && locked.length === 1
+					? ', and its preview is watermarked'
+					: `, and ${plural(watermarked, 'preview')} ${watermarked === 1 ? 'is' : 'are'} watermarked`;
+		hints.push({
+			type: 'info',
+			location: 'outputPane',
+			message: `${what}${preview}. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+		});
+	}
+	return hints;
+}
+
+function isJob(json: IDataObject): boolean {
+	return typeof json.id === 'string' && typeof json.status === 'string' && json.error === undefined;
+}
+
+function hasDownloadedPreview(job: IDataObject): boolean {
+	return Array.isArray(job.files) && job.files.some((file) => (file as IDataObject)?.kind === 'preview');
+}
+
+function plural(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,175 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+
+import { JobsListResponseSchema, embroideryApiRequest } from '../transport';
+import type { Job, JobListItem, Workflow } from '../transport';
+import { fetchJob, jobPath } from './jobs';
+import type { JobRef } from './jobs';
+import { jobIdProblem } from './validation';
+
+/** A job id as the service writes it: a ULID (Crockford base 32, no I, L, O or U). */
+export const jobIdPattern = '[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}';
+
+/** The service's link to a job: its v1 route, `{base URL}/jobs/{workflow}/{id}`. */
+export const jobLinkPattern = `^https?://[^\\s?#]+/jobs/(conversion|digitising)/(${jobIdPattern})/?(?:[?#]\\S*)?$`;
+
+/** The same link with the ID as the first group, for n8n's extractValue. */
+export const jobIdInLinkPattern = `https?://[^\\s?#]+/jobs/(?:conversion|digitising)/(${jobIdPattern})`;
+
+const jobLinkRegex = new RegExp(jobLinkPattern);
+
+export function jobLink(baseUrl: string, ref: JobRef): string {
+	return `${baseUrl}${jobPath(ref)}`;
+}
+
+/** The job a link names, or undefined when the text is not a job link. */
+export function parseJobLink(text: string): JobRef | undefined {
+	const match = jobLinkRegex.exec(text.trim());
+	return match ? { workflow: match[1] as Workflow, id: match[2].toUpperCase() } : undefined;
+}
+
+/** How the node came to know a job's workflow. */
+export type WorkflowSource = 'given' | 'listing' | 'conversionRoute' | 'elimination';
+
+export interface LocatedJob extends JobRef {
+	workflowSource: WorkflowSource;
+	/** The detailed job, when finding the workflow already fetched it. */
+	job?: Job;
+}
+
+/** What the Job and Workflow fields of one item say, before any request. */
+interface JobPointer {
+	id: string;
+	workflow?: Workflow;
+}
+
+function isLocator(value: unknown): value is INodeParameterResourceLocator {
+	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
+}
+
+function fail(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
+	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+}
+
+/** The Workflow field: a workflow, or nothing when it is empty or Detect. */
+function workflowField(context: IExecuteFunctions, itemIndex: number): Workflow | undefined {
+	const raw = context.getNodeParameter('workflow', itemIndex, '') as unknown;
+	const text = typeof raw === 'string' ? raw.trim() : raw;
+	if (text === '' || text === undefined || text === null || text === 'detect') return undefined;
+	if (text === 'conversion' || text === 'digitising') return text;
+	return fail(
+		context,
+		itemIndex,
+		`Workflow of item ${itemIndex} must be "conversion", "digitising" or empty, got "${String(raw)}"`,
+		'Leave it empty (or choose Detect) and the node finds the job\'s workflow itself.',
+	);
+}
+
+/**
+ * The jobs an item's Job field names (a resource locator, or the plain string of older saved
+ * workflows), with the workflow when the field itself carries it: a job picked from the list
+ * keeps its link, and a job link names its workflow.
+ */
+export function jobPointersOfItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: { several: boolean } = { several: false },
+): JobPointer[] {
+	const raw = context.getNodeParameter('jobId', itemIndex) as unknown;
+	const locator = isLocator(raw) ? raw : { mode: 'id', value: raw as string, cachedResultUrl: undefined };
+	const value = String(locator.value ?? '').trim();
+	const fieldWorkflow = workflowField(context, itemIndex);
+	const fromLink = parseJobLink(value) ?? (locator.mode === 'list' ? parseJobLink(locator.cachedResultUrl ?? '') : undefined);
+	if (locator.mode === 'url' && !fromLink) {
+		fail(
+			context,
+			itemIndex,
+			`Job of item ${itemIndex} is not a job link: "${value}"`,
+			'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
+		);
+	}
+	if (fromLink && (locator.mode === 'url' || parseJobLink(value))) return [fromLink];
+	const ids = (options.several ? value.split(',') : [value]).map((id) => id.trim()).filter((id) => id !== '');
+	if (ids.length === 0) ids.push('');
+	return ids.map((id) => {
+		const problem = jobIdProblem(id, itemIndex);
+		if (problem) fail(context, itemIndex, problem.replace(/^Job ID/, 'Job'), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
+		const workflow = fromLink?.id === id.toUpperCase() ? fromLink.workflow : fieldWorkflow;
+		return workflow ? { id, workflow } : { id };
+	});
+}
+
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/**
+ * Finds the workflow of jobs whose Workflow field is empty or Detect: first in the listing of the
+ * 50 most recent jobs (one request for all items of an execution), then by asking the conversion
+ * route, where a 404 leaves the digitising route. So at most two extra requests per job, and a
+ * job found on the conversion route comes with its detail, which Get and Download reuse.
+ */
+export class WorkflowFinder {
+	private listing?: Promise<Map<string, JobListItem>>;
+
+	constructor(private readonly context: IExecuteFunctions) {}
+
+	async locate(pointer: JobPointer, itemIndex: number): Promise<LocatedJob> {
+		if (pointer.workflow) return { id: pointer.id, workflow: pointer.workflow, workflowSource: 'given' };
+		const listed = (await this.recentJobs(itemIndex)).get(pointer.id.toUpperCase());
+		if (listed) return { id: pointer.id, workflow: listed.kind, workflowSource: 'listing' };
+		try {
+			const job = await fetchJob(this.context, { id: pointer.id, workflow: 'conversion' }, itemIndex);
+			return { id: pointer.id, workflow: 'conversion', workflowSource: 'conversionRoute', job };
+		} catch (error) {
+			if (!isNotFound(error)) throw error;
+			return { id: pointer.id, workflow: 'digitising', workflowSource: 'elimination' };
+		}
+	}
+
+	private async recentJobs(itemIndex: number): Promise<Map<string, JobListItem>> {
+		this.listing ??= embroideryApiRequest
+			.call(this.context, { method: 'GET', path: '/jobs', schema: JobsListResponseSchema, itemIndex })
+			.then((answer) => new Map(answer.data.map((item) => [item.id.toUpperCase(), item])));
+		try {
+			return await this.listing;
+		} catch (error) {
+			this.listing = undefined;
+			throw error;
+		}
+	}
+}
+
+// One finder per execution context, so all items of a run share one listing.
+const finders = new WeakMap<object, WorkflowFinder>();
+
+export function workflowFinderOf(context: IExecuteFunctions): WorkflowFinder {
+	let finder = finders.get(context);
+	if (!finder) {
+		finder = new WorkflowFinder(context);
+		finders.set(context, finder);
+	}
+	return finder;
+}
+
+/** The one job an item names, with its workflow found when the fields leave it open. */
+export async function locateJob(context: IExecuteFunctions, itemIndex: number): Promise<LocatedJob> {
+	const [pointer] = jobPointersOfItem(context, itemIndex);
+	return await workflowFinderOf(context).locate(pointer, itemIndex);
+}
+
+/** A 404 on the last route left says plainly that neither workflow knows the job. */
+export function notFoundAnywhere(context: IExecuteFunctions, error: unknown, job: LocatedJob, itemIndex: number): unknown {
+	if (job.workflowSource !== 'elimination' || !isNotFound(error)) return error;
+	return new NodeApiError(
+		context.getNode(),
+		{ message: (error as NodeApiError).message, httpCode: '404' },
+		{
+			message: `Job ${job.id} was not found`,
+			description:
+				'It is not among the account\'s 50 most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.',
+			httpCode: '404',
+			itemIndex,
+		},
+	);
+}
