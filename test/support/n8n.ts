@@ -30,6 +30,7 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	INodeExecutionData,
+	INodeListSearchResult,
 	INodeParameters,
 	INodeProperties,
 	INodeType,
@@ -418,6 +419,35 @@ export async function loadOptions(
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const context: ILoadOptionsFunctions = new LoadOptionsContext(workflow, node, additionalData, '');
 	return await method.call(context);
+}
+
+/** Runs one of the node's listSearch methods (a resource locator's list) with n8n-core's real LoadOptionsContext. */
+export async function listSearch(
+	methodName: string,
+	credentials: ApiCredentials,
+	filter?: string,
+	parameters: INodeParameters = {},
+): Promise<INodeListSearchResult> {
+	await ensureBinaryDataService();
+	const method = nodeTypeRegistry.get(embroideryNodeType)!.methods?.listSearch?.[methodName];
+	if (!method) throw new Error(`No listSearch method ${methodName}`);
+	const node: INode = {
+		id: 'node-under-test',
+		name: 'Embroidery',
+		type: embroideryNodeType,
+		typeVersion: 2,
+		position: [0, 0],
+		parameters,
+		credentials: { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
+	};
+	const workflow = new Workflow({ id: 'harness-workflow', nodes: [node], connections: {}, nodeTypes: nodeTypesWith(new Map()), active: false });
+	const additionalData = {
+		executionId: `harness-list-search-${++executionCounter}`,
+		credentialsHelper: new HarnessCredentialsHelper(credentialsData(credentials)),
+		currentNodeParameters: parameters,
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	return await method.call(new LoadOptionsContext(workflow, node, additionalData, ''), filter);
 }
 
 export type CredentialTestResult = { status: 'OK'; message: string } | { status: 'Error'; message: string };

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest } from '../transport';
+import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf } from '../transport';
 import type { Job, JobListItem, Workflow } from '../transport';
 import { fetchJob, jobPath } from './jobs';
 import type { JobRef } from './jobs';
@@ -29,7 +29,7 @@ export function parseJobLink(text: string): JobRef | undefined {
 }
 
 /** How the node came to know a job's workflow. */
-export type WorkflowSource = 'given' | 'listing' | 'conversionRoute' | 'elimination';
+export type WorkflowSource = 'given' | 'item' | 'listing' | 'conversionRoute' | 'elimination';
 
 export interface LocatedJob extends JobRef {
 	workflowSource: WorkflowSource;
@@ -41,6 +41,15 @@ export interface LocatedJob extends JobRef {
 interface JobPointer {
 	id: string;
 	workflow?: Workflow;
+	/** Where the workflow came from: the fields, or the incoming item when that item is this job. */
+	source?: 'given' | 'item';
+}
+
+/** The workflow of the incoming item, when the item is the job itself (it came from Create, Get or the trigger). */
+function workflowOfIncomingItem(context: IExecuteFunctions, itemIndex: number, id: string): Workflow | undefined {
+	const json = context.getInputData()[itemIndex]?.json;
+	if (!json || typeof json.id !== 'string' || json.id.toUpperCase() !== id.toUpperCase()) return undefined;
+	return isWorkflow(json.workflow) ? json.workflow : undefined;
 }
 
 function isLocator(value: unknown): value is INodeParameterResourceLocator {
@@ -51,12 +60,16 @@ function fail(context: IExecuteFunctions, itemIndex: number, message: string, de
 	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }
 
+function isWorkflow(value: unknown): value is Workflow {
+	return value === 'conversion' || value === 'digitising';
+}
+
 /** The Workflow field: a workflow, or nothing when it is empty or Detect. */
 function workflowField(context: IExecuteFunctions, itemIndex: number): Workflow | undefined {
 	const raw = context.getNodeParameter('workflow', itemIndex, '') as unknown;
 	const text = typeof raw === 'string' ? raw.trim() : raw;
 	if (text === '' || text === undefined || text === null || text === 'detect') return undefined;
-	if (text === 'conversion' || text === 'digitising') return text;
+	if (isWorkflow(text)) return text;
 	return fail(
 		context,
 		itemIndex,
@@ -88,14 +101,16 @@ export function jobPointersOfItem(
 			'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
 		);
 	}
-	if (fromLink && (locator.mode === 'url' || parseJobLink(value))) return [fromLink];
+	if (fromLink && (locator.mode === 'url' || parseJobLink(value))) return [{ ...fromLink, source: 'given' }];
 	const ids = (options.several ? value.split(',') : [value]).map((id) => id.trim()).filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
 		const problem = jobIdProblem(id, itemIndex);
 		if (problem) fail(context, itemIndex, problem.replace(/^Job ID/, 'Job'), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
-		const workflow = fromLink?.id === id.toUpperCase() ? fromLink.workflow : fieldWorkflow;
-		return workflow ? { id, workflow } : { id };
+		const given = fromLink?.id === id.toUpperCase() ? fromLink.workflow : fieldWorkflow;
+		if (given) return { id, workflow: given, source: 'given' };
+		const incoming = workflowOfIncomingItem(context, itemIndex, id);
+		return incoming ? { id, workflow: incoming, source: 'item' } : { id };
 	});
 }
 
@@ -115,14 +130,14 @@ export class WorkflowFinder {
 	constructor(private readonly context: IExecuteFunctions) {}
 
 	async locate(pointer: JobPointer, itemIndex: number): Promise<LocatedJob> {
-		if (pointer.workflow) return { id: pointer.id, workflow: pointer.workflow, workflowSource: 'given' };
+		if (pointer.workflow) return { id: pointer.id, workflow: pointer.workflow, workflowSource: pointer.source ?? 'given' };
 		const listed = (await this.recentJobs(itemIndex)).get(pointer.id.toUpperCase());
 		if (listed) return { id: pointer.id, workflow: listed.kind, workflowSource: 'listing' };
 		try {
 			const job = await fetchJob(this.context, { id: pointer.id, workflow: 'conversion' }, itemIndex);
 			return { id: pointer.id, workflow: 'conversion', workflowSource: 'conversionRoute', job };
 		} catch (error) {
-			if (!isNotFound(error)) throw error;
+			if (!isNotFound(error)) throw nodeErrorOf(this.context.getNode(), error, itemIndex);
 			return { id: pointer.id, workflow: 'digitising', workflowSource: 'elimination' };
 		}
 	}
@@ -135,7 +150,7 @@ export class WorkflowFinder {
 			return await this.listing;
 		} catch (error) {
 			this.listing = undefined;
-			throw error;
+			throw nodeErrorOf(this.context.getNode(), error, itemIndex);
 		}
 	}
 }

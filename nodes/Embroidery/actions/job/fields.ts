@@ -95,15 +95,19 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 			displayName: 'Workflow',
 			name: 'workflow',
 			type: 'options',
-			default: '={{ $json.workflow }}',
+			default: 'detect',
 			options: [
-				{ name: 'Detect', value: 'detect', description: 'Find the workflow from the job itself' },
+				{
+					name: 'Detect',
+					value: 'detect',
+					description: 'Take it from the incoming item when that item is the job, otherwise look it up',
+				},
 				{ name: 'Conversion', value: 'conversion' },
 				{ name: 'Digitising', value: 'digitising' },
 			],
-			hint: 'Empty or Detect: the node finds it itself, with one or two extra requests. A job picked from the list or given by URL brings its own.',
+			hint: 'Detect (or empty) takes it from the incoming item when that item is the job; otherwise it costs one or two extra requests. A job picked from the list or given by URL brings its own.',
 			description:
-				'The workflow of the job. By default the workflow of the incoming item, which costs no extra request.',
+				'The workflow of the job (conversion or digitising), which selects the route of its requests',
 			displayOptions: { show: fromVersion2 },
 		},
 	];
