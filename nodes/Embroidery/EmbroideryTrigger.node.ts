@@ -1,6 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
+import { simplifyJob } from './helpers/simplify';
 import { triggerProperties } from './trigger/description';
 import { pollForEndedJobs } from './trigger/pollTrigger';
 
@@ -10,7 +11,9 @@ export class EmbroideryTrigger implements INodeType {
 		name: 'embroideryTrigger',
 		icon: { light: 'file:../../icons/embroidery.svg', dark: 'file:../../icons/embroidery.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Simplify, on by default; version 1 triggers keep their output.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{"On " + $parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when an embroidery conversion or digitising job completes or fails',
 		defaults: { name: 'Embroidery Trigger' },
@@ -22,6 +25,9 @@ export class EmbroideryTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollForEndedJobs(this);
+		const output = await pollForEndedJobs(this);
+		const simplify = this.getNode().typeVersion >= 1.1 && (this.getNodeParameter('simplify', true) as boolean);
+		if (!output || !simplify) return output;
+		return output.map((items) => items.map((item) => ({ ...item, json: simplifyJob(item.json) })));
 	}
 }

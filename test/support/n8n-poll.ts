@@ -123,6 +123,8 @@ export interface PollHarnessOptions {
 	 * data, committed after a scheduled poll that emits nothing and with every emission, never after the activation poll.
 	 */
 	pollCursor?: boolean;
+	/** The trigger's node version (1 when not given, as in workflows saved before 1.1). */
+	typeVersion?: number;
 }
 
 interface StagedCursor {
@@ -161,7 +163,7 @@ export class ActiveTriggerHarness {
 			id: 'trigger-node',
 			name: triggerNodeName,
 			type: triggerNodeType,
-			typeVersion: 1,
+			typeVersion: this.options.typeVersion ?? 1,
 			position: [0, 0],
 			parameters: {
 				pollTimes: { item: [{ mode: 'everyMinute' }] },
@@ -300,7 +302,7 @@ export async function testTriggerManually(options: PollHarnessOptions): Promise<
 		id: 'trigger-node',
 		name: triggerNodeName,
 		type: triggerNodeType,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...options.parameters },
 		credentials: { embroideryApi: { id: options.credentialId ?? 'cred-1', name: 'Embroidery API' } },

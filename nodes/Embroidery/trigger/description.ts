@@ -34,6 +34,16 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
+		// Version 1 triggers keep their output as it was.
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
