@@ -1,0 +1,149 @@
+/**
+ * Node version 2's editor features in a real n8n 2.41.1: the Job picker's list served by n8n's own
+ * resource-locator endpoint, Detect and By URL in executed workflows, Simplify, and the execution
+ * hints n8n records on the node.
+ */
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
+import { examplesDir } from '../../scripts/examples';
+import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
+import { e2eCredentials, e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
+import { manualWorkflow, setFields, type Step } from './support/workflows';
+
+const credentials = { embroideryApi: { id: e2eCredentials.demo.id, name: e2eCredentials.demo.name } };
+
+function embroidery(name: string, parameters: Record<string, unknown>): Step {
+	return { name, type: 'n8n-nodes-embroidery.embroidery', typeVersion: 2, parameters, credentials };
+}
+
+function hintsOf(run: WorkflowRun, nodeName: string): Array<{ message: string; type?: string }> {
+	const task = run.data.resultData.runData[nodeName]?.[0] as { hints?: Array<{ message: string; type?: string }> } | undefined;
+	return task?.hints ?? [];
+}
+
+describe('the Embroidery node version 2 in n8n 2.41.1', () => {
+	let n8n: LocalN8n;
+	let sandbox: SandboxInfo;
+	let converted: { id: string; workflow: string };
+
+	beforeAll(async () => {
+		const environment = await openEnvironment();
+		({ n8n, sandbox } = environment);
+		const designPath = join(environment.filesDir, 'Star-editor.JEF');
+		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
+		const { readFile } = await import('node:fs/promises');
+		converted = await createJob(sandbox, { workflow: 'conversion', format: 'exp' }, { name: 'Star-editor.JEF', bytes: await readFile(designPath) });
+		await waitForJobEnd(sandbox, converted);
+
+		await n8n.importWorkflows([
+			manualWorkflow('e2eEditorChain01', 'Version 2: create, wait, get (Detect, Simplify, hints)', [
+				{
+					name: 'Read design',
+					type: 'n8n-nodes-base.readWriteFile',
+					typeVersion: 1,
+					parameters: { fileSelector: designPath, options: { dataPropertyName: 'data' } },
+				},
+				embroidery('Convert', {
+					resource: 'job',
+					operation: 'create',
+					workflow: 'conversion',
+					binaryPropertyName: 'data',
+					format: 'exp',
+					options: {},
+				}),
+				embroidery('Wait', { resource: 'job', operation: 'waitForCompletion', timeout: 120, downloadResults: ['preview'] }),
+				embroidery('Get', { resource: 'job', operation: 'get' }),
+			]),
+			manualWorkflow('e2eEditorByUrl01', 'Version 2: a job by link, and by ID with Detect', [
+				setFields('Job', { link: `${sandbox.baseUrl}/jobs/${converted.workflow}/${converted.id}`, other: converted.id }),
+				embroidery('By link', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'url', value: '={{ $json.link }}' } }),
+				embroidery('By ID', {
+					resource: 'job',
+					operation: 'get',
+					jobId: { __rl: true, mode: 'id', value: converted.id },
+					workflow: 'detect',
+					simplify: false,
+				}),
+			]),
+			manualWorkflow('e2eEditorMany001', 'Version 2: get many, simplified', [
+				embroidery('Jobs', { resource: 'job', operation: 'getMany', returnAll: false, limit: 5 }),
+			]),
+		]);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	it('chains Create, Wait and Get without mapping, simplified, with warning and lock hints', async () => {
+		const run = await n8n.execute('e2eEditorChain01');
+		expect(run.status).toBe('success');
+		const [created] = nodeItems(run, 'Convert');
+		const [got] = nodeItems(run, 'Get');
+		expect(got.json).toMatchObject({
+			id: created.json.id,
+			workflow: 'conversion',
+			status: 'completed',
+			formats: ['exp'],
+			sourceFile: 'Star-editor.JEF',
+			outputFile: expect.any(String),
+			downloadsUnlocked: false,
+			warnings: expect.arrayContaining([expect.stringMatching(/EXP carries no thread colours/)]),
+		});
+		expect(JSON.stringify(got.json)).not.toMatch(/signature=/);
+		expect(hintsOf(run, 'Get').map((hint) => hint.type)).toEqual(['warning', 'info']);
+		expect(hintsOf(run, 'Wait').map((hint) => hint.message)).toContain(
+			`The machine files of job ${String(created.json.id)} are locked, and its preview is watermarked. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+		);
+	});
+
+	it('takes a job by its link, and finds the workflow of a bare ID', async () => {
+		const run = await n8n.execute('e2eEditorByUrl01');
+		expect(run.status).toBe('success');
+		expect(nodeItems(run, 'By link')[0].json).toMatchObject({ id: converted.id, workflow: 'conversion', status: 'completed' });
+		expect(nodeItems(run, 'By ID')[0].json).toMatchObject({
+			id: converted.id,
+			workflow: 'conversion',
+			source: { downloadUrl: expect.stringContaining('signature=') },
+		});
+	});
+
+	it('lists recent jobs simplified', async () => {
+		const run = await n8n.execute('e2eEditorMany001');
+		const items = nodeItems(run, 'Jobs');
+		expect(items.length).toBeGreaterThanOrEqual(1);
+		expect(items.map((item) => item.json.id)).toContain(converted.id);
+		expect(JSON.stringify(items.map((item) => item.json))).not.toMatch(/signature=/);
+	});
+
+	it('serves the Job picker\'s list through n8n\'s resource-locator endpoint', async () => {
+		await n8n.start();
+		await n8n.setupOwner(e2eOwner).catch(() => undefined);
+		await n8n.login(e2eOwner.email, e2eOwner.password);
+		const request = (filter?: string) =>
+			n8n.rest<{ results: Array<{ name: string; value: string; url?: string }> }>(
+				'POST',
+				'/rest/dynamic-node-parameters/resource-locator-results',
+				{
+					path: 'parameters.jobId',
+					nodeTypeAndVersion: { name: 'n8n-nodes-embroidery.embroidery', version: 2 },
+					currentNodeParameters: { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'list', value: '' } },
+					methodName: 'searchJobs',
+					credentials,
+					...(filter === undefined ? {} : { filter }),
+				},
+			);
+		const all = await request();
+		const picked = all.results.find((result) => result.value === converted.id);
+		expect(picked).toEqual({
+			name: expect.stringMatching(/^Star-editor\.JEF → EXP · conversion · completed · (just now|\d+ min ago)$/),
+			value: converted.id,
+			url: `${sandbox.baseUrl}/jobs/conversion/${converted.id}`,
+		});
+		const searched = await request('star-editor');
+		expect(searched.results.length).toBeGreaterThanOrEqual(1);
+		expect(searched.results.every((result) => /Star-editor\.JEF/.test(result.name))).toBe(true);
+	});
+});
