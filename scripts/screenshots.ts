@@ -4,7 +4,7 @@
  * Debian's headless Chromium with playwright-core.
  *   npx tsx scripts/screenshots.ts            (after npm run build; writes docs/*.png)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,8 +12,9 @@ import { chromium, type Page } from 'playwright-core';
 
 import { startSandbox } from '../sandbox';
 import { demoOwner, exampleFolders, importExamples } from './demo';
-import { readExamples } from './examples';
-import { LocalN8n, repoRoot } from './n8n';
+import { examplesDir, readExamples } from './examples';
+import { LocalN8n, repoRoot, type WorkflowExport } from './n8n';
+import { createJob, waitForJobEnd, type SandboxAccess } from './sandbox-client';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const docsDir = join(repoRoot, 'docs');
@@ -31,6 +32,56 @@ async function openWorkflow(page: Page, url: string, id: string): Promise<void> 
 	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
 	await page.keyboard.press('Escape');
 	await page.waitForTimeout(1_500);
+}
+
+/** A few finished jobs for the Job picker to list: a conversion with a warning, a digitising job, another conversion. */
+async function recentJobs(sandbox: SandboxAccess): Promise<Array<{ id: string; workflow: string }>> {
+	const design = await readFile(join(examplesDir, 'files', 'Star.JEF'));
+	const logo = await readFile(join(examplesDir, 'files', 'logo.svg'));
+	const jobs = [
+		await createJob(sandbox, { workflow: 'conversion', format: 'dst' }, { name: 'Star.JEF', bytes: design }),
+		await createJob(sandbox, { workflow: 'digitising', format: 'pes', width_mm: '80', colour_count: '3' }, { name: 'logo.svg', bytes: logo }),
+		await createJob(sandbox, { workflow: 'conversion', format: 'exp' }, { name: 'team-badge.jef', bytes: design }),
+	];
+	for (const job of jobs) await waitForJobEnd(sandbox, job);
+	return jobs;
+}
+
+/** Manual Trigger -> Embroidery (version 2) Get of the given job, with the Job picker in From List mode. */
+function checkJobWorkflow(job: { id: string; workflow: string }, sandbox: SandboxAccess): WorkflowExport {
+	const embroidery = {
+		type: 'n8n-nodes-embroidery.embroidery',
+		typeVersion: 2,
+		credentials: { embroideryApi: { id: 'embroideryDemo01', name: 'Embroidery sandbox (demo account)' } },
+	};
+	return {
+		id: 'embroideryShotJob1',
+		name: 'Check a job',
+		active: false,
+		nodes: [
+			{ id: 'shot-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
+			{
+				...embroidery,
+				id: 'shot-get',
+				name: 'Get job',
+				position: [260, 0],
+				parameters: {
+					resource: 'job',
+					operation: 'get',
+					jobId: {
+						__rl: true,
+						mode: 'list',
+						value: job.id,
+						cachedResultName: 'team-badge.jef → EXP · conversion · completed',
+						cachedResultUrl: `${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}`,
+					},
+					workflow: 'detect',
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Get job', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 async function main(): Promise<void> {
@@ -56,6 +107,8 @@ async function main(): Promise<void> {
 	try {
 		await n8n.installPackage();
 		await importExamples(n8n, await readExamples(), sandbox, folders);
+		const jobs = await recentJobs(sandbox);
+		await n8n.importWorkflows([checkJobWorkflow(jobs[2], sandbox)]);
 		await n8n.start();
 		await n8n.signIn(demoOwner);
 		const page = browser.pages()[0] ?? (await browser.newPage());
@@ -79,6 +132,22 @@ async function main(): Promise<void> {
 		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(2_000);
 		await page.screenshot({ path: join(docsDir, 'trigger-node.png') });
+		await page.keyboard.press('Escape');
+
+		// The executed Get node first (its output pane shows the hints), then its Job picker opened.
+		await openWorkflow(page, n8n.url, 'embroideryShotJob1');
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Get job' }).locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 60_000 });
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Get job' }).dblclick();
+		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
+		await page.getByText(/has \d+ warnings?:/).first().waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1_000);
+		await page.screenshot({ path: join(docsDir, 'job-hints.png') });
+
+		await page.locator('[data-test-id="resource-locator-jobId"] input').first().click();
+		await page.getByText(/logo\.svg → PES · digitising · completed/).first().waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1_000);
+		await page.screenshot({ path: join(docsDir, 'job-picker.png') });
 		console.log(`Screenshots written to ${docsDir}`);
 	} finally {
 		await browser.close();
