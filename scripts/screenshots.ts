@@ -144,8 +144,12 @@ async function main(): Promise<void> {
 		await page.waitForTimeout(1_000);
 		await page.screenshot({ path: join(docsDir, 'job-hints.png') });
 
-		await page.locator('[data-test-id="resource-locator-jobId"] input').first().click();
-		await page.getByText(/logo\.svg → PES · digitising · completed/).first().waitFor({ timeout: 30_000 });
+		await page.locator('[data-test-id="resource-locator-jobId"] [data-test-id="rlc-input"]').first().click();
+		const listed = page.locator('[data-test-id="rlc-item"]');
+		const failed = page.locator('[data-test-id="rlc-error-container"]');
+		await listed.or(failed).first().waitFor({ timeout: 30_000 });
+		if (await failed.isVisible()) throw new Error(`The Job picker showed an error: ${await failed.innerText()}`);
+		await page.waitForFunction(() => document.querySelectorAll('[data-test-id="rlc-item"]').length >= 3, undefined, { timeout: 30_000 });
 		await page.waitForTimeout(1_000);
 		await page.screenshot({ path: join(docsDir, 'job-picker.png') });
 		console.log(`Screenshots written to ${docsDir}`);

@@ -21,13 +21,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Upload files to convert or digitise; one job per file',
+				description:
+					'Upload files to convert or digitise, one job per file; each job counts against the account\'s processing allowance',
 				action: 'Create jobs',
 			},
 			{
 				name: 'Download',
 				value: 'download',
-				description: 'Download a job\'s output files, preview or source as binary data',
+				description: 'Download a job\'s output files, preview or source as binary data; machine files need an unlocked job',
 				action: 'Download job files',
 			},
 			{ name: 'Get', value: 'get', description: 'Get a job\'s status and details', action: 'Get a job' },
