@@ -385,21 +385,18 @@ export async function withinNodeExecution<T>(
 	return outcome.value;
 }
 
-/** Runs one of the node's loadOptions methods with n8n-core's real LoadOptionsContext. */
-export async function loadOptions(
-	methodName: string,
+/** n8n-core's real LoadOptionsContext for the Embroidery node, the context the editor's dropdowns and lists run in. */
+async function loadOptionsContext(
 	credentials: ApiCredentials,
-	parameters: INodeParameters = {},
-): Promise<Awaited<ReturnType<NonNullable<NonNullable<INodeType['methods']>['loadOptions']>[string]>>> {
+	parameters: INodeParameters,
+	typeVersion: number,
+): Promise<ILoadOptionsFunctions> {
 	await ensureBinaryDataService();
-	const nodeType = nodeTypeRegistry.get(embroideryNodeType)!;
-	const method = nodeType.methods?.loadOptions?.[methodName];
-	if (!method) throw new Error(`No loadOptions method ${methodName}`);
 	const node: INode = {
 		id: 'node-under-test',
 		name: 'Embroidery',
 		type: embroideryNodeType,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters,
 		credentials: { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
@@ -417,37 +414,30 @@ export async function loadOptions(
 		currentNodeParameters: parameters,
 		variables: {},
 	} as unknown as IWorkflowExecuteAdditionalData;
-	const context: ILoadOptionsFunctions = new LoadOptionsContext(workflow, node, additionalData, '');
-	return await method.call(context);
+	return new LoadOptionsContext(workflow, node, additionalData, '');
 }
 
-/** Runs one of the node's listSearch methods (a resource locator's list) with n8n-core's real LoadOptionsContext. */
+/** Runs one of the node's loadOptions methods with n8n-core's real LoadOptionsContext. */
+export async function loadOptions(
+	methodName: string,
+	credentials: ApiCredentials,
+	parameters: INodeParameters = {},
+): Promise<Awaited<ReturnType<NonNullable<NonNullable<INodeType['methods']>['loadOptions']>[string]>>> {
+	const method = nodeTypeRegistry.get(embroideryNodeType)!.methods?.loadOptions?.[methodName];
+	if (!method) throw new Error(`No loadOptions method ${methodName}`);
+	return await method.call(await loadOptionsContext(credentials, parameters, 1));
+}
+
+/** Runs one of the node's listSearch methods (a resource locator's list, node version 2) the same way. */
 export async function listSearch(
 	methodName: string,
 	credentials: ApiCredentials,
 	filter?: string,
 	parameters: INodeParameters = {},
 ): Promise<INodeListSearchResult> {
-	await ensureBinaryDataService();
 	const method = nodeTypeRegistry.get(embroideryNodeType)!.methods?.listSearch?.[methodName];
 	if (!method) throw new Error(`No listSearch method ${methodName}`);
-	const node: INode = {
-		id: 'node-under-test',
-		name: 'Embroidery',
-		type: embroideryNodeType,
-		typeVersion: 2,
-		position: [0, 0],
-		parameters,
-		credentials: { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
-	};
-	const workflow = new Workflow({ id: 'harness-workflow', nodes: [node], connections: {}, nodeTypes: nodeTypesWith(new Map()), active: false });
-	const additionalData = {
-		executionId: `harness-list-search-${++executionCounter}`,
-		credentialsHelper: new HarnessCredentialsHelper(credentialsData(credentials)),
-		currentNodeParameters: parameters,
-		variables: {},
-	} as unknown as IWorkflowExecuteAdditionalData;
-	return await method.call(new LoadOptionsContext(workflow, node, additionalData, ''), filter);
+	return await method.call(await loadOptionsContext(credentials, parameters, 2), filter);
 }
 
 export type CredentialTestResult = { status: 'OK'; message: string } | { status: 'Error'; message: string };

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 /** Fields a person reads, kept as they are. */
 const keptFields = [
@@ -61,4 +61,17 @@ export function simplifyJob(job: IDataObject): IDataObject {
 		simple.outputFiles = job.outputs.map((file) => text(record(file)?.name) ?? null);
 	}
 	return simple;
+}
+
+/** The Simplify switch of the Embroidery node (Get, Get Many) and the trigger, shown from the versions that have it. */
+export function simplifyProperty(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
+		displayOptions,
+	};
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { simplifyProperty } from '../helpers/simplify';
+
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Trigger On',
@@ -33,16 +35,8 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Digitising', value: 'digitising', description: 'Artwork turned into stitches' },
 		],
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
-		// Version 1 triggers keep their output as it was.
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
-	},
+	// Version 1 triggers keep their output as it was.
+	simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.1 } }] } }),
 	{
 		displayName: 'Options',
 		name: 'options',

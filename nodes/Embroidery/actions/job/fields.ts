@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../helpers/jobLocator';
+import { simplifyProperty } from '../../helpers/simplify';
 
 /** Shown from node version 2 on: the job picker, the optional workflow, Simplify. */
 export const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
@@ -114,12 +115,4 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 }
 
 /** Simplify, on by default from version 2: people get the fields they read, without links. */
-export const simplifyField: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description:
-		'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
-	displayOptions: { show: fromVersion2 },
-};
+export const simplifyField = simplifyProperty({ show: fromVersion2 });
