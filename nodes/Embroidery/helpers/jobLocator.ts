@@ -92,22 +92,25 @@ export function jobPointersOfItem(
 	const locator = isLocator(raw) ? raw : { mode: 'id', value: raw as string, cachedResultUrl: undefined };
 	const value = String(locator.value ?? '').trim();
 	const fieldWorkflow = workflowField(context, itemIndex);
-	const fromLink = parseJobLink(value) ?? (locator.mode === 'list' ? parseJobLink(locator.cachedResultUrl ?? '') : undefined);
-	if (locator.mode === 'url' && !fromLink) {
-		fail(
-			context,
-			itemIndex,
-			`Job of item ${itemIndex} is not a job link: "${value}"`,
-			'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
-		);
+	const valueLink = parseJobLink(value);
+	if (locator.mode === 'url' || valueLink) {
+		if (!valueLink) {
+			fail(
+				context,
+				itemIndex,
+				`Job of item ${itemIndex} is not a job link: "${value}"`,
+				'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
+			);
+		}
+		return [{ ...valueLink, source: 'given' }];
 	}
-	if (fromLink && (locator.mode === 'url' || parseJobLink(value))) return [{ ...fromLink, source: 'given' }];
+	const listLink = locator.mode === 'list' ? parseJobLink(locator.cachedResultUrl ?? '') : undefined;
 	const ids = (options.several ? value.split(',') : [value]).map((id) => id.trim()).filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
 		const problem = jobIdProblem(id, itemIndex);
 		if (problem) fail(context, itemIndex, problem.replace(/^Job ID/, 'Job'), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
-		const given = fromLink?.id === id.toUpperCase() ? fromLink.workflow : fieldWorkflow;
+		const given = listLink?.id === id.toUpperCase() ? listLink.workflow : fieldWorkflow;
 		if (given) return { id, workflow: given, source: 'given' };
 		const incoming = workflowOfIncomingItem(context, itemIndex, id);
 		return incoming ? { id, workflow: incoming, source: 'item' } : { id };
