@@ -1,5 +1,4 @@
 import { deltaE76, rgbToLab, type Lab } from './colour';
-import type { Artwork } from './artwork';
 import { round } from './math';
 
 /** Pixels more transparent than this are background. */
@@ -8,6 +7,13 @@ const opaqueAlpha = 128;
 const backgroundTolerance = 14;
 /** Share of the border that must be one colour for the image to have a plain background. */
 const plainBorderShare = 0.6;
+
+/** An RGBA raster: 4 bytes a pixel, rows top to bottom. */
+export interface Raster {
+	width: number;
+	height: number;
+	rgba: Uint8Array;
+}
 
 export interface Foreground {
 	/** 1 where the artwork must be stitched, 0 where it is background. */
@@ -25,7 +31,7 @@ export interface Foreground {
  * The same colour enclosed by the design (inside an O, the middle of a ring) is the
  * fabric showing through too, so it is left unstitched as well.
  */
-export function findForeground(artwork: Artwork): Foreground {
+export function findForeground(artwork: Raster): Foreground {
 	const { width, height, rgba } = artwork;
 	const size = width * height;
 	const mask = new Uint8Array(size);
@@ -92,7 +98,7 @@ function borderIndices(width: number, height: number): number[] {
 	return indices;
 }
 
-function plainBorderColour(artwork: Artwork, mask: Uint8Array): { lab: Lab; rgb: number } | null {
+function plainBorderColour(artwork: Raster, mask: Uint8Array): { lab: Lab; rgb: number } | null {
 	const { width, height, rgba } = artwork;
 	const opaque = borderIndices(width, height).filter((i) => mask[i]);
 	if (opaque.length === 0) return null;
@@ -133,7 +139,7 @@ function plainBorderColour(artwork: Artwork, mask: Uint8Array): { lab: Lab; rgb:
 }
 
 /** Clears, from the border inwards, every opaque pixel close to the backdrop colour; returns how many. */
-function floodBackground(artwork: Artwork, mask: Uint8Array, matcher: BackdropMatcher): number {
+function floodBackground(artwork: Raster, mask: Uint8Array, matcher: BackdropMatcher): number {
 	const { width, height, rgba } = artwork;
 	const isBackdrop = (i: number) => mask[i] === 1 && matcher.isNear(rgba, i);
 	const queue = new Int32Array(width * height);

@@ -1,5 +1,5 @@
 import type { Pattern, Thread } from '../engine/pattern';
-import { loadArtwork, type Artwork } from './artwork';
+import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
 import { hexToLab, toHex } from './colour';
@@ -7,10 +7,12 @@ import { DigitiseError } from './errors';
 import { findChart, paletteThreads } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
-import type { RegionMap } from './regions';
-import { standardDensity, type Density } from './sewing';
+import { designBox, fitToWidth, sewnWidthMm } from './fit';
+import { designMetrics, type DigitiseMetrics } from './metrics';
+import { background, type RegionMap } from './regions';
+import { pullCompensationMm, standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
-import { round } from './math';
+import { abs, round } from './math';
 
 export interface DigitiseOptions {
 	/** Finished width in millimetres; the height follows the artwork's proportions. */
@@ -27,6 +29,8 @@ export interface DigitiseResult {
 	pattern: Pattern;
 	/** What was simplified on the way, in words for the user. */
 	warnings: string[];
+	/** The finished design as sewn: size, density, jumps and trims per colour. */
+	metrics: DigitiseMetrics;
 }
 
 /** Smallest area worth a needle's visit. */
@@ -65,12 +69,7 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 
 	const artwork = await loadArtwork(bytes, options.widthMm);
 	const foreground = findForeground(artwork);
-	if (foreground.pixelCount === 0) {
-		throw new DigitiseError(
-			'empty_artwork',
-			`The artwork has nothing to stitch at ${options.widthMm} mm: it is blank, fully transparent or only background, or its details are too small to sew (try a larger width_mm).`,
-		);
-	}
+	if (foreground.pixelCount === 0) throw emptyArtwork(options.widthMm);
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
 		warnings.push(
@@ -103,7 +102,7 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 		);
 	}
 
-	const plan = sewWithinCap(cleaned.map, snapped.threads.length, artwork, options.maxStitchCount, warnings);
+	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
 	}
@@ -116,20 +115,20 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 			...(chart.brand ? { brand: chart.brand } : {}),
 		};
 	});
-	return { pattern: plan.pattern, warnings };
+	return { pattern: plan.pattern, warnings, metrics: designMetrics(plan.pattern, options.widthMm, plan.coveredAreaMm2) };
 }
 
 /** Plans the stitches at standard density, relaxing it step by step until the stitch cap is met. */
 function sewWithinCap(
 	map: RegionMap,
 	threadCount: number,
-	artwork: Artwork,
-	maxStitchCount: number | undefined,
+	options: DigitiseOptions,
 	warnings: string[],
-): ReturnType<typeof planStitches> {
+): SewnDesign {
+	const { maxStitchCount, widthMm } = options;
 	let stitchCount = 0;
 	for (const density of relaxedDensities) {
-		const plan = planStitches(map, threadCount, artwork.pixelMm, artwork.widthMm, artwork.heightMm, density);
+		const plan = sewAtWidth(map, threadCount, widthMm, density);
 		stitchCount = countStitches(plan.pattern);
 		if (maxStitchCount === undefined || stitchCount <= maxStitchCount) {
 			if (density !== standardDensity) {
@@ -142,6 +141,40 @@ function sewWithinCap(
 	}
 	throw new DigitiseError(
 		'stitch_limit_exceeded',
-		`The design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${maxStitchCount}; raise maximum_stitch_count or choose a smaller width.`,
+		`At ${widthMm} mm wide the design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${maxStitchCount}; raise maximum_stitch_count or choose a smaller width_mm.`,
 	);
+}
+
+interface SewnDesign {
+	pattern: Pattern;
+	blocks: number[];
+	/** Area of fabric the design covers, mm². */
+	coveredAreaMm2: number;
+}
+
+/** How far the needle extent may miss the width before the plan is redone at a corrected scale rather than stretched. */
+const replanTolerance = 0.003;
+
+/**
+ * Sews the design so its needle positions (pull compensation and satin edges included) span
+ * exactly `widthMm`: planned at the scale that should give that width, re-planned once if the
+ * sewn extent misses by more than a hair, then fitted exactly.
+ */
+function sewAtWidth(map: RegionMap, threadCount: number, widthMm: number, density: Density): SewnDesign {
+	const box = designBox(map);
+	if (!box) throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
+	const contentPx = box.maxX + 1 - box.minX;
+	let pixelMm = (widthMm - 2 * pullCompensationMm) / contentPx;
+	let plan = planStitches(map, threadCount, pixelMm, density);
+	const sewn = sewnWidthMm(plan.pattern);
+	if (sewn > 0 && abs(sewn - widthMm) > replanTolerance * widthMm) {
+		// Edges, compensation and hairline middles are fixed millimetres, so the correction is an offset.
+		pixelMm += (widthMm - sewn) / contentPx;
+		plan = planStitches(map, threadCount, pixelMm, density);
+	}
+	const scale = fitToWidth(plan.pattern, widthMm);
+	let designPixels = 0;
+	for (const region of map.regions) if (region.label !== background) designPixels += region.area;
+	const effectiveMm = pixelMm * scale;
+	return { ...plan, coveredAreaMm2: designPixels * effectiveMm * effectiveMm };
 }

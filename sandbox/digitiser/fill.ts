@@ -1,7 +1,7 @@
 import { traceContours, walkLoop, type Loop } from './contour';
 import { ceil, floor, hypot, PI } from './math';
-import { frameAt, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
-import { sewSections, type Density, type RegionSewing } from './sewing';
+import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
 const staggers = [0, 0.5, 0.25, 0.75];
@@ -26,7 +26,7 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	}
 	const frame = frameAt(fillAngle);
 	const spacing = needle.px(density.fillSpacingMm);
-	const rows = scanRegion(map, regionId, frame, spacing, 0);
+	const rows = lengthenSpans(scanRegion(map, regionId, frame, spacing, 0), needle.px(pullCompensationMm));
 	const stitchPx = needle.px(density.fillStitchMm);
 	sewSections(sewing, frame, rows, (span) => {
 		sewRow(sewing, frame, span, stitchPx, staggers);

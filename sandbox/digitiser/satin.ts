@@ -1,7 +1,7 @@
 import { atan2, hypot, PI } from './math';
 import type { RegionMap } from './regions';
-import { frameAt, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
-import { sewSections, type Density, type RegionSewing } from './sewing';
+import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
 /** Satin column: a light zig-zag underlay, then dense stitches from edge to edge across the shape. */
 export function sewSatin(sewing: RegionSewing, density: Density): void {
@@ -13,7 +13,7 @@ export function sewSatin(sewing: RegionSewing, density: Density): void {
 		sewSections(sewing, frame, rows, (span) => sewZigZag(sewing, frame, span));
 	}
 	const spacing = needle.px(density.satinSpacingMm);
-	const rows = scanRegion(map, regionId, frame, spacing, 0);
+	const rows = lengthenSpans(scanRegion(map, regionId, frame, spacing, 0), needle.px(pullCompensationMm));
 	sewSections(sewing, frame, rows, (span) => {
 		sewZigZag(sewing, frame, span);
 		sewing.cover(frame, span, spacing / 2);

@@ -85,6 +85,17 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
 	return rows;
 }
 
+/** Lengthens every span by `px` at both ends (pull compensation), in place. */
+export function lengthenSpans(rows: Span[][], px: number): Span[][] {
+	for (const row of rows) {
+		for (const span of row) {
+			span.u0 -= px;
+			span.u1 += px;
+		}
+	}
+	return rows;
+}
+
 /**
  * Orders the spans into sections: runs of touching spans on consecutive rows that can be
  * sewn back and forth without lifting the needle. The section starts at the span nearest the needle.

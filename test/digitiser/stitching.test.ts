@@ -4,7 +4,7 @@ import { digitise } from '../../sandbox/digitiser';
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
-import { artworkRegions, blockNearest, intersectionOverUnion, renderStitches } from './helpers';
+import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches } from './helpers';
 
 const { hypot } = Math;
 
@@ -96,9 +96,9 @@ describe('how the digitiser sews', () => {
 	});
 
 	it('sews a narrow bar as a satin column: stitches cross it from edge to edge', async () => {
-		const png = await svgPng('<rect x="20" y="97" width="360" height="6" fill="#202020"/>', 400, 200);
-		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 2 });
-		// The bar is 1.5 mm tall and 90 mm long: satin stitches run across it, about 1.5 mm each.
+		const png = await svgPng('<rect x="20" y="97" width="360" height="5" fill="#202020"/>', 400, 200);
+		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
+		// The bar is 90 mm long and 1.25 mm tall, 1.55 mm with pull compensation: satin stitches run across it, about 1.5 mm each.
 		let crossing = 0;
 		let stitches = 0;
 		for (let i = 1; i < pattern.length; i++) {
@@ -128,11 +128,13 @@ describe('how the digitiser sews', () => {
 
 	it('sews hairlines too thin for satin as a short running stitch along them', async () => {
 		const png = await svgPng(
-			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/>',
+			// The filled bar is the widest part, so the design's edges are fill (with pull compensation) as the frame assumes.
+			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/><rect x="5" y="270" width="490" height="15" fill="#06a"/>',
 			500,
 			300,
 		);
-		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 3 });
+		// The design (not the canvas) is 98 mm wide: 0.2 mm a pixel, so the 2.6 px line is 0.52 mm.
+		const { pattern } = await digitise(png, { widthMm: 98, colourCount: 3 });
 		const black = blockNearest(pattern, 0x000000);
 		expect(pattern.threads[black].name).toBe('Black');
 		let block = 0;
@@ -144,8 +146,10 @@ describe('how the digitiser sews', () => {
 			}
 		}
 		expect(longest).toBeLessThanOrEqual(1.6);
-		const raster = renderStitches(pattern, 100, 60, 0.25);
-		const regions = await artworkRegions(png, raster.width, raster.height, [0xffffff, 0x000000, 0x0066aa]);
+		const keyColours = [0xffffff, 0x000000, 0x0066aa];
+		const frame = canvasFrame(await artworkRegions(png, 500, 300, keyColours), 500, 300, (region) => region > 0, 98);
+		const raster = renderStitches(pattern, frame, 0.25);
+		const regions = await artworkRegions(png, raster.width, raster.height, keyColours);
 		const line = Array.from(regions, (r) => (r === 1 ? 1 : 0));
 		expect(intersectionOverUnion(line, raster.blocks[black])).toBeGreaterThanOrEqual(0.65);
 	});
