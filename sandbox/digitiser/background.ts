@@ -1,4 +1,4 @@
-import { deltaE76, rgbToLab, type Lab } from './colour';
+import { channelsToLab, deltaE76, type Lab } from '../engine/threads/colour-distance';
 import { round } from './math';
 
 /** Pixels more transparent than this are background. */
@@ -78,7 +78,7 @@ class BackdropMatcher {
 		const key = ((rgba[o] >> 2) << 12) | ((rgba[o + 1] >> 2) << 6) | (rgba[o + 2] >> 2);
 		let verdict = this.verdicts[key];
 		if (verdict === 0) {
-			verdict = deltaE76(this.lab, rgbToLab(rgba[o], rgba[o + 1], rgba[o + 2])) <= backgroundTolerance ? 1 : 2;
+			verdict = deltaE76(this.lab, channelsToLab(rgba[o], rgba[o + 1], rgba[o + 2])) <= backgroundTolerance ? 1 : 2;
 			this.verdicts[key] = verdict;
 		}
 		return verdict === 1;
@@ -128,7 +128,7 @@ function plainBorderColour(artwork: Raster, mask: Uint8Array): { lab: Lab; rgb: 
 		b += rgba[i * 4 + 2];
 		n++;
 	}
-	const lab = rgbToLab(r / n, g / n, b / n);
+	const lab = channelsToLab(r / n, g / n, b / n);
 	let near = 0;
 	const matcher = new BackdropMatcher(lab);
 	for (const i of opaque) if (matcher.isNear(rgba, i)) near++;

@@ -2,9 +2,9 @@ import type { Pattern, Thread } from '../engine/pattern';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
-import { hexToLab, toHex } from './colour';
+import { colourHex, rgbToLab } from '../engine/threads/colour-distance';
 import { DigitiseError } from './errors';
-import { findChart, paletteThreads } from './palettes';
+import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
 import { designBox, fitToWidth, sewnWidthMm } from './fit';
@@ -63,8 +63,9 @@ function validate(options: DigitiseOptions): void {
 export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Promise<DigitiseResult> {
 	validate(options);
 	const paletteKey = options.paletteKey ?? 'generic';
-	const chart = findChart(paletteKey);
-	if (!chart) throw new RangeError(`Unknown thread palette "${paletteKey}".`);
+	const palette = findPalette(paletteKey);
+	if (!palette) throw new RangeError(`Unknown thread palette "${paletteKey}".`);
+	const { chart } = palette;
 	const warnings: string[] = [];
 
 	const artwork = await loadArtwork(bytes, options.widthMm);
@@ -73,7 +74,7 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
 		warnings.push(
-			`Areas inside the design in the background colour (${toHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left unstitched so the fabric shows through.`,
+			`Areas inside the design in the background colour (${colourHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left unstitched so the fabric shows through.`,
 		);
 	}
 	const quantised = quantiseColours(
@@ -81,14 +82,14 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 		foreground.mask,
 		artwork.width,
 		options.colourCount,
-		foreground.backgroundRgb === null ? null : hexToLab(foreground.backgroundRgb),
+		foreground.backgroundRgb === null ? null : rgbToLab(foreground.backgroundRgb),
 	);
 	if (quantised.farShare > 0.05) {
 		warnings.push(
 			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
 		);
 	}
-	const snapped = snapToPalette(quantised, paletteThreads(chart), chart.label);
+	const snapped = snapToPalette(quantised, chart, palette.label);
 	warnings.push(...snapped.warnings);
 
 	const pixelArea = artwork.pixelMm * artwork.pixelMm;
@@ -109,7 +110,7 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	plan.pattern.threads = plan.blocks.map((slot): Thread => {
 		const thread = snapped.threads[slot];
 		return {
-			color: thread.rgb,
+			color: thread.color,
 			name: thread.name,
 			...(thread.catalogNumber ? { catalogNumber: thread.catalogNumber } : {}),
 			...(chart.brand ? { brand: chart.brand } : {}),
