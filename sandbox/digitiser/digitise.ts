@@ -173,7 +173,10 @@ function sewAtWidth(map: RegionMap, threadCount: number, widthMm: number, densit
 		pixelMm += (widthMm - sewn) / contentPx;
 		plan = planStitches(map, threadCount, pixelMm, density);
 	}
-	const scale = fitToWidth(plan.pattern, widthMm);
+	// The middle of the design's box, where the needle's frame (centred on the raster) puts it.
+	const unit = pixelMm * 10;
+	const middle: [number, number] = [((box.minX + box.maxX + 1 - map.width) / 2) * unit, ((box.minY + box.maxY + 1 - map.height) / 2) * unit];
+	const scale = fitToWidth(plan.pattern, widthMm, middle);
 	let designPixels = 0;
 	for (const region of map.regions) if (region.label !== background) designPixels += region.area;
 	const effectiveMm = pixelMm * scale;

@@ -26,15 +26,13 @@ export function sewnWidthMm(pattern: Pattern): number {
 }
 
 /**
- * Scales the pattern about its middle so its needle positions span exactly `widthMm`
- * (to the 0.1 mm grid every format stores), and centres it on the origin; returns the scale.
+ * Scales the pattern so its needle positions span exactly `widthMm` (to the 0.1 mm grid every
+ * format stores), moving the design's middle `[cx, cy]` (pattern units) to the origin; returns the scale.
  */
-export function fitToWidth(pattern: Pattern, widthMm: number): number {
+export function fitToWidth(pattern: Pattern, widthMm: number, [cx, cy]: [number, number]): number {
 	const bounds = stitchBounds(pattern);
 	if (!bounds || bounds.maxX === bounds.minX) return 1;
 	const scale = round(widthMm * 10) / (bounds.maxX - bounds.minX);
-	const cx = (bounds.minX + bounds.maxX) / 2;
-	const cy = (bounds.minY + bounds.maxY) / 2;
 	const { xs, ys, length } = pattern;
 	for (let i = 0; i < length; i++) {
 		xs[i] = round((xs[i] - cx) * scale);

@@ -1,5 +1,5 @@
-import { atan2, hypot, PI } from './math';
-import type { RegionMap } from './regions';
+import { hypot, PI } from './math';
+import { principalAxis, type RegionMap } from './regions';
 import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
 import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
@@ -30,31 +30,7 @@ function sewZigZag(sewing: RegionSewing, frame: ScanFrame, span: Span): void {
 	sewing.joinTo(tx, ty);
 }
 
-/** Satin runs across a column: perpendicular to the region's long axis (principal component). */
+/** Satin runs across a column: perpendicular to the region's long axis. */
 function acrossAngle(map: RegionMap, regionId: number): number {
-	const region = map.regions[regionId];
-	let n = 0;
-	let sx = 0;
-	let sy = 0;
-	let sxx = 0;
-	let syy = 0;
-	let sxy = 0;
-	for (let y = region.minY; y <= region.maxY; y++) {
-		for (let x = region.minX; x <= region.maxX; x++) {
-			if (map.ids[y * map.width + x] !== regionId) continue;
-			n++;
-			sx += x;
-			sy += y;
-			sxx += x * x;
-			syy += y * y;
-			sxy += x * y;
-		}
-	}
-	const mx = sx / n;
-	const my = sy / n;
-	const cxx = sxx / n - mx * mx;
-	const cyy = syy / n - my * my;
-	const cxy = sxy / n - mx * my;
-	const longAxis = 0.5 * atan2(2 * cxy, cxx - cyy);
-	return longAxis + PI / 2;
+	return principalAxis(map, regionId).angle + PI / 2;
 }

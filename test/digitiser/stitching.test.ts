@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
+import { pullCompensationMm } from '../../sandbox/digitiser/sewing';
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
@@ -109,6 +110,67 @@ describe('how the digitiser sews', () => {
 		}
 		expect(crossing / stitches).toBeGreaterThan(0.8);
 		expect(crossing).toBeGreaterThan(90 / 0.25);
+	});
+
+	it('lengthens satin stitches past both edges of the column by the pull compensation', async () => {
+		const png = await svgPng('<rect x="20" y="97" width="360" height="5" fill="#202020"/>', 400, 200);
+		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
+		// The design is the bar, so a pixel is (90 - 2 x compensation) / 360 mm and the bar is 5 of them.
+		const drawnMm = (5 * (90 - 2 * pullCompensationMm)) / 360;
+		const crossings: number[] = [];
+		for (let i = 1; i < pattern.length; i++) {
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			const dy = Math.abs(pattern.ys[i] - pattern.ys[i - 1]) / 10;
+			if (dy >= drawnMm * 0.8) crossings.push(dy);
+		}
+		crossings.sort((a, b) => a - b);
+		const median = crossings[crossings.length >> 1];
+		expect(median).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
+		expect(median).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+	});
+
+	it('fills each shape along its own long axis, not one angle for everything', async () => {
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400">
+<rect x="40" y="160" width="240" height="60" fill="#1060c0" transform="rotate(30 160 190)"/>
+<rect x="330" y="160" width="240" height="60" fill="#d03010" transform="rotate(-60 450 190)"/></svg>`;
+		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 100, colourCount: 3 });
+		for (const [colour, degrees] of [[0x1060c0, 30], [0xd03010, -60]] as const) {
+			const block = blockNearest(pattern, colour);
+			// Direction (mod 180) of the long top-stitch steps in that block, weighted by length.
+			let sx = 0;
+			let sy = 0;
+			let current = 0;
+			for (let i = 1; i < pattern.length; i++) {
+				if (pattern.commands[i] === Command.ColorChange) current++;
+				if (current !== block || pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+				const dx = pattern.xs[i] - pattern.xs[i - 1];
+				const dy = pattern.ys[i] - pattern.ys[i - 1];
+				const length = Math.hypot(dx, dy);
+				if (length < 20) continue;
+				const doubled = 2 * Math.atan2(dy, dx);
+				sx += length * Math.cos(doubled);
+				sy += length * Math.sin(doubled);
+			}
+			const sewnDegrees = (Math.atan2(sy, sx) / 2) * (180 / Math.PI);
+			const off = Math.abs(((sewnDegrees - degrees + 90) % 180 + 180) % 180 - 90);
+			expect(off).toBeLessThan(8);
+		}
+	});
+
+	it('sews separate shapes of one colour nearest first, with one jump into each and none from the middle of a fill', async () => {
+		const dots = [...Array(12)].map((_, i) => `<circle cx="${50 + (i % 6) * 100}" cy="${i < 6 ? 80 : 220}" r="30" fill="#c00000"/>`);
+		const { pattern, metrics } = await digitise(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">${dots.join('')}</svg>`), {
+			widthMm: 100,
+			colourCount: 2,
+		});
+		expect(metrics.colourBlocks).toHaveLength(1);
+		expect(metrics.colourBlocks[0].jumps).toBeLessThanOrEqual(12);
+		expect(metrics.colourBlocks[0].trims).toBeLessThanOrEqual(12);
+		// The dots are 100 / 530 x 100 mm apart: visiting them in a snake needs 11 hops of about that.
+		const pitchMm = (100 * 100) / 530;
+		let jumpedMm = 0;
+		for (let i = 1; i < pattern.length; i++) if (pattern.commands[i] === Command.Jump) jumpedMm += stepLength(pattern, i);
+		expect(jumpedMm).toBeLessThan(11 * pitchMm);
 	});
 
 	it('sews the design at the requested width, its height following the artwork', async () => {
