@@ -1,4 +1,3 @@
-import { stitchBounds } from '../engine/metrics';
 import { Command, type Pattern } from '../engine/pattern';
 
 /** What one thread's colour block costs the machine. */
@@ -9,13 +8,10 @@ export interface ColourBlockMetrics {
 	trims: number;
 }
 
-/** The digitiser's own figures about a design, beside the engine's counts. */
+/** The digitiser's own figures about a design, beside the engine's counts and sewn size (`measurePattern`). */
 export interface DigitiseMetrics {
 	/** The finished width asked for (`width_mm`). */
 	requestedWidthMm: number;
-	/** Extent of the needle positions as sewn, to 0.1 mm. */
-	sewnWidthMm: number;
-	sewnHeightMm: number;
 	/** Fabric the design covers, mm² (its area, not its bounding box). */
 	coveredAreaMm2: number;
 	/** Stitches per cm² of covered area. */
@@ -51,11 +47,8 @@ export function designMetrics(pattern: Pattern, requestedWidthMm: number, covere
 				break;
 		}
 	}
-	const bounds = stitchBounds(pattern);
 	return {
 		requestedWidthMm,
-		sewnWidthMm: bounds ? (bounds.maxX - bounds.minX) / 10 : 0,
-		sewnHeightMm: bounds ? (bounds.maxY - bounds.minY) / 10 : 0,
 		coveredAreaMm2: Math.round(coveredAreaMm2 * 10) / 10,
 		stitchesPerCm2: coveredAreaMm2 > 0 ? Math.round((stitches / (coveredAreaMm2 / 100)) * 10) / 10 : 0,
 		colourBlocks: blocks,
