@@ -51,10 +51,10 @@ function escapeAttribute(text: string): string {
 	return escapeText(text).replace(/"/g, '&quot;');
 }
 
-interface Element {
+interface SvgElement {
 	name: string;
 	id: string | null;
-	children: Element[];
+	children: SvgElement[];
 	/** Fragment ids this element draws or uses (`href="#a"`, `url(#a)`). */
 	refs: string[];
 }
@@ -106,10 +106,10 @@ class SvgReader {
 	private readonly out: string[] = [];
 	private readonly entities = new Map<string, string>();
 	private expanded = 0;
-	private readonly stack: Element[] = [];
+	private readonly stack: SvgElement[] = [];
 	private readonly openNames: string[] = [];
 	private styleDepth = 0;
-	root: Element | null = null;
+	root: SvgElement | null = null;
 	readonly embeddedImages: Buffer[] = [];
 	private rootName = '';
 	private rootAttributes: Array<[string, string]> = [];
@@ -173,16 +173,14 @@ class SvgReader {
 		const { text } = this;
 		let i = this.pos + 9;
 		let subset = '';
+		// An external DTD (PUBLIC/SYSTEM id) goes with the DOCTYPE: nothing will fetch it.
 		while (i < text.length && text[i] !== '>' && text[i] !== '[') i++;
-		const head = text.slice(this.pos + 9, i);
 		if (text[i] === '[') {
 			const close = this.indexOrFail(']', i, 'an unclosed DOCTYPE');
 			subset = text.slice(i + 1, close);
 			i = this.indexOrFail('>', close, 'an unclosed DOCTYPE');
 		}
 		if (i >= text.length) throw malformed('an unclosed DOCTYPE');
-		// An external DTD (PUBLIC/SYSTEM id) is dropped with the DOCTYPE: nothing will fetch it.
-		void head;
 		this.readEntities(subset);
 		this.pos = i + 1;
 	}
@@ -310,10 +308,10 @@ class SvgReader {
 	}
 
 	/** Refuses what reaches outside the document; records in-document references for the cycle check. */
-	private checkElement(name: string, attributes: Array<[string, string]>): Element {
+	private checkElement(name: string, attributes: Array<[string, string]>): SvgElement {
 		const local = localName(name);
 		if (local === 'include') throw unsafe(`it includes another file (<${name}>).`);
-		const element: Element = { name, id: null, children: [], refs: [] };
+		const element: SvgElement = { name, id: null, children: [], refs: [] };
 		for (const [attribute, value] of attributes) {
 			const attributeLocal = localName(attribute);
 			if (attribute === 'id' || attribute === 'xml:id') element.id = value;
@@ -359,7 +357,7 @@ function fragmentUrls(value: string, elementName: string): string[] {
 }
 
 /** Style text: no imports, no escapes that could spell a hidden url(, only url(#id). */
-function checkCss(css: string, element: Element): void {
+function checkCss(css: string, element: SvgElement): void {
 	if (/@import/i.test(css)) throw unsafe('its styles import another style sheet (@import); put the styles inside the SVG.');
 	if (css.includes('\\')) throw unsafe('its styles use CSS escapes (\\), which could hide a reference to a file; remove them.');
 	element.refs.push(...fragmentUrls(css, element.name));
@@ -406,9 +404,9 @@ async function checkEmbeddedImages(images: Buffer[]): Promise<void> {
  * Refuses `<use>`/`url(#…)` loops and references that multiply into too many drawn elements
  * (a "billion laughs" of nested `<use>`), counting each element as often as it would be drawn.
  */
-function checkReferenceGraph(root: Element): void {
-	const byId = new Map<string, Element>();
-	const all: Element[] = [];
+function checkReferenceGraph(root: SvgElement): void {
+	const byId = new Map<string, SvgElement>();
+	const all: SvgElement[] = [];
 	const pending = [root];
 	while (pending.length) {
 		const element = pending.pop()!;
@@ -416,12 +414,12 @@ function checkReferenceGraph(root: Element): void {
 		if (element.id !== null && !byId.has(element.id)) byId.set(element.id, element);
 		pending.push(...element.children);
 	}
-	const cost = new Map<Element, number>();
-	const onPath = new Set<Element>();
+	const cost = new Map<SvgElement, number>();
+	const onPath = new Set<SvgElement>();
 	// Iterative depth-first search: a chain of thousands of references must not overflow the stack.
-	const visit = (start: Element) => {
-		const frames: Array<{ element: Element; next: Element[] }> = [];
-		const enter = (element: Element) => {
+	const visit = (start: SvgElement) => {
+		const frames: Array<{ element: SvgElement; next: SvgElement[] }> = [];
+		const enter = (element: SvgElement) => {
 			onPath.add(element);
 			const next = [...element.children];
 			for (const id of element.refs) {
