@@ -57,6 +57,8 @@ export interface Artwork {
 	pixelMm: number;
 	sourceWidth: number;
 	sourceHeight: number;
+	/** True when a thin frame along the canvas edge was taken for the picture's border and left out. */
+	frameLeftOut: boolean;
 }
 
 function describe(type: ArtworkType): string {
@@ -116,7 +118,8 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const probeHeight = max(1, round(sourceHeight * (source.svg ? probeScale : min(1, probeScale))));
 	const whole = { x: 0, y: 0, width: sourceWidth, height: sourceHeight };
 	const probe = await draw(source, whole, probeWidth, probeHeight, false);
-	const found = contentBox(findForeground(probe).mask, probeWidth, probeHeight);
+	const foreground = findForeground(probe);
+	const found = contentBox(foreground.mask, probeWidth, probeHeight);
 	if (!found) throw emptyArtwork(widthMm);
 	const perProbeX = sourceWidth / probeWidth;
 	const perProbeY = sourceHeight / probeHeight;
@@ -147,7 +150,7 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const width = max(1, round(crop.width * pixelsPerSource));
 	const height = max(1, round(crop.height * pixelsPerSource));
 	const drawn = await draw(source, crop, width, height, true);
-	return { ...drawn, pixelMm, sourceWidth, sourceHeight };
+	return { ...drawn, pixelMm, sourceWidth, sourceHeight, frameLeftOut: foreground.framePixels > 0 };
 }
 
 function wholePixels(box: CanvasBox, sourceWidth: number, sourceHeight: number): CanvasBox {

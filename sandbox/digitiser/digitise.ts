@@ -71,6 +71,9 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	const artwork = await loadArtwork(bytes, options.widthMm);
 	const foreground = findForeground(artwork);
 	if (foreground.pixelCount === 0) throw emptyArtwork(options.widthMm);
+	if (artwork.frameLeftOut) {
+		warnings.push('A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.');
+	}
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
 		warnings.push(

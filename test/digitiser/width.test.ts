@@ -49,6 +49,15 @@ const cases: Case[] = [
 		design: [383, 203],
 	},
 	{
+		name: 'a thin frame along the canvas edge around a white backdrop',
+		bytes: () =>
+			png(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/>
+<rect x="1" y="1" width="398" height="298" fill="none" stroke="#777" stroke-width="2"/><circle cx="200" cy="150" r="80" fill="#c00000"/><rect x="150" y="60" width="100" height="20" fill="#0040a0"/></svg>`),
+		widthMm: 60,
+		colourCount: 3,
+		design: [160, 170],
+	},
+	{
 		name: 'one-colour artwork with a margin',
 		bytes: () =>
 			png(`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="600" height="400" fill="#fff"/>
@@ -138,6 +147,12 @@ describe.each(cases)('$name at $widthMm mm', (artwork) => {
 });
 
 describe('the sewn width at the edges of what can be sewn', () => {
+	it('says when a frame along the edge of the picture was left out of the design', async () => {
+		const framed = cases.find((artwork) => artwork.name.startsWith('a thin frame along the canvas edge'))!;
+		const { warnings } = await digitise(await framed.bytes(), { widthMm: 60, colourCount: 3 });
+		expect(warnings).toContain('A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.');
+	});
+
 	it('meets width_mm when density had to be relaxed for a stitch cap', async () => {
 		const bytes = await cases[1].bytes();
 		const natural = measurePattern((await digitise(bytes, { widthMm: 60, colourCount: 2 })).pattern).stitchCount;
