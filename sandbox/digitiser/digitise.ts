@@ -1,21 +1,21 @@
 import type { Pattern, Thread } from '../engine/pattern';
+import { colourHex, rgbToLab } from '../engine/threads/colour-distance';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
-import { colourHex, rgbToLab } from '../engine/threads/colour-distance';
 import { DigitiseError } from './errors';
+import { designBox, fitToWidth, sewnWidthMm } from './fit';
+import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
-import { designBox, fitToWidth, sewnWidthMm } from './fit';
-import { designMetrics, type DigitiseMetrics } from './metrics';
 import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
 import { abs, round } from './math';
 
 export interface DigitiseOptions {
-	/** Finished width in millimetres; the height follows the artwork's proportions. */
+	/** Finished width of the design in millimetres (its needle extent; the artwork's margins do not count); the height follows its proportions. */
 	widthMm: number;
 	/** Most thread colours the design may use. */
 	colourCount: number;
