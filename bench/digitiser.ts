@@ -1,18 +1,29 @@
 /**
- * Digitiser benchmark: time and peak memory to digitise generated logo artworks of
- * 500x500, 1000x1000 and 4000x4000 pixels at 100 mm. Each size runs in its own
- * process so its peak resident memory is its own.
+ * Digitiser benchmark: for each artwork, the width asked for against the width sewn (the
+ * needle extent read back from every writable format's file), stitches, jumps, trims, colour
+ * changes, density (stitches per cm² of the area the design covers), time and peak memory.
+ * The artworks are the shop-order example's logo, artworks with margins made the way other
+ * tools make them, and generated logos of 500x500, 1000x1000 and 4000x4000 pixels. Each runs
+ * in its own process so its peak resident memory is its own.
  * Run: npm run bench:digitiser
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import sharp from 'sharp';
 
 import { digitise } from '../sandbox/digitiser';
-import { Command } from '../sandbox/engine/pattern';
+import { listFormats, measurePattern, readPattern, writePattern } from '../sandbox/engine';
 
-const sizes = [500, 1000, 4000];
 const runs = 3;
+
+interface BenchArtwork {
+	name: string;
+	widthMm: number;
+	colourCount: number;
+	bytes: () => Promise<Buffer>;
+}
 
 function logoSvg(size: number): string {
 	const s = size / 100;
@@ -27,38 +38,84 @@ function logoSvg(size: number): string {
 </svg>`;
 }
 
-async function measure(size: number): Promise<void> {
-	const png = await sharp(Buffer.from(logoSvg(size))).png().toBuffer();
+const png = (svg: string) => sharp(Buffer.from(svg)).png().toBuffer();
+
+const artworks: BenchArtwork[] = [
+	{
+		name: 'shop-order logo.svg',
+		widthMm: 80,
+		colourCount: 3,
+		bytes: async () => readFileSync(join(__dirname, '..', 'examples', 'files', 'logo.svg')),
+	},
+	{
+		name: 'two shapes, transparent PNG',
+		widthMm: 90,
+		colourCount: 3,
+		bytes: () =>
+			png(`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><circle cx="100" cy="100" r="60" fill="#c01020"/><rect x="180" y="50" width="80" height="100" fill="#203080"/></svg>`),
+	},
+	{
+		name: 'green ring on white PNG',
+		widthMm: 60,
+		colourCount: 3,
+		bytes: () =>
+			png(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#fff"/><circle cx="200" cy="200" r="140" fill="none" stroke="#1a8a3a" stroke-width="40"/></svg>`),
+	},
+	{
+		name: 'SVG badge, viewBox != size',
+		widthMm: 70,
+		colourCount: 3,
+		bytes: async () =>
+			Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 100"><rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle cx="50" cy="50" r="20" fill="#f0c020"/></svg>`),
+	},
+	...[500, 1000, 4000].map((size) => ({
+		name: `generated logo ${size}x${size} PNG`,
+		widthMm: 100,
+		colourCount: 6,
+		bytes: () => png(logoSvg(size)),
+	})),
+];
+
+async function measure(artwork: BenchArtwork): Promise<void> {
+	const bytes = await artwork.bytes();
 	const times: number[] = [];
-	let stitches = 0;
-	let colours = 0;
+	let result: Awaited<ReturnType<typeof digitise>> | undefined;
 	for (let run = 0; run < runs; run++) {
 		const started = performance.now();
-		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 6, paletteKey: 'isacord' });
+		result = await digitise(bytes, { widthMm: artwork.widthMm, colourCount: artwork.colourCount, paletteKey: 'isacord' });
 		times.push(performance.now() - started);
-		stitches = 0;
-		for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.Stitch) stitches++;
-		colours = pattern.threads.length;
 	}
 	times.sort((a, b) => a - b);
+	const { pattern, metrics } = result!;
+	const size = measurePattern(pattern);
+	// The width as a reader of each machine file measures it.
+	const fileWidths = listFormats()
+		.filter((format) => format.writable && format.readable)
+		.map((format) => measurePattern(readPattern(writePattern(pattern, format.format).bytes, format.format)).widthMm);
 	const peakMb = process.resourceUsage().maxRSS / 1024;
+	const perColour = metrics.colourBlocks.map((block) => `${block.jumps}/${block.trims}`).join(' ');
 	console.log(
-		`${`${size}x${size}`.padEnd(10)} file ${(png.length / 1024).toFixed(0).padStart(5)} KB  ` +
-			`median ${times[1].toFixed(0).padStart(5)} ms  fastest ${times[0].toFixed(0).padStart(5)} ms  ` +
-			`peak RSS ${peakMb.toFixed(0).padStart(4)} MB  ${stitches} stitches, ${colours} colours`,
+		`${artwork.name.padEnd(30)} ${String(artwork.widthMm).padStart(4)} mm -> ` +
+			`${Math.min(...fileWidths).toFixed(1)}-${Math.max(...fileWidths).toFixed(1)} x ${size.heightMm.toFixed(1)} mm  ` +
+			`${String(size.stitchCount).padStart(6)} st  ${String(size.jumpCount).padStart(3)} jumps  ${String(size.trimCount).padStart(3)} trims ` +
+			`(per colour ${perColour})  ${size.colourChanges} changes  ${metrics.stitchesPerCm2.toFixed(0)} st/cm²  ` +
+			`median ${times[1].toFixed(0)} ms  peak RSS ${peakMb.toFixed(0)} MB`,
 	);
 }
 
 async function main(): Promise<void> {
 	const only = process.argv[2];
-	if (only) {
-		await measure(Number(only));
+	if (only !== undefined) {
+		await measure(artworks[Number(only)]);
 		return;
 	}
-	console.log(`Digitising generated logos at 100 mm wide (${runs} runs each, one process per size)`);
-	for (const size of sizes) {
-		execFileSync(process.execPath, [...process.execArgv, __filename, String(size)], { stdio: 'inherit' });
-	}
+	console.log(
+		`Digitising ${artworks.length} artworks (${runs} runs each, one process per artwork): requested -> sewn width ` +
+			'(min-max over every writable format read back) x height, jumps/trims per colour block',
+	);
+	artworks.forEach((_, index) => {
+		execFileSync(process.execPath, [...process.execArgv, __filename, String(index)], { stdio: 'inherit' });
+	});
 }
 
 void main();

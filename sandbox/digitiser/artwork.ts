@@ -1,7 +1,9 @@
 import sharp, { type Metadata } from 'sharp';
 
+import { findForeground } from './background';
 import { DigitiseError } from './errors';
-import { max, min, round, sqrt } from './math';
+import { ceil, floor, max, min, round, sqrt } from './math';
+import { croppedSvg, makeSvgSafe, wholeSvg, type SafeSvg } from './svg';
 
 /** Artwork file extensions the digitising workflow accepts. */
 export const artworkInputs = ['jpg', 'jpeg', 'png', 'svg', 'webp'];
@@ -14,6 +16,8 @@ export const maxInputPixels = 50_000_000;
 const finestPixelMm = 0.15;
 /** Working raster cap, so a 300 mm design never needs more than a few megapixels. */
 const maxWorkingPixels = 4_000_000;
+/** Pixels of the coarse first look that finds the design within the canvas. */
+const probePixels = 1_000_000;
 /** Taller than any embroidery hoop; a sign of a wrongly proportioned artwork. */
 const maxHeightMm = 1000;
 
@@ -42,19 +46,19 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
 	return /^<svg[\s>]/.test(text) || /^<[A-Za-z_][\w.-]*:svg[\s>]/.test(text);
 }
 
-/** The artwork as an RGBA raster on the working grid. */
+/** The artwork's design (its margins and backdrop cropped away) as an RGBA raster on the working grid. */
 export interface Artwork {
 	type: ArtworkType;
 	width: number;
 	height: number;
 	/** Interleaved RGBA, 4 bytes a pixel, rows top to bottom. */
 	rgba: Uint8Array;
-	/** Size of one working pixel in millimetres. */
+	/** Size of one working pixel in millimetres, when the design's content is `widthMm` wide. */
 	pixelMm: number;
-	widthMm: number;
-	heightMm: number;
 	sourceWidth: number;
 	sourceHeight: number;
+	/** True when a thin frame along the canvas edge was taken for the picture's border and left out. */
+	frameLeftOut: boolean;
 }
 
 function describe(type: ArtworkType): string {
@@ -62,6 +66,7 @@ function describe(type: ArtworkType): string {
 }
 
 function decodeFailure(type: ArtworkType, error: unknown): DigitiseError {
+	if (error instanceof DigitiseError) return error;
 	const reason = (error as Error).message ?? String(error);
 	if (/pixel limit/i.test(reason)) {
 		return new DigitiseError(
@@ -75,8 +80,110 @@ function decodeFailure(type: ArtworkType, error: unknown): DigitiseError {
 	);
 }
 
-/** Decodes and resamples the artwork so one pixel is about what a needle can resolve at `widthMm`. */
+export function emptyArtwork(widthMm: number): DigitiseError {
+	return new DigitiseError(
+		'empty_artwork',
+		`The artwork has nothing to stitch at ${widthMm} mm: it is blank, fully transparent or only background, or its details are too small to sew (try a larger width_mm).`,
+	);
+}
+
+/** A part of the source canvas, in source pixels (CSS pixels for SVG). */
+interface CanvasBox {
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+}
+
+/** The decoded source, ready to draw any part of its canvas at any size. */
+interface Source {
+	type: ArtworkType;
+	input: Buffer;
+	svg: SafeSvg | null;
+	width: number;
+	height: number;
+}
+
+/**
+ * Decodes the artwork and finds its design: the canvas is first drawn whole on a coarse grid
+ * to see where the design lies within margins, transparent borders or a plain backdrop; then
+ * only that part (with a few pixels of backdrop around it) is drawn, scaled so the design
+ * itself is `widthMm` wide, on a grid of about what a needle can resolve.
+ */
 export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<Artwork> {
+	const source = await openSource(bytes);
+	const { width: sourceWidth, height: sourceHeight } = source;
+	const probeScale = sqrt(probePixels / (sourceWidth * sourceHeight));
+	const probeWidth = max(1, round(sourceWidth * (source.svg ? probeScale : min(1, probeScale))));
+	const probeHeight = max(1, round(sourceHeight * (source.svg ? probeScale : min(1, probeScale))));
+	const whole = { x: 0, y: 0, width: sourceWidth, height: sourceHeight };
+	const probe = await draw(source, whole, probeWidth, probeHeight, false);
+	const foreground = findForeground(probe);
+	const found = contentBox(foreground.mask, probeWidth, probeHeight);
+	if (!found) throw emptyArtwork(widthMm);
+	const perProbeX = sourceWidth / probeWidth;
+	const perProbeY = sourceHeight / probeHeight;
+	const contentWidth = (found.maxX + 1 - found.minX) * perProbeX;
+	const contentHeight = (found.maxY + 1 - found.minY) * perProbeY;
+	const heightMm = (widthMm * contentHeight) / contentWidth;
+	if (heightMm > maxHeightMm) {
+		throw new DigitiseError(
+			'artwork_too_large',
+			`At ${widthMm} mm wide the design would be ${round(heightMm)} mm tall, more than any hoop; crop it or choose a smaller width.`,
+		);
+	}
+	const pixelMm = max(finestPixelMm, sqrt((widthMm * heightMm) / maxWorkingPixels));
+	const pixelsPerSource = widthMm / contentWidth / pixelMm;
+	// Two probe pixels and three working pixels of margin: the probe only knows the edge to a pixel,
+	// and background removal needs backdrop all round.
+	const marginX = 2 * perProbeX + 3 / pixelsPerSource;
+	const marginY = 2 * perProbeY + 3 / pixelsPerSource;
+	let crop: CanvasBox = {
+		x: max(0, found.minX * perProbeX - marginX),
+		y: max(0, found.minY * perProbeY - marginY),
+		width: 0,
+		height: 0,
+	};
+	crop.width = min(sourceWidth, (found.maxX + 1) * perProbeX + marginX) - crop.x;
+	crop.height = min(sourceHeight, (found.maxY + 1) * perProbeY + marginY) - crop.y;
+	if (!source.svg) crop = wholePixels(crop, sourceWidth, sourceHeight);
+	const width = max(1, round(crop.width * pixelsPerSource));
+	const height = max(1, round(crop.height * pixelsPerSource));
+	const drawn = await draw(source, crop, width, height, true);
+	return { ...drawn, pixelMm, sourceWidth, sourceHeight, frameLeftOut: foreground.framePixels > 0 };
+}
+
+function wholePixels(box: CanvasBox, sourceWidth: number, sourceHeight: number): CanvasBox {
+	const x = max(0, floor(box.x));
+	const y = max(0, floor(box.y));
+	return {
+		x,
+		y,
+		width: min(sourceWidth, ceil(box.x + box.width)) - x,
+		height: min(sourceHeight, ceil(box.y + box.height)) - y,
+	};
+}
+
+/** Bounds of the set pixels of a mask, or null when none is set. */
+export function contentBox(mask: Uint8Array, width: number, height: number): { minX: number; minY: number; maxX: number; maxY: number } | null {
+	let minX = width;
+	let minY = height;
+	let maxX = -1;
+	let maxY = -1;
+	for (let y = 0; y < height; y++) {
+		const row = y * width;
+		for (let x = 0; x < width; x++) {
+			if (!mask[row + x]) continue;
+			if (x < minX) minX = x;
+			if (x > maxX) maxX = x;
+			if (y < minY) minY = y;
+			maxY = y;
+		}
+	}
+	return maxX < 0 ? null : { minX, minY, maxX, maxY };
+}
+
+async function openSource(bytes: Uint8Array): Promise<Source> {
 	const type = detectArtwork(bytes);
 	if (!type) {
 		throw new DigitiseError(
@@ -84,7 +191,9 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 			'The file is not a PNG, JPEG, WebP or SVG image (judged by its content, not its name).',
 		);
 	}
-	const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	// SVG is checked and rewritten before librsvg sees a byte of it.
+	const svg = type === 'svg' ? await makeSvgSafe(bytes) : null;
+	const input = svg ? wholeSvg(svg) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	let metadata: Metadata;
 	try {
 		// Reading the header decodes no pixels, so the size check below can name the dimensions.
@@ -100,49 +209,44 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	}
 	// EXIF orientations 5-8 turn the picture a quarter, swapping its sides.
 	const turned = (metadata.orientation ?? 1) >= 5;
-	const sourceWidth = turned ? metadata.height : metadata.width;
-	const sourceHeight = turned ? metadata.width : metadata.height;
-	if (type !== 'svg' && sourceWidth * sourceHeight > maxInputPixels) {
+	const width = turned ? metadata.height : metadata.width;
+	const height = turned ? metadata.width : metadata.height;
+	// An SVG is drawn at any size, but a canvas this large at one dot per inch is a sign of a broken file.
+	const pixels = svg ? (width / 72) * (height / 72) : width * height;
+	if (pixels > maxInputPixels) {
 		throw new DigitiseError(
 			'artwork_too_large',
-			`The artwork is ${sourceWidth} x ${sourceHeight} pixels; images over ${maxInputPixels / 1_000_000} megapixels are refused. Send a smaller image.`,
+			`The artwork is ${width} x ${height} pixels; images over ${maxInputPixels / 1_000_000} megapixels are refused. Send a smaller image.`,
 		);
 	}
-	const heightMm = (widthMm * sourceHeight) / sourceWidth;
-	if (heightMm > maxHeightMm) {
-		throw new DigitiseError(
-			'artwork_too_large',
-			`At ${widthMm} mm wide the artwork would be ${round(heightMm)} mm tall, more than any hoop; crop it or choose a smaller width.`,
-		);
-	}
-	const pixelMm = max(finestPixelMm, sqrt((widthMm * heightMm) / maxWorkingPixels));
-	const width = max(1, round(widthMm / pixelMm));
-	const height = max(1, round(heightMm / pixelMm));
-	// SVG is drawn at a density that yields at least the working width, so edges stay crisp.
-	const density = type === 'svg' ? min(50_000, max(1, (72 * width) / sourceWidth)) : undefined;
+	return { type, input, svg, width, height };
+}
+
+/** Draws part of the canvas as a `width` x `height` RGBA raster; `smooth` takes out photo noise. */
+async function draw(
+	source: Source,
+	box: CanvasBox,
+	width: number,
+	height: number,
+	smooth: boolean,
+): Promise<{ type: ArtworkType; width: number; height: number; rgba: Uint8Array }> {
+	const { type } = source;
 	try {
-		const { data } = await sharp(input, { limitInputPixels: maxInputPixels, density, failOn: 'error' })
-			.timeout({ seconds: 60 })
-			.autoOrient()
-			.resize(width, height, { fit: 'fill' })
-			// A median over 0.75 mm removes photo noise and JPEG speckle but keeps edges straight.
-			.median(5)
+		let image = source.svg
+			? sharp(croppedSvg(source.svg, box, source.width, source.height, width, height), { limitInputPixels: maxInputPixels, failOn: 'error' })
+			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
+					.autoOrient()
+					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
+		image = image.timeout({ seconds: 60 }).resize(width, height, { fit: 'fill' });
+		// A median over 0.75 mm removes photo noise and JPEG speckle but keeps edges straight.
+		if (smooth) image = image.median(5);
+		const { data } = await image
 			// Greyscale, 16-bit and CMYK sources all become 8-bit sRGB with alpha: 4 bytes a pixel.
 			.toColourspace('srgb')
 			.ensureAlpha()
 			.raw()
 			.toBuffer({ resolveWithObject: true });
-		return {
-			type,
-			width,
-			height,
-			rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-			pixelMm: widthMm / width,
-			widthMm,
-			heightMm: (widthMm / width) * height,
-			sourceWidth,
-			sourceHeight,
-		};
+		return { type, width, height, rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 	} catch (error) {
 		throw decodeFailure(type, error);
 	}

@@ -1,19 +1,21 @@
 import type { Pattern, Thread } from '../engine/pattern';
-import { loadArtwork, type Artwork } from './artwork';
+import { colourHex, rgbToLab } from '../engine/threads/colour-distance';
+import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
-import { hexToLab, toHex } from './colour';
 import { DigitiseError } from './errors';
-import { findChart, paletteThreads } from './palettes';
+import { designBox, fitToWidth, sewnWidthMm } from './fit';
+import { designMetrics, type DigitiseMetrics } from './metrics';
+import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { quantiseColours } from './quantise';
-import type { RegionMap } from './regions';
-import { standardDensity, type Density } from './sewing';
+import { background, type RegionMap } from './regions';
+import { pullCompensationMm, standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
-import { round } from './math';
+import { abs, round } from './math';
 
 export interface DigitiseOptions {
-	/** Finished width in millimetres; the height follows the artwork's proportions. */
+	/** Finished width of the design in millimetres (its needle extent; the artwork's margins do not count); the height follows its proportions. */
 	widthMm: number;
 	/** Most thread colours the design may use. */
 	colourCount: number;
@@ -27,6 +29,8 @@ export interface DigitiseResult {
 	pattern: Pattern;
 	/** What was simplified on the way, in words for the user. */
 	warnings: string[];
+	/** The finished design as sewn: size, density, jumps and trims per colour. */
+	metrics: DigitiseMetrics;
 }
 
 /** Smallest area worth a needle's visit. */
@@ -59,22 +63,21 @@ function validate(options: DigitiseOptions): void {
 export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Promise<DigitiseResult> {
 	validate(options);
 	const paletteKey = options.paletteKey ?? 'generic';
-	const chart = findChart(paletteKey);
-	if (!chart) throw new RangeError(`Unknown thread palette "${paletteKey}".`);
+	const palette = findPalette(paletteKey);
+	if (!palette) throw new RangeError(`Unknown thread palette "${paletteKey}".`);
+	const { chart } = palette;
 	const warnings: string[] = [];
 
 	const artwork = await loadArtwork(bytes, options.widthMm);
 	const foreground = findForeground(artwork);
-	if (foreground.pixelCount === 0) {
-		throw new DigitiseError(
-			'empty_artwork',
-			`The artwork has nothing to stitch at ${options.widthMm} mm: it is blank, fully transparent or only background, or its details are too small to sew (try a larger width_mm).`,
-		);
+	if (foreground.pixelCount === 0) throw emptyArtwork(options.widthMm);
+	if (artwork.frameLeftOut) {
+		warnings.push('A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.');
 	}
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
 		warnings.push(
-			`Areas inside the design in the background colour (${toHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left unstitched so the fabric shows through.`,
+			`Areas inside the design in the background colour (${colourHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left unstitched so the fabric shows through.`,
 		);
 	}
 	const quantised = quantiseColours(
@@ -82,14 +85,14 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 		foreground.mask,
 		artwork.width,
 		options.colourCount,
-		foreground.backgroundRgb === null ? null : hexToLab(foreground.backgroundRgb),
+		foreground.backgroundRgb === null ? null : rgbToLab(foreground.backgroundRgb),
 	);
 	if (quantised.farShare > 0.05) {
 		warnings.push(
 			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
 		);
 	}
-	const snapped = snapToPalette(quantised, paletteThreads(chart), chart.label);
+	const snapped = snapToPalette(quantised, chart, palette.label);
 	warnings.push(...snapped.warnings);
 
 	const pixelArea = artwork.pixelMm * artwork.pixelMm;
@@ -103,33 +106,33 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 		);
 	}
 
-	const plan = sewWithinCap(cleaned.map, snapped.threads.length, artwork, options.maxStitchCount, warnings);
+	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
 	}
 	plan.pattern.threads = plan.blocks.map((slot): Thread => {
 		const thread = snapped.threads[slot];
 		return {
-			color: thread.rgb,
+			color: thread.color,
 			name: thread.name,
 			...(thread.catalogNumber ? { catalogNumber: thread.catalogNumber } : {}),
 			...(chart.brand ? { brand: chart.brand } : {}),
 		};
 	});
-	return { pattern: plan.pattern, warnings };
+	return { pattern: plan.pattern, warnings, metrics: designMetrics(plan.pattern, options.widthMm, plan.coveredAreaMm2) };
 }
 
 /** Plans the stitches at standard density, relaxing it step by step until the stitch cap is met. */
 function sewWithinCap(
 	map: RegionMap,
 	threadCount: number,
-	artwork: Artwork,
-	maxStitchCount: number | undefined,
+	options: DigitiseOptions,
 	warnings: string[],
-): ReturnType<typeof planStitches> {
+): SewnDesign {
+	const { maxStitchCount, widthMm } = options;
 	let stitchCount = 0;
 	for (const density of relaxedDensities) {
-		const plan = planStitches(map, threadCount, artwork.pixelMm, artwork.widthMm, artwork.heightMm, density);
+		const plan = sewAtWidth(map, threadCount, widthMm, density);
 		stitchCount = countStitches(plan.pattern);
 		if (maxStitchCount === undefined || stitchCount <= maxStitchCount) {
 			if (density !== standardDensity) {
@@ -142,6 +145,43 @@ function sewWithinCap(
 	}
 	throw new DigitiseError(
 		'stitch_limit_exceeded',
-		`The design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${maxStitchCount}; raise maximum_stitch_count or choose a smaller width.`,
+		`At ${widthMm} mm wide the design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${maxStitchCount}; raise maximum_stitch_count or choose a smaller width_mm.`,
 	);
+}
+
+interface SewnDesign {
+	pattern: Pattern;
+	blocks: number[];
+	/** Area of fabric the design covers, mm². */
+	coveredAreaMm2: number;
+}
+
+/** How far the needle extent may miss the width before the plan is redone at a corrected scale rather than stretched. */
+const replanTolerance = 0.003;
+
+/**
+ * Sews the design so its needle positions (pull compensation and satin edges included) span
+ * exactly `widthMm`: planned at the scale that should give that width, re-planned once if the
+ * sewn extent misses by more than a hair, then fitted exactly.
+ */
+function sewAtWidth(map: RegionMap, threadCount: number, widthMm: number, density: Density): SewnDesign {
+	const box = designBox(map);
+	if (!box) throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
+	const contentPx = box.maxX + 1 - box.minX;
+	let pixelMm = (widthMm - 2 * pullCompensationMm) / contentPx;
+	let plan = planStitches(map, threadCount, pixelMm, density);
+	const sewn = sewnWidthMm(plan.pattern);
+	if (sewn > 0 && abs(sewn - widthMm) > replanTolerance * widthMm) {
+		// Edges, compensation and hairline middles are fixed millimetres, so the correction is an offset.
+		pixelMm += (widthMm - sewn) / contentPx;
+		plan = planStitches(map, threadCount, pixelMm, density);
+	}
+	// The middle of the design's box, where the needle's frame (centred on the raster) puts it.
+	const unit = pixelMm * 10;
+	const middle: [number, number] = [((box.minX + box.maxX + 1 - map.width) / 2) * unit, ((box.minY + box.maxY + 1 - map.height) / 2) * unit];
+	const scale = fitToWidth(plan.pattern, widthMm, middle);
+	let designPixels = 0;
+	for (const region of map.regions) if (region.label !== background) designPixels += region.area;
+	const effectiveMm = pixelMm * scale;
+	return { ...plan, coveredAreaMm2: designPixels * effectiveMm * effectiveMm };
 }

@@ -1,7 +1,8 @@
 import { traceContours, walkLoop, type Loop } from './contour';
 import { ceil, floor, hypot, PI } from './math';
-import { frameAt, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
-import { sewSections, type Density, type RegionSewing } from './sewing';
+import { principalAxis } from './regions';
+import { dropSlivers, frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
 const staggers = [0, 0.5, 0.25, 0.75];
@@ -11,6 +12,8 @@ const fillAngles = [0, PI / 4, PI / 2, (3 * PI) / 4];
 const angleProbeSpacingMm = 1;
 /** Underlay stays this far inside the edge, so it never peeks out from under the top stitching. */
 const underlayInsetMm = 0.5;
+/** Fill rows shorter than this are slivers along an edge, covered by the rows beside them. */
+const sliverMm = 0.5;
 /** Stitch length of the edge-run underlay. */
 const edgeRunStitchMm = 2;
 
@@ -26,7 +29,7 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	}
 	const frame = frameAt(fillAngle);
 	const spacing = needle.px(density.fillSpacingMm);
-	const rows = scanRegion(map, regionId, frame, spacing, 0);
+	const rows = lengthenSpans(dropSlivers(scanRegion(map, regionId, frame, spacing, 0), needle.px(sliverMm)), needle.px(pullCompensationMm));
 	const stitchPx = needle.px(density.fillStitchMm);
 	sewSections(sewing, frame, rows, (span) => {
 		sewRow(sewing, frame, span, stitchPx, staggers);
@@ -34,16 +37,23 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	});
 }
 
+/** Shapes at least this elongated get their own long axis as the preferred fill direction. */
+const elongatedShape = 1.3;
+
 /**
- * The fill direction that cuts the shape into the fewest separate sections, so the
- * needle jumps and trims least; ties keep the earlier (horizontal first) angle.
+ * The fill direction for this shape: rows along its long axis when it has one (long rows, few
+ * turns, the fabric's pull spread along its length), else the fixed angles; whichever cuts the
+ * shape into the fewest separate sections wins, so the needle jumps and trims least, and ties
+ * keep the shape's own axis, then horizontal first.
  */
 function bestFillAngle(sewing: RegionSewing): number {
 	const spacing = sewing.needle.px(angleProbeSpacingMm);
-	let best = fillAngles[0];
+	const axis = principalAxis(sewing.map, sewing.regionId);
+	const candidates = axis.elongation >= elongatedShape ? [axis.angle, ...fillAngles] : fillAngles;
+	let best = candidates[0];
 	let fewest = Number.MAX_SAFE_INTEGER;
-	for (const angle of fillAngles) {
-		const rows = scanRegion(sewing.map, sewing.regionId, frameAt(angle), spacing, 0);
+	for (const angle of candidates) {
+		const rows = dropSlivers(scanRegion(sewing.map, sewing.regionId, frameAt(angle), spacing, 0), sewing.needle.px(sliverMm));
 		let starts = 0;
 		for (let r = 0; r < rows.length; r++) {
 			const previous = r > 0 && rows[r - 1][0].row === rows[r][0].row - 1 ? rows[r - 1] : [];

@@ -5,4 +5,5 @@ export { digitise } from './digitise';
 export type { DigitiseOptions, DigitiseResult } from './digitise';
 export { DigitiseError } from './errors';
 export type { DigitiseErrorCode } from './errors';
+export type { ColourBlockMetrics, DigitiseMetrics } from './metrics';
 export { threadPalettes } from './palettes';

@@ -15,8 +15,6 @@ export function planStitches(
 	map: RegionMap,
 	threadCount: number,
 	pixelMm: number,
-	widthMm: number,
-	heightMm: number,
 	density: Density,
 ): { pattern: Pattern; blocks: number[] } {
 	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
@@ -32,7 +30,7 @@ export function planStitches(
 		.sort((a, b) => areas[b] - areas[a] || a - b);
 
 	const pattern = new Pattern(16384);
-	const needle = new Needle(pattern, pixelMm, (widthMm * 10) / 2, (heightMm * 10) / 2, rules);
+	const needle = new Needle(pattern, pixelMm, (map.width * pixelMm * 10) / 2, (map.height * pixelMm * 10) / 2, rules);
 	const covered = new Uint8Array(map.width * map.height);
 	blocks.forEach((thread, blockIndex) => {
 		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);

@@ -1,4 +1,4 @@
-import { deltaE76, rgbToLab, type Lab } from './colour';
+import { channelsToLab, deltaE76, type Lab } from '../engine/threads/colour-distance';
 import { abs, min } from './math';
 
 /** Colours are pooled into 32 levels a channel first, so clustering cost does not grow with image size. */
@@ -56,7 +56,7 @@ export function quantiseColours(
 		if (!weights[bin]) continue;
 		const w = weights[bin];
 		bins.push(bin);
-		labs.push(rgbToLab(sums[bin * 3] / w, sums[bin * 3 + 1] / w, sums[bin * 3 + 2] / w));
+		labs.push(channelsToLab(sums[bin * 3] / w, sums[bin * 3 + 1] / w, sums[bin * 3 + 2] / w));
 	}
 	const binWeights = bins.map((bin) => weights[bin]);
 	const k = min(colourCount, bins.length);

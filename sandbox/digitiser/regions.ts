@@ -1,4 +1,4 @@
-import { min } from './math';
+import { atan2, max, min, sqrt } from './math';
 
 /** Connected areas of one thread colour, and how wide each one is. */
 
@@ -126,4 +126,38 @@ function insetDistances(labels: Uint8Array, width: number, height: number): Floa
 	}
 	for (let i = 0; i < size; i++) d[i] /= 3;
 	return d;
+}
+
+/**
+ * The direction a region is longest in (its principal component), and how elongated it is:
+ * the ratio of its spread along that axis to its spread across it (1 for a disc or a square).
+ */
+export function principalAxis(map: RegionMap, regionId: number): { angle: number; elongation: number } {
+	const region = map.regions[regionId];
+	let n = 0;
+	let sx = 0;
+	let sy = 0;
+	let sxx = 0;
+	let syy = 0;
+	let sxy = 0;
+	for (let y = region.minY; y <= region.maxY; y++) {
+		for (let x = region.minX; x <= region.maxX; x++) {
+			if (map.ids[y * map.width + x] !== regionId) continue;
+			n++;
+			sx += x;
+			sy += y;
+			sxx += x * x;
+			syy += y * y;
+			sxy += x * y;
+		}
+	}
+	const mx = sx / n;
+	const my = sy / n;
+	const cxx = sxx / n - mx * mx;
+	const cyy = syy / n - my * my;
+	const cxy = sxy / n - mx * my;
+	const spread = sqrt((cxx - cyy) * (cxx - cyy) + 4 * cxy * cxy);
+	const along = (cxx + cyy + spread) / 2;
+	const across = max((cxx + cyy - spread) / 2, 1e-9);
+	return { angle: 0.5 * atan2(2 * cxy, cxx - cyy), elongation: sqrt(along / across) };
 }

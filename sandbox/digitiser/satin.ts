@@ -1,7 +1,7 @@
-import { atan2, hypot, PI } from './math';
-import type { RegionMap } from './regions';
-import { frameAt, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
-import { sewSections, type Density, type RegionSewing } from './sewing';
+import { hypot, PI } from './math';
+import { principalAxis, type RegionMap } from './regions';
+import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
 /** Satin column: a light zig-zag underlay, then dense stitches from edge to edge across the shape. */
 export function sewSatin(sewing: RegionSewing, density: Density): void {
@@ -13,7 +13,7 @@ export function sewSatin(sewing: RegionSewing, density: Density): void {
 		sewSections(sewing, frame, rows, (span) => sewZigZag(sewing, frame, span));
 	}
 	const spacing = needle.px(density.satinSpacingMm);
-	const rows = scanRegion(map, regionId, frame, spacing, 0);
+	const rows = lengthenSpans(scanRegion(map, regionId, frame, spacing, 0), needle.px(pullCompensationMm));
 	sewSections(sewing, frame, rows, (span) => {
 		sewZigZag(sewing, frame, span);
 		sewing.cover(frame, span, spacing / 2);
@@ -30,31 +30,7 @@ function sewZigZag(sewing: RegionSewing, frame: ScanFrame, span: Span): void {
 	sewing.joinTo(tx, ty);
 }
 
-/** Satin runs across a column: perpendicular to the region's long axis (principal component). */
+/** Satin runs across a column: perpendicular to the region's long axis. */
 function acrossAngle(map: RegionMap, regionId: number): number {
-	const region = map.regions[regionId];
-	let n = 0;
-	let sx = 0;
-	let sy = 0;
-	let sxx = 0;
-	let syy = 0;
-	let sxy = 0;
-	for (let y = region.minY; y <= region.maxY; y++) {
-		for (let x = region.minX; x <= region.maxX; x++) {
-			if (map.ids[y * map.width + x] !== regionId) continue;
-			n++;
-			sx += x;
-			sy += y;
-			sxx += x * x;
-			syy += y * y;
-			sxy += x * y;
-		}
-	}
-	const mx = sx / n;
-	const my = sy / n;
-	const cxx = sxx / n - mx * mx;
-	const cyy = syy / n - my * my;
-	const cxy = sxy / n - mx * my;
-	const longAxis = 0.5 * atan2(2 * cxy, cxx - cyy);
-	return longAxis + PI / 2;
+	return principalAxis(map, regionId).angle + PI / 2;
 }

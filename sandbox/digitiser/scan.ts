@@ -86,23 +86,55 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
 }
 
 /**
+ * Drops spans shorter than `px`: where a row runs almost along a stepped edge it grazes the
+ * steps in slivers, each of which would be sewn (and travelled to) on its own.
+ */
+export function dropSlivers(rows: Span[][], px: number): Span[][] {
+	return rows.map((row) => row.filter((span) => span.u1 - span.u0 >= px)).filter((row) => row.length > 0);
+}
+
+/** Lengthens every span by `px` at both ends (pull compensation), in place. */
+export function lengthenSpans(rows: Span[][], px: number): Span[][] {
+	for (const row of rows) {
+		for (const span of row) {
+			span.u0 -= px;
+			span.u1 += px;
+		}
+	}
+	return rows;
+}
+
+/**
  * Orders the spans into sections: runs of touching spans on consecutive rows that can be
- * sewn back and forth without lifting the needle. The section starts at the span nearest the needle.
+ * sewn back and forth without lifting the needle. A section starts at an end of such a run
+ * (a span with nothing unsewn touching it on one side), the one nearest the needle, so a
+ * convex shape is one section instead of two halves sewn from the middle out.
  */
 export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, number]): Span[] | null {
+	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
+	const touching = (r: number, span: Span, direction: number) => {
+		const next = rows[r + direction];
+		if (!next || next[0].row !== span.row + direction) return [];
+		return next.filter((s) => !s.sewn && s.u0 < span.u1 && s.u1 > span.u0);
+	};
 	let best: Span | undefined;
 	let bestRow = -1;
 	let bestDistance = Infinity;
+	let bestIsEnd = false;
 	for (let r = 0; r < rows.length; r++) {
 		for (const span of rows[r]) {
 			if (span.sewn) continue;
+			let isEnd: boolean | undefined;
 			for (const u of [span.u0, span.u1]) {
 				const [x, y] = toPixel(frame, u, span.v);
 				const d = hypot(x - from[0], y - from[1]);
-				if (d < bestDistance) {
+				isEnd ??= !touching(r, span, -1).length || !touching(r, span, 1).length;
+				const better = isEnd === bestIsEnd ? d < bestDistance : isEnd;
+				if (better) {
 					bestDistance = d;
 					best = span;
 					bestRow = r;
+					bestIsEnd = isEnd;
 				}
 			}
 		}
@@ -110,12 +142,6 @@ export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, num
 	if (!best) return null;
 	const section: Span[] = [best];
 	best.sewn = true;
-	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
-	const touching = (r: number, span: Span, direction: number) => {
-		const next = rows[r + direction];
-		if (!next || next[0].row !== span.row + direction) return [];
-		return next.filter((s) => !s.sewn && s.u0 < span.u1 && s.u1 > span.u0);
-	};
 	const direction = touching(bestRow, best, 1).length || !touching(bestRow, best, -1).length ? 1 : -1;
 	let current: Span = best;
 	let r = bestRow;

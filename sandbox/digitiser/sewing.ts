@@ -14,6 +14,12 @@ export interface Density {
 	underlay: boolean;
 }
 
+/**
+ * Fabric pulls stitches in along their length, so a shape comes out narrower than drawn in its
+ * stitch direction: top stitching reaches this far past the edge at both ends of every row.
+ */
+export const pullCompensationMm = 0.15;
+
 export const standardDensity: Density = { fillSpacingMm: 0.4, fillStitchMm: 3.5, satinSpacingMm: 0.2, underlay: true };
 
 /** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */

@@ -1,5 +1,5 @@
-import { deltaE2000, labToRgb, toHex, type Lab } from './colour';
-import type { PaletteThread } from './palettes';
+import { colourHex, deltaE2000, labToRgb, type Lab } from '../engine/threads/colour-distance';
+import type { ChartThread, ThreadChart } from '../engine/threads/thread-table';
 import type { Quantised } from './quantise';
 
 /** A thread a snapped colour can be far from before the user is told: beyond this the eye sees a different colour. */
@@ -10,29 +10,21 @@ const distinctColours = 8;
 export interface SnappedColours {
 	/** Thread slot of every pixel; 255 for background. */
 	labels: Uint8Array;
-	threads: PaletteThread[];
+	threads: ChartThread[];
 	warnings: string[];
 }
 
 /** Replaces each quantised colour by its nearest thread (CIEDE2000); colours landing on one thread become one. */
-export function snapToPalette(quantised: Quantised, palette: PaletteThread[], paletteLabel: string): SnappedColours {
+export function snapToPalette(quantised: Quantised, chart: ThreadChart, paletteLabel: string): SnappedColours {
 	const warnings: string[] = [];
-	const threads: PaletteThread[] = [];
+	const threads: ChartThread[] = [];
 	const firstCentres: Lab[] = [];
 	const slotOfCluster = quantised.representatives.map((centre, cluster) => {
 		if (quantised.sizes[cluster] === 0) return 255;
-		let best = palette[0];
-		let bestDistance = Infinity;
-		for (const thread of palette) {
-			const d = deltaE2000(centre, thread.lab);
-			if (d < bestDistance) {
-				bestDistance = d;
-				best = thread;
-			}
-		}
+		const { thread: best, distance: bestDistance } = chart.nearestToLab(centre);
 		if (bestDistance > farMatch) {
 			warnings.push(
-				`Colour ${toHex(labToRgb(centre))} has no close match in ${paletteLabel}; using ${threadName(best)} (difference ${bestDistance.toFixed(0)}).`,
+				`Colour ${colourHex(labToRgb(centre))} has no close match in ${paletteLabel}; using ${threadName(best)} (difference ${bestDistance.toFixed(0)}).`,
 			);
 		}
 		const existing = threads.indexOf(best);
@@ -40,7 +32,7 @@ export function snapToPalette(quantised: Quantised, palette: PaletteThread[], pa
 			// Two shades of one artwork colour landing on one thread is no news; distinct colours are.
 			if (deltaE2000(centre, firstCentres[existing]) > distinctColours) {
 				warnings.push(
-					`Colours ${toHex(labToRgb(firstCentres[existing]))} and ${toHex(labToRgb(centre))} both match ${threadName(best)}; they were merged into that thread.`,
+					`Colours ${colourHex(labToRgb(firstCentres[existing]))} and ${colourHex(labToRgb(centre))} both match ${threadName(best)}; they were merged into that thread.`,
 				);
 			}
 			return existing;
@@ -56,6 +48,6 @@ export function snapToPalette(quantised: Quantised, palette: PaletteThread[], pa
 	return { labels, threads, warnings };
 }
 
-export function threadName(thread: PaletteThread): string {
+export function threadName(thread: ChartThread): string {
 	return thread.catalogNumber ? `${thread.catalogNumber} ${thread.name}` : thread.name;
 }

@@ -136,7 +136,8 @@ export class JobRunner implements JobQueue {
 		this.saveFile(job, result.preview, 'preview', previewName, now);
 		this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', previewName, now);
 		this.jobs.complete(job.id, now, result.metrics, result.warnings);
-		this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}.`);
+		const size = result.metrics ? ` (${result.metrics.widthMm} x ${result.metrics.heightMm} mm)` : '';
+		this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}${size}.`);
 	}
 
 	private saveFile(

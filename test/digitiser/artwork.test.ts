@@ -3,7 +3,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../sandbox/digitiser';
-import { intersectionOverUnion, renderStitches } from './helpers';
+import { measurePattern } from '../../sandbox/engine';
+import { centredFrame, intersectionOverUnion, renderStitches } from './helpers';
 
 const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
 
@@ -131,10 +132,20 @@ describe('artwork that cannot be digitised', () => {
 	});
 
 	it('fails as empty when every detail is too small to sew at the requested width', async () => {
-		const speck = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="500" y="500" width="3" height="3" fill="#000"/></svg>`;
-		const error = await failure(await sharp(Buffer.from(speck)).png().toBuffer());
+		// The design is a hairline: 50 mm long at the ordered width, 0.05 mm thick.
+		const hairline = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="0" y="500" width="1000" height="1" fill="#000"/></svg>`;
+		const error = await failure(await sharp(Buffer.from(hairline)).png().toBuffer());
 		expect(error.code).toBe('empty_artwork');
 		expect(error.message).toMatch(/larger width_mm/);
+	});
+
+	it('sews a small mark on a large empty canvas at the ordered width: margins are not part of the design', async () => {
+		const speck = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="500" y="500" width="30" height="20" fill="#000"/></svg>`;
+		const { pattern } = await digitise(await sharp(Buffer.from(speck)).png().toBuffer(), { widthMm: 30, colourCount: 2 });
+		const size = measurePattern(pattern);
+		expect(size.widthMm).toBe(30);
+		expect(size.heightMm).toBeGreaterThan(19);
+		expect(size.heightMm).toBeLessThan(21);
 	});
 
 	it('stitches an artwork of one colour edge to edge as one filled shape, not as an empty backdrop', async () => {
@@ -142,7 +153,7 @@ describe('artwork that cannot be digitised', () => {
 			.png()
 			.toBuffer();
 		const { pattern } = await digitise(label, { widthMm: 60, colourCount: 3 });
-		const raster = renderStitches(pattern, 60, 30, 0.5);
+		const raster = renderStitches(pattern, centredFrame(60, 30), 0.5);
 		expect(raster.blocks).toHaveLength(1);
 		const whole = new Uint8Array(raster.width * raster.height).fill(1);
 		expect(intersectionOverUnion(raster.blocks[0], whole)).toBeGreaterThanOrEqual(0.9);

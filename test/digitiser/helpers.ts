@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 
+import { pullCompensationMm } from '../../sandbox/digitiser/sewing';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 
 // Bound once: a global lookup per pixel is slow inside jest's vm context.
@@ -15,16 +16,56 @@ export interface Raster {
 	blocks: Uint8Array[];
 }
 
+/** A piece of fabric in millimetres, and where the pattern's origin lies on it (mm from its top-left). */
+export interface Frame {
+	widthMm: number;
+	heightMm: number;
+	originXMm: number;
+	originYMm: number;
+}
+
+/** A frame with the pattern's origin in its middle: right for artwork whose design fills the canvas. */
+export function centredFrame(widthMm: number, heightMm: number): Frame {
+	return { widthMm, heightMm, originXMm: widthMm / 2, originYMm: heightMm / 2 };
+}
+
 /**
- * Draws the sewn stitches (not jumps) as 0.4 mm threads on a grid of `pixelMm`,
- * with the design's own frame: centred, `widthMm` x `heightMm`. A pixel is covered
- * when its centre lies under a thread.
+ * The artwork's whole canvas as the digitiser lays it on the fabric: the design (the pixels
+ * `isDesign` accepts in `regions`, a `widthPx` x `heightPx` map of the canvas) is sewn
+ * `widthMm` wide, pull compensation included, and centred on the pattern's origin.
  */
-export function renderStitches(pattern: Pattern, widthMm: number, heightMm: number, pixelMm: number): Raster {
-	const width = round(widthMm / pixelMm);
-	const height = round(heightMm / pixelMm);
+export function canvasFrame(regions: Int8Array, widthPx: number, heightPx: number, isDesign: (region: number) => boolean, widthMm: number): Frame {
+	let minX = widthPx;
+	let maxX = -1;
+	let minY = heightPx;
+	let maxY = -1;
+	for (let y = 0; y < heightPx; y++) {
+		for (let x = 0; x < widthPx; x++) {
+			if (!isDesign(regions[y * widthPx + x])) continue;
+			minX = Math.min(minX, x);
+			maxX = Math.max(maxX, x);
+			minY = Math.min(minY, y);
+			maxY = Math.max(maxY, y);
+		}
+	}
+	const mmPerPx = (widthMm - 2 * pullCompensationMm) / (maxX + 1 - minX);
+	return {
+		widthMm: widthPx * mmPerPx,
+		heightMm: heightPx * mmPerPx,
+		originXMm: ((minX + maxX + 1) / 2) * mmPerPx,
+		originYMm: ((minY + maxY + 1) / 2) * mmPerPx,
+	};
+}
+
+/**
+ * Draws the sewn stitches (not jumps) as 0.4 mm threads on a grid of `pixelMm` over `frame`.
+ * A pixel is covered when its centre lies under a thread.
+ */
+export function renderStitches(pattern: Pattern, frame: Frame, pixelMm: number): Raster {
+	const width = round(frame.widthMm / pixelMm);
+	const height = round(frame.heightMm / pixelMm);
 	const blocks: Uint8Array[] = [new Uint8Array(width * height)];
-	const toPx = (x: number, y: number): [number, number] => [(x / 10 + widthMm / 2) / pixelMm, (y / 10 + heightMm / 2) / pixelMm];
+	const toPx = (x: number, y: number): [number, number] => [(x / 10 + frame.originXMm) / pixelMm, (y / 10 + frame.originYMm) / pixelMm];
 	const radius = threadWidthMm / 2 / pixelMm;
 	const stamp = (mask: Uint8Array, x: number, y: number) => {
 		for (let py = floor(y - radius - 0.5); py <= ceil(y + radius); py++) {

@@ -1,17 +1,17 @@
 import { threadPalettes } from '../../sandbox/digitiser';
-import { findChart } from '../../sandbox/digitiser/palettes';
+import { findPalette } from '../../sandbox/digitiser/palettes';
 
 describe('thread palettes', () => {
 	it.each(threadPalettes.map((palette) => [palette.key]))('%s is a usable colour card', (key) => {
-		const chart = findChart(key);
-		expect(chart).toBeDefined();
-		const colours = chart!.colours;
+		const palette = findPalette(key);
+		expect(palette).toBeDefined();
+		const colours = palette!.chart.threads;
 		expect(colours.length).toBeGreaterThanOrEqual(40);
-		for (const [, name, rgb] of colours) {
+		for (const { name, color } of colours) {
 			expect(name.length).toBeGreaterThan(0);
-			expect(Number.isInteger(rgb) && rgb >= 0 && rgb <= 0xffffff).toBe(true);
+			expect(Number.isInteger(color) && color >= 0 && color <= 0xffffff).toBe(true);
 		}
-		const numbers = colours.map(([number]) => number);
+		const numbers = colours.map(({ catalogNumber }) => catalogNumber);
 		if (key === 'generic') {
 			expect(numbers.every((number) => number === '')).toBe(true);
 		} else {

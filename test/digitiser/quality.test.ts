@@ -4,7 +4,7 @@ import { digitise } from '../../sandbox/digitiser';
 import { Command } from '../../sandbox/engine/pattern';
 import { readPattern, writePattern } from '../../sandbox/engine';
 import { renderPreview } from '../../sandbox/engine/preview';
-import { artworkRegions, blockNearest, intersectionOverUnion, renderStitches, stitchStats } from './helpers';
+import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches, stitchStats, type Frame } from './helpers';
 
 /** Preview scale for the comparisons: a quarter millimetre a pixel. */
 const previewMm = 0.25;
@@ -33,8 +33,8 @@ async function pngOf(svg: string): Promise<Buffer> {
 /** IoU of each artwork colour region against the block sewn in the nearest thread. */
 async function regionScores(artwork: Artwork, widthMm: number, colourCount: number, paletteKey?: string) {
 	const { pattern, warnings } = await digitise(artwork.bytes, { widthMm, colourCount, paletteKey });
-	const heightMm = (widthMm * artwork.heightPx) / artwork.widthPx;
-	const raster = renderStitches(pattern, widthMm, heightMm, previewMm);
+	const frame = await frameOf(artwork, widthMm);
+	const raster = renderStitches(pattern, frame, previewMm);
 	const regions = await artworkRegions(artwork.bytes, raster.width, raster.height, artwork.keyColours);
 	const scores = artwork.keyColours.map((colour, k) => {
 		if (artwork.background && k === 0) return NaN;
@@ -44,7 +44,14 @@ async function regionScores(artwork: Artwork, widthMm: number, colourCount: numb
 			block,
 		);
 	});
-	return { pattern, warnings, scores: scores.filter((s) => !Number.isNaN(s)), raster, regions, heightMm };
+	return { pattern, warnings, scores: scores.filter((s) => !Number.isNaN(s)), raster, regions, frame };
+}
+
+/** Where the artwork's canvas lies under the sewn design: its design (not its margins) is `widthMm` wide. */
+async function frameOf(artwork: Artwork, widthMm: number): Promise<Frame> {
+	const regions = await artworkRegions(artwork.bytes, artwork.widthPx, artwork.heightPx, artwork.keyColours);
+	const firstDesignColour = artwork.background ? 1 : 0;
+	return canvasFrame(regions, artwork.widthPx, artwork.heightPx, (region) => region >= firstDesignColour, widthMm);
 }
 
 /** The flat logo digitised once at 100 mm with Isacord threads, shared by the checks that only read it. */
@@ -158,7 +165,8 @@ describe('digitised designs look like their artwork', () => {
 		expect(pattern.threads.length).toBeGreaterThanOrEqual(2);
 		expect(pattern.threads.length).toBeLessThanOrEqual(3);
 		expect(warnings.join(' ')).toMatch(/more colours than 3 threads/);
-		const raster = renderStitches(pattern, 100, 50, previewMm);
+		const frame = await frameOf({ bytes, widthPx: 400, heightPx: 200, keyColours: [0xffffff, 0x1030c0, 0xf0e020, 0x808070], background: true }, 100);
+		const raster = renderStitches(pattern, frame, previewMm);
 		const regions = await artworkRegions(bytes, raster.width, raster.height, [0xffffff, 0x1030c0, 0xf0e020, 0x808070]);
 		const union = raster.blocks[0].map((_, i) => (raster.blocks.some((block) => block[i]) ? 1 : 0));
 		expect(intersectionOverUnion(Array.from(regions, (r) => (r > 0 ? 1 : 0)), union)).toBeGreaterThanOrEqual(0.8);
@@ -176,7 +184,7 @@ describe('digitised designs can be sewn', () => {
 	});
 
 	it('never runs a stitch over bare fabric (joins and travel stay on the design)', () => {
-		const { pattern, raster, regions, heightMm } = logoResult;
+		const { pattern, raster, regions, frame } = logoResult;
 		const { width, height } = raster;
 		// The design's area grown by half a millimetre: thread width and edge rounding.
 		const near = new Uint8Array(width * height);
@@ -196,8 +204,8 @@ describe('digitised designs can be sewn', () => {
 		for (let i = 1; i < pattern.length; i++) {
 			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
 			for (let t = 0; t <= 1; t += 0.1) {
-				const xMm = (pattern.xs[i - 1] + (pattern.xs[i] - pattern.xs[i - 1]) * t) / 10 + 50;
-				const yMm = (pattern.ys[i - 1] + (pattern.ys[i] - pattern.ys[i - 1]) * t) / 10 + heightMm / 2;
+				const xMm = (pattern.xs[i - 1] + (pattern.xs[i] - pattern.xs[i - 1]) * t) / 10 + frame.originXMm;
+				const yMm = (pattern.ys[i - 1] + (pattern.ys[i] - pattern.ys[i - 1]) * t) / 10 + frame.originYMm;
 				const px = Math.min(width - 1, Math.floor(xMm / previewMm));
 				const py = Math.min(height - 1, Math.floor(yMm / previewMm));
 				if (!near[py * width + px]) offDesign++;

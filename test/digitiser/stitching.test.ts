@@ -1,10 +1,11 @@
 import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
+import { pullCompensationMm } from '../../sandbox/digitiser/sewing';
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
-import { artworkRegions, blockNearest, intersectionOverUnion, renderStitches } from './helpers';
+import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches } from './helpers';
 
 const { hypot } = Math;
 
@@ -96,9 +97,9 @@ describe('how the digitiser sews', () => {
 	});
 
 	it('sews a narrow bar as a satin column: stitches cross it from edge to edge', async () => {
-		const png = await svgPng('<rect x="20" y="97" width="360" height="6" fill="#202020"/>', 400, 200);
-		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 2 });
-		// The bar is 1.5 mm tall and 90 mm long: satin stitches run across it, about 1.5 mm each.
+		const png = await svgPng('<rect x="20" y="97" width="360" height="5" fill="#202020"/>', 400, 200);
+		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
+		// The bar is 90 mm long and 1.25 mm tall, 1.55 mm with pull compensation: satin stitches run across it, about 1.5 mm each.
 		let crossing = 0;
 		let stitches = 0;
 		for (let i = 1; i < pattern.length; i++) {
@@ -109,6 +110,67 @@ describe('how the digitiser sews', () => {
 		}
 		expect(crossing / stitches).toBeGreaterThan(0.8);
 		expect(crossing).toBeGreaterThan(90 / 0.25);
+	});
+
+	it('lengthens satin stitches past both edges of the column by the pull compensation', async () => {
+		const png = await svgPng('<rect x="20" y="97" width="360" height="5" fill="#202020"/>', 400, 200);
+		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
+		// The design is the bar, so a pixel is (90 - 2 x compensation) / 360 mm and the bar is 5 of them.
+		const drawnMm = (5 * (90 - 2 * pullCompensationMm)) / 360;
+		const crossings: number[] = [];
+		for (let i = 1; i < pattern.length; i++) {
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			const dy = Math.abs(pattern.ys[i] - pattern.ys[i - 1]) / 10;
+			if (dy >= drawnMm * 0.8) crossings.push(dy);
+		}
+		crossings.sort((a, b) => a - b);
+		const median = crossings[crossings.length >> 1];
+		expect(median).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
+		expect(median).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+	});
+
+	it('fills each shape along its own long axis, not one angle for everything', async () => {
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400">
+<rect x="40" y="160" width="240" height="60" fill="#1060c0" transform="rotate(30 160 190)"/>
+<rect x="330" y="160" width="240" height="60" fill="#d03010" transform="rotate(-60 450 190)"/></svg>`;
+		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 100, colourCount: 3 });
+		for (const [colour, degrees] of [[0x1060c0, 30], [0xd03010, -60]] as const) {
+			const block = blockNearest(pattern, colour);
+			// Direction (mod 180) of the long top-stitch steps in that block, weighted by length.
+			let sx = 0;
+			let sy = 0;
+			let current = 0;
+			for (let i = 1; i < pattern.length; i++) {
+				if (pattern.commands[i] === Command.ColorChange) current++;
+				if (current !== block || pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+				const dx = pattern.xs[i] - pattern.xs[i - 1];
+				const dy = pattern.ys[i] - pattern.ys[i - 1];
+				const length = Math.hypot(dx, dy);
+				if (length < 20) continue;
+				const doubled = 2 * Math.atan2(dy, dx);
+				sx += length * Math.cos(doubled);
+				sy += length * Math.sin(doubled);
+			}
+			const sewnDegrees = (Math.atan2(sy, sx) / 2) * (180 / Math.PI);
+			const off = Math.abs(((sewnDegrees - degrees + 90) % 180 + 180) % 180 - 90);
+			expect(off).toBeLessThan(8);
+		}
+	});
+
+	it('sews separate shapes of one colour nearest first, with one jump into each and none from the middle of a fill', async () => {
+		const dots = [...Array(12)].map((_, i) => `<circle cx="${50 + (i % 6) * 100}" cy="${i < 6 ? 80 : 220}" r="30" fill="#c00000"/>`);
+		const { pattern, metrics } = await digitise(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">${dots.join('')}</svg>`), {
+			widthMm: 100,
+			colourCount: 2,
+		});
+		expect(metrics.colourBlocks).toHaveLength(1);
+		expect(metrics.colourBlocks[0].jumps).toBeLessThanOrEqual(12);
+		expect(metrics.colourBlocks[0].trims).toBeLessThanOrEqual(12);
+		// The dots are 100 / 530 x 100 mm apart: visiting them in a snake needs 11 hops of about that.
+		const pitchMm = (100 * 100) / 530;
+		let jumpedMm = 0;
+		for (let i = 1; i < pattern.length; i++) if (pattern.commands[i] === Command.Jump) jumpedMm += stepLength(pattern, i);
+		expect(jumpedMm).toBeLessThan(11 * pitchMm);
 	});
 
 	it('sews the design at the requested width, its height following the artwork', async () => {
@@ -128,11 +190,13 @@ describe('how the digitiser sews', () => {
 
 	it('sews hairlines too thin for satin as a short running stitch along them', async () => {
 		const png = await svgPng(
-			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/>',
+			// The filled bar is the widest part, so the design's edges are fill (with pull compensation) as the frame assumes.
+			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/><rect x="5" y="270" width="490" height="15" fill="#06a"/>',
 			500,
 			300,
 		);
-		const { pattern } = await digitise(png, { widthMm: 100, colourCount: 3 });
+		// The design (not the canvas) is 98 mm wide: 0.2 mm a pixel, so the 2.6 px line is 0.52 mm.
+		const { pattern } = await digitise(png, { widthMm: 98, colourCount: 3 });
 		const black = blockNearest(pattern, 0x000000);
 		expect(pattern.threads[black].name).toBe('Black');
 		let block = 0;
@@ -144,8 +208,10 @@ describe('how the digitiser sews', () => {
 			}
 		}
 		expect(longest).toBeLessThanOrEqual(1.6);
-		const raster = renderStitches(pattern, 100, 60, 0.25);
-		const regions = await artworkRegions(png, raster.width, raster.height, [0xffffff, 0x000000, 0x0066aa]);
+		const keyColours = [0xffffff, 0x000000, 0x0066aa];
+		const frame = canvasFrame(await artworkRegions(png, 500, 300, keyColours), 500, 300, (region) => region > 0, 98);
+		const raster = renderStitches(pattern, frame, 0.25);
+		const regions = await artworkRegions(png, raster.width, raster.height, keyColours);
 		const line = Array.from(regions, (r) => (r === 1 ? 1 : 0));
 		expect(intersectionOverUnion(line, raster.blocks[black])).toBeGreaterThanOrEqual(0.65);
 	});

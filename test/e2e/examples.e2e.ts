@@ -60,6 +60,8 @@ describe('the example workflows', () => {
 		const metrics = measurePattern(readPattern(saved, 'pes'));
 		expect(metrics.widthMm).toBeGreaterThan(70);
 		expect(metrics.widthMm).toBeLessThanOrEqual(81);
+		// width_mm is the finished width: the needle extent in the saved machine file, within 0.5 mm.
+		expect(Math.abs(metrics.widthMm - 80)).toBeLessThanOrEqual(0.5);
 		expect(metrics.colourCount).toBeGreaterThanOrEqual(1);
 		expect(metrics.colourCount).toBeLessThanOrEqual(3);
 		expect(metrics.stitchCount).toBeGreaterThan(100);
@@ -96,6 +98,7 @@ describe('the example workflows', () => {
 			const metrics = measurePattern(readPattern(saved, 'dst'));
 			expect(metrics.widthMm).toBeGreaterThan(50);
 			expect(metrics.widthMm).toBeLessThanOrEqual(61);
+			expect(Math.abs(metrics.widthMm - 60)).toBeLessThanOrEqual(0.5);
 		});
 
 		it('stores a completed job and reports and retries a failed one when the trigger emits them', async () => {

@@ -38,6 +38,16 @@ describe('digitising jobs', () => {
 		expect(job.metrics.stitchCount).toBeGreaterThan(100);
 		expect(job.metrics.widthMm).toBeGreaterThan(50);
 		expect(job.metrics.widthMm).toBeLessThanOrEqual(61);
+		// width_mm is the finished width of the design (the logo's 10 px margin does not count).
+		expect(Math.abs(job.metrics.widthMm - 60)).toBeLessThanOrEqual(0.5);
+		expect(job.metrics.requestedWidthMm).toBe(60);
+		expect(job.metrics.colourBlocks).toEqual([
+			expect.objectContaining({ jumps: expect.any(Number), trims: expect.any(Number) }),
+			expect.objectContaining({ jumps: expect.any(Number), trims: expect.any(Number) }),
+		]);
+		expect(job.events).toContainEqual(
+			expect.objectContaining({ message: `Wrote logo.pes (${job.metrics.widthMm} x ${job.metrics.heightMm} mm).` }),
+		);
 		expect(job.source).toMatchObject({
 			name: 'logo.svg',
 			extension: 'svg',

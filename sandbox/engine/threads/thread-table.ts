@@ -1,7 +1,10 @@
 import type { Thread } from '../pattern';
 import { deltaE2000, rgbToLab, type Lab } from './colour-distance';
 
-/** One entry of a machine maker's fixed thread chart; `code` is the number the file stores. */
+/**
+ * One thread of a chart. For a machine maker's fixed chart (PEC, JEF) `code` is the number the
+ * file stores; for a thread maker's palette it is the thread's place on the card, from 1.
+ */
 export interface ChartThread {
 	code: number;
 	color: number;
@@ -9,7 +12,10 @@ export interface ChartThread {
 	catalogNumber: string;
 }
 
-/** A fixed thread chart (Brother PEC, Janome JEF) with perceptual nearest-colour matching. */
+/**
+ * A thread chart with perceptual nearest-colour matching: a machine maker's fixed chart
+ * (Brother PEC, Janome JEF) or a thread maker's colour card (the digitiser's palettes).
+ */
 export class ThreadChart {
 	private readonly labs: Lab[];
 	private readonly byCode = new Map<number, ChartThread>();
@@ -25,6 +31,20 @@ export class ThreadChart {
 
 	find(code: number): ChartThread | undefined {
 		return this.byCode.get(code);
+	}
+
+	/** The chart thread closest to a Lab colour by CIEDE2000 (the first of equals), and how far it is. */
+	nearestToLab(lab: Lab): { thread: ChartThread; distance: number } {
+		let best = 0;
+		let bestDistance = Infinity;
+		for (let i = 0; i < this.threads.length; i++) {
+			const distance = deltaE2000(lab, this.labs[i]);
+			if (distance < bestDistance) {
+				bestDistance = distance;
+				best = i;
+			}
+		}
+		return { thread: this.threads[best], distance: bestDistance };
 	}
 
 	/** The chart thread closest to `color` by CIEDE2000, optionally never one of `excludedCodes`. */

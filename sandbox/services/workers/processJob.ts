@@ -22,7 +22,8 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	const warnings: string[] = [];
 	try {
 		const source = await readFile(task.sourcePath);
-		const pattern = await patternFor(task, source, warnings);
+		const digitised: Record<string, unknown> = {};
+		const pattern = await patternFor(task, source, warnings, digitised);
 		const metrics = measurePattern(pattern);
 		if (task.maximumStitchCount !== null && metrics.stitchCount > task.maximumStitchCount) {
 			return failure(
@@ -47,7 +48,7 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 		]);
 		return {
 			ok: true,
-			metrics: { ...metrics, sourceFormat: task.sourceFormat, outputFormat: task.format },
+			metrics: { ...metrics, ...digitised, sourceFormat: task.sourceFormat, outputFormat: task.format },
 			warnings,
 			output,
 			preview: await store(
@@ -72,7 +73,8 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	}
 }
 
-async function patternFor(task: JobTask, source: Buffer, warnings: string[]): Promise<Pattern> {
+/** The source's pattern; a digitising job's own figures (requested width, density, jumps and trims per colour) go to `digitised`. */
+async function patternFor(task: JobTask, source: Buffer, warnings: string[], digitised: Record<string, unknown>): Promise<Pattern> {
 	if (task.workflow === 'conversion') return readPattern(source, task.sourceFormat);
 	const result = await digitise(source, {
 		widthMm: task.widthMm!,
@@ -81,6 +83,7 @@ async function patternFor(task: JobTask, source: Buffer, warnings: string[]): Pr
 		maxStitchCount: task.maximumStitchCount ?? undefined,
 	});
 	warnings.push(...result.warnings);
+	Object.assign(digitised, result.metrics);
 	return result.pattern;
 }
 
