@@ -123,9 +123,13 @@ async function streamToDisk(
 			hash.update(chunk);
 			await handle.write(chunk);
 		}
-	} finally {
+	} catch (error) {
+		// A connection dropped mid-file: the partial file belongs to no job.
 		await handle.close();
+		await rm(tempPath, { force: true });
+		throw error;
 	}
+	await handle.close();
 	if ((stream as Readable & { truncated?: boolean }).truncated) truncatedAt = limit;
 	if (truncatedAt !== undefined) {
 		await rm(tempPath, { force: true });

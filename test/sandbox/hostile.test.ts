@@ -1,0 +1,119 @@
+import { readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+
+import { newClient } from './client';
+import { startSandbox, type RunningSandbox } from '../support/sandbox';
+
+// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
+jest.setTimeout(120_000);
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, workers: 1 });
+});
+afterAll(async () => sandbox.close());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` holds or the deadline passes; returns whether it held. */
+async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) return false;
+		await sleep(25);
+	}
+	return true;
+}
+
+/**
+ * Starts a raw POST that announces `declaredBytes` of body, writes `sentBytes` of it after `head`,
+ * then either waits for an answer (the server answered before the body was complete) or cuts the
+ * connection. Resolves with the status when the server answered, or null when it did not.
+ */
+function partialPost(
+	url: string,
+	headers: Record<string, string>,
+	head: Buffer,
+	declaredBytes: number,
+	sentBytes: number,
+	cut: boolean,
+): Promise<number | null> {
+	return new Promise((resolve, reject) => {
+		const target = new URL(url);
+		const req = httpRequest(
+			{
+				host: target.hostname,
+				port: target.port,
+				path: target.pathname,
+				method: 'POST',
+				headers: { ...headers, 'content-length': String(declaredBytes) },
+			},
+			(response) => {
+				response.resume();
+				response.on('end', () => resolve(response.statusCode ?? null));
+			},
+		);
+		req.on('error', (error) => (cut ? resolve(null) : reject(error)));
+		req.write(head);
+		let written = head.length;
+		const chunk = Buffer.alloc(256 * 1024, 0x41);
+		const pump = () => {
+			while (written < sentBytes) {
+				const size = Math.min(chunk.length, sentBytes - written);
+				written += size;
+				if (!req.write(chunk.subarray(0, size))) return void req.once('drain', pump);
+			}
+			if (cut) setTimeout(() => req.destroy(), 100);
+		};
+		pump();
+	});
+}
+
+describe('an upload whose connection drops mid-file', () => {
+	it('leaves no temporary file, creates no job and counts no quota', async () => {
+		const api = await newClient(sandbox, { plan: 'free' });
+		const before = (await api.get('/usage')).body.freeUsage;
+		const boundary = 'cut-off-upload';
+		const head = Buffer.from(
+			[
+				`--${boundary}`,
+				'Content-Disposition: form-data; name="workflow"',
+				'',
+				'conversion',
+				`--${boundary}`,
+				'Content-Disposition: form-data; name="format"',
+				'',
+				'pes',
+				`--${boundary}`,
+				'Content-Disposition: form-data; name="file"; filename="big.dst"',
+				'Content-Type: application/octet-stream',
+				'',
+				'',
+			].join('\r\n'),
+		);
+		const tmp = join(sandbox.dataDir, 'tmp');
+		const answered = partialPost(
+			`${sandbox.baseUrl}/jobs`,
+			{
+				authorization: `Bearer ${api.key}`,
+				'content-type': `multipart/form-data; boundary=${boundary}`,
+			},
+			head,
+			20 * 1024 * 1024,
+			5 * 1024 * 1024,
+			true,
+		);
+		// The partial file exists while the upload streams...
+		expect(await eventually(() => readdirSync(tmp).length > 0)).toBe(true);
+		expect(await answered).toBeNull();
+		// ...and is gone as soon as the connection is cut, not at the next restart.
+		expect(await eventually(() => readdirSync(tmp).length === 0, 2000)).toBe(true);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
+		expect((await api.get('/usage')).body.freeUsage).toEqual(before);
+		// The key still works normally afterwards.
+		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
+	});
+});
+
