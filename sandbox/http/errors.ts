@@ -22,6 +22,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
 		}
 		return reply.code(status).send({ message: error.message });
 	});
+	installNotFoundHandler(app);
+}
+
+/** 404 `{ message }`; set again in a scope whose hooks unknown paths under its prefix must pass. */
+export function installNotFoundHandler(app: FastifyInstance): void {
 	app.setNotFoundHandler((request, reply) => {
 		reply.code(404).send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
 	});

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 
 import type { SandboxServices } from '../services';
 
-/** Applies the control API's injected faults to v1 requests, before they are authenticated or run. */
+/** Applies the control API's injected faults to the scope's (v1) requests, before they are authenticated or run. */
 export function installFaults(app: FastifyInstance, services: SandboxServices): void {
 	app.addHook('onRequest', async (request, reply) => {
-		if (!request.url.startsWith('/api/v1/')) return;
 		const faults = services.faults;
 		if (faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
 		if (Math.random() < faults.dropRate) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { ValidationError } from '../services/errors';
 import {
@@ -21,6 +21,28 @@ export const multipartLimits = {
 	fieldSize: 1024,
 	parts: maxFilesPerRequest + 40,
 };
+
+/** The largest multipart body a job request can need: every file at the conversion limit, plus the fields. */
+export const maxMultipartBytes = maxFilesPerRequest * sourceSizeLimits.conversion + 1024 * 1024;
+
+/**
+ * Multipart bodies are read by the route itself (after authentication), so fastify's bodyLimit does not
+ * cover them: one announcing more than any job request can need is refused at once, before a byte is read.
+ */
+export function refuseOversizedMultipart(app: FastifyInstance): void {
+	app.addHook('onRequest', async (request) => {
+		const length = Number(request.headers['content-length'] ?? 0);
+		const multipartBody = /^multipart\//i.test(request.headers['content-type'] ?? '');
+		if (length > maxMultipartBytes && multipartBody) {
+			throw Object.assign(
+				new Error(
+					`The request body is ${length} bytes; a job request takes at most ${maxFilesPerRequest} files of ${sourceSizeLimits.conversion / 1024 / 1024} MB.`,
+				),
+				{ statusCode: 413 },
+			);
+		}
+	});
+}
 
 /**
  * Streams a job-creation form to temporary files: nothing is buffered whole, and a file is

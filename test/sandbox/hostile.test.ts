@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 
 import { newClient } from './client';
-import { startSandbox, type RunningSandbox } from '../support/sandbox';
+import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
 
 // Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
 jest.setTimeout(120_000);
@@ -117,3 +117,86 @@ describe('an upload whose connection drops mid-file', () => {
 	});
 });
 
+
+describe('bodies before authentication', () => {
+	const sixtyMb = 60 * 1024 * 1024;
+
+	it('refuses an unauthenticated 60 MB body with 413 at once, before it is sent', async () => {
+		for (const contentType of [
+			'application/octet-stream',
+			'application/json',
+			'application/x-www-form-urlencoded',
+		]) {
+			const status = await partialPost(
+				`${sandbox.baseUrl}/jobs`,
+				{ 'content-type': contentType },
+				Buffer.alloc(0),
+				sixtyMb,
+				1024 * 1024,
+				false,
+			);
+			expect([contentType, status]).toEqual([contentType, 413]);
+		}
+	});
+
+	it('answers an unauthenticated 60 MB upload with 401 without reading it', async () => {
+		const status = await partialPost(
+			`${sandbox.baseUrl}/jobs`,
+			{ 'content-type': 'multipart/form-data; boundary=x' },
+			Buffer.alloc(0),
+			sixtyMb,
+			1024 * 1024,
+			false,
+		);
+		expect(status).toBe(401);
+	});
+
+	it('refuses a multipart body larger than any job request (10 files of 50 MB) with 413 at once', async () => {
+		const api = await newClient(sandbox);
+		const status = await partialPost(
+			`${sandbox.baseUrl}/jobs`,
+			{ authorization: `Bearer ${api.key}`, 'content-type': 'multipart/form-data; boundary=x' },
+			Buffer.alloc(0),
+			600 * 1024 * 1024,
+			1024 * 1024,
+			false,
+		);
+		expect(status).toBe(413);
+	});
+});
+
+describe('percent-encoded paths', () => {
+	const encoded = (running: RunningSandbox) => `${running.origin}/api/%761/formats`;
+
+	it('count against the network ceiling like the plain path (20 of 30 pass a ceiling of 20)', async () => {
+		const own = await startSandbox({ port: 0, workers: 1, networkRateLimit: 20 });
+		try {
+			const statuses: number[] = [];
+			for (let i = 0; i < 30; i++) {
+				const response = await fetch(encoded(own), {
+					headers: { authorization: `Bearer ${own.demoKey}` },
+				});
+				statuses.push(response.status);
+			}
+			expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+			expect(statuses.slice(20)).toEqual(Array(10).fill(429));
+			// Unknown paths under an encoded prefix count too.
+			const unknown = await fetch(`${own.origin}/api/%761/nothing-here`);
+			expect(unknown.status).toBe(429);
+		} finally {
+			await own.close();
+		}
+	});
+
+	it('get the injected faults like the plain path', async () => {
+		await sandboxAdmin(sandbox).setFaults({ rate5xx: 1 });
+		try {
+			const response = await fetch(encoded(sandbox), {
+				headers: { authorization: `Bearer ${sandbox.demoKey}` },
+			});
+			expect(response.status).toBe(503);
+		} finally {
+			await sandboxAdmin(sandbox).clearFaults();
+		}
+	});
+});
