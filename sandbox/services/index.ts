@@ -28,6 +28,8 @@ export interface ServiceOptions {
 	/** Fixed admin token; by default derived like the demo key. */
 	adminToken?: string;
 	jobTimeoutMs?: number;
+	/** Where failures with no request to answer are logged; console.error by default. */
+	report?: (error: unknown) => void;
 }
 
 /** The sandbox's state and behaviour, wired together; the HTTP layer only talks to this. */
@@ -64,14 +66,16 @@ export class SandboxServices {
 		this.store = new FileStore(options.dataDir);
 		this.accounts = new AccountService(accountsTable, keys, this.clock);
 		this.pool = new WorkerPool(Math.max(1, options.workers), options.jobTimeoutMs ?? 120_000);
-		this.runner = new JobRunner(
-			jobsTable,
+		this.runner = new JobRunner({
+			db: this.db,
+			jobs: jobsTable,
 			uploads,
-			this.store,
-			this.pool,
-			this.clock,
-			() => this.faults,
-		);
+			store: this.store,
+			pool: this.pool,
+			clock: this.clock,
+			faults: () => this.faults,
+			report: options.report ?? ((error) => console.error('[sandbox]', error)),
+		});
 		this.jobs = new JobService(
 			this.db,
 			jobsTable,

@@ -99,7 +99,7 @@ export class WorkerPool {
 		this.slots.splice(index, 1);
 		slot.worker.removeAllListeners();
 		slot.worker.on('error', () => undefined);
-		void slot.worker.terminate();
+		slot.worker.terminate().catch(() => undefined);
 		if (!this.closed) this.slots.push(this.spawn());
 	}
 }
