@@ -28,9 +28,13 @@ export interface ServiceOptions {
 	/** Fixed admin token; by default derived like the demo key. */
 	adminToken?: string;
 	jobTimeoutMs?: number;
+	/** Heap ceiling of each engine thread, in MB. */
+	workerMemoryMb?: number;
 	/** Where failures with no request to answer are logged; console.error by default. */
 	report?: (error: unknown) => void;
 }
+
+export const defaultWorkerMemoryMb = 1024;
 
 /** The sandbox's state and behaviour, wired together; the HTTP layer only talks to this. */
 export class SandboxServices {
@@ -65,7 +69,11 @@ export class SandboxServices {
 		const uploads = new UploadsTable(this.db);
 		this.store = new FileStore(options.dataDir);
 		this.accounts = new AccountService(accountsTable, keys, this.clock);
-		this.pool = new WorkerPool(Math.max(1, options.workers), options.jobTimeoutMs ?? 120_000);
+		this.pool = new WorkerPool(
+			Math.max(1, options.workers),
+			options.jobTimeoutMs ?? 120_000,
+			options.workerMemoryMb ?? defaultWorkerMemoryMb,
+		);
 		this.runner = new JobRunner({
 			db: this.db,
 			jobs: jobsTable,

@@ -112,8 +112,10 @@ export class JobRunner implements JobQueue {
 				});
 				continue;
 			}
+			const task = this.taskFor(job);
+			if (Math.random() < this.faults().workerOutOfMemoryRate) task.exhaustMemory = true;
 			const run = this.pool
-				.run(this.taskFor(job))
+				.run(task)
 				.then((result) => this.settle(job, result))
 				.finally(() => {
 					this.running.delete(job.id);

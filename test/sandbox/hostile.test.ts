@@ -270,3 +270,25 @@ describe('unlocking', () => {
 		}
 	});
 });
+
+describe('engine threads', () => {
+	it('fail a job whose thread runs out of memory with engine_out_of_memory, and replace the thread', async () => {
+		const own = await startSandbox({ port: 0, workers: 1, workerMemoryMb: 64 });
+		try {
+			const api = await newClient(own);
+			await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
+			const { body } = await api.convert('Star.DST', 'pes');
+			const job = await api.waitForJob('conversion', body.job.id);
+			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_out_of_memory' });
+			expect(job.failureReason).toMatch(/64 MB/);
+			await sandboxAdmin(own).clearFaults();
+			// The one thread died; its replacement runs the next jobs.
+			for (let i = 0; i < 2; i++) {
+				const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+				expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			}
+		} finally {
+			await own.close();
+		}
+	});
+});

@@ -5,6 +5,7 @@ import type { JobTask, TaskResult } from './task';
 
 /** Worker thread body: runs the tasks the pool posts, one at a time, and posts each result back. */
 parentPort?.on('message', (task: JobTask) => {
+	if (task.exhaustMemory) exhaustMemory();
 	processJob(task)
 		.then((result) => parentPort?.postMessage({ jobId: task.jobId, result }))
 		.catch((error: Error) => {
@@ -17,3 +18,9 @@ parentPort?.on('message', (task: JobTask) => {
 			parentPort?.postMessage({ jobId: task.jobId, result });
 		});
 });
+
+/** Holds ever more heap until V8 stops the thread at its resourceLimits ceiling. */
+function exhaustMemory(): never {
+	const hoard: number[][] = [];
+	for (;;) hoard.push(new Array<number>(1 << 16).fill(hoard.length));
+}
