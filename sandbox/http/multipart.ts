@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
@@ -84,7 +83,7 @@ export async function readJobRequest(
 			if (sources.length >= maxFilesPerRequest) {
 				// Past the file limit only the count matters; the bytes go nowhere.
 				await discard(part.file);
-				sources.push({ field, fileName, tempPath: '', size: 0, checksum: '' });
+				sources.push({ field, fileName, tempPath: '', size: 0 });
 				continue;
 			}
 			sources.push(await streamToDisk(part.file, store.temporaryPath(), field, fileName, limit));
@@ -131,7 +130,6 @@ async function streamToDisk(
 	limit: number,
 ): Promise<IncomingSource> {
 	const handle = await open(tempPath, 'w');
-	const hash = createHash('sha256');
 	let size = 0;
 	let truncatedAt: number | undefined;
 	try {
@@ -142,7 +140,6 @@ async function streamToDisk(
 				continue;
 			}
 			size += chunk.length;
-			hash.update(chunk);
 			await handle.write(chunk);
 		}
 	} catch (error) {
@@ -155,9 +152,9 @@ async function streamToDisk(
 	if ((stream as Readable & { truncated?: boolean }).truncated) truncatedAt = limit;
 	if (truncatedAt !== undefined) {
 		await rm(tempPath, { force: true });
-		return { field, fileName, tempPath: '', size, checksum: '', truncatedAt };
+		return { field, fileName, tempPath: '', size, truncatedAt };
 	}
-	return { field, fileName, tempPath, size, checksum: hash.digest('hex') };
+	return { field, fileName, tempPath, size };
 }
 
 async function discard(stream: Readable): Promise<void> {

@@ -16,6 +16,7 @@ import { FileService } from './files';
 import { JobRunner } from './jobRunner';
 import { JobService } from './jobs';
 import { UrlSigner } from './signing';
+import { SourceInspector } from './workers/inspector';
 import { WorkerPool } from './workers/pool';
 
 export interface ServiceOptions {
@@ -52,6 +53,7 @@ export class SandboxServices {
 	private readonly db: DatabaseSync;
 	private readonly meta: MetaTable;
 	private readonly pool: WorkerPool;
+	private readonly inspector: SourceInspector;
 	private readonly secret: string;
 
 	constructor(options: ServiceOptions) {
@@ -74,6 +76,7 @@ export class SandboxServices {
 			options.jobTimeoutMs ?? 120_000,
 			options.workerMemoryMb ?? defaultWorkerMemoryMb,
 		);
+		this.inspector = new SourceInspector(options.workerMemoryMb ?? defaultWorkerMemoryMb);
 		this.runner = new JobRunner({
 			db: this.db,
 			jobs: jobsTable,
@@ -93,6 +96,7 @@ export class SandboxServices {
 			this.clock,
 			this.runner,
 			options.sourceTtlSeconds,
+			this.inspector,
 		);
 		this.files = new FileService(
 			uploads,
@@ -129,7 +133,7 @@ export class SandboxServices {
 
 	async close(): Promise<void> {
 		await this.runner.drain(10_000);
-		await this.pool.close();
+		await Promise.all([this.pool.close(), this.inspector.close()]);
 		this.db.close();
 	}
 

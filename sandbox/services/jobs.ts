@@ -1,9 +1,7 @@
 import { renameSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { DatabaseSync } from 'node:sqlite';
 
-import { detectArtwork } from '../digitiser';
-import { detectFormat, listFormats } from '../engine';
+import { listFormats } from '../engine';
 import { transaction } from '../storage/database';
 import type { FileStore } from '../storage/fileStore';
 import type { JobEventRow, JobRow, JobsTable, Workflow } from '../storage/jobs';
@@ -20,6 +18,8 @@ import {
 } from './errors';
 import { isUlid, newId } from './ids';
 import { readDigitisingOptions } from './jobOptions';
+import type { Inspection } from './workers/inspection';
+import type { SourceInspector } from './workers/inspector';
 
 export const workflows: Workflow[] = ['conversion', 'digitising'];
 
@@ -48,7 +48,6 @@ export interface IncomingSource {
 	fileName: string;
 	tempPath: string;
 	size: number;
-	checksum: string;
 	/** Set when streaming stopped at this many bytes because the file was too large. */
 	truncatedAt?: number;
 }
@@ -80,6 +79,7 @@ export class JobService {
 		private readonly clock: SandboxClock,
 		private readonly queue: JobQueue,
 		private readonly sourceTtlSeconds: number,
+		private readonly inspector: SourceInspector,
 	) {}
 
 	/**
@@ -108,15 +108,16 @@ export class JobService {
 			add('files', `At most ${maxFilesPerRequest} files per request; ${sources.length} were sent.`);
 		}
 
-		const detected: string[] = [];
+		const inspections: Inspection[] = [];
 		if (workflows.includes(workflow) && sources.length <= maxFilesPerRequest) {
 			for (const source of sources) {
-				const kind = await this.detectSource(workflow, source, (message) =>
+				const inspection = await this.inspectSource(workflow, source, (message) =>
 					add(source.field, message),
 				);
-				if (kind) detected.push(kind);
+				if (inspection) inspections.push(inspection);
 			}
 		}
+		const detected = inspections.map((inspection) => inspection.kind!);
 
 		const format = (fields.format ?? '').trim().toLowerCase();
 		const info = listFormats().find((candidate) => candidate.format === format);
@@ -159,7 +160,7 @@ export class JobService {
 			sources.forEach((source, index) => {
 				const now = this.clock.now();
 				const jobId = newId(now);
-				const upload = this.storeSource(accountId, jobId, source, detected[index], now);
+				const upload = this.storeSource(accountId, jobId, source, inspections[index], now);
 				this.jobs.insert({
 					id: jobId,
 					account_id: accountId,
@@ -264,11 +265,12 @@ export class JobService {
 		return { job: this.jobs.find(job.id)!, alreadyUnlocked: false };
 	}
 
-	private async detectSource(
+	/** Size checks here; checksum and content detection in the inspection thread, off the HTTP event loop. */
+	private async inspectSource(
 		workflow: Workflow,
 		source: IncomingSource,
 		fail: (message: string) => void,
-	): Promise<string | null> {
+	): Promise<Inspection | null> {
 		const limit = sourceSizeLimits[workflow];
 		if (source.truncatedAt !== undefined || source.size > limit) {
 			fail(
@@ -280,30 +282,36 @@ export class JobService {
 			fail(`${source.fileName} is empty.`);
 			return null;
 		}
-		const bytes = await readFile(source.tempPath);
-		if (workflow === 'conversion') {
-			const format = detectFormat(bytes, source.fileName);
-			if (!format)
-				fail(
-					`${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`,
-				);
-			return format;
+		let inspection: Inspection;
+		try {
+			inspection = await this.inspector.inspect({
+				path: source.tempPath,
+				workflow,
+				fileName: source.fileName,
+			});
+		} catch (error) {
+			fail(`${source.fileName} could not be inspected (${(error as Error).message}).`);
+			return null;
 		}
-		const artwork = detectArtwork(bytes);
-		if (!artwork) fail(`${source.fileName} is not JPG, JPEG, PNG, SVG or WebP artwork.`);
-		return artwork;
+		if (inspection.kind) return inspection;
+		fail(
+			workflow === 'conversion'
+				? `${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`
+				: `${source.fileName} is not JPG, JPEG, PNG, SVG or WebP artwork.`,
+		);
+		return null;
 	}
 
 	private storeSource(
 		accountId: string,
 		jobId: string,
 		source: IncomingSource,
-		kind: string,
+		{ kind, checksum }: Inspection,
 		now: number,
 	): UploadRow {
 		const id = newId(now);
-		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind];
-		const extension = info?.extension ?? kind;
+		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind!];
+		const extension = info?.extension ?? kind!;
 		const path = this.store.relativePath(accountId, id, extension);
 		renameSync(source.tempPath, this.store.absolute(path));
 		const upload: UploadRow = {
@@ -315,7 +323,7 @@ export class JobService {
 			extension,
 			mime_type: info?.mimeType ?? 'application/octet-stream',
 			size: source.size,
-			checksum: source.checksum,
+			checksum,
 			path,
 			expires_at: now + this.sourceTtlSeconds * 1000,
 			created_at: now,

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { newClient } from './client';
+import * as artwork from '../../sandbox/digitiser/artwork';
+import * as registry from '../../sandbox/engine/registry';
+import { fixture, newClient } from './client';
 import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
 
 // Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
@@ -289,6 +291,43 @@ describe('engine threads', () => {
 			}
 		} finally {
 			await own.close();
+		}
+	});
+});
+
+describe('content detection of uploads', () => {
+	it('runs off the HTTP thread: the process serving HTTP never calls the detectors', async () => {
+		// Spies only watch this (the HTTP) thread's modules; worker threads load their own copies.
+		const formats = jest.spyOn(registry, 'detectFormat');
+		const images = jest.spyOn(artwork, 'detectArtwork');
+		try {
+			const api = await newClient(sandbox);
+			const png = Buffer.from(
+				'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+				'base64',
+			);
+			const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
+				{ field: 'files[]', name: 'Star.EXP', bytes: fixture('Star.EXP') },
+			]);
+			expect(accepted.status).toBe(202);
+			const job = await api.waitForJob('conversion', accepted.body.jobs[1].id);
+			expect(job.source).toMatchObject({ extension: 'exp', checksum: expect.stringMatching(/^[0-9a-f]{64}$/) });
+			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ name: 'logo.png', bytes: png },
+			]);
+			expect(refused.status).toBe(422);
+			expect(refused.body.errors.file).toEqual([expect.stringMatching(/not a readable embroidery/)]);
+			const digitising = await api.createJob(
+				{ workflow: 'digitising', format: 'pes', width_mm: 50, colour_count: 2 },
+				[{ name: 'logo.png', bytes: png }],
+			);
+			expect(digitising.status).toBe(202);
+			expect(formats).not.toHaveBeenCalled();
+			expect(images).not.toHaveBeenCalled();
+		} finally {
+			formats.mockRestore();
+			images.mockRestore();
 		}
 	});
 });
