@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -59,8 +59,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const dataDir = temporary
 		? mkdtempSync(join(tmpdir(), 'embroidery-sandbox-'))
 		: resolve(options.dataDir!);
-	mkdirSync(dataDir, { recursive: true });
 	checkOptions(settings);
+	// It holds the secret the admin token, the demo key and URL signatures derive from: owner only.
+	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+	chmodSync(dataDir, 0o700);
 
 	const services = new SandboxServices({
 		dataDir,

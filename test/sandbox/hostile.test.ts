@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,6 +328,27 @@ describe('content detection of uploads', () => {
 		} finally {
 			formats.mockRestore();
 			images.mockRestore();
+		}
+	});
+});
+
+describe('the data folder', () => {
+	const mode = (path: string) => statSync(path).mode & 0o777;
+
+	it('is private to its owner (0700), whether new, already there, or temporary', async () => {
+		expect(mode(sandbox.dataDir)).toBe(0o700);
+		const parent = mkdtempSync(join(tmpdir(), 'sandbox-data-'));
+		try {
+			const existing = join(parent, 'existing');
+			mkdirSync(existing, { mode: 0o755 });
+			chmodSync(existing, 0o755);
+			for (const dataDir of [join(parent, 'new', 'nested'), existing]) {
+				const own = await startSandbox({ port: 0, workers: 1, dataDir });
+				await own.close();
+				expect([dataDir, mode(dataDir)]).toEqual([dataDir, 0o700]);
+			}
+		} finally {
+			rmSync(parent, { recursive: true, force: true });
 		}
 	});
 });
