@@ -63,6 +63,13 @@ export async function readJobRequest(
 	try {
 		for await (const part of request.parts()) {
 			if (part.type === 'field') {
+				if (part.valueTruncated) {
+					throw new ValidationError({
+						[part.fieldname]: [
+							`The ${part.fieldname} field is longer than ${multipartLimits.fieldSize} bytes.`,
+						],
+					});
+				}
 				fields[part.fieldname] = String(part.value);
 				continue;
 			}

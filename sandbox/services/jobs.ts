@@ -310,7 +310,8 @@ export class JobService {
 		now: number,
 	): UploadRow {
 		const id = newId(now);
-		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind!];
+		const info =
+			listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind!];
 		const extension = info?.extension ?? kind!;
 		const path = this.store.relativePath(accountId, id, extension);
 		renameSync(source.tempPath, this.store.absolute(path));

@@ -121,7 +121,6 @@ describe('an upload whose connection drops mid-file', () => {
 	});
 });
 
-
 describe('bodies before authentication', () => {
 	const sixtyMb = 60 * 1024 * 1024;
 
@@ -159,7 +158,10 @@ describe('bodies before authentication', () => {
 		const api = await newClient(sandbox);
 		const status = await partialPost(
 			`${sandbox.baseUrl}/jobs`,
-			{ authorization: `Bearer ${api.key}`, 'content-type': 'multipart/form-data; boundary=x' },
+			{
+				authorization: `Bearer ${api.key}`,
+				'content-type': 'multipart/form-data; boundary=x',
+			},
 			Buffer.alloc(0),
 			600 * 1024 * 1024,
 			1024 * 1024,
@@ -173,7 +175,11 @@ describe('percent-encoded paths', () => {
 	const encoded = (running: RunningSandbox) => `${running.origin}/api/%761/formats`;
 
 	it('count against the network ceiling like the plain path (20 of 30 pass a ceiling of 20)', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, networkRateLimit: 20 });
+		const own = await startSandbox({
+			port: 0,
+			workers: 1,
+			networkRateLimit: 20,
+		});
 		try {
 			const statuses: number[] = [];
 			for (let i = 0; i < 30; i++) {
@@ -223,9 +229,17 @@ describe('recording a finished job', () => {
 
 			const { body } = await api.convert('Star.DST', 'pes');
 			const job = await api.waitForJob('conversion', body.job.id);
-			expect(job).toMatchObject({ status: 'failed', failureCode: 'recording_failed', outputs: [] });
+			expect(job).toMatchObject({
+				status: 'failed',
+				failureCode: 'recording_failed',
+				outputs: [],
+			});
 			expect(job.failureReason).toMatch(/disk full \(test\)/);
-			expect(job.events.map((event: any) => event.type)).toEqual(['created', 'processing', 'failed']);
+			expect(job.events.map((event: any) => event.type)).toEqual([
+				'created',
+				'processing',
+				'failed',
+			]);
 			// The engine's files went with the rows: only the source stays in the account's folder.
 			expect(readdirSync(join(dataDir, 'files', api.accountId))).toHaveLength(1);
 			expect(rejections).toEqual([]);
@@ -281,7 +295,10 @@ describe('engine threads', () => {
 			await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
 			const { body } = await api.convert('Star.DST', 'pes');
 			const job = await api.waitForJob('conversion', body.job.id);
-			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_out_of_memory' });
+			expect(job).toMatchObject({
+				status: 'failed',
+				failureCode: 'engine_out_of_memory',
+			});
 			expect(job.failureReason).toMatch(/64 MB/);
 			await sandboxAdmin(own).clearFaults();
 			// The one thread died; its replacement runs the next jobs.
@@ -312,14 +329,24 @@ describe('content detection of uploads', () => {
 			]);
 			expect(accepted.status).toBe(202);
 			const job = await api.waitForJob('conversion', accepted.body.jobs[1].id);
-			expect(job.source).toMatchObject({ extension: 'exp', checksum: expect.stringMatching(/^[0-9a-f]{64}$/) });
+			expect(job.source).toMatchObject({
+				extension: 'exp',
+				checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
+			});
 			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ name: 'logo.png', bytes: png },
 			]);
 			expect(refused.status).toBe(422);
-			expect(refused.body.errors.file).toEqual([expect.stringMatching(/not a readable embroidery/)]);
+			expect(refused.body.errors.file).toEqual([
+				expect.stringMatching(/not a readable embroidery/),
+			]);
 			const digitising = await api.createJob(
-				{ workflow: 'digitising', format: 'pes', width_mm: 50, colour_count: 2 },
+				{
+					workflow: 'digitising',
+					format: 'pes',
+					width_mm: 50,
+					colour_count: 2,
+				},
 				[{ name: 'logo.png', bytes: png }],
 			);
 			expect(digitising.status).toBe(202);
@@ -350,5 +377,22 @@ describe('the data folder', () => {
 		} finally {
 			rmSync(parent, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('form fields', () => {
+	it('refuses a field over 1 KB and more than 20 fields with 422 instead of cutting them short', async () => {
+		const api = await newClient(sandbox);
+		const star = [{ name: 'Star.DST', bytes: fixture('Star.DST') }];
+		const long = await api.createJob(
+			{ workflow: 'conversion', format: 'pes', title: 'x'.repeat(2000) },
+			star,
+		);
+		expect(long.status).toBe(422);
+		expect(long.body.errors.title).toEqual([expect.stringMatching(/longer than 1024 bytes/)]);
+		const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra${i}`, 'x']));
+		const crowded = await api.createJob({ workflow: 'conversion', format: 'pes', ...many }, star);
+		expect(crowded.status).toBe(422);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
 	});
 });

@@ -51,7 +51,9 @@ export class SourceInspector {
 			else waiting?.reject(new Error(error ?? 'no answer'));
 		});
 		worker.on('error', (error) => this.died(worker, error.message));
-		worker.on('exit', (code) => this.died(worker, `the inspection thread exited with code ${code}`));
+		worker.on('exit', (code) =>
+			this.died(worker, `the inspection thread exited with code ${code}`),
+		);
 		worker.unref();
 		return worker;
 	}

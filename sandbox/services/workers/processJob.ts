@@ -69,7 +69,8 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	} catch (error) {
 		const { failureCode, code, message } = error as CodedError;
 		const known = typeof failureCode === 'string' ? failureCode : code;
-		if (typeof known === 'string' && /^[a-z_]+$/.test(known)) return failure(known, message, warnings);
+		if (typeof known === 'string' && /^[a-z_]+$/.test(known))
+			return failure(known, message, warnings);
 		return failure('engine_error', `The engine stopped unexpectedly: ${message}`, warnings);
 	}
 }
