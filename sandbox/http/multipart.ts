@@ -9,7 +9,7 @@ import {
 	sourceSizeLimits,
 	type IncomingSource,
 	type JobRequest,
-} from '../services/jobs';
+} from '../services/jobRequest';
 import type { FileStore } from '../storage/fileStore';
 
 /** The multipart parser's own ceiling; the per-workflow limits are applied while streaming below. */

@@ -87,17 +87,17 @@ export class SandboxServices {
 			faults: () => this.faults,
 			report: options.report ?? ((error) => console.error('[sandbox]', error)),
 		});
-		this.jobs = new JobService(
-			this.db,
-			jobsTable,
+		this.jobs = new JobService({
+			db: this.db,
+			jobs: jobsTable,
 			uploads,
-			this.accounts,
-			this.store,
-			this.clock,
-			this.runner,
-			options.sourceTtlSeconds,
-			this.inspector,
-		);
+			accounts: this.accounts,
+			store: this.store,
+			clock: this.clock,
+			queue: this.runner,
+			inspect: (request) => this.inspector.inspect(request),
+			sourceTtlSeconds: options.sourceTtlSeconds,
+		});
 		this.files = new FileService(
 			uploads,
 			jobsTable,
