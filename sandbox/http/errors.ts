@@ -15,6 +15,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
 				.send({ message: error.message });
 		}
 		if (error instanceof ApiError) return reply.code(error.status).send({ message: error.message });
+		// A path parameter outside its schema (a workflow other than the two) names no resource.
+		if ((error as FastifyError).validationContext === 'params') {
+			return reply
+				.code(404)
+				.send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+		}
 		const status = (error as FastifyError).statusCode ?? 500;
 		if (status >= 500) {
 			request.log.error(error);

@@ -2,10 +2,10 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 import type { SandboxServices } from '../services';
-import { installErrorHandlers, installNotFoundHandler } from './errors';
-import { installFaults } from './faults';
+import { installErrorHandlers } from './errors';
 import { multipartLimits, refuseOversizedMultipart } from './multipart';
-import { RateLimiter, defaultNetworkRateLimit, rateLimits } from './rateLimits';
+import { servicesPlugin } from './plugins/services';
+import { RateLimiter, defaultNetworkRateLimit } from './rateLimits';
 import { controlRoutes } from './routes/control';
 import { v1Routes } from './routes/v1';
 
@@ -25,9 +25,9 @@ export async function buildServer(
 		bodyLimit: 1024 * 1024,
 		forceCloseConnections: true,
 	});
-	const limiter = new RateLimiter(services.clock);
-	const networkLimit = options.networkRateLimit ?? defaultNetworkRateLimit;
+	await app.register(servicesPlugin, { services, limiter: new RateLimiter(services.clock) });
 	refuseOversizedMultipart(app);
+
 	// Clients often send POSTs without a body but with a JSON content type; that is not an error here.
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
 		const text = String(body).trim();
@@ -44,25 +44,10 @@ export async function buildServer(
 	);
 	await app.register(multipart, { limits: multipartLimits, throwFileSizeLimit: false });
 	installErrorHandlers(app);
-	// Hooks of this scope run for exactly the requests the router sends to v1 (percent-encoded paths
-	// included), and for its unknown paths: the ceiling and the faults see what routing sees.
-	await app.register(
-		async (v1) => {
-			if (networkLimit > 0) {
-				v1.addHook('onRequest', async (request) => {
-					limiter.take(
-						`network:${request.ip}`,
-						networkLimit,
-						`Too many requests from this network address: at most ${networkLimit} per ${rateLimits.windowSeconds} seconds, whatever the API key.`,
-					);
-				});
-			}
-			installFaults(v1, services);
-			installNotFoundHandler(v1);
-			await v1.register(v1Routes(services, limiter));
-		},
-		{ prefix: '/api/v1' },
-	);
-	await app.register(controlRoutes(services, limiter), { prefix: '/__sandbox' });
+	await app.register(v1Routes, {
+		prefix: '/api/v1',
+		networkRateLimit: options.networkRateLimit ?? defaultNetworkRateLimit,
+	});
+	await app.register(controlRoutes, { prefix: '/__sandbox' });
 	return app;
 }

@@ -308,4 +308,18 @@ describe('unknown routes', () => {
 		expect(response.status).toBe(404);
 		expect(typeof response.body.message).toBe('string');
 	});
+
+	it('answers 404 for a workflow other than the two, once the key is accepted', async () => {
+		const id = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+		const api = new Api(sandbox, sandbox.demoKey);
+		for (const response of [
+			await api.get(`/jobs/embroidering/${id}`),
+			await api.post(`/jobs/embroidering/${id}/retry`),
+			await api.post(`/jobs/embroidering/${id}/unlock`),
+		]) {
+			expect(response.status).toBe(404);
+			expect(Object.keys(response.body)).toEqual(['message']);
+		}
+		expect((await new Api(sandbox, 'wrong').get(`/jobs/embroidering/${id}`)).status).toBe(401);
+	});
 });
