@@ -1,3 +1,18 @@
+/*
+ * How a job is processed, from the request to the worker thread:
+ *
+ * POST /api/v1/jobs     http/routes/jobs.ts; its config names ability jobs:write and the
+ *                       jobCreation limit, which http/plugins/caller.ts enforces
+ * readJobRequest        http/multipart.ts: each file streamed to tmp/, cut at its size limit
+ * JobService.create     services/jobs.ts:
+ *   checkJobRequest     services/jobRequest.ts: every 422 rule; checksum and content detection
+ *                       in the inspection thread (workers/inspector.ts, workers/inspection.ts)
+ *   allowance, processing control, then insertJobs in one transaction (status `queued`)
+ * JobRunner.kick        below: claims queued jobs while an engine thread is idle
+ * WorkerPool.run        workers/pool.ts: a job per thread; heap ceiling, timeout, crash -> failed
+ * processJob            workers/processJob.ts, in the thread: read or digitise, write, previews
+ * JobRunner.record      below: outputs, status and event in one transaction
+ */
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
