@@ -7,17 +7,10 @@ import { DatabaseSync } from 'node:sqlite';
 import * as artwork from '../../sandbox/digitiser/artwork';
 import * as registry from '../../sandbox/engine/registry';
 import { fixture, newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
+import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 1 });
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,7 +70,7 @@ function partialPost(
 
 describe('an upload whose connection drops mid-file', () => {
 	it('leaves no temporary file, creates no job and counts no quota', async () => {
-		const api = await newClient(sandbox, { plan: 'free' });
+		const api = await newClient(suite.sandbox, { plan: 'free' });
 		const before = (await api.get('/usage')).body.freeUsage;
 		const boundary = 'cut-off-upload';
 		const head = Buffer.from(
@@ -97,9 +90,9 @@ describe('an upload whose connection drops mid-file', () => {
 				'',
 			].join('\r\n'),
 		);
-		const tmp = join(sandbox.dataDir, 'tmp');
+		const tmp = join(suite.sandbox.dataDir, 'tmp');
 		const answered = partialPost(
-			`${sandbox.baseUrl}/jobs`,
+			`${suite.sandbox.baseUrl}/jobs`,
 			{
 				authorization: `Bearer ${api.key}`,
 				'content-type': `multipart/form-data; boundary=${boundary}`,
@@ -131,7 +124,7 @@ describe('bodies before authentication', () => {
 			'application/x-www-form-urlencoded',
 		]) {
 			const status = await partialPost(
-				`${sandbox.baseUrl}/jobs`,
+				`${suite.sandbox.baseUrl}/jobs`,
 				{ 'content-type': contentType },
 				Buffer.alloc(0),
 				sixtyMb,
@@ -144,7 +137,7 @@ describe('bodies before authentication', () => {
 
 	it('answers an unauthenticated 60 MB upload with 401 without reading it', async () => {
 		const status = await partialPost(
-			`${sandbox.baseUrl}/jobs`,
+			`${suite.sandbox.baseUrl}/jobs`,
 			{ 'content-type': 'multipart/form-data; boundary=x' },
 			Buffer.alloc(0),
 			sixtyMb,
@@ -155,9 +148,9 @@ describe('bodies before authentication', () => {
 	});
 
 	it('refuses a multipart body larger than any job request (10 files of 50 MB) with 413 at once', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const status = await partialPost(
-			`${sandbox.baseUrl}/jobs`,
+			`${suite.sandbox.baseUrl}/jobs`,
 			{
 				authorization: `Bearer ${api.key}`,
 				'content-type': 'multipart/form-data; boundary=x',
@@ -175,38 +168,30 @@ describe('percent-encoded paths', () => {
 	const encoded = (running: RunningSandbox) => `${running.origin}/api/%761/formats`;
 
 	it('count against the network ceiling like the plain path (20 of 30 pass a ceiling of 20)', async () => {
-		const own = await startSandbox({
-			port: 0,
-			workers: 1,
-			networkRateLimit: 20,
-		});
-		try {
-			const statuses: number[] = [];
-			for (let i = 0; i < 30; i++) {
-				const response = await fetch(encoded(own), {
-					headers: { authorization: `Bearer ${own.demoKey}` },
-				});
-				statuses.push(response.status);
-			}
-			expect(statuses.filter((status) => status === 200)).toHaveLength(20);
-			expect(statuses.slice(20)).toEqual(Array(10).fill(429));
-			// Unknown paths under an encoded prefix count too.
-			const unknown = await fetch(`${own.origin}/api/%761/nothing-here`);
-			expect(unknown.status).toBe(429);
-		} finally {
-			await own.close();
+		const own = await suite.own({ networkRateLimit: 20 });
+		const statuses: number[] = [];
+		for (let i = 0; i < 30; i++) {
+			const response = await fetch(encoded(own), {
+				headers: { authorization: `Bearer ${own.demoKey}` },
+			});
+			statuses.push(response.status);
 		}
+		expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+		expect(statuses.slice(20)).toEqual(Array(10).fill(429));
+		// Unknown paths under an encoded prefix count too.
+		const unknown = await fetch(`${own.origin}/api/%761/nothing-here`);
+		expect(unknown.status).toBe(429);
 	});
 
 	it('get the injected faults like the plain path', async () => {
-		await sandboxAdmin(sandbox).setFaults({ rate5xx: 1 });
+		await suite.admin.setFaults({ rate5xx: 1 });
 		try {
-			const response = await fetch(encoded(sandbox), {
-				headers: { authorization: `Bearer ${sandbox.demoKey}` },
+			const response = await fetch(encoded(suite.sandbox), {
+				headers: { authorization: `Bearer ${suite.sandbox.demoKey}` },
 			});
 			expect(response.status).toBe(503);
 		} finally {
-			await sandboxAdmin(sandbox).clearFaults();
+			await suite.admin.clearFaults();
 		}
 	});
 });
@@ -217,7 +202,7 @@ describe('recording a finished job', () => {
 		const rejections: unknown[] = [];
 		const onRejection = (reason: unknown) => rejections.push(reason);
 		process.on('unhandledRejection', onRejection);
-		const own = await startSandbox({ port: 0, workers: 1, dataDir });
+		const own = await suite.own({ dataDir });
 		try {
 			const api = await newClient(own);
 			// A real SQLite failure on the last of the three result rows (output and preview come first).
@@ -261,7 +246,7 @@ describe('recording a finished job', () => {
 describe('unlocking', () => {
 	it('charges nothing when recording the unlock fails: charge, unlock and event are one transaction', async () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-unlock-'));
-		const own = await startSandbox({ port: 0, workers: 1, dataDir });
+		const own = await suite.own({ dataDir });
 		try {
 			const api = await newClient(own, { plan: 'credits', creditBalance: 5 });
 			const { body } = await api.convert('Star.DST', 'pes');
@@ -289,25 +274,21 @@ describe('unlocking', () => {
 
 describe('engine threads', () => {
 	it('fail a job whose thread runs out of memory with engine_out_of_memory, and replace the thread', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, workerMemoryMb: 64 });
-		try {
-			const api = await newClient(own);
-			await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
-			const { body } = await api.convert('Star.DST', 'pes');
-			const job = await api.waitForJob('conversion', body.job.id);
-			expect(job).toMatchObject({
-				status: 'failed',
-				failureCode: 'engine_out_of_memory',
-			});
-			expect(job.failureReason).toMatch(/64 MB/);
-			await sandboxAdmin(own).clearFaults();
-			// The one thread died; its replacement runs the next jobs.
-			for (let i = 0; i < 2; i++) {
-				const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-				expect((await api.waitForJob('conversion', next)).status).toBe('completed');
-			}
-		} finally {
-			await own.close();
+		const own = await suite.own({ workerMemoryMb: 64 });
+		const api = await newClient(own);
+		await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
+		const { body } = await api.convert('Star.DST', 'pes');
+		const job = await api.waitForJob('conversion', body.job.id);
+		expect(job).toMatchObject({
+			status: 'failed',
+			failureCode: 'engine_out_of_memory',
+		});
+		expect(job.failureReason).toMatch(/64 MB/);
+		await sandboxAdmin(own).clearFaults();
+		// The one thread died; its replacement runs the next jobs.
+		for (let i = 0; i < 2; i++) {
+			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
 		}
 	});
 });
@@ -318,7 +299,7 @@ describe('content detection of uploads', () => {
 		const formats = jest.spyOn(registry, 'detectFormat');
 		const images = jest.spyOn(artwork, 'detectArtwork');
 		try {
-			const api = await newClient(sandbox);
+			const api = await newClient(suite.sandbox);
 			const png = Buffer.from(
 				'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
 				'base64',
@@ -363,14 +344,14 @@ describe('the data folder', () => {
 	const mode = (path: string) => statSync(path).mode & 0o777;
 
 	it('is private to its owner (0700), whether new, already there, or temporary', async () => {
-		expect(mode(sandbox.dataDir)).toBe(0o700);
+		expect(mode(suite.sandbox.dataDir)).toBe(0o700);
 		const parent = mkdtempSync(join(tmpdir(), 'sandbox-data-'));
 		try {
 			const existing = join(parent, 'existing');
 			mkdirSync(existing, { mode: 0o755 });
 			chmodSync(existing, 0o755);
 			for (const dataDir of [join(parent, 'new', 'nested'), existing]) {
-				const own = await startSandbox({ port: 0, workers: 1, dataDir });
+				const own = await suite.own({ dataDir });
 				await own.close();
 				expect([dataDir, mode(dataDir)]).toEqual([dataDir, 0o700]);
 			}
@@ -382,7 +363,7 @@ describe('the data folder', () => {
 
 describe('form fields', () => {
 	it('refuses a field over 1 KB and more than 20 fields with 422 instead of cutting them short', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const star = [{ name: 'Star.DST', bytes: fixture('Star.DST') }];
 		const long = await api.createJob(
 			{ workflow: 'conversion', format: 'pes', title: 'x'.repeat(2000) },
