@@ -5,6 +5,8 @@ import { ApiError, RateLimitedError, ValidationError } from '../services/errors'
 /** Every error leaves as `{ message }`, or `{ message, errors }` for 422, with the spec's statuses. */
 export function installErrorHandlers(app: FastifyInstance): void {
 	app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+		// Refused before its body was read (401, 413...): close rather than drain the rest of the upload.
+		if (!request.raw.complete) reply.header('Connection', 'close');
 		if (error instanceof ValidationError) {
 			return reply.code(422).send({ message: error.message, errors: error.errors });
 		}
