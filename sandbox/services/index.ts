@@ -98,14 +98,14 @@ export class SandboxServices {
 			inspect: (request) => this.inspector.inspect(request),
 			sourceTtlSeconds: options.sourceTtlSeconds,
 		});
-		this.files = new FileService(
+		this.files = new FileService({
 			uploads,
-			jobsTable,
-			this.store,
-			new UrlSigner(this.secret),
-			this.clock,
-			options.signedUrlTtlSeconds,
-		);
+			jobs: jobsTable,
+			store: this.store,
+			signer: new UrlSigner(this.secret),
+			clock: this.clock,
+			urlTtlSeconds: options.signedUrlTtlSeconds,
+		});
 		this.ensureDemoAccount();
 		this.runner.recover();
 		this.runner.kick();
