@@ -19,6 +19,12 @@ export async function v1Routes(app: FastifyInstance, options: { networkRateLimit
 	await app.register(faultsPlugin);
 	await app.register(callerPlugin);
 	installNotFoundHandler(app);
+	// A v1 route without an ability would be open to anyone: refuse to build it.
+	app.addHook('onRoute', (route) => {
+		if (!route.config?.ability) {
+			throw new Error(`The v1 route ${route.method} ${route.url} states no ability in its config.`);
+		}
+	});
 	await app.register(formatRoutes);
 	await app.register(usageRoutes);
 	await app.register(jobRoutes);
