@@ -100,7 +100,15 @@ export class JobService {
 				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing per account). Try again when some have finished.`,
 			);
 		}
-		const created = transaction(this.db, () => this.insertJobs(accountId, checked));
+		const stored: string[] = [];
+		let created: JobRow[];
+		try {
+			created = transaction(this.db, () => this.insertJobs(accountId, checked, stored));
+		} catch (error) {
+			// The rows were rolled back; the sources already moved into the store go with them.
+			for (const path of stored) this.store.remove(path);
+			throw error;
+		}
 		this.queue.kick();
 		return created;
 	}
@@ -178,12 +186,12 @@ export class JobService {
 	}
 
 	/** The persistence step: sources moved into the store, uploads, jobs, events and usage recorded. */
-	private insertJobs(accountId: string, request: CheckedJobRequest): JobRow[] {
+	private insertJobs(accountId: string, request: CheckedJobRequest, stored: string[]): JobRow[] {
 		const { workflow, format, options } = request;
 		const rows = request.sources.map((source) => {
 			const now = this.clock.now();
 			const jobId = newId(now);
-			const upload = this.storeSource(accountId, jobId, source, now);
+			const upload = this.storeSource(accountId, jobId, source, now, stored);
 			this.jobs.insert({
 				id: jobId,
 				account_id: accountId,
@@ -218,14 +226,16 @@ export class JobService {
 		jobId: string,
 		source: CheckedSource,
 		now: number,
+		/** Gets the store path of the moved file, for removal if the transaction fails. */
+		stored: string[],
 	): UploadRow {
 		const { kind, checksum } = source.inspection;
 		const id = newId(now);
-		const info =
-			listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind!];
-		const extension = info?.extension ?? kind!;
+		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind];
+		const extension = info?.extension ?? kind;
 		const path = this.store.relativePath(accountId, id, extension);
 		renameSync(source.tempPath, this.store.absolute(path));
+		stored.push(path);
 		const upload: UploadRow = {
 			id,
 			account_id: accountId,

@@ -407,3 +407,31 @@ describe('form fields', () => {
 		expect((await api.get('/jobs')).body.data).toEqual([]);
 	});
 });
+
+describe('creating jobs', () => {
+	it('keeps no source file when the inserts fail: the rows roll back and the moved files go with them', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-create-'));
+		const own = await suite.own({ dataDir });
+		try {
+			const api = await newClient(own);
+			const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+			// The second job's insert fails, after both sources were moved into the store.
+			db.exec(`CREATE TRIGGER refuse_second_job BEFORE INSERT ON jobs
+				WHEN (SELECT COUNT(*) FROM uploads WHERE account_id = NEW.account_id) >= 2
+				BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
+			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ field: 'files[]', name: 'one.dst', bytes: fixture('Star.DST') },
+				{ field: 'files[]', name: 'two.dst', bytes: fixture('Star.DST') },
+			]);
+			expect(refused.status).toBe(500);
+			expect(readdirSync(join(dataDir, 'files', api.accountId))).toEqual([]);
+			expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+			expect((await api.get('/jobs')).body.data).toEqual([]);
+			db.exec('DROP TRIGGER refuse_second_job');
+			db.close();
+		} finally {
+			await own.close();
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+});
