@@ -11,6 +11,7 @@ const usage = `Usage: npm run sandbox -- [options]
   --signed-url-ttl SECONDS  lifetime of signed file URLs (default 600)
   --source-ttl SECONDS      how long source uploads stay retryable (default 86400)
   --workers N               engine worker threads (default 2)
+  --worker-memory MB        heap ceiling of each engine thread (default 1024)
   --network-rate-limit N    v1 requests per minute per client address, whatever the key (default 1200, 0 = off)
   --log                     log every request`;
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
 			'signed-url-ttl': { type: 'string' },
 			'source-ttl': { type: 'string' },
 			workers: { type: 'string' },
+			'worker-memory': { type: 'string' },
 			'network-rate-limit': { type: 'string' },
 			log: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
 		signedUrlTtlSeconds: integer(values['signed-url-ttl'], '--signed-url-ttl'),
 		sourceTtlSeconds: integer(values['source-ttl'], '--source-ttl'),
 		workers: integer(values.workers, '--workers'),
+		workerMemoryMb: integer(values['worker-memory'], '--worker-memory'),
 		networkRateLimit: integer(values['network-rate-limit'], '--network-rate-limit'),
 		logRequests: values.log,
 	});

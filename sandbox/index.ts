@@ -1,9 +1,9 @@
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { buildServer } from './http/server';
-import { SandboxServices } from './services';
+import { defaultWorkerMemoryMb, SandboxServices } from './services';
 
 export interface SandboxOptions {
 	/** Default 127.0.0.1. */
@@ -22,6 +22,8 @@ export interface SandboxOptions {
 	workers?: number;
 	/** A job running longer is stopped and failed with `engine_timeout`; default 120. */
 	jobTimeoutSeconds?: number;
+	/** Heap ceiling of each engine thread in MB (a job past it fails with `engine_out_of_memory`); default 1024. */
+	workerMemoryMb?: number;
 	/** Log each request (fastify's logger). */
 	logRequests?: boolean;
 	/** v1 requests per minute per client address (the spec's network-level ceiling), default 1200; 0 = off. */
@@ -47,6 +49,7 @@ export const defaultSandboxOptions = {
 	signedUrlTtlSeconds: 600,
 	sourceTtlSeconds: 86400,
 	workers: 2,
+	workerMemoryMb: defaultWorkerMemoryMb,
 };
 
 /** Starts the whole service locally: HTTP API, control API, storage and engine workers. */
@@ -56,8 +59,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const dataDir = temporary
 		? mkdtempSync(join(tmpdir(), 'embroidery-sandbox-'))
 		: resolve(options.dataDir!);
-	mkdirSync(dataDir, { recursive: true });
 	checkOptions(settings);
+	// It holds the secret the admin token, the demo key and URL signatures derive from: owner only.
+	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+	chmodSync(dataDir, 0o700);
 
 	const services = new SandboxServices({
 		dataDir,
@@ -67,6 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		demoKey: options.demoKey,
 		adminToken: options.adminToken,
 		jobTimeoutMs: (options.jobTimeoutSeconds ?? 120) * 1000,
+		workerMemoryMb: settings.workerMemoryMb,
 	});
 	const app = await buildServer(services, {
 		logger: options.logRequests ?? false,
@@ -111,6 +117,12 @@ function checkOptions(settings: typeof defaultSandboxOptions): void {
 		problems.push('port must be 0-65535');
 	if (!Number.isInteger(settings.workers) || settings.workers < 1 || settings.workers > 64)
 		problems.push('workers must be 1-64');
+	if (
+		!Number.isInteger(settings.workerMemoryMb) ||
+		settings.workerMemoryMb < 64 ||
+		settings.workerMemoryMb > 65536
+	)
+		problems.push('workerMemoryMb must be 64-65536');
 	if (!(settings.signedUrlTtlSeconds > 0)) problems.push('signedUrlTtlSeconds must be positive');
 	if (!(settings.sourceTtlSeconds > 0)) problems.push('sourceTtlSeconds must be positive');
 	if (problems.length) throw new Error(`Invalid sandbox options: ${problems.join('; ')}.`);

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { ValidationError } from '../services/errors';
 import {
@@ -10,7 +9,7 @@ import {
 	sourceSizeLimits,
 	type IncomingSource,
 	type JobRequest,
-} from '../services/jobs';
+} from '../services/jobRequest';
 import type { FileStore } from '../storage/fileStore';
 
 /** The multipart parser's own ceiling; the per-workflow limits are applied while streaming below. */
@@ -21,6 +20,28 @@ export const multipartLimits = {
 	fieldSize: 1024,
 	parts: maxFilesPerRequest + 40,
 };
+
+/** The largest multipart body a job request can need: every file at the conversion limit, plus the fields. */
+export const maxMultipartBytes = maxFilesPerRequest * sourceSizeLimits.conversion + 1024 * 1024;
+
+/**
+ * Multipart bodies are read by the route itself (after authentication), so fastify's bodyLimit does not
+ * cover them: one announcing more than any job request can need is refused at once, before a byte is read.
+ */
+export function refuseOversizedMultipart(app: FastifyInstance): void {
+	app.addHook('onRequest', async (request) => {
+		const length = Number(request.headers['content-length'] ?? 0);
+		const multipartBody = /^multipart\//i.test(request.headers['content-type'] ?? '');
+		if (length > maxMultipartBytes && multipartBody) {
+			throw Object.assign(
+				new Error(
+					`The request body is ${length} bytes; a job request takes at most ${maxFilesPerRequest} files of ${sourceSizeLimits.conversion / 1024 / 1024} MB.`,
+				),
+				{ statusCode: 413 },
+			);
+		}
+	});
+}
 
 /**
  * Streams a job-creation form to temporary files: nothing is buffered whole, and a file is
@@ -42,6 +63,13 @@ export async function readJobRequest(
 	try {
 		for await (const part of request.parts()) {
 			if (part.type === 'field') {
+				if (part.valueTruncated) {
+					throw new ValidationError({
+						[part.fieldname]: [
+							`The ${part.fieldname} field is longer than ${multipartLimits.fieldSize} bytes.`,
+						],
+					});
+				}
 				fields[part.fieldname] = String(part.value);
 				continue;
 			}
@@ -62,7 +90,7 @@ export async function readJobRequest(
 			if (sources.length >= maxFilesPerRequest) {
 				// Past the file limit only the count matters; the bytes go nowhere.
 				await discard(part.file);
-				sources.push({ field, fileName, tempPath: '', size: 0, checksum: '' });
+				sources.push({ field, fileName, tempPath: '', size: 0 });
 				continue;
 			}
 			sources.push(await streamToDisk(part.file, store.temporaryPath(), field, fileName, limit));
@@ -109,7 +137,6 @@ async function streamToDisk(
 	limit: number,
 ): Promise<IncomingSource> {
 	const handle = await open(tempPath, 'w');
-	const hash = createHash('sha256');
 	let size = 0;
 	let truncatedAt: number | undefined;
 	try {
@@ -120,18 +147,21 @@ async function streamToDisk(
 				continue;
 			}
 			size += chunk.length;
-			hash.update(chunk);
 			await handle.write(chunk);
 		}
-	} finally {
+	} catch (error) {
+		// A connection dropped mid-file: the partial file belongs to no job.
 		await handle.close();
+		await rm(tempPath, { force: true });
+		throw error;
 	}
+	await handle.close();
 	if ((stream as Readable & { truncated?: boolean }).truncated) truncatedAt = limit;
 	if (truncatedAt !== undefined) {
 		await rm(tempPath, { force: true });
-		return { field, fileName, tempPath: '', size, checksum: '', truncatedAt };
+		return { field, fileName, tempPath: '', size, truncatedAt };
 	}
-	return { field, fileName, tempPath, size, checksum: hash.digest('hex') };
+	return { field, fileName, tempPath, size };
 }
 
 async function discard(stream: Readable): Promise<void> {

@@ -1,8 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+
 import type { FreeUsage } from '../services/accounts';
 import type { SandboxServices } from '../services';
 import type { JobDetails } from '../services/jobs';
 import type { JobRow } from '../storage/jobs';
 import type { UploadRow } from '../storage/uploads';
+
+/** A presenter whose signed URLs point back at the host and scheme the request came in on. */
+export function presenterFor(request: FastifyRequest): Presenter {
+	return new Presenter(request.server.services, `${request.protocol}://${request.host}/api/v1`);
+}
 
 /** Turns stored rows into the spec's resources, with complete signed URLs under `baseUrl`. */
 export class Presenter {

@@ -3,9 +3,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 
 import type { SandboxServices } from '../services';
 import { installErrorHandlers } from './errors';
-import { installFaults } from './faults';
-import { multipartLimits } from './multipart';
-import { RateLimiter, defaultNetworkRateLimit, rateLimits } from './rateLimits';
+import { multipartLimits, refuseOversizedMultipart } from './multipart';
+import { servicesPlugin } from './plugins/services';
+import { RateLimiter, defaultNetworkRateLimit } from './rateLimits';
 import { controlRoutes } from './routes/control';
 import { v1Routes } from './routes/v1';
 
@@ -25,18 +25,8 @@ export async function buildServer(
 		bodyLimit: 1024 * 1024,
 		forceCloseConnections: true,
 	});
-	const limiter = new RateLimiter(services.clock);
-	const networkLimit = options.networkRateLimit ?? defaultNetworkRateLimit;
-	if (networkLimit > 0) {
-		app.addHook('onRequest', async (request) => {
-			if (!request.url.startsWith('/api/v1/')) return;
-			limiter.take(
-				`network:${request.ip}`,
-				networkLimit,
-				`Too many requests from this network address: at most ${networkLimit} per ${rateLimits.windowSeconds} seconds, whatever the API key.`,
-			);
-		});
-	}
+	await app.register(servicesPlugin, { services, limiter: new RateLimiter(services.clock) });
+	refuseOversizedMultipart(app);
 
 	// Clients often send POSTs without a body but with a JSON content type; that is not an error here.
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -48,15 +38,16 @@ export async function buildServer(
 			done(Object.assign(new Error('The body is not valid JSON.'), { statusCode: 400 }), undefined);
 		}
 	});
-	// Other bodies are read and dropped, so the route can answer 422 rather than 415.
-	app.addContentTypeParser('*', (_request, payload, done) => {
-		payload.resume();
-		payload.on('end', () => done(null, undefined));
-	});
+	// Other bodies are read (within bodyLimit, else 413) and dropped, so the route can answer 422 rather than 415.
+	app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) =>
+		done(null, undefined),
+	);
 	await app.register(multipart, { limits: multipartLimits, throwFileSizeLimit: false });
 	installErrorHandlers(app);
-	installFaults(app, services);
-	await app.register(v1Routes(services, limiter), { prefix: '/api/v1' });
-	await app.register(controlRoutes(services, limiter), { prefix: '/__sandbox' });
+	await app.register(v1Routes, {
+		prefix: '/api/v1',
+		networkRateLimit: options.networkRateLimit ?? defaultNetworkRateLimit,
+	});
+	await app.register(controlRoutes, { prefix: '/__sandbox' });
 	return app;
 }

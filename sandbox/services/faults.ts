@@ -12,6 +12,8 @@ export interface Faults {
 	dropRate: number;
 	/** Share of jobs that fail with `engine_error` instead of running. */
 	engineFailureRate: number;
+	/** Share of jobs whose engine thread really exhausts its memory ceiling: the thread dies and is replaced. */
+	workerOutOfMemoryRate: number;
 	/** While true, jobs stay queued: for testing waits, timeouts and the processing control. */
 	processingPaused: boolean;
 }
@@ -22,6 +24,7 @@ export const noFaults: Faults = {
 	latencyMs: 0,
 	dropRate: 0,
 	engineFailureRate: 0,
+	workerOutOfMemoryRate: 0,
 	processingPaused: false,
 };
 

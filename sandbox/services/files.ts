@@ -13,16 +13,35 @@ export interface FileToSend {
 	size: number;
 }
 
+export interface FileServiceDependencies {
+	uploads: UploadsTable;
+	jobs: JobsTable;
+	store: FileStore;
+	signer: UrlSigner;
+	clock: SandboxClock;
+	/** Lifetime of a signed URL. */
+	urlTtlSeconds: number;
+}
+
 /** Signed private file URLs: issuing them, and checking every access against owner, lock and expiry. */
 export class FileService {
-	constructor(
-		private readonly uploads: UploadsTable,
-		private readonly jobs: JobsTable,
-		private readonly store: FileStore,
-		private readonly signer: UrlSigner,
-		private readonly clock: SandboxClock,
-		private readonly urlTtlSeconds: number,
-	) {}
+	private readonly uploads: UploadsTable;
+	private readonly jobs: JobsTable;
+	private readonly store: FileStore;
+	private readonly signer: UrlSigner;
+	private readonly clock: SandboxClock;
+	private readonly urlTtlSeconds: number;
+
+	constructor(dependencies: FileServiceDependencies) {
+		({
+			uploads: this.uploads,
+			jobs: this.jobs,
+			store: this.store,
+			signer: this.signer,
+			clock: this.clock,
+			urlTtlSeconds: this.urlTtlSeconds,
+		} = dependencies);
+	}
 
 	/** Path and query of a fresh signed URL, relative to the v1 base. */
 	signedPath(upload: UploadRow, access: FileAccess): string {

@@ -16,6 +16,7 @@ import { FileService } from './files';
 import { JobRunner } from './jobRunner';
 import { JobService } from './jobs';
 import { UrlSigner } from './signing';
+import { SourceInspector } from './workers/inspector';
 import { WorkerPool } from './workers/pool';
 
 export interface ServiceOptions {
@@ -28,7 +29,13 @@ export interface ServiceOptions {
 	/** Fixed admin token; by default derived like the demo key. */
 	adminToken?: string;
 	jobTimeoutMs?: number;
+	/** Heap ceiling of each engine thread, in MB. */
+	workerMemoryMb?: number;
+	/** Where failures with no request to answer are logged; console.error by default. */
+	report?: (error: unknown) => void;
 }
+
+export const defaultWorkerMemoryMb = 1024;
 
 /** The sandbox's state and behaviour, wired together; the HTTP layer only talks to this. */
 export class SandboxServices {
@@ -46,6 +53,7 @@ export class SandboxServices {
 	private readonly db: DatabaseSync;
 	private readonly meta: MetaTable;
 	private readonly pool: WorkerPool;
+	private readonly inspector: SourceInspector;
 	private readonly secret: string;
 
 	constructor(options: ServiceOptions) {
@@ -63,33 +71,41 @@ export class SandboxServices {
 		const uploads = new UploadsTable(this.db);
 		this.store = new FileStore(options.dataDir);
 		this.accounts = new AccountService(accountsTable, keys, this.clock);
-		this.pool = new WorkerPool(Math.max(1, options.workers), options.jobTimeoutMs ?? 120_000);
-		this.runner = new JobRunner(
-			jobsTable,
-			uploads,
-			this.store,
-			this.pool,
-			this.clock,
-			() => this.faults,
+		this.pool = new WorkerPool(
+			Math.max(1, options.workers),
+			options.jobTimeoutMs ?? 120_000,
+			options.workerMemoryMb ?? defaultWorkerMemoryMb,
 		);
-		this.jobs = new JobService(
-			this.db,
-			jobsTable,
+		this.inspector = new SourceInspector(options.workerMemoryMb ?? defaultWorkerMemoryMb);
+		this.runner = new JobRunner({
+			db: this.db,
+			jobs: jobsTable,
 			uploads,
-			this.accounts,
-			this.store,
-			this.clock,
-			this.runner,
-			options.sourceTtlSeconds,
-		);
-		this.files = new FileService(
+			store: this.store,
+			pool: this.pool,
+			clock: this.clock,
+			faults: () => this.faults,
+			report: options.report ?? ((error) => console.error('[sandbox]', error)),
+		});
+		this.jobs = new JobService({
+			db: this.db,
+			jobs: jobsTable,
 			uploads,
-			jobsTable,
-			this.store,
-			new UrlSigner(this.secret),
-			this.clock,
-			options.signedUrlTtlSeconds,
-		);
+			accounts: this.accounts,
+			store: this.store,
+			clock: this.clock,
+			queue: this.runner,
+			inspect: (request) => this.inspector.inspect(request),
+			sourceTtlSeconds: options.sourceTtlSeconds,
+		});
+		this.files = new FileService({
+			uploads,
+			jobs: jobsTable,
+			store: this.store,
+			signer: new UrlSigner(this.secret),
+			clock: this.clock,
+			urlTtlSeconds: options.signedUrlTtlSeconds,
+		});
 		this.ensureDemoAccount();
 		this.runner.recover();
 		this.runner.kick();
@@ -117,7 +133,7 @@ export class SandboxServices {
 
 	async close(): Promise<void> {
 		await this.runner.drain(10_000);
-		await this.pool.close();
+		await Promise.all([this.pool.close(), this.inspector.close()]);
 		this.db.close();
 	}
 

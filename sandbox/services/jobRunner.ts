@@ -1,5 +1,22 @@
+/*
+ * How a job is processed, from the request to the worker thread:
+ *
+ * POST /api/v1/jobs     http/routes/jobs.ts; its config names ability jobs:write and the
+ *                       jobCreation limit, which http/plugins/caller.ts enforces
+ * readJobRequest        http/multipart.ts: each file streamed to tmp/, cut at its size limit
+ * JobService.create     services/jobs.ts:
+ *   checkJobRequest     services/jobRequest.ts: every 422 rule; checksum and content detection
+ *                       in the inspection thread (workers/inspector.ts, workers/inspection.ts)
+ *   allowance, processing control, then insertJobs in one transaction (status `queued`)
+ * JobRunner.kick        below: claims queued jobs while an engine thread is idle
+ * WorkerPool.run        workers/pool.ts: a job per thread; heap ceiling, timeout, crash -> failed
+ * processJob            workers/processJob.ts, in the thread: read or digitise, write, previews
+ * JobRunner.record      below: outputs, status and event in one transaction
+ */
 import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 
+import { transaction } from '../storage/database';
 import type { FileStore } from '../storage/fileStore';
 import type { JobRow, JobsTable } from '../storage/jobs';
 import type { UploadsTable } from '../storage/uploads';
@@ -13,56 +30,96 @@ import type { JobTask, TaskResult, WrittenFile } from './workers/task';
 /** Processing starts a job gets (counting restarts mid-run) before it is failed instead of re-queued. */
 export const maxRunAttempts = 3;
 
+export interface JobRunnerDependencies {
+	db: DatabaseSync;
+	jobs: JobsTable;
+	uploads: UploadsTable;
+	store: FileStore;
+	pool: WorkerPool;
+	clock: SandboxClock;
+	faults: () => Faults;
+	/** Where failures with no caller to answer go (the sandbox's log). */
+	report: (error: unknown) => void;
+}
+
 /** Moves queued jobs through the worker pool and records what comes back. */
 export class JobRunner implements JobQueue {
 	private readonly running = new Map<string, Promise<void>>();
 	private stopping = false;
+	private readonly db: DatabaseSync;
+	private readonly jobs: JobsTable;
+	private readonly uploads: UploadsTable;
+	private readonly store: FileStore;
+	private readonly pool: WorkerPool;
+	private readonly clock: SandboxClock;
+	private readonly faults: () => Faults;
+	private readonly report: (error: unknown) => void;
 
-	constructor(
-		private readonly jobs: JobsTable,
-		private readonly uploads: UploadsTable,
-		private readonly store: FileStore,
-		private readonly pool: WorkerPool,
-		private readonly clock: SandboxClock,
-		private readonly faults: () => Faults,
-	) {}
+	constructor(dependencies: JobRunnerDependencies) {
+		({
+			db: this.db,
+			jobs: this.jobs,
+			uploads: this.uploads,
+			store: this.store,
+			pool: this.pool,
+			clock: this.clock,
+			faults: this.faults,
+			report: this.report,
+		} = dependencies);
+	}
 
 	/** Jobs a previous run left `processing` are queued again, or failed once their attempts are spent. */
 	recover(): void {
 		const now = this.clock.now();
 		for (const job of this.jobs.withStatus('processing')) {
 			// Results half-recorded when the process stopped belong to no finished attempt.
-			for (const upload of this.uploads.removeResults(job.id)) this.store.remove(upload.path);
-			if (job.run_attempts >= maxRunAttempts) {
-				this.jobs.fail(
-					job.id,
-					now,
-					'processing_interrupted',
-					`Processing was interrupted ${job.run_attempts} times by sandbox restarts; retry the job to try again.`,
-				);
-				this.jobs.addEvent(job.id, 'failed', now, 'Interrupted by a restart too many times.');
-			} else {
-				this.jobs.requeue(job.id, false);
-				this.jobs.addEvent(
-					job.id,
-					'requeued',
-					now,
-					'Processing was interrupted by a sandbox restart; queued again.',
-				);
-			}
+			const removed = transaction(this.db, () => {
+				const results = this.uploads.removeResults(job.id);
+				if (job.run_attempts >= maxRunAttempts) {
+					this.jobs.fail(
+						job.id,
+						now,
+						'processing_interrupted',
+						`Processing was interrupted ${job.run_attempts} times by sandbox restarts; retry the job to try again.`,
+					);
+					this.jobs.addEvent(job.id, 'failed', now, 'Interrupted by a restart too many times.');
+				} else {
+					this.jobs.requeue(job.id, false);
+					this.jobs.addEvent(
+						job.id,
+						'requeued',
+						now,
+						'Processing was interrupted by a sandbox restart; queued again.',
+					);
+				}
+				return results;
+			});
+			for (const upload of removed) this.store.remove(upload.path);
 		}
 	}
 
-	/** Starts as many queued jobs as there are idle workers. */
+	/** Starts as many queued jobs as there are idle workers; never throws (failures go to `report`). */
 	kick(): void {
+		try {
+			this.startQueued();
+		} catch (error) {
+			this.report(error);
+		}
+	}
+
+	private startQueued(): void {
 		while (!this.stopping && !this.faults().processingPaused && this.pool.idle > 0) {
 			const job = this.jobs.nextQueued();
 			if (!job) return;
 			const now = this.clock.now();
-			if (!this.jobs.claim(job.id, now)) continue;
-			this.jobs.addEvent(job.id, 'processing', now, `Attempt ${job.attempt_count + 1} started.`);
+			const claimed = transaction(this.db, () => {
+				if (!this.jobs.claim(job.id, now)) return false;
+				this.jobs.addEvent(job.id, 'processing', now, `Attempt ${job.attempt_count + 1} started.`);
+				return true;
+			});
+			if (!claimed) continue;
 			if (Math.random() < this.faults().engineFailureRate) {
-				this.record(job, {
+				this.settle(job, {
 					ok: false,
 					failureCode: 'engine_error',
 					failureReason: 'The engine failed (fault injected by the sandbox control API).',
@@ -70,9 +127,11 @@ export class JobRunner implements JobQueue {
 				});
 				continue;
 			}
+			const task = this.taskFor(job);
+			if (Math.random() < this.faults().workerOutOfMemoryRate) task.exhaustMemory = true;
 			const run = this.pool
-				.run(this.taskFor(job))
-				.then((result) => this.record(job, result))
+				.run(task)
+				.then((result) => this.settle(job, result))
 				.finally(() => {
 					this.running.delete(job.id);
 					this.kick();
@@ -120,24 +179,53 @@ export class JobRunner implements JobQueue {
 		};
 	}
 
-	private record(job: JobRow, result: TaskResult): void {
-		const current = this.jobs.find(job.id);
-		// A reset or retry while the engine ran makes this result stale.
-		if (current?.status !== 'processing') return;
-		const now = this.clock.now();
-		if (!result.ok) {
-			this.jobs.fail(job.id, now, result.failureCode, result.failureReason, result.warnings);
-			this.jobs.addEvent(job.id, 'failed', now, `${result.failureCode}: ${result.failureReason}`);
-			return;
+	/**
+	 * Records a result; when that fails (the database refused a write), the job is failed with
+	 * `recording_failed` and the files the engine wrote are removed, so no job stays `processing`.
+	 */
+	private settle(job: JobRow, result: TaskResult): void {
+		try {
+			this.record(job, result);
+		} catch (error) {
+			if (result.ok) {
+				for (const file of [result.output, result.preview, result.watermarkedPreview])
+					this.store.remove(`${job.account_id}/${file.fileName}`);
+			}
+			try {
+				const reason = `The results could not be recorded: ${(error as Error).message}`;
+				transaction(this.db, () => {
+					const now = this.clock.now();
+					this.jobs.fail(job.id, now, 'recording_failed', reason);
+					this.jobs.addEvent(job.id, 'failed', now, `recording_failed: ${reason}`);
+				});
+			} catch (second) {
+				// The database refuses even that: the next start's recover() queues the job again.
+				this.report(second);
+			}
 		}
-		const base = job.title.replace(/\.[^.]*$/, '') || 'design';
-		this.saveFile(job, result.output, 'output', `${base}.${result.output.extension}`, now);
-		const previewName = `${base}-preview.${result.preview.extension}`;
-		this.saveFile(job, result.preview, 'preview', previewName, now);
-		this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', previewName, now);
-		this.jobs.complete(job.id, now, result.metrics, result.warnings);
-		const size = result.metrics ? ` (${result.metrics.widthMm} x ${result.metrics.heightMm} mm)` : '';
-		this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}${size}.`);
+	}
+
+	/** The job's outputs, status and event land in one transaction, or none of them does. */
+	private record(job: JobRow, result: TaskResult): void {
+		transaction(this.db, () => {
+			const current = this.jobs.find(job.id);
+			// A reset or retry while the engine ran makes this result stale.
+			if (current?.status !== 'processing') return;
+			const now = this.clock.now();
+			if (!result.ok) {
+				this.jobs.fail(job.id, now, result.failureCode, result.failureReason, result.warnings);
+				this.jobs.addEvent(job.id, 'failed', now, `${result.failureCode}: ${result.failureReason}`);
+				return;
+			}
+			const base = job.title.replace(/\.[^.]*$/, '') || 'design';
+			this.saveFile(job, result.output, 'output', `${base}.${result.output.extension}`, now);
+			const previewName = `${base}-preview.${result.preview.extension}`;
+			this.saveFile(job, result.preview, 'preview', previewName, now);
+			this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', previewName, now);
+			this.jobs.complete(job.id, now, result.metrics, result.warnings);
+			const size = result.metrics ? ` (${result.metrics.widthMm} x ${result.metrics.heightMm} mm)` : '';
+			this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}${size}.`);
+		});
 	}
 
 	private saveFile(

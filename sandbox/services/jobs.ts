@@ -1,12 +1,10 @@
 import { renameSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { DatabaseSync } from 'node:sqlite';
 
-import { detectArtwork } from '../digitiser';
-import { detectFormat, listFormats } from '../engine';
+import { listFormats } from '../engine';
 import { transaction } from '../storage/database';
 import type { FileStore } from '../storage/fileStore';
-import type { JobEventRow, JobRow, JobsTable, Workflow } from '../storage/jobs';
+import type { JobEventRow, JobRow, JobsTable } from '../storage/jobs';
 import type { UploadRow, UploadsTable } from '../storage/uploads';
 import type { AccountService } from './accounts';
 import type { SandboxClock } from './clock';
@@ -16,18 +14,15 @@ import {
 	NotFoundError,
 	RateLimitedError,
 	SourceExpiredError,
-	ValidationError,
 } from './errors';
 import { isUlid, newId } from './ids';
-import { readDigitisingOptions } from './jobOptions';
-
-export const workflows: Workflow[] = ['conversion', 'digitising'];
-
-/** Per-file upload ceilings of the spec, in bytes. */
-export const sourceSizeLimits: Record<Workflow, number> = {
-	conversion: 50 * 1024 * 1024,
-	digitising: 20 * 1024 * 1024,
-};
+import {
+	checkJobRequest,
+	type CheckedJobRequest,
+	type CheckedSource,
+	type Inspect,
+	type JobRequest,
+} from './jobRequest';
 
 /** How a stored artwork source is named and served. */
 const artworkFiles: Record<string, { extension: string; mimeType: string }> = {
@@ -37,26 +32,9 @@ const artworkFiles: Record<string, { extension: string; mimeType: string }> = {
 	svg: { extension: 'svg', mimeType: 'image/svg+xml' },
 };
 
-export const maxFilesPerRequest = 10;
 /** Processing control: queued plus processing jobs one account may have at once. */
 export const maxActiveJobsPerAccount = 100;
 export const jobsListSize = 50;
-
-/** One uploaded file, already streamed to a temporary path by the HTTP layer. */
-export interface IncomingSource {
-	field: 'file' | 'files';
-	fileName: string;
-	tempPath: string;
-	size: number;
-	checksum: string;
-	/** Set when streaming stopped at this many bytes because the file was too large. */
-	truncatedAt?: number;
-}
-
-export interface JobRequest {
-	fields: Record<string, string>;
-	sources: IncomingSource[];
-}
 
 /** Everything a response needs to show one job. */
 export interface JobDetails {
@@ -69,125 +47,68 @@ export interface JobQueue {
 	kick(): void;
 }
 
+export interface JobServiceDependencies {
+	db: DatabaseSync;
+	jobs: JobsTable;
+	uploads: UploadsTable;
+	accounts: AccountService;
+	store: FileStore;
+	clock: SandboxClock;
+	queue: JobQueue;
+	/** Checksum and content detection of a source, off the HTTP event loop. */
+	inspect: Inspect;
+	/** How long a source stays retryable and downloadable. */
+	sourceTtlSeconds: number;
+}
+
 /** The client-facing job operations: create, inspect, list, retry and unlock. */
 export class JobService {
-	constructor(
-		private readonly db: DatabaseSync,
-		private readonly jobs: JobsTable,
-		private readonly uploads: UploadsTable,
-		private readonly accounts: AccountService,
-		private readonly store: FileStore,
-		private readonly clock: SandboxClock,
-		private readonly queue: JobQueue,
-		private readonly sourceTtlSeconds: number,
-	) {}
+	private readonly db: DatabaseSync;
+	private readonly jobs: JobsTable;
+	private readonly uploads: UploadsTable;
+	private readonly accounts: AccountService;
+	private readonly store: FileStore;
+	private readonly clock: SandboxClock;
+	private readonly queue: JobQueue;
+	private readonly inspect: Inspect;
+	private readonly sourceTtlSeconds: number;
+
+	constructor(dependencies: JobServiceDependencies) {
+		({
+			db: this.db,
+			jobs: this.jobs,
+			uploads: this.uploads,
+			accounts: this.accounts,
+			store: this.store,
+			clock: this.clock,
+			queue: this.queue,
+			inspect: this.inspect,
+			sourceTtlSeconds: this.sourceTtlSeconds,
+		} = dependencies);
+	}
 
 	/**
-	 * Validates the whole request, then creates one queued job per source, or none at all.
-	 * Sources are read without blocking; allowance check and inserts then run in one synchronous step.
+	 * Creates one queued job per source, or none at all: the request check (no storage), then the
+	 * account's allowance and processing control, then every insert in one transaction.
 	 */
 	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
-		const { fields, sources } = request;
-		const errors: Record<string, string[]> = {};
-		const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-
-		const workflow = fields.workflow as Workflow;
-		if (fields.workflow === undefined || fields.workflow === '')
-			add('workflow', 'The workflow field is required.');
-		else if (!workflows.includes(workflow))
-			add('workflow', 'The workflow must be "conversion" or "digitising".');
-
-		const fieldsUsed = new Set(sources.map((source) => source.field));
-		if (sources.length === 0)
-			add('file', 'Send a source file as "file", or 1 to 10 files as "files[]".');
-		if (fieldsUsed.size > 1) add('file', 'Send either "file" or "files[]", not both.');
-		if (sources.filter((source) => source.field === 'file').length > 1) {
-			add('file', 'The "file" field takes one file; send several as "files[]".');
-		}
-		if (sources.length > maxFilesPerRequest) {
-			add('files', `At most ${maxFilesPerRequest} files per request; ${sources.length} were sent.`);
-		}
-
-		const detected: string[] = [];
-		if (workflows.includes(workflow) && sources.length <= maxFilesPerRequest) {
-			for (const source of sources) {
-				const kind = await this.detectSource(workflow, source, (message) =>
-					add(source.field, message),
-				);
-				if (kind) detected.push(kind);
-			}
-		}
-
-		const format = (fields.format ?? '').trim().toLowerCase();
-		const info = listFormats().find((candidate) => candidate.format === format);
-		const writable = listFormats()
-			.filter((candidate) => candidate.writable)
-			.map((candidate) => candidate.format);
-		if (!format) add('format', 'The format field is required.');
-		else if (!info)
-			add(
-				'format',
-				`The format "${fields.format}" is not supported. Writable formats: ${writable.join(', ')}.`,
-			);
-		else if (!info.writable)
-			add(
-				'format',
-				`${info.label} can be read but not written. Writable formats: ${writable.join(', ')}.`,
-			);
-		else if (detected.includes(format)) {
-			add(
-				'format',
-				`The output format must differ from the source format: the source is already ${info.label}.`,
-			);
-		}
-
-		const options = readDigitisingOptions(fields, workflow === 'digitising', add);
-
-		if (Object.keys(errors).length) throw new ValidationError(errors);
-
-		const filesField = sources[0].field;
-		this.accounts.checkAllowance(accountId, sources.length, filesField);
-		if (this.jobs.countActive(accountId) + sources.length > maxActiveJobsPerAccount) {
+		const checked = await checkJobRequest(request, this.inspect);
+		this.accounts.checkAllowance(accountId, checked.sources.length, checked.filesField);
+		if (this.jobs.countActive(accountId) + checked.sources.length > maxActiveJobsPerAccount) {
 			throw new RateLimitedError(
 				5,
 				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing per account). Try again when some have finished.`,
 			);
 		}
-
-		const created = transaction(this.db, () => {
-			const rows: JobRow[] = [];
-			sources.forEach((source, index) => {
-				const now = this.clock.now();
-				const jobId = newId(now);
-				const upload = this.storeSource(accountId, jobId, source, detected[index], now);
-				this.jobs.insert({
-					id: jobId,
-					account_id: accountId,
-					workflow,
-					format,
-					source_format: detected[index],
-					source_upload_id: upload.id,
-					title: source.fileName,
-					width_mm: options.widthMm,
-					colour_count: options.colourCount,
-					palette_key: options.paletteKey,
-					maximum_stitch_count: options.maximumStitchCount,
-					created_at: now,
-				});
-				this.jobs.addEvent(
-					jobId,
-					'created',
-					now,
-					`Queued ${workflow} of ${source.fileName} to ${format}.`,
-				);
-				rows.push(this.jobs.find(jobId)!);
-			});
-			this.accounts.recordJobs(
-				accountId,
-				rows.map((row) => row.id),
-			);
-			return rows;
-		});
+		const stored: string[] = [];
+		let created: JobRow[];
+		try {
+			created = transaction(this.db, () => this.insertJobs(accountId, checked, stored));
+		} catch (error) {
+			// The rows were rolled back; the sources already moved into the store go with them.
+			for (const path of stored) this.store.remove(path);
+			throw error;
+		}
 		this.queue.kick();
 		return created;
 	}
@@ -264,48 +185,57 @@ export class JobService {
 		return { job: this.jobs.find(job.id)!, alreadyUnlocked: false };
 	}
 
-	private async detectSource(
-		workflow: Workflow,
-		source: IncomingSource,
-		fail: (message: string) => void,
-	): Promise<string | null> {
-		const limit = sourceSizeLimits[workflow];
-		if (source.truncatedAt !== undefined || source.size > limit) {
-			fail(
-				`${source.fileName} is larger than ${limit / 1024 / 1024} MB, the ${workflow} limit per file.`,
+	/** The persistence step: sources moved into the store, uploads, jobs, events and usage recorded. */
+	private insertJobs(accountId: string, request: CheckedJobRequest, stored: string[]): JobRow[] {
+		const { workflow, format, options } = request;
+		const rows = request.sources.map((source) => {
+			const now = this.clock.now();
+			const jobId = newId(now);
+			const upload = this.storeSource(accountId, jobId, source, now, stored);
+			this.jobs.insert({
+				id: jobId,
+				account_id: accountId,
+				workflow,
+				format,
+				source_format: source.inspection.kind,
+				source_upload_id: upload.id,
+				title: source.fileName,
+				width_mm: options.widthMm,
+				colour_count: options.colourCount,
+				palette_key: options.paletteKey,
+				maximum_stitch_count: options.maximumStitchCount,
+				created_at: now,
+			});
+			this.jobs.addEvent(
+				jobId,
+				'created',
+				now,
+				`Queued ${workflow} of ${source.fileName} to ${format}.`,
 			);
-			return null;
-		}
-		if (source.size === 0) {
-			fail(`${source.fileName} is empty.`);
-			return null;
-		}
-		const bytes = await readFile(source.tempPath);
-		if (workflow === 'conversion') {
-			const format = detectFormat(bytes, source.fileName);
-			if (!format)
-				fail(
-					`${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`,
-				);
-			return format;
-		}
-		const artwork = detectArtwork(bytes);
-		if (!artwork) fail(`${source.fileName} is not JPG, JPEG, PNG, SVG or WebP artwork.`);
-		return artwork;
+			return this.jobs.find(jobId)!;
+		});
+		this.accounts.recordJobs(
+			accountId,
+			rows.map((row) => row.id),
+		);
+		return rows;
 	}
 
 	private storeSource(
 		accountId: string,
 		jobId: string,
-		source: IncomingSource,
-		kind: string,
+		source: CheckedSource,
 		now: number,
+		/** Gets the store path of the moved file, for removal if the transaction fails. */
+		stored: string[],
 	): UploadRow {
+		const { kind, checksum } = source.inspection;
 		const id = newId(now);
 		const info = listFormats().find((candidate) => candidate.format === kind) ?? artworkFiles[kind];
 		const extension = info?.extension ?? kind;
 		const path = this.store.relativePath(accountId, id, extension);
 		renameSync(source.tempPath, this.store.absolute(path));
+		stored.push(path);
 		const upload: UploadRow = {
 			id,
 			account_id: accountId,
@@ -315,7 +245,7 @@ export class JobService {
 			extension,
 			mime_type: info?.mimeType ?? 'application/octet-stream',
 			size: source.size,
-			checksum: source.checksum,
+			checksum,
 			path,
 			expires_at: now + this.sourceTtlSeconds * 1000,
 			created_at: now,

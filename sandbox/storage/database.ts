@@ -96,7 +96,8 @@ const migrations: string[] = [
 
 export function openDatabase(file: string): DatabaseSync {
 	const db = new DatabaseSync(file);
-	db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+	// FULL: in WAL mode, NORMAL may lose the last commits on power loss, and a confirmed unlock charge must stay.
+	db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
 	migrate(db);
 	return db;
 }

@@ -1,22 +1,8 @@
 import { Api, fixture, isoDate, newClient } from './client';
-import {
-	sandboxAdmin,
-	startSandbox,
-	type RunningSandbox,
-	type SandboxAdmin,
-} from '../support/sandbox';
+import { sandboxAdmin } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-	admin = sandboxAdmin(sandbox);
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox({ workers: 2 });
 
 async function usage(api: Api) {
 	const response = await api.get('/usage');
@@ -31,7 +17,7 @@ async function completedJob(api: Api) {
 
 describe('GET /usage: FreeUsage computed live', () => {
 	it('reports every field for a free (limited) account', async () => {
-		const api = await newClient(sandbox, {
+		const api = await newClient(suite.sandbox, {
 			plan: 'free',
 			previewRemaining: 4,
 			dailyLimit: 3,
@@ -61,7 +47,7 @@ describe('GET /usage: FreeUsage computed live', () => {
 	});
 
 	it('reports the plan slug and renewal date of a subscription', async () => {
-		const api = await newClient(sandbox, { plan: 'subscription', entitlements: 5 });
+		const api = await newClient(suite.sandbox, { plan: 'subscription', entitlements: 5 });
 		const freeUsage = await usage(api);
 		expect(freeUsage).toMatchObject({
 			limited: false,
@@ -73,18 +59,18 @@ describe('GET /usage: FreeUsage computed live', () => {
 
 	it('is not limited for credits and internal accounts', async () => {
 		expect(
-			await usage(await newClient(sandbox, { plan: 'credits', creditBalance: 7 })),
+			await usage(await newClient(suite.sandbox, { plan: 'credits', creditBalance: 7 })),
 		).toMatchObject({
 			limited: false,
 			creditBalance: 7,
 		});
-		expect((await usage(await newClient(sandbox, { plan: 'internal' }))).limited).toBe(false);
+		expect((await usage(await newClient(suite.sandbox, { plan: 'internal' }))).limited).toBe(false);
 	});
 });
 
 describe('allowances on job creation (422)', () => {
 	it('takes one source per request from a limited free account', async () => {
-		const api = await newClient(sandbox, { plan: 'free' });
+		const api = await newClient(suite.sandbox, { plan: 'free' });
 		const response = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 			{ field: 'files[]', name: 'a.dst', bytes: fixture('Star.DST') },
 			{ field: 'files[]', name: 'b.dst', bytes: fixture('Star.DST') },
@@ -100,7 +86,11 @@ describe('allowances on job creation (422)', () => {
 	});
 
 	it('counts free previews down and refuses when none remain', async () => {
-		const api = await newClient(sandbox, { plan: 'free', previewRemaining: 2, dailyLimit: 10 });
+		const api = await newClient(suite.sandbox, {
+			plan: 'free',
+			previewRemaining: 2,
+			dailyLimit: 10,
+		});
 		expect((await api.convert('Star.DST', 'pes')).body.freeUsage.previewRemaining).toBe(1);
 		expect((await api.convert('Star.DST', 'pes')).body.freeUsage.previewRemaining).toBe(0);
 		const refused = await api.convert('Star.DST', 'pes');
@@ -109,30 +99,30 @@ describe('allowances on job creation (422)', () => {
 	});
 
 	it('enforces the daily limit until the sandbox clock passes midnight UTC', async () => {
-		const own = await startSandbox({ port: 0, workers: 1 });
-		try {
-			const api = await newClient(own, { plan: 'credits', dailyLimit: 2, monthlyLimit: 100 });
-			expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
-			expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
-			const refused = await api.convert('Star.DST', 'pes');
-			expect(refused.status).toBe(422);
-			expect(refused.body.errors.quota).toEqual([expect.stringMatching(/daily/)]);
-			const before = await usage(api);
-			expect(before).toMatchObject({ dailyUsed: 2, dailyRemaining: 0, monthlyUsed: 2 });
-			const untilReset =
-				(Date.parse(before.dailyResetsAt) -
-					Date.parse((await sandboxAdmin(own).advanceClock(0)).now)) /
-				1000;
-			await sandboxAdmin(own).advanceClock(untilReset + 1);
-			expect(await usage(api)).toMatchObject({ dailyUsed: 0, dailyRemaining: 2 });
-			expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
-		} finally {
-			await own.close();
-		}
+		const own = await suite.own();
+		const api = await newClient(own, { plan: 'credits', dailyLimit: 2, monthlyLimit: 100 });
+		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
+		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
+		const refused = await api.convert('Star.DST', 'pes');
+		expect(refused.status).toBe(422);
+		expect(refused.body.errors.quota).toEqual([expect.stringMatching(/daily/)]);
+		const before = await usage(api);
+		expect(before).toMatchObject({ dailyUsed: 2, dailyRemaining: 0, monthlyUsed: 2 });
+		const untilReset =
+			(Date.parse(before.dailyResetsAt) -
+				Date.parse((await sandboxAdmin(own).advanceClock(0)).now)) /
+			1000;
+		await sandboxAdmin(own).advanceClock(untilReset + 1);
+		expect(await usage(api)).toMatchObject({ dailyUsed: 0, dailyRemaining: 2 });
+		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
 	});
 
 	it('enforces the monthly limit', async () => {
-		const api = await newClient(sandbox, { plan: 'credits', dailyLimit: 50, monthlyLimit: 1 });
+		const api = await newClient(suite.sandbox, {
+			plan: 'credits',
+			dailyLimit: 50,
+			monthlyLimit: 1,
+		});
 		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
 		const refused = await api.convert('Star.DST', 'pes');
 		expect(refused.status).toBe(422);
@@ -142,7 +132,7 @@ describe('allowances on job creation (422)', () => {
 
 describe('unlock: entitlement first, then credits, internal free, never a purchase', () => {
 	it('spends a subscription entitlement before any credit', async () => {
-		const api = await newClient(sandbox, {
+		const api = await newClient(suite.sandbox, {
 			plan: 'subscription',
 			entitlements: 1,
 			creditBalance: 5,
@@ -163,29 +153,25 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 	});
 
 	it('restores the entitlements when the subscription renews (sandbox clock)', async () => {
-		const own = await startSandbox({ port: 0, workers: 1 });
-		try {
-			const api = await newClient(own, { plan: 'subscription', entitlements: 1, creditBalance: 0 });
-			const job = await completedJob(api);
-			expect((await api.post(`/jobs/conversion/${job.id}/unlock`)).status).toBe(200);
-			const spent = await usage(api);
-			expect(spent.unlockEntitlementsRemaining).toBe(0);
-			const second = await completedJob(api);
-			expect((await api.post(`/jobs/conversion/${second.id}/unlock`)).status).toBe(422);
-			await sandboxAdmin(own).advanceClock(31 * 24 * 3600);
-			const renewed = await usage(api);
-			expect(renewed.unlockEntitlementsRemaining).toBe(1);
-			expect(Date.parse(renewed.subscriptionRenewsAt)).toBeGreaterThan(
-				Date.parse(spent.subscriptionRenewsAt),
-			);
-			expect((await api.post(`/jobs/conversion/${second.id}/unlock`)).status).toBe(200);
-		} finally {
-			await own.close();
-		}
+		const own = await suite.own();
+		const api = await newClient(own, { plan: 'subscription', entitlements: 1, creditBalance: 0 });
+		const job = await completedJob(api);
+		expect((await api.post(`/jobs/conversion/${job.id}/unlock`)).status).toBe(200);
+		const spent = await usage(api);
+		expect(spent.unlockEntitlementsRemaining).toBe(0);
+		const second = await completedJob(api);
+		expect((await api.post(`/jobs/conversion/${second.id}/unlock`)).status).toBe(422);
+		await sandboxAdmin(own).advanceClock(31 * 24 * 3600);
+		const renewed = await usage(api);
+		expect(renewed.unlockEntitlementsRemaining).toBe(1);
+		expect(Date.parse(renewed.subscriptionRenewsAt)).toBeGreaterThan(
+			Date.parse(spent.subscriptionRenewsAt),
+		);
+		expect((await api.post(`/jobs/conversion/${second.id}/unlock`)).status).toBe(200);
 	});
 
 	it('unlocks free of charge on an internal account', async () => {
-		const api = await newClient(sandbox, { plan: 'internal' });
+		const api = await newClient(suite.sandbox, { plan: 'internal' });
 		const job = await completedJob(api);
 		const response = await api.post(`/jobs/conversion/${job.id}/unlock`);
 		expect(response.status).toBe(200);
@@ -194,7 +180,7 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 	});
 
 	it('answers 422 when neither entitlement nor credits cover it, and changes nothing', async () => {
-		const api = await newClient(sandbox, { plan: 'free', creditBalance: 0 });
+		const api = await newClient(suite.sandbox, { plan: 'free', creditBalance: 0 });
 		const job = await completedJob(api);
 		expect(job.unlock).toMatchObject({
 			canUnlock: false,
@@ -212,7 +198,7 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 	});
 
 	it('charges the digitising cost for digitising jobs', async () => {
-		const api = await newClient(sandbox, { plan: 'credits', creditBalance: 1 });
+		const api = await newClient(suite.sandbox, { plan: 'credits', creditBalance: 1 });
 		const logo = Buffer.from(
 			'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="#c00"/></svg>',
 		);
@@ -230,8 +216,8 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 
 describe('control API accounts', () => {
 	it('refuses an unknown plan and a negative balance with 422', async () => {
-		await expect(admin.createAccount({ plan: 'gold' as 'free' })).rejects.toThrow(/422/);
-		await expect(admin.createAccount({ plan: 'credits', creditBalance: -1 })).rejects.toThrow(
+		await expect(suite.admin.createAccount({ plan: 'gold' as 'free' })).rejects.toThrow(/422/);
+		await expect(suite.admin.createAccount({ plan: 'credits', creditBalance: -1 })).rejects.toThrow(
 			/422/,
 		);
 	});

@@ -1,17 +1,9 @@
 import sharp from 'sharp';
 
 import { newClient } from './client';
-import { startSandbox, type RunningSandbox } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox({ workers: 2 });
 
 const logo = Buffer.from(
 	'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120">' +
@@ -21,7 +13,7 @@ const fields = { workflow: 'digitising', format: 'pes', width_mm: 60, colour_cou
 
 describe('digitising jobs', () => {
 	it('digitise artwork into the chosen format, with metrics, previews and the requested size', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const created = await api.createJob({ ...fields, thread_palette_key: 'madeira' }, [
 			{ name: 'logo.svg', bytes: logo },
 		]);
@@ -65,7 +57,7 @@ describe('digitising jobs', () => {
 	});
 
 	it('accepts PNG, JPEG and WebP artwork, judged by content', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const base = sharp({ create: { width: 120, height: 80, channels: 3, background: '#c0392b' } });
 		for (const [name, bytes] of [
 			['art.png', await base.clone().png().toBuffer()],
@@ -78,7 +70,7 @@ describe('digitising jobs', () => {
 	});
 
 	it('refuses artwork that is no image with 422 under file', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const response = await api.createJob(fields, [
 			{ name: 'logo.png', bytes: Buffer.from('GIF89a not accepted') },
 		]);
@@ -87,7 +79,7 @@ describe('digitising jobs', () => {
 	});
 
 	it('fails damaged artwork with unreadable_artwork, and a stitch cap it cannot meet with stitch_limit_exceeded', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const damaged = Buffer.concat([
 			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
 			Buffer.alloc(64, 7),

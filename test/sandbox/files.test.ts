@@ -1,22 +1,10 @@
 import { createHash } from 'node:crypto';
 
 import { Api, fixture, newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
+import { sandboxAdmin } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({
-		port: 0,
-		workers: 2,
-		signedUrlTtlSeconds: 600,
-		sourceTtlSeconds: 3600,
-	});
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox({ workers: 2, signedUrlTtlSeconds: 600, sourceTtlSeconds: 3600 });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -27,7 +15,7 @@ async function completedJob(api: Api) {
 
 describe('signed file URLs', () => {
 	it('streams the source with Content-Type, Content-Length and a Content-Disposition file name', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const job = await completedJob(api);
 		const file = await api.fetchUrl(job.source.downloadUrl);
 		expect(file.status).toBe(200);
@@ -39,7 +27,7 @@ describe('signed file URLs', () => {
 	});
 
 	it('keeps the output locked (downloadUrl null) until unlocked, then streams it', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const job = await completedJob(api);
 		expect(job.outputs[0].downloadUrl).toBeNull();
 		const { body } = await api.post(`/jobs/conversion/${job.id}/unlock`);
@@ -53,7 +41,7 @@ describe('signed file URLs', () => {
 	});
 
 	it('serves a watermarked preview while locked and the original once unlocked', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const job = await completedJob(api);
 		expect(job.artifacts).toHaveLength(1);
 		const locked = job.artifacts[0];
@@ -84,7 +72,7 @@ describe('signed file URLs', () => {
 	});
 
 	it('refuses a tampered signature, expiry or route with 403', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const job = await completedJob(api);
 		const url = new URL(job.source.downloadUrl);
 		const signature = url.searchParams.get('signature')!;
@@ -106,25 +94,21 @@ describe('signed file URLs', () => {
 	});
 
 	it('refuses an expired URL with 403, and fresh URLs come with the next job request', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, signedUrlTtlSeconds: 60 });
-		try {
-			const api = await newClient(own);
-			const job = await completedJob(api);
-			await sandboxAdmin(own).advanceClock(61);
-			const expired = await api.fetchUrl(job.source.downloadUrl);
-			expect(expired.status).toBe(403);
-			expect(expired.json.message).toMatch(/expired/);
-			const fresh = (await api.get(`/jobs/conversion/${job.id}`)).body.job.source.downloadUrl;
-			expect(fresh).not.toBe(job.source.downloadUrl);
-			expect((await api.fetchUrl(fresh)).status).toBe(200);
-		} finally {
-			await own.close();
-		}
+		const own = await suite.own({ signedUrlTtlSeconds: 60 });
+		const api = await newClient(own);
+		const job = await completedJob(api);
+		await sandboxAdmin(own).advanceClock(61);
+		const expired = await api.fetchUrl(job.source.downloadUrl);
+		expect(expired.status).toBe(403);
+		expect(expired.json.message).toMatch(/expired/);
+		const fresh = (await api.get(`/jobs/conversion/${job.id}`)).body.job.source.downloadUrl;
+		expect(fresh).not.toBe(job.source.downloadUrl);
+		expect((await api.fetchUrl(fresh)).status).toBe(200);
 	});
 
 	it("refuses another account's file with 403, even with a valid URL", async () => {
-		const owner = await newClient(sandbox);
-		const stranger = await newClient(sandbox);
+		const owner = await newClient(suite.sandbox);
+		const stranger = await newClient(suite.sandbox);
 		const job = await completedJob(owner);
 		for (const url of [job.source.downloadUrl, job.artifacts[0].previewUrl]) {
 			const response = await stranger.fetchUrl(url);
@@ -134,14 +118,14 @@ describe('signed file URLs', () => {
 	});
 
 	it('needs the key as well as the signature (401 without it)', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const job = await completedJob(api);
 		const response = await fetch(job.source.downloadUrl);
 		expect(response.status).toBe(401);
 	});
 
 	it('answers 404 for an unknown file', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const response = await api.get(
 			'/uploads/01ARZ3NDEKTSV4RRFFQ69G5FAV/download?expires=9999999999&signature=00',
 		);
@@ -149,23 +133,14 @@ describe('signed file URLs', () => {
 	});
 
 	it('answers 410 for an expired source on download and preview (and retry, see jobs)', async () => {
-		const own = await startSandbox({
-			port: 0,
-			workers: 1,
-			sourceTtlSeconds: 120,
-			signedUrlTtlSeconds: 600,
-		});
-		try {
-			const api = await newClient(own);
-			const job = await completedJob(api);
-			await sandboxAdmin(own).advanceClock(121);
-			for (const url of [job.source.downloadUrl, job.source.previewUrl]) {
-				const response = await api.fetchUrl(url);
-				expect(response.status).toBe(410);
-				expect(response.json.message).toMatch(/expired/);
-			}
-		} finally {
-			await own.close();
+		const own = await suite.own({ sourceTtlSeconds: 120, signedUrlTtlSeconds: 600 });
+		const api = await newClient(own);
+		const job = await completedJob(api);
+		await sandboxAdmin(own).advanceClock(121);
+		for (const url of [job.source.downloadUrl, job.source.previewUrl]) {
+			const response = await api.fetchUrl(url);
+			expect(response.status).toBe(410);
+			expect(response.json.message).toMatch(/expired/);
 		}
 	});
 });

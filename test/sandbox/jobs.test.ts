@@ -1,19 +1,8 @@
 import { Api, damagedPes, fixture, isoDate, newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
+import { sandboxAdmin } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-});
-/** Extra sandboxes a test started, closed even when the test fails. */
-const afterAllClose: RunningSandbox[] = [];
-afterAll(async () => {
-	await Promise.all([sandbox, ...afterAllClose].map((running) => running.close()));
-});
+const suite = useSandbox({ workers: 2 });
 
 function expectPrivateFile(file: any) {
 	expect(typeof file.id).toBe('string');
@@ -34,7 +23,7 @@ function expectPrivateFile(file: any) {
 
 describe('POST /jobs (conversion)', () => {
 	it('accepts a source with 202 JobAccepted: one queued ULID job and the free usage', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const response = await api.convert('Star.DST', 'pes');
 		expect(response.status).toBe(202);
 		const { message, job, jobs, freeUsage } = response.body;
@@ -50,7 +39,7 @@ describe('POST /jobs (conversion)', () => {
 	});
 
 	it('creates one job per source sent as files[]', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const response = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 			{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
 			{ field: 'files[]', name: 'Star.EXP', bytes: fixture('Star.EXP') },
@@ -66,7 +55,7 @@ describe('POST /jobs (conversion)', () => {
 
 describe('the Job resource through its life', () => {
 	it('runs queued -> processing -> completed and shows every field', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const { body } = await api.convert('Star.DST', 'pes');
 		const job = await api.waitForJob('conversion', body.job.id);
 		expect(job).toMatchObject({
@@ -115,7 +104,7 @@ describe('the Job resource through its life', () => {
 	});
 
 	it('fails an unreadable source with failureCode and failureReason', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const { status, body } = await api.convert('Broken.pes', 'dst', damagedPes());
 		expect(status).toBe(202);
 		const job = await api.waitForJob('conversion', body.job.id);
@@ -127,7 +116,7 @@ describe('the Job resource through its life', () => {
 	});
 
 	it('is 404 for an unknown id, a malformed id, or the other workflow', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		expect((await api.get('/jobs/conversion/01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
 		expect((await api.get('/jobs/conversion/not-a-ulid')).status).toBe(404);
 		const { body } = await api.convert('Star.DST', 'pes');
@@ -139,8 +128,8 @@ describe('the Job resource through its life', () => {
 	});
 
 	it("is 403 for another account's job, on every job route", async () => {
-		const owner = await newClient(sandbox);
-		const stranger = await newClient(sandbox);
+		const owner = await newClient(suite.sandbox);
+		const stranger = await newClient(suite.sandbox);
 		const { body } = await owner.convert('Star.DST', 'pes');
 		await owner.waitForJob('conversion', body.job.id);
 		for (const response of [
@@ -156,7 +145,7 @@ describe('the Job resource through its life', () => {
 
 describe('retry (rules 1 and 2)', () => {
 	it('is 409 for a job that is not failed', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const { body } = await api.convert('Star.DST', 'pes');
 		await api.waitForJob('conversion', body.job.id);
 		const response = await api.post(`/jobs/conversion/${body.job.id}/retry`);
@@ -165,12 +154,11 @@ describe('retry (rules 1 and 2)', () => {
 	});
 
 	it('puts a failed job back to queued with 202, keeps its attempt count, and records the retry', async () => {
-		const admin = sandboxAdmin(sandbox);
-		const api = await newClient(sandbox);
-		await admin.setFaults({ engineFailureRate: 1 });
+		const api = await newClient(suite.sandbox);
+		await suite.admin.setFaults({ engineFailureRate: 1 });
 		const { body } = await api.convert('Star.DST', 'pes');
 		const failed = await api.waitForJob('conversion', body.job.id);
-		await admin.setFaults({ engineFailureRate: 0 });
+		await suite.admin.setFaults({ engineFailureRate: 0 });
 		expect(failed).toMatchObject({
 			status: 'failed',
 			failureCode: 'engine_error',
@@ -199,24 +187,20 @@ describe('retry (rules 1 and 2)', () => {
 	});
 
 	it('is 410 once the source upload has expired', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, sourceTtlSeconds: 300 });
-		try {
-			const api = await newClient(own);
-			const { body } = await api.convert('Broken.pes', 'dst', damagedPes());
-			expect((await api.waitForJob('conversion', body.job.id)).status).toBe('failed');
-			await sandboxAdmin(own).advanceClock(301);
-			const response = await api.post(`/jobs/conversion/${body.job.id}/retry`);
-			expect(response.status).toBe(410);
-			expect(response.body.message).toMatch(/expired/);
-		} finally {
-			await own.close();
-		}
+		const own = await suite.own({ sourceTtlSeconds: 300 });
+		const api = await newClient(own);
+		const { body } = await api.convert('Broken.pes', 'dst', damagedPes());
+		expect((await api.waitForJob('conversion', body.job.id)).status).toBe('failed');
+		await sandboxAdmin(own).advanceClock(301);
+		const response = await api.post(`/jobs/conversion/${body.job.id}/retry`);
+		expect(response.status).toBe(410);
+		expect(response.body.message).toMatch(/expired/);
 	});
 });
 
 describe('unlock (rule 3)', () => {
 	it('is 409 for a job that is not completed', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const { body } = await api.convert('Broken.pes', 'dst', damagedPes());
 		await api.waitForJob('conversion', body.job.id);
 		const response = await api.post(`/jobs/conversion/${body.job.id}/unlock`);
@@ -225,7 +209,7 @@ describe('unlock (rule 3)', () => {
 	});
 
 	it('unlocks a completed job: 200, downloadsUnlocked, a download URL, one credit spent, unlocked event', async () => {
-		const api = await newClient(sandbox, { plan: 'credits', creditBalance: 3 });
+		const api = await newClient(suite.sandbox, { plan: 'credits', creditBalance: 3 });
 		const { body } = await api.convert('Star.DST', 'pes');
 		await api.waitForJob('conversion', body.job.id);
 		const response = await api.post(`/jobs/conversion/${body.job.id}/unlock`);
@@ -246,8 +230,7 @@ describe('unlock (rule 3)', () => {
 describe('GET /jobs', () => {
 	it('lists the 50 most recent jobs of the owner only, newest first, as JobListItem', async () => {
 		// Its own sandbox with processing paused: 53 jobs need not run to be listed.
-		const own = await startSandbox({ port: 0, workers: 1 });
-		afterAllClose.push(own);
+		const own = await suite.own();
 		await sandboxAdmin(own).setFaults({ processingPaused: true });
 		const api = await newClient(own, { plan: 'internal' });
 		const other = await newClient(own);
@@ -286,7 +269,7 @@ describe('GET /jobs', () => {
 	});
 
 	it('shows output and failure in list items once jobs finish', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const done = (await api.convert('Star.DST', 'pes')).body.job.id;
 		const broken = (await api.convert('Broken.pes', 'dst', damagedPes())).body.job.id;
 		await api.waitForJob('conversion', done);
@@ -304,8 +287,24 @@ describe('GET /jobs', () => {
 
 describe('unknown routes', () => {
 	it('answers 404 with a message', async () => {
-		const response = await new Api(sandbox, sandbox.demoKey).get('/nothing-here');
+		const response = await new Api(suite.sandbox, suite.sandbox.demoKey).get('/nothing-here');
 		expect(response.status).toBe(404);
 		expect(typeof response.body.message).toBe('string');
+	});
+
+	it('answers 404 for a workflow other than the two, once the key is accepted', async () => {
+		const id = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+		const api = new Api(suite.sandbox, suite.sandbox.demoKey);
+		for (const response of [
+			await api.get(`/jobs/embroidering/${id}`),
+			await api.post(`/jobs/embroidering/${id}/retry`),
+			await api.post(`/jobs/embroidering/${id}/unlock`),
+		]) {
+			expect(response.status).toBe(404);
+			expect(Object.keys(response.body)).toEqual(['message']);
+		}
+		expect((await new Api(suite.sandbox, 'wrong').get(`/jobs/embroidering/${id}`)).status).toBe(
+			401,
+		);
 	});
 });

@@ -1,23 +1,9 @@
 import { Api, fixture, newClient } from './client';
-import {
-	sandboxAdmin,
-	startSandbox,
-	type RunningSandbox,
-	type SandboxAdmin,
-} from '../support/sandbox';
+import { sandboxAdmin } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 1 });
-	admin = sandboxAdmin(sandbox);
-});
-afterAll(async () => sandbox.close());
-afterEach(async () => admin.clearFaults());
+const suite = useSandbox();
+afterEach(async () => suite.admin.clearFaults());
 
 function expectRateLimited(response: { status: number; headers: Headers; body: any }) {
 	expect(response.status).toBe(429);
@@ -30,20 +16,20 @@ function expectRateLimited(response: { status: number; headers: Headers; body: a
 
 describe('429 rate limits', () => {
 	it('allows 60 requests per minute per key, then 429 with Retry-After until the window moves on', async () => {
-		const api = await newClient(sandbox);
-		const neighbour = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
+		const neighbour = await newClient(suite.sandbox);
 		for (let i = 0; i < 60; i++) expect((await api.get('/formats')).status).toBe(200);
 		const limited = await api.get('/usage');
 		expectRateLimited(limited);
 		expect(limited.body.message).toMatch(/60 per minute/);
 		// Limits are per key.
 		expect((await neighbour.get('/formats')).status).toBe(200);
-		await admin.advanceClock(Number(limited.headers.get('retry-after')));
+		await suite.admin.advanceClock(Number(limited.headers.get('retry-after')));
 		expect((await api.get('/formats')).status).toBe(200);
 	});
 
 	it('limits unlock requests more tightly (10 per minute per key)', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const { body } = await api.convert('Star.DST', 'pes');
 		for (let i = 0; i < 10; i++)
 			expect((await api.post(`/jobs/conversion/${body.job.id}/unlock`)).status).not.toBe(429);
@@ -54,7 +40,7 @@ describe('429 rate limits', () => {
 	});
 
 	it('limits job creation requests (20 per minute per key)', async () => {
-		const api = await newClient(sandbox, { plan: 'internal' });
+		const api = await newClient(suite.sandbox, { plan: 'internal' });
 		for (let i = 0; i < 20; i++)
 			expect((await api.createJob({ workflow: 'conversion', format: 'pes' }, [])).status).toBe(422);
 		const limited = await api.convert('Star.DST', 'pes');
@@ -64,75 +50,71 @@ describe('429 rate limits', () => {
 
 	it('refuses new jobs with 429 while an account has 100 queued or processing', async () => {
 		// Its own paused sandbox, so the 100 queued jobs never run and slow nothing else.
-		const own = await startSandbox({ port: 0, workers: 1 });
-		try {
-			await sandboxAdmin(own).setFaults({ processingPaused: true });
-			const api = await newClient(own, { plan: 'internal' });
-			const other = await newClient(own, { plan: 'internal' });
-			const ten = Array.from({ length: 10 }, (_, i) => ({
-				field: 'files[]',
-				name: `s${i}.dst`,
-				bytes: fixture('Star.DST'),
-			}));
-			for (let i = 0; i < 10; i++) {
-				const response = await api.createJob({ workflow: 'conversion', format: 'pes' }, ten);
-				expect(response.status).toBe(202);
-			}
-			const limited = await api.convert('Star.DST', 'pes');
-			expectRateLimited(limited);
-			expect(limited.body.message).toMatch(/100 queued or processing/);
-			// The control is per account.
-			expect((await other.convert('Star.DST', 'pes')).status).toBe(202);
-			const queued = (await api.get('/jobs')).body.data;
-			expect(queued).toHaveLength(50);
-			expect(queued.every((job: any) => job.status === 'queued')).toBe(true);
-		} finally {
-			await own.close();
+		const own = await suite.own();
+		await sandboxAdmin(own).setFaults({ processingPaused: true });
+		const api = await newClient(own, { plan: 'internal' });
+		const other = await newClient(own, { plan: 'internal' });
+		const ten = Array.from({ length: 10 }, (_, i) => ({
+			field: 'files[]',
+			name: `s${i}.dst`,
+			bytes: fixture('Star.DST'),
+		}));
+		for (let i = 0; i < 10; i++) {
+			const response = await api.createJob({ workflow: 'conversion', format: 'pes' }, ten);
+			expect(response.status).toBe(202);
 		}
+		const limited = await api.convert('Star.DST', 'pes');
+		expectRateLimited(limited);
+		expect(limited.body.message).toMatch(/100 queued or processing/);
+		// The control is per account.
+		expect((await other.convert('Star.DST', 'pes')).status).toBe(202);
+		const queued = (await api.get('/jobs')).body.data;
+		expect(queued).toHaveLength(50);
+		expect(queued.every((job: any) => job.status === 'queued')).toBe(true);
 	});
 });
 
 describe('injected faults (PUT /__sandbox/faults)', () => {
 	it('answers 429 with Retry-After: 1 before the request runs', async () => {
-		const api = await newClient(sandbox, { plan: 'internal' });
-		await admin.setFaults({ rate429: 1 });
+		const api = await newClient(suite.sandbox, { plan: 'internal' });
+		await suite.admin.setFaults({ rate429: 1 });
 		const response = await api.convert('Star.DST', 'pes');
 		expectRateLimited(response);
 		expect(response.headers.get('retry-after')).toBe('1');
-		await admin.clearFaults();
+		await suite.admin.clearFaults();
 		expect((await api.get('/jobs')).body.data).toEqual([]);
 	});
 
 	it('answers 503', async () => {
-		await admin.setFaults({ rate5xx: 1 });
-		const response = await new Api(sandbox, sandbox.demoKey).get('/formats');
+		await suite.admin.setFaults({ rate5xx: 1 });
+		const response = await new Api(suite.sandbox, suite.sandbox.demoKey).get('/formats');
 		expect(response.status).toBe(503);
 		expect(typeof response.body.message).toBe('string');
 	});
 
 	it('drops connections without an answer', async () => {
-		await admin.setFaults({ dropRate: 1 });
-		await expect(new Api(sandbox, sandbox.demoKey).get('/formats')).rejects.toThrow();
+		await suite.admin.setFaults({ dropRate: 1 });
+		await expect(new Api(suite.sandbox, suite.sandbox.demoKey).get('/formats')).rejects.toThrow();
 	});
 
 	it('delays responses by latencyMs', async () => {
-		await admin.setFaults({ latencyMs: 300 });
+		await suite.admin.setFaults({ latencyMs: 300 });
 		const started = Date.now();
-		expect((await new Api(sandbox, sandbox.demoKey).get('/formats')).status).toBe(200);
+		expect((await new Api(suite.sandbox, suite.sandbox.demoKey).get('/formats')).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 	});
 
 	it('leaves the control API itself alone, and refuses faults out of range with 422', async () => {
-		await admin.setFaults({ rate5xx: 1, dropRate: 0 });
-		await expect(admin.setFaults({ rate429: 2 })).rejects.toThrow(/422/);
-		await expect(admin.setFaults({ typo: 1 } as never)).rejects.toThrow(/422/);
+		await suite.admin.setFaults({ rate5xx: 1, dropRate: 0 });
+		await expect(suite.admin.setFaults({ rate429: 2 })).rejects.toThrow(/422/);
+		await expect(suite.admin.setFaults({ typo: 1 } as never)).rejects.toThrow(/422/);
 	});
 });
 
 describe('control API', () => {
 	it('needs the admin token (401 without or with a wrong one)', async () => {
 		for (const headers of [{}, { 'X-Sandbox-Admin': 'wrong' }] as Array<Record<string, string>>) {
-			const response = await fetch(`${sandbox.origin}/__sandbox/reset`, {
+			const response = await fetch(`${suite.sandbox.origin}/__sandbox/reset`, {
 				method: 'POST',
 				headers,
 			});
@@ -141,15 +123,18 @@ describe('control API', () => {
 	});
 
 	it('creates accounts (201 {id}) and keys (201 {id, key}), and revokes keys (204)', async () => {
-		const headers = { 'X-Sandbox-Admin': sandbox.adminToken, 'Content-Type': 'application/json' };
-		const account = await fetch(`${sandbox.origin}/__sandbox/accounts`, {
+		const headers = {
+			'X-Sandbox-Admin': suite.sandbox.adminToken,
+			'Content-Type': 'application/json',
+		};
+		const account = await fetch(`${suite.sandbox.origin}/__sandbox/accounts`, {
 			method: 'POST',
 			headers,
 			body: JSON.stringify({ name: 'Shop', plan: 'credits', creditBalance: 3 }),
 		});
 		expect(account.status).toBe(201);
 		const { id } = await account.json();
-		const key = await fetch(`${sandbox.origin}/__sandbox/keys`, {
+		const key = await fetch(`${suite.sandbox.origin}/__sandbox/keys`, {
 			method: 'POST',
 			headers,
 			body: JSON.stringify({ accountId: id, abilities: ['usage:read'] }),
@@ -157,40 +142,36 @@ describe('control API', () => {
 		expect(key.status).toBe(201);
 		const created = await key.json();
 		expect(created).toEqual({ id: expect.any(String), key: expect.any(String) });
-		expect((await new Api(sandbox, created.key).get('/usage')).body.freeUsage.creditBalance).toBe(
-			3,
-		);
-		const revoked = await fetch(`${sandbox.origin}/__sandbox/keys/${created.id}`, {
+		expect(
+			(await new Api(suite.sandbox, created.key).get('/usage')).body.freeUsage.creditBalance,
+		).toBe(3);
+		const revoked = await fetch(`${suite.sandbox.origin}/__sandbox/keys/${created.id}`, {
 			method: 'DELETE',
 			headers,
 		});
 		expect(revoked.status).toBe(204);
-		expect((await new Api(sandbox, created.key).get('/usage')).status).toBe(401);
+		expect((await new Api(suite.sandbox, created.key).get('/usage')).status).toBe(401);
 	});
 
 	it('moves the clock forward and reports it', async () => {
-		const before = Date.parse((await admin.advanceClock(0)).now);
-		const after = Date.parse((await admin.advanceClock(3600)).now);
+		const before = Date.parse((await suite.admin.advanceClock(0)).now);
+		const after = Date.parse((await suite.admin.advanceClock(3600)).now);
 		expect(after - before).toBeGreaterThanOrEqual(3600 * 1000);
 		expect(after - before).toBeLessThan(3600 * 1000 + 5000);
 	});
 
 	it('resets to a fresh sandbox: old keys gone, the demo key still works, clock back', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, demoKey: 'emb_demo_fixed' });
-		try {
-			const ownAdmin = sandboxAdmin(own);
-			const api = await newClient(own);
-			await api.convert('Star.DST', 'pes');
-			await ownAdmin.advanceClock(86400 * 3);
-			await ownAdmin.reset();
-			expect((await api.get('/usage')).status).toBe(401);
-			const demo = new Api(own, 'emb_demo_fixed');
-			expect((await demo.get('/jobs')).body.data).toEqual([]);
-			expect(Math.abs(Date.parse((await ownAdmin.advanceClock(0)).now) - Date.now())).toBeLessThan(
-				5000,
-			);
-		} finally {
-			await own.close();
-		}
+		const own = await suite.own({ demoKey: 'emb_demo_fixed' });
+		const ownAdmin = sandboxAdmin(own);
+		const api = await newClient(own);
+		await api.convert('Star.DST', 'pes');
+		await ownAdmin.advanceClock(86400 * 3);
+		await ownAdmin.reset();
+		expect((await api.get('/usage')).status).toBe(401);
+		const demo = new Api(own, 'emb_demo_fixed');
+		expect((await demo.get('/jobs')).body.data).toEqual([]);
+		expect(Math.abs(Date.parse((await ownAdmin.advanceClock(0)).now) - Date.now())).toBeLessThan(
+			5000,
+		);
 	});
 });

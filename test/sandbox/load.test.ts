@@ -1,19 +1,11 @@
 import { burst, runLoad } from './loadRun';
-import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox({ workers: 2 });
 
 describe('concurrent clients (the small version of bench/sandbox-load.ts)', () => {
 	it('accepts, runs and reports every job of 4 keys x 10 concurrent submissions, within the limits', async () => {
-		const result = await runLoad(sandbox, {
+		const result = await runLoad(suite.sandbox, {
 			keys: 4,
 			jobsPerKey: 10,
 			pollEveryMs: 1500,
@@ -31,7 +23,7 @@ describe('concurrent clients (the small version of bench/sandbox-load.ts)', () =
 	}, 120000);
 
 	it('lets exactly 60 of 75 simultaneous requests from one key through', async () => {
-		const { key } = await sandboxAdmin(sandbox).createAccountWithKey({ plan: 'credits' });
-		expect(await burst(sandbox, key, 75)).toEqual({ 200: 60, 429: 15 });
+		const { key } = await suite.admin.createAccountWithKey({ plan: 'credits' });
+		expect(await burst(suite.sandbox, key, 75)).toEqual({ 200: 60, 429: 15 });
 	});
 });

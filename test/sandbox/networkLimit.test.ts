@@ -1,33 +1,26 @@
 import { newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
-
-jest.setTimeout(120_000);
+import { useSandbox } from './suite';
 
 /** The spec's network-level ceiling, set low so a test can reach it from one address. */
 const ceiling = 30;
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 1, networkRateLimit: ceiling });
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox({ networkRateLimit: ceiling });
 
 describe('the network-level ceiling', () => {
 	it('counts every v1 request from one address, whatever the key, before the key is checked', async () => {
-		const first = await newClient(sandbox);
-		const second = await newClient(sandbox);
+		const first = await newClient(suite.sandbox);
+		const second = await newClient(suite.sandbox);
 		for (let i = 0; i < 10; i++) expect((await first.get('/formats')).status).toBe(200);
 		for (let i = 0; i < 10; i++) expect((await second.get('/usage')).status).toBe(200);
 		// Requests with a wrong key count too: the ceiling sits in front of authentication.
 		for (let i = 0; i < 10; i++) {
-			const response = await fetch(`${sandbox.baseUrl}/formats`, {
+			const response = await fetch(`${suite.sandbox.baseUrl}/formats`, {
 				headers: { authorization: 'Bearer not-a-key', accept: 'application/json' },
 			});
 			expect(response.status).toBe(401);
 		}
 
-		const limited = await fetch(`${sandbox.baseUrl}/formats`, {
+		const limited = await fetch(`${suite.sandbox.baseUrl}/formats`, {
 			headers: { authorization: 'Bearer not-a-key', accept: 'application/json' },
 		});
 		expect(limited.status).toBe(429);
@@ -39,8 +32,7 @@ describe('the network-level ceiling', () => {
 		expect((await second.get('/formats')).status).toBe(429);
 
 		// The control API is not part of v1 and stays reachable.
-		const admin = sandboxAdmin(sandbox);
-		await admin.advanceClock(Number(retryAfter));
+		await suite.admin.advanceClock(Number(retryAfter));
 		expect((await first.get('/formats')).status).toBe(200);
 	});
 });

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { Api, newClient } from './client';
-import { sandboxAdmin, startSandbox, type RunningSandbox } from '../support/sandbox';
+import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
+import { useOwnSandboxes } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
+const sandboxes = useOwnSandboxes();
 
 let dataDir: string;
 
@@ -34,7 +34,7 @@ function editDatabase(sql: string, ...params: Array<string | number>) {
 
 describe('restart with the same data directory', () => {
 	it('keeps accounts, keys, jobs, files, signed URLs, the demo key and the admin token', async () => {
-		const first = await startSandbox({ port: 0, workers: 1, dataDir });
+		const first = await sandboxes.own({ dataDir });
 		const { api, body, unlocked, waiting } = await closing(first, async () => {
 			const client = await newClient(first, { plan: 'credits', creditBalance: 5 });
 			const created = (await client.convert('Star.DST', 'pes')).body;
@@ -46,7 +46,7 @@ describe('restart with the same data directory', () => {
 		});
 		const { demoKey, adminToken, demoAccountId } = first;
 
-		const second = await startSandbox({ port: 0, workers: 1, dataDir });
+		const second = await sandboxes.own({ dataDir });
 		try {
 			expect(second).toMatchObject({ demoKey, adminToken, demoAccountId });
 			const again = new Api(second, api.key);
@@ -75,7 +75,7 @@ describe('restart with the same data directory', () => {
 	});
 
 	it('queues again a job a crash left processing, and fails one whose attempts are spent', async () => {
-		const first = await startSandbox({ port: 0, workers: 1, dataDir });
+		const first = await sandboxes.own({ dataDir });
 		const { api, resumed, exhausted } = await closing(first, async () => {
 			const client = await newClient(first, { plan: 'internal' });
 			await sandboxAdmin(first).setFaults({ processingPaused: true });
@@ -101,7 +101,7 @@ describe('restart with the same data directory', () => {
 			resumed,
 		);
 
-		const second = await startSandbox({ port: 0, workers: 1, dataDir });
+		const second = await sandboxes.own({ dataDir });
 		try {
 			const again = new Api(second, api.key);
 			const done = await again.waitForJob('conversion', resumed);

@@ -1,19 +1,11 @@
 import { Api, fixture, newClient } from './client';
-import { startSandbox, type RunningSandbox } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 1 });
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox();
 
 describe('GET /formats', () => {
 	it('lists every format with exactly the Format fields, and the artwork inputs', async () => {
-		const response = await new Api(sandbox, sandbox.demoKey).get('/formats');
+		const response = await new Api(suite.sandbox, suite.sandbox.demoKey).get('/formats');
 		expect(response.status).toBe(200);
 		expect(Object.keys(response.body).sort()).toEqual(['artworkInputs', 'data']);
 		expect(response.body.artworkInputs).toEqual(['jpg', 'jpeg', 'png', 'svg', 'webp']);
@@ -37,10 +29,10 @@ describe('GET /formats', () => {
 
 describe('errors have the Error shape', () => {
 	it('answers { message } only, for 401, 403, 404 and 409', async () => {
-		const api = await newClient(sandbox, { plan: 'credits' }, ['jobs:read', 'jobs:write']);
+		const api = await newClient(suite.sandbox, { plan: 'credits' }, ['jobs:read', 'jobs:write']);
 		const { body } = await api.convert('Star.DST', 'pes');
 		const answers = [
-			await new Api(sandbox, null).get('/formats'),
+			await new Api(suite.sandbox, null).get('/formats'),
 			await api.get('/formats'),
 			await api.get('/jobs/conversion/01ARZ3NDEKTSV4RRFFQ69G5FAV'),
 			await api.post(`/jobs/conversion/${body.job.id}/retry`),
@@ -53,7 +45,7 @@ describe('errors have the Error shape', () => {
 	});
 
 	it('names an unexpected file field in a 422', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const response = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 			{ field: 'upload', name: 'Star.DST', bytes: fixture('Star.DST') },
 		]);
@@ -62,7 +54,7 @@ describe('errors have the Error shape', () => {
 	});
 
 	it('accepts POSTs without a body but with a JSON content type', async () => {
-		const api = await newClient(sandbox);
+		const api = await newClient(suite.sandbox);
 		const response = await api.post('/jobs/conversion/01ARZ3NDEKTSV4RRFFQ69G5FAV/retry', '', {
 			'Content-Type': 'application/json',
 		});
@@ -72,17 +64,13 @@ describe('errors have the Error shape', () => {
 
 describe('engine time limit', () => {
 	it('stops a job that runs too long with engine_timeout, and keeps serving', async () => {
-		const own = await startSandbox({ port: 0, workers: 1, jobTimeoutSeconds: 0.001 });
-		try {
-			const api = await newClient(own);
-			for (let i = 0; i < 2; i++) {
-				const { body } = await api.convert('Star.DST', 'pes');
-				const job = await api.waitForJob('conversion', body.job.id);
-				expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_timeout' });
-				expect(job.failureReason).toMatch(/longer than/);
-			}
-		} finally {
-			await own.close();
+		const own = await suite.own({ jobTimeoutSeconds: 0.001 });
+		const api = await newClient(own);
+		for (let i = 0; i < 2; i++) {
+			const { body } = await api.convert('Star.DST', 'pes');
+			const job = await api.waitForJob('conversion', body.job.id);
+			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_timeout' });
+			expect(job.failureReason).toMatch(/longer than/);
 		}
 	});
 });

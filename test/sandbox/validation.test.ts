@@ -1,18 +1,11 @@
 import { Api, fixture, newClient } from './client';
-import { startSandbox, type RunningSandbox } from '../support/sandbox';
+import { useSandbox } from './suite';
 
-// Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
-jest.setTimeout(120_000);
-
-let sandbox: RunningSandbox;
 let api: Api;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 1 });
-});
-afterAll(async () => sandbox.close());
+const suite = useSandbox();
 beforeEach(async () => {
-	api = await newClient(sandbox, { plan: 'internal' });
+	api = await newClient(suite.sandbox, { plan: 'internal' });
 });
 
 const star = () => [{ name: 'Star.DST', bytes: fixture('Star.DST') }];

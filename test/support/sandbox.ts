@@ -25,6 +25,8 @@ export interface Faults {
 	latencyMs?: number;
 	dropRate?: number;
 	engineFailureRate?: number;
+	/** Share of jobs whose engine thread runs out of memory (it dies and is replaced). */
+	workerOutOfMemoryRate?: number;
 	/** Jobs stay queued while true. */
 	processingPaused?: boolean;
 }
@@ -83,6 +85,7 @@ export class SandboxAdmin {
 			latencyMs: 0,
 			dropRate: 0,
 			engineFailureRate: 0,
+			workerOutOfMemoryRate: 0,
 			processingPaused: false,
 		});
 	}

@@ -2,14 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-import type { SandboxServices } from '../../services';
 import type { NewAccount } from '../../services/accounts';
 import { UnauthenticatedError, ValidationError } from '../../services/errors';
 import { mergeFaults } from '../../services/faults';
-import type { RateLimiter } from '../rateLimits';
 
 /** The control API for tests and demos, under /__sandbox; not part of v1. */
-export function controlRoutes(services: SandboxServices, limiter: RateLimiter) {
+export async function controlRoutes(app: FastifyInstance): Promise<void> {
+	const { services, limiter } = app;
 	const expected = Buffer.from(services.adminToken);
 	const checkAdmin = async (request: FastifyRequest) => {
 		const given = Buffer.from(String(request.headers['x-sandbox-admin'] ?? ''));
@@ -18,65 +17,63 @@ export function controlRoutes(services: SandboxServices, limiter: RateLimiter) {
 		}
 	};
 
-	return async (app: FastifyInstance) => {
-		app.addHook('preHandler', checkAdmin);
+	app.addHook('preHandler', checkAdmin);
 
-		app.post('/accounts', async (request, reply) => {
-			const account = services.accounts.createAccount(bodyOf<NewAccount>(request));
-			return reply
-				.code(201)
-				.send({ id: account.id, freeUsage: services.accounts.freeUsage(account.id) });
-		});
+	app.post('/accounts', async (request, reply) => {
+		const account = services.accounts.createAccount(bodyOf<NewAccount>(request));
+		return reply
+			.code(201)
+			.send({ id: account.id, freeUsage: services.accounts.freeUsage(account.id) });
+	});
 
-		app.get<{ Params: { id: string } }>('/accounts/:id', async (request) => ({
-			id: request.params.id,
-			freeUsage: services.accounts.freeUsage(services.accounts.account(request.params.id).id),
-		}));
+	app.get<{ Params: { id: string } }>('/accounts/:id', async (request) => ({
+		id: request.params.id,
+		freeUsage: services.accounts.freeUsage(services.accounts.account(request.params.id).id),
+	}));
 
-		app.post('/keys', async (request, reply) => {
-			const body = bodyOf<{ accountId: string; abilities: unknown; expiresInSeconds?: number }>(
-				request,
-			);
-			return reply
-				.code(201)
-				.send(services.accounts.createKey(body.accountId, body.abilities, body.expiresInSeconds));
-		});
+	app.post('/keys', async (request, reply) => {
+		const body = bodyOf<{ accountId: string; abilities: unknown; expiresInSeconds?: number }>(
+			request,
+		);
+		return reply
+			.code(201)
+			.send(services.accounts.createKey(body.accountId, body.abilities, body.expiresInSeconds));
+	});
 
-		app.delete<{ Params: { id: string } }>('/keys/:id', async (request, reply) => {
-			services.accounts.revokeKey(request.params.id);
-			return reply.code(204).send();
-		});
+	app.delete<{ Params: { id: string } }>('/keys/:id', async (request, reply) => {
+		services.accounts.revokeKey(request.params.id);
+		return reply.code(204).send();
+	});
 
-		app.get('/clock', async () => ({ now: new Date(services.clock.now()).toISOString() }));
+	app.get('/clock', async () => ({ now: new Date(services.clock.now()).toISOString() }));
 
-		app.post('/clock', async (request) => {
-			const { advanceSeconds } = bodyOf<{ advanceSeconds: unknown }>(request);
-			if (
-				typeof advanceSeconds !== 'number' ||
-				!Number.isFinite(advanceSeconds) ||
-				advanceSeconds < 0
-			) {
-				throw new ValidationError({
-					advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'],
-				});
-			}
-			return { now: new Date(services.advanceClock(advanceSeconds)).toISOString() };
-		});
+	app.post('/clock', async (request) => {
+		const { advanceSeconds } = bodyOf<{ advanceSeconds: unknown }>(request);
+		if (
+			typeof advanceSeconds !== 'number' ||
+			!Number.isFinite(advanceSeconds) ||
+			advanceSeconds < 0
+		) {
+			throw new ValidationError({
+				advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'],
+			});
+		}
+		return { now: new Date(services.advanceClock(advanceSeconds)).toISOString() };
+	});
 
-		app.get('/faults', async () => ({ faults: services.faults }));
+	app.get('/faults', async () => ({ faults: services.faults }));
 
-		app.put('/faults', async (request) => {
-			services.faults = mergeFaults(services.faults, request.body);
-			services.runner.kick();
-			return { faults: services.faults };
-		});
+	app.put('/faults', async (request) => {
+		services.faults = mergeFaults(services.faults, request.body);
+		services.runner.kick();
+		return { faults: services.faults };
+	});
 
-		app.post('/reset', async (_request, reply) => {
-			await services.reset();
-			limiter.clear();
-			return reply.code(204).send();
-		});
-	};
+	app.post('/reset', async (_request, reply) => {
+		await services.reset();
+		limiter.clear();
+		return reply.code(204).send();
+	});
 }
 
 function bodyOf<T>(request: FastifyRequest): T {

@@ -1,3 +1,4 @@
-// Worker threads start outside tsx and jest, so this plain-JS entry teaches them TypeScript first.
+// Worker threads start outside tsx and jest, so this plain-JS entry teaches them TypeScript first,
+// then loads the thread body named in workerData (the engine's by default).
 require('tsx/cjs/api').register();
-require('./worker.ts');
+require(require('node:worker_threads').workerData?.entry ?? './worker.ts');

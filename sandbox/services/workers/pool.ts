@@ -18,6 +18,8 @@ export class WorkerPool {
 	constructor(
 		size: number,
 		private readonly jobTimeoutMs: number,
+		/** V8 heap ceiling of each thread; a job past it ends its thread, which is then replaced. */
+		private readonly memoryMb: number,
 	) {
 		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
 	}
@@ -57,7 +59,9 @@ export class WorkerPool {
 
 	private spawn(): Slot {
 		const slot: Slot = {
-			worker: new Worker(join(__dirname, 'bootstrap.js')),
+			worker: new Worker(join(__dirname, 'bootstrap.js'), {
+				resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
+			}),
 			task: null,
 			finish: null,
 			timer: null,
@@ -65,22 +69,27 @@ export class WorkerPool {
 		slot.worker.on('message', (message: { jobId: string; result: TaskResult }) => {
 			if (slot.task?.jobId === message.jobId) this.settle(slot, message.result);
 		});
-		slot.worker.on('error', (error) => this.crashed(slot, error.message));
+		slot.worker.on('error', (error: Error & { code?: string }) => {
+			if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+				this.crashed(slot, {
+					ok: false,
+					failureCode: 'engine_out_of_memory',
+					failureReason: `Processing needed more than the engine's ${this.memoryMb} MB of memory and was stopped.`,
+					warnings: [],
+				});
+			} else this.crashed(slot, crash(error.message));
+		});
 		slot.worker.on('exit', (code) =>
-			this.crashed(slot, `the worker thread exited with code ${code}`),
+			this.crashed(slot, crash(`the worker thread exited with code ${code}`)),
 		);
 		slot.worker.unref();
 		return slot;
 	}
 
-	private crashed(slot: Slot, why: string): void {
+	/** A thread that died fails its job (if it had one) and is replaced by a fresh one. */
+	private crashed(slot: Slot, result: TaskResult): void {
 		if (this.closed || !this.slots.includes(slot)) return;
-		this.settle(slot, {
-			ok: false,
-			failureCode: 'engine_error',
-			failureReason: `The engine crashed: ${why}.`,
-			warnings: [],
-		});
+		this.settle(slot, result);
 		this.replace(slot);
 	}
 
@@ -99,7 +108,16 @@ export class WorkerPool {
 		this.slots.splice(index, 1);
 		slot.worker.removeAllListeners();
 		slot.worker.on('error', () => undefined);
-		void slot.worker.terminate();
+		slot.worker.terminate().catch(() => undefined);
 		if (!this.closed) this.slots.push(this.spawn());
 	}
+}
+
+function crash(why: string): TaskResult {
+	return {
+		ok: false,
+		failureCode: 'engine_error',
+		failureReason: `The engine crashed: ${why}.`,
+		warnings: [],
+	};
 }

@@ -8,8 +8,9 @@ import { measurePattern } from '../../engine/metrics';
 import { renderPreview } from '../../engine/preview';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
-/** A failure with an API failure code, from the engine, the digitiser or this pipeline. */
+/** A failure with an API failure code (`failureCode`, or `code` in older errors), from the engine, the digitiser or this pipeline. */
 interface CodedError {
+	failureCode?: unknown;
 	code?: unknown;
 	message: string;
 }
@@ -67,8 +68,10 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 			),
 		};
 	} catch (error) {
-		const { code, message } = error as CodedError;
-		if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return failure(code, message, warnings);
+		const { failureCode, code, message } = error as CodedError;
+		const known = typeof failureCode === 'string' ? failureCode : code;
+		if (typeof known === 'string' && /^[a-z_]+$/.test(known))
+			return failure(known, message, warnings);
 		return failure('engine_error', `The engine stopped unexpectedly: ${message}`, warnings);
 	}
 }

@@ -14,6 +14,8 @@ export interface JobTask {
 	colourCount: number | null;
 	paletteKey: string | null;
 	maximumStitchCount: number | null;
+	/** Fault injection: the thread allocates until its memory ceiling ends it. */
+	exhaustMemory?: boolean;
 }
 
 export interface WrittenFile {

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+import { detectArtwork } from '../../digitiser';
+import { detectFormat } from '../../engine';
+
+/** One uploaded source to look at, by path; plain data for the inspection thread. */
+export interface InspectionRequest {
+	path: string;
+	workflow: 'conversion' | 'digitising';
+	fileName: string;
+}
+
+export interface Inspection {
+	/** SHA-256 of the bytes, hex. */
+	checksum: string;
+	/** The detected machine format (conversion) or artwork type (digitising); null when neither. */
+	kind: string | null;
+}
+
+/** Reads one source and says what it is; CPU work over uploaded bytes, so it runs in a worker thread. */
+export async function inspectSource(request: InspectionRequest): Promise<Inspection> {
+	const bytes = await readFile(request.path);
+	const checksum = createHash('sha256').update(bytes).digest('hex');
+	const kind =
+		request.workflow === 'conversion'
+			? detectFormat(bytes, request.fileName)
+			: detectArtwork(bytes);
+	return { checksum, kind };
+}

@@ -1,0 +1,437 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+import * as artwork from '../../sandbox/digitiser/artwork';
+import * as registry from '../../sandbox/engine/registry';
+import { fixture, newClient } from './client';
+import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
+import { useSandbox } from './suite';
+
+const suite = useSandbox();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` holds or the deadline passes; returns whether it held. */
+async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) return false;
+		await sleep(25);
+	}
+	return true;
+}
+
+/**
+ * Starts a raw POST that announces `declaredBytes` of body, writes `sentBytes` of it after `head`,
+ * then cuts the connection. Resolves with the status if the server answered first, else null.
+ */
+function cutOffPost(
+	url: string,
+	headers: Record<string, string>,
+	head: Buffer,
+	declaredBytes: number,
+	sentBytes: number,
+): Promise<number | null> {
+	return new Promise((resolve) => {
+		const target = new URL(url);
+		const req = httpRequest(
+			{
+				host: target.hostname,
+				port: target.port,
+				path: target.pathname,
+				method: 'POST',
+				headers: { ...headers, 'content-length': String(declaredBytes) },
+			},
+			(response) => {
+				response.resume();
+				response.on('end', () => resolve(response.statusCode ?? null));
+			},
+		);
+		req.on('error', () => resolve(null));
+		req.write(head);
+		let written = head.length;
+		const chunk = Buffer.alloc(256 * 1024, 0x41);
+		const pump = () => {
+			while (written < sentBytes) {
+				const size = Math.min(chunk.length, sentBytes - written);
+				written += size;
+				if (!req.write(chunk.subarray(0, size))) return void req.once('drain', pump);
+			}
+			setTimeout(() => req.destroy(), 100);
+		};
+		pump();
+	});
+}
+
+describe('an upload whose connection drops mid-file', () => {
+	it('leaves no temporary file, creates no job and counts no quota', async () => {
+		const api = await newClient(suite.sandbox, { plan: 'free' });
+		const before = (await api.get('/usage')).body.freeUsage;
+		const boundary = 'cut-off-upload';
+		const head = Buffer.from(
+			[
+				`--${boundary}`,
+				'Content-Disposition: form-data; name="workflow"',
+				'',
+				'conversion',
+				`--${boundary}`,
+				'Content-Disposition: form-data; name="format"',
+				'',
+				'pes',
+				`--${boundary}`,
+				'Content-Disposition: form-data; name="file"; filename="big.dst"',
+				'Content-Type: application/octet-stream',
+				'',
+				'',
+			].join('\r\n'),
+		);
+		const tmp = join(suite.sandbox.dataDir, 'tmp');
+		const answered = cutOffPost(
+			`${suite.sandbox.baseUrl}/jobs`,
+			{
+				authorization: `Bearer ${api.key}`,
+				'content-type': `multipart/form-data; boundary=${boundary}`,
+			},
+			head,
+			20 * 1024 * 1024,
+			5 * 1024 * 1024,
+		);
+		// The partial file exists while the upload streams...
+		expect(await eventually(() => readdirSync(tmp).length > 0)).toBe(true);
+		expect(await answered).toBeNull();
+		// ...and is gone as soon as the connection is cut, not at the next restart.
+		expect(await eventually(() => readdirSync(tmp).length === 0, 2000)).toBe(true);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
+		expect((await api.get('/usage')).body.freeUsage).toEqual(before);
+		// The key still works normally afterwards.
+		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
+	});
+});
+
+/**
+ * POSTs a body of `declaredBytes` (announced by Content-Length) and keeps sending it until the server
+ * closes the connection; resolves with the answer's status and how much of the body went out first.
+ */
+function refusedPost(
+	url: string,
+	headers: Record<string, string>,
+	declaredBytes: number,
+): Promise<{ status: number | null; sentBytes: number }> {
+	return new Promise((resolve) => {
+		const target = new URL(url);
+		let status: number | null = null;
+		let sentBytes = 0;
+		const req = httpRequest(
+			{
+				host: target.hostname,
+				port: target.port,
+				path: target.pathname,
+				method: 'POST',
+				headers: { ...headers, 'content-length': String(declaredBytes) },
+			},
+			(response) => {
+				status = response.statusCode ?? null;
+				response.resume();
+			},
+		);
+		req.on('error', () => undefined);
+		req.on('close', () => resolve({ status, sentBytes }));
+		const chunk = Buffer.alloc(64 * 1024, 0x41);
+		const pump = () => {
+			while (sentBytes < declaredBytes) {
+				sentBytes += chunk.length;
+				if (!req.write(chunk)) return void req.once('drain', pump);
+			}
+			req.end();
+		};
+		pump();
+	});
+}
+
+describe('bodies before authentication', () => {
+	const sixtyMb = 60 * 1024 * 1024;
+	/** Far below the announced size: the server answered and closed instead of reading on. */
+	const readAtMost = 16 * 1024 * 1024;
+
+	it('refuses an unauthenticated 60 MB body with 413 at once and closes the connection', async () => {
+		for (const contentType of [
+			'application/octet-stream',
+			'application/json',
+			'application/x-www-form-urlencoded',
+		]) {
+			const { status, sentBytes } = await refusedPost(
+				`${suite.sandbox.baseUrl}/jobs`,
+				{ 'content-type': contentType },
+				sixtyMb,
+			);
+			expect([contentType, status]).toEqual([contentType, 413]);
+			expect(sentBytes).toBeLessThan(readAtMost);
+		}
+	});
+
+	it('answers an unauthenticated 60 MB upload with 401 without reading it', async () => {
+		const { status, sentBytes } = await refusedPost(
+			`${suite.sandbox.baseUrl}/jobs`,
+			{ 'content-type': 'multipart/form-data; boundary=x' },
+			sixtyMb,
+		);
+		expect(status).toBe(401);
+		expect(sentBytes).toBeLessThan(readAtMost);
+	});
+
+	it('refuses a multipart body larger than any job request (10 files of 50 MB) with 413 at once', async () => {
+		const api = await newClient(suite.sandbox);
+		const { status, sentBytes } = await refusedPost(
+			`${suite.sandbox.baseUrl}/jobs`,
+			{ authorization: `Bearer ${api.key}`, 'content-type': 'multipart/form-data; boundary=x' },
+			600 * 1024 * 1024,
+		);
+		expect(status).toBe(413);
+		expect(sentBytes).toBeLessThan(readAtMost);
+	});
+});
+
+describe('percent-encoded paths', () => {
+	const encoded = (running: RunningSandbox) => `${running.origin}/api/%761/formats`;
+
+	it('count against the network ceiling like the plain path (20 of 30 pass a ceiling of 20)', async () => {
+		const own = await suite.own({ networkRateLimit: 20 });
+		const statuses: number[] = [];
+		for (let i = 0; i < 30; i++) {
+			const response = await fetch(encoded(own), {
+				headers: { authorization: `Bearer ${own.demoKey}` },
+			});
+			statuses.push(response.status);
+		}
+		expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+		expect(statuses.slice(20)).toEqual(Array(10).fill(429));
+		// Unknown paths under an encoded prefix count too.
+		const unknown = await fetch(`${own.origin}/api/%761/nothing-here`);
+		expect(unknown.status).toBe(429);
+	});
+
+	it('get the injected faults like the plain path', async () => {
+		await suite.admin.setFaults({ rate5xx: 1 });
+		try {
+			const response = await fetch(encoded(suite.sandbox), {
+				headers: { authorization: `Bearer ${suite.sandbox.demoKey}` },
+			});
+			expect(response.status).toBe(503);
+		} finally {
+			await suite.admin.clearFaults();
+		}
+	});
+});
+
+describe('recording a finished job', () => {
+	it('fails the job with recording_failed, keeps no half-recorded outputs and rejects no promise when a write throws', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-recording-'));
+		const rejections: unknown[] = [];
+		const onRejection = (reason: unknown) => rejections.push(reason);
+		process.on('unhandledRejection', onRejection);
+		const own = await suite.own({ dataDir });
+		try {
+			const api = await newClient(own);
+			// A real SQLite failure on the last of the three result rows (output and preview come first).
+			const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+			db.exec(`CREATE TRIGGER refuse_results BEFORE INSERT ON uploads
+				WHEN NEW.role = 'preview_watermarked'
+				BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
+			db.close();
+
+			const { body } = await api.convert('Star.DST', 'pes');
+			const job = await api.waitForJob('conversion', body.job.id);
+			expect(job).toMatchObject({
+				status: 'failed',
+				failureCode: 'recording_failed',
+				outputs: [],
+			});
+			expect(job.failureReason).toMatch(/disk full \(test\)/);
+			expect(job.events.map((event: any) => event.type)).toEqual([
+				'created',
+				'processing',
+				'failed',
+			]);
+			// The engine's files went with the rows: only the source stays in the account's folder.
+			expect(readdirSync(join(dataDir, 'files', api.accountId))).toHaveLength(1);
+			expect(rejections).toEqual([]);
+
+			// The sandbox keeps serving, and the job runs once the database accepts writes again.
+			const fix = new DatabaseSync(join(dataDir, 'sandbox.db'));
+			fix.exec('DROP TRIGGER refuse_results');
+			fix.close();
+			expect((await api.post(`/jobs/conversion/${body.job.id}/retry`)).status).toBe(202);
+			expect((await api.waitForJob('conversion', body.job.id)).status).toBe('completed');
+		} finally {
+			process.off('unhandledRejection', onRejection);
+			await own.close();
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+});
+
+describe('unlocking', () => {
+	it('charges nothing when recording the unlock fails: charge, unlock and event are one transaction', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-unlock-'));
+		const own = await suite.own({ dataDir });
+		try {
+			const api = await newClient(own, { plan: 'credits', creditBalance: 5 });
+			const { body } = await api.convert('Star.DST', 'pes');
+			await api.waitForJob('conversion', body.job.id);
+			const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+			db.exec(`CREATE TRIGGER refuse_unlock BEFORE INSERT ON job_events
+				WHEN NEW.type = 'unlocked'
+				BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
+			const refused = await api.post(`/jobs/conversion/${body.job.id}/unlock`);
+			expect(refused.status).toBe(500);
+			expect((await api.get('/usage')).body.freeUsage.creditBalance).toBe(5);
+			expect((await api.get(`/jobs/conversion/${body.job.id}`)).body.job.downloadsUnlocked).toBe(
+				false,
+			);
+			db.exec('DROP TRIGGER refuse_unlock');
+			db.close();
+			expect((await api.post(`/jobs/conversion/${body.job.id}/unlock`)).status).toBe(200);
+			expect((await api.get('/usage')).body.freeUsage.creditBalance).toBe(4);
+		} finally {
+			await own.close();
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+});
+
+describe('engine threads', () => {
+	it('fail a job whose thread runs out of memory with engine_out_of_memory, and replace the thread', async () => {
+		const own = await suite.own({ workerMemoryMb: 64 });
+		const api = await newClient(own);
+		await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
+		const { body } = await api.convert('Star.DST', 'pes');
+		const job = await api.waitForJob('conversion', body.job.id);
+		expect(job).toMatchObject({
+			status: 'failed',
+			failureCode: 'engine_out_of_memory',
+		});
+		expect(job.failureReason).toMatch(/64 MB/);
+		await sandboxAdmin(own).clearFaults();
+		// The one thread died; its replacement runs the next jobs.
+		for (let i = 0; i < 2; i++) {
+			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+		}
+	});
+});
+
+describe('content detection of uploads', () => {
+	it('runs off the HTTP thread: the process serving HTTP never calls the detectors', async () => {
+		// Spies only watch this (the HTTP) thread's modules; worker threads load their own copies.
+		const formats = jest.spyOn(registry, 'detectFormat');
+		const images = jest.spyOn(artwork, 'detectArtwork');
+		try {
+			const api = await newClient(suite.sandbox);
+			const png = Buffer.from(
+				'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+				'base64',
+			);
+			const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
+				{ field: 'files[]', name: 'Star.EXP', bytes: fixture('Star.EXP') },
+			]);
+			expect(accepted.status).toBe(202);
+			const job = await api.waitForJob('conversion', accepted.body.jobs[1].id);
+			expect(job.source).toMatchObject({
+				extension: 'exp',
+				checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
+			});
+			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ name: 'logo.png', bytes: png },
+			]);
+			expect(refused.status).toBe(422);
+			expect(refused.body.errors.file).toEqual([
+				expect.stringMatching(/not a readable embroidery/),
+			]);
+			const digitising = await api.createJob(
+				{
+					workflow: 'digitising',
+					format: 'pes',
+					width_mm: 50,
+					colour_count: 2,
+				},
+				[{ name: 'logo.png', bytes: png }],
+			);
+			expect(digitising.status).toBe(202);
+			expect(formats).not.toHaveBeenCalled();
+			expect(images).not.toHaveBeenCalled();
+		} finally {
+			formats.mockRestore();
+			images.mockRestore();
+		}
+	});
+});
+
+describe('the data folder', () => {
+	const mode = (path: string) => statSync(path).mode & 0o777;
+
+	it('is private to its owner (0700), whether new, already there, or temporary', async () => {
+		expect(mode(suite.sandbox.dataDir)).toBe(0o700);
+		const parent = mkdtempSync(join(tmpdir(), 'sandbox-data-'));
+		try {
+			const existing = join(parent, 'existing');
+			mkdirSync(existing, { mode: 0o755 });
+			chmodSync(existing, 0o755);
+			for (const dataDir of [join(parent, 'new', 'nested'), existing]) {
+				const own = await suite.own({ dataDir });
+				await own.close();
+				expect([dataDir, mode(dataDir)]).toEqual([dataDir, 0o700]);
+			}
+		} finally {
+			rmSync(parent, { recursive: true, force: true });
+		}
+	});
+});
+
+describe('form fields', () => {
+	it('refuses a field over 1 KB and more than 20 fields with 422 instead of cutting them short', async () => {
+		const api = await newClient(suite.sandbox);
+		const star = [{ name: 'Star.DST', bytes: fixture('Star.DST') }];
+		const long = await api.createJob(
+			{ workflow: 'conversion', format: 'pes', title: 'x'.repeat(2000) },
+			star,
+		);
+		expect(long.status).toBe(422);
+		expect(long.body.errors.title).toEqual([expect.stringMatching(/longer than 1024 bytes/)]);
+		const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra${i}`, 'x']));
+		const crowded = await api.createJob({ workflow: 'conversion', format: 'pes', ...many }, star);
+		expect(crowded.status).toBe(422);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
+	});
+});
+
+describe('creating jobs', () => {
+	it('keeps no source file when the inserts fail: the rows roll back and the moved files go with them', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-create-'));
+		const own = await suite.own({ dataDir });
+		try {
+			const api = await newClient(own);
+			const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+			// The second job's insert fails, after both sources were moved into the store.
+			db.exec(`CREATE TRIGGER refuse_second_job BEFORE INSERT ON jobs
+				WHEN (SELECT COUNT(*) FROM uploads WHERE account_id = NEW.account_id) >= 2
+				BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
+			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ field: 'files[]', name: 'one.dst', bytes: fixture('Star.DST') },
+				{ field: 'files[]', name: 'two.dst', bytes: fixture('Star.DST') },
+			]);
+			expect(refused.status).toBe(500);
+			expect(readdirSync(join(dataDir, 'files', api.accountId))).toEqual([]);
+			expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+			expect((await api.get('/jobs')).body.data).toEqual([]);
+			db.exec('DROP TRIGGER refuse_second_job');
+			db.close();
+		} finally {
+			await own.close();
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+});
