@@ -420,7 +420,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 			const exited = new Promise((resolve) => sandbox.child.once('exit', resolve));
 			const stopping = Date.now();
 			sandbox.child.kill('SIGTERM');
-			const inTime = await Promise.race([exited.then(() => true), sleep(stopGraceSeconds * 1000).then(() => false)]);
+			let grace: NodeJS.Timeout | undefined;
+			const inTime = await Promise.race([
+				exited.then(() => true),
+				new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), stopGraceSeconds * 1000))),
+			]);
+			clearTimeout(grace);
 			if (inTime) run.report.stopSeconds = (Date.now() - stopping) / 1000;
 			else {
 				sandbox.child.kill('SIGKILL');
