@@ -3,6 +3,7 @@ export { Command, Pattern, commandNames } from './pattern';
 export type { Thread } from './pattern';
 export type { FormatInfo, WriteResult } from './formats/format';
 export { UnreadableSourceError, UnwritablePatternError } from './formats/format';
+export { PatternTooLargeError, ceilings } from './ceilings';
 export { detectFormat, listFormats, readPattern, writePattern } from './registry';
 export { measurePattern } from './metrics';
 export type { PatternMetrics } from './metrics';

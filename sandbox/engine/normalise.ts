@@ -2,6 +2,7 @@
  * What every writer needs before encoding: moves split to the format's longest step,
  * trims and stops expressed the way the format can, colour blocks, bounds and counts.
  */
+import { recordBudget, tooManyRecords } from './ceilings';
 import { Command, Pattern } from './pattern';
 import type { Thread } from './pattern';
 
@@ -52,11 +53,46 @@ function addSplitMove(
 }
 
 /**
+ * Refuses, before any record is written, a design whose moves would split into more records than
+ * `recordBudget` allows (a few kilobytes of metre-long moves would otherwise become gigabytes).
+ */
+function checkRecordBudget(source: Pattern, options: NormaliseOptions): void {
+	const { maxStitch, maxJump } = options;
+	const { xs, ys, commands } = source;
+	let added = 0;
+	let longest = 0;
+	let longestStep = maxJump;
+	let x = 0;
+	let y = 0;
+	for (let i = 0; i < source.length; i++) {
+		const command = commands[i];
+		if (command === End) break;
+		const dx = xs[i] - x;
+		const dy = ys[i] - y;
+		const limit = command === Stitch ? maxStitch : maxJump;
+		if (dx > limit || dx < -limit || dy > limit || dy < -limit) {
+			added += stepCount(dx, dy, limit) - 1;
+			const length = Math.max(Math.abs(dx), Math.abs(dy));
+			if (length > longest) {
+				longest = length;
+				longestStep = limit;
+			}
+		}
+		x = xs[i];
+		y = ys[i];
+	}
+	const records = source.length + added;
+	if (added > 0 && records > recordBudget(source.length))
+		throw tooManyRecords(options.label, source.length, records, longest, longestStep);
+}
+
+/**
  * Copies `source` into a writer-ready pattern. Commands other than stitch and jump never
  * move the needle here: if one carries another position, a jump is added to get there first.
  * Everything after the first End is dropped, since no machine sews past it.
  */
 export function normaliseForWriter(source: Pattern, options: NormaliseOptions): NormalisedPattern {
+	checkRecordBudget(source, options);
 	const out = new Pattern(Math.max(1024, source.length + (source.length >> 4) + 16));
 	out.threads = [];
 	const { maxStitch, maxJump } = options;

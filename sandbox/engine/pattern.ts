@@ -2,7 +2,11 @@
  * The pattern model every reader produces and every writer consumes.
  * Coordinates are absolute, in 0.1 mm, x to the right and y pointing down.
  * Stored as parallel typed arrays so a million-stitch design stays compact and fast.
+ * Positions and length are bounded by `ceilings`: a pattern refuses to grow or wrap past them.
  */
+import { ceilings, coordinateOutOfRange, tooManyEntries } from './ceilings';
+
+const maxCoordinate = ceilings.coordinate;
 
 export const Command = {
 	Stitch: 0,
@@ -40,6 +44,7 @@ export class Pattern {
 	threads: Thread[] = [];
 
 	constructor(capacity = 1024) {
+		capacity = Math.min(capacity, ceilings.patternEntries);
 		this.xs = new Int32Array(capacity);
 		this.ys = new Int32Array(capacity);
 		this.commands = new Uint8Array(capacity);
@@ -47,8 +52,16 @@ export class Pattern {
 
 	add(x: number, y: number, command: Command): void {
 		if (this.length === this.xs.length) this.grow();
-		this.xs[this.length] = Math.round(x);
-		this.ys[this.length] = Math.round(y);
+		const roundX = Math.round(x);
+		const roundY = Math.round(y);
+		// Written so that NaN fails too: an Int32Array would store it as 0.
+		if (
+			!(roundX <= maxCoordinate && roundX >= -maxCoordinate) ||
+			!(roundY <= maxCoordinate && roundY >= -maxCoordinate)
+		)
+			throw coordinateOutOfRange(roundX, roundY);
+		this.xs[this.length] = roundX;
+		this.ys[this.length] = roundY;
 		this.commands[this.length] = command;
 		this.length++;
 	}
@@ -63,7 +76,8 @@ export class Pattern {
 	}
 
 	private grow(): void {
-		const capacity = Math.max(1024, this.xs.length * 2);
+		if (this.xs.length >= ceilings.patternEntries) throw tooManyEntries();
+		const capacity = Math.min(ceilings.patternEntries, Math.max(1024, this.xs.length * 2));
 		const xs = new Int32Array(capacity);
 		const ys = new Int32Array(capacity);
 		const commands = new Uint8Array(capacity);

@@ -1,3 +1,4 @@
+import { PatternTooLargeError } from './ceilings';
 import { formatModules } from './formats';
 import type { FormatInfo, FormatModule, WriteResult } from './formats/format';
 import { UnreadableSourceError, UnwritablePatternError } from './formats/format';
@@ -12,21 +13,8 @@ function findModule(format: string): FormatModule | undefined {
 	return formatModules.find((module) => module.info.format === key);
 }
 
-/**
- * How much a format's content check proves: a magic signature or labelled header (3), a strict
- * record structure (2), or mere plausibility, for EXP which has no header at all (1).
- */
-const detectionStrength: Record<string, number> = {
-	pes: 3,
-	pec: 3,
-	vp3: 3,
-	dst: 3,
-	jef: 2,
-	xxx: 2,
-	u01: 2,
-	exp: 1,
-};
-const strengthOf = (module: FormatModule): number => detectionStrength[module.info.format] ?? 2;
+/** A format that says nothing of its check's strength is taken as a strict record structure. */
+const strengthOf = (module: FormatModule): number => module.detectionStrength ?? 2;
 
 function accepts(module: FormatModule, bytes: Uint8Array): boolean {
 	try {
@@ -67,7 +55,7 @@ export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 	try {
 		return module.read(bytes);
 	} catch (error) {
-		if (error instanceof UnreadableSourceError) throw error;
+		if (error instanceof UnreadableSourceError || error instanceof PatternTooLargeError) throw error;
 		throw new UnreadableSourceError(
 			`The ${module.info.label} file is damaged: ${(error as Error).message}`,
 		);

@@ -293,3 +293,22 @@ export function compareWithReference(
 export function countKind(events: NeedleEvent[], kind: NeedleEventKind): number {
 	return events.filter((event) => event.kind === kind).length;
 }
+
+/** Counts EXP's 4-byte control records with the given code, walking the file as a Melco machine does. */
+export function expControlRecords(bytes: Uint8Array, code: number): number {
+	let count = 0;
+	for (let offset = 0; offset + 2 <= bytes.length; ) {
+		if (bytes[offset] === 0x80) {
+			if (bytes[offset + 1] === code) count++;
+			offset += 4;
+		} else offset += 2;
+	}
+	return count;
+}
+
+/** Star.pes's PEC block behind the PEC signature: the same stitches as a standalone .pec file. */
+export function starAsPec(): Uint8Array {
+	const pes = loadFixture('Star.pes').bytes;
+	const pecOffset = new DataView(pes.buffer, pes.byteOffset).getUint32(8, true);
+	return new Uint8Array([...Buffer.from('#PEC0001', 'latin1'), ...pes.subarray(pecOffset)]);
+}

@@ -1,6 +1,6 @@
 import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { pesFormat } from '../../sandbox/engine/formats/pes';
-import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
+import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import {
 	compareEvents,
@@ -32,18 +32,6 @@ function text(bytes: Uint8Array, from: number, length: number): string {
 
 describe('PES reader', () => {
 	const fixture = loadFixture('Star.pes');
-
-	it('puts the needle everywhere pyembroidery does in Star.pes (a version 7 file)', () => {
-		const pattern = read(fixture.bytes);
-		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
-		expect(entriesOf(pattern).length).toBe(fixture.commands.length);
-		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
-		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
-		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
-			fixture.expected['bounds_0.1mm'],
-		);
-	});
 
 	it("takes the threads from the version 7 header's thread list", () => {
 		const pattern = read(fixture.bytes);

@@ -1,10 +1,9 @@
 import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { u01Format } from '../../sandbox/engine/formats/u01';
-import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
+import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import {
 	compareEvents,
-	compareWithReference,
 	loadFixture,
 	patternEvents,
 	patternOf,
@@ -21,19 +20,6 @@ function records(bytes: Uint8Array): number[][] {
 }
 
 describe('U01 reader', () => {
-	const fixture = loadFixture('Star.u01');
-
-	it('puts the needle everywhere pyembroidery does in Star.u01, its needle changes as colour changes', () => {
-		const pattern = read(fixture.bytes);
-		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
-		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
-		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.commandCounts['9']);
-		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
-			fixture.expected['bounds_0.1mm'],
-		);
-	});
-
 	it('takes a needle chosen before any stitch as set-up, not as a colour change', () => {
 		const header = new Uint8Array(0x100).fill(0x30);
 		const body = [

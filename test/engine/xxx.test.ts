@@ -1,29 +1,13 @@
 import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { xxxFormat } from '../../sandbox/engine/formats/xxx';
-import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
+import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, compareWithReference, loadFixture, patternEvents } from './fixtures';
+import { compareEvents, loadFixture, patternEvents } from './fixtures';
 
 const read = xxxFormat.read!;
 const write = xxxFormat.write!;
 
 describe('XXX reader', () => {
-	const fixture = loadFixture('Star.XXX');
-
-	it('puts the needle everywhere pyembroidery does in Star.XXX and reads its two colours', () => {
-		const pattern = read(fixture.bytes);
-		expect(compareWithReference(pattern, fixture).differences).toEqual([]);
-		expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
-		expect(countCommands(pattern, Command.ColorChange)).toBe(fixture.expected.colorChanges);
-		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
-			fixture.expected['bounds_0.1mm'],
-		);
-		expect(
-			pattern.threads.map((thread) => `#${thread.color.toString(16).padStart(6, '0')}`),
-		).toEqual(fixture.expected.threads.map((thread) => thread.hex));
-	});
-
 	it('rejects a file shorter than its header', () => {
 		expect(() => read(new Uint8Array(40))).toThrow(UnreadableSourceError);
 	});

@@ -1,6 +1,16 @@
+/**
+ * The stitch engine's one byte kit: a bounds-checked cursor for readers and a growable builder
+ * for writers, shared by every format.
+ */
+import { ceilings, outputTooLarge } from '../ceilings';
 import { UnreadableSourceError } from './format';
 
 const latin1Decoder = new TextDecoder('latin1');
+
+/** Two's-complement value of one byte, for formats that pack moves into single bytes. */
+export function signed8(byte: number): number {
+	return byte > 127 ? byte - 256 : byte;
+}
 
 /**
  * Bounds-checked reading of a binary embroidery file: every read past the end becomes an
@@ -63,6 +73,10 @@ export class ByteCursor {
 		return this.view.getUint16(this.take(2), false);
 	}
 
+	i16le(): number {
+		return this.view.getInt16(this.take(2), true);
+	}
+
 	i16be(): number {
 		return this.view.getInt16(this.take(2), false);
 	}
@@ -104,7 +118,10 @@ export class ByteCursor {
 	}
 }
 
-/** A growable little buffer for writers, with back-patching of lengths and offsets. */
+/**
+ * A growable buffer for writers, with back-patching of lengths and offsets. It doubles its
+ * capacity, so a million records stay cheap, and refuses to grow past `ceilings.outputBytes`.
+ */
 export class ByteBuilder {
 	private buffer: Uint8Array;
 	private view: DataView;
@@ -118,7 +135,10 @@ export class ByteBuilder {
 	private reserve(count: number): number {
 		const at = this.length;
 		if (at + count > this.buffer.length) {
-			const grown = new Uint8Array(Math.max(this.buffer.length * 2, at + count));
+			if (at + count > ceilings.outputBytes) throw outputTooLarge(at + count);
+			const grown = new Uint8Array(
+				Math.min(ceilings.outputBytes, Math.max(this.buffer.length * 2, at + count)),
+			);
 			grown.set(this.buffer.subarray(0, at));
 			this.buffer = grown;
 			this.view = new DataView(grown.buffer);
@@ -130,6 +150,14 @@ export class ByteBuilder {
 	u8(value: number): void {
 		const at = this.reserve(1);
 		this.buffer[at] = value & 0xff;
+	}
+
+	/** Three bytes at once: the record of several formats, written a million times. */
+	bytes3(b0: number, b1: number, b2: number): void {
+		const at = this.reserve(3);
+		this.buffer[at] = b0 & 0xff;
+		this.buffer[at + 1] = b1 & 0xff;
+		this.buffer[at + 2] = b2 & 0xff;
 	}
 
 	u16le(value: number): void {
@@ -179,6 +207,11 @@ export class ByteBuilder {
 	fill(value: number, count: number): void {
 		const at = this.reserve(count);
 		this.buffer.fill(value, at, at + count);
+	}
+
+	/** Pads with `value` until the buffer is `size` bytes long. */
+	padTo(size: number, value = 0): void {
+		if (size > this.length) this.fill(value, size - this.length);
 	}
 
 	/** ASCII text; characters outside Latin-1 become '?'. */

@@ -2,10 +2,10 @@
  * Melco EXP: no header, 2-byte stitch records (signed dx, dy; y pointing up) and 4-byte
  * control records led by 0x80: 0x01 colour change, 0x02 / 0x04 jump, 0x80 trim.
  */
-import { signed8 } from '../bytes';
 import { RelativePatternBuilder, normaliseForWriter } from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern } from '../pattern';
+import { signed8 } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 
@@ -165,6 +165,8 @@ export const expFormat: FormatModule = {
 			'EXP carries no thread colours and no header, so colours are lost and the file is recognised by its structure only. Stops are written as colour changes.',
 	},
 	detect: looksLikeExp,
+	/** EXP has no header at all: its check only finds the records plausible. */
+	detectionStrength: 1,
 	read: readExp,
 	write: writeExp,
 };

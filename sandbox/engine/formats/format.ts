@@ -20,11 +20,18 @@ export interface WriteResult {
 	warnings: string[];
 }
 
+export type DetectionStrength = 1 | 2 | 3;
+
 /** One embroidery file format: its reader and writer side by side. */
 export interface FormatModule {
 	info: FormatInfo;
 	/** True when the bytes look like this format (magic bytes and structure, not the name). */
 	detect?(bytes: Uint8Array): boolean;
+	/**
+	 * How much `detect` proves, which decides between formats that both accept a file: a magic
+	 * signature or labelled header (3), a strict record structure (2), or mere plausibility (1).
+	 */
+	detectionStrength?: DetectionStrength;
 	read?(bytes: Uint8Array): Pattern;
 	write?(pattern: Pattern): WriteResult;
 }

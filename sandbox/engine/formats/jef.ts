@@ -298,6 +298,7 @@ export const jefFormat: FormatModule = {
 			'zero-length jumps, and jumps longer than 3 mm read back as trimmed. Hoops named up to 200 x 200 mm.',
 	},
 	detect,
+	detectionStrength: 2,
 	read,
 	write,
 };

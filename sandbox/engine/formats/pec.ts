@@ -54,6 +54,7 @@ export const pecFormat: FormatModule = {
 			'stops are stored as a repeated colour.',
 	},
 	detect,
+	detectionStrength: 3,
 	read,
 	write,
 };

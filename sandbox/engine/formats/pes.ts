@@ -97,6 +97,7 @@ export const pesFormat: FormatModule = {
 			'declares at most a 130 x 180 mm hoop. Reads versions 1 to 10; PE-Design objects beyond the stitches are ignored.',
 	},
 	detect,
+	detectionStrength: 3,
 	read,
 	write,
 };

@@ -3,8 +3,8 @@
  * bit 0x40 makes dy point down, 0x20 makes dx negative, its low 5 bits say what happens:
  * 0 stitch, 1 jump, 2-5 speed changes, 6-7 trims, 8 stop, 9-23 needle 1-15, 24 end.
  */
-import { ByteWriter } from '../bytes';
 import { RelativePatternBuilder, normaliseForWriter, patternBounds } from '../normalise';
+import { ByteBuilder } from './binary-io';
 import { Command } from '../pattern';
 import type { Pattern } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
@@ -104,7 +104,7 @@ function int16(value: number): number {
 	return Math.max(-32768, Math.min(32767, value));
 }
 
-function record(out: ByteWriter, code: number, dx: number, dy: number): void {
+function record(out: ByteBuilder, code: number, dx: number, dy: number): void {
 	const flags = recordFlag | (dy >= 0 ? downFlag : 0) | (dx <= 0 ? leftFlag : 0) | code;
 	out.bytes3(flags, Math.abs(dy), Math.abs(dx));
 }
@@ -116,7 +116,7 @@ function writeU01(source: Pattern): WriteResult {
 		label: 'U01',
 	});
 	const bounds = patternBounds(pattern);
-	const out = new ByteWriter(headerSize + pattern.length * 3 + 6);
+	const out = new ByteBuilder(headerSize + pattern.length * 3 + 6);
 	out.fill(0x30, 0x80);
 	out.u16le(int16(bounds.minX));
 	out.u16le(int16(-bounds.maxY));
@@ -166,6 +166,7 @@ export const u01Format: FormatModule = {
 			'U01 carries no thread colours: each colour block is assigned a needle (1 to 15, in turn) to be threaded at the machine.',
 	},
 	detect: looksLikeU01,
+	detectionStrength: 2,
 	read: readU01,
 	write: writeU01,
 };

@@ -17,6 +17,7 @@ export const vp3Format: FormatModule = {
 			'stops become colour changes with the same thread.',
 	},
 	detect: hasVp3Magic,
+	detectionStrength: 3,
 	read: readVp3,
 	write: writeVp3,
 };

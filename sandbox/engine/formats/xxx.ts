@@ -4,7 +4,6 @@
  * 0x03 trim, 0x08 colour change, 0x7F end), 0x7D long jumps with 16-bit moves, then
  * the thread colours as 0x00RRGGBB after the end record.
  */
-import { ByteReader, ByteWriter, signed8 } from '../bytes';
 import {
 	RelativePatternBuilder,
 	colourBlocks,
@@ -13,6 +12,7 @@ import {
 } from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
+import { ByteBuilder, ByteCursor, signed8 } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 import { defaultThread } from '../threads/colour-blocks';
@@ -41,13 +41,14 @@ const maxColours = 1024;
  * (or only finding the end, for detection). Returns the offset after the end record, or -1.
  */
 function walkRecords(bytes: Uint8Array, builder: RelativePatternBuilder | null): number {
-	const reader = new ByteReader(bytes);
+	const cursor = new ByteCursor(bytes, 'XXX');
 	let offset = headerSize;
 	while (offset < bytes.length) {
 		const lead = bytes[offset];
 		if (lead === longJumpLead || lead === otherLongJumpLead) {
 			if (offset + 5 > bytes.length) break;
-			builder?.jump(reader.i16le(offset + 1), -reader.i16le(offset + 3));
+			cursor.seek(offset + 1);
+			builder?.jump(cursor.i16le(), -cursor.i16le());
 			offset += 5;
 			continue;
 		}
@@ -83,7 +84,9 @@ function readXxx(bytes: Uint8Array): Pattern {
 			`An XXX file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
 		);
 	}
-	const colourCount = new ByteReader(bytes).u16le(colourCountOffset, 'the colour count');
+	const cursor = new ByteCursor(bytes, 'XXX');
+	cursor.seek(colourCountOffset);
+	const colourCount = cursor.u16le();
 	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length - headerSize) >> 1));
 	const afterEnd = walkRecords(bytes, builder);
 	const pattern = builder.finish();
@@ -110,7 +113,9 @@ function looksLikeXxx(bytes: Uint8Array): boolean {
 	for (let i = 0; i < 0x17; i++) if (bytes[i] !== 0) return false;
 	const colourCount = bytes[colourCountOffset] | (bytes[colourCountOffset + 1] << 8);
 	if (colourCount > maxColours) return false;
-	const declaredEnd = new ByteReader(bytes).u32le(endOffsetField);
+	const cursor = new ByteCursor(bytes, 'XXX');
+	cursor.seek(endOffsetField);
+	const declaredEnd = cursor.u32le();
 	if (declaredEnd + 2 <= bytes.length && declaredEnd >= headerSize) {
 		if (bytes[declaredEnd] === controlLead && bytes[declaredEnd + 1] === endCode) return true;
 	}
@@ -141,7 +146,7 @@ function writeXxx(source: Pattern): WriteResult {
 			`The design names no colour for ${defaulted} colour block(s): default colours were written.`,
 		);
 
-	const out = new ByteWriter(headerSize + pattern.length * 4 + threads.length * 4 + 16);
+	const out = new ByteBuilder(headerSize + pattern.length * 4 + threads.length * 4 + 16);
 	const bounds = patternBounds(pattern);
 	let records = 0;
 	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] !== End) records++;
@@ -191,7 +196,7 @@ function writeXxx(source: Pattern): WriteResult {
 			out.u8(colourChangeCode);
 			out.u16le(0);
 		} else if (command === End) {
-			out.setU32le(endOffsetField, out.length);
+			out.patchU32le(endOffsetField, out.length);
 			out.u8(controlLead);
 			out.u8(endCode);
 			out.u8(0x02);
@@ -215,6 +220,7 @@ export const xxxFormat: FormatModule = {
 			'XXX keeps thread colours as RGB only, without names or catalogue numbers. Stops are written as colour changes.',
 	},
 	detect: looksLikeXxx,
+	detectionStrength: 2,
 	read: readXxx,
 	write: writeXxx,
 };

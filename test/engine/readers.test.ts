@@ -1,0 +1,142 @@
+/**
+ * Every reader against the real fixture files and pyembroidery's independent decoding of them, from one
+ * table: a new format adds a row. What only one format does is tested in that format's own file.
+ */
+import { formatModules } from '../../sandbox/engine/formats';
+import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
+import { Command, type Pattern } from '../../sandbox/engine/pattern';
+import { detectFormat } from '../../sandbox/engine/registry';
+import {
+	expControlRecords,
+	loadFixture,
+	compareWithReference,
+	starAsPec,
+	type CompareOptions,
+	type Fixture,
+} from './fixtures';
+
+interface ReaderCase {
+	format: string;
+	/** The fixture whose reference decoding the pattern must match. */
+	fixture: string;
+	/** The bytes read, when they are not the fixture's own (PEC: Star.pes's PEC block). */
+	bytes?: () => Uint8Array;
+	compare?: CompareOptions;
+	/** Stitches counted as pyembroidery does; false where it reads some moves as stitches. */
+	sameStitchCount: boolean;
+	colourChanges: (fixture: Fixture) => number;
+	/** The threads as `[colour, name, catalogue number]`. */
+	threads: (fixture: Fixture) => Array<[string, string | undefined, string | undefined]>;
+	/** What else this format's reading of the fixture must show. */
+	also?: (pattern: Pattern, fixture: Fixture, bytes: Uint8Array) => void;
+}
+
+const hex = (colour: number) => `#${colour.toString(16).padStart(6, '0')}`;
+const noThreads = () => [];
+
+const readerCases: ReaderCase[] = [
+	{
+		format: 'dst',
+		fixture: 'Star.DST',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
+	{
+		format: 'exp',
+		fixture: 'Star.EXP',
+		compare: { movesMayBeStitches: true },
+		sameStitchCount: false,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+		also: (pattern, fixture, bytes) => {
+			// pyembroidery reads the 0x80 0x02 jump records as stitches; those, and only those, differ.
+			const comparison = compareWithReference(pattern, fixture, { movesMayBeStitches: true });
+			expect(comparison.stitchesReadAsMoves).toBe(expControlRecords(bytes, 0x02));
+			expect(comparison.stitchesReadAsMoves).toBe(5);
+		},
+	},
+	{
+		format: 'jef',
+		fixture: 'Star.JEF',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: (fixture) =>
+			fixture.expected.threads.map((thread) => [thread.hex, thread.description ?? undefined, thread.catalog ?? undefined]),
+	},
+	{
+		format: 'xxx',
+		fixture: 'Star.XXX',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: (fixture) => fixture.expected.threads.map((thread) => [thread.hex, undefined, undefined]),
+	},
+	{
+		format: 'pes',
+		fixture: 'Star.pes',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: (fixture) =>
+			fixture.expected.threads.map((thread) => [thread.hex, thread.description ?? undefined, thread.catalog ?? undefined]),
+		also: (pattern, fixture) => expect(pattern.length).toBe(fixture.commands.length),
+	},
+	{
+		format: 'pec',
+		fixture: 'Star.pes',
+		bytes: starAsPec,
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		// Star.pes's colours as pyembroidery reads them, named from the PEC chart alone.
+		threads: (fixture) => [
+			[fixture.expected.threads[0].hex, 'Red', '5'],
+			[fixture.expected.threads[1].hex, 'White', '29'],
+		],
+	},
+	{
+		format: 'u01',
+		fixture: 'Star.u01',
+		sameStitchCount: true,
+		// U01 has no colour change: the machine picks a needle ('9' in pyembroidery), read as one.
+		colourChanges: (fixture) => fixture.expected.commandCounts['9'],
+		threads: noThreads,
+	},
+];
+
+describe.each(readerCases)('$format reader on $fixture', (readerCase) => {
+	const fixture = loadFixture(readerCase.fixture);
+	const bytes = readerCase.bytes?.() ?? fixture.bytes;
+	const module = formatModules.find((candidate) => candidate.info.format === readerCase.format)!;
+	const pattern = module.read!(bytes);
+
+	it('is recognised by content alone, without its file name', () => {
+		expect(detectFormat(bytes)).toBe(readerCase.format);
+	});
+
+	it('puts the needle everywhere pyembroidery does', () => {
+		expect(compareWithReference(pattern, fixture, readerCase.compare).differences).toEqual([]);
+		if (readerCase.sameStitchCount)
+			expect(countCommands(pattern, Command.Stitch)).toBe(fixture.expected.commandCounts.STITCH);
+		readerCase.also?.(pattern, fixture, bytes);
+	});
+
+	it('changes colour where pyembroidery does, within the same extents, and ends with End', () => {
+		expect(countCommands(pattern, Command.ColorChange)).toBe(readerCase.colourChanges(fixture));
+		const bounds = patternBounds(pattern);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect(pattern.commands[pattern.length - 1]).toBe(Command.End);
+		expect(countCommands(pattern, Command.End)).toBe(1);
+	});
+
+	it('reads the threads the file carries', () => {
+		expect(pattern.threads.map((thread) => [hex(thread.color), thread.name, thread.catalogNumber])).toEqual(
+			readerCase.threads(fixture),
+		);
+	});
+});
+
+it('covers every readable format', () => {
+	const readable = formatModules.filter((module) => module.read).map((module) => module.info.format);
+	expect(readerCases.map((readerCase) => readerCase.format).sort()).toEqual(
+		readable.filter((format) => format !== 'vp3').sort(),
+	);
+});
