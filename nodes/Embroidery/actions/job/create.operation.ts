@@ -1,5 +1,5 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { describeSources, binaryPropertyNames } from '../../helpers/binary';
 import type { BatchingMode } from '../../helpers/batching';
@@ -195,7 +195,7 @@ async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: 
 function describeUrlSource(job: CreatedJob, sourceUrls: Map<number, string>): CreatedJob {
 	const sourceUrl = sourceUrls.get(job.itemIndex);
 	if (sourceUrl === undefined) return job;
-	const json = { ...job.json, sourceUrl };
+	const json: IDataObject = { ...job.json, sourceUrl };
 	delete json.sourceBinaryField;
 	return { ...job, json };
 }
