@@ -6,7 +6,7 @@
  * `ensure_n8n` from scripts/n8n.sh, which exports N8N_BIN and N8N_NODE_BIN.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -130,6 +130,8 @@ export class LocalN8n {
 	private readonly options: LocalN8nOptions;
 	private server?: ChildProcess;
 	private cookie = '';
+	/** Where the running `n8n start` began writing in the (appended) log file. */
+	private logOffset = 0;
 
 	private constructor(options: LocalN8nOptions, port: number, brokerPort: number) {
 		this.options = options;
@@ -254,6 +256,7 @@ export class LocalN8n {
 	/** Starts `n8n start` in the background and waits until it answers its readiness probe. */
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (this.server) throw new Error('This n8n is already running.');
+		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
 		const log = createWriteStream(this.logFile, { flags: 'a' });
 		const runtime = n8nRuntime();
 		const server = spawn(runtime.node, [runtime.bin, 'start'], {
@@ -306,12 +309,16 @@ export class LocalN8n {
 		}
 	}
 
-	/** n8n 1.x: the ids of active workflows, and the activation error of each workflow that failed. */
+	/**
+	 * n8n 1.x activates published workflows after its API is up and reports nothing of it over REST but
+	 * errors (its list of active workflows is the database's): it logs "Activated workflow … (ID: x)".
+	 */
 	private async waitForActivationV1(workflowIds: string[], timeoutMs: number): Promise<void> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const active = await this.rest<string[]>('GET', '/rest/active-workflows');
-			const waiting = workflowIds.filter((id) => !active.includes(id));
+			const log = existsSync(this.logFile) ? (await readFile(this.logFile)).subarray(this.logOffset).toString('utf8') : '';
+			const activated = (id: string) => log.split('\n').some((line) => line.includes('Activated workflow') && line.includes(`(ID: ${id})`));
+			const waiting = workflowIds.filter((id) => !activated(id));
 			if (waiting.length === 0) return;
 			const errors = await Promise.all(
 				waiting.map(async (id) => ({ id, error: await this.rest<unknown>('GET', `/rest/active-workflows/error/${id}`) })),
