@@ -217,6 +217,9 @@ export class LocalN8n {
 	}
 
 	async importWorkflows(workflows: WorkflowExport[]): Promise<void> {
+		// n8n 1.x keeps a workflow's static data (a poll trigger's state) only when its id has at most 16 characters.
+		const tooLong = workflows.filter((workflow) => workflow.id.length > 16).map((workflow) => workflow.id);
+		if (tooLong.length) throw new Error(`Workflow ids longer than 16 characters lose their trigger state in n8n 1.x: ${tooLong.join(', ')}`);
 		await this.importFile('import:workflow', 'workflows.json', workflows);
 	}
 
