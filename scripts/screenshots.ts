@@ -114,20 +114,20 @@ async function main(): Promise<void> {
 		const page = browser.pages()[0] ?? (await browser.newPage());
 		await signInThroughForm(page, n8n.url);
 
-		await openWorkflow(page, n8n.url, 'embroideryExShop1');
+		await openWorkflow(page, n8n.url, 'embroideryExShop');
 		await page.screenshot({ path: join(docsDir, 'example-shop-order.png') });
 
-		await openWorkflow(page, n8n.url, 'embroideryExConv1');
+		await openWorkflow(page, n8n.url, 'embroideryExConv');
 		await page.screenshot({ path: join(docsDir, 'example-convert-file.png') });
 
-		await openWorkflow(page, n8n.url, 'embroideryExShop1');
+		await openWorkflow(page, n8n.url, 'embroideryExShop');
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Digitise artwork' }).dblclick();
 		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(2_000);
 		await page.screenshot({ path: join(docsDir, 'node-create-job.png') });
 		await page.keyboard.press('Escape');
 
-		await openWorkflow(page, n8n.url, 'embroideryExJobs1');
+		await openWorkflow(page, n8n.url, 'embroideryExJobs');
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Job finished' }).dblclick();
 		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(2_000);

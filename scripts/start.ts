@@ -22,8 +22,8 @@ import {
 import { hasManualTrigger, readExamples, serveSampleFiles } from './examples';
 import { cacheDir, freePort, LocalN8n, repoRoot } from './n8n';
 
-const triggerExampleId = 'embroideryExJobs1';
-const shopExampleId = 'embroideryExShop1';
+const triggerExampleId = 'embroideryExJobs';
+const shopExampleId = 'embroideryExShop';
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({ options: { headless: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });

@@ -6,7 +6,7 @@ import { createJob, setEngineFailureRate, waitForJobEnd } from '../../scripts/sa
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
-import { e2eCredentials, openEnvironment, type SandboxInfo } from './support/environment';
+import { e2eCredentials, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
 import { manualWorkflow, setFields, type Step } from './support/workflows';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -33,7 +33,7 @@ function readFileStep(name: string, path: string, field = 'data'): Step {
 	};
 }
 
-describe('the Embroidery node in n8n 2.41.1', () => {
+describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
 	let sandbox: SandboxInfo;
 	let designPath: string;

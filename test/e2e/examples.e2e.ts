@@ -69,11 +69,11 @@ describe('the example workflows', () => {
 
 	describe('published under n8n start', () => {
 		beforeAll(async () => {
-			await n8n.publishWorkflow('embroideryExShop1');
-			await n8n.publishWorkflow('embroideryExJobs1');
+			await n8n.publishWorkflow('embroideryExShop');
+			await n8n.publishWorkflow('embroideryExJobs');
 			await n8n.start();
 			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation(['embroideryExShop1', 'embroideryExJobs1']);
+			await n8n.waitForActivation(['embroideryExShop', 'embroideryExJobs']);
 		});
 
 		afterAll(async () => {

@@ -1,9 +1,9 @@
 /** The harness itself against n8n's built-in nodes: execute, binaries, start, owner, REST, webhooks. */
 import { nodeItems, type LocalN8n } from '../../scripts/n8n';
-import { e2eOwner, openEnvironment } from './support/environment';
+import { e2eOwner, n8nUnderTest, openEnvironment } from './support/environment';
 import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
 
-describe('a real n8n 2.41.1 in an isolated user folder', () => {
+describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 	let n8n: LocalN8n;
 
 	beforeAll(async () => {

@@ -1,7 +1,8 @@
 /** What global-setup prepares once per run and every e2e file opens: one n8n user folder, one sandbox. */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { LocalN8n, type CredentialExport, type Owner } from '../../../scripts/n8n';
+import { LocalN8n, n8nRuntime, type CredentialExport, type Owner } from '../../../scripts/n8n';
 
 export interface SandboxInfo {
 	baseUrl: string;
@@ -69,4 +70,11 @@ export async function openEnvironment(): Promise<E2eEnvironment> {
 		n8n: await LocalN8n.create(n8nOptions(root)),
 		sandbox: JSON.parse(sandbox) as SandboxInfo,
 	};
+}
+
+/** "n8n 1.123.81 on Node v22.23.3": which n8n this run drives (test/e2e/run.sh picks it). */
+export function n8nUnderTest(): string {
+	const runtime = n8nRuntime();
+	const node = execFileSync(runtime.node, ['-v'], { encoding: 'utf8' }).trim();
+	return `n8n ${runtime.version} on Node ${node}`;
 }

@@ -123,7 +123,8 @@ export async function finishCreatedJobs(
 			);
 			continue;
 		}
-		const extra = known.sourceFile === undefined ? {} : { sourceFile: known.sourceFile, sourceBinaryField: known.sourceBinaryField };
+		const { sourceFile, sourceBinaryField, sourceUrl } = known;
+		const extra = sourceFile === undefined ? {} : sourceUrl === undefined ? { sourceFile, sourceBinaryField } : { sourceFile, sourceUrl };
 		if (options.download.length === 0 || seenJobStatus(outcome.job) !== 'completed') {
 			results.add(itemIndex, { json: seenJobToJson(outcome.job, outcome.ref.workflow, extra) });
 			continue;

@@ -1,12 +1,13 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { describeSources, binaryPropertyNames } from '../../helpers/binary';
 import type { BatchingMode } from '../../helpers/batching';
 import { createJobs } from '../../helpers/createJobs';
-import type { PreparedItem } from '../../helpers/createJobs';
+import type { CreatedJob, PreparedItem } from '../../helpers/createJobs';
 import type { JobRequestFields } from '../../helpers/jobForm';
 import { limits } from '../../helpers/limits';
+import { fetchUrlSource } from '../../helpers/urlSource';
 import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/validation';
 import type { Workflow } from '../../transport';
 import type { ItemResults } from '../types';
@@ -32,13 +33,44 @@ const properties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		default: 'binary',
+		options: [
+			{
+				name: 'Binary Field',
+				value: 'binary',
+				description: 'Files an earlier node read or downloaded into binary fields of the item',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'A public http(s) link to the file; n8n downloads it without your API key',
+			},
+		],
+		description: 'Where the file to convert or digitise comes from',
+	},
+	{
 		displayName: 'Input Binary Fields',
 		name: 'binaryPropertyName',
 		type: 'string',
 		required: true,
 		default: 'data',
+		displayOptions: { show: { source: ['binary'] } },
 		hint: 'Separate several fields with commas; each file becomes its own job',
 		description: 'The binary field(s) of each item holding the source files',
+	},
+	{
+		displayName: 'Source URL',
+		name: 'sourceUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/designs/logo.png',
+		displayOptions: { show: { source: ['url'] } },
+		description:
+			'Link to the source file: a machine file (PES, DST, JEF, …, up to 50 MB) for conversion, or artwork (JPG, PNG, SVG, WebP, up to 20 MB) for digitising. Fetched without credentials; the name comes from the link or the server.',
 	},
 	{
 		displayName: 'Output Format Name or ID',
@@ -147,11 +179,25 @@ async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: 
 			numberProblem('Maximum Stitch Count', options.maximumStitchCount, limits.maximumStitchCount, itemIndex, true),
 		);
 	}
+	if (context.getNodeParameter('source', itemIndex, 'binary') === 'url') {
+		// Size and type are checked while the file is fetched, in words that name the URL.
+		const source = await fetchUrlSource(context, itemIndex, context.getNodeParameter('sourceUrl', itemIndex, ''), workflow);
+		return { itemIndex, fields, sources: [source] };
+	}
 	const names = binaryPropertyNames(context.getNodeParameter('binaryPropertyName', itemIndex));
 	const sources = await describeSources(context, itemIndex, names);
 	if (mode === 'perItem') check(context, itemIndex, tooManySourcesProblem(sources.length, itemIndex));
 	for (const source of sources) check(context, itemIndex, sourceProblem(source, workflow));
 	return { itemIndex, fields, sources };
+}
+
+/** A job made from a URL names its link instead of a binary field. */
+function describeUrlSource(job: CreatedJob, sourceUrls: Map<number, string>): CreatedJob {
+	const sourceUrl = sourceUrls.get(job.itemIndex);
+	if (sourceUrl === undefined) return job;
+	const json: IDataObject = { ...job.json, sourceUrl };
+	delete json.sourceBinaryField;
+	return { ...job, json };
 }
 
 export async function executeAll(
@@ -169,7 +215,11 @@ export async function executeAll(
 			results.fail(itemIndex, error);
 		}
 	}
-	const created = await createJobs(this, prepared, mode, results);
+	const sourceUrls = new Map<number, string>();
+	for (const item of prepared) {
+		for (const source of item.sources) if ('sourceUrl' in source) sourceUrls.set(item.itemIndex, String(source.sourceUrl));
+	}
+	const created = (await createJobs(this, prepared, mode, results)).map((job) => describeUrlSource(job, sourceUrls));
 	if (!completion.waitForCompletion) {
 		for (const job of created) results.add(job.itemIndex, { json: job.json });
 		return;

@@ -1,0 +1,230 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { Workflow } from '../transport';
+import { fileNameFromUrl } from './binary';
+import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
+import type { SourceFile } from './validation';
+
+/** A source fetched from a URL; `content` holds its bytes when n8n keeps binaries in memory. */
+export interface UrlSourceFile extends SourceFile {
+	sourceUrl: string;
+	content?: Buffer;
+}
+
+interface StreamedResponse {
+	body: AsyncIterable<Uint8Array> & { destroy?: () => void };
+	headers: Record<string, unknown>;
+	statusCode: number;
+}
+
+const artworkExtensionOfMime: Record<string, string> = {
+	'image/jpeg': 'jpg',
+	'image/png': 'png',
+	'image/svg+xml': 'svg',
+	'image/webp': 'webp',
+};
+
+function header(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name];
+	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+	return typeof value === 'string' ? value : undefined;
+}
+
+function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The URL without its query (signed links carry tokens there), for messages. */
+function shownUrl(url: URL): string {
+	return `${url.origin}${url.pathname}`;
+}
+
+/** A file name that is one plain path segment: no folders, no control characters, at most 200 characters. */
+export function safeFileName(name: string | undefined): string | undefined {
+	const last = (name ?? '').split(/[/\\]/).pop() ?? '';
+	// Control characters (C0 and DEL) have no place in a file name n8n shows and saves.
+	const cleaned = [...last].filter((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127).join('').trim();
+	if (cleaned === '' || cleaned === '.' || cleaned === '..') return undefined;
+	return cleaned.slice(-200);
+}
+
+/** filename* (RFC 5987) before filename, as browsers read Content-Disposition. */
+function dispositionFileName(disposition: string | undefined): string | undefined {
+	if (!disposition) return undefined;
+	const encoded = /filename\*\s*=\s*(?:[\w-]+'[^']*')?("?)([^";]+)\1/i.exec(disposition);
+	if (encoded) {
+		try {
+			return decodeURIComponent(encoded[2].trim());
+		} catch {
+			// A malformed encoding falls back to the plain parameter.
+		}
+	}
+	return /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(disposition)?.slice(1).find(Boolean)?.trim();
+}
+
+function problem(context: IExecuteFunctions, itemIndex: number, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), message, { itemIndex, description });
+}
+
+/** The URL of the Source URL field when it is a complete http(s) URL; a clear error otherwise. */
+export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, value: unknown): URL {
+	const text = typeof value === 'string' ? value.trim() : '';
+	let url: URL | undefined;
+	try {
+		url = new URL(text);
+	} catch {
+		url = undefined;
+	}
+	if (!url) {
+		throw problem(
+			context,
+			itemIndex,
+			`Source URL of item ${itemIndex} is not a complete URL: "${text.slice(0, 200)}"`,
+			'Give a link to the file starting with http:// or https://, for example https://example.com/designs/logo.png.',
+		);
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		throw problem(
+			context,
+			itemIndex,
+			`Source URL of item ${itemIndex} uses ${url.protocol.replace(/:$/, '')}; only http and https links can be fetched`,
+			'Give a link to the file starting with http:// or https://.',
+		);
+	}
+	return url;
+}
+
+const maxRedirects = 5;
+
+/**
+ * GETs the URL with n8n's plain HTTP helper, following redirects here rather than in the client so
+ * each hop is checked to stay on http(s) and the link that served the file is known (it names it).
+ */
+async function followToFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	start: URL,
+	where: string,
+): Promise<StreamedResponse & { url: URL }> {
+	let url = start;
+	for (let hop = 0; ; hop++) {
+		let response: StreamedResponse;
+		try {
+			response = (await context.helpers.httpRequest({
+				method: 'GET',
+				url: url.href,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: 60_000,
+				abortSignal: context.getExecutionCancelSignal?.(),
+				headers: { Accept: '*/*' },
+			})) as StreamedResponse;
+		} catch (error) {
+			throw problem(
+				context,
+				itemIndex,
+				`Could not fetch ${where}: ${(error as Error).message}`,
+				'Check that the link is reachable from the n8n server.',
+			);
+		}
+		const location = header(response.headers, 'location');
+		if (response.statusCode < 300 || response.statusCode >= 400 || location === undefined) return { ...response, url };
+		response.body.destroy?.();
+		if (hop + 1 >= maxRedirects) {
+			throw problem(context, itemIndex, `${capitalised(where)} redirects more than ${maxRedirects} times`, 'Link the file itself.');
+		}
+		const next = new URL(location, url);
+		if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+			throw problem(
+				context,
+				itemIndex,
+				`${capitalised(where)} redirects to a ${next.protocol.replace(/:$/, '')} link; only http and https are followed`,
+				'Link the file itself.',
+			);
+		}
+		url = next;
+	}
+}
+
+/**
+ * Fetches a source file from a URL with n8n's plain HTTP helper: no credential, so the API key is never
+ * sent there (nor to any host a redirect leads to). The type is checked from the headers before the
+ * body is read, the size limit while it arrives (the download stops at the limit), and the file goes
+ * to n8n's binary store, from which the upload streams it like any stored source.
+ */
+export async function fetchUrlSource(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	workflow: Workflow,
+): Promise<UrlSourceFile> {
+	const url = parseSourceUrl(context, itemIndex, value);
+	const where = `the file at ${shownUrl(url)} (item ${itemIndex})`;
+	const maxBytes = workflow === 'digitising' ? limits.artworkMaxBytes : limits.conversionMaxBytes;
+	const tooLarge = (size: string) =>
+		problem(
+			context,
+			itemIndex,
+			`${capitalised(where)} is ${size}; ${workflow} accepts at most ${formatMegabytes(maxBytes)} per file`,
+			'Link a smaller file.',
+		);
+	const response = await followToFile(context, itemIndex, url, where);
+	const body = response.body;
+	try {
+		if (response.statusCode < 200 || response.statusCode >= 300) {
+			throw problem(
+				context,
+				itemIndex,
+				`Fetching ${where} answered HTTP ${response.statusCode}`,
+				'The link must lead to the file itself and be readable without logging in.',
+			);
+		}
+		const mimeType = header(response.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || 'application/octet-stream';
+		const servedFrom = response.url.href;
+		let fileName =
+			safeFileName(dispositionFileName(header(response.headers, 'content-disposition'))) ??
+			safeFileName(fileNameFromUrl(servedFrom, '')) ??
+			'source';
+		if (workflow === 'digitising') {
+			const fromMime = artworkExtensionOfMime[mimeType];
+			if (fromMime && artworkTypeOf(fileName, undefined) === null) fileName = `${fileName}.${fromMime}`;
+			if (artworkTypeOf(fileName, mimeType) === null) {
+				throw problem(
+					context,
+					itemIndex,
+					`${capitalised(where)} ("${fileName}", ${mimeType}) is not artwork digitising accepts: ${artworkExtensions.join(', ')}`,
+					'Link a JPG, PNG, SVG or WebP image, or use the conversion workflow for machine files.',
+				);
+			}
+		}
+		const announced = Number(header(response.headers, 'content-length'));
+		if (Number.isFinite(announced) && announced > maxBytes) throw tooLarge(formatMegabytes(announced));
+
+		const chunks: Uint8Array[] = [];
+		let bytes = 0;
+		for await (const chunk of body) {
+			bytes += chunk.length;
+			if (bytes > maxBytes) throw tooLarge(`larger than ${formatMegabytes(maxBytes)} (the download was stopped there)`);
+			chunks.push(chunk);
+		}
+		if (bytes === 0) throw problem(context, itemIndex, `${capitalised(where)} is empty`, 'Link a file with content.');
+		const content = Buffer.concat(chunks);
+		// In n8n's filesystem or S3 mode the store keeps the file, so many items' sources are never held together.
+		const stored = await context.helpers.prepareBinaryData(content, fileName, mimeType);
+		return {
+			itemIndex,
+			propertyName: 'url',
+			fileName,
+			mimeType,
+			bytes,
+			binaryId: stored.id,
+			sourceUrl: url.href,
+			content: stored.id ? undefined : content,
+		};
+	} finally {
+		body.destroy?.();
+	}
+}
