@@ -30,7 +30,7 @@ export interface ExecutionRecord {
 /** Every finished execution of a workflow, with its run data, read from main over REST. */
 async function executionsOf(main: LocalN8n, workflowId: string): Promise<Array<{ id: string; status: string }>> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const { results } = await main.rest<{ results: Array<{ id: string; status: string }> }>('GET', `/rest/executions?filter=${filter}&limit=250`);
+	const { results } = await main.rest<{ results: Array<{ id: string; status: string }> }>('GET', `/rest/executions?filter=${filter}&limit=100`);
 	return results.filter(({ status }) => !['new', 'running', 'waiting'].includes(status));
 }
 
