@@ -86,6 +86,12 @@ export class QueueWorker {
 		throw new Error(`${this.name} was not ready within ${timeoutMs / 1000} s; see ${this.logFile}:\n${await this.instance.logTail()}`);
 	}
 
+	/** A fresh process: its memory figures start from a clean baseline. */
+	async restart(): Promise<void> {
+		await this.stop();
+		await this.start();
+	}
+
 	async stop(timeoutMs = 60_000): Promise<void> {
 		const worker = this.process;
 		this.process = undefined;
@@ -149,18 +155,13 @@ export class QueueCluster {
 		await Promise.allSettled([this.main.stop(), ...this.workers.map(async (worker) => await worker.stop())]);
 	}
 
-	/** Which process ran each execution: a worker's name, or "main" when main's log says it did. */
+	/** Which workers started each execution, by execution id (one name each when all is well). */
 	async executors(): Promise<Map<string, string[]>> {
 		const ranBy = new Map<string, string[]>();
-		const note = (id: string, name: string) => ranBy.set(id, [...(ranBy.get(id) ?? []), name]);
-		for (const worker of this.workers) for (const id of await worker.executionIds()) note(id, worker.name);
-		for (const id of executionsStartedIn(await readLog(this.main.logFile))) note(id, 'main');
+		for (const worker of this.workers) {
+			for (const id of await worker.executionIds()) ranBy.set(id, [...(ranBy.get(id) ?? []), worker.name]);
+		}
 		return ranBy;
-	}
-
-	workerRunning(executionId: string, executors: Map<string, string[]>): QueueWorker | undefined {
-		const [name] = executors.get(executionId) ?? [];
-		return this.workers.find((worker) => worker.name === name);
 	}
 }
 

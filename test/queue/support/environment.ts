@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { readExamples, useCredential, withLocalValues } from '../../../scripts/examples';
-import type { CredentialExport, Owner, WorkflowExport } from '../../../scripts/n8n';
+import type { CredentialExport, LocalN8n, Owner, WorkflowExport } from '../../../scripts/n8n';
 import { sandboxAdmin, startSandbox, type RunningSandbox } from '../../support/sandbox';
 import { QueueCluster } from './cluster';
 import { startQueueServices, type QueueServices } from './services';
@@ -36,10 +36,13 @@ export interface QueueEnvironment {
 	close(): Promise<void>;
 }
 
+/** Hears each stage of the start, with the seconds since the start began. */
 type Step = (message: string) => void;
 
 /** Starts everything; on failure stops what already runs. `step` hears about each stage. */
 export async function openQueueEnvironment(step: Step = () => undefined): Promise<QueueEnvironment> {
+	const began = performance.now();
+	const stage = (message: string) => step(`${message} (${((performance.now() - began) / 1000).toFixed(0)} s)`);
 	const root = await mkdtemp(join(tmpdir(), 'embroidery-queue-'));
 	const files = join(root, 'files');
 	const folders = {
@@ -56,7 +59,7 @@ export async function openQueueEnvironment(step: Step = () => undefined): Promis
 		if (process.env.EMBROIDERY_QUEUE_KEEP !== '1') await rm(root, { recursive: true, force: true });
 	};
 	try {
-		step('Postgres and Redis');
+		stage('Postgres and Redis');
 		const services = await startQueueServices();
 		cleanups.push(services.stop);
 		const sandbox = await startSandbox({ port: 0, dataDir: join(root, 'sandbox') });
@@ -67,25 +70,32 @@ export async function openQueueEnvironment(step: Step = () => undefined): Promis
 			files: await scenarioAccount(sandbox, 'files', 'queueFilesKey001'),
 		};
 
-		step('n8n user folders with the package on every instance');
+		stage('n8n user folders with the package on every instance');
 		const cluster = await QueueCluster.create({ root, services, fileAccess: [files] });
 		cleanups.push(async () => await cluster.stop());
 		const main = cluster.main;
 		await main.importCredentials(Object.values(accounts).map(({ credential }) => credential));
 		const workflows = await queueWorkflows(accounts, folders);
 		await main.importWorkflows(workflows);
-		for (const { id } of workflows) await main.publishWorkflow(id);
 
-		step('main and workers');
+		stage('main and workers');
 		await main.start(300_000);
 		await main.signIn(queueOwner);
 		await cluster.startWorkers();
+		// Published the way the editor's Publish button does it, on the running main (no CLI start per workflow).
+		for (const { id } of workflows) await publish(main, id);
 		await main.waitForActivation(workflows.map(({ id }) => id));
+		stage('ready');
 		return { root, services, sandbox, cluster, accounts, folders, close };
 	} catch (error) {
 		await close();
 		throw error;
 	}
+}
+
+async function publish(main: LocalN8n, workflowId: string): Promise<void> {
+	const { versionId } = await main.rest<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
+	await main.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
 }
 
 async function scenarioAccount(sandbox: RunningSandbox, name: string, credentialId: string): Promise<ScenarioAccount> {

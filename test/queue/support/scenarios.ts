@@ -247,10 +247,14 @@ async function serveFile(path: string): Promise<{ server: Server; url: string }>
 	return { server, url: `http://127.0.0.1:${port}/queue-50mb.dst` };
 }
 
-/** Posts to one of the 50 MB webhooks with every worker's peak memory reset, and reads who ran it and how high it went. */
+/**
+ * Posts to one of the 50 MB webhooks on freshly started workers (so no run inherits another's
+ * garbage), and reads which worker ran it and its peak resident memory during the run.
+ */
 async function measuredRun(env: QueueEnvironment, what: string, workflow: { id: string; path: string }, body: unknown): Promise<BigFileRun> {
 	const { cluster } = env;
 	const seen = new Set((await executionsOf(cluster.main, workflow.id)).map(({ id }) => id));
+	await Promise.all(cluster.workers.map(async (worker) => await worker.restart()));
 	const before = new Map<string, number>();
 	for (const worker of cluster.workers) {
 		await worker.resetPeakMemory();
