@@ -8,10 +8,20 @@ import { fixed, printTable } from './support/table';
 import { openQueueEnvironment } from '../test/queue/support/environment';
 import { runBigFileTransfers, runOrderBurst, runTriggerAcrossRestart, type BigFileRun } from '../test/queue/support/scenarios';
 
-function tally(values: string[]): string {
+function counted(values: string[]): Array<[string, number]> {
 	const counts = new Map<string, number>();
 	for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-	return [...counts].sort().map(([name, count]) => `${name} ${count}`).join(', ');
+	return [...counts].sort();
+}
+
+/** "worker-1 10, worker-2 10" */
+function tally(values: string[]): string {
+	return counted(values).map(([name, count]) => `${name} ${count}`).join(', ');
+}
+
+/** Distinct lines with how often each occurs, e.g. "3 x Unlock: rate limit". */
+function countLines(lines: string[]): string[] {
+	return counted(lines).map(([line, count]) => `${count} x ${line}`);
 }
 
 async function main(): Promise<void> {
@@ -35,7 +45,10 @@ async function main(): Promise<void> {
 				duplicates + Math.max(0, burst.jobs.length - burst.orders.length),
 				fixed(burst.seconds, 0),
 			]],
-			['Workers run 5 jobs at once each (n8n worker --concurrency=5); "Ran by" is read from each worker\'s "Worker started execution <id>" log lines.'],
+			[
+				'Workers run 5 jobs at once each (n8n worker --concurrency=5); "Ran by" is read from each worker\'s "Worker started execution <id>" log lines.',
+				...countLines(burst.executions.flatMap(({ error }) => (error ? [error] : []))).map((line) => `Failed: ${line}`),
+			],
 		);
 
 		const trigger = await runTriggerAcrossRestart(env);

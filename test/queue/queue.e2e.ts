@@ -24,6 +24,8 @@ describe('n8n 2.41.1 in queue mode: one main, two workers, Postgres and Redis', 
 	it('runs a burst of 20 shop orders through the webhook example on both workers, each order delivered once', async () => {
 		const burst = await runOrderBurst(env, 20);
 
+		const failed = burst.executions.filter(({ status }) => status !== 'success').map(({ orderId, error }) => `${orderId}: ${error}`);
+		expect(failed).toEqual([]);
 		for (const response of burst.responses) {
 			expect({ orderId: response.orderId, status: response.httpStatus }).toEqual({ orderId: response.orderId, status: 200 });
 			expect(response.body).toEqual(expect.objectContaining({ status: 'completed', downloadsUnlocked: true }));

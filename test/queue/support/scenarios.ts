@@ -52,7 +52,7 @@ export interface OrderBurst {
 	orders: string[];
 	seconds: number;
 	responses: Array<{ orderId: string; httpStatus: number; body: Record<string, unknown> | string }>;
-	executions: Array<ExecutionRecord & { orderId?: string }>;
+	executions: Array<ExecutionRecord & { orderId?: string; error?: string }>;
 	/** Machine files in the delivery folder, by name. */
 	delivered: string[];
 	/** The orders account's jobs at the service after the burst. */
@@ -94,7 +94,8 @@ export async function runOrderBurst(env: QueueEnvironment, count = 20): Promise<
 		(await withExecutors(env.cluster, finished)).map(async (execution) => {
 			const run = await main.getExecution(execution.id);
 			const body = nodeItems(run, 'New order')[0]?.json.body as { orderId?: string } | undefined;
-			return { ...execution, orderId: body?.orderId };
+			const error = run.data.resultData.error;
+			return { ...execution, orderId: body?.orderId, error: error && `${error.node?.name ?? 'workflow'}: ${error.message}` };
 		}),
 	);
 	return {
