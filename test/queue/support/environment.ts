@@ -40,7 +40,7 @@ export interface QueueEnvironment {
 type Step = (message: string) => void;
 
 /** Starts everything; on failure stops what already runs. `step` hears about each stage. */
-export async function openQueueEnvironment(step: Step = () => undefined): Promise<QueueEnvironment> {
+export async function openQueueEnvironment(step: Step = () => undefined, options: { workers?: number } = {}): Promise<QueueEnvironment> {
 	const began = performance.now();
 	const stage = (message: string) => step(`${message} (${((performance.now() - began) / 1000).toFixed(0)} s)`);
 	const root = await mkdtemp(join(tmpdir(), 'embroidery-queue-'));
@@ -71,7 +71,7 @@ export async function openQueueEnvironment(step: Step = () => undefined): Promis
 		};
 
 		stage('n8n user folders with the package on every instance');
-		const cluster = await QueueCluster.create({ root, services, fileAccess: [files] });
+		const cluster = await QueueCluster.create({ root, services, fileAccess: [files], workers: options.workers });
 		cleanups.push(async () => await cluster.stop());
 		const main = cluster.main;
 		await main.importCredentials(Object.values(accounts).map(({ credential }) => credential));
