@@ -1,0 +1,14 @@
+/** The queue-mode suite: Postgres, Redis, the sandbox and an n8n main with two workers (test/queue/run.sh). */
+module.exports = {
+	rootDir: '../..',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/queue'],
+	testMatch: ['**/*.e2e.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+	},
+	// One environment for the whole file; every wait inside is bounded on its own.
+	testTimeout: 900000,
+	maxWorkers: 1,
+	verbose: true,
+};
