@@ -1,4 +1,4 @@
-import type { PollState, SeenJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
+import type { PollState, TrackedJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
 import {
 	FOLLOW_UPS_PER_POLL,
 	LISTING_SIZE,
@@ -12,7 +12,7 @@ import { JobsInMemory } from './support/jobsInMemory';
 
 const everything: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] };
 
-function ids(jobs: SeenJob[]): string[] {
+function ids(jobs: TrackedJob[]): string[] {
 	return jobs.map((job) => job.id);
 }
 
@@ -153,7 +153,7 @@ describe('advancePoll', () => {
 		const jobs = new JobsInMemory();
 		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
 		const leftListing: string[] = [];
-		const abandoned: SeenJob[] = [];
+		const abandoned: TrackedJob[] = [];
 		for (let round = 0; round < 7; round++) {
 			leftListing.push(...ids(jobs.listing()));
 			jobs.createMany(LISTING_SIZE, 'conversion', 'processing');

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { seenJobToJson, singleJobRef } from '../../helpers/jobs';
+import { snapshotToJson, singleJobRef } from '../../helpers/jobs';
 import type { OperationOutput } from '../types';
 import { jobRefFields } from './fields';
 
@@ -87,5 +87,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		itemIndex,
 	);
-	return [{ json: { ...seenJobToJson(job, ref.workflow), files }, binary }];
+	return [{ json: { ...snapshotToJson(job, ref.workflow), files }, binary }];
 }

@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listItemToJson } from '../../helpers/jobs';
-import { JobsListResponseSchema, embroideryApiRequest } from '../../transport';
+import { JobsListResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 
 const properties: INodeProperties[] = [
@@ -68,8 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { status?: string[]; workflow?: string };
 	const listing = await embroideryApiRequest.call(this, {
-		method: 'GET',
-		path: '/jobs',
+		...routes.listJobs(),
 		schema: JobsListResponseSchema,
 		itemIndex,
 	});

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { jobPath, singleJobRef } from '../../helpers/jobs';
-import { RetryResponseSchema, embroideryApiRequest } from '../../transport';
+import { singleJobRef } from '../../helpers/jobs';
+import { RetryResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
@@ -13,8 +13,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const ref = singleJobRef(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
-			method: 'POST',
-			path: jobPath(ref, 'retry'),
+			...routes.retryJob(ref),
 			schema: RetryResponseSchema,
 			itemIndex,
 		});

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { jobPath, jobToJson, singleJobRef } from '../../helpers/jobs';
-import { UnlockResponseSchema, embroideryApiRequest } from '../../transport';
+import { jobToJson, singleJobRef } from '../../helpers/jobs';
+import { UnlockResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
@@ -24,8 +24,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const ref = singleJobRef(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
-			method: 'POST',
-			path: jobPath(ref, 'unlock'),
+			...routes.unlockJob(ref),
 			schema: UnlockResponseSchema,
 			itemIndex,
 		});
