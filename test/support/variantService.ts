@@ -33,6 +33,8 @@ export type Behaviour =
 	/** Sends the file's first bytes, then nothing more (the connection stays open). */
 	| { stallAfterBytes: number }
 	| { rewrite: (body: Json) => Json }
+	/** Passes the request on after this long. */
+	| { delayMs: number }
 	| { headers: Record<string, string> };
 
 export type BodyVariant = 'asIs' | 'lean' | 'extra';
@@ -44,16 +46,12 @@ const pick = (object: unknown, keys: string[]): Json => {
 	return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 };
 
-const privateFile = (file: unknown) =>
-	file && typeof file === 'object' ? pick(file, ['id', 'name', 'downloadUrl', 'previewUrl']) : file;
+
 const freeUsage = (usage: unknown) =>
 	pick(usage, ['limited', 'previewRemaining', 'creditBalance', 'digitisingCreditCost', 'conversionCreditCost']);
 const jobSummary = (job: unknown) => pick(job, ['id', 'status', 'workflow']);
 /** A detailed job with only its required fields, plus the file lists: a job's files exist nowhere else. */
-const leanJob = (job: unknown) => {
-	const lean = pick(job, ['id', 'status', 'formats', 'warnings', 'downloadsUnlocked', 'outputs', 'artifacts']);
-	return lean;
-};
+const leanJob = (job: unknown) => pick(job, ['id', 'status', 'formats', 'warnings', 'downloadsUnlocked', 'outputs', 'artifacts']);
 
 /** Every answer reduced to what the spec marks required (spec: Resources and their fields). */
 export function leanAnswer(route: string, body: Json): Json {
@@ -105,7 +103,8 @@ function withExtras(value: unknown): unknown {
 
 function nulled(object: unknown, keys: string[], force = false): void {
 	if (!object || typeof object !== 'object') return;
-	for (const key of keys) if (force || !(key in (object as Json)) || (object as Json)[key] === undefined) (object as Json)[key] = null;
+	const record = object as Json;
+	for (const key of keys) if (force || record[key] === undefined) record[key] = null;
 }
 
 /**
@@ -151,16 +150,22 @@ export async function startVariantService(sandboxOrigin: string) {
 		requests.push(seen);
 		let behaviour: Behaviour | undefined;
 		for (const rule of state.rules) behaviour ??= rule(seen);
-		if (behaviour && 'status' in behaviour && !('redirectTo' in behaviour)) {
-			seen.handling = `answered ${behaviour.status}`;
-			await readAll(incoming);
-			return sendJson(outgoing, behaviour.status, behaviour.body ?? { message: `Answered ${behaviour.status} by the variant.` }, behaviour.headers);
-		}
 		if (behaviour && 'redirectTo' in behaviour) {
 			seen.handling = `redirected to ${behaviour.redirectTo}`;
 			await readAll(incoming);
 			outgoing.writeHead(behaviour.status ?? 302, { location: behaviour.redirectTo, 'content-type': 'text/plain' });
 			return void outgoing.end('Moved');
+		}
+		if (behaviour && 'status' in behaviour) {
+			seen.handling = `answered ${behaviour.status}`;
+			await readAll(incoming);
+			const body = behaviour.body ?? { message: `Answered ${behaviour.status} by the variant.` };
+			return sendJson(outgoing, behaviour.status, body, behaviour.headers);
+		}
+		if (behaviour && 'delayMs' in behaviour) {
+			const delayMs = behaviour.delayMs;
+			seen.handling = `delayed ${delayMs} ms`;
+			await new Promise((resolve) => setTimeout(resolve, delayMs));
 		}
 		if (behaviour && 'hang' in behaviour) {
 			seen.handling = 'never answered';
@@ -179,10 +184,10 @@ export async function startVariantService(sandboxOrigin: string) {
 					return void outgoing.socket?.destroy();
 				}
 				if (behaviour && 'stallAfterBytes' in behaviour) {
-					seen.handling = 'stalled';
 					const bytes = await readAll(answer);
 					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': type, 'content-length': String(bytes.length) });
 					outgoing.write(bytes.subarray(0, behaviour.stallAfterBytes));
+					seen.handling = 'stalled';
 					hanging.add(outgoing);
 					outgoing.on('close', () => {
 						hanging.delete(outgoing);
@@ -190,7 +195,7 @@ export async function startVariantService(sandboxOrigin: string) {
 					});
 					return;
 				}
-				const headers = { ...answer.headers, ...(behaviour && 'headers' in behaviour && !('status' in behaviour) ? behaviour.headers : {}) };
+				const headers = { ...answer.headers, ...(behaviour && 'headers' in behaviour ? behaviour.headers : {}) };
 				const rewrite = behaviour && 'rewrite' in behaviour ? behaviour.rewrite : undefined;
 				if (!type.includes('application/json') || (state.variant === 'asIs' && !rewrite)) {
 					outgoing.writeHead(answer.statusCode ?? 502, headers);

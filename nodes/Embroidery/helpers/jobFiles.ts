@@ -90,16 +90,17 @@ export interface JobFiles {
 }
 
 function isClientError(error: unknown): boolean {
-	if (error instanceof NodeApiError) return /^4\d\d$/.test(error.httpCode ?? '') && error.httpCode !== '429';
-	return error instanceof NodeOperationError;
+	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '') && error.httpCode !== '429';
 }
 
-type Attempt = { data: IBinaryData } | { error: NodeApiError | NodeOperationError };
+/** A download, or why not; `noUrl` when the job gave no link at all (a refusal a fresh job may cure). */
+type Attempt = { data: IBinaryData } | { error: NodeApiError | NodeOperationError; noUrl?: true };
 
 async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: number): Promise<Attempt> {
 	if (!link.url) {
 		return {
 			error: new NodeOperationError(context.getNode(), 'The service gave no signed URL for this file', { itemIndex }),
+			noUrl: true,
 		};
 	}
 	try {
@@ -110,9 +111,14 @@ async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: nu
 }
 
 /** A link with no URL, or one the service refused in a way a fresh link may cure. */
-function mayBeCuredByRefetch(error: unknown, policy: FilePolicy): boolean {
-	if (error instanceof NodeApiError) return policy.refetchOn.includes(error.httpCode ?? '');
-	return error instanceof NodeOperationError;
+function mayBeCuredByRefetch(attempt: Exclude<Attempt, { data: IBinaryData }>, policy: FilePolicy): boolean {
+	if (attempt.noUrl) return true;
+	return attempt.error instanceof NodeApiError && policy.refetchOn.includes(attempt.error.httpCode ?? '');
+}
+
+/** A refusal that retrying later will not change: reported on the trigger's item at once. */
+function isRefusal(attempt: Exclude<Attempt, { data: IBinaryData }>): boolean {
+	return attempt.noUrl === true || isClientError(attempt.error);
 }
 
 /** A link taken from a job fetched moments ago was refused: expiry is ruled out, so say what else it can be. */
@@ -165,19 +171,19 @@ export async function streamJobFiles(
 		for (let index = 0; index < links.length; index++) {
 			// After a refetch, the later files of this kind come from the fresh job too.
 			let attempt = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
-			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt.error, policy)) {
+			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt, policy)) {
 				refetched = true;
 				try {
 					job = { detail: await fetchJob(context, ref, itemIndex) };
 					const fresh = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
-					attempt = 'error' in fresh ? { error: refusedAfterRefetch(context, fresh.error, itemIndex) } : fresh;
+					attempt = 'error' in fresh ? { ...fresh, error: refusedAfterRefetch(context, fresh.error, itemIndex) } : fresh;
 				} catch (error) {
 					// The job itself is gone or refused: the file's own refusal says more; anything else is the job's failure.
 					if (policy.onFailure === 'throw' || !isClientError(error)) throw nodeErrorOf(context.getNode(), error, itemIndex);
 				}
 			}
 			if ('error' in attempt) {
-				const report = policy.onFailure === 'reportAll' || (policy.onFailure === 'reportClientErrors' && isClientError(attempt.error));
+				const report = policy.onFailure === 'reportAll' || (policy.onFailure === 'reportClientErrors' && isRefusal(attempt));
 				if (!report) throw attempt.error;
 				failed.push({ kind, fileName: links[index].fileName ?? null, error: attempt.error });
 				continue;

@@ -1,6 +1,6 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cancelSignalOf, credentialsOf } from './context';
+import { credentialsOf } from './context';
 import type { EmbroideryContext, FileStream } from './context';
 import { defaultRetryPolicy } from './retryPolicy';
 import { routes } from './routes';
@@ -45,9 +45,9 @@ function fileNameFromDisposition(disposition: string | undefined): string | unde
 
 /**
  * Passes the bytes on and fails the stream when none arrive for `idleMs`, however long the whole
- * file takes. The watch ends with the stream.
+ * file takes; `stop` ends the request underneath (a stalled socket would keep the stream open). The watch ends with the stream.
  */
-function failWhenIdle(source: ByteStream, idleMs: number, fileLabel: string): ByteStream {
+function failWhenIdle(source: ByteStream, idleMs: number, fileLabel: string, stop: () => void): ByteStream {
 	let lastByteAt = Date.now();
 	const watched = source.map((chunk: unknown) => {
 		lastByteAt = Date.now();
@@ -57,7 +57,8 @@ function failWhenIdle(source: ByteStream, idleMs: number, fileLabel: string): By
 	watched.once('close', () => ended.abort());
 	const watch = async () => {
 		for (let idle = 0; idle < idleMs; idle = Date.now() - lastByteAt) await sleep(idleMs - idle, ended.signal);
-		source.destroy(new Error(`No data arrived for ${Math.round(idleMs / 1000)} s while downloading ${fileLabel}`));
+		watched.destroy(new Error(`No data arrived for ${Math.round(idleMs / 1000)} s while downloading ${fileLabel}`));
+		stop();
 	};
 	watch().catch(() => undefined);
 	return watched;
@@ -94,19 +95,21 @@ export async function downloadSignedFile(
 			},
 		);
 	}
+	const stopRequest = new AbortController();
 	const response = await send(
 		this,
 		{ method: 'GET', url: signedUrl, encoding: 'stream', headers: { Accept: '*/*' }, timeout: timeLimits.fileIdleMs },
 		{ ...routes.downloadFile(target), itemIndex },
-		{ secrets: [apiKey, target.searchParams.get('signature') ?? ''], policy: defaultRetryPolicy, origin },
+		{
+			secrets: [apiKey, target.searchParams.get('signature') ?? ''],
+			policy: defaultRetryPolicy,
+			origin,
+			abortSignal: stopRequest.signal,
+		},
 	);
 	const length = Number(headerOf(response.headers, 'content-length'));
-	const body = response.body as ByteStream;
-	const signal = cancelSignalOf(this);
-	// n8n aborts its own requests on cancel; a redirect followed without the key is watched here too.
-	signal?.addEventListener('abort', () => body.destroy(new Error('The execution was cancelled')), { once: true });
 	return {
-		stream: failWhenIdle(body, timeLimits.fileIdleMs, target.pathname),
+		stream: failWhenIdle(response.body as ByteStream, timeLimits.fileIdleMs, target.pathname, () => stopRequest.abort()),
 		fileName: fileNameFromDisposition(headerOf(response.headers, 'content-disposition')),
 		mimeType: headerOf(response.headers, 'content-type')?.split(';')[0].trim(),
 		size: Number.isFinite(length) && length > 0 ? length : undefined,

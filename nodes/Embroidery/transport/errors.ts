@@ -45,6 +45,14 @@ export function apiErrorFromResponse(
 	});
 }
 
+/** Why a request got no answer, in words: n8n reports a time limit only as an aborted connection. */
+function reasonOf(cause: unknown): string {
+	const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : '';
+	const timeout = /timeout of (\d+)ms exceeded/.exec(inner || (cause instanceof Error ? cause.message : ''));
+	if (timeout) return `no answer within ${Number(timeout[1]) / 1000} s`;
+	return cause instanceof Error ? cause.message : String(cause);
+}
+
 /** A request that never got an HTTP answer (refused, reset, timed out). */
 export function networkError(
 	node: INode,
@@ -52,7 +60,7 @@ export function networkError(
 	request: FailedRequest,
 	secrets: readonly string[],
 ): NodeApiError {
-	const reason = cause instanceof Error ? cause.message : String(cause);
+	const reason = reasonOf(cause);
 	const message =
 		request.action === 'unlockJob'
 			? `Unlock state unknown: the answer to the unlock request was lost (${redact(reason, secrets)})`

@@ -50,6 +50,17 @@ export interface SendSettings {
 	policy: RetryPolicy;
 	/** The origin of the credential's Base URL: the only one that ever receives the API key. */
 	origin: string;
+	/** Ends the request early (a download that stopped sending bytes), besides the execution's own cancel. */
+	abortSignal?: AbortSignal;
+}
+
+/**
+ * n8n puts the execution's cancel signal on every authenticated request; a context whose signal also
+ * fires on `abortSignal` lets the node end one request itself while keeping the user's Stop button.
+ */
+function withRequestSignal(context: EmbroideryContext, signal: AbortSignal): EmbroideryContext {
+	if (!('getExecutionCancelSignal' in context)) return context;
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as EmbroideryContext;
 }
 
 /**
@@ -66,17 +77,21 @@ async function exchange(
 ): Promise<FullResponse | { refused: NodeApiError }> {
 	let hopOptions: IHttpRequestOptions = options;
 	let withKey = true;
+	const signals = [signal, settings.abortSignal].filter((one): one is AbortSignal => one !== undefined);
+	const requestSignal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+	const requestContext = settings.abortSignal && requestSignal ? withRequestSignal(context, requestSignal) : context;
 	for (let hop = 0; ; hop++) {
 		const sent: IHttpRequestOptions = {
 			...hopOptions,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
+			...(requestSignal ? { abortSignal: requestSignal } : {}),
 		};
 		const response = (
 			withKey
-				? await context.helpers.httpRequestWithAuthentication.call(context, credentialType, sent)
-				: await context.helpers.httpRequest({ ...sent, abortSignal: signal })
+				? await requestContext.helpers.httpRequestWithAuthentication.call(requestContext, credentialType, sent)
+				: await context.helpers.httpRequest(sent)
 		) as FullResponse;
 		const location = headerOf(response.headers, 'location');
 		if (!redirectStatuses.includes(response.statusCode) || !location) return response;

@@ -29,8 +29,10 @@ interface ActivationMemory {
 
 // Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
 const activations = new WeakMap<IPollFunctions, ActivationMemory>();
-/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
-const stuckPollMs = 15 * 60_000;
+export const pollLimits = {
+	/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
+	stuckPollMs: 15 * 60_000,
+};
 /** Polls in which one job's item may fail (its detail or files) before it is emitted with the failure on the item. */
 export const FAILED_POLLS_BEFORE_REPORT = 2;
 
@@ -135,7 +137,7 @@ async function emitEndedJobs(
 	}
 	if (memory.currentPoll !== poll) {
 		context.logger.warn(
-			`Embroidery Trigger "${context.getNode().name}": a poll that ran longer than ${stuckPollMs / 60_000} minutes was overtaken by a later one; its findings are dropped, the later poll's stand`,
+			`Embroidery Trigger "${context.getNode().name}": a poll that ran longer than ${pollLimits.stuckPollMs / 1000} s was overtaken by a later one; its findings are dropped, the later poll's stand`,
 		);
 		return null;
 	}
@@ -155,7 +157,7 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 
 	const memory = activations.get(context) ?? {};
 	activations.set(context, memory);
-	if (memory.currentPoll !== undefined && Date.now() - memory.currentPoll.startedAt < stuckPollMs) {
+	if (memory.currentPoll !== undefined && Date.now() - memory.currentPoll.startedAt < pollLimits.stuckPollMs) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
