@@ -44,6 +44,13 @@ async function readSmallBody(body: unknown): Promise<unknown> {
 
 const redirectStatuses = [301, 302, 303, 307, 308];
 
+/** Headers for a request that must not carry the API key, whatever an earlier hop added. */
+function withoutCredentials(headers: IHttpRequestOptions['headers']): IHttpRequestOptions['headers'] {
+	return Object.fromEntries(
+		Object.entries(headers ?? {}).filter(([name]) => !/^(authorization|proxy-authorization|cookie)$/i.test(name)),
+	);
+}
+
 export interface SendSettings {
 	/** Texts that must never reach the user: the API key, a URL's signature. */
 	secrets: string[];
@@ -83,6 +90,8 @@ async function exchange(
 	for (let hop = 0; ; hop++) {
 		const sent: IHttpRequestOptions = {
 			...hopOptions,
+			// A fresh headers object per request: n8n writes the key into the one it is given.
+			headers: withKey ? { ...hopOptions.headers } : withoutCredentials(hopOptions.headers),
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
