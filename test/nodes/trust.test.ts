@@ -8,21 +8,19 @@ import { hintsForItems } from '../../nodes/Embroidery/helpers/hints';
 import { defaultRetryPolicy, safeFileName, timeLimits } from '../../nodes/Embroidery/transport';
 import { binaryBuffer, runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem, NodeRun } from '../support/n8n';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
-import type { RunningSandbox } from '../support/sandbox';
+import { useSandbox } from '../support/fixtures';
 import { startOtherOrigin, startVariantService } from '../support/variantService';
 import type { VariantService } from '../support/variantService';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(120_000);
 
-let sandbox: RunningSandbox;
+const { sandbox, admin } = useSandbox();
 let variant: VariantService;
 const savedLimits = { ...timeLimits };
 const savedPolicy = { ...defaultRetryPolicy };
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
 	variant = await startVariantService(sandbox.origin);
 	// Retries of a failing GET wait 20 ms instead of seconds; the count of tries stays.
 	Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 });
@@ -36,11 +34,10 @@ afterEach(() => {
 afterAll(async () => {
 	Object.assign(defaultRetryPolicy, savedPolicy);
 	await variant?.close();
-	await sandbox?.close();
 });
 
 async function credentials(plan: 'credits' | 'subscription' = 'credits'): Promise<ApiCredentials> {
-	const { key } = await sandboxAdmin(sandbox).createAccountWithKey({ plan, creditBalance: 100, entitlements: 100 });
+	const { key } = await admin.createAccountWithKey({ plan, creditBalance: 100, entitlements: 100 });
 	return { apiKey: key, baseUrl: variant.baseUrl };
 }
 
@@ -217,7 +214,7 @@ describe('nothing the service created is lost', () => {
 		});
 		const result = await runNode({
 			credentials: creds,
-			parameters: createAndWait({ timeout: 15, downloadResults: ['preview'] }),
+			parameters: createAndWait({ timeout: 30, downloadResults: ['preview'] }),
 			input: stars(2),
 			onError: 'continueRegularOutput',
 		});
@@ -225,7 +222,7 @@ describe('nothing the service created is lost', () => {
 		const [finished, unfinished] = result.items;
 		expect(finished.json).toMatchObject({ status: 'completed', files: [expect.objectContaining({ kind: 'preview' })] });
 		expect(finished.binary?.preview).toBeDefined();
-		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 15 s` });
+		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 30 s` });
 	});
 
 	it('an unlock whose answer is lost is reported as unknown, with its id, and never sent again', async () => {

@@ -5,6 +5,7 @@ import {
 	MAX_FOLLOWED_JOBS,
 	STATE_VERSION,
 	advancePoll,
+	holdBackEndings,
 	jobsToFollowUp,
 	readPollState,
 } from '../../nodes/Embroidery/trigger/pollState';
@@ -224,5 +225,28 @@ describe('readPollState', () => {
 		['a job with an unknown status', { version: STATE_VERSION, floor: null, jobs: [{ id: 'x', workflow: 'conversion', status: 'done' }] }],
 	])('treats %s as no state', (_name, saved) => {
 		expect(readPollState(saved)).toBeUndefined();
+	});
+});
+
+describe('holdBackEndings', () => {
+	it('keeps a held-back ending unfinished, so the next poll finds it again, also once it left the listing', () => {
+		const jobs = new JobsInMemory();
+		const [held, other] = jobs.createMany(2, 'conversion', 'processing');
+		const first = advancePoll(undefined, jobs.listing(), [], everything);
+		jobs.set(held, 'completed');
+		jobs.set(other, 'completed');
+		const second = advancePoll(first.state, jobs.listing(), [], everything);
+		expect(ids(second.emit).sort()).toEqual([held, other].sort());
+		const state = holdBackEndings(second.state, second.emit.filter((job) => job.id === held));
+		const third = advancePoll(state, jobs.listing(), [], everything);
+		expect(ids(third.emit)).toEqual([held]);
+		expect(advancePoll(third.state, jobs.listing(), [], everything).emit).toEqual([]);
+
+		// Held back when it came from a follow-up (not in the listing): it is followed again, not dropped.
+		const outside = { id: held, workflow: 'conversion' as const, status: 'completed' as const };
+		const withoutIt: PollState = { ...third.state, jobs: third.state.jobs.filter((job) => job.id !== held) };
+		const kept = holdBackEndings(withoutIt, [outside]);
+		expect(kept.jobs.find((job) => job.id === held)?.status).toBe('processing');
+		expect(ids(jobsToFollowUp(kept, [], everything))).toContain(held);
 	});
 });

@@ -7,8 +7,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
 import { pollLimits } from '../../nodes/Embroidery/trigger/pollTrigger';
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings } from '../support/n8n-poll';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
-import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
+import { useSandbox } from '../support/fixtures';
 import { startVariantService } from '../support/variantService';
 import type { VariantService } from '../support/variantService';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
@@ -16,15 +15,12 @@ import type { Account } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
+const { sandbox, admin } = useSandbox();
 let variant: VariantService;
 const savedPolicy = { ...defaultRetryPolicy };
 const savedLimits = { ...pollLimits };
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-	admin = sandboxAdmin(sandbox);
 	variant = await startVariantService(sandbox.origin);
 	Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 });
 });
@@ -37,7 +33,6 @@ afterEach(() => {
 afterAll(async () => {
 	Object.assign(defaultRetryPolicy, savedPolicy);
 	await variant?.close();
-	await sandbox?.close();
 });
 
 /** An active trigger of a fresh account that talks to the variant service; jobs are made straight at the sandbox. */
