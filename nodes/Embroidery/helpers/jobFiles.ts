@@ -156,8 +156,14 @@ export async function streamJobFiles(
 	const { itemIndex } = options;
 	let job: JobSnapshot = options.known ?? { detail: await fetchJob(context, ref, itemIndex) };
 	// Listing entries may carry only the spec's required fields: the detailed job has every file.
+	let detailError: NodeApiError | NodeOperationError | undefined;
 	if (job.listed && kinds.some((kind) => fileLinksOf(job, kind).length === 0)) {
-		job = { detail: await fetchJob(context, ref, itemIndex) };
+		try {
+			job = { detail: await fetchJob(context, ref, itemIndex) };
+		} catch (error) {
+			if (policy.onFailure !== 'reportAll') throw nodeErrorOf(context.getNode(), error, itemIndex);
+			detailError = nodeErrorOf(context.getNode(), error, itemIndex);
+		}
 	}
 	let refetched = false;
 	const binary: IBinaryKeyData = {};
@@ -168,6 +174,7 @@ export async function streamJobFiles(
 		if (links.length === 0 && policy.missingKind === 'throw') {
 			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kindLabel(kind)}`, { itemIndex });
 		}
+		if (links.length === 0 && detailError) failed.push({ kind, fileName: null, error: detailError });
 		for (let index = 0; index < links.length; index++) {
 			// After a refetch, the later files of this kind come from the fresh job too.
 			let attempt = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
@@ -178,8 +185,10 @@ export async function streamJobFiles(
 					const fresh = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
 					attempt = 'error' in fresh ? { ...fresh, error: refusedAfterRefetch(context, fresh.error, itemIndex) } : fresh;
 				} catch (error) {
-					// The job itself is gone or refused: the file's own refusal says more; anything else is the job's failure.
-					if (policy.onFailure === 'throw' || !isClientError(error)) throw nodeErrorOf(context.getNode(), error, itemIndex);
+					// The job itself is gone or refused: the file's own refusal says more; anything else is the job's
+					// failure, tried again later unless this is the last try.
+					const tryLater = policy.onFailure === 'reportClientErrors' && !isClientError(error);
+					if (policy.onFailure === 'throw' || tryLater) throw nodeErrorOf(context.getNode(), error, itemIndex);
 				}
 			}
 			if ('error' in attempt) {
