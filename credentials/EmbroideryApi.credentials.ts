@@ -50,6 +50,8 @@ export class EmbroideryApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/formats',
 			headers: { Accept: 'application/json' },
+			// n8n would copy the key to every redirect hop; the test asks the Base URL itself or fails.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -3,7 +3,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { router } from './actions/router';
 import { credentials, properties } from './actions/versionDescription';
-import { jobHints } from './helpers/jobHints';
 import { listSearch, loadOptions } from './methods';
 
 export class Embroidery implements INodeType {
@@ -29,13 +28,6 @@ export class Embroidery implements INodeType {
 	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const output = await router.call(this);
-		// Older n8n versions have no execution hints; the items are the same either way.
-		if (typeof this.addExecutionHints === 'function') {
-			const operation = this.getNodeParameter('operation', 0) as string;
-			const hints = operation === 'getMany' ? [] : jobHints(output[0] ?? []);
-			if (hints.length > 0) this.addExecutionHints(...hints);
-		}
-		return output;
+		return await router.call(this);
 	}
 }

@@ -9,7 +9,7 @@ import {
 	retryReason,
 } from '../../nodes/Embroidery/transport/retryPolicy';
 import { redact } from '../../nodes/Embroidery/transport/errors';
-import { requiredAbility } from '../../nodes/Embroidery/transport/explanations';
+import { routes } from '../../nodes/Embroidery/transport/routes';
 
 describe('retry policy', () => {
 	test('429 is retried for every method; 5xx and network errors only for GET', () => {
@@ -151,9 +151,14 @@ describe('errors', () => {
 	});
 
 	test('each route names the ability it needs', () => {
-		expect(requiredAbility('GET', '/formats')).toBe('formats:read');
-		expect(requiredAbility('GET', '/usage')).toBe('usage:read');
-		expect(requiredAbility('GET', '/jobs/conversion/X')).toBe('jobs:read');
-		expect(requiredAbility('POST', '/jobs')).toBe('jobs:write');
+		const ref = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' as const };
+		expect(routes.listFormats().ability).toBe('formats:read');
+		expect(routes.getUsage().ability).toBe('usage:read');
+		expect(routes.getJob(ref).ability).toBe('jobs:read');
+		expect(routes.listJobs().ability).toBe('jobs:read');
+		expect(routes.createJobs().ability).toBe('jobs:write');
+		expect(routes.retryJob(ref).ability).toBe('jobs:write');
+		expect(routes.unlockJob(ref).ability).toBe('jobs:write');
+		expect(routes.unlockJob(ref).path).toBe('/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7/unlock');
 	});
 });

@@ -164,13 +164,13 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		const waited = itemsOf(
 			await run(
 				credentials,
-				{ resource: 'job', operation: 'waitForCompletion', jobId: ids.join(', '), workflow: 'digitising', timeout: 180 },
+				{ resource: 'job', operation: 'waitForCompletion', jobId: ids.join(', '), workflow: 'digitising', timeout: 180, showWarnings: false },
 				[{ json: {} }],
 			),
 		);
 		expect(waited.map((item) => item.json.id)).toEqual(ids);
 		expect(waited.every((item) => item.json.status === 'completed' && item.pairedItem && (item.pairedItem as { item: number }).item === 0)).toBe(true);
-		// By default a completed job comes from the listing: metrics and signed URLs, no warnings or events.
+		// With Show Warnings off (on by default, test/nodes/trust.test.ts), a completed job comes from the listing alone: metrics and signed URLs, no warnings or events.
 		expect(waited[0].json.metrics).toBeTruthy();
 		expect(waited[0].json.preview).toMatchObject({ previewUrl: expect.stringContaining('/uploads/') });
 		expect(waited[0].json).not.toHaveProperty('warnings');

@@ -68,6 +68,6 @@ describe('response schemas from the spec', () => {
 			jobs: [{ id, status: 'queued', workflow: 'digitising' }],
 			freeUsage: { previewRemaining: 2, creditBalance: 0, limited: true },
 		});
-		expect(accepted.freeUsage.limited).toBe(true);
+		expect(accepted.freeUsage?.limited).toBe(true);
 	});
 });

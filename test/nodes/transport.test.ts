@@ -6,6 +6,7 @@ import {
 	UsageResponseSchema,
 	embroideryApiRequest,
 	downloadSignedFile,
+	routes,
 } from '../../nodes/Embroidery/transport';
 import { withinNodeExecution } from '../support/n8n';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
@@ -38,7 +39,7 @@ async function caught(promise: Promise<unknown>): Promise<NodeApiError> {
 
 function getUsage(baseUrl: string) {
 	return withinNodeExecution({ apiKey, baseUrl: `${baseUrl}//` }, async (context) =>
-		embroideryApiRequest.call(context, { method: 'GET', path: '/usage', schema: UsageResponseSchema }),
+		embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema }),
 	);
 }
 
@@ -110,7 +111,7 @@ describe('transport', () => {
 				form.append('workflow', 'conversion');
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'POST', path: '/jobs', body: form, schema: JobAcceptedSchema }),
+						embroideryApiRequest.call(context, { ...routes.createJobs(), body: form, schema: JobAcceptedSchema }),
 					),
 				);
 				expect(server.requests).toHaveLength(1);
@@ -126,7 +127,7 @@ describe('transport', () => {
 			async (baseUrl, server) => {
 				await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'POST', path: '/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7/unlock', schema: UsageResponseSchema }),
+						embroideryApiRequest.call(context, { ...routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' }), schema: UsageResponseSchema }),
 					),
 				);
 				expect(server.requests).toHaveLength(1);
@@ -158,7 +159,7 @@ describe('transport', () => {
 			async (baseUrl) => {
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'POST', path: '/jobs', body: new FormData(), schema: JobAcceptedSchema }),
+						embroideryApiRequest.call(context, { ...routes.createJobs(), body: new FormData(), schema: JobAcceptedSchema }),
 					),
 				);
 				expect(error.httpCode).toBe('422');
@@ -178,14 +179,14 @@ describe('transport', () => {
 			async (baseUrl) => {
 				const unlock = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'POST', path: '/jobs/digitising/01J9Z3Q4W8Y6V5T2R1P0N9M8K7/unlock', schema: UsageResponseSchema }),
+						embroideryApiRequest.call(context, { ...routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'digitising' }), schema: UsageResponseSchema }),
 					),
 				);
 				expect(unlock.httpCode).toBe('409');
 				expect(unlock.description).toContain('Only completed jobs can be unlocked');
 				const retry = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'POST', path: '/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7/retry', schema: UsageResponseSchema }),
+						embroideryApiRequest.call(context, { ...routes.retryJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' }), schema: UsageResponseSchema }),
 					),
 				);
 				expect(retry.httpCode).toBe('410');
@@ -206,7 +207,7 @@ describe('transport', () => {
 				expect(invalid.description).toContain('invalid, expired or revoked');
 				const lacking = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'GET', path: '/formats', schema: FormatsResponseSchema }),
+						embroideryApiRequest.call(context, { ...routes.listFormats(), schema: FormatsResponseSchema }),
 					),
 				);
 				expect(lacking.description).toContain('formats:read');
@@ -233,7 +234,7 @@ describe('transport', () => {
 			async (baseUrl) => {
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { method: 'GET', path: '/formats', schema: FormatsResponseSchema }),
+						embroideryApiRequest.call(context, { ...routes.listFormats(), schema: FormatsResponseSchema }),
 					),
 				);
 				expect(error.message).toContain('missing required field "data[0].writable"');

@@ -74,7 +74,8 @@ class PollCredentialsHelper extends ICredentialsHelper {
 				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }) ?? '')
 				: value;
 		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-			options[outerKey] = { ...(options[outerKey] ?? {}) };
+			// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
+			options[outerKey] ??= {};
 			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
 				options[outerKey][resolve(key)] = resolve(value);
 			}

@@ -173,7 +173,8 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 					)
 				: value;
 		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-			options[outerKey] = { ...(options[outerKey] ?? {}) };
+			// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
+			options[outerKey] ??= {};
 			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
 				options[outerKey][resolve(key)] = resolve(value);
 			}

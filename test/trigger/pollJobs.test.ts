@@ -1,5 +1,6 @@
-import type { SeenJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
-import { FOLLOW_UPS_PER_POLL, LISTING_SIZE, isEnded, matchesFilter } from '../../nodes/Embroidery/trigger/pollState';
+import type { TrackedJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
+import { isEnded } from '../../nodes/Embroidery/transport/schemas';
+import { FOLLOW_UPS_PER_POLL, LISTING_SIZE, matchesFilter } from '../../nodes/Embroidery/trigger/pollState';
 import { JobsInMemory } from './support/jobsInMemory';
 import { SavedStatePoller } from './support/savedStatePoller';
 
@@ -198,7 +199,7 @@ describe('pollJobs under random sequences with restarts', () => {
 				poller.restart();
 				// After a restart only the saved state's jobs and the next listing can be found again.
 				const findable = new Set([
-					...(poller.state?.jobs ?? []).map((job: SeenJob) => job.id),
+					...(poller.state?.jobs ?? []).map((job: TrackedJob) => job.id),
 					...jobs.listing().map((job) => job.id),
 				]);
 				const emittedIds = new Set(poller.emitted.map((entry) => entry.slice(0, 26)));

@@ -1,10 +1,11 @@
-import type { PollState, SeenJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
+import type { PollState, TrackedJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
 import {
 	FOLLOW_UPS_PER_POLL,
 	LISTING_SIZE,
 	MAX_FOLLOWED_JOBS,
 	STATE_VERSION,
 	advancePoll,
+	holdBackEndings,
 	jobsToFollowUp,
 	readPollState,
 } from '../../nodes/Embroidery/trigger/pollState';
@@ -12,7 +13,7 @@ import { JobsInMemory } from './support/jobsInMemory';
 
 const everything: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] };
 
-function ids(jobs: SeenJob[]): string[] {
+function ids(jobs: TrackedJob[]): string[] {
 	return jobs.map((job) => job.id);
 }
 
@@ -153,7 +154,7 @@ describe('advancePoll', () => {
 		const jobs = new JobsInMemory();
 		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
 		const leftListing: string[] = [];
-		const abandoned: SeenJob[] = [];
+		const abandoned: TrackedJob[] = [];
 		for (let round = 0; round < 7; round++) {
 			leftListing.push(...ids(jobs.listing()));
 			jobs.createMany(LISTING_SIZE, 'conversion', 'processing');
@@ -224,5 +225,28 @@ describe('readPollState', () => {
 		['a job with an unknown status', { version: STATE_VERSION, floor: null, jobs: [{ id: 'x', workflow: 'conversion', status: 'done' }] }],
 	])('treats %s as no state', (_name, saved) => {
 		expect(readPollState(saved)).toBeUndefined();
+	});
+});
+
+describe('holdBackEndings', () => {
+	it('keeps a held-back ending unfinished, so the next poll finds it again, also once it left the listing', () => {
+		const jobs = new JobsInMemory();
+		const [held, other] = jobs.createMany(2, 'conversion', 'processing');
+		const first = advancePoll(undefined, jobs.listing(), [], everything);
+		jobs.set(held, 'completed');
+		jobs.set(other, 'completed');
+		const second = advancePoll(first.state, jobs.listing(), [], everything);
+		expect(ids(second.emit).sort()).toEqual([held, other].sort());
+		const state = holdBackEndings(second.state, second.emit.filter((job) => job.id === held));
+		const third = advancePoll(state, jobs.listing(), [], everything);
+		expect(ids(third.emit)).toEqual([held]);
+		expect(advancePoll(third.state, jobs.listing(), [], everything).emit).toEqual([]);
+
+		// Held back when it came from a follow-up (not in the listing): it is followed again, not dropped.
+		const outside = { id: held, workflow: 'conversion' as const, status: 'completed' as const };
+		const withoutIt: PollState = { ...third.state, jobs: third.state.jobs.filter((job) => job.id !== held) };
+		const kept = holdBackEndings(withoutIt, [outside]);
+		expect(kept.jobs.find((job) => job.id === held)?.status).toBe('processing');
+		expect(ids(jobsToFollowUp(kept, [], everything))).toContain(held);
 	});
 });

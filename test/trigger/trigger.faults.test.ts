@@ -1,23 +1,12 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ActiveTriggerHarness, binaryBuffer } from '../support/n8n-poll';
-import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { useSandbox } from '../support/fixtures';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(300_000);
 
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-	admin = sandboxAdmin(sandbox);
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-});
+const { sandbox, admin } = useSandbox();
 
 const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 50 };
 const calmNetwork = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0 };
@@ -79,18 +68,9 @@ describe('Embroidery Trigger under faults', () => {
 });
 
 describe('Embroidery Trigger when a file cannot be downloaded', () => {
-	let shortLived: RunningSandbox;
-
-	beforeAll(async () => {
-		shortLived = await startSandbox({ port: 0, workers: 1, signedUrlTtlSeconds: 1 });
-	});
-
-	afterAll(async () => {
-		await shortLived?.close();
-	});
+	const { sandbox: shortLived, admin: control } = useSandbox({ workers: 1, signedUrlTtlSeconds: 1 });
 
 	it('reports the file on the item after one refetch of fresh URLs, emits the job anyway, and does not emit it again', async () => {
-		const control = sandboxAdmin(shortLived);
 		const account = await newAccount(control, shortLived);
 		const trigger = new ActiveTriggerHarness({
 			parameters: { events: ['completed'], workflow: 'both', options: { downloadFiles: true } },

@@ -2,24 +2,13 @@ import { createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../support/n8n-poll';
-import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { useSandbox } from '../support/fixtures';
 import { FOLLOW_UPS_PER_POLL } from '../../nodes/Embroidery/trigger/pollState';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(180_000);
 
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-	admin = sandboxAdmin(sandbox);
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-});
+const { sandbox, admin } = useSandbox();
 
 /** A pass-through proxy in front of the sandbox that records each request as "GET /jobs" or "GET /jobs/{workflow}/{id}". */
 async function countingProxy(origin: string) {

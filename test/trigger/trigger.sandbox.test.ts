@@ -3,23 +3,13 @@ import { createHash } from 'node:crypto';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerManually } from '../support/n8n-poll';
-import type { Faults, RunningSandbox, SandboxAdmin } from '../support/sandbox';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
+import { useSandbox } from '../support/fixtures';
+import type { Faults } from '../support/sandbox';
 import { convert, digitise, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-	admin = sandboxAdmin(sandbox);
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-});
+const { sandbox, admin } = useSandbox();
 
 afterEach(async () => {
 	await admin.clearFaults();

@@ -1,7 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { jobHints } from '../helpers/jobHints';
+import { jobOfError } from '../helpers/jobs';
 import { nodeErrorOf } from '../transport';
+import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
 import * as format from './format/Format.resource';
@@ -27,7 +30,13 @@ const operations: Record<string, Record<string, EmbroideryOperation>> = {
 class CollectedResults implements ItemResults {
 	private readonly collected: Array<{ itemIndex: number; data: INodeExecutionData }> = [];
 
+	private readonly createdJobs: JobRef[] = [];
+
 	constructor(private readonly context: IExecuteFunctions) {}
+
+	jobCreated(_itemIndex: number, job: JobRef): void {
+		this.createdJobs.push({ id: job.id, workflow: job.workflow });
+	}
 
 	add(itemIndex: number, output: OperationOutput): void {
 		this.collected.push({ itemIndex, data: { ...output, pairedItem: { item: itemIndex } } });
@@ -35,11 +44,22 @@ class CollectedResults implements ItemResults {
 
 	fail(itemIndex: number, error: unknown): void {
 		const nodeError = nodeErrorOf(this.context.getNode(), error, itemIndex);
-		if (!this.context.continueOnFail()) throw nodeError;
-		const json: INodeExecutionData['json'] = { error: nodeError.message };
+		if (!this.context.continueOnFail()) throw this.namingCreatedJobs(nodeError);
+		const job = jobOfError(nodeError);
+		const json: INodeExecutionData['json'] = job ? { id: job.id, workflow: job.workflow } : {};
+		json.error = nodeError.message;
 		if (nodeError.description) json.description = nodeError.description;
 		if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
 		this.collected.push({ itemIndex, data: { json, pairedItem: { item: itemIndex } } });
+	}
+
+	/** An error that ends the run takes every job this run created with it: the output that would have named them is lost. */
+	private namingCreatedJobs<E extends NodeApiError | NodeOperationError>(error: E): E {
+		if (this.createdJobs.length === 0 || error.context.createdJobs !== undefined) return error;
+		const list = this.createdJobs.map((job) => `${job.id} (${job.workflow})`).join(', ');
+		error.context.createdJobs = this.createdJobs.map((job) => ({ ...job }));
+		error.description = `${error.description ?? ''} This run created ${this.createdJobs.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not create them again: use Job > Wait for Completion or Job > Get with these ids and workflows.`.trim();
+		return error;
 	}
 
 	answeredItems(): Set<number> {
@@ -79,5 +99,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	}
-	return [results.toOutput()];
+	const output = results.toOutput();
+	// A listing's locked and failed jobs are no news about this run; its items still carry their warnings.
+	const hints = resource === 'job' && operationName === 'getMany' ? [] : jobHints(output);
+	// Execution hints reach the editor's output pane; older n8n versions have no such method.
+	if (hints.length > 0 && typeof this.addExecutionHints === 'function') this.addExecutionHints(...hints);
+	return [output];
 }

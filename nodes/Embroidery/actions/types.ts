@@ -1,5 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { JobRef } from '../transport';
+
 /** What an operation returns for one item; the router adds pairedItem. */
 export interface OperationOutput {
 	json: IDataObject;
@@ -11,6 +13,8 @@ export interface ItemResults {
 	add(itemIndex: number, output: OperationOutput): void;
 	/** Records the failure under "Continue On Fail", otherwise throws it and ends the run. */
 	fail(itemIndex: number, error: unknown): void;
+	/** A job the service accepted in this run; an error that ends the run names every such job. */
+	jobCreated(itemIndex: number, job: JobRef): void;
 }
 
 export interface PerItemOperation {

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData, IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { downloadSignedFile } from '../transport';
+import { downloadSignedFile, safeFileName } from '../transport';
 import type { SourceFile } from './validation';
 
 /** "data, artwork" -> ['data', 'artwork']; the parameter takes one or more binary field names. */
@@ -121,7 +121,7 @@ export async function sourceFile(context: IExecuteFunctions, source: SourceFile 
 export function fileNameFromUrl(url: string, fallback: string): string {
 	try {
 		const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-		return last ? decodeURIComponent(last) : fallback;
+		return (last ? safeFileName(decodeURIComponent(last)) : undefined) ?? fallback;
 	} catch {
 		return fallback;
 	}
@@ -129,13 +129,13 @@ export function fileNameFromUrl(url: string, fallback: string): string {
 
 /** Streams a signed URL into n8n's binary data store (never whole in memory). */
 export async function downloadToBinary(
-	context: IExecuteFunctions,
+	context: IExecuteFunctions | IPollFunctions,
 	url: string,
-	itemIndex: number,
+	itemIndex?: number,
 	known: { fileName?: string; mimeType?: string } = {},
 ): Promise<IBinaryData> {
 	const file = await downloadSignedFile.call(context, url, itemIndex);
-	const fileName = file.fileName ?? known.fileName ?? fileNameFromUrl(url, 'file');
+	const fileName = file.fileName ?? safeFileName(known.fileName) ?? fileNameFromUrl(url, 'file');
 	const mimeType = file.mimeType ?? known.mimeType ?? 'application/octet-stream';
 	return await context.helpers.prepareBinaryData(file.stream, fileName, mimeType);
 }

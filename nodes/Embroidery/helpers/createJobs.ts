@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest } from '../transport';
+import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, routes } from '../transport';
 import type { Workflow } from '../transport';
 import type { ItemResults } from '../actions/types';
 import { sourceFile } from './binary';
@@ -48,8 +48,7 @@ async function withOneFileHint(
 	if (files < 2 || !(error instanceof NodeApiError) || error.httpCode !== '422') return error;
 	try {
 		const { freeUsage } = await embroideryApiRequest.call(context, {
-			method: 'GET',
-			path: '/usage',
+			...routes.getUsage(),
 			schema: UsageResponseSchema,
 			itemIndex,
 		});
@@ -93,12 +92,13 @@ export async function createJobs(
 				const files: File[] = [];
 				for (const source of batch) files.push(await sourceFile(context, source));
 				const accepted = await embroideryApiRequest.call(context, {
-					method: 'POST',
-					path: '/jobs',
+					...routes.createJobs(),
 					body: buildJobForm(fields, files),
 					schema: JobAcceptedSchema,
 					itemIndex: batchItems[0],
 				});
+				// Registered before anything else can fail, so an error that ends the run still names them.
+				accepted.jobs.forEach((job, index) => results.jobCreated(batch[index]?.itemIndex ?? batchItems[0], job));
 				if (accepted.jobs.length !== batch.length) {
 					throw new NodeApiError(
 						context.getNode(),
@@ -124,7 +124,7 @@ export async function createJobs(
 							sourceFile: source.fileName,
 							sourceBinaryField: source.propertyName,
 							message: accepted.message,
-							freeUsage: accepted.freeUsage as IDataObject,
+							...(accepted.freeUsage ? { freeUsage: accepted.freeUsage as IDataObject } : {}),
 						},
 					});
 				});

@@ -1,15 +1,20 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { nodeErrorOf } from '../transport';
-import type { Job, JobListItem } from '../transport';
+import type { Job, JobListItem, JobRef } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
-import { fetchJob, seenJobStatus, seenJobUnlocked } from './jobs';
-import type { JobRef, SeenJob } from './jobs';
+import { fetchJob, snapshotStatus, snapshotUnlocked } from './jobs';
+import type { JobSnapshot } from './jobs';
+
+// A job's files, for the action node and the trigger alike: which signed links a job carries, one
+// refetch of the job when a link is refused, and what a file that still fails does (the policy).
 
 export type FileKind = 'outputs' | 'preview' | 'source';
 
-export interface FileLink {
+export type FilesContext = IExecuteFunctions | IPollFunctions;
+
+interface FileLink {
 	url: string | null;
 	fileName?: string;
 	mimeType?: string;
@@ -39,42 +44,86 @@ function detailLinksOf(job: Job, kind: FileKind): FileLink[] {
 /** The signed links of a jobs-listing entry: one preview, one output and the source, each a PrivateFile. */
 function listedLinksOf(item: JobListItem, kind: FileKind): FileLink[] {
 	if (kind === 'source') return item.source ? [linkOf(item.source as IDataObject, ['downloadUrl'])] : [];
-	if (kind === 'outputs') return item.output ? [linkOf(item.output as IDataObject, ['downloadUrl'])] : [];
-	const preview = item.preview ? linkOf(item.preview as IDataObject, ['previewUrl', 'downloadUrl']) : undefined;
+	if (kind === 'outputs') return item.output ? [linkOf(item.output as IDataObject, ['downloadUrl', 'url'])] : [];
+	const preview = item.preview ? linkOf(item.preview as IDataObject, ['previewUrl', 'downloadUrl', 'url']) : undefined;
 	return preview && preview.url !== null ? [preview] : [];
 }
 
-export function fileLinksOf(seen: SeenJob, kind: FileKind): FileLink[] {
-	return seen.detail ? detailLinksOf(seen.detail, kind) : listedLinksOf(seen.listed, kind);
+export function fileLinksOf(job: JobSnapshot, kind: FileKind): FileLink[] {
+	return job.detail ? detailLinksOf(job.detail, kind) : listedLinksOf(job.listed, kind);
 }
 
-/** A signed URL the service refused with 403 may simply have expired: worth one fresh job fetch. */
-function mayBeExpiredUrl(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '403';
+/** What to do with a job's files; the action node and the trigger differ only here. */
+export interface FilePolicy {
+	/** Binary field of each kind; a second file of a kind gets the suffix _2, and so on. */
+	fields: Record<FileKind, string>;
+	/** HTTP codes of a refused link that one fresh fetch of the job may cure (an expired signature). */
+	refetchOn: readonly string[];
+	/**
+	 * A file that still fails: `throw` ends the job's item with the error; `reportClientErrors` lists a
+	 * refusal (4xx but 429) in `failed` and throws the rest, so they are tried again; `reportAll` lists every failure.
+	 */
+	onFailure: 'throw' | 'reportClientErrors' | 'reportAll';
+	/** Whether a kind the job has no file of is an error or simply left out. */
+	missingKind: 'throw' | 'skip';
 }
 
-/** A download, or the refusal that fresh URLs may cure (no URL given, or a 403 for the signed one). */
-async function tryDownload(
-	context: IExecuteFunctions,
-	link: FileLink,
-	itemIndex: number,
-): Promise<{ data: IBinaryData } | { refused: unknown }> {
+export interface SavedFile {
+	kind: FileKind;
+	field: string;
+	fileName: string | null;
+	mimeType: string;
+}
+
+export interface FailedFile {
+	kind: FileKind;
+	fileName: string | null;
+	error: NodeApiError | NodeOperationError;
+}
+
+export interface JobFiles {
+	/** The job as last fetched, with the links actually used. */
+	job: JobSnapshot;
+	binary: IBinaryKeyData;
+	saved: SavedFile[];
+	failed: FailedFile[];
+}
+
+function isClientError(error: unknown): boolean {
+	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '') && error.httpCode !== '429';
+}
+
+/** A download, or why not; `noUrl` when the job gave no link at all (a refusal a fresh job may cure). */
+type Attempt = { data: IBinaryData } | { error: NodeApiError | NodeOperationError; noUrl?: true };
+
+async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: number): Promise<Attempt> {
 	if (!link.url) {
 		return {
-			refused: new NodeOperationError(context.getNode(), 'The service gave no signed URL for this file', { itemIndex }),
+			error: new NodeOperationError(context.getNode(), 'The service gave no signed URL for this file', { itemIndex }),
+			noUrl: true,
 		};
 	}
 	try {
 		return { data: await downloadToBinary(context, link.url, itemIndex, link) };
 	} catch (error) {
-		if (mayBeExpiredUrl(error)) return { refused: error };
-		throw nodeErrorOf(context.getNode(), error, itemIndex);
+		return { error: nodeErrorOf(context.getNode(), error, itemIndex) };
 	}
 }
 
+/** A link with no URL, or one the service refused in a way a fresh link may cure. */
+function mayBeCuredByRefetch(attempt: Exclude<Attempt, { data: IBinaryData }>, policy: FilePolicy): boolean {
+	if (attempt.noUrl) return true;
+	return attempt.error instanceof NodeApiError && policy.refetchOn.includes(attempt.error.httpCode ?? '');
+}
+
+/** A refusal that retrying later will not change: reported on the trigger's item at once. */
+function isRefusal(attempt: Exclude<Attempt, { data: IBinaryData }>): boolean {
+	return attempt.noUrl === true || isClientError(attempt.error);
+}
+
 /** A link taken from a job fetched moments ago was refused: expiry is ruled out, so say what else it can be. */
-function refusedAfterRefetch(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '403') return nodeErrorOf(context.getNode(), error, itemIndex);
+function refusedAfterRefetch(context: FilesContext, error: NodeApiError | NodeOperationError, itemIndex?: number) {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '403') return error;
 	return new NodeApiError(
 		context.getNode(),
 		{ message: error.message, httpCode: '403' },
@@ -88,28 +137,89 @@ function refusedAfterRefetch(context: IExecuteFunctions, error: unknown, itemInd
 	);
 }
 
-export interface JobFileFields {
-	outputs: string;
-	preview: string;
-	source: string;
+function kindLabel(kind: FileKind): string {
+	return kind === 'outputs' ? 'output files' : kind;
 }
 
 /**
- * Downloads a job's files as binary fields, from the signed URLs of the job as last seen (fetched now
- * when not given). A refused URL leads to exactly one refetch of the job; the node never builds a URL.
- * Returns the job as last fetched, with the URLs actually used.
+ * Streams a job's files of the given kinds into binary fields, from the signed URLs of the job as last
+ * seen (fetched now when not given; a listing entry that lacks a wanted file is fetched in detail once).
+ * A refused URL leads to exactly one refetch of the job; the node never builds a URL.
  */
+export async function streamJobFiles(
+	context: FilesContext,
+	ref: JobRef,
+	kinds: FileKind[],
+	policy: FilePolicy,
+	options: { known?: JobSnapshot; itemIndex?: number } = {},
+): Promise<JobFiles> {
+	const { itemIndex } = options;
+	let job: JobSnapshot = options.known ?? { detail: await fetchJob(context, ref, itemIndex) };
+	// Listing entries may carry only the spec's required fields: the detailed job has every file.
+	let detailError: NodeApiError | NodeOperationError | undefined;
+	if (job.listed && kinds.some((kind) => fileLinksOf(job, kind).length === 0)) {
+		try {
+			job = { detail: await fetchJob(context, ref, itemIndex) };
+		} catch (error) {
+			if (policy.onFailure !== 'reportAll') throw nodeErrorOf(context.getNode(), error, itemIndex);
+			detailError = nodeErrorOf(context.getNode(), error, itemIndex);
+		}
+	}
+	let refetched = false;
+	const binary: IBinaryKeyData = {};
+	const saved: SavedFile[] = [];
+	const failed: FailedFile[] = [];
+	for (const kind of kinds) {
+		const links = fileLinksOf(job, kind);
+		if (links.length === 0 && policy.missingKind === 'throw') {
+			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kindLabel(kind)}`, { itemIndex });
+		}
+		if (links.length === 0 && detailError) failed.push({ kind, fileName: null, error: detailError });
+		for (let index = 0; index < links.length; index++) {
+			// After a refetch, the later files of this kind come from the fresh job too.
+			let attempt = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
+			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt, policy)) {
+				refetched = true;
+				try {
+					job = { detail: await fetchJob(context, ref, itemIndex) };
+					const fresh = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
+					attempt = 'error' in fresh ? { ...fresh, error: refusedAfterRefetch(context, fresh.error, itemIndex) } : fresh;
+				} catch (error) {
+					// The job itself is gone or refused: the file's own refusal says more; anything else is the job's
+					// failure, tried again later unless this is the last try.
+					const tryLater = policy.onFailure === 'reportClientErrors' && !isClientError(error);
+					if (policy.onFailure === 'throw' || tryLater) throw nodeErrorOf(context.getNode(), error, itemIndex);
+				}
+			}
+			if ('error' in attempt) {
+				const report = policy.onFailure === 'reportAll' || (policy.onFailure === 'reportClientErrors' && isRefusal(attempt));
+				if (!report) throw attempt.error;
+				failed.push({ kind, fileName: links[index].fileName ?? null, error: attempt.error });
+				continue;
+			}
+			const field = addBinary(binary, policy.fields[kind], attempt.data);
+			saved.push({ kind, field, fileName: attempt.data.fileName ?? null, mimeType: attempt.data.mimeType });
+		}
+	}
+	return { job, binary, saved, failed };
+}
+
+/** The action node's policy: the user names the fields; any file that fails ends the item. */
+export function actionFilePolicy(fields: Record<FileKind, string>): FilePolicy {
+	return { fields, refetchOn: ['403'], onFailure: 'throw', missingKind: 'throw' };
+}
+
+/** Action node: a job's files after checking that its state allows them; `files` lists what was saved. */
 export async function downloadJobFiles(
 	context: IExecuteFunctions,
 	ref: JobRef,
 	kinds: FileKind[],
-	fields: JobFileFields,
+	fields: Record<FileKind, string>,
 	itemIndex: number,
-	known?: SeenJob,
-): Promise<{ job: SeenJob; binary: IBinaryKeyData; files: IDataObject[] }> {
-	let job: SeenJob = known ?? { detail: await fetchJob(context, ref, itemIndex) };
-	let refetched = false;
-	const status = seenJobStatus(job);
+	known?: JobSnapshot,
+): Promise<{ job: JobSnapshot; binary: IBinaryKeyData; files: IDataObject[] }> {
+	const job: JobSnapshot = known ?? { detail: await fetchJob(context, ref, itemIndex) };
+	const status = snapshotStatus(job);
 	const needsCompletion = kinds.some((kind) => kind !== 'source');
 	if (needsCompletion && status !== 'completed') {
 		const failureReason = job.detail ? job.detail.failureReason : job.listed.failureReason;
@@ -121,35 +231,17 @@ export async function downloadJobFiles(
 					: 'Use Job > Wait for Completion before downloading.',
 		});
 	}
-	if (kinds.includes('outputs') && !seenJobUnlocked(job)) {
+	if (kinds.includes('outputs') && !snapshotUnlocked(job)) {
 		throw new NodeOperationError(context.getNode(), `The machine files of job ${ref.id} are locked`, {
 			itemIndex,
 			description:
 				'Run Job > Unlock first (it spends a subscription entitlement or credits), or download only the preview, which is watermarked while locked.',
 		});
 	}
-
-	const binary: IBinaryKeyData = {};
-	const files: IDataObject[] = [];
-	for (const kind of kinds) {
-		const links = fileLinksOf(job, kind);
-		if (links.length === 0) {
-			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kind === 'outputs' ? 'output files' : kind}`, {
-				itemIndex,
-			});
-		}
-		for (let index = 0; index < links.length; index++) {
-			// After a refetch, the later files of this kind come from the fresh job too.
-			let outcome = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
-			if ('refused' in outcome && !refetched) {
-				refetched = true;
-				job = { detail: await fetchJob(context, ref, itemIndex) };
-				outcome = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
-			}
-			if ('refused' in outcome) throw refusedAfterRefetch(context, outcome.refused, itemIndex);
-			const field = addBinary(binary, fields[kind], outcome.data);
-			files.push({ kind, field, fileName: outcome.data.fileName ?? null, mimeType: outcome.data.mimeType });
-		}
-	}
-	return { job, binary, files };
+	const result = await streamJobFiles(context, ref, kinds, actionFilePolicy(fields), { known: job, itemIndex });
+	return {
+		job: result.job,
+		binary: result.binary,
+		files: result.saved.map(({ kind, field, fileName, mimeType }) => ({ kind, field, fileName, mimeType })),
+	};
 }

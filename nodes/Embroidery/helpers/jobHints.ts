@@ -5,6 +5,9 @@ import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-wor
  * warnings, locked machine files, a watermarked preview, failed jobs. Pure: the caller adds them
  * with `addExecutionHints` where the n8n version has it.
  */
+/** More jobs than this with warnings are summed up in one last hint, so the output pane stays readable. */
+const maxWarningHints = 10;
+
 export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHint[] {
 	const jobs = items.map((item) => item.json).filter(isJob);
 	const hints: NodeExecutionHint[] = [];
@@ -23,17 +26,21 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 		});
 	}
 
-	const warned = jobs.filter((job) => Array.isArray(job.warnings) && job.warnings.length > 0);
-	if (warned.length > 0) {
-		const [first] = warned;
-		const warnings = first.warnings as unknown[];
+	// One hint per job with warnings (the service asks that they be shown), the rest summed up.
+	const warned = jobs.filter((job) => warningsOf(job).length > 0);
+	for (const job of warned.slice(0, maxWarningHints)) {
+		const warnings = warningsOf(job);
 		hints.push({
 			type: 'warning',
 			location: 'outputPane',
-			message:
-				warned.length === 1
-					? `Job ${String(first.id)} has ${plural(warnings.length, 'warning')}: ${warnings.map(String).join(' ')} Check the design before you stitch it.`
-					: `${warned.length} jobs have warnings (job ${String(first.id)}: ${String(warnings[0])}). Read each item's warnings before you stitch the designs.`,
+			message: `Job ${String(job.id)} has ${plural(warnings.length, 'warning')}: ${warnings.join(' ')} Check the design before you stitch it.`,
+		});
+	}
+	if (warned.length > maxWarningHints) {
+		hints.push({
+			type: 'warning',
+			location: 'outputPane',
+			message: `${warned.length - maxWarningHints} more jobs have warnings; see "warnings" on their items.`,
 		});
 	}
 
@@ -54,6 +61,11 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 		});
 	}
 	return hints;
+}
+
+function warningsOf(job: IDataObject): string[] {
+	const { warnings } = job;
+	return Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === 'string' && warning !== '') : [];
 }
 
 function isJob(json: IDataObject): boolean {

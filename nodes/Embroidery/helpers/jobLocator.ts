@@ -1,9 +1,9 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf } from '../transport';
+import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
 import type { Job, JobListItem, Workflow } from '../transport';
-import { fetchJob, jobPath } from './jobs';
+import { fetchJob } from './jobs';
 import type { JobRef } from './jobs';
 import { jobIdProblem } from './validation';
 
@@ -19,7 +19,7 @@ export const jobIdInLinkPattern = `https?://[^\\s?#]+/jobs/(?:conversion|digitis
 const jobLinkRegex = new RegExp(jobLinkPattern);
 
 export function jobLink(baseUrl: string, ref: JobRef): string {
-	return `${baseUrl}${jobPath(ref)}`;
+	return `${baseUrl}${routes.getJob(ref).path}`;
 }
 
 /** The job a link names, or undefined when the text is not a job link. */
@@ -147,7 +147,7 @@ export class WorkflowFinder {
 
 	private async recentJobs(itemIndex: number): Promise<Map<string, JobListItem>> {
 		this.listing ??= embroideryApiRequest
-			.call(this.context, { method: 'GET', path: '/jobs', schema: JobsListResponseSchema, itemIndex })
+			.call(this.context, { ...routes.listJobs(), schema: JobsListResponseSchema, itemIndex })
 			.then((answer) => new Map(answer.data.map((item) => [item.id.toUpperCase(), item])));
 		try {
 			return await this.listing;

@@ -1,20 +1,11 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { JobResponseSchema, UnlockResponseSchema, embroideryApiRequest } from '../transport';
-import type { EmbroideryContext, Job, JobListItem, Workflow } from '../transport';
+import { JobResponseSchema, UnlockResponseSchema, embroideryApiRequest, isWorkflow, nodeErrorOf, routes } from '../transport';
+import type { EmbroideryContext, Job, JobListItem, JobRef, Workflow } from '../transport';
 import { jobIdProblem, workflowProblem } from './validation';
 
-/** A job's id and workflow always travel together: the workflow selects the job's routes. */
-export interface JobRef {
-	id: string;
-	workflow: Workflow;
-}
-
-export function jobPath(ref: JobRef, action?: 'retry' | 'unlock'): string {
-	const base = `/jobs/${ref.workflow}/${encodeURIComponent(ref.id)}`;
-	return action ? `${base}/${action}` : base;
-}
+export type { JobRef };
 
 /** Job ID and Workflow parameters of an item, checked before any request. */
 export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): JobRef[] {
@@ -45,8 +36,7 @@ export function singleJobRef(context: IExecuteFunctions, itemIndex: number): Job
 
 export async function fetchJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<Job> {
 	const { job } = await embroideryApiRequest.call(context, {
-		method: 'GET',
-		path: jobPath(ref),
+		...routes.getJob(ref),
 		schema: JobResponseSchema,
 		itemIndex,
 	});
@@ -56,8 +46,7 @@ export async function fetchJob(context: EmbroideryContext, ref: JobRef, itemInde
 /** Unlocks a completed job's machine files; this spends a subscription entitlement or credits. */
 export async function unlockJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<Job> {
 	const { job } = await embroideryApiRequest.call(context, {
-		method: 'POST',
-		path: jobPath(ref, 'unlock'),
+		...routes.unlockJob(ref),
 		schema: UnlockResponseSchema,
 		itemIndex,
 	});
@@ -75,16 +64,47 @@ export function listItemToJson(item: JobListItem): IDataObject {
 }
 
 /** A job as the node last saw it: detailed, or its jobs-listing entry (which already carries signed URLs). */
-export type SeenJob = { detail: Job; listed?: undefined } | { listed: JobListItem; detail?: undefined };
+export type JobSnapshot = { detail: Job; listed?: undefined } | { listed: JobListItem; detail?: undefined };
 
-export function seenJobStatus(seen: SeenJob): Job['status'] {
+export function snapshotStatus(seen: JobSnapshot): Job['status'] {
 	return seen.detail ? seen.detail.status : seen.listed.status;
 }
 
-export function seenJobUnlocked(seen: SeenJob): boolean {
+export function snapshotUnlocked(seen: JobSnapshot): boolean {
 	return seen.detail ? seen.detail.downloadsUnlocked : seen.listed.downloadsUnlocked;
 }
 
-export function seenJobToJson(seen: SeenJob, workflow: Workflow, extra: IDataObject = {}): IDataObject {
+export function snapshotToJson(seen: JobSnapshot, workflow: Workflow, extra: IDataObject = {}): IDataObject {
 	return seen.detail ? jobToJson(seen.detail, workflow, extra) : { ...listItemToJson(seen.listed), ...extra };
+}
+
+/**
+ * An error about a job the service has: the message names the job, the next step says how to carry on
+ * without creating it again, and the error carries the job's id and workflow for the error item.
+ */
+export function jobError(
+	node: INode,
+	error: unknown,
+	ref: JobRef,
+	itemIndex: number | undefined,
+	created: boolean,
+): NodeApiError | NodeOperationError {
+	const base = nodeErrorOf(node, error, itemIndex);
+	const message = base.message.includes(ref.id) ? base.message : `Job ${ref.id}: ${base.message}`;
+	const nextStep = created
+		? `The job was created (id ${ref.id}, workflow "${ref.workflow}"); do not create it again. Carry on with Job > Wait for Completion or Job > Get using this id and workflow.`
+		: `Check the job with Job > Get (id ${ref.id}, workflow "${ref.workflow}").`;
+	const description = [base.description, nextStep].filter(Boolean).join(' ');
+	const httpCode = base instanceof NodeApiError ? (base.httpCode ?? undefined) : undefined;
+	const copy = httpCode
+		? new NodeApiError(node, { message, httpCode }, { message, description, httpCode, itemIndex })
+		: new NodeOperationError(node, message, { description, itemIndex });
+	copy.context.job = { id: ref.id, workflow: ref.workflow };
+	return copy;
+}
+
+/** The job an error is about, when it carries one (see jobError). */
+export function jobOfError(error: NodeApiError | NodeOperationError): JobRef | undefined {
+	const job = error.context.job as Partial<JobRef> | undefined;
+	return job && typeof job.id === 'string' && isWorkflow(job.workflow) ? { id: job.id, workflow: job.workflow } : undefined;
 }

@@ -1,9 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest, isTerminalStatus, nodeErrorOf } from '../transport';
+import { JobsListResponseSchema, cancelSignalOf, embroideryApiRequest, isEnded, nodeErrorOf, routes } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobStatus } from '../transport';
 import { fetchJob } from './jobs';
-import type { JobRef, SeenJob } from './jobs';
+import type { JobRef, JobSnapshot } from './jobs';
 
 export interface PollSchedule {
 	firstDelayMs: number;
@@ -27,7 +27,7 @@ export function pollDelayMs(round: number, schedule: PollSchedule, random: () =>
 }
 
 export type WaitOutcome =
-	| { ref: JobRef; finished: true; job: SeenJob }
+	| { ref: JobRef; finished: true; job: JobSnapshot }
 	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown'; error?: unknown };
 
 export interface WaitOptions {
@@ -37,10 +37,6 @@ export interface WaitOptions {
 	itemIndexOf?: (ref: JobRef) => number | undefined;
 	/** Whether a completed job's listing entry is not enough, so its detail is fetched (one request). */
 	wantsDetail?: (item: JobListItem) => boolean;
-}
-
-function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
 
 /**
@@ -58,7 +54,7 @@ export async function waitForJobs(
 	const signal = cancelSignalOf(context);
 	const deadline = Date.now() + options.timeoutMs;
 	const key = (ref: JobRef) => `${ref.workflow}/${ref.id}`;
-	const finished = new Map<string, SeenJob>();
+	const finished = new Map<string, JobSnapshot>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
 	const failed = new Map<string, unknown>();
@@ -82,12 +78,19 @@ export async function waitForJobs(
 		const pending = unique.filter((ref) => !finished.has(key(ref)) && !failed.has(key(ref)));
 		if (pending.length === 0) break;
 
-		const listing = await embroideryApiRequest.call(context, {
-			method: 'GET',
-			path: '/jobs',
-			schema: JobsListResponseSchema,
-			itemIndex: options.itemIndexOf?.(pending[0]),
-		});
+		let listing;
+		try {
+			listing = await embroideryApiRequest.call(context, {
+				...routes.listJobs(),
+				schema: JobsListResponseSchema,
+				itemIndex: options.itemIndexOf?.(pending[0]),
+			});
+		} catch (error) {
+			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
+			// The listing keeps failing (the transport already retried): each pending job ends the wait with that error.
+			for (const ref of pending) failed.set(key(ref), error);
+			break;
+		}
 		const listed = new Map(listing.data.map((item) => [`${item.kind}/${item.id}`, item]));
 		for (const ref of pending) {
 			const item = listed.get(key(ref));
@@ -96,13 +99,13 @@ export async function waitForJobs(
 				const job = await lookUp(ref);
 				if (!job) continue;
 				lastStatus.set(key(ref), job.status);
-				if (isTerminalStatus(job.status)) finished.set(key(ref), { detail: job });
+				if (isEnded(job.status)) finished.set(key(ref), { detail: job });
 				continue;
 			}
 			lastStatus.set(key(ref), item.status);
 			if (item.status === 'completed' && !options.wantsDetail?.(item)) {
 				finished.set(key(ref), { listed: item });
-			} else if (isTerminalStatus(item.status)) {
+			} else if (isEnded(item.status)) {
 				const job = await lookUp(ref);
 				if (job) finished.set(key(ref), { detail: job });
 			}

@@ -1,13 +1,12 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { threadPalettes } from '../helpers/limits';
-import { FormatsResponseSchema, embroideryApiRequest } from '../transport';
+import { FormatsResponseSchema, embroideryApiRequest, routes } from '../transport';
 
 /** Formats a job can produce, with the service's compatibility warning as the option's description. */
 export async function getWritableFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const answer = await embroideryApiRequest.call(this, {
-		method: 'GET',
-		path: '/formats',
+		...routes.listFormats(),
 		schema: FormatsResponseSchema,
 	});
 	return answer.data

@@ -1,9 +1,11 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { credentialsOf } from './context';
 import type { EmbroideryContext, FileStream } from './context';
 import { defaultRetryPolicy } from './retryPolicy';
+import { routes } from './routes';
 import { headerOf, send } from './send';
+import { timeLimits } from './timeLimits';
 
 export interface DownloadedFile {
 	stream: FileStream;
@@ -13,23 +15,58 @@ export interface DownloadedFile {
 	size?: number;
 }
 
+type ByteStream = Exclude<FileStream, Buffer>;
+
+/**
+ * A file name the service suggests, reduced to its last path segment without control characters,
+ * so it can never point outside the binary store or break a header; undefined when nothing is left.
+ */
+export function safeFileName(name: string | undefined): string | undefined {
+	if (name === undefined) return undefined;
+	const lastSegment = name.split(/[/\\]/).pop() ?? '';
+	const printable = [...lastSegment].filter((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f);
+	const clean = printable.join('').trim();
+	return clean === '' || /^\.+$/.test(clean) ? undefined : clean;
+}
+
 function fileNameFromDisposition(disposition: string | undefined): string | undefined {
 	if (!disposition) return undefined;
 	const encoded = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition);
 	if (encoded) {
 		try {
-			return decodeURIComponent(encoded[1].trim().replace(/^"|"$/g, ''));
+			return safeFileName(decodeURIComponent(encoded[1].trim().replace(/^"|"$/g, '')));
 		} catch {
 			return undefined;
 		}
 	}
 	const plain = /filename="?([^";]+)"?/i.exec(disposition);
-	return plain?.[1];
+	return safeFileName(plain?.[1]);
+}
+
+/**
+ * Passes the bytes on and fails the stream when none arrive for `idleMs`, however long the whole
+ * file takes; `stop` ends the request underneath (a stalled socket would keep the stream open). The watch ends with the stream.
+ */
+function failWhenIdle(source: ByteStream, idleMs: number, fileLabel: string, stop: () => void): ByteStream {
+	let lastByteAt = Date.now();
+	const watched = source.map((chunk: unknown) => {
+		lastByteAt = Date.now();
+		return chunk;
+	});
+	const ended = new AbortController();
+	watched.once('close', () => ended.abort());
+	const watch = async () => {
+		for (let idle = 0; idle < idleMs; idle = Date.now() - lastByteAt) await sleep(idleMs - idle, ended.signal);
+		watched.destroy(new Error(`No data arrived for ${Math.round(idleMs / 1000)} s while downloading ${fileLabel}`));
+		stop();
+	};
+	watch().catch(() => undefined);
+	return watched;
 }
 
 /**
  * Streams a complete signed file URL, used exactly as the service gave it. The API key is only
- * sent to the credential's own host, never to another one a URL might point at.
+ * sent to the credential's own origin, never to another one a URL or a redirect points at.
  */
 export async function downloadSignedFile(
 	this: EmbroideryContext,
@@ -46,10 +83,11 @@ export async function downloadSignedFile(
 			description: 'Use the downloadUrl or previewUrl of a job exactly as the service returned it.',
 		});
 	}
-	if (target.origin !== new URL(baseUrl).origin) {
+	const origin = new URL(baseUrl).origin;
+	if (target.origin !== origin) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The URL's host ${target.origin} is not the service's host ${new URL(baseUrl).origin}`,
+			`The URL's host ${target.origin} is not the service's host ${origin}`,
 			{
 				itemIndex,
 				description:
@@ -57,16 +95,21 @@ export async function downloadSignedFile(
 			},
 		);
 	}
+	const stopRequest = new AbortController();
 	const response = await send(
 		this,
-		{ method: 'GET', url: signedUrl, encoding: 'stream', headers: { Accept: '*/*' } },
-		{ method: 'GET', path: target.pathname, itemIndex },
-		[apiKey, target.searchParams.get('signature') ?? ''],
-		defaultRetryPolicy,
+		{ method: 'GET', url: signedUrl, encoding: 'stream', headers: { Accept: '*/*' }, timeout: timeLimits.fileIdleMs },
+		{ ...routes.downloadFile(target), itemIndex },
+		{
+			secrets: [apiKey, target.searchParams.get('signature') ?? ''],
+			policy: defaultRetryPolicy,
+			origin,
+			abortSignal: stopRequest.signal,
+		},
 	);
 	const length = Number(headerOf(response.headers, 'content-length'));
 	return {
-		stream: response.body as FileStream,
+		stream: failWhenIdle(response.body as ByteStream, timeLimits.fileIdleMs, target.pathname, () => stopRequest.abort()),
 		fileName: fileNameFromDisposition(headerOf(response.headers, 'content-disposition')),
 		mimeType: headerOf(response.headers, 'content-type')?.split(';')[0].trim(),
 		size: Number.isFinite(length) && length > 0 ? length : undefined,

@@ -1,13 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { apiMessageOf, explain, fieldMessagesOf } from './explanations';
-import type { HttpMethod } from './retryPolicy';
+import { apiMessageOf, explain, fieldMessagesOf, unlockUnknownAdvice } from './explanations';
+import type { Route } from './routes';
 
-export interface FailedRequest {
-	method: HttpMethod;
-	/** Path below the base URL, or the signed file URL without its query. */
-	path: string;
+export interface FailedRequest extends Route {
 	itemIndex?: number;
 	attempts: number;
 	/** Set when a 429's Retry-After was too long to wait out. */
@@ -48,6 +45,14 @@ export function apiErrorFromResponse(
 	});
 }
 
+/** Why a request got no answer, in words: n8n reports a time limit only as an aborted connection. */
+function reasonOf(cause: unknown): string {
+	const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : '';
+	const timeout = /timeout of (\d+)ms exceeded/.exec(inner || (cause instanceof Error ? cause.message : ''));
+	if (timeout) return `no answer within ${Number(timeout[1]) / 1000} s`;
+	return cause instanceof Error ? cause.message : String(cause);
+}
+
 /** A request that never got an HTTP answer (refused, reset, timed out). */
 export function networkError(
 	node: INode,
@@ -55,16 +60,41 @@ export function networkError(
 	request: FailedRequest,
 	secrets: readonly string[],
 ): NodeApiError {
-	const reason = cause instanceof Error ? cause.message : String(cause);
-	const message = `The service could not be reached: ${redact(reason, secrets)}`;
+	const reason = reasonOf(cause);
+	const message =
+		request.action === 'unlockJob'
+			? `Unlock state unknown: the answer to the unlock request was lost (${redact(reason, secrets)})`
+			: `The service could not be reached: ${redact(reason, secrets)}`;
 	const description =
-		request.method === 'POST'
-			? 'The request was not repeated automatically because the service may already have received it. Check Job > Get Many before trying again.'
-			: `No answer after ${request.attempts} tries. Check the Base URL of the Embroidery API credential and that the service is up.`;
+		request.action === 'unlockJob'
+			? unlockUnknownAdvice
+			: request.method === 'POST'
+				? 'The request was not repeated automatically because the service may already have received it. Check Job > Get Many before trying again.'
+				: `No answer after ${request.attempts} tries. Check the Base URL of the Embroidery API credential and that the service is up.`;
 	return new NodeApiError(
 		node,
 		{ message, request: `${request.method} ${request.path}` },
 		{ message, description, itemIndex: request.itemIndex },
+	);
+}
+
+/** A redirect the node will not follow with the API key. */
+export function redirectRefusedError(
+	node: INode,
+	request: Omit<FailedRequest, 'attempts'>,
+	target: string,
+	reason: string,
+): NodeApiError {
+	const message = `The service redirected ${request.method} ${request.path} to ${target}: ${reason}`;
+	return new NodeApiError(
+		node,
+		{ message, request: `${request.method} ${request.path}` },
+		{
+			message,
+			description:
+				'The API key is only sent to the origin of the credential\'s Base URL, so the node did not follow this redirect. Set the Base URL to the address the service answers at itself.',
+			itemIndex: request.itemIndex,
+		},
 	);
 }
 

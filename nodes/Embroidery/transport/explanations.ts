@@ -1,25 +1,11 @@
 import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas';
 import type { FailedRequest } from './errors';
-import type { HttpMethod } from './retryPolicy';
 
 // What each failing status means for the user and what to do next, in the user's words.
 
-/** The ability (chosen when the key was created) that a route needs. */
-export function requiredAbility(method: HttpMethod, path: string): string {
-	if (path.startsWith('/formats')) return 'formats:read';
-	if (path.startsWith('/usage')) return 'usage:read';
-	return method === 'POST' ? 'jobs:write' : 'jobs:read';
-}
-
-type Action = 'retry' | 'unlock' | 'file' | 'create' | 'other';
-
-function actionOf(request: FailedRequest): Action {
-	if (request.path.endsWith('/retry')) return 'retry';
-	if (request.path.endsWith('/unlock')) return 'unlock';
-	if (request.path.includes('/uploads/')) return 'file';
-	if (request.method === 'POST' && request.path === '/jobs') return 'create';
-	return 'other';
-}
+/** What to do after an unlock whose outcome the node cannot know; it never sends the unlock again by itself. */
+export const unlockUnknownAdvice =
+	'The request may have reached the service and spent an entitlement or credits, so the node did not send it again. Check the job with Job > Get (downloadsUnlocked) before unlocking it again.';
 
 /** The API's own message, whatever the body's shape. */
 export function apiMessageOf(body: unknown): string | undefined {
@@ -44,7 +30,7 @@ export function explain(
 	apiMessage: string,
 	body: unknown,
 ): { message: string; description: string } {
-	const action = actionOf(request);
+	const { action } = request;
 	switch (status) {
 		case 401:
 			return {
@@ -53,7 +39,7 @@ export function explain(
 					'The API key is missing, invalid, expired or revoked. Create a new key and update the Embroidery API credential.',
 			};
 		case 403:
-			if (action === 'file') {
+			if (action === 'downloadFile') {
 				return {
 					message: `The file link was refused: ${apiMessage}`,
 					description:
@@ -62,7 +48,7 @@ export function explain(
 			}
 			return {
 				message: `Forbidden: ${apiMessage}`,
-				description: `This request needs the "${requiredAbility(request.method, request.path)}" ability, or the job or file belongs to another account. Use a key with that ability, and only job ids your key's account owns.`,
+				description: `This request needs the "${request.ability}" ability, or the job or file belongs to another account. Use a key with that ability, and only job ids your key's account owns.`,
 			};
 		case 404:
 			return {
@@ -71,7 +57,7 @@ export function explain(
 					'Check the job id and its workflow (conversion or digitising): both must match the job, and a key only sees its own account\'s jobs.',
 			};
 		case 409:
-			return action === 'unlock'
+			return action === 'unlockJob'
 				? {
 						message: `The job can't be unlocked yet: ${apiMessage}`,
 						description:
@@ -83,7 +69,7 @@ export function explain(
 							'Only failed jobs can be retried. A queued or processing job is still running (use Job > Wait for Completion); a completed job is finished and can be downloaded.',
 					};
 		case 410:
-			return action === 'retry'
+			return action === 'retryJob'
 				? {
 						message: `The job's source file has expired: ${apiMessage}`,
 						description:
@@ -97,7 +83,7 @@ export function explain(
 		case 422: {
 			const fields = fieldMessagesOf(body);
 			const quotaHint =
-				action === 'unlock'
+				action === 'unlockJob'
 					? ' Unlocking needs a subscription entitlement or enough credits on the account (see Account > Get Usage).'
 					: '';
 			return {
@@ -118,9 +104,14 @@ export function explain(
 		default:
 			if (status >= 500) {
 				return {
-					message: `The service failed: ${apiMessage}`,
+					message:
+						action === 'unlockJob'
+							? `Unlock state unknown: the service failed while unlocking: ${apiMessage}`
+							: `The service failed: ${apiMessage}`,
 					description:
-						request.method === 'POST'
+						action === 'unlockJob'
+							? unlockUnknownAdvice
+							: request.method === 'POST'
 							? 'The request was not repeated automatically because the service may already have acted on it. Check Job > Get Many before trying again.'
 							: `The service kept failing after ${request.attempts} tries. Try again later.`,
 				};

@@ -1,10 +1,13 @@
-export { credentialType, normaliseBaseUrl } from './context';
+export { cancelSignalOf, credentialType, normaliseBaseUrl } from './context';
 export type { EmbroideryContext, FileStream } from './context';
-export { downloadSignedFile } from './download';
+export { downloadSignedFile, safeFileName } from './download';
 export type { DownloadedFile } from './download';
 export { nodeErrorOf } from './errors';
 export { embroideryApiRequest } from './request';
 export type { ApiRequest, EmbroideryApiRequest } from './request';
 export { defaultRetryPolicy } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
+export { routes } from './routes';
+export type { Ability, JobRef, RequestAction, Route } from './routes';
 export * from './schemas';
+export { timeLimits } from './timeLimits';

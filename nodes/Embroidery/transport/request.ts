@@ -5,14 +5,14 @@ import { credentialsOf } from './context';
 import type { EmbroideryContext } from './context';
 import { redact, unexpectedResponseError } from './errors';
 import { defaultRetryPolicy } from './retryPolicy';
-import type { HttpMethod, RetryPolicy } from './retryPolicy';
+import type { RetryPolicy } from './retryPolicy';
+import type { Route } from './routes';
 import { describeSchemaProblem } from './schemas';
 import { send } from './send';
+import { timeLimits } from './timeLimits';
 
-export interface ApiRequest<S extends ZodTypeAny> {
-	method: HttpMethod;
-	/** Below the base URL, starting with a slash: `/jobs/conversion/01H...`. */
-	path: string;
+/** A route from `routes` (what the request is) plus what to send and how to read the answer. */
+export interface ApiRequest<S extends ZodTypeAny> extends Route {
 	schema: S;
 	body?: FormData;
 	qs?: IDataObject;
@@ -26,16 +26,27 @@ async function apiRequest<S extends ZodTypeAny>(
 ): Promise<z.output<S>> {
 	const { apiKey, baseUrl } = await credentialsOf(this);
 	const secrets = [apiKey];
-	const described = { method: request.method, path: request.path, itemIndex: request.itemIndex };
+	const described = {
+		method: request.method,
+		path: request.path,
+		action: request.action,
+		ability: request.ability,
+		itemIndex: request.itemIndex,
+	};
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
 		headers: { Accept: 'application/json' },
 		json: true,
+		timeout: request.action === 'createJobs' ? timeLimits.uploadMs : timeLimits.jsonMs,
 	};
 	if (request.qs) options.qs = request.qs;
 	if (request.body) options.body = request.body;
-	const response = await send(this, options, described, secrets, request.retryPolicy ?? defaultRetryPolicy);
+	const response = await send(this, options, described, {
+		secrets,
+		policy: request.retryPolicy ?? defaultRetryPolicy,
+		origin: new URL(baseUrl).origin,
+	});
 	const parsed = request.schema.safeParse(response.body);
 	if (!parsed.success) {
 		throw unexpectedResponseError(

@@ -11,6 +11,9 @@ export const JobIdSchema = z.string().length(26, 'a job id has exactly 26 charac
 
 const nullableDateTime = z.string().nullable().optional();
 
+/** An object the node passes on without reading: any fields, all kept. */
+const openObject = z.object({}).passthrough();
+
 export const FormatSchema = z
 	.object({
 		format: z.string(),
@@ -48,13 +51,6 @@ export const FreeUsageSchema = z
 	})
 	.passthrough();
 
-// The job-creation response is only shown to carry these two FreeUsage fields.
-export const CreationFreeUsageSchema = z
-	.object({
-		previewRemaining: z.number().int(),
-		creditBalance: z.number().int(),
-	})
-	.passthrough();
 
 export const UsageResponseSchema = z.object({ freeUsage: FreeUsageSchema }).passthrough();
 
@@ -71,7 +67,8 @@ export const JobAcceptedSchema = z
 		message: z.string(),
 		job: JobSummarySchema,
 		jobs: z.array(JobSummarySchema),
-		freeUsage: CreationFreeUsageSchema,
+		// Passed on to the item, never read: a service that sends fewer fields (or none) still works.
+		freeUsage: openObject.optional(),
 	})
 	.passthrough();
 
@@ -89,7 +86,6 @@ export const PrivateFileSchema = z
 	})
 	.passthrough();
 
-const openObject = z.object({}).passthrough();
 
 export const JobSchema = z
 	.object({
@@ -142,7 +138,8 @@ export const JobListItemSchema = z
 export const JobsListResponseSchema = z
 	.object({
 		data: z.array(JobListItemSchema).max(50),
-		freeUsage: FreeUsageSchema,
+		// Not read by the node.
+		freeUsage: openObject.optional(),
 	})
 	.passthrough();
 
@@ -168,8 +165,19 @@ export type JobListItem = z.infer<typeof JobListItemSchema>;
 export type JobsListResponse = z.infer<typeof JobsListResponseSchema>;
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
 
-export function isTerminalStatus(status: JobStatus): boolean {
+/** How a job ends: the service does no more work on it, so clients stop polling (spec: Events). */
+export type JobEnding = 'completed' | 'failed';
+
+export function isEnded(status: JobStatus): status is JobEnding {
 	return status === 'completed' || status === 'failed';
+}
+
+export function isJobStatus(value: unknown): value is JobStatus {
+	return typeof value === 'string' && (jobStatuses as readonly string[]).includes(value);
+}
+
+export function isWorkflow(value: unknown): value is Workflow {
+	return typeof value === 'string' && (workflows as readonly string[]).includes(value);
 }
 
 /** Names the first problem of a failed parse the way a user can act on: `data[0].writable: Required`. */

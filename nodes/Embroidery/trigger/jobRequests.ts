@@ -1,25 +1,24 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { JobResponseSchema, JobsListResponseSchema, embroideryApiRequest } from '../transport';
+import { fetchJob } from '../helpers/jobs';
+import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
 import type { Job, JobListItem } from '../transport';
-import { asNodeError } from './nodeErrors';
-import type { SeenJob } from './pollState';
+import type { TrackedJob } from './pollState';
 
 /** A jobs-listing entry with the workflow under the name the poll state uses (the listing calls it `kind`). */
-export interface ListedJob extends SeenJob {
+export interface ListedJob extends TrackedJob {
 	item: JobListItem;
 }
 
-export interface FetchedJob extends SeenJob {
+export interface FetchedJob extends TrackedJob {
 	job: Job;
 }
 
 /** `GET /jobs`: the account's 50 most recent jobs, newest first. */
 export async function listRecentJobs(context: IPollFunctions): Promise<ListedJob[]> {
 	const { data } = await embroideryApiRequest.call(context, {
-		method: 'GET',
-		path: '/jobs',
+		...routes.listJobs(),
 		schema: JobsListResponseSchema,
 	});
 	return data.map((item: JobListItem) => ({ id: item.id, workflow: item.kind, status: item.status, item }));
@@ -28,19 +27,15 @@ export async function listRecentJobs(context: IPollFunctions): Promise<ListedJob
 /** `GET /jobs/{workflow}/{id}`; undefined when the job is gone (404) or no longer the key owner's (403). */
 export async function fetchJobIfPresent(
 	context: IPollFunctions,
-	ref: Pick<SeenJob, 'id' | 'workflow'>,
+	ref: Pick<TrackedJob, 'id' | 'workflow'>,
 ): Promise<FetchedJob | undefined> {
 	try {
-		const { job } = await embroideryApiRequest.call(context, {
-			method: 'GET',
-			path: `/jobs/${ref.workflow}/${encodeURIComponent(ref.id)}`,
-			schema: JobResponseSchema,
-		});
+		const job = await fetchJob(context, ref);
 		return { id: job.id, workflow: ref.workflow, status: job.status, job };
 	} catch (error) {
 		if (error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '403')) {
 			return undefined;
 		}
-		throw asNodeError(context.getNode(), error);
+		throw nodeErrorOf(context.getNode(), error);
 	}
 }

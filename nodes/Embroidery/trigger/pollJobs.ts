@@ -1,16 +1,16 @@
-import type { PollState, SeenJob, TriggerFilter } from './pollState';
+import type { PollState, TrackedJob, TriggerFilter } from './pollState';
 import { advancePoll, jobsToFollowUp } from './pollState';
 
 /** Where a poll reads jobs from: the jobs listing and the per-job route. */
-export interface JobSource<Listed extends SeenJob, Fetched extends SeenJob> {
+export interface JobSource<Listed extends TrackedJob, Fetched extends TrackedJob> {
 	listJobs(): Promise<Listed[]>;
 	/** Resolves to undefined when the service no longer has the job. */
-	getJob(job: SeenJob): Promise<Fetched | undefined>;
+	getJob(job: TrackedJob): Promise<Fetched | undefined>;
 }
 
 /** A job to emit, with what the poll already holds about it (its listing entry or its full job). */
 export interface JobEndingFound<Listed, Fetched> {
-	job: SeenJob;
+	job: TrackedJob;
 	listed?: Listed;
 	fetched?: Fetched;
 }
@@ -18,12 +18,12 @@ export interface JobEndingFound<Listed, Fetched> {
 export interface PollResult<Listed, Fetched> {
 	endings: Array<JobEndingFound<Listed, Fetched>>;
 	state: PollState;
-	abandoned: SeenJob[];
+	abandoned: TrackedJob[];
 	mayHaveMissedJobs: boolean;
 }
 
 /** One listing request plus one request per followed job; nothing is written anywhere, the caller keeps the state. */
-export async function pollJobs<Listed extends SeenJob, Fetched extends SeenJob>(
+export async function pollJobs<Listed extends TrackedJob, Fetched extends TrackedJob>(
 	previous: PollState | undefined,
 	source: JobSource<Listed, Fetched>,
 	filter: TriggerFilter,
@@ -32,7 +32,13 @@ export async function pollJobs<Listed extends SeenJob, Fetched extends SeenJob>(
 	const fetchedById = new Map<string, Fetched>();
 	const followUps = [];
 	for (const job of jobsToFollowUp(previous, listing, filter)) {
-		const fetched = await source.getJob(job);
+		let fetched: Fetched | undefined;
+		try {
+			fetched = await source.getJob(job);
+		} catch {
+			// One job the service fails to answer for stays as it was (checked again next poll); the others go on.
+			continue;
+		}
 		if (fetched === undefined) {
 			followUps.push({ id: job.id, gone: true as const });
 			continue;

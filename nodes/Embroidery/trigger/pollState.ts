@@ -1,4 +1,5 @@
-import type { JobStatus, Workflow } from '../transport/schemas';
+import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
+import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
 
 /** The jobs listing shows at most this many jobs, newest first. */
 export const LISTING_SIZE = 50;
@@ -11,22 +12,20 @@ export const FOLLOW_UPS_PER_POLL = 10;
 
 export const STATE_VERSION = 1;
 
-export type JobEnding = 'completed' | 'failed';
-
 export interface TriggerFilter {
 	events: JobEnding[];
 	workflows: Workflow[];
 }
 
 /** What the trigger needs to know about a job: where to ask for it and how far it got. */
-export interface SeenJob {
+export interface TrackedJob {
 	id: string;
 	workflow: Workflow;
 	status: JobStatus;
 }
 
 /** A job that left the listing and was fetched on its own; `gone` when the service no longer has it. */
-export type FollowUpResult = SeenJob | { id: string; gone: true };
+export type FollowUpResult = TrackedJob | { id: string; gone: true };
 
 export interface PollState {
 	version: typeof STATE_VERSION;
@@ -36,24 +35,20 @@ export interface PollState {
 	 */
 	floor: string | null;
 	/** The jobs of the last listing (newest first), then the unfinished jobs that left it (least recently checked first). */
-	jobs: SeenJob[];
+	jobs: TrackedJob[];
 }
 
 export interface PollOutcome {
 	/** Jobs whose ending matches the filter, oldest first; each ending appears in exactly one outcome. */
-	emit: SeenJob[];
+	emit: TrackedJob[];
 	state: PollState;
 	/** Unfinished jobs that were forgotten because more than MAX_FOLLOWED_JOBS had left the listing. */
-	abandoned: SeenJob[];
+	abandoned: TrackedJob[];
 	/** A full listing of jobs all new to the state: more jobs may have been created since the last poll than it shows. */
 	mayHaveMissedJobs: boolean;
 }
 
-export function isEnded(status: JobStatus): status is JobEnding {
-	return status === 'completed' || status === 'failed';
-}
-
-export function matchesFilter(job: SeenJob, filter: TriggerFilter): boolean {
+export function matchesFilter(job: TrackedJob, filter: TriggerFilter): boolean {
 	return (
 		isEnded(job.status) && filter.events.includes(job.status) && filter.workflows.includes(job.workflow)
 	);
@@ -63,13 +58,13 @@ function compareIds(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function smallestId(jobs: SeenJob[]): string | null {
+function smallestId(jobs: TrackedJob[]): string | null {
 	let smallest: string | null = null;
 	for (const job of jobs) if (smallest === null || compareIds(job.id, smallest) < 0) smallest = job.id;
 	return smallest;
 }
 
-function nextFloor(previous: string | null, listing: SeenJob[]): string | null {
+function nextFloor(previous: string | null, listing: TrackedJob[]): string | null {
 	const listingFloor = listing.length >= LISTING_SIZE ? smallestId(listing) : null;
 	if (previous === null) return listingFloor;
 	if (listingFloor === null) return previous;
@@ -77,7 +72,7 @@ function nextFloor(previous: string | null, listing: SeenJob[]): string | null {
 	return compareIds(listingFloor, previous) > 0 ? listingFloor : previous;
 }
 
-function copy(job: SeenJob): SeenJob {
+function copy(job: TrackedJob): TrackedJob {
 	return { id: job.id, workflow: job.workflow, status: job.status };
 }
 
@@ -87,28 +82,27 @@ export function readPollState(saved: unknown): PollState | undefined {
 	const candidate = saved as Partial<PollState>;
 	if (candidate.version !== STATE_VERSION || !Array.isArray(candidate.jobs)) return undefined;
 	if (candidate.floor !== null && typeof candidate.floor !== 'string') return undefined;
-	if (!candidate.jobs.every(isSeenJob)) return undefined;
+	if (!candidate.jobs.every(isTrackedJob)) return undefined;
 	return { version: STATE_VERSION, floor: candidate.floor, jobs: candidate.jobs.map(copy) };
 }
 
-function isSeenJob(value: unknown): value is SeenJob {
+function isTrackedJob(value: unknown): value is TrackedJob {
 	if (typeof value !== 'object' || value === null) return false;
 	const job = value as Record<string, unknown>;
 	return (
 		typeof job.id === 'string' &&
-		(job.workflow === 'conversion' || job.workflow === 'digitising') &&
-		typeof job.status === 'string' &&
-		['queued', 'processing', 'completed', 'failed'].includes(job.status)
+		isWorkflow(job.workflow) &&
+		isJobStatus(job.status)
 	);
 }
 
 /** The unfinished jobs that left the listing and are due a per-job request this poll. */
 export function jobsToFollowUp(
 	state: PollState | undefined,
-	listing: SeenJob[],
+	listing: TrackedJob[],
 	filter: TriggerFilter,
 	limit = FOLLOW_UPS_PER_POLL,
-): SeenJob[] {
+): TrackedJob[] {
 	if (!state) return [];
 	const listed = new Set(listing.map((job) => job.id));
 	return state.jobs
@@ -125,7 +119,7 @@ export function jobsToFollowUp(
  */
 export function advancePoll(
 	previous: PollState | undefined,
-	listing: SeenJob[],
+	listing: TrackedJob[],
 	followUps: FollowUpResult[],
 	filter: TriggerFilter,
 ): PollOutcome {
@@ -140,7 +134,7 @@ export function advancePoll(
 	}
 
 	const known = new Map(previous.jobs.map((job) => [job.id, job]));
-	const endings: SeenJob[] = [];
+	const endings: TrackedJob[] = [];
 	for (const job of windowJobs) {
 		const before = known.get(job.id);
 		const isNew =
@@ -154,8 +148,8 @@ export function advancePoll(
 
 	const listed = new Set(windowJobs.map((job) => job.id));
 	const results = new Map(followUps.map((result) => [result.id, result]));
-	const unchecked: SeenJob[] = [];
-	const checked: SeenJob[] = [];
+	const unchecked: TrackedJob[] = [];
+	const checked: TrackedJob[] = [];
 	for (const job of previous.jobs) {
 		if (listed.has(job.id) || isEnded(job.status) || !filter.workflows.includes(job.workflow)) continue;
 		const result = results.get(job.id);
@@ -167,7 +161,7 @@ export function advancePoll(
 
 	// Checked jobs go to the back so every followed job gets its turn.
 	const followed = [...unchecked, ...checked];
-	const abandoned: SeenJob[] = [];
+	const abandoned: TrackedJob[] = [];
 	if (followed.length > MAX_FOLLOWED_JOBS) {
 		const newestFirst = [...followed].sort((a, b) => compareIds(b.id, a.id));
 		const dropped = new Set(newestFirst.slice(MAX_FOLLOWED_JOBS).map((job) => job.id));
@@ -193,4 +187,16 @@ export function advancePoll(
 		abandoned,
 		mayHaveMissedJobs,
 	};
+}
+
+/**
+ * The state as if these endings had not been seen yet, so the next poll finds them again: a job whose item could
+ * not be made is kept as unfinished (followed through its own route once it leaves the listing), never dropped.
+ */
+export function holdBackEndings(state: PollState, endings: TrackedJob[]): PollState {
+	const held = new Set(endings.map((job) => job.id));
+	const jobs = state.jobs.map((job) => (held.has(job.id) ? { ...copy(job), status: 'processing' as const } : job));
+	const present = new Set(jobs.map((job) => job.id));
+	for (const job of endings) if (!present.has(job.id)) jobs.push({ ...copy(job), status: 'processing' });
+	return { ...state, jobs };
 }

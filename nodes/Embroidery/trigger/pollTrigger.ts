@@ -1,16 +1,15 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { credentialType } from '../transport';
-import type { Workflow } from '../transport';
+import { credentialType, nodeErrorOf } from '../transport';
+import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
 import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
-import { asNodeError } from './nodeErrors';
 import { pollJobs } from './pollJobs';
-import type { JobEnding, TriggerFilter } from './pollState';
-import { matchesFilter, readPollState } from './pollState';
+import type { TrackedJob, TriggerFilter } from './pollState';
+import { holdBackEndings, matchesFilter, readPollState } from './pollState';
 
 /** Static data of an active trigger node: the poll state and the credential it belongs to. */
 interface SavedTriggerData extends IDataObject {
@@ -20,17 +19,22 @@ interface SavedTriggerData extends IDataObject {
 
 /** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
 interface ActivationMemory {
-	pollStartedAt?: number;
+	/** The poll that owns the state now; a poll that is no longer it discards what it found. */
+	currentPoll?: { startedAt: number };
 	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
 	lastSaved?: SavedTriggerData;
-	/** Endings ("workflow/id:status") whose item could not be made in a failed poll since the last success. */
-	failedEndings?: Set<string>;
+	/** Endings ("workflow/id:status") whose item could not be made, with the number of polls that failed so. */
+	failedEndings?: Map<string, number>;
 }
 
 // Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
 const activations = new WeakMap<IPollFunctions, ActivationMemory>();
-/** A poll still running after this long is presumed stuck, so the next one may go ahead. */
-const stuckPollMs = 15 * 60_000;
+export const pollLimits = {
+	/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
+	stuckPollMs: 15 * 60_000,
+};
+/** Polls in which one job's item may fail (its detail or files) before it is emitted with the failure on the item. */
+export const FAILED_POLLS_BEFORE_REPORT = 2;
 
 export function readFilter(context: IPollFunctions): TriggerFilter {
 	const events = context.getNodeParameter('events', []) as JobEnding[];
@@ -88,6 +92,7 @@ async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, o
 async function emitEndedJobs(
 	context: IPollFunctions,
 	memory: ActivationMemory,
+	poll: ActivationMemory['currentPoll'],
 	filter: TriggerFilter,
 	options: TriggerOptions,
 ): Promise<INodeExecutionData[][] | null> {
@@ -114,22 +119,34 @@ async function emitEndedJobs(
 		);
 	}
 	const items: INodeExecutionData[] = [];
+	const heldBack: TrackedJob[] = [];
+	const failedEndings = new Map<string, number>();
 	for (const ended of result.endings) {
 		const ending = `${ended.job.workflow}/${ended.job.id}:${ended.job.status}`;
-		// A file that failed a whole poll (each try retried by the transport) is reported on the item the next time.
-		const failedBefore = memory.failedEndings?.has(ending) === true;
+		// Each try is already retried by the transport; after a few failed polls the failure goes on the item instead.
+		const failedPolls = memory.failedEndings?.get(ending) ?? 0;
 		try {
-			items.push(await jobEndingItem(context, ended, options, failedBefore));
+			items.push(await jobEndingItem(context, ended, options, failedPolls >= FAILED_POLLS_BEFORE_REPORT));
 		} catch (error) {
-			memory.failedEndings = new Set([...(memory.failedEndings ?? []), ending]);
-			throw asNodeError(context.getNode(), error);
+			heldBack.push(ended.job);
+			failedEndings.set(ending, failedPolls + 1);
+			context.logger.warn(
+				`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll for ${ended.job.workflow} job ${ended.job.id}: ${nodeErrorOf(context.getNode(), error).message}`,
+			);
 		}
 	}
-	memory.failedEndings = undefined;
-	// The state moves only once every item is ready, so a poll that fails is simply repeated.
+	if (memory.currentPoll !== poll) {
+		context.logger.warn(
+			`Embroidery Trigger "${context.getNode().name}": a poll that ran longer than ${pollLimits.stuckPollMs / 1000} s was overtaken by a later one; its findings are dropped, the later poll's stand`,
+		);
+		return null;
+	}
+	memory.failedEndings = failedEndings;
+	// Jobs whose item failed stay unfinished in the state, so the next poll finds their ending again.
+	const state = heldBack.length > 0 ? holdBackEndings(result.state, heldBack) : result.state;
 	saved.credential = credential;
-	saved.state = result.state as unknown as IDataObject;
-	memory.lastSaved = { credential, state: result.state as unknown as IDataObject };
+	saved.state = state as unknown as IDataObject;
+	memory.lastSaved = { credential, state: state as unknown as IDataObject };
 	return items.length > 0 ? [items] : null;
 }
 
@@ -140,22 +157,24 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 
 	const memory = activations.get(context) ?? {};
 	activations.set(context, memory);
-	if (memory.pollStartedAt !== undefined && Date.now() - memory.pollStartedAt < stuckPollMs) {
+	if (memory.currentPoll !== undefined && Date.now() - memory.currentPoll.startedAt < pollLimits.stuckPollMs) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
 	}
-	memory.pollStartedAt = Date.now();
+	const poll = { startedAt: Date.now() };
+	memory.currentPoll = poll;
 	try {
-		return await emitEndedJobs(context, memory, filter, options);
+		return await emitEndedJobs(context, memory, poll, filter, options);
 	} catch (error) {
+		if (memory.currentPoll !== poll) return null;
 		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
-		if (memory.lastSaved === undefined) throw asNodeError(context.getNode(), error);
+		if (memory.lastSaved === undefined) throw nodeErrorOf(context.getNode(), error);
 		context.logger.warn(
 			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll: ${(error as Error).message}`,
 		);
 		return null;
 	} finally {
-		memory.pollStartedAt = undefined;
+		if (memory.currentPoll === poll) memory.currentPoll = undefined;
 	}
 }

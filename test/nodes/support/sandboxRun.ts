@@ -5,8 +5,9 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/n8n';
 import type { ApiCredentials, InputItem, NodeRun, RunNodeOptions } from '../../support/n8n';
-import { allAbilities, sandboxAdmin, startSandbox } from '../../support/sandbox';
-import type { Ability, NewAccount, RunningSandbox } from '../../support/sandbox';
+import { useSandbox as useSharedSandbox } from '../../support/fixtures';
+import { allAbilities } from '../../support/sandbox';
+import type { Ability, NewAccount } from '../../support/sandbox';
 
 export const fixturesDir = '/work/shared/fixtures/embroidery';
 
@@ -30,28 +31,18 @@ export function artworkItem(field = 'data'): InputItem {
 	return { binary: { [field]: { data: artworkSvg, fileName: 'logo.svg', mimeType: 'image/svg+xml' } } };
 }
 
-/** One sandbox per test file, and a fresh account and key per test so rate limits never interfere. */
+/** One sandbox per test file (the shared fixture), and a fresh account and key per test so rate limits never interfere. */
 export function useSandbox() {
-	const state: { sandbox?: RunningSandbox } = {};
-	beforeAll(async () => {
-		state.sandbox = await startSandbox({ port: 0, workers: 2 });
-	});
-	afterAll(async () => {
-		await state.sandbox?.close();
-	});
-	const sandbox = () => {
-		if (!state.sandbox) throw new Error('The sandbox has not started');
-		return state.sandbox;
-	};
+	const fixture = useSharedSandbox();
 	return {
-		sandbox,
-		admin: () => sandboxAdmin(sandbox()),
+		sandbox: () => fixture.sandbox,
+		admin: () => fixture.admin,
 		async credentials(
 			account: NewAccount = { plan: 'credits' },
 			abilities: Ability[] = allAbilities,
 		): Promise<ApiCredentials & { accountId: string; keyId: string }> {
-			const created = await sandboxAdmin(sandbox()).createAccountWithKey(account, abilities);
-			return { apiKey: created.key, baseUrl: sandbox().baseUrl, accountId: created.accountId, keyId: created.keyId };
+			const created = await fixture.admin.createAccountWithKey(account, abilities);
+			return { apiKey: created.key, baseUrl: fixture.sandbox.baseUrl, accountId: created.accountId, keyId: created.keyId };
 		},
 	};
 }

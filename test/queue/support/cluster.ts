@@ -9,7 +9,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { LocalN8n, n8nBinary, sleep } from '../../../scripts/n8n';
+import { LocalN8n, n8nRuntime, sleep } from '../../../scripts/n8n';
 import type { QueueServices } from './services';
 
 export interface QueueClusterOptions {
@@ -61,8 +61,9 @@ export class QueueWorker {
 	async start(timeoutMs = 240_000): Promise<void> {
 		if (this.process) throw new Error(`${this.name} is already running.`);
 		const log = createWriteStream(this.logFile, { flags: 'a' });
-		// The n8n bin runs n8n in its own process (no wrapper), so this pid is the worker's node process.
-		const worker = spawn(n8nBinary(), ['worker', `--concurrency=${this.concurrency}`], {
+		// n8n's CLI script started by its own Node directly, so this pid is the worker's node process.
+		const runtime = n8nRuntime();
+		const worker = spawn(runtime.node, [runtime.bin, 'worker', `--concurrency=${this.concurrency}`], {
 			cwd: this.instance.userFolder,
 			env: {
 				...this.instance.env(),

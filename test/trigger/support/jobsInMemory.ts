@@ -2,12 +2,12 @@ import { monotonicFactory } from 'ulid';
 
 import type { JobSource } from '../../../nodes/Embroidery/trigger/pollJobs';
 import type { JobStatus, Workflow } from '../../../nodes/Embroidery/transport/schemas';
-import type { SeenJob } from '../../../nodes/Embroidery/trigger/pollState';
+import type { TrackedJob } from '../../../nodes/Embroidery/trigger/pollState';
 import { LISTING_SIZE } from '../../../nodes/Embroidery/trigger/pollState';
 
 /** The account's jobs as the service keeps them, for driving polls without HTTP. Ids are ULIDs in creation order. */
 export class JobsInMemory {
-	private readonly jobs: SeenJob[] = [];
+	private readonly jobs: TrackedJob[] = [];
 
 	private readonly nextId = monotonicFactory();
 
@@ -39,18 +39,18 @@ export class JobsInMemory {
 		);
 	}
 
-	all(): SeenJob[] {
+	all(): TrackedJob[] {
 		return this.jobs.map((job) => ({ ...job }));
 	}
 
-	listing(): SeenJob[] {
+	listing(): TrackedJob[] {
 		return this.jobs
 			.slice(-LISTING_SIZE)
 			.reverse()
 			.map((job) => ({ ...job }));
 	}
 
-	source(): JobSource<SeenJob, SeenJob> {
+	source(): JobSource<TrackedJob, TrackedJob> {
 		return {
 			listJobs: async () => {
 				this.requests.list++;

@@ -1,5 +1,5 @@
 import { pollJobs } from '../../../nodes/Embroidery/trigger/pollJobs';
-import type { PollState, SeenJob, TriggerFilter } from '../../../nodes/Embroidery/trigger/pollState';
+import type { PollState, TrackedJob, TriggerFilter } from '../../../nodes/Embroidery/trigger/pollState';
 import { readPollState } from '../../../nodes/Embroidery/trigger/pollState';
 import type { JobsInMemory } from './jobsInMemory';
 
@@ -16,7 +16,7 @@ export class SavedStatePoller {
 
 	readonly emitted: string[] = [];
 
-	abandoned: SeenJob[] = [];
+	abandoned: TrackedJob[] = [];
 
 	constructor(
 		private readonly jobs: JobsInMemory,

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { FormatsResponseSchema, embroideryApiRequest } from '../../transport';
+import { FormatsResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 
 const properties: INodeProperties[] = [
@@ -60,8 +60,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		readableOnly?: boolean;
 	};
 	const answer = await embroideryApiRequest.call(this, {
-		method: 'GET',
-		path: '/formats',
+		...routes.listFormats(),
 		schema: FormatsResponseSchema,
 		itemIndex,
 	});

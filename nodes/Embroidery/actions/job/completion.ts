@@ -1,12 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { CreatedJob } from '../../helpers/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { seenJobStatus, seenJobToJson, seenJobUnlocked, unlockJob } from '../../helpers/jobs';
-import type { SeenJob } from '../../helpers/jobs';
+import { fetchJob, jobError, snapshotStatus, snapshotToJson, snapshotUnlocked, unlockJob } from '../../helpers/jobs';
+import type { JobRef, JobSnapshot } from '../../helpers/jobs';
 import { waitForJobs } from '../../helpers/waiting';
+import { nodeErrorOf } from '../../transport';
+import type { Job } from '../../transport';
 import type { ItemResults } from '../types';
 
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
@@ -61,6 +63,15 @@ export const completionFields: INodeProperties[] = [
 		description:
 			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and artifacts) for each completed job. Costs one request per job. Without it, a completed job comes as listed (status, metrics, signed file links); failed jobs and jobs the node unlocks always come detailed.',
 	},
+	{
+		displayName: 'Show Warnings',
+		name: 'showWarnings',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { waitForCompletion: [true] } },
+		description:
+			'Whether to show each completed job\'s warnings (compatibility or production notes from the service) on its item and in the editor. Costs one request per completed job that does not come detailed anyway.',
+	},
 ];
 
 export interface CompletionOptions {
@@ -69,11 +80,17 @@ export interface CompletionOptions {
 	download: FileKind[];
 	unlock: boolean;
 	includeFullJob: boolean;
+	showWarnings: boolean;
+	/** Whether the jobs were created by this run (then an error says not to create them again). */
+	created: boolean;
 }
 
 export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = false): CompletionOptions {
 	const waitForCompletion = alwaysWait || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
-	if (!waitForCompletion) return { waitForCompletion, timeoutMs: 0, download: [], unlock: false, includeFullJob: false };
+	const created = !alwaysWait;
+	if (!waitForCompletion) {
+		return { waitForCompletion, timeoutMs: 0, download: [], unlock: false, includeFullJob: false, showWarnings: false, created };
+	}
 	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
 		throw new NodeOperationError(context.getNode(), `Timeout (Seconds) must be a positive number, got "${String(seconds)}"`);
@@ -81,10 +98,41 @@ export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = f
 	const download = context.getNodeParameter('downloadResults', 0, []) as FileKind[];
 	const unlock = download.includes('outputs') && (context.getNodeParameter('unlockBeforeDownload', 0, false) as boolean);
 	const includeFullJob = context.getNodeParameter('includeFullJob', 0, false) as boolean;
-	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock, includeFullJob };
+	const showWarnings = context.getNodeParameter('showWarnings', 0, true) !== false;
+	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock, includeFullJob, showWarnings, created };
 }
 
-/** Waits for all jobs together, then attaches results; each job stays paired with its own item. */
+/** One unlock per job and run, however many items name it: an unlock spends credits. */
+type UnlockOnce = (ref: JobRef, itemIndex: number) => Promise<Job>;
+
+function unlockOnce(context: IExecuteFunctions): UnlockOnce {
+	const unlocks = new Map<string, Promise<Job>>();
+	return async (ref, itemIndex) => {
+		const key = `${ref.workflow}/${ref.id}`;
+		let unlock = unlocks.get(key);
+		if (!unlock) {
+			unlock = unlockJob(context, ref, itemIndex);
+			unlocks.set(key, unlock);
+		}
+		return await unlock;
+	};
+}
+
+/** A listed job's warnings come only with its detail: one request, and a failure of it costs the job nothing. */
+async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: JobRef, itemIndex: number): Promise<IDataObject> {
+	if (job.detail) return {};
+	try {
+		return { warnings: (await fetchJob(context, ref, itemIndex)).warnings };
+	} catch (error) {
+		return { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message };
+	}
+}
+
+/**
+ * Waits for all jobs together, then attaches results; each job stays paired with its own item. Every job
+ * comes out: as its item, or as an error that names it and says how to carry on (a job that finished is
+ * delivered even when others time out or fail).
+ */
 export async function finishCreatedJobs(
 	context: IExecuteFunctions,
 	jobs: Array<Pick<CreatedJob, 'itemIndex' | 'id' | 'workflow' | 'json'>>,
@@ -103,35 +151,37 @@ export async function finishCreatedJobs(
 			wantsDetail: (item) => options.includeFullJob && !(options.unlock && !item.downloadsUnlocked),
 		},
 	);
+	const unlock = unlockOnce(context);
 	for (const [index, outcome] of outcomes.entries()) {
 		const { itemIndex, json: known } = jobs[index];
+		const failForJob = (error: unknown) =>
+			results.fail(itemIndex, jobError(context.getNode(), error, outcome.ref, itemIndex, options.created));
 		if (!outcome.finished && outcome.error !== undefined) {
-			results.fail(itemIndex, outcome.error);
+			failForJob(outcome.error);
 			continue;
 		}
 		if (!outcome.finished) {
-			results.fail(
-				itemIndex,
+			failForJob(
 				new NodeOperationError(
 					context.getNode(),
 					`Job ${outcome.ref.id} is still ${outcome.lastStatus} after ${options.timeoutMs / 1000} s`,
-					{
-						itemIndex,
-						description: `Raise Timeout (Seconds), or check it later with Job > Get (workflow "${outcome.ref.workflow}").`,
-					},
+					{ itemIndex, description: 'Raise Timeout (Seconds) to wait longer.' },
 				),
 			);
 			continue;
 		}
 		const { sourceFile, sourceBinaryField, sourceUrl } = known;
 		const extra = sourceFile === undefined ? {} : sourceUrl === undefined ? { sourceFile, sourceBinaryField } : { sourceFile, sourceUrl };
-		if (options.download.length === 0 || seenJobStatus(outcome.job) !== 'completed') {
-			results.add(itemIndex, { json: seenJobToJson(outcome.job, outcome.ref.workflow, extra) });
-			continue;
-		}
+		const completed = snapshotStatus(outcome.job) === 'completed';
 		try {
-			let job: SeenJob = outcome.job;
-			if (options.unlock && !seenJobUnlocked(job)) job = { detail: await unlockJob(context, outcome.ref, itemIndex) };
+			let job: JobSnapshot = outcome.job;
+			const wantsUnlock = completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
+			if (wantsUnlock) job = { detail: await unlock(outcome.ref, itemIndex) };
+			const warnings = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : {};
+			if (options.download.length === 0 || !completed) {
+				results.add(itemIndex, { json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...warnings }) });
+				continue;
+			}
 			const downloaded = await downloadJobFiles(
 				context,
 				outcome.ref,
@@ -142,11 +192,11 @@ export async function finishCreatedJobs(
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {
-				json: { ...seenJobToJson(job, outcome.ref.workflow, extra), files: downloaded.files },
+				json: { ...snapshotToJson(job, outcome.ref.workflow, { ...extra, ...warnings }), files: downloaded.files },
 				binary: downloaded.binary,
 			});
 		} catch (error) {
-			results.fail(itemIndex, error);
+			failForJob(error);
 		}
 	}
 }

@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
-import { seenJobToJson, singleJobRef } from '../../helpers/jobs';
+import { snapshotToJson, singleJobRef } from '../../helpers/jobs';
 import type { JobRef } from '../../helpers/jobs';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
@@ -94,5 +94,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw located ? notFoundAnywhere(this, error, located, itemIndex) : error;
 	}
 	const { job, binary, files } = downloaded;
-	return [{ json: { ...seenJobToJson(job, ref.workflow), files }, binary }];
+	return [{ json: { ...snapshotToJson(job, ref.workflow), files }, binary }];
 }

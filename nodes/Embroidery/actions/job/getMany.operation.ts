@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listItemToJson } from '../../helpers/jobs';
 import { simplifyJob } from '../../helpers/simplify';
-import { JobsListResponseSchema, embroideryApiRequest } from '../../transport';
+import { JobsListResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { simplifyField } from './fields';
 
@@ -72,8 +72,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { status?: string[]; workflow?: string };
 	const simplify = this.getNode().typeVersion >= 2 && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
 	const listing = await embroideryApiRequest.call(this, {
-		method: 'GET',
-		path: '/jobs',
+		...routes.listJobs(),
 		schema: JobsListResponseSchema,
 		itemIndex,
 	});

@@ -2,9 +2,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
-import { jobPath, singleJobRef } from '../../helpers/jobs';
+import { singleJobRef } from '../../helpers/jobs';
 import type { JobRef } from '../../helpers/jobs';
-import { RetryResponseSchema, embroideryApiRequest } from '../../transport';
+import { RetryResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
@@ -19,8 +19,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
-			method: 'POST',
-			path: jobPath(ref, 'retry'),
+			...routes.retryJob(ref),
 			schema: RetryResponseSchema,
 			itemIndex,
 		});

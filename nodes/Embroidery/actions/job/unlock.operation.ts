@@ -2,9 +2,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
-import { jobPath, jobToJson, singleJobRef } from '../../helpers/jobs';
+import { jobToJson, singleJobRef } from '../../helpers/jobs';
 import type { JobRef } from '../../helpers/jobs';
-import { UnlockResponseSchema, embroideryApiRequest } from '../../transport';
+import { UnlockResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
@@ -29,8 +29,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
-			method: 'POST',
-			path: jobPath(ref, 'unlock'),
+			...routes.unlockJob(ref),
 			schema: UnlockResponseSchema,
 			itemIndex,
 		});

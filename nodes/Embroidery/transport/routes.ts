@@ -1,0 +1,62 @@
+import type { HttpMethod } from './retryPolicy';
+import type { Workflow } from './schemas';
+
+/** The ability (chosen when the key was created) that a route needs (spec: Endpoints). */
+export type Ability = 'formats:read' | 'usage:read' | 'jobs:read' | 'jobs:write';
+
+/** What a request does, in the service's terms; error wording and pacing depend on it, never on the URL. */
+export type RequestAction =
+	| 'listFormats'
+	| 'getUsage'
+	| 'listJobs'
+	| 'createJobs'
+	| 'getJob'
+	| 'retryJob'
+	| 'unlockJob'
+	| 'downloadFile';
+
+export interface Route {
+	method: HttpMethod;
+	/** Below the base URL, starting with a slash: `/jobs/conversion/01H...`. */
+	path: string;
+	action: RequestAction;
+	ability: Ability;
+}
+
+/** A job's id and workflow always travel together: the workflow selects the job's routes. */
+export interface JobRef {
+	id: string;
+	workflow: Workflow;
+}
+
+function jobBase(ref: JobRef): string {
+	return `/jobs/${ref.workflow}/${encodeURIComponent(ref.id)}`;
+}
+
+/** Every route of the v1 API, built in one place with what it is. */
+export const routes = {
+	listFormats: (): Route => ({ method: 'GET', path: '/formats', action: 'listFormats', ability: 'formats:read' }),
+	getUsage: (): Route => ({ method: 'GET', path: '/usage', action: 'getUsage', ability: 'usage:read' }),
+	listJobs: (): Route => ({ method: 'GET', path: '/jobs', action: 'listJobs', ability: 'jobs:read' }),
+	createJobs: (): Route => ({ method: 'POST', path: '/jobs', action: 'createJobs', ability: 'jobs:write' }),
+	getJob: (ref: JobRef): Route => ({ method: 'GET', path: jobBase(ref), action: 'getJob', ability: 'jobs:read' }),
+	retryJob: (ref: JobRef): Route => ({
+		method: 'POST',
+		path: `${jobBase(ref)}/retry`,
+		action: 'retryJob',
+		ability: 'jobs:write',
+	}),
+	unlockJob: (ref: JobRef): Route => ({
+		method: 'POST',
+		path: `${jobBase(ref)}/unlock`,
+		action: 'unlockJob',
+		ability: 'jobs:write',
+	}),
+	/** A signed file URL as the service gave it; `path` is its path without the signed query. */
+	downloadFile: (url: URL): Route => ({
+		method: 'GET',
+		path: url.pathname,
+		action: 'downloadFile',
+		ability: 'jobs:read',
+	}),
+};

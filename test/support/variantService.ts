@@ -1,0 +1,280 @@
+/**
+ * Spec-valid variants of the service, as a loopback proxy in front of the real sandbox: real jobs, real files,
+ * answers rewritten the way another implementation of the spec may give them. Each test picks a variant:
+ * `lean` (only the spec's required fields), `extra` (unknown fields everywhere, null wherever the spec allows it),
+ * and per-request behaviours: answer with a status, redirect, never answer, stall a file, drop the connection
+ * after the request reached the sandbox, or rewrite an answer's JSON or headers.
+ */
+import { createServer, request as forward } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { routeOf } from '../load/support/countingProxy';
+
+type Json = Record<string, unknown>;
+
+export interface SeenRequest {
+	method: string;
+	/** `GET /jobs`, `GET /jobs/conversion/{id}`, `GET /uploads/{id}/preview`… */
+	route: string;
+	url: string;
+	headers: IncomingHttpHeaders;
+	/** What the variant did with it. */
+	handling: string;
+}
+
+/** What the variant does with one request; undefined passes it to the sandbox (rewritten by the body variant). */
+export type Behaviour =
+	| { status: number; body?: unknown; headers?: Record<string, string> }
+	| { redirectTo: string; status?: number }
+	| { hang: true }
+	/** Forwards to the sandbox, then closes the connection instead of answering: the request took effect, its answer is lost. */
+	| { dropAnswer: true }
+	/** Sends the file's first bytes, then nothing more (the connection stays open). */
+	| { stallAfterBytes: number }
+	| { rewrite: (body: Json) => Json }
+	/** Passes the request on after this long. */
+	| { delayMs: number }
+	| { headers: Record<string, string> };
+
+export type BodyVariant = 'asIs' | 'lean' | 'extra';
+
+export type Rule = (request: SeenRequest) => Behaviour | undefined;
+
+const pick = (object: unknown, keys: string[]): Json => {
+	const source = (object ?? {}) as Json;
+	return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
+};
+
+
+const freeUsage = (usage: unknown) =>
+	pick(usage, ['limited', 'previewRemaining', 'creditBalance', 'digitisingCreditCost', 'conversionCreditCost']);
+const jobSummary = (job: unknown) => pick(job, ['id', 'status', 'workflow']);
+/** A detailed job with only its required fields, plus the file lists: a job's files exist nowhere else. */
+const leanJob = (job: unknown) => pick(job, ['id', 'status', 'formats', 'warnings', 'downloadsUnlocked', 'outputs', 'artifacts']);
+
+/** Every answer reduced to what the spec marks required (spec: Resources and their fields). */
+export function leanAnswer(route: string, body: Json): Json {
+	if (route === 'GET /jobs') {
+		return {
+			data: ((body.data as unknown[]) ?? []).map((item) =>
+				pick(item, ['id', 'kind', 'status', 'formats', 'downloadsUnlocked']),
+			),
+		};
+	}
+	if (route === 'POST /jobs') {
+		return {
+			message: body.message,
+			job: jobSummary(body.job),
+			jobs: ((body.jobs as unknown[]) ?? []).map(jobSummary),
+			freeUsage: pick(body.freeUsage, ['previewRemaining', 'creditBalance']),
+		};
+	}
+	if (/^GET \/jobs\/\w+\/\{id\}$/.test(route)) return { job: leanJob(body.job) };
+	if (route.endsWith('/unlock')) return { message: body.message, job: leanJob(body.job) };
+	if (route.endsWith('/retry')) return { message: body.message, job: jobSummary(body.job) };
+	if (route === 'GET /usage') return { freeUsage: freeUsage(body.freeUsage) };
+	if (route === 'GET /formats') {
+		return {
+			data: ((body.data as unknown[]) ?? []).map((format) =>
+				pick(format, ['format', 'label', 'readable', 'writable', 'warning']),
+			),
+			artworkInputs: body.artworkInputs,
+		};
+	}
+	return body;
+}
+
+/** Fields the spec allows to be null, per resource, set to null when the service left them out. */
+const nullable: Record<string, string[]> = {
+	job: ['provider', 'metrics', 'failureCode', 'failureReason', 'unlock', 'createdAt', 'completedAt'],
+	listItem: ['preview', 'output', 'metrics', 'failureReason'],
+	freeUsage: ['dailyResetsAt', 'monthlyResetsAt', 'subscriptionPlanSlug', 'subscriptionRenewsAt'],
+};
+
+function withExtras(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(withExtras);
+	if (value === null || typeof value !== 'object') return value;
+	const copy: Json = {};
+	for (const [key, inner] of Object.entries(value as Json)) copy[key] = withExtras(inner);
+	copy.vendorExtension = { addedBy: 'variant service', nested: [1, 'two', null] };
+	return copy;
+}
+
+function nulled(object: unknown, keys: string[], force = false): void {
+	if (!object || typeof object !== 'object') return;
+	const record = object as Json;
+	for (const key of keys) if (force || record[key] === undefined) record[key] = null;
+}
+
+/**
+ * Unknown fields on every object, and null for every field the spec allows to be null and the sandbox left
+ * out; listing entries give null for preview and output (the spec allows it), so files come from the detail.
+ */
+export function extraAnswer(route: string, body: Json): Json {
+	const copy = withExtras(body) as Json;
+	copy.topLevelExtra = 'ignored';
+	if (route === 'GET /jobs') {
+		for (const item of (copy.data as Json[]) ?? []) nulled(item, nullable.listItem, true);
+		nulled(copy.freeUsage, nullable.freeUsage);
+	}
+	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route)) nulled(copy.job, nullable.job);
+	if (route === 'GET /usage') nulled(copy.freeUsage, nullable.freeUsage);
+	return copy;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+	response.writeHead(status, { 'content-type': 'application/json', ...headers });
+	response.end(JSON.stringify(body));
+}
+
+async function readAll(stream: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+export async function startVariantService(sandboxOrigin: string) {
+	const requests: SeenRequest[] = [];
+	const state: { variant: BodyVariant; rules: Rule[] } = { variant: 'asIs', rules: [] };
+	const hanging = new Set<ServerResponse>();
+
+	const server = createServer(async (incoming, outgoing) => {
+		const seen: SeenRequest = {
+			method: incoming.method ?? '',
+			route: routeOf(incoming.method ?? '', incoming.url ?? ''),
+			url: incoming.url ?? '',
+			headers: { ...incoming.headers },
+			handling: 'passed',
+		};
+		requests.push(seen);
+		let behaviour: Behaviour | undefined;
+		for (const rule of state.rules) behaviour ??= rule(seen);
+		if (behaviour && 'redirectTo' in behaviour) {
+			seen.handling = `redirected to ${behaviour.redirectTo}`;
+			await readAll(incoming);
+			outgoing.writeHead(behaviour.status ?? 302, { location: behaviour.redirectTo, 'content-type': 'text/plain' });
+			return void outgoing.end('Moved');
+		}
+		if (behaviour && 'status' in behaviour) {
+			seen.handling = `answered ${behaviour.status}`;
+			await readAll(incoming);
+			const body = behaviour.body ?? { message: `Answered ${behaviour.status} by the variant.` };
+			return sendJson(outgoing, behaviour.status, body, behaviour.headers);
+		}
+		if (behaviour && 'delayMs' in behaviour) {
+			const delayMs = behaviour.delayMs;
+			seen.handling = `delayed ${delayMs} ms`;
+			await new Promise((resolve) => setTimeout(resolve, delayMs));
+		}
+		if (behaviour && 'hang' in behaviour) {
+			seen.handling = 'never answered';
+			hanging.add(outgoing);
+			outgoing.on('close', () => hanging.delete(outgoing));
+			return;
+		}
+		const upstream = forward(
+			`${sandboxOrigin}${incoming.url}`,
+			{ method: incoming.method, headers: incoming.headers },
+			async (answer) => {
+				const type = String(answer.headers['content-type'] ?? '');
+				if (behaviour && 'dropAnswer' in behaviour) {
+					seen.handling = `dropped the answer (${answer.statusCode})`;
+					await readAll(answer);
+					return void outgoing.socket?.destroy();
+				}
+				if (behaviour && 'stallAfterBytes' in behaviour) {
+					const bytes = await readAll(answer);
+					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': type, 'content-length': String(bytes.length) });
+					outgoing.write(bytes.subarray(0, behaviour.stallAfterBytes));
+					seen.handling = 'stalled';
+					hanging.add(outgoing);
+					outgoing.on('close', () => {
+						hanging.delete(outgoing);
+						seen.handling = 'stalled, then closed by the client';
+					});
+					return;
+				}
+				const headers = { ...answer.headers, ...(behaviour && 'headers' in behaviour ? behaviour.headers : {}) };
+				const rewrite = behaviour && 'rewrite' in behaviour ? behaviour.rewrite : undefined;
+				if (!type.includes('application/json') || (state.variant === 'asIs' && !rewrite)) {
+					outgoing.writeHead(answer.statusCode ?? 502, headers);
+					return void answer.pipe(outgoing);
+				}
+				let body = JSON.parse((await readAll(answer)).toString('utf8')) as Json;
+				const ok = (answer.statusCode ?? 500) < 300;
+				if (ok && state.variant === 'lean') body = leanAnswer(seen.route, body);
+				if (ok && state.variant === 'extra') body = extraAnswer(seen.route, body);
+				if (rewrite) body = rewrite(body);
+				const text = JSON.stringify(body);
+				delete headers['content-length'];
+				delete headers['transfer-encoding'];
+				outgoing.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+				outgoing.end(text);
+			},
+		);
+		upstream.on('error', () => incoming.socket.destroy());
+		incoming.pipe(upstream);
+	});
+	server.keepAliveTimeout = 1000;
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		requests,
+		/** How JSON answers are shaped from now on. */
+		answer(variant: BodyVariant): void {
+			state.variant = variant;
+		},
+		/** Adds a rule; the first rule with a behaviour for a request decides. */
+		on(rule: Rule): void {
+			state.rules.push(rule);
+		},
+		reset(): void {
+			state.variant = 'asIs';
+			state.rules = [];
+			requests.splice(0);
+		},
+		/** Requests of one route, in order. */
+		of(route: string): SeenRequest[] {
+			return requests.filter((request) => request.route === route);
+		},
+		close: async () => {
+			for (const response of hanging) response.destroy();
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+export type VariantService = Awaited<ReturnType<typeof startVariantService>>;
+
+/** A server on another origin that records what reaches it (to see whether the API key did) and serves a small file. */
+export async function startOtherOrigin() {
+	const requests: SeenRequest[] = [];
+	const server = createServer((incoming, outgoing) => {
+		requests.push({
+			method: incoming.method ?? '',
+			route: `${incoming.method} ${incoming.url}`,
+			url: incoming.url ?? '',
+			headers: { ...incoming.headers },
+			handling: 'served',
+		});
+		if ((incoming.url ?? '').startsWith('/files/')) {
+			outgoing.writeHead(200, { 'content-type': 'image/png', 'content-disposition': 'inline; filename="from-cdn.png"' });
+			return void outgoing.end(Buffer.from('PNG bytes from the other origin'));
+		}
+		sendJson(outgoing, 200, { freeUsage: { limited: false, previewRemaining: 0, creditBalance: 999, digitisingCreditCost: 1, conversionCreditCost: 1 } });
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		requests,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
