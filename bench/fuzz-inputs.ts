@@ -9,6 +9,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 import { Command, Pattern, listFormats, writePattern } from '../sandbox/engine';
+import { fixturesDir } from '../test/support/fixtureFiles';
 
 export interface FuzzFile {
 	name: string;
@@ -41,7 +42,6 @@ export interface Random {
 	pick<T>(items: readonly T[]): T;
 }
 
-const fixtureDir = '/work/shared/fixtures/embroidery';
 const readableFormats = listFormats().filter((format) => format.readable);
 
 /** A plausible design: runs of stitches, jumps, trims, colour changes and now and then a long move. */
@@ -194,12 +194,12 @@ interface Seed {
 }
 
 function seedFiles(random: Random): Seed[] {
-	const seeds: Seed[] = readdirSync(fixtureDir)
+	const seeds: Seed[] = readdirSync(fixturesDir)
 		.filter((name) => !name.endsWith('.json') && !name.endsWith('.md'))
 		.map((name) => ({
 			name,
 			extension: name.split('.').pop()!.toLowerCase(),
-			bytes: new Uint8Array(readFileSync(join(fixtureDir, name))),
+			bytes: new Uint8Array(readFileSync(join(fixturesDir, name))),
 		}));
 	// Every readable format gets written seeds too (PEC and VP3 have no fixture).
 	for (const format of readableFormats) {

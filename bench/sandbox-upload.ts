@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSandbox } from '../sandbox';
+import { fixturesDir } from '../test/support/fixtureFiles';
 
 const megabyte = 1024 * 1024;
 
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
 	const accepted = `${folder}-45.dst`;
 	const refused = `${folder}-60.dst`;
 	// A real DST header and design, padded after its end marker: detected and converted like any DST.
-	const star = readFileSync('/work/shared/fixtures/embroidery/Star.DST');
+	const star = readFileSync(join(fixturesDir, 'Star.DST'));
 	writeFileSync(accepted, Buffer.concat([star, Buffer.alloc(45 * megabyte - star.length)]));
 	writeFileSync(refused, Buffer.concat([star, Buffer.alloc(60 * megabyte - star.length)]));
 	try {

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 
-export const fixtureDir = '/work/shared/fixtures/embroidery';
+import { fixturesDir as fixtureDir } from '../support/fixtureFiles';
+
+export { fixtureDir };
 
 /** `[x, y, command]` in absolute 0.1 mm, y down: one entry of a design a test writes out by hand. */
 export type Entry = [number, number, Command];

@@ -1,7 +1,7 @@
 import { Api } from './client';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
-const suite = useSandbox();
+const suite = useSandbox({ workers: 1 });
 
 describe('authentication (401)', () => {
 	const routes = ['/formats', '/usage', '/jobs', '/jobs/conversion/01ARZ3NDEKTSV4RRFFQ69G5FAV'];

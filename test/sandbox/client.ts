@@ -8,7 +8,9 @@ import {
 	type RunningSandbox,
 } from '../support/sandbox';
 
-export const fixtures = '/work/shared/fixtures/embroidery';
+import { fixturesDir as fixtures } from '../support/fixtureFiles';
+
+export { fixtures };
 
 export function fixture(name: string): Buffer {
 	return readFileSync(join(fixtures, name));

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 import { newClient } from './client';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
 const suite = useSandbox({ workers: 2 });
 

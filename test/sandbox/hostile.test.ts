@@ -8,9 +8,9 @@ import * as artwork from '../../sandbox/digitiser/artwork';
 import * as registry from '../../sandbox/engine/registry';
 import { fixture, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
-const suite = useSandbox();
+const suite = useSandbox({ workers: 1 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,8 +1,8 @@
 import { Api, fixture, newClient } from './client';
 import { sandboxAdmin } from '../support/sandbox';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
-const suite = useSandbox();
+const suite = useSandbox({ workers: 1 });
 afterEach(async () => suite.admin.clearFaults());
 
 function expectRateLimited(response: { status: number; headers: Headers; body: any }) {

@@ -1,5 +1,5 @@
 import { burst, runLoad } from './loadRun';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
 const suite = useSandbox({ workers: 2 });
 

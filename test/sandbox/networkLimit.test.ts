@@ -1,10 +1,10 @@
 import { newClient } from './client';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
 /** The spec's network-level ceiling, set low so a test can reach it from one address. */
 const ceiling = 30;
 
-const suite = useSandbox({ networkRateLimit: ceiling });
+const suite = useSandbox({ workers: 1, networkRateLimit: ceiling });
 
 describe('the network-level ceiling', () => {
 	it('counts every v1 request from one address, whatever the key, before the key is checked', async () => {

@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { Api, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
-import { useOwnSandboxes } from './suite';
+import { useOwnSandboxes } from '../support/fixtures';
 
 const sandboxes = useOwnSandboxes();
 

@@ -1,7 +1,7 @@
 import { Api, fixture, newClient } from './client';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
-const suite = useSandbox();
+const suite = useSandbox({ workers: 1 });
 
 describe('GET /formats', () => {
 	it('lists every format with exactly the Format fields, and the artwork inputs', async () => {

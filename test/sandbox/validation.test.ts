@@ -1,9 +1,9 @@
 import { Api, fixture, newClient } from './client';
-import { useSandbox } from './suite';
+import { useSandbox } from '../support/fixtures';
 
 let api: Api;
 
-const suite = useSandbox();
+const suite = useSandbox({ workers: 1 });
 beforeEach(async () => {
 	api = await newClient(suite.sandbox, { plan: 'internal' });
 });

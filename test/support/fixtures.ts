@@ -1,9 +1,39 @@
 /**
- * The one fixture builder of the suites that run against a real sandbox (action node, trigger, trust):
- * a sandbox started before a file's (or a describe block's) tests and closed after them, with its control client.
+ * The one fixture builder of every suite that runs against a real sandbox (sandbox, action node, trigger,
+ * trust, editor): a sandbox started before a file's (or a describe block's) tests and closed after them,
+ * with its control client, plus sandboxes of a single test's own; and the sample embroidery files.
  */
 import { sandboxAdmin, startSandbox } from './sandbox';
 import type { RunningSandbox, SandboxAdmin, SandboxOptions } from './sandbox';
+
+export { fixturesDir } from './fixtureFiles';
+
+/** Generous: the suites share two cores with other heavy runs (builds, n8n, benches). */
+const suiteTimeoutMs = 120_000;
+
+export interface OwnSandboxes {
+	/**
+	 * A sandbox for the current test alone (its own clock, limits, faults or data folder), on a free
+	 * port with one worker unless `options` say otherwise; closed after the test, or earlier by the test.
+	 */
+	own(options?: Partial<SandboxOptions>): Promise<RunningSandbox>;
+}
+
+/** Sandboxes started by single tests only, each closed after its test. */
+export function useOwnSandboxes(): OwnSandboxes {
+	jest.setTimeout(suiteTimeoutMs);
+	const started: RunningSandbox[] = [];
+	afterEach(async () => {
+		await Promise.all(started.splice(0).map((running) => running.close()));
+	});
+	return {
+		async own(options: Partial<SandboxOptions> = {}) {
+			const running = await startSandbox({ port: 0, workers: 1, ...options });
+			started.push(running);
+			return running;
+		},
+	};
+}
 
 /** A handle that reads through to whatever `current()` returns when used, so it can be taken before the sandbox starts. */
 function liveHandle<T extends object>(current: () => T): T {
@@ -16,13 +46,15 @@ function liveHandle<T extends object>(current: () => T): T {
 	});
 }
 
-export interface SandboxFixture {
+export interface SandboxFixture extends OwnSandboxes {
 	/** The running sandbox (usable in tests and hooks, not at the top level of the file). */
 	sandbox: RunningSandbox;
 	admin: SandboxAdmin;
 }
 
+/** One sandbox shared by the file's (or describe block's) tests, two workers unless `options` say otherwise, plus `own()`. */
 export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixture {
+	const owned = useOwnSandboxes();
 	const state: { sandbox?: RunningSandbox; admin?: SandboxAdmin } = {};
 	beforeAll(async () => {
 		state.sandbox = await startSandbox({ port: 0, workers: 2, ...options });
@@ -36,6 +68,7 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
 		return value;
 	};
 	return {
+		own: owned.own,
 		sandbox: liveHandle(() => started(state.sandbox)),
 		admin: liveHandle(() => started(state.admin)),
 	};

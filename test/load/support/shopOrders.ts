@@ -10,7 +10,9 @@ import type { NewAccount, RunningSandbox, SandboxAdmin } from '../../support/san
 import { startCountingProxy } from './countingProxy';
 import type { CountedRequest, CountingProxy } from './countingProxy';
 
-export const fixturesDir = '/work/shared/fixtures/embroidery';
+import { fixturesDir } from '../../support/fixtureFiles';
+
+export { fixturesDir };
 
 /** One shop order: a machine file in the item's `data` field, named after the order. */
 export function orderItems(count: number, fixture = 'Star.DST'): InputItem[] {

@@ -9,7 +9,9 @@ import { useSandbox as useSharedSandbox } from '../../support/fixtures';
 import { allAbilities } from '../../support/sandbox';
 import type { Ability, NewAccount } from '../../support/sandbox';
 
-export const fixturesDir = '/work/shared/fixtures/embroidery';
+import { fixturesDir } from '../../support/fixtureFiles';
+
+export { fixturesDir };
 
 export function fixture(name: string): Buffer {
 	return readFileSync(path.join(fixturesDir, name));
