@@ -8,8 +8,8 @@ import type { RunningSandbox, SandboxAdmin, SandboxOptions } from './sandbox';
 
 export { fixturesDir } from './fixtureFiles';
 
-/** Generous: the suites share two cores with other heavy runs (builds, n8n, benches). */
-const suiteTimeoutMs = 120_000;
+/** Generous, and never below what a suite sets for itself (up to 300 s): the suites share two cores with other heavy runs. */
+const suiteTimeoutMs = 300_000;
 
 export interface OwnSandboxes {
 	/**
