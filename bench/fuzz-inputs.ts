@@ -103,7 +103,7 @@ function driftingXxx(moves: number): Uint8Array {
 }
 
 /** A Tajima DST of `records` short stitches: large sources that reach the pattern's entry ceiling. */
-function longDst(records: number): Uint8Array {
+export function longDst(records: number): Uint8Array {
 	const bytes = new Uint8Array(512 + records * 3 + 3).fill(0x20, 0, 512);
 	bytes.set(Buffer.from('LA:fuzz            \r'));
 	for (let i = 0; i < records; i++) {
