@@ -292,7 +292,7 @@ function png(width: number, height: number, colourType: number, idat: Uint8Array
 }
 
 /** A real decompression bomb: a grey PNG of `side` x `side` zeros, a few tens of KB compressed. */
-function pngBomb(side: number): Buffer {
+export function pngBomb(side: number): Buffer {
 	const rows = Buffer.alloc((side + 1) * side);
 	return png(side, side, 0, deflateSync(rows, { level: 9 }));
 }

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import * as artwork from '../../sandbox/digitiser/artwork';
 import * as registry from '../../sandbox/engine/registry';
-import { longDst } from '../../bench/fuzz-inputs';
+import { longDst, pngBomb } from '../../bench/fuzz-inputs';
 import { fixture, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
 import { useSandbox } from './suite';
@@ -352,6 +352,25 @@ describe('a timed-out job', () => {
 		} finally {
 			db.close();
 		}
+	});
+});
+
+describe('hostile SVG artwork', () => {
+	it('is failed fast with artwork_too_large when it embeds a PNG bomb (7000 x 7000 of zeros, 49 megapixels in a few KB)', async () => {
+		const api = await newClient(suite.sandbox);
+		const bomb = pngBomb(7000).toString('base64');
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="90" height="90" fill="#a33"/><image width="200" height="200" href="data:image/png;base64,${bomb}"/></svg>`;
+		const started = Date.now();
+		const created = await api.createJob(
+			{ workflow: 'digitising', format: 'pes', width_mm: 60, colour_count: 3 },
+			[{ name: 'bomb.svg', bytes: Buffer.from(svg) }],
+		);
+		expect(created.status).toBe(202);
+		const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
+		expect(job).toMatchObject({ status: 'failed', failureCode: 'artwork_too_large' });
+		expect(job.failureReason).toMatch(/embeds images of more than 16 megapixels/);
+		// Refused from the declared size, not after decoding: well inside any job timeout.
+		expect(Date.now() - started).toBeLessThan(20_000);
 	});
 });
 
