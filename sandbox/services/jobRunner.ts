@@ -15,7 +15,7 @@
  *                       that is not recorded (failed, timed out, stale) are removed
  */
 import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
 import { transaction } from '../storage/database';
@@ -97,6 +97,22 @@ export class JobRunner implements JobQueue {
 				return results;
 			});
 			for (const upload of removed) this.store.remove(upload.path);
+		}
+		this.removeUnnamedFiles();
+	}
+
+	/**
+	 * Files no upload record names: what an engine process killed by a stop had half-written. At
+	 * start nothing is in flight, so every stored file should have its record.
+	 */
+	private removeUnnamedFiles(): void {
+		const named = new Set(
+			(this.db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
+		);
+		for (const entry of readdirSync(this.store.root, { recursive: true, withFileTypes: true })) {
+			if (!entry.isFile()) continue;
+			const path = relative(this.store.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+			if (!named.has(path)) this.store.remove(path);
 		}
 	}
 

@@ -1,7 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { longDst } from '../../bench/fuzz-inputs';
 import { Api } from './client';
@@ -121,6 +122,9 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 			expect(Date.now() - stoppedAt).toBeLessThan(8000);
 			// The engine processes (with the job's image work) are gone, not orphaned.
 			for (const pid of engines) expect(alive(pid)).toBe(false);
+			// Whatever the killed job half-wrote is removed at the next start, like this stray file.
+			const stray = join(dataDir, 'files', 'stray-output.pes');
+			writeFileSync(stray, 'half-written');
 
 			const second = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
 			try {
@@ -130,6 +134,16 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 				);
 				const job = (await again.get(`/jobs/conversion/${id}`)).body.job;
 				expect(['queued', 'processing']).toContain(job.status);
+				expect(existsSync(stray)).toBe(false);
+				const db = new DatabaseSync(join(dataDir, 'sandbox.db'), { readOnly: true });
+				const named = (db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path);
+				db.close();
+				const stored = readdirSync(join(dataDir, 'files'), { recursive: true, withFileTypes: true })
+					.filter((entry) => entry.isFile())
+					.map((entry) => relative(join(dataDir, 'files'), join(entry.parentPath, entry.name)));
+				// The job's source and nothing else (its new attempt may be writing; its ids are new).
+				expect(named).toHaveLength(1);
+				expect(stored).toContain(named[0]);
 			} finally {
 				const stopped = exitCode(second.child);
 				second.child.kill('SIGTERM');
