@@ -103,7 +103,7 @@ function driftingXxx(moves: number): Uint8Array {
 }
 
 /** A Tajima DST of `records` short stitches: large sources that reach the pattern's entry ceiling. */
-function longDst(records: number): Uint8Array {
+export function longDst(records: number): Uint8Array {
 	const bytes = new Uint8Array(512 + records * 3 + 3).fill(0x20, 0, 512);
 	bytes.set(Buffer.from('LA:fuzz            \r'));
 	for (let i = 0; i < records; i++) {
@@ -292,7 +292,7 @@ function png(width: number, height: number, colourType: number, idat: Uint8Array
 }
 
 /** A real decompression bomb: a grey PNG of `side` x `side` zeros, a few tens of KB compressed. */
-function pngBomb(side: number): Buffer {
+export function pngBomb(side: number): Buffer {
 	const rows = Buffer.alloc((side + 1) * side);
 	return png(side, side, 0, deflateSync(rows, { level: 9 }));
 }

@@ -57,7 +57,12 @@ async function main(): Promise<void> {
 Press Ctrl+C to stop.`);
 
 	const stop = (signal: string) => {
-		console.log(`\n${signal}: finishing running jobs and closing...`);
+		console.log(`\n${signal}: giving running jobs 3 s, then stopping the engine and closing...`);
+		// Never outlive a stop request by more than a few seconds, whatever holds the close up.
+		setTimeout(() => {
+			console.error('The sandbox did not close within 10 s; exiting anyway.');
+			process.exit(1);
+		}, 10_000).unref();
 		sandbox.close().then(
 			() => process.exit(0),
 			(error: Error) => {

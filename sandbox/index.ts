@@ -39,7 +39,7 @@ export interface RunningSandbox {
 	demoKey: string;
 	demoAccountId: string;
 	dataDir: string;
-	/** Drains running jobs, stops the workers and closes the database. */
+	/** Gives running jobs 3 s, kills the engine processes (unfinished jobs are queued again on the next start) and closes the database. */
 	close(): Promise<void>;
 }
 

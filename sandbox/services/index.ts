@@ -131,8 +131,12 @@ export class SandboxServices {
 		this.runner.resume();
 	}
 
+	/**
+	 * Gives running jobs 3 s to finish, then kills the engine processes: a job still running stays
+	 * `processing` and the next start queues it again (recover()), so a stop takes seconds, not a job's length.
+	 */
 	async close(): Promise<void> {
-		await this.runner.drain(10_000);
+		await this.runner.drain(3_000);
 		await Promise.all([this.pool.close(), this.inspector.close()]);
 		this.db.close();
 	}

@@ -9,11 +9,13 @@
  *                       in the inspection thread (workers/inspector.ts, workers/inspection.ts)
  *   allowance, processing control, then insertJobs in one transaction (status `queued`)
  * JobRunner.kick        below: claims queued jobs while an engine thread is idle
- * WorkerPool.run        workers/pool.ts: a job per thread; heap ceiling, timeout, crash -> failed
- * processJob            workers/processJob.ts, in the thread: read or digitise, write, previews
- * JobRunner.record      below: outputs, status and event in one transaction
+ * WorkerPool.run        workers/pool.ts: a job per engine process; heap ceiling, timeout, crash -> failed
+ * processJob            workers/processJob.ts, in the process: read or digitise, write, previews
+ * JobRunner.record      below: outputs, status and event in one transaction; files of a result
+ *                       that is not recorded (failed, timed out, stale) are removed
  */
-import { join } from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
 import { transaction } from '../storage/database';
@@ -96,6 +98,22 @@ export class JobRunner implements JobQueue {
 			});
 			for (const upload of removed) this.store.remove(upload.path);
 		}
+		this.removeUnnamedFiles();
+	}
+
+	/**
+	 * Files no upload record names: what an engine process killed by a stop had half-written. At
+	 * start nothing is in flight, so every stored file should have its record.
+	 */
+	private removeUnnamedFiles(): void {
+		const named = new Set(
+			(this.db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
+		);
+		for (const entry of readdirSync(this.store.root, { recursive: true, withFileTypes: true })) {
+			if (!entry.isFile()) continue;
+			const path = relative(this.store.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+			if (!named.has(path)) this.store.remove(path);
+		}
 	}
 
 	/** Starts as many queued jobs as there are idle workers; never throws (failures go to `report`). */
@@ -119,7 +137,7 @@ export class JobRunner implements JobQueue {
 			});
 			if (!claimed) continue;
 			if (Math.random() < this.faults().engineFailureRate) {
-				this.settle(job, {
+				this.settle(job, null, {
 					ok: false,
 					failureCode: 'engine_error',
 					failureReason: 'The engine failed (fault injected by the sandbox control API).',
@@ -131,7 +149,7 @@ export class JobRunner implements JobQueue {
 			if (Math.random() < this.faults().workerOutOfMemoryRate) task.exhaustMemory = true;
 			const run = this.pool
 				.run(task)
-				.then((result) => this.settle(job, result))
+				.then((result) => this.settle(job, task, result))
 				.finally(() => {
 					this.running.delete(job.id);
 					this.kick();
@@ -181,16 +199,14 @@ export class JobRunner implements JobQueue {
 
 	/**
 	 * Records a result; when that fails (the database refused a write), the job is failed with
-	 * `recording_failed` and the files the engine wrote are removed, so no job stays `processing`.
+	 * `recording_failed`. Whatever the engine wrote for a result that is not recorded as completed
+	 * (a failure, a timeout, a result gone stale, a refused write) is removed, so no file outlives its record.
 	 */
-	private settle(job: JobRow, result: TaskResult): void {
+	private settle(job: JobRow, task: JobTask | null, result: TaskResult): void {
+		let completed = false;
 		try {
-			this.record(job, result);
+			completed = this.record(job, result);
 		} catch (error) {
-			if (result.ok) {
-				for (const file of [result.output, result.preview, result.watermarkedPreview])
-					this.store.remove(`${job.account_id}/${file.fileName}`);
-			}
 			try {
 				const reason = `The results could not be recorded: ${(error as Error).message}`;
 				transaction(this.db, () => {
@@ -203,19 +219,36 @@ export class JobRunner implements JobQueue {
 				this.report(second);
 			}
 		}
+		if (!completed && task) this.removeWritten(task);
 	}
 
-	/** The job's outputs, status and event land in one transaction, or none of them does. */
-	private record(job: JobRow, result: TaskResult): void {
-		transaction(this.db, () => {
+	/** The files a task may have written (`<id>.<extension>` for its three ids), whole or partial. */
+	private removeWritten(task: JobTask): void {
+		const prefixes = [task.outputId, task.previewId, task.watermarkedPreviewId].map((id) => `${id}.`);
+		try {
+			for (const name of readdirSync(task.outputDir)) {
+				if (prefixes.some((prefix) => name.startsWith(prefix)))
+					rmSync(join(task.outputDir, name), { force: true });
+			}
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.report(error);
+		}
+	}
+
+	/**
+	 * The job's outputs, status and event land in one transaction, or none of them does; true when
+	 * the job was completed with the result's files.
+	 */
+	private record(job: JobRow, result: TaskResult): boolean {
+		return transaction(this.db, () => {
 			const current = this.jobs.find(job.id);
 			// A reset or retry while the engine ran makes this result stale.
-			if (current?.status !== 'processing') return;
+			if (current?.status !== 'processing') return false;
 			const now = this.clock.now();
 			if (!result.ok) {
 				this.jobs.fail(job.id, now, result.failureCode, result.failureReason, result.warnings);
 				this.jobs.addEvent(job.id, 'failed', now, `${result.failureCode}: ${result.failureReason}`);
-				return;
+				return false;
 			}
 			const base = job.title.replace(/\.[^.]*$/, '') || 'design';
 			this.saveFile(job, result.output, 'output', `${base}.${result.output.extension}`, now);
@@ -225,6 +258,7 @@ export class JobRunner implements JobQueue {
 			this.jobs.complete(job.id, now, result.metrics, result.warnings);
 			const size = result.metrics ? ` (${result.metrics.widthMm} x ${result.metrics.heightMm} mm)` : '';
 			this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}${size}.`);
+			return true;
 		});
 	}
 

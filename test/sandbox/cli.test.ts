@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
+import { longDst } from '../../bench/fuzz-inputs';
 import { Api } from './client';
 import type { RunningSandbox } from '../support/sandbox';
 
@@ -43,6 +45,26 @@ async function startCli(
 	};
 }
 
+/** Every process below `pid` (the CLI's tsx wrapper, the sandbox, its engine processes). */
+function childPids(pid: number): number[] {
+	const pairs = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+		.split('\n')
+		.map((line) => line.trim().split(/\s+/).map(Number))
+		.filter(([child]) => child > 0);
+	const below = (parent: number): number[] =>
+		pairs.filter(([, ppid]) => ppid === parent).flatMap(([child]) => [child, ...below(child)]);
+	return below(pid);
+}
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 function exitCode(child: ChildProcess): Promise<number | null> {
 	return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -68,6 +90,67 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 			const exited = exitCode(child);
 			child.kill('SIGTERM');
 			expect(await exited).toBe(0);
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+
+	it('stops within a few seconds of SIGTERM during a long job, whose work stops with it; the next start queues the job again', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+		let first: Awaited<ReturnType<typeof startCli>> | undefined;
+		try {
+			first = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
+			const origin = first.printed.baseUrl.replace(/\/api\/v1$/, '');
+			const api = new Api({ baseUrl: first.printed.baseUrl, origin } as RunningSandbox, first.printed.demoKey);
+			// Two million short stitches, just under the entry ceiling: reading, writing and previews take
+			// many seconds (tens on a loaded machine), far more than the stop may.
+			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
+			]);
+			const id = body.job.id;
+			for (let status = ''; status !== 'processing'; ) {
+				status = (await api.get(`/jobs/conversion/${id}`)).body.job.status;
+				expect(['queued', 'processing']).toContain(status);
+				await new Promise((resolve) => setTimeout(resolve, 200));
+			}
+			const engines = childPids(first.child.pid!);
+			expect(engines.length).toBeGreaterThan(0);
+			const exited = exitCode(first.child);
+			const stoppedAt = Date.now();
+			first.child.kill('SIGTERM');
+			expect(await exited).toBe(0);
+			// 3 s for running jobs to finish, then the engine process is killed.
+			expect(Date.now() - stoppedAt).toBeLessThan(8000);
+			// The engine processes (with the job's image work) are gone, not orphaned.
+			for (const pid of engines) expect(alive(pid)).toBe(false);
+			// Whatever the killed job half-wrote is removed at the next start, like this stray file.
+			const stray = join(dataDir, 'files', 'stray-output.pes');
+			writeFileSync(stray, 'half-written');
+
+			const second = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
+			try {
+				const again = new Api(
+					{ baseUrl: second.printed.baseUrl, origin: second.printed.baseUrl.replace(/\/api\/v1$/, '') } as RunningSandbox,
+					second.printed.demoKey,
+				);
+				const job = (await again.get(`/jobs/conversion/${id}`)).body.job;
+				expect(['queued', 'processing']).toContain(job.status);
+				expect(existsSync(stray)).toBe(false);
+				const db = new DatabaseSync(join(dataDir, 'sandbox.db'), { readOnly: true });
+				const named = (db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path);
+				db.close();
+				const stored = readdirSync(join(dataDir, 'files'), { recursive: true, withFileTypes: true })
+					.filter((entry) => entry.isFile())
+					.map((entry) => relative(join(dataDir, 'files'), join(entry.parentPath, entry.name)));
+				// The job's source and nothing else (its new attempt may be writing; its ids are new).
+				expect(named).toHaveLength(1);
+				expect(stored).toContain(named[0]);
+			} finally {
+				const stopped = exitCode(second.child);
+				second.child.kill('SIGTERM');
+				expect(await stopped).toBe(0);
+			}
+		} finally {
+			if (first?.child.exitCode === null) first.child.kill('SIGKILL');
 			rmSync(dataDir, { recursive: true, force: true });
 		}
 	});

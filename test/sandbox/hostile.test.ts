@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import * as artwork from '../../sandbox/digitiser/artwork';
 import * as registry from '../../sandbox/engine/registry';
+import { longDst, pngBomb } from '../../bench/fuzz-inputs';
 import { fixture, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
 import { useSandbox } from '../support/fixtures';
@@ -302,8 +303,8 @@ describe('unlocking', () => {
 	});
 });
 
-describe('engine threads', () => {
-	it('fail a job whose thread runs out of memory with engine_out_of_memory, and replace the thread', async () => {
+describe('engine processes', () => {
+	it('fail a job whose process runs out of memory with engine_out_of_memory, and replace the process', async () => {
 		const own = await suite.own({ workerMemoryMb: 64 });
 		const api = await newClient(own);
 		await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
@@ -315,11 +316,61 @@ describe('engine threads', () => {
 		});
 		expect(job.failureReason).toMatch(/64 MB/);
 		await sandboxAdmin(own).clearFaults();
-		// The one thread died; its replacement runs the next jobs.
+		// The one process died; its replacement runs the next jobs.
 		for (let i = 0; i < 2; i++) {
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
 			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
 		}
+	});
+});
+
+describe('a timed-out job', () => {
+	it('fails with engine_timeout, its engine process is stopped and replaced, and no file it wrote stays behind', async () => {
+		const own = await suite.own({ jobTimeoutSeconds: 2 });
+		const api = await newClient(own);
+		// Two million stitches: reading, writing and previews take far longer than 2 s.
+		const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+			{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
+		]);
+		const job = await api.waitForJob('conversion', body.job.id, 60_000);
+		expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_timeout' });
+		// The replacement runs the next job, and the stopped one writes nothing more.
+		const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+		expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const db = new DatabaseSync(join(own.dataDir, 'sandbox.db'), { readOnly: true });
+		try {
+			const named = new Set(
+				(db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
+			);
+			const stored = readdirSync(join(own.dataDir, 'files'), { recursive: true, withFileTypes: true })
+				.filter((entry) => entry.isFile())
+				.map((entry) => join(entry.parentPath, entry.name).slice(join(own.dataDir, 'files').length + 1));
+			// The long source, Star.DST and the completed job's output and two previews.
+			expect(stored.sort()).toEqual([...named].sort());
+			expect(stored).toHaveLength(5);
+		} finally {
+			db.close();
+		}
+	});
+});
+
+describe('hostile SVG artwork', () => {
+	it('is failed fast with artwork_too_large when it embeds a PNG bomb (7000 x 7000 of zeros, 49 megapixels in a few KB)', async () => {
+		const api = await newClient(suite.sandbox);
+		const bomb = pngBomb(7000).toString('base64');
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="90" height="90" fill="#a33"/><image width="200" height="200" href="data:image/png;base64,${bomb}"/></svg>`;
+		const started = Date.now();
+		const created = await api.createJob(
+			{ workflow: 'digitising', format: 'pes', width_mm: 60, colour_count: 3 },
+			[{ name: 'bomb.svg', bytes: Buffer.from(svg) }],
+		);
+		expect(created.status).toBe(202);
+		const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
+		expect(job).toMatchObject({ status: 'failed', failureCode: 'artwork_too_large' });
+		expect(job.failureReason).toMatch(/embeds images of more than 16 megapixels/);
+		// Refused from the declared size, not after decoding: well inside any job timeout.
+		expect(Date.now() - started).toBeLessThan(20_000);
 	});
 });
 

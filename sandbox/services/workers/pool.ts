@@ -1,16 +1,25 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 
 import type { JobTask, TaskResult } from './task';
 
 interface Slot {
-	worker: Worker;
+	child: ChildProcess;
+	/** The process has loaded the engine and listens for tasks. */
+	ready: boolean;
 	task: JobTask | null;
 	finish: ((result: TaskResult) => void) | null;
 	timer: NodeJS.Timeout | null;
+	/** The end of what the process wrote to stderr, to tell a heap-limit death from other crashes. */
+	stderr: string;
+	exited: Promise<void>;
 }
 
-/** Worker threads that run the engine off the HTTP event loop, one job per thread at a time. */
+/**
+ * Engine processes, one job per process at a time, off the HTTP event loop. They are processes, not
+ * worker threads: a thread's terminate() waits for the image work (libvips) it started, so a timed-out
+ * or shut-down job could keep running for minutes; a process is killed with SIGKILL and its work ends there.
+ */
 export class WorkerPool {
 	private readonly slots: Slot[] = [];
 	private closed = false;
@@ -18,7 +27,7 @@ export class WorkerPool {
 	constructor(
 		size: number,
 		private readonly jobTimeoutMs: number,
-		/** V8 heap ceiling of each thread; a job past it ends its thread, which is then replaced. */
+		/** V8 heap ceiling of each process; a job past it ends its process, which is then replaced. */
 		private readonly memoryMb: number,
 	) {
 		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
@@ -32,7 +41,10 @@ export class WorkerPool {
 		return this.slots.filter((slot) => slot.task !== null).length;
 	}
 
-	/** Runs a task on an idle thread; never rejects: crashes and timeouts come back as failures. */
+	/**
+	 * Runs a task on an idle process (sent once it is ready); never rejects: crashes and timeouts come
+	 * back as failures, and only once the process that ran the task is gone, so it writes nothing after.
+	 */
 	run(task: JobTask): Promise<TaskResult> {
 		const slot = this.slots.find((candidate) => candidate.task === null);
 		if (!slot || this.closed) throw new Error('No idle worker: check `idle` before calling run().');
@@ -40,57 +52,82 @@ export class WorkerPool {
 		return new Promise<TaskResult>((resolve) => {
 			slot.finish = resolve;
 			slot.timer = setTimeout(() => {
-				this.settle(slot, {
+				this.crashed(slot, {
 					ok: false,
 					failureCode: 'engine_timeout',
 					failureReason: `Processing took longer than ${Math.round(this.jobTimeoutMs / 1000)} seconds and was stopped.`,
 					warnings: [],
 				});
-				this.replace(slot);
 			}, this.jobTimeoutMs);
-			slot.worker.postMessage(task);
+			if (slot.ready) slot.child.send(task);
 		});
 	}
 
+	/** Kills every process at once (a running job's work stops with it) and waits until they are gone. */
 	async close(): Promise<void> {
 		this.closed = true;
-		await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+		for (const slot of this.slots) slot.child.kill('SIGKILL');
+		await Promise.all(this.slots.map((slot) => slot.exited));
 	}
 
 	private spawn(): Slot {
+		const child = fork(join(__dirname, 'bootstrap.js'), [], {
+			execArgv: [`--max-old-space-size=${this.memoryMb}`],
+			serialization: 'advanced',
+			stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+		});
 		const slot: Slot = {
-			worker: new Worker(join(__dirname, 'bootstrap.js'), {
-				resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
-			}),
+			child,
+			ready: false,
 			task: null,
 			finish: null,
 			timer: null,
+			stderr: '',
+			exited: new Promise((resolve) => child.once('exit', () => resolve())),
 		};
-		slot.worker.on('message', (message: { jobId: string; result: TaskResult }) => {
-			if (slot.task?.jobId === message.jobId) this.settle(slot, message.result);
+		child.stderr!.on('data', (chunk: Buffer) => {
+			slot.stderr = (slot.stderr + chunk.toString()).slice(-4096);
 		});
-		slot.worker.on('error', (error: Error & { code?: string }) => {
-			if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+		child.on('message', (message: { ready?: true; jobId?: string; result?: TaskResult }) => {
+			if (message.ready) {
+				slot.ready = true;
+				if (slot.task) child.send(slot.task);
+			} else if (slot.task && slot.task.jobId === message.jobId) this.settle(slot, message.result!);
+		});
+		child.on('error', (error) => this.crashed(slot, crash(error.message)));
+		child.once('exit', (code, signal) => {
+			if (/heap limit|JavaScript heap out of memory/.test(slot.stderr)) {
 				this.crashed(slot, {
 					ok: false,
 					failureCode: 'engine_out_of_memory',
 					failureReason: `Processing needed more than the engine's ${this.memoryMb} MB of memory and was stopped.`,
 					warnings: [],
 				});
-			} else this.crashed(slot, crash(error.message));
+			} else {
+				this.crashed(slot, crash(`the engine process exited with ${signal ?? `code ${code}`}`));
+			}
 		});
-		slot.worker.on('exit', (code) =>
-			this.crashed(slot, crash(`the worker thread exited with code ${code}`)),
-		);
-		slot.worker.unref();
+		// Neither the process nor its channel keeps the sandbox alive; it dies with the sandbox's channel.
+		child.unref();
+		child.channel?.unref();
 		return slot;
 	}
 
-	/** A thread that died fails its job (if it had one) and is replaced by a fresh one. */
+	/**
+	 * A process that died or overran fails its job (if it had one) once it is gone, and is replaced
+	 * by a fresh one.
+	 */
 	private crashed(slot: Slot, result: TaskResult): void {
-		if (this.closed || !this.slots.includes(slot)) return;
-		this.settle(slot, result);
-		this.replace(slot);
+		const index = this.slots.indexOf(slot);
+		// On close the job stays `processing`: the next start's recover() queues it again.
+		if (index === -1 || this.closed) return;
+		this.slots.splice(index, 1);
+		slot.child.removeAllListeners('message');
+		slot.child.kill('SIGKILL');
+		if (slot.timer) clearTimeout(slot.timer);
+		slot.timer = null;
+		if (!this.closed) this.slots.push(this.spawn());
+		void slot.exited.then(() => this.settle(slot, result));
 	}
 
 	private settle(slot: Slot, result: TaskResult): void {
@@ -100,16 +137,6 @@ export class WorkerPool {
 		slot.finish = null;
 		slot.timer = null;
 		finish?.(result);
-	}
-
-	private replace(slot: Slot): void {
-		const index = this.slots.indexOf(slot);
-		if (index === -1) return;
-		this.slots.splice(index, 1);
-		slot.worker.removeAllListeners();
-		slot.worker.on('error', () => undefined);
-		slot.worker.terminate().catch(() => undefined);
-		if (!this.closed) this.slots.push(this.spawn());
 	}
 }
 

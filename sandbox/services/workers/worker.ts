@@ -1,13 +1,17 @@
-import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
 
 import { processJob } from './processJob';
 import type { JobTask, TaskResult } from './task';
 
-/** Worker thread body: runs the tasks the pool posts, one at a time, and posts each result back. */
-parentPort?.on('message', (task: JobTask) => {
+// One libvips thread: the sandbox runs a job per engine process, and they share the machine's cores.
+sharp.concurrency(1);
+sharp.cache(false);
+
+/** Engine process body: runs the tasks the pool sends, one at a time, and sends each result back. */
+process.on('message', (task: JobTask) => {
 	if (task.exhaustMemory) exhaustMemory();
 	processJob(task)
-		.then((result) => parentPort?.postMessage({ jobId: task.jobId, result }))
+		.then((result) => send({ jobId: task.jobId, result }))
 		.catch((error: Error) => {
 			const result: TaskResult = {
 				ok: false,
@@ -15,11 +19,18 @@ parentPort?.on('message', (task: JobTask) => {
 				failureReason: `The engine's result could not be sent back: ${error.message}`,
 				warnings: [],
 			};
-			parentPort?.postMessage({ jobId: task.jobId, result });
+			send({ jobId: task.jobId, result });
 		});
 });
+// The sandbox is gone (closed or killed): nothing is left to work for.
+process.on('disconnect', () => process.exit(0));
+send({ ready: true });
 
-/** Holds ever more heap until V8 stops the thread at its resourceLimits ceiling. */
+function send(message: object): void {
+	if (process.connected) process.send!(message);
+}
+
+/** Holds ever more heap until V8 stops the process at its --max-old-space-size ceiling. */
 function exhaustMemory(): never {
 	const hoard: number[][] = [];
 	for (;;) hoard.push(new Array<number>(1 << 16).fill(hoard.length));
