@@ -4,6 +4,7 @@ import {
 	FormatsResponseSchema,
 	JobAcceptedSchema,
 	UsageResponseSchema,
+	defaultRetryPolicy,
 	embroideryApiRequest,
 	downloadSignedFile,
 	routes,
@@ -70,12 +71,21 @@ describe('transport', () => {
 		);
 	});
 
-	test('429 without Retry-After backs off, and attempts are bounded', async () => {
+	test('429 without Retry-After backs off, and attempts are bounded by the time budget', async () => {
 		await withServer(
 			(_request, response) => sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' }),
 			async (baseUrl, server) => {
-				const error = await caught(getUsage(baseUrl));
-				expect(server.requests).toHaveLength(5);
+				// Waits of 1 s and 2 s (plus jitter) fit in 4 s; the next, 4 s, would not.
+				const error = await caught(
+					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
+						embroideryApiRequest.call(context, {
+							...routes.getUsage(),
+							schema: UsageResponseSchema,
+							retryPolicy: { ...defaultRetryPolicy, refusedBudgetMs: 4000 },
+						}),
+					),
+				);
+				expect(server.requests).toHaveLength(3);
 				expect(error.httpCode).toBe('429');
 				expect(error.message).toContain('Slow down');
 			},

@@ -1,6 +1,11 @@
 export interface RetryPolicy {
-	/** Total tries of one request, the first included. */
+	/** Tries of one request after 5xx answers or lost connections (GET only), the first included. */
 	maxAttempts: number;
+	/**
+	 * How long one request keeps trying after 429s or an upload the server cut off before reading it: both
+	 * are refused before the service does anything, so they are repeated until this much time has passed.
+	 */
+	refusedBudgetMs: number;
 	baseDelayMs: number;
 	maxDelayMs: number;
 	/** Upper bound of the random extra wait added to every delay. */
@@ -11,6 +16,7 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = {
 	maxAttempts: 5,
+	refusedBudgetMs: 300_000,
 	baseDelayMs: 1000,
 	maxDelayMs: 30_000,
 	maxJitterMs: 500,
@@ -20,17 +26,26 @@ export const defaultRetryPolicy: RetryPolicy = {
 export type HttpMethod = 'GET' | 'POST';
 
 /** Why a request may be sent again, or null when it must not. */
-export type RetryReason = 'rateLimited' | 'serverError' | 'networkError';
+export type RetryReason = 'rateLimited' | 'bodyNotSent' | 'serverError' | 'networkError';
+
+/** Reasons retried within `refusedBudgetMs` rather than `maxAttempts`: the service did nothing with the request. */
+export function isRefusal(reason: RetryReason): boolean {
+	return reason === 'rateLimited' || reason === 'bodyNotSent';
+}
 
 /**
- * A POST is retried only after 429, which the service answers before doing anything;
- * after a 5xx or a lost connection it may already have created or unlocked a job.
+ * A POST is retried only after 429, which the service answers before doing anything, or when its body could
+ * not be sent completely (the service cannot act on a partial request); after a 5xx or a connection lost
+ * once the whole body was sent it may already have created or unlocked a job.
  */
 export function retryReason(
 	method: HttpMethod,
-	outcome: { status: number } | { networkError: true },
+	outcome: { status: number } | { networkError: true; bodyNotSent?: boolean },
 ): RetryReason | null {
-	if ('networkError' in outcome) return method === 'GET' ? 'networkError' : null;
+	if ('networkError' in outcome) {
+		if (method === 'GET') return 'networkError';
+		return outcome.bodyNotSent ? 'bodyNotSent' : null;
+	}
 	if (outcome.status === 429) return 'rateLimited';
 	if (outcome.status >= 500 && outcome.status <= 599 && method === 'GET') return 'serverError';
 	return null;
@@ -62,4 +77,17 @@ export function retryDelayMs(
 ): number {
 	const base = retryAfterMs ?? backoffMs(attempt, policy);
 	return base + Math.floor(random() * policy.maxJitterMs);
+}
+
+/**
+ * The wait after the `refusals`-th refusal in a row: the Retry-After when the service gives one, else (also for
+ * "Retry-After: 0", which would have the client hammer it) backoff that doubles per refusal; plus jitter.
+ */
+export function refusalDelayMs(
+	refusals: number,
+	retryAfterMs: number | null,
+	policy: RetryPolicy,
+	random: () => number = Math.random,
+): number {
+	return retryDelayMs(refusals, retryAfterMs === 0 ? null : retryAfterMs, policy, random);
 }

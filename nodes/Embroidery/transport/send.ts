@@ -1,13 +1,13 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 
-import { cancelSignalOf, credentialType, pacingKey } from './context';
+import { cancelSignalOf, credentialType, pacingKey, serviceLimitKey } from './context';
 import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError, redirectRefusedError } from './errors';
 import type { FailedRequest } from './errors';
 import { learnedPacerFor, pacerFor } from './pacing';
-import { parseRetryAfterMs, retryDelayMs, retryReason } from './retryPolicy';
-import type { RetryPolicy } from './retryPolicy';
+import { isRefusal, parseRetryAfterMs, refusalDelayMs, retryDelayMs, retryReason } from './retryPolicy';
+import type { RetryPolicy, RetryReason } from './retryPolicy';
 import { timeLimits } from './timeLimits';
 
 export interface FullResponse {
@@ -122,9 +122,49 @@ async function exchange(
 	}
 }
 
+/** Errors and the errors they wrap, outermost first (n8n wraps axios's error, which wraps the socket's). */
+function errorChain(error: unknown): object[] {
+	const chain: object[] = [];
+	for (let link = error; link !== null && typeof link === 'object' && chain.length < 5; link = (link as { cause?: unknown }).cause) {
+		chain.push(link);
+	}
+	return chain;
+}
+
 /**
- * Sends one request with pacing, bounded retries (429 always; 5xx and network errors for GET only)
- * and cancellation; every failure becomes a NodeApiError without the API key in it.
+ * Whether a request that got no answer was cut off before its body was completely written: the socket said
+ * EPIPE (the server closed it while the upload was being sent), or n8n's request (Node's ClientRequest, on
+ * axios's error) never finished writing. A request whose body was fully sent and then lost its connection
+ * (reset, time limit) is not one: the service may have acted on it.
+ */
+export function bodyNotSent(error: unknown): boolean {
+	const chain = errorChain(error);
+	if (chain.some((link) => (link as { code?: unknown }).code === 'EPIPE')) return true;
+	const request = chain
+		.map((link) => (link as { request?: unknown }).request)
+		.find((candidate) => candidate !== null && typeof candidate === 'object' && 'writableFinished' in candidate);
+	return (request as { writableFinished?: unknown } | undefined)?.writableFinished === false;
+}
+
+/** The wait before the next try; null when the request must not be sent again. */
+function nextDelayMs(
+	reason: RetryReason | null,
+	tries: { refused: number; failed: number },
+	retryAfterMs: number | null,
+	elapsedMs: number,
+	policy: RetryPolicy,
+): number | null {
+	if (reason === null) return null;
+	if (!isRefusal(reason)) return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
+	const delay = refusalDelayMs(tries.refused, retryAfterMs, policy);
+	return elapsedMs + delay <= policy.refusedBudgetMs ? delay : null;
+}
+
+/**
+ * Sends one request with pacing, retries and cancellation; every failure becomes a NodeApiError without the
+ * API key in it. Refusals the service acted on in no way (429, an upload cut off before it was sent) are
+ * repeated within the policy's time budget, each 429 pausing every request of the key until its Retry-After;
+ * 5xx answers and lost connections are repeated a bounded number of times, and for GET only.
  */
 export async function send(
 	context: EmbroideryContext,
@@ -136,23 +176,31 @@ export async function send(
 	const node = context.getNode();
 	const signal = cancelSignalOf(context);
 	const pacer = pacerFor(pacingKey(context));
+	// The service's limit is per API key, and other processes may be using it too: a 429 pauses this whole key.
+	const keyPacer = learnedPacerFor(serviceLimitKey(context, settings.origin), { limitLastsOneWindow: true });
 	// Unlocks have their own, tighter limit (not published); it is learned from its first 429.
 	const unlockPacer =
 		request.action === 'unlockJob' ? learnedPacerFor(`${pacingKey(context)}|unlock`) : undefined;
+	const firstStartedAt = Date.now();
+	const tries = { refused: 0, failed: 0 };
 	for (let attempt = 1; ; attempt++) {
-		await unlockPacer?.waitForTurn(signal);
-		await pacer.waitForTurn(signal);
+		await unlockPacer?.waitForTurn(signal, policy.maxJitterMs);
+		await keyPacer.waitForTurn(signal, policy.maxJitterMs);
+		const slot = await pacer.waitForTurn(signal);
 		const startedAt = Date.now();
 		let answer: Awaited<ReturnType<typeof exchange>>;
 		try {
 			answer = await exchange(context, options, request, settings, signal);
 		} catch (error) {
 			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled');
-			const canRetry = retryReason(request.method, { networkError: true }) !== null;
-			if (canRetry && attempt < policy.maxAttempts) {
-				const delay = retryDelayMs(attempt, null, policy);
+			const reason = retryReason(request.method, { networkError: true, bodyNotSent: bodyNotSent(error) });
+			if (reason === 'bodyNotSent') tries.refused++;
+			else tries.failed++;
+			const delay = nextDelayMs(reason, tries, null, Date.now() - firstStartedAt, policy);
+			if (delay !== null) {
+				const what = reason === 'bodyNotSent' ? 'the upload was cut off before it was sent' : 'no answer';
 				context.logger.debug(
-					`Embroidery API ${request.method} ${request.path}: no answer, try ${attempt + 1} in ${delay} ms`,
+					`Embroidery API ${request.method} ${request.path}: ${what}, try ${attempt + 1} in ${delay} ms`,
 				);
 				await sleep(delay, signal);
 				continue;
@@ -163,16 +211,27 @@ export async function send(
 		const response = answer;
 		const status = response.statusCode;
 		// A 5xx may come before the service counted the request; counting it could learn too high a limit.
-		if (status !== 429 && status < 500) unlockPacer?.recordAccepted(startedAt);
+		if (status !== 429 && status < 500) {
+			unlockPacer?.recordAccepted(startedAt);
+			keyPacer.recordAccepted(startedAt);
+		}
 		if (status >= 200 && status < 300) return response;
 
 		const reason = retryReason(request.method, { status });
 		const retryAfterMs =
 			reason === 'rateLimited' ? parseRetryAfterMs(headerOf(response.headers, 'retry-after')) : null;
-		if (status === 429) unlockPacer?.recordRefused(retryAfterMs);
+		if (status === 429) pacer.giveBack(slot);
+		if (reason === 'rateLimited') tries.refused++;
+		else tries.failed++;
 		const waitable = retryAfterMs === null || retryAfterMs <= policy.maxRetryAfterMs;
-		if (reason !== null && attempt < policy.maxAttempts && waitable) {
-			const delay = retryDelayMs(attempt, retryAfterMs, policy);
+		const delay = waitable ? nextDelayMs(reason, tries, retryAfterMs, Date.now() - firstStartedAt, policy) : null;
+		if (delay !== null) {
+			// Only a Retry-After the node waits out pauses the others; an unlock's 429 is the unlock limit's.
+			if (status === 429) {
+				const refusedBy = unlockPacer ?? keyPacer;
+				refusedBy.recordRefused(retryAfterMs);
+				if (retryAfterMs !== null) refusedBy.pause(retryAfterMs);
+			}
 			context.logger.debug(
 				`Embroidery API ${request.method} ${request.path}: HTTP ${status}, try ${attempt + 1} in ${delay} ms`,
 			);
@@ -185,4 +244,3 @@ export async function send(
 		throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt, ...tooLong }, secrets);
 	}
 }
-
