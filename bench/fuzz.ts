@@ -4,7 +4,7 @@
  * with POST /jobs (10 a request) and followed with GET /jobs until its job ends. The report: jobs,
  * crashes, jobs left non-terminal, the sandbox's peak RSS, the slowest job and leftover temporary files.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { detectFormat, listFormats } from '../sandbox/engine';
 import { embroideryFiles, hostileArtworks, randomSource, type FuzzFile } from './fuzz-inputs';
+import { descendants, spawnSandbox } from '../test/support/sandboxProcess';
 
 export interface FuzzOptions {
 	files: number;
@@ -57,7 +58,6 @@ export interface FuzzReport {
 	seconds: number;
 }
 
-const root = join(__dirname, '..');
 const batchSize = 10;
 /** Per key and rolling minute the sandbox allows 60 requests and 20 creations: stay under both. */
 const requestGapMs = 1100;
@@ -107,25 +107,12 @@ async function startSandbox(workers: number, jobTimeoutSeconds?: number): Promis
 		jobTimeoutSeconds === undefined
 			? ['sandbox/cli.ts', '--port', '0', '--data', dataDir, '--workers', String(workers), '--network-rate-limit', '0']
 			: ['-e', startWithTimeout, dataDir, String(workers), String(jobTimeoutSeconds)];
-	const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-		cwd: root,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const { child, printed } = await spawnSandbox(['--import', 'tsx', ...args]);
 	const sandbox = { child, dataDir, exited: false } as Sandbox;
 	child.once('exit', () => (sandbox.exited = true));
-	let output = '';
-	child.stderr!.on('data', (chunk) => (output += chunk));
-	await new Promise<void>((resolve, reject) => {
-		child.stdout!.on('data', (chunk) => {
-			output += chunk;
-			if (output.includes('Press Ctrl+C')) resolve();
-		});
-		child.once('exit', (code) => reject(new Error(`The sandbox exited with ${code}: ${output}`)));
-	});
-	const line = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(output)?.[1] ?? '';
-	sandbox.baseUrl = line('Base URL');
+	sandbox.baseUrl = printed.baseUrl;
 	sandbox.origin = sandbox.baseUrl.replace(/\/api\/v1$/, '');
-	sandbox.adminToken = line('Admin token');
+	sandbox.adminToken = printed.adminToken;
 	return sandbox;
 }
 
@@ -136,25 +123,6 @@ function statusKb(pid: number, field: string): number {
 	} catch {
 		return 0;
 	}
-}
-
-/** The sandbox and every process below it (its engine processes). */
-function processTree(pid: number): number[] {
-	const parents = new Map<number, number[]>();
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			// The parent pid is the field after the command name, which is in parentheses.
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-			parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
-		} catch {
-			// The process ended while the table was read.
-		}
-	}
-	const below = (parent: number): number[] =>
-		(parents.get(parent) ?? []).flatMap((child) => [child, ...below(child)]);
-	return [pid, ...below(pid)];
 }
 
 /**
@@ -170,7 +138,7 @@ class RssMeter {
 	}
 
 	sample(): number {
-		const kb = processTree(this.pid).reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0);
+		const kb = [this.pid, ...descendants(this.pid)].reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0);
 		this.peakMb = Math.max(this.peakMb, kb / 1024, statusKb(this.pid, 'VmHWM') / 1024);
 		return this.peakMb;
 	}

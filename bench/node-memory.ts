@@ -7,13 +7,14 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import { registerNodeType, runNode, withinNodeExecution } from '../test/support/n8n';
 import type { InputItem } from '../test/support/n8n';
 import { fixed, printTable } from './support/table';
+import { createConversion } from '../test/support/jobParameters';
+import { listenOnLoopback } from '../test/support/loopback';
 
 // Named with its extension: tsx would otherwise resolve the extension-less path to the codex Embroidery.node.json.
 const { Embroidery } = require('../nodes/Embroidery/Embroidery.node.ts') as typeof import('../nodes/Embroidery/Embroidery.node');
@@ -158,14 +159,7 @@ async function runChild(variant: Variant, baseUrl: string): Promise<ChildFigures
 				nodeType: 'bench.embroidery',
 				credentials,
 				input,
-				parameters: {
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'pes',
-					options: { batching: 'combine' },
-				},
+				parameters: createConversion({ options: { batching: 'combine' } }),
 			});
 			if (run.error) throw new Error(run.error.message);
 			bytes = sourceCount * sourceBytes;
@@ -230,8 +224,7 @@ async function measureInChild(variant: Variant, baseUrl: string): Promise<ChildF
 
 export async function nodeMemoryBenchmark(): Promise<void> {
 	const server = createServer(serve);
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+	const { baseUrl, close } = await listenOnLoopback(server);
 	const rows: ChildFigures[] = [];
 	try {
 		const variants: Variant[] = [
@@ -246,8 +239,7 @@ export async function nodeMemoryBenchmark(): Promise<void> {
 			rows.push(await measureInChild(variant, baseUrl));
 		}
 	} finally {
-		server.closeAllConnections();
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		await close();
 	}
 	const labels: Record<Variant, string> = {
 		'download-streamed': 'download 50 MB, node (streamed)',

@@ -7,6 +7,7 @@
  */
 import { runNode } from '../test/support/n8n';
 import { startScriptedServer, sendJson } from '../test/nodes/support/scriptedServer';
+import { createConversion } from '../test/support/jobParameters';
 
 const mb = 1024 * 1024;
 const size = 50 * mb;
@@ -89,7 +90,7 @@ async function main() {
 			await measure(`Job > Create, 50 MB source (run ${run})`, async () => {
 				const result = await runNode({
 					credentials,
-					parameters: { resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes' },
+					parameters: createConversion(),
 					input: [{ binary: { data: { data: Buffer.alloc(size - 1, 3), fileName: 'big.dst', mimeType: 'application/octet-stream' } } }],
 				});
 				if (result.error) throw new Error(`upload failed: ${result.error.message}`);

@@ -122,6 +122,16 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	}
 }
 
+/** Stops a background process and its group (n8n's task runners): SIGTERM, then SIGKILL after `timeoutMs`. */
+export async function stopProcessGroup(child: ChildProcess | undefined, timeoutMs: number): Promise<void> {
+	if (!child || child.exitCode !== null) return;
+	const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+	killGroup(child, 'SIGTERM');
+	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
+	await exited;
+	clearTimeout(timer);
+}
+
 export class LocalN8n {
 	readonly userFolder: string;
 	readonly port: number;
@@ -260,27 +270,40 @@ export class LocalN8n {
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (this.server) throw new Error('This n8n is already running.');
 		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
+		this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs);
+	}
+
+	/**
+	 * Runs an n8n command of this instance (`start`, `worker`) in the background, in its own process group,
+	 * its output appended to the instance's log, and resolves once `ready()` says so; a process that
+	 * exits first or is not ready within `timeoutMs` is stopped and reported with the log's tail.
+	 */
+	async launch(
+		label: string,
+		args: string[],
+		extraEnv: Record<string, string>,
+		ready: () => Promise<boolean>,
+		timeoutMs: number,
+	): Promise<ChildProcess> {
 		const log = createWriteStream(this.logFile, { flags: 'a' });
+		// n8n's CLI script started by its own Node directly, so the pid is n8n's node process.
 		const runtime = n8nRuntime();
-		const server = spawn(runtime.node, [runtime.bin, 'start'], {
+		const child = spawn(runtime.node, [runtime.bin, ...args], {
 			cwd: this.userFolder,
-			env: this.env(),
+			env: { ...this.env(), ...extraEnv },
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
-		server.stdout?.pipe(log);
-		server.stderr?.pipe(log);
-		this.server = server;
+		child.stdout?.pipe(log);
+		child.stderr?.pipe(log);
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
-			if (server.exitCode !== null) {
-				throw new Error(`n8n start exited with code ${server.exitCode}; see ${this.logFile}:\n${await this.logTail()}`);
-			}
-			if (await this.isReady()) return;
+			if (child.exitCode !== null) throw new Error(`${label} exited with code ${child.exitCode}; see ${this.logFile}:\n${await this.logTail()}`);
+			if (await ready()) return child;
 			await sleep(500);
 		}
-		await this.stop();
-		throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${this.logFile}:\n${await this.logTail()}`);
+		await stopProcessGroup(child, 30_000);
+		throw new Error(`${label} was not ready within ${timeoutMs / 1000} s; see ${this.logFile}:\n${await this.logTail()}`);
 	}
 
 	/**
@@ -343,14 +366,8 @@ export class LocalN8n {
 
 	async stop(timeoutMs = 30_000): Promise<void> {
 		const server = this.server;
-		if (!server) return;
 		this.server = undefined;
-		if (server.exitCode !== null) return;
-		const exited = new Promise<void>((resolveExit) => server.once('exit', () => resolveExit()));
-		killGroup(server, 'SIGTERM');
-		const timer = setTimeout(() => killGroup(server, 'SIGKILL'), timeoutMs);
-		await exited;
-		clearTimeout(timer);
+		await stopProcessGroup(server, timeoutMs);
 	}
 
 	async logTail(lines = 40): Promise<string> {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import sharp from 'sharp';
 
 import { digitise, DigitiseError } from '../../sandbox/digitiser';
 import { measurePattern } from '../../sandbox/engine';
+import { listenOnLoopback } from '../support/loopback';
 
 /**
  * SVG artwork can never make the sandbox read a local file or open a connection: every
@@ -17,6 +17,7 @@ const shape = '<rect x="10" y="10" width="180" height="80" fill="#1f4e79"/>';
 
 let server: Server;
 let origin: string;
+let closeServer: () => Promise<void>;
 const hits: string[] = [];
 
 beforeAll(async () => {
@@ -25,12 +26,11 @@ beforeAll(async () => {
 		response.writeHead(200, { 'content-type': 'image/svg+xml' });
 		response.end(`<svg ${svgNs} width="10" height="10"><rect width="10" height="10" fill="#f00"/></svg>`);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	({ origin, close: closeServer } = await listenOnLoopback(server));
 });
 
 afterAll(async () => {
-	await new Promise((resolve) => server.close(resolve));
+	await closeServer();
 });
 
 async function refusal(svg: string): Promise<DigitiseError> {

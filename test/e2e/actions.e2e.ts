@@ -7,7 +7,8 @@ import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { e2eCredentials, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
-import { manualWorkflow, setFields, type Step } from './support/workflows';
+import { createAndWait, createConversion } from '../support/jobParameters';
+import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -15,22 +16,7 @@ type CredentialRole = keyof typeof e2eCredentials;
 
 function embroidery(name: string, parameters: Record<string, unknown>, role: CredentialRole = 'demo'): Step {
 	const { id, name: credentialName } = e2eCredentials[role];
-	return {
-		name,
-		type: 'n8n-nodes-embroidery.embroidery',
-		typeVersion: 1,
-		parameters,
-		credentials: { embroideryApi: { id, name: credentialName } },
-	};
-}
-
-function readFileStep(name: string, path: string, field = 'data'): Step {
-	return {
-		name,
-		type: 'n8n-nodes-base.readWriteFile',
-		typeVersion: 1,
-		parameters: { fileSelector: path, options: { dataPropertyName: field } },
-	};
+	return embroideryStep(name, parameters, { id, name: credentialName });
 }
 
 describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
@@ -71,17 +57,7 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 			]),
 			manualWorkflow('e2eOpConvert0001', 'Job: create a conversion and wait', [
 				readFileStep('Read design', designPath),
-				embroidery('Convert', {
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'pes',
-					waitForCompletion: true,
-					timeout: 120,
-					downloadResults: ['preview'],
-					options: {},
-				}),
+				embroidery('Convert', createAndWait({ options: {} })),
 			]),
 			manualWorkflow('e2eOpDigitise001', 'Job: create a digitising job', [
 				readFileStep('Read artwork', artworkPath, 'artwork'),
@@ -131,11 +107,7 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 			]),
 			manualWorkflow('e2eErrAbility001', 'Error: key without jobs:write', [
 				readFileStep('Read design', designPath),
-				embroidery(
-					'Convert',
-					{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'dst', options: {} },
-					'readOnly',
-				),
+				embroidery('Convert', createConversion({ format: 'dst', options: {} }), 'readOnly'),
 			]),
 			manualWorkflow('e2eErrWidth00001', 'Error: invalid width', [
 				readFileStep('Read artwork', artworkPath, 'artwork'),

@@ -10,13 +10,12 @@ import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { e2eCredentials, e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
-import { manualWorkflow, setFields, type Step } from './support/workflows';
+import { createConversion } from '../support/jobParameters';
+import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
 
-const credentials = { embroideryApi: { id: e2eCredentials.demo.id, name: e2eCredentials.demo.name } };
+const credential = { id: e2eCredentials.demo.id, name: e2eCredentials.demo.name };
 
-function embroidery(name: string, parameters: Record<string, unknown>): Step {
-	return { name, type: 'n8n-nodes-embroidery.embroidery', typeVersion: 2, parameters, credentials };
-}
+const embroidery = (name: string, parameters: Record<string, unknown>): Step => embroideryStep(name, parameters, credential, 2);
 
 function hintsOf(run: WorkflowRun, nodeName: string): Array<{ message: string; type?: string }> {
 	const task = run.data.resultData.runData[nodeName]?.[0] as { hints?: Array<{ message: string; type?: string }> } | undefined;
@@ -39,20 +38,8 @@ describe('the Embroidery node version 2 in n8n 2.41.1', () => {
 
 		await n8n.importWorkflows([
 			manualWorkflow('e2eEditorChain01', 'Version 2: create, wait, get (Detect, Simplify, hints)', [
-				{
-					name: 'Read design',
-					type: 'n8n-nodes-base.readWriteFile',
-					typeVersion: 1,
-					parameters: { fileSelector: designPath, options: { dataPropertyName: 'data' } },
-				},
-				embroidery('Convert', {
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'exp',
-					options: {},
-				}),
+				readFileStep('Read design', designPath),
+				embroidery('Convert', createConversion({ format: 'exp', options: {} })),
 				embroidery('Wait', { resource: 'job', operation: 'waitForCompletion', timeout: 120, downloadResults: ['preview'] }),
 				embroidery('Get', { resource: 'job', operation: 'get' }),
 			]),
@@ -131,7 +118,7 @@ describe('the Embroidery node version 2 in n8n 2.41.1', () => {
 					nodeTypeAndVersion: { name: 'n8n-nodes-embroidery.embroidery', version: 2 },
 					currentNodeParameters: { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'list', value: '' } },
 					methodName: 'searchJobs',
-					credentials,
+					credentials: { embroideryApi: credential },
 					...(filter === undefined ? {} : { filter }),
 				},
 			);

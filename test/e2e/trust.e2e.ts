@@ -12,20 +12,13 @@ import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startOtherOrigin, startVariantService, type VariantService } from '../support/variantService';
 import { openEnvironment, type SandboxInfo } from './support/environment';
-import { manualWorkflow, setFields, type Step } from './support/workflows';
+import { createAndWait } from '../support/jobParameters';
+import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const credential = { id: 'embroideryVariant', name: 'Embroidery through the variant service' };
 
-function embroidery(name: string, parameters: Record<string, unknown>): Step {
-	return {
-		name,
-		type: 'n8n-nodes-embroidery.embroidery',
-		typeVersion: 1,
-		parameters,
-		credentials: { embroideryApi: credential },
-	};
-}
+const embroidery = (name: string, parameters: Record<string, unknown>): Step => embroideryStep(name, parameters, credential);
 
 describe('what the node guarantees, in n8n 2.41.1', () => {
 	let n8n: LocalN8n;
@@ -55,23 +48,8 @@ describe('what the node guarantees, in n8n 2.41.1', () => {
 				embroidery('Download', { resource: 'job', operation: 'download', files: ['preview'], options: {} }),
 			]),
 			manualWorkflow('e2eTrustConvert1', 'Trust: create, wait, download the preview', [
-				{
-					name: 'Read design',
-					type: 'n8n-nodes-base.readWriteFile',
-					typeVersion: 1,
-					parameters: { fileSelector: designPath, options: { dataPropertyName: 'data' } },
-				},
-				embroidery('Convert', {
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'pes',
-					waitForCompletion: true,
-					timeout: 120,
-					downloadResults: ['preview'],
-					options: {},
-				}),
+				readFileStep('Read design', designPath),
+				embroidery('Convert', createAndWait({ options: {} })),
 			]),
 		]);
 	});

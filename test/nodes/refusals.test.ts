@@ -2,15 +2,13 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import { JobAcceptedSchema, UsageResponseSchema, defaultRetryPolicy, embroideryApiRequest, routes } from '../../nodes/Embroidery/transport';
 import type { RetryPolicy } from '../../nodes/Embroidery/transport/retryPolicy';
-import { registerNodeType, runNode, withinNodeExecution } from '../support/n8n';
+import { caughtApiError, registerNodeType, runNode, testNodeType, withinNodeExecution } from '../support/n8n';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
+import { listenOnLoopback } from '../support/loopback';
 
 // Refusals the service acted on in no way (429, an upload cut off before it was read) are repeated within a
 // time budget, not a count; everything here runs over real HTTP through n8n-core's own request helpers.
@@ -26,15 +24,7 @@ const accepted = { message: 'Accepted', job, jobs: [job] };
 /** Short waits so a storm of many refusals fits in a test; the budget is what bounds it. */
 const quickPolicy: RetryPolicy = { ...defaultRetryPolicy, baseDelayMs: 100, maxDelayMs: 400, maxJitterMs: 50, refusedBudgetMs: 20_000 };
 
-async function caught(promise: Promise<unknown>): Promise<NodeApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		if (error instanceof NodeApiError) return error;
-		throw error;
-	}
-	throw new Error('expected the request to fail');
-}
+const caught = caughtApiError;
 
 function getUsage(baseUrl: string, retryPolicy?: RetryPolicy) {
 	return withinNodeExecution({ apiKey, baseUrl }, async (context) =>
@@ -74,15 +64,8 @@ async function startRawServer(scripts: Array<(socket: Socket, received: () => Bu
 		});
 		script(socket, () => connections[index]);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}/api/v1`,
-		connections,
-		async close() {
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	const { baseUrl, close } = await listenOnLoopback(server);
+	return { baseUrl, connections, close };
 }
 
 /** Calls `then` once the connection has received `bytes` bytes (the headers and the start of the body). */
@@ -203,27 +186,6 @@ describe('refusals are repeated within a time budget', () => {
 });
 
 /** A node that runs `work` once with its execution's context. */
-function workerNode(work: (context: IExecuteFunctions) => Promise<void>): INodeType {
-	return {
-		description: {
-			displayName: 'Worker',
-			name: 'worker',
-			group: ['transform'],
-			version: 1,
-			description: 'Sends a burst of requests',
-			defaults: { name: 'Worker' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: 'embroideryApi', required: true }],
-			properties: [],
-		},
-		async execute(this: IExecuteFunctions) {
-			await work(this);
-			return [[{ json: {}, pairedItem: { item: 0 } }]];
-		},
-	};
-}
-
 describe('two workers share one key', () => {
 	test('two executions in parallel, each with its own pacers, finish a burst against a strict window with no failure', async () => {
 		// The service: at most 10 requests per 2 s per API key, wherever they come from; the two "workers"
@@ -247,19 +209,13 @@ describe('two workers share one key', () => {
 				sendJson(response, 200, usage);
 			});
 		};
-		const servers = [createHttpServer(handle), createHttpServer(handle)];
-		const ports = await Promise.all(
-			servers.map(
-				(server) =>
-					new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))),
-			),
-		);
+		const servers = await Promise.all([listenOnLoopback(createHttpServer(handle)), listenOnLoopback(createHttpServer(handle))]);
 		try {
 			// Each worker is its own node type and its own n8n execution (the harness's probe runs one at a time).
-			const worker = async (port: number, index: number) => {
+			const worker = async (baseUrl: string, index: number) => {
 				const failures: unknown[] = [];
 				const nodeType = `test.worker${index}`;
-				registerNodeType(nodeType, workerNode(async (context) => {
+				registerNodeType(nodeType, testNodeType('worker', 'Sends a burst of requests', async (context) => {
 					const one = () => embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema });
 					for (let round = 0; round < 3; round++) {
 						for (const result of await Promise.allSettled(Array.from({ length: 16 }, one))) {
@@ -267,20 +223,17 @@ describe('two workers share one key', () => {
 						}
 					}
 				}));
-				const run = await runNode({ parameters: {}, credentials: { apiKey, baseUrl: `http://127.0.0.1:${port}/api/v1` }, nodeType });
+				const run = await runNode({ parameters: {}, credentials: { apiKey, baseUrl }, nodeType });
 				if (run.error) throw run.error;
 				if (failures.length > 0) throw failures[0];
 			};
-			const results = await Promise.allSettled(ports.map((port, index) => worker(port, index)));
+			const results = await Promise.allSettled(servers.map((server, index) => worker(server.baseUrl, index)));
 			for (const result of results) if (result.status === 'rejected') console.log(String(result.reason), (result.reason as Error).stack);
 			expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
 			expect(acceptedAt).toHaveLength(96);
 			console.log(`two workers, 96 requests at 10 per 2 s: ${refused} answered 429`);
 		} finally {
-			for (const server of servers) {
-				server.closeAllConnections();
-				await new Promise<void>((resolve) => server.close(() => resolve()));
-			}
+			for (const server of servers) await server.close();
 		}
 	});
 });

@@ -1,5 +1,6 @@
 import { binaryBuffer, loadOptions, testCredential } from '../support/n8n';
 import { artworkItem, embroideryItem, fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
+import { createAndWait, createConversion } from '../support/jobParameters';
 
 const env = useSandbox();
 
@@ -57,16 +58,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		const items = itemsOf(
 			await run(
 				credentials,
-				{
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'pes',
-					waitForCompletion: true,
-					timeout: 120,
-					downloadResults: ['preview'],
-				},
+				createAndWait(),
 				[embroideryItem('Star.DST'), embroideryItem('Star.JEF')],
 			),
 		);
@@ -210,7 +202,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		const [job] = itemsOf(
 			await run(
 				credentials,
-				{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes', waitForCompletion: true, timeout: 120 },
+				createConversion({ waitForCompletion: true, timeout: 120 }),
 				[embroideryItem('Star.DST')],
 			),
 		);
@@ -263,7 +255,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 			[failed] = itemsOf(
 				await run(
 					credentials,
-					{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes', waitForCompletion: true, timeout: 120 },
+					createConversion({ waitForCompletion: true, timeout: 120 }),
 					[embroideryItem('Star.DST')],
 				),
 			);
@@ -288,7 +280,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		const credentials = await env.credentials();
 		const result = await run(
 			credentials,
-			{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'dst' },
+			createConversion({ format: 'dst' }),
 			[embroideryItem('Star.DST')],
 			{ onError: 'continueRegularOutput' },
 		);
@@ -299,7 +291,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 
 	test('a limited free account with Combine Items is told to send one request per item, which then works', async () => {
 		const credentials = await env.credentials({ plan: 'free', previewRemaining: 5 });
-		const parameters = { resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes' };
+		const parameters = createConversion();
 		const input = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
 		const combined = await run(credentials, { ...parameters, options: { batching: 'combine' } }, input, {
 			onError: 'continueRegularOutput',
@@ -350,7 +342,7 @@ describe('the transport policy against the sandbox', () => {
 			await env.admin().setFaults({ rate5xx: 1 });
 			const created = await run(
 				credentials,
-				{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes' },
+				createConversion(),
 				[embroideryItem('Star.DST')],
 				{ onError: 'continueRegularOutput' },
 			);

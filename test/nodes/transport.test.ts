@@ -1,5 +1,3 @@
-import { NodeApiError } from 'n8n-workflow';
-
 import {
 	FormatsResponseSchema,
 	JobAcceptedSchema,
@@ -9,7 +7,7 @@ import {
 	downloadSignedFile,
 	routes,
 } from '../../nodes/Embroidery/transport';
-import { withinNodeExecution } from '../support/n8n';
+import { withinNodeExecution, caughtApiError } from '../support/n8n';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
 import type { Handler } from './support/scriptedServer';
 
@@ -28,15 +26,7 @@ async function withServer<T>(handler: Handler, run: (baseUrl: string, server: Aw
 	}
 }
 
-async function caught(promise: Promise<unknown>): Promise<NodeApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		if (error instanceof NodeApiError) return error;
-		throw error;
-	}
-	throw new Error('expected the request to fail');
-}
+const caught = caughtApiError;
 
 function getUsage(baseUrl: string) {
 	return withinNodeExecution({ apiKey, baseUrl: `${baseUrl}//` }, async (context) =>

@@ -8,49 +8,23 @@ import { jobHints } from '../../nodes/Embroidery/helpers/jobHints';
 import { defaultRetryPolicy, safeFileName, timeLimits } from '../../nodes/Embroidery/transport';
 import { binaryBuffer, runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem, NodeRun } from '../support/n8n';
-import { useSandbox } from '../support/fixtures';
-import { startOtherOrigin, startVariantService } from '../support/variantService';
-import type { VariantService } from '../support/variantService';
+import { useSandbox, useVariantService } from '../support/fixtures';
+import { startOtherOrigin } from '../support/variantService';
 import { embroideryItem } from './support/sandboxRun';
+import { createConversion } from '../support/jobParameters';
 
 jest.setTimeout(120_000);
 
 const { sandbox, admin } = useSandbox();
-let variant: VariantService;
-const savedLimits = { ...timeLimits };
-const savedPolicy = { ...defaultRetryPolicy };
-
-beforeAll(async () => {
-	variant = await startVariantService(sandbox.origin);
-	// Retries of a failing GET wait 20 ms instead of seconds; the count of tries stays.
-	Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 });
-});
-
-afterEach(() => {
-	variant.reset();
-	Object.assign(timeLimits, savedLimits);
-});
-
-afterAll(async () => {
-	Object.assign(defaultRetryPolicy, savedPolicy);
-	await variant?.close();
-});
+const variant = useVariantService(sandbox, [timeLimits]);
 
 async function credentials(plan: 'credits' | 'subscription' = 'credits'): Promise<ApiCredentials> {
 	const { key } = await admin.createAccountWithKey({ plan, creditBalance: 100, entitlements: 100 });
 	return { apiKey: key, baseUrl: variant.baseUrl };
 }
 
-const createAndWait = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'job',
-	operation: 'create',
-	workflow: 'conversion',
-	binaryPropertyName: 'data',
-	format: 'pes',
-	waitForCompletion: true,
-	timeout: 90,
-	...extra,
-});
+/** Create with Wait for Completion, nothing downloaded unless `extra` asks. */
+const createAndWait = (extra: INodeParameters = {}): INodeParameters => createConversion({ waitForCompletion: true, timeout: 90, ...extra });
 
 const stars = (count: number): InputItem[] => Array.from({ length: count }, () => embroideryItem('Star.DST'));
 

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { binaryBuffer } from '../support/n8n';
 import { artworkSvg, fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
+import { listenOnLoopback } from '../support/loopback';
 
 const env = useSandbox();
 
@@ -56,17 +56,8 @@ async function startFileServer(): Promise<FileServer> {
 			response.writeHead(404).end('Not found');
 		}
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests,
-		endlessBytesSent: () => endlessBytes,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	const { origin, close } = await listenOnLoopback(server);
+	return { url: origin, requests, endlessBytesSent: () => endlessBytes, close };
 }
 
 let files: FileServer;

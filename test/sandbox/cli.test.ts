@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -7,54 +7,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { longDst } from '../../bench/fuzz-inputs';
 import { Api } from './client';
 import type { RunningSandbox } from '../support/sandbox';
+import { descendants, repositoryRoot, spawnSandbox } from '../support/sandboxProcess';
 
 // Generous: the suite shares two cores with other heavy runs (builds, n8n, benches).
 jest.setTimeout(120_000);
 
-const root = join(__dirname, '..', '..');
-
 /** Starts `tsx sandbox/cli.ts` (what `npm run sandbox` runs) and reads what it prints. */
-async function startCli(
-	args: string[],
-): Promise<{ child: ChildProcess; printed: Record<string, string> }> {
-	const child = spawn(
-		process.execPath,
-		[join(root, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', ...args],
-		{
-			cwd: root,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
-	);
-	let output = '';
-	child.stderr!.on('data', (chunk) => (output += chunk));
-	await new Promise<void>((resolve, reject) => {
-		child.stdout!.on('data', (chunk) => {
-			output += chunk;
-			if (output.includes('Press Ctrl+C')) resolve();
-		});
-		child.once('exit', (code) => reject(new Error(`The CLI exited with ${code}: ${output}`)));
-	});
-	const line = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(output)?.[1] ?? '';
-	return {
-		child,
-		printed: {
-			baseUrl: line('Base URL'),
-			demoKey: line('Demo API key'),
-			adminToken: line('Admin token'),
-		},
-	};
-}
-
-/** Every process below `pid` (the CLI's tsx wrapper, the sandbox, its engine processes). */
-function childPids(pid: number): number[] {
-	const pairs = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-		.split('\n')
-		.map((line) => line.trim().split(/\s+/).map(Number))
-		.filter(([child]) => child > 0);
-	const below = (parent: number): number[] =>
-		pairs.filter(([, ppid]) => ppid === parent).flatMap(([child]) => [child, ...below(child)]);
-	return below(pid);
-}
+const startCli = (args: string[]) => spawnSandbox([join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', ...args]);
 
 function alive(pid: number): boolean {
 	try {
@@ -112,7 +71,7 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 				expect(['queued', 'processing']).toContain(status);
 				await new Promise((resolve) => setTimeout(resolve, 200));
 			}
-			const engines = childPids(first.child.pid!);
+			const engines = descendants(first.child.pid!);
 			expect(engines.length).toBeGreaterThan(0);
 			const exited = exitCode(first.child);
 			const stoppedAt = Date.now();
@@ -158,9 +117,9 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 	it('refuses a bad flag value with a message and exit code 2', async () => {
 		const child = spawn(
 			process.execPath,
-			[join(root, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', '--port', 'abc'],
+			[join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', '--port', 'abc'],
 			{
-				cwd: root,
+				cwd: repositoryRoot,
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
 		);

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -25,6 +25,26 @@ async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boole
 	return true;
 }
 
+/** Starts a POST whose Content-Length announces `declaredBytes`; the caller writes the body. */
+function announcedPost(
+	url: string,
+	headers: Record<string, string>,
+	declaredBytes: number,
+	onResponse: (response: IncomingMessage) => void,
+): ClientRequest {
+	const target = new URL(url);
+	return httpRequest(
+		{
+			host: target.hostname,
+			port: target.port,
+			path: target.pathname,
+			method: 'POST',
+			headers: { ...headers, 'content-length': String(declaredBytes) },
+		},
+		onResponse,
+	);
+}
+
 /**
  * Starts a raw POST that announces `declaredBytes` of body, writes `sentBytes` of it after `head`,
  * then cuts the connection. Resolves with the status if the server answered first, else null.
@@ -37,20 +57,10 @@ function cutOffPost(
 	sentBytes: number,
 ): Promise<number | null> {
 	return new Promise((resolve) => {
-		const target = new URL(url);
-		const req = httpRequest(
-			{
-				host: target.hostname,
-				port: target.port,
-				path: target.pathname,
-				method: 'POST',
-				headers: { ...headers, 'content-length': String(declaredBytes) },
-			},
-			(response) => {
-				response.resume();
-				response.on('end', () => resolve(response.statusCode ?? null));
-			},
-		);
+		const req = announcedPost(url, headers, declaredBytes, (response) => {
+			response.resume();
+			response.on('end', () => resolve(response.statusCode ?? null));
+		});
 		req.on('error', () => resolve(null));
 		req.write(head);
 		let written = head.length;
@@ -122,22 +132,12 @@ function refusedPost(
 	declaredBytes: number,
 ): Promise<{ status: number | null; sentBytes: number }> {
 	return new Promise((resolve) => {
-		const target = new URL(url);
 		let status: number | null = null;
 		let sentBytes = 0;
-		const req = httpRequest(
-			{
-				host: target.hostname,
-				port: target.port,
-				path: target.pathname,
-				method: 'POST',
-				headers: { ...headers, 'content-length': String(declaredBytes) },
-			},
-			(response) => {
-				status = response.statusCode ?? null;
-				response.resume();
-			},
-		);
+		const req = announcedPost(url, headers, declaredBytes, (response) => {
+			status = response.statusCode ?? null;
+			response.resume();
+		});
 		req.on('error', () => undefined);
 		req.on('close', () => resolve({ status, sentBytes }));
 		const chunk = Buffer.alloc(64 * 1024, 0x41);

@@ -5,6 +5,8 @@
  */
 import { sandboxAdmin, startSandbox } from './sandbox';
 import type { RunningSandbox, SandboxAdmin, SandboxOptions } from './sandbox';
+import { startVariantService, type VariantService } from './variantService';
+import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
 
 export { fixturesDir } from './fixtureFiles';
 
@@ -72,4 +74,31 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
 		sandbox: liveHandle(() => started(state.sandbox)),
 		admin: liveHandle(() => started(state.admin)),
 	};
+}
+
+/**
+ * A variant of the service (test/support/variantService.ts) in front of the sandbox of `sandbox` for the
+ * file's tests: its rules reset after each test, together with the settings objects in `restoreAfterEach`.
+ * Retries of a failing request wait 20 ms instead of seconds (the count of tries stays).
+ */
+export function useVariantService(sandbox: RunningSandbox, restoreAfterEach: object[] = []): VariantService {
+	const state: { variant?: VariantService } = {};
+	const savedPolicy = { ...defaultRetryPolicy };
+	const saved = restoreAfterEach.map((settings) => ({ ...settings }));
+	beforeAll(async () => {
+		state.variant = await startVariantService(sandbox.origin);
+		Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 });
+	});
+	afterEach(() => {
+		state.variant?.reset();
+		restoreAfterEach.forEach((settings, index) => Object.assign(settings, saved[index]));
+	});
+	afterAll(async () => {
+		Object.assign(defaultRetryPolicy, savedPolicy);
+		await state.variant?.close();
+	});
+	return liveHandle(() => {
+		if (!state.variant) throw new Error('The variant service has not started: use it inside a test or a hook');
+		return state.variant;
+	});
 }

@@ -17,7 +17,7 @@ import {
 	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
-import { ICredentialsHelper, Workflow, createEmptyRunExecutionData, isExpression } from 'n8n-workflow';
+import { ICredentialsHelper, NodeApiError, Workflow, createEmptyRunExecutionData, isExpression } from 'n8n-workflow';
 import type {
 	ExecutionError,
 	IBinaryData,
@@ -345,6 +345,39 @@ export async function binaryBuffer(binary: IBinaryData): Promise<Buffer> {
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
 }
 
+/** A node type using the embroideryApi credential that runs `work` and passes one empty item on. */
+export function testNodeType(name: string, description: string, work: (context: IExecuteFunctions) => Promise<void>): INodeType {
+	return {
+		description: {
+			displayName: name,
+			name,
+			group: ['transform'],
+			version: 1,
+			description,
+			defaults: { name },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: 'embroideryApi', required: true }],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions) {
+			await work(this);
+			return [[{ json: {}, pairedItem: { item: 0 } }]];
+		},
+	};
+}
+
+/** The NodeApiError a promise rejects with (any other outcome fails the test). */
+export async function caughtApiError(promise: Promise<unknown>): Promise<NodeApiError> {
+	try {
+		await promise;
+	} catch (error) {
+		if (error instanceof NodeApiError) return error;
+		throw error;
+	}
+	throw new Error('expected the request to fail');
+}
+
 const probeNodeType = 'harness.probe';
 
 /**
@@ -357,28 +390,13 @@ export async function withinNodeExecution<T>(
 	options: { signal?: AbortSignal } = {},
 ): Promise<T> {
 	let outcome: { value: T } | { error: unknown } | undefined;
-	const probe: INodeType = {
-		description: {
-			displayName: 'Probe',
-			name: 'probe',
-			group: ['transform'],
-			version: 1,
-			description: 'Runs a test function',
-			defaults: { name: 'Probe' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: 'embroideryApi', required: true }],
-			properties: [],
-		},
-		async execute(this: IExecuteFunctions) {
-			try {
-				outcome = { value: await fn(this) };
-			} catch (error) {
-				outcome = { error };
-			}
-			return [[{ json: {}, pairedItem: { item: 0 } }]];
-		},
-	};
+	const probe = testNodeType('probe', 'Runs a test function', async (context) => {
+		try {
+			outcome = { value: await fn(context) };
+		} catch (error) {
+			outcome = { error };
+		}
+	});
 	registerNodeType(probeNodeType, probe);
 	await runNode({ parameters: {}, credentials, nodeType: probeNodeType, signal: options.signal });
 	if (!outcome) throw new Error('The probe node did not run');

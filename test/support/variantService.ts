@@ -7,9 +7,9 @@
  */
 import { createServer, request as forward } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { routeOf } from '../load/support/countingProxy';
+import { listenOnLoopback } from './loopback';
 
 type Json = Record<string, unknown>;
 
@@ -217,11 +217,10 @@ export async function startVariantService(sandboxOrigin: string) {
 		incoming.pipe(upstream);
 	});
 	server.keepAliveTimeout = 1000;
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const loopback = await listenOnLoopback(server);
 	return {
-		origin: `http://127.0.0.1:${port}`,
-		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		origin: loopback.origin,
+		baseUrl: loopback.baseUrl,
 		requests,
 		/** How JSON answers are shaped from now on. */
 		answer(variant: BodyVariant): void {
@@ -242,8 +241,7 @@ export async function startVariantService(sandboxOrigin: string) {
 		},
 		close: async () => {
 			for (const response of hanging) response.destroy();
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await loopback.close();
 		},
 	};
 }
@@ -267,14 +265,6 @@ export async function startOtherOrigin() {
 		}
 		sendJson(outgoing, 200, { freeUsage: { limited: false, previewRemaining: 0, creditBalance: 999, digitisingCreditCost: 1, conversionCreditCost: 1 } });
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		origin: `http://127.0.0.1:${port}`,
-		requests,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	const { origin, close } = await listenOnLoopback(server);
+	return { origin, requests, close };
 }

@@ -1,10 +1,10 @@
 import { createServer, request as forward } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../support/n8n-poll';
 import { useSandbox } from '../support/fixtures';
 import { FOLLOW_UPS_PER_POLL } from '../../nodes/Embroidery/trigger/pollState';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
+import { listenOnLoopback } from '../support/loopback';
 
 jest.setTimeout(180_000);
 
@@ -40,10 +40,9 @@ async function countingProxy(origin: string) {
 		});
 		incoming.pipe(upstream);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const { baseUrl, close } = await listenOnLoopback(server);
 	return {
-		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		baseUrl,
 		/** Answers the next request of each line ("GET /jobs") with 429 and Retry-After: 1, as the service does over its rate limit. */
 		refuseOnce(...lines: string[]): void {
 			refusals.push(...lines);
@@ -56,7 +55,7 @@ async function countingProxy(origin: string) {
 		take(): string[] {
 			return requests.splice(0);
 		},
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+		close,
 	};
 }
 

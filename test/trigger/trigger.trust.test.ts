@@ -4,36 +4,16 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
 import { pollLimits } from '../../nodes/Embroidery/trigger/pollTrigger';
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings } from '../support/n8n-poll';
-import { useSandbox } from '../support/fixtures';
-import { startVariantService } from '../support/variantService';
-import type { VariantService } from '../support/variantService';
+import { useSandbox, useVariantService } from '../support/fixtures';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import type { Account } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
 const { sandbox, admin } = useSandbox();
-let variant: VariantService;
-const savedPolicy = { ...defaultRetryPolicy };
-const savedLimits = { ...pollLimits };
-
-beforeAll(async () => {
-	variant = await startVariantService(sandbox.origin);
-	Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 });
-});
-
-afterEach(() => {
-	variant.reset();
-	Object.assign(pollLimits, savedLimits);
-});
-
-afterAll(async () => {
-	Object.assign(defaultRetryPolicy, savedPolicy);
-	await variant?.close();
-});
+const variant = useVariantService(sandbox, [pollLimits]);
 
 /** An active trigger of a fresh account that talks to the variant service; jobs are made straight at the sandbox. */
 async function activeTrigger(options: { downloadFiles?: boolean; includeFullJob?: boolean } = {}): Promise<{ account: Account; trigger: ActiveTriggerHarness }> {

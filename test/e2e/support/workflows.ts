@@ -45,3 +45,23 @@ export function setFields(name: string, fields: Record<string, string | number>)
 		},
 	};
 }
+
+/** An Embroidery node (action) using the given stored credential. */
+export function embroideryStep(
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+	typeVersion = 1,
+): Step {
+	return { name, type: 'n8n-nodes-embroidery.embroidery', typeVersion, parameters, credentials: { embroideryApi: credential } };
+}
+
+/** A "Read/Write Files from Disk" node that reads one file into the binary property `field`. */
+export function readFileStep(name: string, path: string, field = 'data'): Step {
+	return {
+		name,
+		type: 'n8n-nodes-base.readWriteFile',
+		typeVersion: 1,
+		parameters: { fileSelector: path, options: { dataPropertyName: field } },
+	};
+}

@@ -1,5 +1,5 @@
 import { createServer, request as forward } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../support/loopback';
 
 export interface CountedRequest {
 	method: string;
@@ -60,11 +60,10 @@ export async function startCountingProxy(origin: string) {
 		incoming.pipe(upstream);
 	});
 	server.keepAliveTimeout = 1000;
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const loopback = await listenOnLoopback(server);
 	return {
-		origin: `http://127.0.0.1:${port}`,
-		baseUrl: `http://127.0.0.1:${port}/api/v1`,
+		origin: loopback.origin,
+		baseUrl: loopback.baseUrl,
 		requests,
 		/** Lets a test answer chosen requests itself (return a status), or pass them on (return undefined). */
 		answerWith(answer?: Answer): void {
@@ -74,10 +73,7 @@ export async function startCountingProxy(origin: string) {
 		take(): CountedRequest[] {
 			return requests.splice(0);
 		},
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close: loopback.close,
 	};
 }
 

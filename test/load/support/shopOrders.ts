@@ -11,6 +11,7 @@ import { startCountingProxy } from './countingProxy';
 import type { CountedRequest, CountingProxy } from './countingProxy';
 
 import { fixturesDir } from '../../support/fixtureFiles';
+import { createAndWait } from '../../support/jobParameters';
 
 export { fixturesDir };
 
@@ -26,18 +27,7 @@ export function orderItems(count: number, fixture = 'Star.DST'): InputItem[] {
 
 /** Create -> wait -> download in one node, batching ten files per request, as a shop workflow would. */
 export function createWaitDownload(download: Array<'outputs' | 'preview'>, unlock = false): INodeParameters {
-	return {
-		resource: 'job',
-		operation: 'create',
-		workflow: 'conversion',
-		binaryPropertyName: 'data',
-		format: 'pes',
-		waitForCompletion: true,
-		timeout: 600,
-		downloadResults: download,
-		unlockBeforeDownload: unlock,
-		options: { batching: 'combine' },
-	};
+	return createAndWait({ timeout: 600, downloadResults: download, unlockBeforeDownload: unlock, options: { batching: 'combine' } });
 }
 
 export interface Shop {

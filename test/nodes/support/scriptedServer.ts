@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../support/loopback';
 
 export interface RecordedRequest {
 	method: string;
@@ -23,17 +23,8 @@ export async function startScriptedServer(handler: Handler) {
 			handler(recorded, res, requests.length);
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		origin: `http://127.0.0.1:${port}`,
-		baseUrl: `http://127.0.0.1:${port}/api/v1`,
-		requests,
-		async close() {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	const { origin, baseUrl, close } = await listenOnLoopback(server);
+	return { origin, baseUrl, requests, close };
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

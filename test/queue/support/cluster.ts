@@ -4,12 +4,12 @@
  * with the package installed in its ~/.n8n/nodes, as n8n documents for queue mode, and the same
  * encryption key. The binary data mode is n8n's default for queue mode: the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { LocalN8n, n8nRuntime, sleep } from '../../../scripts/n8n';
+import { LocalN8n, stopProcessGroup } from '../../../scripts/n8n';
 import type { QueueServices } from './services';
 
 export interface QueueClusterOptions {
@@ -60,31 +60,13 @@ export class QueueWorker {
 
 	async start(timeoutMs = 240_000): Promise<void> {
 		if (this.process) throw new Error(`${this.name} is already running.`);
-		const log = createWriteStream(this.logFile, { flags: 'a' });
-		// n8n's CLI script started by its own Node directly, so this pid is the worker's node process.
-		const runtime = n8nRuntime();
-		const worker = spawn(runtime.node, [runtime.bin, 'worker', `--concurrency=${this.concurrency}`], {
-			cwd: this.instance.userFolder,
-			env: {
-				...this.instance.env(),
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(this.instance.port),
-				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			},
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		worker.stdout?.pipe(log);
-		worker.stderr?.pipe(log);
-		this.process = worker;
-		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			if (worker.exitCode !== null) throw new Error(`${this.name} exited with code ${worker.exitCode}; see ${this.logFile}:\n${await this.instance.logTail()}`);
-			if (await answers(`${this.instance.url}/healthz/readiness`)) return;
-			await sleep(500);
-		}
-		await this.stop();
-		throw new Error(`${this.name} was not ready within ${timeoutMs / 1000} s; see ${this.logFile}:\n${await this.instance.logTail()}`);
+		this.process = await this.instance.launch(
+			this.name,
+			['worker', `--concurrency=${this.concurrency}`],
+			{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.instance.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			() => answers(`${this.instance.url}/healthz/readiness`),
+			timeoutMs,
+		);
 	}
 
 	/** A fresh process: its memory figures start from a clean baseline. */
@@ -96,12 +78,7 @@ export class QueueWorker {
 	async stop(timeoutMs = 60_000): Promise<void> {
 		const worker = this.process;
 		this.process = undefined;
-		if (!worker?.pid || worker.exitCode !== null) return;
-		const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
-		signalGroup(worker.pid, 'SIGTERM');
-		const timer = setTimeout(() => signalGroup(worker.pid!, 'SIGKILL'), timeoutMs);
-		await exited;
-		clearTimeout(timer);
+		await stopProcessGroup(worker, timeoutMs);
 	}
 
 	/** The ids of the executions this worker ran, from its "Worker started execution <id>" log lines. */
@@ -179,14 +156,5 @@ async function answers(url: string): Promise<boolean> {
 		return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
 	} catch {
 		return false;
-	}
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-	try {
-		// n8n starts its task runner as a child; the negative pid reaches the whole group.
-		process.kill(-pid, signal);
-	} catch {
-		// Already gone.
 	}
 }

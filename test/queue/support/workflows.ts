@@ -4,6 +4,7 @@
  */
 import type { WorkflowExport, WorkflowNode } from '../../../scripts/n8n';
 import { linearWorkflow } from '../../e2e/support/workflows';
+import { createConversion } from '../../support/jobParameters';
 
 export const bigFileWorkflows = {
 	/** n8n's HTTP Request node fetches the file, the Embroidery node uploads it as a conversion job. */
@@ -68,7 +69,7 @@ export function bigFileWorkflowExports(credential: { id: string; name: string })
 					typeVersion: 1,
 					position: [0, 0],
 					credentials: embroideryApi,
-					parameters: { resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes', options: {} },
+					parameters: createConversion({ options: {} }),
 				},
 				{
 					name: 'Job',

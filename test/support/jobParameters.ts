@@ -1,0 +1,15 @@
+/**
+ * The Embroidery node's parameters for the job a test sends most: a conversion created from the
+ * item's `data` binary. Unit, load and end-to-end suites share it so a renamed parameter changes here.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+/** Job > Create, conversion of the `data` binary to PES; `extra` adds or overrides parameters. */
+export function createConversion(extra: INodeParameters = {}): INodeParameters {
+	return { resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes', ...extra };
+}
+
+/** Job > Create with Wait for Completion (and, unless `extra` says otherwise, the preview downloaded). */
+export function createAndWait(extra: INodeParameters = {}): INodeParameters {
+	return createConversion({ waitForCompletion: true, timeout: 120, downloadResults: ['preview'], ...extra });
+}
