@@ -1,5 +1,5 @@
 /*
- * How a job is processed, from the request to the worker thread:
+ * How a job is processed, from the request to the engine process:
  *
  * POST /api/v1/jobs     http/routes/jobs.ts; its config names ability jobs:write and the
  *                       jobCreation limit, which http/plugins/caller.ts enforces
@@ -8,14 +8,14 @@
  *   checkJobRequest     services/jobRequest.ts: every 422 rule; checksum and content detection
  *                       in the inspection thread (workers/inspector.ts, workers/inspection.ts)
  *   allowance, processing control, then insertJobs in one transaction (status `queued`)
- * JobRunner.kick        below: claims queued jobs while an engine thread is idle
+ * JobRunner.kick        below: claims queued jobs while an engine process is idle
  * WorkerPool.run        workers/pool.ts: a job per engine process; heap ceiling, timeout, crash -> failed
  * processJob            workers/processJob.ts, in the process: read or digitise, write, previews
  * JobRunner.record      below: outputs, status and event in one transaction; files of a result
  *                       that is not recorded (failed, timed out, stale) are removed
  */
 import { readdirSync, rmSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
 import { transaction } from '../storage/database';
@@ -106,14 +106,8 @@ export class JobRunner implements JobQueue {
 	 * start nothing is in flight, so every stored file should have its record.
 	 */
 	private removeUnnamedFiles(): void {
-		const named = new Set(
-			(this.db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
-		);
-		for (const entry of readdirSync(this.store.root, { recursive: true, withFileTypes: true })) {
-			if (!entry.isFile()) continue;
-			const path = relative(this.store.root, join(entry.parentPath, entry.name)).split(sep).join('/');
-			if (!named.has(path)) this.store.remove(path);
-		}
+		const named = this.uploads.paths();
+		for (const path of this.store.storedPaths()) if (!named.has(path)) this.store.remove(path);
 	}
 
 	/** Starts as many queued jobs as there are idle workers; never throws (failures go to `report`). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 
 /** Files under the data directory: `files/<account>/<upload>.<ext>`, and `tmp/` for uploads in flight. */
 export class FileStore {
@@ -35,6 +35,13 @@ export class FileStore {
 
 	remove(relativePath: string): void {
 		rmSync(this.absolute(relativePath), { force: true });
+	}
+
+	/** The relative path of every stored file (as `relativePath` names them). */
+	storedPaths(): string[] {
+		return readdirSync(this.root, { recursive: true, withFileTypes: true })
+			.filter((entry) => entry.isFile())
+			.map((entry) => relative(this.root, join(entry.parentPath, entry.name)).split(sep).join('/'));
 	}
 
 	/** Everything gone, for the control API's reset. */

@@ -46,6 +46,11 @@ export class UploadsTable {
 			);
 	}
 
+	/** The stored path of every upload record. */
+	paths(): Set<string> {
+		return new Set((this.db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path));
+	}
+
 	find(id: string): UploadRow | undefined {
 		return this.db.prepare('SELECT * FROM uploads WHERE id = ?').get(id) as UploadRow | undefined;
 	}
