@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Workflow } from '../transport';
 import { fileNameFromUrl } from './binary';
@@ -12,8 +12,15 @@ export interface UrlSourceFile extends SourceFile {
 	content?: Buffer;
 }
 
+/** What n8n's helper gives for `encoding: 'stream'`: Node's response stream. */
+interface ResponseStream extends AsyncIterable<Uint8Array> {
+	destroy?: () => void;
+	/** Node's Readable `map`: a stream of what `fn` returns for each chunk; a throw ends it with that error. */
+	map?: (fn: (chunk: Uint8Array) => Uint8Array) => ResponseStream;
+}
+
 interface StreamedResponse {
-	body: AsyncIterable<Uint8Array> & { destroy?: () => void };
+	body: ResponseStream;
 	headers: Record<string, unknown>;
 	statusCode: number;
 }
@@ -33,6 +40,13 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 
 function capitalised(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The whole body in memory, each chunk passed through `each` (which may throw to stop). */
+async function collected(body: ResponseStream, each: (chunk: Uint8Array) => Uint8Array): Promise<Buffer> {
+	const chunks: Uint8Array[] = [];
+	for await (const chunk of body) chunks.push(each(chunk));
+	return Buffer.concat(chunks);
 }
 
 /** The URL without its query (signed links carry tokens there), for messages. */
@@ -152,8 +166,8 @@ async function followToFile(
 /**
  * Fetches a source file from a URL with n8n's plain HTTP helper: no credential, so the API key is never
  * sent there (nor to any host a redirect leads to). The type is checked from the headers before the
- * body is read, the size limit while it arrives (the download stops at the limit), and the file goes
- * to n8n's binary store, from which the upload streams it like any stored source.
+ * body is read, the size limit while it arrives (the download stops at the limit), and the body streams
+ * into n8n's binary store, from which the upload streams it like any stored source.
  */
 export async function fetchUrlSource(
 	context: IExecuteFunctions,
@@ -203,17 +217,34 @@ export async function fetchUrlSource(
 		const announced = Number(header(response.headers, 'content-length'));
 		if (Number.isFinite(announced) && announced > maxBytes) throw tooLarge(formatMegabytes(announced));
 
-		const chunks: Uint8Array[] = [];
 		let bytes = 0;
-		for await (const chunk of body) {
+		let overLimit: NodeOperationError | undefined;
+		const counted = (chunk: Uint8Array) => {
 			bytes += chunk.length;
-			if (bytes > maxBytes) throw tooLarge(`larger than ${formatMegabytes(maxBytes)} (the download was stopped there)`);
-			chunks.push(chunk);
+			if (bytes > maxBytes) {
+				overLimit = tooLarge(`larger than ${formatMegabytes(maxBytes)} (the download was stopped there)`);
+				throw overLimit;
+			}
+			return chunk;
+		};
+		// The body streams into n8n's binary store (filesystem, database or S3 mode keep it there; only the
+		// memory mode holds it), counted on the way so the download stops at the limit.
+		let stored: IBinaryData;
+		try {
+			stored = body.map
+				? await context.helpers.prepareBinaryData(
+						body.map(counted) as unknown as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
+						fileName,
+						mimeType,
+					)
+				: await context.helpers.prepareBinaryData(await collected(body, counted), fileName, mimeType);
+		} catch (error) {
+			throw (
+				overLimit ??
+				problem(context, itemIndex, `Could not read ${where}: ${(error as Error).message}`, 'Check that the link is reachable from the n8n server.')
+			);
 		}
 		if (bytes === 0) throw problem(context, itemIndex, `${capitalised(where)} is empty`, 'Link a file with content.');
-		const content = Buffer.concat(chunks);
-		// In n8n's filesystem or S3 mode the store keeps the file, so many items' sources are never held together.
-		const stored = await context.helpers.prepareBinaryData(content, fileName, mimeType);
 		return {
 			itemIndex,
 			propertyName: 'url',
@@ -222,7 +253,7 @@ export async function fetchUrlSource(
 			bytes,
 			binaryId: stored.id,
 			sourceUrl: url.href,
-			content: stored.id ? undefined : content,
+			content: stored.id ? undefined : Buffer.from(stored.data, 'base64'),
 		};
 	} finally {
 		body.destroy?.();
