@@ -3,16 +3,11 @@
  * per axis in balanced ternary (y pointing up), plus jump / colour-change / end flags.
  * Machines trim when they meet a run of jumps, so a trim is written as three jumps.
  */
-import {
-	RelativePatternBuilder,
-	countCommands,
-	normaliseForWriter,
-	patternBounds,
-} from '../normalise';
+import { countCommands, normaliseForWriter, patternBounds } from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
-import { UnreadableSourceError } from './format';
+import { recordsBuilder } from './format';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
 const { Stitch, Jump, ColorChange, End } = Command;
@@ -123,14 +118,7 @@ function parseThreadLine(value: string): Thread | null {
 }
 
 function readDst(bytes: Uint8Array): Pattern {
-	if (bytes.length < headerSize) {
-		throw new UnreadableSourceError(
-			`A DST file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
-		);
-	}
-	const builder = new RelativePatternBuilder(
-		Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2),
-	);
+	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
 	// A run of three or more jumps is the machine's trim, placed where the run began.
 	let runLength = 0;
 	let runStart = 0;

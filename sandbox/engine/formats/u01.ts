@@ -3,12 +3,12 @@
  * bit 0x40 makes dy point down, 0x20 makes dx negative, its low 5 bits say what happens:
  * 0 stitch, 1 jump, 2-5 speed changes, 6-7 trims, 8 stop, 9-23 needle 1-15, 24 end.
  */
-import { RelativePatternBuilder, normaliseForWriter, patternBounds } from '../normalise';
+import { normaliseForWriter, patternBounds } from '../normalise';
 import { ByteBuilder } from './binary-io';
 import { Command } from '../pattern';
 import type { Pattern } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
-import { UnreadableSourceError } from './format';
+import { recordsBuilder } from './format';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
 const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
@@ -31,14 +31,7 @@ const machinePostfix = 0x2b;
 const needles = lastNeedleCode - firstNeedleCode + 1;
 
 function readU01(bytes: Uint8Array): Pattern {
-	if (bytes.length < headerSize) {
-		throw new UnreadableSourceError(
-			`A U01 file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
-		);
-	}
-	const builder = new RelativePatternBuilder(
-		Math.max(1024, Math.floor((bytes.length - headerSize) / 3) + 2),
-	);
+	const builder = recordsBuilder(bytes, headerSize, 3, 'U01');
 	let sewn = false;
 	let needleChosen = false;
 	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
