@@ -11,6 +11,8 @@ import type { CredentialExport, WorkflowExport } from './n8n';
 import { freePort, repoRoot } from './n8n';
 
 export const examplesDir = join(repoRoot, 'examples');
+/** The ids the example workflows carry (n8n 1.x keeps a trigger's poll state only for ids of up to 16 characters). */
+export const exampleIds = { conversion: 'embroideryExConv', finishedJobs: 'embroideryExJobs', shopOrder: 'embroideryExShop' } as const;
 export const embroideryNodeTypes = ['n8n-nodes-embroidery.embroidery', 'n8n-nodes-embroidery.embroideryTrigger'];
 
 export interface Example {

@@ -12,7 +12,7 @@ import { chromium, type Page } from 'playwright-core';
 
 import { startSandbox } from '../sandbox';
 import { demoOwner, exampleFolders, importExamples } from './demo';
-import { examplesDir, readExamples } from './examples';
+import { exampleIds, examplesDir, readExamples } from './examples';
 import { LocalN8n, repoRoot, type WorkflowExport } from './n8n';
 import { createJob, waitForJobEnd, type SandboxAccess } from './sandbox-client';
 
@@ -114,20 +114,20 @@ async function main(): Promise<void> {
 		const page = browser.pages()[0] ?? (await browser.newPage());
 		await signInThroughForm(page, n8n.url);
 
-		await openWorkflow(page, n8n.url, 'embroideryExShop');
+		await openWorkflow(page, n8n.url, exampleIds.shopOrder);
 		await page.screenshot({ path: join(docsDir, 'example-shop-order.png') });
 
-		await openWorkflow(page, n8n.url, 'embroideryExConv');
+		await openWorkflow(page, n8n.url, exampleIds.conversion);
 		await page.screenshot({ path: join(docsDir, 'example-convert-file.png') });
 
-		await openWorkflow(page, n8n.url, 'embroideryExShop');
+		await openWorkflow(page, n8n.url, exampleIds.shopOrder);
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Digitise artwork' }).dblclick();
 		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(2_000);
 		await page.screenshot({ path: join(docsDir, 'node-create-job.png') });
 		await page.keyboard.press('Escape');
 
-		await openWorkflow(page, n8n.url, 'embroideryExJobs');
+		await openWorkflow(page, n8n.url, exampleIds.finishedJobs);
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Job finished' }).dblclick();
 		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(2_000);

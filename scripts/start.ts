@@ -19,11 +19,11 @@ import {
 	runTriggerExample,
 	type ExampleOutcome,
 } from './demo';
-import { hasManualTrigger, readExamples, serveSampleFiles } from './examples';
+import { exampleIds, hasManualTrigger, readExamples, serveSampleFiles } from './examples';
 import { cacheDir, freePort, LocalN8n, repoRoot } from './n8n';
 
-const triggerExampleId = 'embroideryExJobs';
-const shopExampleId = 'embroideryExShop';
+const triggerExampleId = exampleIds.finishedJobs;
+const shopExampleId = exampleIds.shopOrder;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({ options: { headless: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });

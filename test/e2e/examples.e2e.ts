@@ -9,7 +9,7 @@ import {
 	runTriggerExample,
 	type ExampleFolders,
 } from '../../scripts/demo';
-import { readExamples, serveSampleFiles } from '../../scripts/examples';
+import { exampleIds, readExamples, serveSampleFiles } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport } from '../../scripts/n8n';
 import { waitForJobEnd } from '../../scripts/sandbox-client';
 import { measurePattern, readPattern } from '../../sandbox/engine';
@@ -69,11 +69,11 @@ describe('the example workflows', () => {
 
 	describe('published under n8n start', () => {
 		beforeAll(async () => {
-			await n8n.publishWorkflow('embroideryExShop');
-			await n8n.publishWorkflow('embroideryExJobs');
+			await n8n.publishWorkflow(exampleIds.shopOrder);
+			await n8n.publishWorkflow(exampleIds.finishedJobs);
 			await n8n.start();
 			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation(['embroideryExShop', 'embroideryExJobs']);
+			await n8n.waitForActivation([exampleIds.shopOrder, exampleIds.finishedJobs]);
 		});
 
 		afterAll(async () => {

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { readExamples, useCredential, withLocalValues } from '../../../scripts/examples';
+import { exampleIds, readExamples, useCredential, withLocalValues } from '../../../scripts/examples';
 import type { CredentialExport, LocalN8n, Owner, WorkflowExport } from '../../../scripts/n8n';
 import { sandboxAdmin, startSandbox, type RunningSandbox } from '../../support/sandbox';
 import { QueueCluster } from './cluster';
@@ -16,7 +16,7 @@ import { bigFileWorkflowExports } from './workflows';
 
 export const queueOwner: Owner = { email: 'owner@example.com', password: 'Embroidery1', firstName: 'Queue', lastName: 'Owner' };
 
-export const exampleIds = { shopOrder: 'embroideryExShop1', finishedJobs: 'embroideryExJobs1' } as const;
+export { exampleIds };
 
 export interface ScenarioAccount {
 	accountId: string;
