@@ -3,6 +3,7 @@
  * trims and stops expressed the way the format can, colour blocks, bounds and counts.
  */
 import { recordBudget, tooManyRecords } from './ceilings';
+import { UnreadableSourceError } from './formats/format';
 import { Command, Pattern } from './pattern';
 import type { Thread } from './pattern';
 
@@ -299,4 +300,17 @@ export class RelativePatternBuilder {
 		this.pattern.add(this.x, this.y, End);
 		return this.pattern;
 	}
+}
+
+/**
+ * The builder for a file of `recordBytes`-byte relative moves after a `headerSize`-byte header, sized
+ * for its records; a file shorter than its header is refused.
+ */
+export function recordsBuilder(bytes: Uint8Array, headerSize: number, recordBytes: number, format: string): RelativePatternBuilder {
+	if (bytes.length < headerSize) {
+		throw new UnreadableSourceError(
+			`A ${format} file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
+		);
+	}
+	return new RelativePatternBuilder(Math.max(1024, Math.floor((bytes.length - headerSize) / recordBytes) + 2));
 }

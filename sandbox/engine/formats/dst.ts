@@ -3,11 +3,10 @@
  * per axis in balanced ternary (y pointing up), plus jump / colour-change / end flags.
  * Machines trim when they meet a run of jumps, so a trim is written as three jumps.
  */
-import { countCommands, normaliseForWriter, patternBounds } from '../normalise';
+import { countCommands, normaliseForWriter, patternBounds, recordsBuilder } from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
-import { recordsBuilder } from './format';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
 const { Stitch, Jump, ColorChange, End } = Command;

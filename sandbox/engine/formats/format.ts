@@ -1,4 +1,3 @@
-import { RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 
 /** What GET /formats shows of a format. */
@@ -45,17 +44,4 @@ export class UnreadableSourceError extends Error {
 /** A pattern that cannot be written in the target format (for example, too large for its hoop). */
 export class UnwritablePatternError extends Error {
 	readonly code = 'unwritable_pattern';
-}
-
-/**
- * The builder for a file of `recordBytes`-byte relative moves after a `headerSize`-byte header, sized
- * for its records; a file shorter than its header is refused.
- */
-export function recordsBuilder(bytes: Uint8Array, headerSize: number, recordBytes: number, format: string): RelativePatternBuilder {
-	if (bytes.length < headerSize) {
-		throw new UnreadableSourceError(
-			`A ${format} file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
-		);
-	}
-	return new RelativePatternBuilder(Math.max(1024, Math.floor((bytes.length - headerSize) / recordBytes) + 2));
 }

@@ -3,12 +3,11 @@
  * bit 0x40 makes dy point down, 0x20 makes dx negative, its low 5 bits say what happens:
  * 0 stitch, 1 jump, 2-5 speed changes, 6-7 trims, 8 stop, 9-23 needle 1-15, 24 end.
  */
-import { normaliseForWriter, patternBounds } from '../normalise';
+import { normaliseForWriter, patternBounds, recordsBuilder } from '../normalise';
 import { ByteBuilder } from './binary-io';
 import { Command } from '../pattern';
 import type { Pattern } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
-import { recordsBuilder } from './format';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
 const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
