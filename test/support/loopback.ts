@@ -2,7 +2,7 @@
  * Test servers on loopback: one way to start a Node server on a free port of 127.0.0.1, name its
  * origin and the service base URL under it, and close it without waiting for idle keep-alive sockets.
  */
-import type { Server as HttpServer } from 'node:http';
+import type { ClientRequest, IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as TcpServer, AddressInfo } from 'node:net';
 
 export interface Loopback {
@@ -15,7 +15,12 @@ export interface Loopback {
 	close(): Promise<void>;
 }
 
-export async function listenOnLoopback(server: HttpServer | TcpServer): Promise<Loopback> {
+/**
+ * Listens on a free loopback port. `keepAliveMs` shortens how long an idle kept-alive connection stays
+ * open (for proxies standing between the node and the sandbox, so closing never waits on them).
+ */
+export async function listenOnLoopback(server: HttpServer | TcpServer, options: { keepAliveMs?: number } = {}): Promise<Loopback> {
+	if (options.keepAliveMs !== undefined && 'keepAliveTimeout' in server) server.keepAliveTimeout = options.keepAliveMs;
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	const origin = `http://127.0.0.1:${port}`;
@@ -28,4 +33,10 @@ export async function listenOnLoopback(server: HttpServer | TcpServer): Promise<
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+/** Sends a proxied request's body on to the upstream request; when the upstream fails, the client's connection is dropped too. */
+export function forwardBody(incoming: IncomingMessage, upstream: ClientRequest): void {
+	upstream.on('error', () => incoming.socket.destroy());
+	incoming.pipe(upstream);
 }

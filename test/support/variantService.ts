@@ -9,7 +9,7 @@ import { createServer, request as forward } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 import { routeOf } from '../load/support/countingProxy';
-import { listenOnLoopback } from './loopback';
+import { forwardBody, listenOnLoopback } from './loopback';
 
 type Json = Record<string, unknown>;
 
@@ -213,11 +213,9 @@ export async function startVariantService(sandboxOrigin: string) {
 				outgoing.end(text);
 			},
 		);
-		upstream.on('error', () => incoming.socket.destroy());
-		incoming.pipe(upstream);
+		forwardBody(incoming, upstream);
 	});
-	server.keepAliveTimeout = 1000;
-	const loopback = await listenOnLoopback(server);
+	const loopback = await listenOnLoopback(server, { keepAliveMs: 1000 });
 	return {
 		origin: loopback.origin,
 		baseUrl: loopback.baseUrl,

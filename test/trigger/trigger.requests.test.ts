@@ -4,7 +4,7 @@ import { ActiveTriggerHarness, collectLoggedWarnings } from '../support/n8n-poll
 import { useSandbox } from '../support/fixtures';
 import { FOLLOW_UPS_PER_POLL } from '../../nodes/Embroidery/trigger/pollState';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
-import { listenOnLoopback } from '../support/loopback';
+import { forwardBody, listenOnLoopback } from '../support/loopback';
 
 jest.setTimeout(180_000);
 
@@ -38,7 +38,7 @@ async function countingProxy(origin: string) {
 			outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(outgoing);
 		});
-		incoming.pipe(upstream);
+		forwardBody(incoming, upstream);
 	});
 	const { baseUrl, close } = await listenOnLoopback(server);
 	return {

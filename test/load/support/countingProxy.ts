@@ -1,5 +1,5 @@
 import { createServer, request as forward } from 'node:http';
-import { listenOnLoopback } from '../../support/loopback';
+import { forwardBody, listenOnLoopback } from '../../support/loopback';
 
 export interface CountedRequest {
 	method: string;
@@ -56,11 +56,9 @@ export async function startCountingProxy(origin: string) {
 			answer.pipe(outgoing);
 			answer.on('error', () => outgoing.destroy());
 		});
-		upstream.on('error', () => incoming.socket.destroy());
-		incoming.pipe(upstream);
+		forwardBody(incoming, upstream);
 	});
-	server.keepAliveTimeout = 1000;
-	const loopback = await listenOnLoopback(server);
+	const loopback = await listenOnLoopback(server, { keepAliveMs: 1000 });
 	return {
 		origin: loopback.origin,
 		baseUrl: loopback.baseUrl,
