@@ -66,7 +66,11 @@ export class WorkerPool {
 	/** Kills every process at once (a running job's work stops with it) and waits until they are gone. */
 	async close(): Promise<void> {
 		this.closed = true;
-		for (const slot of this.slots) slot.child.kill('SIGKILL');
+		for (const slot of this.slots) {
+			// An unreferenced process's exit would not keep an embedding script alive until it comes.
+			slot.child.ref();
+			slot.child.kill('SIGKILL');
+		}
 		await Promise.all(this.slots.map((slot) => slot.exited));
 	}
 
@@ -123,6 +127,7 @@ export class WorkerPool {
 		if (index === -1 || this.closed) return;
 		this.slots.splice(index, 1);
 		slot.child.removeAllListeners('message');
+		slot.child.ref();
 		slot.child.kill('SIGKILL');
 		if (slot.timer) clearTimeout(slot.timer);
 		slot.timer = null;
