@@ -60,8 +60,9 @@ export function figuresOf(
 	const failedItems = items.filter((json) => json.error !== undefined).length;
 	const finished = stored.filter((job) => job.completedAt !== null);
 	// The fewest requests that can do this work: one create per 10 sources, one listing per wait round,
-	// one unlock per job when outputs are unlocked, one request per downloaded file.
-	const minimum = Math.ceil(jobs / 10) + listings + (unlocks ? jobs : 0) + downloads;
+	// one request per downloaded file, and per job either its unlock (which answers with the detailed job)
+	// or, for Show Warnings (on by default), one detail GET: the spec's listing entries carry no warnings.
+	const minimum = Math.ceil(jobs / 10) + listings + (unlocks ? jobs : finished.length) + downloads;
 	return {
 		jobs,
 		requests: requests.length,
@@ -123,7 +124,7 @@ export function printRequests(title: string, figures: RequestsFigures[], notes: 
 export async function nodeRequestsBenchmark(): Promise<void> {
 	const previews = await measureRequests([1, 10, 50], ['preview'], false);
 	printRequests('Requests per job: Create (Combine Items) -> Wait -> Download Preview, real node via n8n-core, sandbox', previews, [
-		'minimum = ceil(jobs/10) creates + the run\'s listings (one per wait round) + one request per download',
+		'minimum = ceil(jobs/10) creates + the run\'s listings (one per wait round) + one detail GET per completed job (Show Warnings, on by default: listings carry no warnings) + one request per download',
 		`naive = one create per order + each job polled alone every ${naivePollMs / 1000} s until it ends (from the same run's job timestamps, as the sandbox stored them) + downloads`,
 		'goal at 50 jobs: at most 1.3x the minimum and no 429',
 	]);
