@@ -19,10 +19,11 @@ function widestFitting(widthMm: number, heightMm: number, hoop: HoopLimit): numb
 
 /**
  * What to tell the user when a design of this finished size is larger than the largest hoop the
- * output format's machines take: the limit, the widest width_mm that fits the design's proportions,
- * and the formats whose machines take it as it is. Null when it fits or the format knows no limit.
+ * output format's machines take: the limit, the widest width_mm that fits the design's proportions
+ * (when it is not below `smallestWidthMm`, the least a job may ask for), and the formats whose
+ * machines take it as it is. Null when it fits or the format knows no limit.
  */
-export function hoopWarning(format: string, widthMm: number, heightMm: number): string | null {
+export function hoopWarning(format: string, widthMm: number, heightMm: number, smallestWidthMm: number): string | null {
 	const hoop = formatModules.find((module) => module.info.format === format)?.largestHoop;
 	if (!hoop || widthMm <= 0 || fits(widthMm, heightMm, hoop)) return null;
 	const widest = widestFitting(widthMm, heightMm, hoop);
@@ -31,9 +32,9 @@ export function hoopWarning(format: string, widthMm: number, heightMm: number): 
 		.map((module) => module.info.format.toUpperCase());
 	return (
 		`The design is ${widthMm} x ${heightMm} mm, larger than ${hoop.description}. ` +
-		(widest >= 1
+		(widest >= smallestWidthMm
 			? `Choose a width_mm of at most ${widest} mm for this design's proportions, or `
-			: 'No width_mm fits this design\'s proportions in that hoop; choose ') +
-		`a format whose machines have bigger hoops${roomier.length ? ` (${roomier.join(', ')} take it as it is)` : ''}.`
+			: `Even a width_mm of ${smallestWidthMm} mm is too large for this design's proportions in that hoop; crop the artwork or choose `) +
+		`a format whose machines have bigger hoops${roomier.length ? ` (${roomier.join(', ')} ${roomier.length === 1 ? 'takes' : 'take'} it as it is)` : ''}.`
 	);
 }
