@@ -5,6 +5,7 @@ export type { FormatInfo, WriteResult } from './formats/format';
 export { UnreadableSourceError, UnwritablePatternError } from './formats/format';
 export { PatternTooLargeError, ceilings } from './ceilings';
 export { detectFormat, listFormats, readPattern, writePattern } from './registry';
+export { hoopWarning } from './hoops';
 export { measurePattern } from './metrics';
 export type { PatternMetrics } from './metrics';
 export { renderPreview } from './preview';

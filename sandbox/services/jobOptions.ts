@@ -2,6 +2,9 @@ import { threadPalettes } from '../digitiser';
 
 const threadPaletteKeys = threadPalettes.map((palette) => palette.key);
 
+/** The finished widths, in mm, a digitising job may ask for (the spec's bounds of width_mm). */
+export const widthMmBounds = { min: 10, max: 300 };
+
 export interface DigitisingOptions {
 	widthMm: number | null;
 	colourCount: number | null;
@@ -42,7 +45,7 @@ export function readDigitisingOptions(
 		}
 		return value;
 	};
-	const widthMm = number('width_mm', 'width_mm', 10, 300, false, digitising);
+	const widthMm = number('width_mm', 'width_mm', widthMmBounds.min, widthMmBounds.max, false, digitising);
 	const colourCount = number('colour_count', 'colour_count', 1, 24, true, digitising);
 	const maximumStitchCount = number(
 		'maximum_stitch_count',

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
-import { pullCompensationMm } from '../../sandbox/digitiser/sewing';
+import { pullCompensationMm, standardDensity } from '../../sandbox/digitiser/sewing';
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
@@ -125,6 +125,51 @@ describe('how the digitiser sews', () => {
 		}
 		crossings.sort((a, b) => a - b);
 		const median = crossings[crossings.length >> 1];
+		expect(median).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
+		expect(median).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+	});
+
+	it('lengthens fill rows past both edges of the shape by the pull compensation', async () => {
+		// A 200 x 80 px fill between two satin bars 352 px apart (centre to centre). At 54 mm the 360 px
+		// design is drawn on the digitiser's 0.15 mm working grid one to one, so every edge falls on a pixel edge.
+		const png = await svgPng(
+			'<rect x="20" y="20" width="8" height="160" fill="#202020"/><rect x="372" y="20" width="8" height="160" fill="#202020"/>' +
+				'<rect x="100" y="60" width="200" height="80" fill="#1060c0"/>',
+			400,
+			200,
+		);
+		const { pattern } = await digitise(png, { widthMm: 54, colourCount: 3 });
+		const fill = blockNearest(pattern, 0x1060c0);
+		const bars = blockNearest(pattern, 0x202020);
+		// Row by row: each run of stitches at one height in the fill's block, and its extent.
+		const rows: number[] = [];
+		const barEnds = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
+		let block = 0;
+		let start = -1;
+		const endRow = (end: number) => {
+			if (start >= 0 && end > start) rows.push(Math.abs(pattern.xs[end] - pattern.xs[start]) / 10);
+		};
+		for (let i = 0; i < pattern.length; i++) {
+			if (pattern.commands[i] === Command.ColorChange) block++;
+			const stitch = pattern.commands[i] === Command.Stitch;
+			if (stitch && block === bars) {
+				const ends = pattern.xs[i] < 0 ? barEnds.left : barEnds.right;
+				ends[0] = Math.min(ends[0], pattern.xs[i]);
+				ends[1] = Math.max(ends[1], pattern.xs[i]);
+			}
+			const sews = stitch && block === fill;
+			if (sews && start >= 0 && pattern.ys[i] === pattern.ys[start]) continue;
+			endRow(i - 1);
+			start = sews ? i : -1;
+		}
+		endRow(pattern.length - 1);
+		// The bars' middles do not move with compensation, so they give the scale the shapes were drawn at.
+		const barsApartMm = (barEnds.right[0] + barEnds.right[1] - barEnds.left[0] - barEnds.left[1]) / 20;
+		const drawnMm = (200 * barsApartMm) / 352;
+		// Top-stitch rows only: the underlay runs 0.5 mm inside each edge.
+		const full = rows.filter((length) => length >= drawnMm - 0.5).sort((a, b) => a - b);
+		expect(full.length).toBeGreaterThan(12 / standardDensity.fillSpacingMm - 5);
+		const median = full[full.length >> 1];
 		expect(median).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
 		expect(median).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
 	});

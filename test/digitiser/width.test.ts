@@ -77,8 +77,11 @@ const cases: Case[] = [
 	},
 ];
 
-/** The larger of the issue's two tolerances would be generous; the design must meet both. */
-const tolerance = (widthMm: number) => Math.min(0.5, 0.01 * widthMm);
+/**
+ * Steps of the formats' 0.1 mm grid between a measured and the requested width. The issue allows 1% or
+ * 0.5 mm; the digitiser fits the needle extent to width_mm on that grid, so the tests hold it to one step.
+ */
+const gridStepsOff = (measuredMm: number, widthMm: number) => Math.abs(Math.round(measuredMm * 10) - Math.round(widthMm * 10));
 
 /** Bounds of every record (jumps, trims and colour changes too), the way pyembroidery's `bounds()` reads a file. */
 function allRecordsWidthMm(pattern: Pattern): number {
@@ -105,8 +108,8 @@ describe.each(cases)('$name at $widthMm mm', (artwork) => {
 	it.each(writable.map((format) => [format.format]))('is sewn width_mm wide in %s, read back from the file', (format) => {
 		const bytes = writePattern(pattern, format).bytes;
 		const back = readPattern(bytes, format);
-		expect(Math.abs(measurePattern(back).widthMm - artwork.widthMm)).toBeLessThanOrEqual(tolerance(artwork.widthMm));
-		expect(Math.abs(allRecordsWidthMm(back) - artwork.widthMm)).toBeLessThanOrEqual(tolerance(artwork.widthMm));
+		expect(gridStepsOff(measurePattern(back).widthMm, artwork.widthMm)).toBeLessThanOrEqual(1);
+		expect(gridStepsOff(allRecordsWidthMm(back), artwork.widthMm)).toBeLessThanOrEqual(1);
 	});
 
 	it("keeps the design's proportions and reports the finished size in its metrics", () => {
@@ -115,7 +118,7 @@ describe.each(cases)('$name at $widthMm mm', (artwork) => {
 		const expectedHeight = (artwork.widthMm * designHeight) / designWidth;
 		expect(Math.abs(size.heightMm - expectedHeight)).toBeLessThanOrEqual(0.025 * expectedHeight);
 		expect(metrics.requestedWidthMm).toBe(artwork.widthMm);
-		expect(Math.abs(size.widthMm - artwork.widthMm)).toBeLessThanOrEqual(tolerance(artwork.widthMm));
+		expect(gridStepsOff(size.widthMm, artwork.widthMm)).toBeLessThanOrEqual(1);
 		expect(metrics.colourBlocks).toHaveLength(size.colourChanges + 1);
 		expect(metrics.colourBlocks.reduce((sum, block) => sum + block.jumps, 0)).toBe(size.jumpCount);
 		expect(metrics.colourBlocks.reduce((sum, block) => sum + block.trims, 0)).toBe(size.trimCount);

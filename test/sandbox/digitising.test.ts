@@ -97,4 +97,30 @@ describe('digitising jobs', () => {
 		const cappedJob = await api.waitForJob('digitising', capped, 60000);
 		expect(cappedJob).toMatchObject({ status: 'failed', failureCode: 'stitch_limit_exceeded' });
 	});
+
+	it("warns when the finished design is larger than the format's largest hoop, saying the width that fits", async () => {
+		const api = await newClient(suite.sandbox);
+		const square = Buffer.from(
+			'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' +
+				'<rect x="0" y="0" width="100" height="100" fill="#1f4e79"/></svg>',
+		);
+		const order = async (format: string, widthMm: number) => {
+			const created = await api.createJob({ ...fields, format, width_mm: widthMm, colour_count: 1 }, [
+				{ name: 'square.svg', bytes: square },
+			]);
+			return api.waitForJob('digitising', created.body.job.id, 60000);
+		};
+		const [tooWide, fitting, roomier] = await Promise.all([order('pes', 150), order('pes', 100), order('vp3', 150)]);
+		expect(tooWide).toMatchObject({ status: 'completed' });
+		const hoopWarnings = (job: { warnings: string[] }) => job.warnings.filter((text) => /hoop/.test(text));
+		expect(hoopWarnings(tooWide)).toContainEqual(
+			`The design is ${tooWide.metrics.widthMm} x ${tooWide.metrics.heightMm} mm, larger than the 130 x 180 mm hoop, ` +
+				"the largest a PES v1 file declares. Choose a width_mm of at most 130 mm for this design's proportions, " +
+				'or a format whose machines have bigger hoops (JEF, VP3, XXX take it as it is).',
+		);
+		expect(tooWide.metrics.widthMm).toBe(150);
+		expect(fitting).toMatchObject({ status: 'completed' });
+		expect(hoopWarnings(fitting)).toEqual([]);
+		expect(hoopWarnings(roomier)).toEqual([]);
+	});
 });

@@ -300,4 +300,7 @@ export const dstFormat: FormatModule = {
 	detectionStrength: 3,
 	read: readDst,
 	write: writeDst,
+	// DST names no hoop, and the Tajima-compatible machines that read it range from single heads to frames
+	// of many sizes: no common limit is known, so no hoop warning.
+	largestHoop: null,
 };

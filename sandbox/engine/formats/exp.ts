@@ -169,4 +169,7 @@ export const expFormat: FormatModule = {
 	detectionStrength: 1,
 	read: readExp,
 	write: writeExp,
+	// EXP has no header at all, and Melco and Bernina machines that read it take hoops of many sizes: no
+	// common limit is known, so no hoop warning.
+	largestHoop: null,
 };

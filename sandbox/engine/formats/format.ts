@@ -22,6 +22,15 @@ export interface WriteResult {
 
 export type DetectionStrength = 1 | 2 | 3;
 
+/** The largest hoop a format's machines commonly take, which a design may fit either way round. */
+export interface HoopLimit {
+	/** Shorter and longer side of the sewing field, mm. */
+	widthMm: number;
+	heightMm: number;
+	/** Whose hoop this is, in the user's words, e.g. "the 130 x 180 mm hoop a PES v1 file declares". */
+	description: string;
+}
+
 /** One embroidery file format: its reader and writer side by side. */
 export interface FormatModule {
 	info: FormatInfo;
@@ -34,6 +43,12 @@ export interface FormatModule {
 	detectionStrength?: DetectionStrength;
 	read?(bytes: Uint8Array): Pattern;
 	write?(pattern: Pattern): WriteResult;
+	/**
+	 * The largest design the format's machines sew in one hooping, or null when no such limit is known
+	 * (the file names no hoop and the sewing field depends on the machine). A digitising job whose design
+	 * is bigger is warned, with the width that would fit.
+	 */
+	largestHoop: HoopLimit | null;
 }
 
 /** A source that no reader accepts, or that is malformed beyond recovery. */

@@ -301,4 +301,7 @@ export const jefFormat: FormatModule = {
 	detectionStrength: 2,
 	read,
 	write,
+	// The JEF header's hoop codes go up to 200 x 200 mm (the `hoops` table above; pyembroidery's JefWriter
+	// names the same five hoops).
+	largestHoop: { widthMm: 200, heightMm: 200, description: 'the 200 x 200 mm hoop, the largest a JEF file names' },
 };

@@ -161,4 +161,7 @@ export const u01Format: FormatModule = {
 	detectionStrength: 2,
 	read: readU01,
 	write: writeU01,
+	// U01 names no hoop (its header holds only the design's extents), and Barudan's machines take frames of
+	// many sizes: no common limit is known, so no hoop warning.
+	largestHoop: null,
 };

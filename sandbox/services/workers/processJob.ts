@@ -3,9 +3,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { digitise } from '../../digitiser';
-import { listFormats, readPattern, writePattern, type Pattern } from '../../engine';
+import { hoopWarning, listFormats, readPattern, writePattern, type Pattern } from '../../engine';
 import { measurePattern } from '../../engine/metrics';
 import { renderPreview } from '../../engine/preview';
+import { widthMmBounds } from '../jobOptions';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
 /** A failure with an API failure code (`failureCode`, or `code` in older errors), from the engine, the digitiser or this pipeline. */
@@ -35,6 +36,10 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 		}
 		const written = writePattern(pattern, task.format);
 		warnings.push(...written.warnings);
+		if (task.workflow === 'digitising') {
+			const tooLarge = hoopWarning(task.format, metrics.widthMm, metrics.heightMm, widthMmBounds.min);
+			if (tooLarge) warnings.push(tooLarge);
+		}
 		const info = listFormats().find((format) => format.format === task.format);
 		const output = await store(
 			task,
