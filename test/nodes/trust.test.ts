@@ -240,6 +240,31 @@ describe('nothing the service created is lost', () => {
 		expect(first.binary?.data).toBeDefined();
 		expect(second.binary?.data).toBeDefined();
 	});
+
+	it('Job > Unlock of one job named by two items sends one unlock; both items get its answer, or its error', async () => {
+		const { creds, id } = await completedJob('subscription');
+		const unlock = { resource: 'job', operation: 'unlock', jobId: id, workflow: 'conversion' };
+		const [first, second] = itemsOf(await runNode({ credentials: creds, parameters: unlock, input: [{}, {}] }));
+		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
+		for (const item of [first, second]) expect(item.json).toMatchObject({ id, workflow: 'conversion', downloadsUnlocked: true });
+		expect(second.json.message).toBe(first.json.message);
+		expect(typeof first.json.message).toBe('string');
+
+		const other = await completedJob('subscription');
+		variant.on((request) => (request.route.endsWith('/unlock') ? { dropAnswer: true } : undefined));
+		const lost = await runNode({
+			credentials: other.creds,
+			parameters: { ...unlock, jobId: other.id },
+			input: [{}, {}],
+			onError: 'continueRegularOutput',
+		});
+		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
+		expect(lost.items.map((item) => item.json.error)).toEqual([
+			expect.stringMatching(/^Unlock state unknown/),
+			expect.stringMatching(/^Unlock state unknown/),
+		]);
+		expect(lost.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
 });
 
 /** Job ids of the account, oldest first, read through the sandbox as-is (not through the node). */
