@@ -8,6 +8,7 @@ import { fetchJob, jobError, snapshotStatus, snapshotToJson, snapshotUnlocked, u
 import type { JobRef, JobSnapshot } from '../../helpers/jobs';
 import { waitForJobs } from '../../helpers/waiting';
 import { jobKey, nodeErrorOf } from '../../transport';
+import type { Job } from '../../transport';
 import type { ItemResults } from '../types';
 
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
@@ -101,13 +102,23 @@ export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = f
 	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock, includeFullJob, showWarnings, created };
 }
 
-/** A listed job's warnings come only with its detail: one request, and a failure of it costs the job nothing. */
-async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: JobRef, itemIndex: number): Promise<IDataObject> {
-	if (job.detail) return {};
+/** What Show Warnings adds to a completed job's item, and the detail fetched for it, if any. */
+interface WarningsSeen {
+	fields: IDataObject;
+	detail?: Job;
+}
+
+/**
+ * A listed job's warnings come only with its detail: one request, and a failure of it costs the job nothing.
+ * The detail is kept, so the job's files are taken from it instead of being fetched again.
+ */
+async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: JobRef, itemIndex: number): Promise<WarningsSeen> {
+	if (job.detail) return { fields: {} };
 	try {
-		return { warnings: (await fetchJob(context, ref, itemIndex)).warnings };
+		const detail = await fetchJob(context, ref, itemIndex);
+		return { fields: { warnings: detail.warnings }, detail };
 	} catch (error) {
-		return { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message };
+		return { fields: { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message } };
 	}
 }
 
@@ -160,7 +171,8 @@ export async function finishCreatedJobs(
 			const wantsUnlock = completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
 			// A job named by several items is unlocked once; they all get its answer.
 			if (wantsUnlock) job = { detail: (await unlockJob(context, outcome.ref, itemIndex)).job };
-			const warnings = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : {};
+			const seen = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : { fields: {} };
+			const warnings = seen.fields;
 			if (options.download.length === 0 || !completed) {
 				results.add(itemIndex, { json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...warnings }) });
 				continue;
@@ -171,7 +183,8 @@ export async function finishCreatedJobs(
 				options.download,
 				{ outputs: 'data', preview: 'preview', source: 'source' },
 				itemIndex,
-				job,
+				// The detail fetched for the warnings has every file; a listing entry may lack some.
+				seen.detail ? { detail: seen.detail } : job,
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {
