@@ -95,6 +95,19 @@ describe('the API key goes to the service\'s own origin only', () => {
 		]);
 	});
 
+	it('refuses a POST redirected within the service\'s origin: nothing is sent again, and the error says what to check', async () => {
+		const creds = await credentials();
+		variant.on((request) => (request.route === 'POST /jobs' ? { redirectTo: '/api/v1/jobs?again=1', status: 307 } : undefined));
+		const result = await runNode({ credentials: creds, parameters: createConversion(), input: stars(1) });
+		expect(result.error?.message).toBe(
+			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again`,
+		);
+		expect(result.error?.description).toMatch(/an upload cannot safely be resent, so nothing went to the new address/);
+		expect(result.error?.description).toMatch(/Check Job > Get Many for a job this request may have created/);
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		expect(await createdIds(creds)).toEqual([]);
+	});
+
 	it('keeps only the last path segment of a Content-Disposition file name, without control characters', async () => {
 		expect(safeFileName('../../etc/passwd')).toBe('passwd');
 		expect(safeFileName('..\\..\\boot.ini')).toBe('boot.ini');
