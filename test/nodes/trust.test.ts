@@ -108,6 +108,14 @@ describe('the API key goes to the service\'s own origin only', () => {
 		expect(await createdIds(creds)).toEqual([]);
 	});
 
+	it('safeFileName drops C1 and bidi controls too', () => {
+		expect(safeFileName('report\u0085\u009b.pes')).toBe('report.pes');
+		expect(safeFileName('logo\u202egnp.exe')).toBe('logognp.exe');
+		expect(safeFileName('\u2066a\u2067b\u2068c\u2069\u202a\u202b\u202c\u202d.dst')).toBe('abc.dst');
+		expect(safeFileName('caf\u00e9 \u00a0\u2010.pes')).toBe('caf\u00e9 \u00a0\u2010.pes');
+		expect(safeFileName('\u0080\u009f\u202e')).toBeUndefined();
+	});
+
 	it('keeps only the last path segment of a Content-Disposition file name, without control characters', async () => {
 		expect(safeFileName('../../etc/passwd')).toBe('passwd');
 		expect(safeFileName('..\\..\\boot.ini')).toBe('boot.ini');
