@@ -85,7 +85,7 @@ export function leanAnswer(route: string, body: Json): Json {
 	return body;
 }
 
-/** Fields the spec allows to be null, per resource, set to null when the service left them out. */
+/** Fields the spec allows to be null, per resource. */
 const nullable: Record<string, string[]> = {
 	job: ['provider', 'metrics', 'failureCode', 'failureReason', 'unlock', 'createdAt', 'completedAt'],
 	listItem: ['preview', 'output', 'metrics', 'failureReason'],
@@ -101,25 +101,40 @@ function withExtras(value: unknown): unknown {
 	return copy;
 }
 
-function nulled(object: unknown, keys: string[], force = false): void {
+function nulled(object: unknown, keys: string[]): void {
 	if (!object || typeof object !== 'object') return;
-	const record = object as Json;
-	for (const key of keys) if (force || record[key] === undefined) record[key] = null;
+	for (const key of keys) (object as Json)[key] = null;
 }
 
 /**
- * Unknown fields on every object, and null for every field the spec allows to be null and the sandbox left
- * out; listing entries give null for preview and output (the spec allows it), so files come from the detail.
+ * A detailed job with null in every field the spec allows, and in each file's signed URL the node does not
+ * use for it: a source's and an output's previewUrl, a preview artifact's downloadUrl.
+ */
+function nulledJob(job: unknown): void {
+	if (!job || typeof job !== 'object') return;
+	const record = job as Json;
+	nulled(record, nullable.job);
+	nulled(record.source, ['previewUrl']);
+	for (const output of (record.outputs as unknown[]) ?? []) nulled(output, ['previewUrl']);
+	for (const artifact of (record.artifacts as unknown[]) ?? []) nulled(artifact, ['downloadUrl']);
+}
+
+/**
+ * Unknown fields on every object, and null in every field the spec allows to be null, whatever the sandbox
+ * said: listing entries give null for preview and output, so files come from the detail, and a source's
+ * previewUrl is null wherever it appears.
  */
 export function extraAnswer(route: string, body: Json): Json {
 	const copy = withExtras(body) as Json;
 	copy.topLevelExtra = 'ignored';
 	if (route === 'GET /jobs') {
-		for (const item of (copy.data as Json[]) ?? []) nulled(item, nullable.listItem, true);
-		nulled(copy.freeUsage, nullable.freeUsage);
+		for (const item of (copy.data as Json[]) ?? []) {
+			nulled(item, nullable.listItem);
+			nulled(item.source, ['previewUrl']);
+		}
 	}
-	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route)) nulled(copy.job, nullable.job);
-	if (route === 'GET /usage') nulled(copy.freeUsage, nullable.freeUsage);
+	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route)) nulledJob(copy.job);
+	if (['GET /jobs', 'POST /jobs', 'GET /usage'].includes(route)) nulled(copy.freeUsage, nullable.freeUsage);
 	return copy;
 }
 
