@@ -288,6 +288,11 @@ describe('nothing the service created is lost', () => {
 	});
 });
 
+/** Waits until `done()` holds, checking every 50 ms, for at most `limitMs`. */
+async function until(done: () => boolean, limitMs = 5000): Promise<void> {
+	for (let waited = 0; !done() && waited < limitMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** Job ids of the account, oldest first, read through the sandbox as-is (not through the node). */
 async function createdIds(creds: ApiCredentials): Promise<string[]> {
 	const response = await fetch(`${sandbox.baseUrl}/jobs`, { headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' } });
@@ -350,6 +355,42 @@ describe('nothing hangs', () => {
 		expect(Date.now() - started).toBeLessThan(10_000);
 	});
 
+	it('stopping the execution while a JSON request hangs returns at once and closes the request', async () => {
+		const creds = await credentials();
+		variant.on((request) => (request.route === 'GET /usage' ? { hang: true } : undefined));
+		const controller = new AbortController();
+		const running = runNode({
+			credentials: creds,
+			parameters: { resource: 'account', operation: 'getUsage' },
+			input: [{}],
+			signal: controller.signal,
+		});
+		await until(() => variant.of('GET /usage')[0]?.handling === 'never answered');
+		const stoppedAt = Date.now();
+		controller.abort();
+		const result = await running;
+		expect(Date.now() - stoppedAt).toBeLessThan(2000);
+		expect(result.items).toHaveLength(0);
+		await until(() => variant.of('GET /usage')[0].handling !== 'never answered', 2000);
+		expect(variant.of('GET /usage')[0].handling).toBe('never answered, then closed by the client');
+		expect(variant.of('GET /usage')).toHaveLength(1);
+	});
+
+	it('a download that keeps trickling succeeds however long it takes: the limit is between chunks, not in total', async () => {
+		const { creds, id } = await completedJob();
+		const download = { resource: 'job', operation: 'download', jobId: id, workflow: 'conversion', files: ['preview'] };
+		const [whole] = itemsOf(await runNode({ credentials: creds, parameters: download, input: [{}] }));
+		timeLimits.fileIdleMs = 1000;
+		variant.on((request) =>
+			request.route === 'GET /uploads/{id}/preview' ? { trickle: { chunks: 7, everyMs: timeLimits.fileIdleMs / 2 } } : undefined,
+		);
+		const started = Date.now();
+		const [trickled] = itemsOf(await runNode({ credentials: creds, parameters: download, input: [{}] }));
+		expect(Date.now() - started).toBeGreaterThanOrEqual(3 * timeLimits.fileIdleMs);
+		expect(variant.of('GET /uploads/{id}/preview').map((request) => request.handling)).toEqual(['passed', 'trickled in 7 chunks']);
+		expect((await binaryBuffer(trickled.binary!.preview)).equals(await binaryBuffer(whole.binary!.preview))).toBe(true);
+	});
+
 	it('a download that stops sending bytes fails after the idle limit', async () => {
 		const { creds, id } = await completedJob();
 		timeLimits.fileIdleMs = 700;
@@ -362,6 +403,9 @@ describe('nothing hangs', () => {
 		});
 		expect(result.error?.message).toMatch(/No data arrived for 1 s while downloading/);
 		expect(Date.now() - started).toBeLessThan(10_000);
+		// The failed download does not leave its connection open.
+		await until(() => variant.of('GET /uploads/{id}/preview')[0].handling !== 'stalled', 2000);
+		expect(variant.of('GET /uploads/{id}/preview')[0].handling).toBe('stalled, then closed by the client');
 	});
 
 	it('stopping the execution mid-download closes the open request at once', async () => {
@@ -374,17 +418,13 @@ describe('nothing hangs', () => {
 			input: [{}],
 			signal: controller.signal,
 		});
-		for (let waited = 0; variant.of('GET /uploads/{id}/preview')[0]?.handling !== 'stalled' && waited < 5000; waited += 50) {
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
+		await until(() => variant.of('GET /uploads/{id}/preview')[0]?.handling === 'stalled');
 		const stoppedAt = Date.now();
 		controller.abort();
 		const result = await running;
 		expect(Date.now() - stoppedAt).toBeLessThan(2000);
 		expect(result.items).toHaveLength(0);
-		for (let waited = 0; variant.of('GET /uploads/{id}/preview')[0].handling === 'stalled' && waited < 2000; waited += 50) {
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
+		await until(() => variant.of('GET /uploads/{id}/preview')[0].handling !== 'stalled', 2000);
 		expect(variant.of('GET /uploads/{id}/preview')[0].handling).toBe('stalled, then closed by the client');
 	});
 });

@@ -2,8 +2,8 @@
  * Spec-valid variants of the service, as a loopback proxy in front of the real sandbox: real jobs, real files,
  * answers rewritten the way another implementation of the spec may give them. Each test picks a variant:
  * `lean` (only the spec's required fields), `extra` (unknown fields everywhere, null wherever the spec allows it),
- * and per-request behaviours: answer with a status, redirect, never answer, stall a file, drop the connection
- * after the request reached the sandbox, or rewrite an answer's JSON or headers.
+ * and per-request behaviours: answer with a status, redirect, never answer, stall or trickle a file, drop the
+ * connection after the request reached the sandbox, or rewrite an answer's JSON or headers.
  */
 import { createServer, request as forward } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -32,6 +32,8 @@ export type Behaviour =
 	| { dropAnswer: true }
 	/** Sends the file's first bytes, then nothing more (the connection stays open). */
 	| { stallAfterBytes: number }
+	/** Sends the file in `chunks` parts, one every `everyMs` (the first at once). */
+	| { trickle: { chunks: number; everyMs: number } }
 	| { rewrite: (body: Json) => Json }
 	/** Passes the request on after this long. */
 	| { delayMs: number }
@@ -185,7 +187,10 @@ export async function startVariantService(sandboxOrigin: string) {
 		if (behaviour && 'hang' in behaviour) {
 			seen.handling = 'never answered';
 			hanging.add(outgoing);
-			outgoing.on('close', () => hanging.delete(outgoing));
+			outgoing.on('close', () => {
+				hanging.delete(outgoing);
+				seen.handling = 'never answered, then closed by the client';
+			});
 			return;
 		}
 		const upstream = forward(
@@ -209,6 +214,18 @@ export async function startVariantService(sandboxOrigin: string) {
 						seen.handling = 'stalled, then closed by the client';
 					});
 					return;
+				}
+				if (behaviour && 'trickle' in behaviour) {
+					const bytes = await readAll(answer);
+					const { chunks, everyMs } = behaviour.trickle;
+					const size = Math.ceil(bytes.length / chunks);
+					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': type, 'content-length': String(bytes.length) });
+					for (let part = 0; part < chunks; part++) {
+						if (part > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+						outgoing.write(bytes.subarray(part * size, (part + 1) * size));
+					}
+					seen.handling = `trickled in ${chunks} chunks`;
+					return void outgoing.end();
 				}
 				const headers = { ...answer.headers, ...(behaviour && 'headers' in behaviour ? behaviour.headers : {}) };
 				const rewrite = behaviour && 'rewrite' in behaviour ? behaviour.rewrite : undefined;
