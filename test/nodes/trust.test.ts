@@ -191,6 +191,45 @@ describe('nothing the service created is lost', () => {
 		for (const id of (await createdIds(creds)).slice(2)) expect(stopped.error?.description).toContain(id);
 	});
 
+	it('an answer naming fewer jobs than files were sent: the jobs it names reach the error items (Continue On Fail)', async () => {
+		const creds = await credentials();
+		const named: string[][] = [];
+		let posts = 0;
+		// The first answer leaves out one of its 3 jobs, the second two.
+		variant.on((request) =>
+			request.route === 'POST /jobs'
+				? {
+						rewrite: (body) => {
+							const jobs = (body.jobs as Array<{ id: string }>).slice(0, ++posts === 1 ? 2 : 1);
+							named.push(jobs.map((job) => job.id));
+							return { ...body, jobs };
+						},
+					}
+				: undefined,
+		);
+		const threeFiles = (): InputItem => ({
+			binary: { ...embroideryItem('Star.DST', 'a').binary, ...embroideryItem('Star.DST', 'b').binary, ...embroideryItem('Star.DST', 'c').binary },
+		});
+		const result = await runNode({
+			credentials: creds,
+			parameters: createAndWait({ binaryPropertyName: 'a, b, c' }),
+			input: [threeFiles(), threeFiles()],
+			onError: 'continueRegularOutput',
+		});
+		expect(await createdIds(creds)).toHaveLength(6);
+		const [first, second] = result.items;
+		expect(result.items).toHaveLength(2);
+		expect(first.json).toMatchObject({
+			jobs: named[0].map((id) => ({ id, workflow: 'conversion' })),
+			error: 'The service accepted 2 jobs for 3 files',
+		});
+		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files' });
+		for (const [index, item] of result.items.entries()) {
+			for (const id of named[index]) expect(item.json.description).toContain(`${id} (conversion)`);
+			expect(item.json.description).toMatch(/do not create (it|them) again/);
+		}
+	});
+
 	it('at the wait\'s timeout, finished jobs are delivered with their files and only the unfinished one is an error', async () => {
 		const creds = await credentials();
 		let stuck: string | undefined;

@@ -122,8 +122,21 @@ export function jobError(
 	return copy;
 }
 
-/** The job an error is about, when it carries one (see jobError). */
-export function jobOfError(error: NodeApiError | NodeOperationError): JobRef | undefined {
-	const job = error.context.job as Partial<JobRef> | undefined;
+function asJobRef(value: unknown): JobRef | undefined {
+	const job = value as Partial<JobRef> | undefined;
 	return job && typeof job.id === 'string' && isWorkflow(job.workflow) ? { id: job.id, workflow: job.workflow } : undefined;
+}
+
+/** The jobs an error is about: the one of jobError, or the several of jobsError. */
+export function jobsOfError(error: NodeApiError | NodeOperationError): JobRef[] {
+	const one = asJobRef(error.context.job);
+	if (one) return [one];
+	const several = Array.isArray(error.context.jobs) ? (error.context.jobs as unknown[]) : [];
+	return several.map(asJobRef).filter((job): job is JobRef => job !== undefined);
+}
+
+/** An error that carries the jobs it is about (the service created them), so their ids reach the error item. */
+export function jobsError<E extends NodeApiError | NodeOperationError>(error: E, jobs: JobRef[]): E {
+	error.context.jobs = jobs.map(({ id, workflow }) => ({ id, workflow }));
+	return error;
 }
