@@ -2,8 +2,8 @@
  * Spec-valid variants of the service, as a loopback proxy in front of the real sandbox: real jobs, real files,
  * answers rewritten the way another implementation of the spec may give them. Each test picks a variant:
  * `lean` (only the spec's required fields), `extra` (unknown fields everywhere, null wherever the spec allows it),
- * and per-request behaviours: answer with a status, redirect, never answer, stall a file, drop the connection
- * after the request reached the sandbox, or rewrite an answer's JSON or headers.
+ * and per-request behaviours: answer with a status, redirect, never answer, stall or trickle a file, drop the
+ * connection after the request reached the sandbox, or rewrite an answer's JSON or headers.
  */
 import { createServer, request as forward } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -32,6 +32,8 @@ export type Behaviour =
 	| { dropAnswer: true }
 	/** Sends the file's first bytes, then nothing more (the connection stays open). */
 	| { stallAfterBytes: number }
+	/** Sends the file in `chunks` parts, one every `everyMs` (the first at once). */
+	| { trickle: { chunks: number; everyMs: number } }
 	| { rewrite: (body: Json) => Json }
 	/** Passes the request on after this long. */
 	| { delayMs: number }
@@ -85,7 +87,7 @@ export function leanAnswer(route: string, body: Json): Json {
 	return body;
 }
 
-/** Fields the spec allows to be null, per resource, set to null when the service left them out. */
+/** Fields the spec allows to be null, per resource. */
 const nullable: Record<string, string[]> = {
 	job: ['provider', 'metrics', 'failureCode', 'failureReason', 'unlock', 'createdAt', 'completedAt'],
 	listItem: ['preview', 'output', 'metrics', 'failureReason'],
@@ -101,25 +103,40 @@ function withExtras(value: unknown): unknown {
 	return copy;
 }
 
-function nulled(object: unknown, keys: string[], force = false): void {
+function nulled(object: unknown, keys: string[]): void {
 	if (!object || typeof object !== 'object') return;
-	const record = object as Json;
-	for (const key of keys) if (force || record[key] === undefined) record[key] = null;
+	for (const key of keys) (object as Json)[key] = null;
 }
 
 /**
- * Unknown fields on every object, and null for every field the spec allows to be null and the sandbox left
- * out; listing entries give null for preview and output (the spec allows it), so files come from the detail.
+ * A detailed job with null in every field the spec allows, and in each file's signed URL the node does not
+ * use for it: a source's and an output's previewUrl, a preview artifact's downloadUrl.
+ */
+function nulledJob(job: unknown): void {
+	if (!job || typeof job !== 'object') return;
+	const record = job as Json;
+	nulled(record, nullable.job);
+	nulled(record.source, ['previewUrl']);
+	for (const output of (record.outputs as unknown[]) ?? []) nulled(output, ['previewUrl']);
+	for (const artifact of (record.artifacts as unknown[]) ?? []) nulled(artifact, ['downloadUrl']);
+}
+
+/**
+ * Unknown fields on every object, and null in every field the spec allows to be null, whatever the sandbox
+ * said: listing entries give null for preview and output, so files come from the detail, and a source's
+ * previewUrl is null wherever it appears.
  */
 export function extraAnswer(route: string, body: Json): Json {
 	const copy = withExtras(body) as Json;
 	copy.topLevelExtra = 'ignored';
 	if (route === 'GET /jobs') {
-		for (const item of (copy.data as Json[]) ?? []) nulled(item, nullable.listItem, true);
-		nulled(copy.freeUsage, nullable.freeUsage);
+		for (const item of (copy.data as Json[]) ?? []) {
+			nulled(item, nullable.listItem);
+			nulled(item.source, ['previewUrl']);
+		}
 	}
-	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route)) nulled(copy.job, nullable.job);
-	if (route === 'GET /usage') nulled(copy.freeUsage, nullable.freeUsage);
+	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route)) nulledJob(copy.job);
+	if (['GET /jobs', 'POST /jobs', 'GET /usage'].includes(route)) nulled(copy.freeUsage, nullable.freeUsage);
 	return copy;
 }
 
@@ -170,7 +187,10 @@ export async function startVariantService(sandboxOrigin: string) {
 		if (behaviour && 'hang' in behaviour) {
 			seen.handling = 'never answered';
 			hanging.add(outgoing);
-			outgoing.on('close', () => hanging.delete(outgoing));
+			outgoing.on('close', () => {
+				hanging.delete(outgoing);
+				seen.handling = 'never answered, then closed by the client';
+			});
 			return;
 		}
 		const upstream = forward(
@@ -194,6 +214,18 @@ export async function startVariantService(sandboxOrigin: string) {
 						seen.handling = 'stalled, then closed by the client';
 					});
 					return;
+				}
+				if (behaviour && 'trickle' in behaviour) {
+					const bytes = await readAll(answer);
+					const { chunks, everyMs } = behaviour.trickle;
+					const size = Math.ceil(bytes.length / chunks);
+					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': type, 'content-length': String(bytes.length) });
+					for (let part = 0; part < chunks; part++) {
+						if (part > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+						outgoing.write(bytes.subarray(part * size, (part + 1) * size));
+					}
+					seen.handling = `trickled in ${chunks} chunks`;
+					return void outgoing.end();
 				}
 				const headers = { ...answer.headers, ...(behaviour && 'headers' in behaviour ? behaviour.headers : {}) };
 				const rewrite = behaviour && 'rewrite' in behaviour ? behaviour.rewrite : undefined;

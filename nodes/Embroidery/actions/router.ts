@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { jobHints } from '../helpers/jobHints';
-import { jobOfError } from '../helpers/jobs';
+import { jobsOfError } from '../helpers/jobs';
 import { nodeErrorOf } from '../transport';
 import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';
@@ -45,8 +45,10 @@ class CollectedResults implements ItemResults {
 	fail(itemIndex: number, error: unknown): void {
 		const nodeError = nodeErrorOf(this.context.getNode(), error, itemIndex);
 		if (!this.context.continueOnFail()) throw this.namingCreatedJobs(nodeError);
-		const job = jobOfError(nodeError);
-		const json: INodeExecutionData['json'] = job ? { id: job.id, workflow: job.workflow } : {};
+		// The jobs the error is about go on its item: one as id and workflow, several as a list.
+		const jobs = jobsOfError(nodeError);
+		const json: INodeExecutionData['json'] =
+			jobs.length === 1 ? { ...jobs[0] } : jobs.length > 1 ? { jobs: jobs.map((job) => ({ ...job })) } : {};
 		json.error = nodeError.message;
 		if (nodeError.description) json.description = nodeError.description;
 		if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;

@@ -2,13 +2,14 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, routes } from '../transport';
-import type { Workflow } from '../transport';
+import type { JobRef, Workflow } from '../transport';
 import type { ItemResults } from '../actions/types';
 import { sourceFile } from './binary';
 import { planBatches } from './batching';
 import type { BatchingMode } from './batching';
 import { buildJobForm, requestFieldsKey } from './jobForm';
 import type { JobRequestFields } from './jobForm';
+import { jobsError } from './jobs';
 import type { SourceFile } from './validation';
 
 export interface PreparedItem {
@@ -73,6 +74,29 @@ async function withOneFileHint(
 }
 
 /**
+ * The service accepted another number of jobs than files were sent, so no job can be paired with its file:
+ * the error names every accepted job (and carries them to the error items), so none is created again.
+ */
+function jobCountMismatch(context: IExecuteFunctions, jobs: JobRef[], files: number, itemIndex: number): NodeApiError {
+	const one = jobs.length === 1;
+	const named = jobs.map((job) => `${job.id} (${job.workflow})`).join(', ');
+	const created =
+		jobs.length === 0
+			? 'The answer named no job.'
+			: `The service created ${named}; do not create ${one ? 'it' : 'them'} again: use Job > Wait for Completion or Job > Get with ${one ? 'this id' : 'these ids'}.`;
+	const error = new NodeApiError(
+		context.getNode(),
+		{ message: 'job count mismatch' },
+		{
+			message: `The service accepted ${jobs.length} ${one ? 'job' : 'jobs'} for ${files} files`,
+			description: `Each source file should become one job, so the node cannot tell which file a job belongs to. ${created} Check Job > Get Many for any job the answer did not name.`,
+			itemIndex,
+		},
+	);
+	return jobsError(error, jobs);
+}
+
+/**
  * Sends POST /jobs once per batch and pairs each accepted job with the item of its source
  * (the service answers one job per source, in the order sent). POSTs are never retried after
  * a failure other than 429, so no job is created twice.
@@ -99,17 +123,7 @@ export async function createJobs(
 				});
 				// Registered before anything else can fail, so an error that ends the run still names them.
 				accepted.jobs.forEach((job, index) => results.jobCreated(batch[index]?.itemIndex ?? batchItems[0], job));
-				if (accepted.jobs.length !== batch.length) {
-					throw new NodeApiError(
-						context.getNode(),
-						{ message: 'job count mismatch' },
-						{
-							message: `The service accepted ${accepted.jobs.length} jobs for ${batch.length} files`,
-							description: 'Each source file should become one job. Check Job > Get Many for what was created.',
-							itemIndex: batchItems[0],
-						},
-					);
-				}
+				if (accepted.jobs.length !== batch.length) throw jobCountMismatch(context, accepted.jobs, batch.length, batchItems[0]);
 				accepted.jobs.forEach((job, index) => {
 					const source = batch[index];
 					created.push({

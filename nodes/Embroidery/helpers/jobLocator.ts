@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workf
 
 import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
 import type { Job, JobListItem, Workflow } from '../transport';
-import { fetchJob } from './jobs';
+import { fetchJob, singleJobRef } from './jobs';
 import type { JobRef } from './jobs';
 import { jobIdProblem } from './validation';
 
@@ -174,6 +174,16 @@ export function workflowFinderOf(context: IExecuteFunctions): WorkflowFinder {
 export async function locateJob(context: IExecuteFunctions, itemIndex: number): Promise<LocatedJob> {
 	const [pointer] = jobPointersOfItem(context, itemIndex);
 	return await workflowFinderOf(context).locate(pointer, itemIndex);
+}
+
+/**
+ * The one job an item names, for operations that act on it: version 1 takes the Job ID and Workflow fields
+ * as they are; from version 2 on, the workflow is found when the fields leave it open, and `located` says how.
+ */
+export async function jobRefOf(context: IExecuteFunctions, itemIndex: number): Promise<{ ref: JobRef; located?: LocatedJob }> {
+	if (context.getNode().typeVersion < 2) return { ref: singleJobRef(context, itemIndex) };
+	const located = await locateJob(context, itemIndex);
+	return { ref: { id: located.id, workflow: located.workflow }, located };
 }
 
 /** A 404 on the last route left says plainly that neither workflow knows the job. */

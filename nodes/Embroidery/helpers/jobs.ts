@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { JobResponseSchema, UnlockResponseSchema, embroideryApiRequest, isWorkflow, nodeErrorOf, routes } from '../transport';
+import { JobResponseSchema, UnlockResponseSchema, embroideryApiRequest, isWorkflow, jobKey, nodeErrorOf, routes } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, Workflow } from '../transport';
 import { jobIdProblem, workflowProblem } from './validation';
 
@@ -43,14 +43,33 @@ export async function fetchJob(context: EmbroideryContext, ref: JobRef, itemInde
 	return job;
 }
 
-/** Unlocks a completed job's machine files; this spends a subscription entitlement or credits. */
-export async function unlockJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<Job> {
-	const { job } = await embroideryApiRequest.call(context, {
-		...routes.unlockJob(ref),
-		schema: UnlockResponseSchema,
-		itemIndex,
-	});
-	return job;
+export interface UnlockAnswer {
+	/** The detailed job after the unlock, with fresh signed file URLs. */
+	job: Job;
+	message: string;
+}
+
+// The unlocks of one run (one execute() context), by job: an unlock spends credits, so it is sent once per job.
+const unlocksOfRun = new WeakMap<object, Map<string, Promise<UnlockAnswer>>>();
+
+/**
+ * Unlocks a completed job's machine files; this spends a subscription entitlement or credits. Sent once per
+ * job and run: every item that names the job gets the one answer, or the one error.
+ */
+export async function unlockJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<UnlockAnswer> {
+	let unlocks = unlocksOfRun.get(context);
+	if (!unlocks) {
+		unlocks = new Map();
+		unlocksOfRun.set(context, unlocks);
+	}
+	let unlock = unlocks.get(jobKey(ref));
+	if (!unlock) {
+		unlock = embroideryApiRequest
+			.call(context, { ...routes.unlockJob(ref), schema: UnlockResponseSchema, itemIndex })
+			.then(({ job, message }) => ({ job, message }));
+		unlocks.set(jobKey(ref), unlock);
+	}
+	return await unlock;
 }
 
 /** Output JSON of a detailed job: id and workflow first, then everything the service said. */
@@ -103,8 +122,21 @@ export function jobError(
 	return copy;
 }
 
-/** The job an error is about, when it carries one (see jobError). */
-export function jobOfError(error: NodeApiError | NodeOperationError): JobRef | undefined {
-	const job = error.context.job as Partial<JobRef> | undefined;
+function asJobRef(value: unknown): JobRef | undefined {
+	const job = value as Partial<JobRef> | undefined;
 	return job && typeof job.id === 'string' && isWorkflow(job.workflow) ? { id: job.id, workflow: job.workflow } : undefined;
+}
+
+/** The jobs an error is about: the one of jobError, or the several of jobsError. */
+export function jobsOfError(error: NodeApiError | NodeOperationError): JobRef[] {
+	const one = asJobRef(error.context.job);
+	if (one) return [one];
+	const several = Array.isArray(error.context.jobs) ? (error.context.jobs as unknown[]) : [];
+	return several.map(asJobRef).filter((job): job is JobRef => job !== undefined);
+}
+
+/** An error that carries the jobs it is about (the service created them), so their ids reach the error item. */
+export function jobsError<E extends NodeApiError | NodeOperationError>(error: E, jobs: JobRef[]): E {
+	error.context.jobs = jobs.map(({ id, workflow }) => ({ id, workflow }));
+	return error;
 }

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { JobsListResponseSchema, cancelSignalOf, embroideryApiRequest, isEnded, nodeErrorOf, routes } from '../transport';
+import { JobsListResponseSchema, cancelSignalOf, embroideryApiRequest, isEnded, jobKey, nodeErrorOf, routes } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobStatus } from '../transport';
 import { fetchJob } from './jobs';
 import type { JobRef, JobSnapshot } from './jobs';
@@ -53,7 +53,6 @@ export async function waitForJobs(
 	const schedule = options.schedule ?? defaultPollSchedule;
 	const signal = cancelSignalOf(context);
 	const deadline = Date.now() + options.timeoutMs;
-	const key = (ref: JobRef) => `${ref.workflow}/${ref.id}`;
 	const finished = new Map<string, JobSnapshot>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
@@ -63,11 +62,11 @@ export async function waitForJobs(
 			return await fetchJob(context, ref, options.itemIndexOf?.(ref));
 		} catch (error) {
 			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
-			failed.set(key(ref), error);
+			failed.set(jobKey(ref), error);
 			return undefined;
 		}
 	};
-	const unique = [...new Map(refs.map((ref) => [key(ref), ref])).values()];
+	const unique = [...new Map(refs.map((ref) => [jobKey(ref), ref])).values()];
 
 	for (let round = 0; ; round++) {
 		if (round > 0) {
@@ -75,7 +74,7 @@ export async function waitForJobs(
 			if (remaining <= 0) break;
 			await sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
 		}
-		const pending = unique.filter((ref) => !finished.has(key(ref)) && !failed.has(key(ref)));
+		const pending = unique.filter((ref) => !finished.has(jobKey(ref)) && !failed.has(jobKey(ref)));
 		if (pending.length === 0) break;
 
 		let listing;
@@ -88,34 +87,34 @@ export async function waitForJobs(
 		} catch (error) {
 			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
 			// The listing keeps failing (the transport already retried): each pending job ends the wait with that error.
-			for (const ref of pending) failed.set(key(ref), error);
+			for (const ref of pending) failed.set(jobKey(ref), error);
 			break;
 		}
-		const listed = new Map(listing.data.map((item) => [`${item.kind}/${item.id}`, item]));
+		const listed = new Map(listing.data.map((item) => [jobKey({ id: item.id, workflow: item.kind }), item]));
 		for (const ref of pending) {
-			const item = listed.get(key(ref));
+			const item = listed.get(jobKey(ref));
 			if (item === undefined) {
 				// Outside the 50-job window: the listing cannot tell, so ask for this job alone.
 				const job = await lookUp(ref);
 				if (!job) continue;
-				lastStatus.set(key(ref), job.status);
-				if (isEnded(job.status)) finished.set(key(ref), { detail: job });
+				lastStatus.set(jobKey(ref), job.status);
+				if (isEnded(job.status)) finished.set(jobKey(ref), { detail: job });
 				continue;
 			}
-			lastStatus.set(key(ref), item.status);
+			lastStatus.set(jobKey(ref), item.status);
 			if (item.status === 'completed' && !options.wantsDetail?.(item)) {
-				finished.set(key(ref), { listed: item });
+				finished.set(jobKey(ref), { listed: item });
 			} else if (isEnded(item.status)) {
 				const job = await lookUp(ref);
-				if (job) finished.set(key(ref), { detail: job });
+				if (job) finished.set(jobKey(ref), { detail: job });
 			}
 		}
 		if (finished.size + failed.size === unique.length) break;
 	}
 
 	return refs.map((ref) => {
-		const job = finished.get(key(ref));
+		const job = finished.get(jobKey(ref));
 		if (job) return { ref, finished: true, job };
-		return { ref, finished: false, lastStatus: lastStatus.get(key(ref)) ?? 'unknown', error: failed.get(key(ref)) };
+		return { ref, finished: false, lastStatus: lastStatus.get(jobKey(ref)) ?? 'unknown', error: failed.get(jobKey(ref)) };
 	});
 }

@@ -17,15 +17,21 @@ export interface DownloadedFile {
 
 type ByteStream = Exclude<FileStream, Buffer>;
 
+/** C0 and C1 controls, DEL, and the bidi controls (U+202A-U+202E, U+2066-U+2069) that can make an `.exe` show as a `.png`. */
+function isUnsafeChar(char: string): boolean {
+	const code = char.codePointAt(0) ?? 0;
+	return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
 /**
  * A file name the service suggests, reduced to its last path segment without control characters,
- * so it can never point outside the binary store or break a header; undefined when nothing is left.
+ * so it can never point outside the binary store, break a header or disguise its extension; undefined
+ * when nothing is left.
  */
 export function safeFileName(name: string | undefined): string | undefined {
 	if (name === undefined) return undefined;
 	const lastSegment = name.split(/[/\\]/).pop() ?? '';
-	const printable = [...lastSegment].filter((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f);
-	const clean = printable.join('').trim();
+	const clean = [...lastSegment].filter((char) => !isUnsafeChar(char)).join('').trim();
 	return clean === '' || /^\.+$/.test(clean) ? undefined : clean;
 }
 

@@ -98,6 +98,33 @@ export function redirectRefusedError(
 	);
 }
 
+/** What to look at after a POST whose outcome the node cannot know. */
+function checkAfterPost(action: Route['action']): string {
+	if (action === 'createJobs') return 'Check Job > Get Many for a job this request may have created before you create it again.';
+	if (action === 'unlockJob') return 'Check the job with Job > Get (downloadsUnlocked) before you unlock it again.';
+	return 'Check the job with Job > Get before you try again.';
+}
+
+/** A redirected POST: its body (an upload, an unlock) is never sent again, to any address. */
+export function redirectedPostError(
+	node: INode,
+	request: Omit<FailedRequest, 'attempts'>,
+	target: URL,
+	status: number,
+): NodeApiError {
+	const message = `The service redirected ${request.method} ${request.path} (HTTP ${status}) to ${target.origin}${target.pathname}; the node did not send it again`;
+	return new NodeApiError(
+		node,
+		{ message, httpCode: String(status), request: `${request.method} ${request.path}` },
+		{
+			message,
+			description: `A request that creates, retries or unlocks a job may spend credits, and an upload cannot safely be resent, so nothing went to the new address. ${checkAfterPost(request.action)} A redirect usually means the credential's Base URL is not the address the service answers at itself (http instead of https, another host name or path): set it to that address.`,
+			httpCode: String(status),
+			itemIndex: request.itemIndex,
+		},
+	);
+}
+
 /** A 2xx answer whose body does not match the API spec. */
 export function unexpectedResponseError(
 	node: INode,

@@ -7,7 +7,7 @@ export { embroideryApiRequest } from './request';
 export type { ApiRequest, EmbroideryApiRequest } from './request';
 export { defaultRetryPolicy } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
-export { routes } from './routes';
+export { jobKey, routes } from './routes';
 export type { Ability, JobRef, RequestAction, Route } from './routes';
 export * from './schemas';
 export { timeLimits } from './timeLimits';

@@ -29,6 +29,11 @@ export interface JobRef {
 	workflow: Workflow;
 }
 
+/** One text per job, for maps and sets: the same id in the other workflow is another job, and a ULID reads the same in either case. */
+export function jobKey(ref: JobRef): string {
+	return `${ref.workflow}/${ref.id.toUpperCase()}`;
+}
+
 function jobBase(ref: JobRef): string {
 	return `/jobs/${ref.workflow}/${encodeURIComponent(ref.id)}`;
 }

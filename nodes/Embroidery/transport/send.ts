@@ -3,7 +3,7 @@ import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 
 import { cancelSignalOf, credentialType, pacingKey, serviceLimitKey } from './context';
 import type { EmbroideryContext } from './context';
-import { apiErrorFromResponse, networkError, redirectRefusedError } from './errors';
+import { apiErrorFromResponse, networkError, redirectRefusedError, redirectedPostError } from './errors';
 import type { FailedRequest } from './errors';
 import { learnedPacerFor, pacerFor } from './pacing';
 import { isRefusal, parseRetryAfterMs, refusalDelayMs, retryDelayMs, retryReason } from './retryPolicy';
@@ -72,8 +72,9 @@ function withRequestSignal(context: EmbroideryContext, signal: AbortSignal): Emb
 
 /**
  * One try of a request. n8n would follow redirects itself and copy the Authorization header to every
- * hop, so redirects are followed here: with the key within the service's origin, without it elsewhere
- * (signed file links only, which carry their own permission); an API call sent elsewhere is refused.
+ * hop, so redirects of a GET are followed here: with the key within the service's origin, without it
+ * elsewhere (signed file links only, which carry their own permission); an API call sent elsewhere is
+ * refused, and so is every redirected POST.
  */
 async function exchange(
 	context: EmbroideryContext,
@@ -113,7 +114,8 @@ async function exchange(
 		}
 		const refuse = (reason: string) => ({ refused: redirectRefusedError(context.getNode(), request, next.origin, reason) });
 		if (hop >= timeLimits.maxRedirects) return refuse(`more than ${timeLimits.maxRedirects} redirects in a row`);
-		if (request.method !== 'GET') return refuse('the node does not send a POST again to another address');
+		// Before the origin check: a POST is not resent even within the origin, and so never carries the key elsewhere.
+		if (request.method !== 'GET') return { refused: redirectedPostError(context.getNode(), request, next, response.statusCode) };
 		if (next.origin !== settings.origin) {
 			if (request.action !== 'downloadFile') return refuse(`another origin than the credential's Base URL (${settings.origin})`);
 			withKey = false;

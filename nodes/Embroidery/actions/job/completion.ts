@@ -7,7 +7,7 @@ import type { FileKind } from '../../helpers/jobFiles';
 import { fetchJob, jobError, snapshotStatus, snapshotToJson, snapshotUnlocked, unlockJob } from '../../helpers/jobs';
 import type { JobRef, JobSnapshot } from '../../helpers/jobs';
 import { waitForJobs } from '../../helpers/waiting';
-import { nodeErrorOf } from '../../transport';
+import { jobKey, nodeErrorOf } from '../../transport';
 import type { Job } from '../../transport';
 import type { ItemResults } from '../types';
 
@@ -102,29 +102,23 @@ export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = f
 	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock, includeFullJob, showWarnings, created };
 }
 
-/** One unlock per job and run, however many items name it: an unlock spends credits. */
-type UnlockOnce = (ref: JobRef, itemIndex: number) => Promise<Job>;
-
-function unlockOnce(context: IExecuteFunctions): UnlockOnce {
-	const unlocks = new Map<string, Promise<Job>>();
-	return async (ref, itemIndex) => {
-		const key = `${ref.workflow}/${ref.id}`;
-		let unlock = unlocks.get(key);
-		if (!unlock) {
-			unlock = unlockJob(context, ref, itemIndex);
-			unlocks.set(key, unlock);
-		}
-		return await unlock;
-	};
+/** What Show Warnings adds to a completed job's item, and the detail fetched for it, if any. */
+interface WarningsSeen {
+	fields: IDataObject;
+	detail?: Job;
 }
 
-/** A listed job's warnings come only with its detail: one request, and a failure of it costs the job nothing. */
-async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: JobRef, itemIndex: number): Promise<IDataObject> {
-	if (job.detail) return {};
+/**
+ * A listed job's warnings come only with its detail: one request, and a failure of it costs the job nothing.
+ * The detail is kept, so the job's files are taken from it instead of being fetched again.
+ */
+async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: JobRef, itemIndex: number): Promise<WarningsSeen> {
+	if (job.detail) return { fields: {} };
 	try {
-		return { warnings: (await fetchJob(context, ref, itemIndex)).warnings };
+		const detail = await fetchJob(context, ref, itemIndex);
+		return { fields: { warnings: detail.warnings }, detail };
 	} catch (error) {
-		return { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message };
+		return { fields: { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message } };
 	}
 }
 
@@ -140,18 +134,17 @@ export async function finishCreatedJobs(
 	results: ItemResults,
 ): Promise<void> {
 	if (jobs.length === 0) return;
-	const itemOf = new Map(jobs.map((job) => [`${job.workflow}/${job.id}`, job.itemIndex]));
+	const itemOf = new Map(jobs.map((job) => [jobKey(job), job.itemIndex]));
 	const outcomes = await waitForJobs(
 		context,
 		jobs.map(({ id, workflow }) => ({ id, workflow })),
 		{
 			timeoutMs: options.timeoutMs,
-			itemIndexOf: (ref) => itemOf.get(`${ref.workflow}/${ref.id}`),
+			itemIndexOf: (ref) => itemOf.get(jobKey(ref)),
 			// The unlock answer is itself the detailed job, so a job about to be unlocked needs no detail now.
 			wantsDetail: (item) => options.includeFullJob && !(options.unlock && !item.downloadsUnlocked),
 		},
 	);
-	const unlock = unlockOnce(context);
 	for (const [index, outcome] of outcomes.entries()) {
 		const { itemIndex, json: known } = jobs[index];
 		const failForJob = (error: unknown) =>
@@ -176,8 +169,10 @@ export async function finishCreatedJobs(
 		try {
 			let job: JobSnapshot = outcome.job;
 			const wantsUnlock = completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
-			if (wantsUnlock) job = { detail: await unlock(outcome.ref, itemIndex) };
-			const warnings = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : {};
+			// A job named by several items is unlocked once; they all get its answer.
+			if (wantsUnlock) job = { detail: (await unlockJob(context, outcome.ref, itemIndex)).job };
+			const seen = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : { fields: {} };
+			const warnings = seen.fields;
 			if (options.download.length === 0 || !completed) {
 				results.add(itemIndex, { json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...warnings }) });
 				continue;
@@ -188,7 +183,8 @@ export async function finishCreatedJobs(
 				options.download,
 				{ outputs: 'data', preview: 'preview', source: 'source' },
 				itemIndex,
-				job,
+				// The detail fetched for the warnings has every file; a listing entry may lack some.
+				seen.detail ? { detail: seen.detail } : job,
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {

@@ -3,9 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
-import { snapshotToJson, singleJobRef } from '../../helpers/jobs';
-import type { JobRef } from '../../helpers/jobs';
+import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
+import { snapshotToJson } from '../../helpers/jobs';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 
@@ -67,8 +66,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
-	const located = this.getNode().typeVersion < 2 ? undefined : await locateJob(this, itemIndex);
-	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
+	const { ref, located } = await jobRefOf(this, itemIndex);
 	const kinds = this.getNodeParameter('files', itemIndex, []) as FileKind[];
 	if (kinds.length === 0) {
 		throw new NodeOperationError(this.getNode(), `Files of item ${itemIndex} is empty; choose what to download`, {

@@ -1,9 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
-import { singleJobRef } from '../../helpers/jobs';
-import type { JobRef } from '../../helpers/jobs';
+import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { RetryResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
@@ -15,8 +13,7 @@ export const description = updateDisplayOptions({ show: { resource: ['job'], ope
 ]);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
-	const located = this.getNode().typeVersion < 2 ? undefined : await locateJob(this, itemIndex);
-	const ref: JobRef = located ?? singleJobRef(this, itemIndex);
+	const { ref, located } = await jobRefOf(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
 			...routes.retryJob(ref),
