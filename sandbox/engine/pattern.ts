@@ -35,6 +35,15 @@ export interface Thread {
 	brand?: string;
 }
 
+/** A thread as a file describes it; text fields the file leaves empty are left out. */
+export function threadOf(fields: Thread): Thread {
+	const thread: Thread = { color: fields.color };
+	if (fields.name) thread.name = fields.name;
+	if (fields.catalogNumber) thread.catalogNumber = fields.catalogNumber;
+	if (fields.brand) thread.brand = fields.brand;
+	return thread;
+}
+
 export class Pattern {
 	xs: Int32Array;
 	ys: Int32Array;

@@ -1,4 +1,4 @@
-import { Command, Pattern, type Thread } from '../pattern';
+import { Command, Pattern, threadOf, type Thread } from '../pattern';
 import { ByteCursor } from './binary-io';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
@@ -45,11 +45,7 @@ function readThread(cursor: ByteCursor): Thread {
 	const catalogNumber = utf8String(cursor);
 	const name = utf8String(cursor);
 	const brand = utf8String(cursor);
-	const thread: Thread = { color };
-	if (name) thread.name = name;
-	if (catalogNumber) thread.catalogNumber = catalogNumber;
-	if (brand) thread.brand = brand;
-	return thread;
+	return threadOf({ color, name, catalogNumber, brand });
 }
 
 /** Header positions are in 1/1000 mm; the pattern works in 0.1 mm. */
