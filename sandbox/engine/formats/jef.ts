@@ -3,7 +3,7 @@ import { Command, Pattern, type Thread } from '../pattern';
 import { snapToChart } from '../threads/chart-snapping';
 import { repeatedThreadsAsStops, threadBlocks } from '../threads/colour-blocks';
 import { jefThreadChart } from '../threads/jef-threads';
-import { ByteBuilder, ByteCursor } from './binary-io';
+import { ByteBuilder, ByteCursor, signed8, u32leAt } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
@@ -54,10 +54,6 @@ const edgeHoops = [
 	{ width: 1400, height: 2000 },
 ];
 
-function signed8(value: number): number {
-	return value > 127 ? value - 256 : value;
-}
-
 function threadForCode(code: number): Thread {
 	const chartThread = jefThreadChart.find(code) ?? jefThreadChart.find(code % 79);
 	return chartThread ? jefThreadChart.toThread(chartThread) : unknownThread;
@@ -65,9 +61,9 @@ function threadForCode(code: number): Thread {
 
 function detect(bytes: Uint8Array): boolean {
 	if (bytes.length < colourListOffset + 4) return false;
-	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-	const stitchOffset = view.getUint32(0, true);
-	const colourCount = view.getUint32(24, true);
+	const stitchOffset = u32leAt(bytes, 0);
+	const colourCount = u32leAt(bytes, 24);
+	if (stitchOffset === null || colourCount === null) return false;
 	if (colourCount > 1000 || stitchOffset !== colourListOffset + 8 * colourCount) return false;
 	if (stitchOffset + 2 > bytes.length) return false;
 	// The 14-character date sits at bytes 8-21: digits, or spaces and zeros in some writers' files.

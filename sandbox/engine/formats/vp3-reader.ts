@@ -1,5 +1,5 @@
 import { Command, Pattern, threadOf, type Thread } from '../pattern';
-import { ByteCursor } from './binary-io';
+import { ByteCursor, signed16, signed8 } from './binary-io';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
@@ -51,15 +51,6 @@ function readThread(cursor: ByteCursor): Thread {
 /** Header positions are in 1/1000 mm; the pattern works in 0.1 mm. */
 function fromMicrons(value: number): number {
 	return Math.round(value / 100);
-}
-
-function signed8(value: number): number {
-	return value > 127 ? value - 256 : value;
-}
-
-function signed16(high: number, low: number): number {
-	const value = (high << 8) | low;
-	return value > 0x7fff ? value - 0x10000 : value;
 }
 
 export function hasVp3Magic(bytes: Uint8Array): boolean {
