@@ -1,5 +1,5 @@
-import { normaliseForWriter, patternBounds, type Bounds } from '../normalise';
-import { Command, Pattern, type Thread } from '../pattern';
+import { normaliseForWriter, patternBounds } from '../normalise';
+import { Command, Pattern, type Bounds, type Thread } from '../pattern';
 import { snapToChart } from '../threads/chart-snapping';
 import { repeatedThreadsAsStops, threadBlocks } from '../threads/colour-blocks';
 import { jefThreadChart } from '../threads/jef-threads';
