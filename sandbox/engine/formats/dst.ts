@@ -253,6 +253,7 @@ function writeDst(source: Pattern): WriteResult {
 	}
 	header = (header + '\x1a').padEnd(headerSize, ' ');
 
+	// Filled by hand, not through ByteBuilder: bench:engine measured DST writes up to 2x slower through it.
 	const out = new Uint8Array(headerSize + pattern.length * 3);
 	for (let i = 0; i < headerSize; i++) out[i] = header.charCodeAt(i);
 	let offset = headerSize;

@@ -116,6 +116,7 @@ function writeExp(source: Pattern): WriteResult {
 		stopAsColourChange: true,
 		label: 'EXP',
 	});
+	// Filled by hand, not through ByteBuilder: bench:engine measured EXP writes up to 2x slower through it.
 	const out = new Uint8Array(pattern.length * 4);
 	let offset = 0;
 	let x = 0;
