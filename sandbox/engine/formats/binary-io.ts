@@ -18,6 +18,13 @@ export function signed16(high: number, low: number): number {
 	return value > 0x7fff ? value - 0x10000 : value;
 }
 
+/** True when `bytes` begin with `signature`, one byte per character (a file's magic). */
+export function hasSignature(bytes: Uint8Array, signature: string): boolean {
+	if (bytes.length < signature.length) return false;
+	for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature.charCodeAt(i)) return false;
+	return true;
+}
+
 /**
  * The unsigned little-endian 32-bit value at `offset`, or null when those four bytes are not all
  * inside `bytes`: for content checks, which must answer false rather than throw.

@@ -1,5 +1,5 @@
 import { Command, Pattern, threadOf, type Thread } from '../pattern';
-import { ByteCursor, signed16, signed8 } from './binary-io';
+import { ByteCursor, hasSignature, signed16, signed8 } from './binary-io';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
@@ -11,7 +11,7 @@ const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: 
  * move (a stitch up to 25.5 mm per axis, a trim and a move beyond), 80 03 for a trim.
  */
 
-export const vp3Magic = [0x25, 0x76, 0x73, 0x6d, 0x25, 0x00];
+export const vp3Magic = '%vsm%\0';
 const utf8 = new TextDecoder('utf-8');
 const escape = 0x80;
 const longMove = 0x01;
@@ -54,7 +54,7 @@ function fromMicrons(value: number): number {
 }
 
 export function hasVp3Magic(bytes: Uint8Array): boolean {
-	return bytes.length >= vp3Magic.length && vp3Magic.every((byte, i) => bytes[i] === byte);
+	return hasSignature(bytes, vp3Magic);
 }
 
 export function readVp3(bytes: Uint8Array): Pattern {
