@@ -36,7 +36,6 @@ const maxJefMove = 127;
  */
 const trimJumpCount = 3;
 const trimmedJumpLength = 30;
-const unknownThread: Thread = { color: 0x000000, name: 'Unknown' };
 
 /** Hoop codes the header can name, smallest first, with their size in 0.1 mm. */
 const hoops = [
@@ -53,11 +52,6 @@ const edgeHoops = [
 	{ width: 1400, height: 2000 },
 	{ width: 1400, height: 2000 },
 ];
-
-function threadForCode(code: number): Thread {
-	const chartThread = jefThreadChart.find(code) ?? jefThreadChart.find(code % 79);
-	return chartThread ? jefThreadChart.toThread(chartThread) : unknownThread;
-}
 
 function detect(bytes: Uint8Array): boolean {
 	if (bytes.length < colourListOffset + 4) return false;
@@ -89,7 +83,7 @@ function read(bytes: Uint8Array): Pattern {
 	const end = bytes.length;
 	const pattern = new Pattern(Math.max(16, (end - stitchOffset) >> 1));
 	const threads: Thread[] = [];
-	if (codes.length) threads.push(threadForCode(codes[0]));
+	if (codes.length) threads.push(jefThreadChart.threadForCode(codes[0]));
 	let codeIndex = 0;
 	let x = 0;
 	let y = 0;
@@ -150,7 +144,7 @@ function read(bytes: Uint8Array): Pattern {
 		// Colour 0 is no thread: the machine only stops (how some writers mark a stop).
 		const isStop = code === 0;
 		pattern.add(x, y, isStop ? STOP : COLOR_CHANGE);
-		if (!isStop) threads.push(code === undefined ? unknownThread : threadForCode(code));
+		if (!isStop) threads.push(jefThreadChart.threadForCode(code));
 		sewnSinceCut = false;
 		if (dx !== 0 || dy !== 0) {
 			jumps.push(dx, dy);
