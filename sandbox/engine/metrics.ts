@@ -1,4 +1,4 @@
-import { Command, type Pattern } from './pattern';
+import { boundsOf, Command, type Bounds, type Pattern } from './pattern';
 
 /** What a job reports about its design: counts, colours and the sewn size. */
 export interface PatternMetrics {
@@ -14,30 +14,11 @@ export interface PatternMetrics {
 	heightMm: number;
 }
 
-/** Bounds of the needle-down stitches in 0.1 mm, or null when nothing is sewn. */
-export interface StitchBounds {
-	minX: number;
-	minY: number;
-	maxX: number;
-	maxY: number;
-}
+const needleDown: readonly Command[] = [Command.Stitch];
 
-export function stitchBounds(pattern: Pattern): StitchBounds | null {
-	const { xs, ys, commands, length } = pattern;
-	let minX = Infinity;
-	let minY = Infinity;
-	let maxX = -Infinity;
-	let maxY = -Infinity;
-	for (let i = 0; i < length; i++) {
-		if (commands[i] !== Command.Stitch) continue;
-		const x = xs[i];
-		const y = ys[i];
-		if (x < minX) minX = x;
-		if (x > maxX) maxX = x;
-		if (y < minY) minY = y;
-		if (y > maxY) maxY = y;
-	}
-	return minX === Infinity ? null : { minX, minY, maxX, maxY };
+/** Bounds of the needle-down stitches in 0.1 mm, or null when nothing is sewn. */
+export function stitchBounds(pattern: Pattern): Bounds | null {
+	return boundsOf(pattern, needleDown);
 }
 
 export function measurePattern(pattern: Pattern): PatternMetrics {

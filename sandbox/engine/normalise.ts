@@ -4,8 +4,8 @@
  */
 import { recordBudget, tooManyRecords } from './ceilings';
 import { UnreadableSourceError } from './formats/format';
-import { Command, Pattern } from './pattern';
-import type { Thread } from './pattern';
+import { boundsOf, Command, Pattern } from './pattern';
+import type { Bounds, Thread } from './pattern';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
 const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
@@ -206,31 +206,11 @@ export function countCommands(pattern: Pattern, command: Command): number {
 	return count;
 }
 
-export interface Bounds {
-	minX: number;
-	minY: number;
-	maxX: number;
-	maxY: number;
-}
+const needleMoves: readonly Command[] = [Stitch, Jump];
 
 /** Extents of every stitch and jump, in 0.1 mm (all zero for an empty pattern). */
 export function patternBounds(pattern: Pattern): Bounds {
-	let minX = Infinity;
-	let minY = Infinity;
-	let maxX = -Infinity;
-	let maxY = -Infinity;
-	for (let i = 0; i < pattern.length; i++) {
-		const command = pattern.commands[i];
-		if (command !== Stitch && command !== Jump) continue;
-		const x = pattern.xs[i];
-		const y = pattern.ys[i];
-		if (x < minX) minX = x;
-		if (x > maxX) maxX = x;
-		if (y < minY) minY = y;
-		if (y > maxY) maxY = y;
-	}
-	if (minX === Infinity) return { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-	return { minX, minY, maxX, maxY };
+	return boundsOf(pattern, needleMoves) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 }
 
 /**

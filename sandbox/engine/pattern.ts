@@ -35,6 +35,23 @@ export interface Thread {
 	brand?: string;
 }
 
+/** A rectangle in the pattern's coordinates (0.1 mm, y down). */
+export interface Bounds {
+	minX: number;
+	minY: number;
+	maxX: number;
+	maxY: number;
+}
+
+/** A thread as a file describes it; text fields the file leaves empty are left out. */
+export function threadOf(fields: Thread): Thread {
+	const thread: Thread = { color: fields.color };
+	if (fields.name) thread.name = fields.name;
+	if (fields.catalogNumber) thread.catalogNumber = fields.catalogNumber;
+	if (fields.brand) thread.brand = fields.brand;
+	return thread;
+}
+
 export class Pattern {
 	xs: Int32Array;
 	ys: Int32Array;
@@ -88,4 +105,25 @@ export class Pattern {
 		this.ys = ys;
 		this.commands = commands;
 	}
+}
+
+/** Extents of the entries whose command is one of `counted`, or null when there is none. */
+export function boundsOf(pattern: Pattern, counted: readonly Command[]): Bounds | null {
+	const { xs, ys, commands, length } = pattern;
+	let mask = 0;
+	for (const command of counted) mask |= 1 << command;
+	let minX = Infinity;
+	let minY = Infinity;
+	let maxX = -Infinity;
+	let maxY = -Infinity;
+	for (let i = 0; i < length; i++) {
+		if (((1 << commands[i]) & mask) === 0) continue;
+		const x = xs[i];
+		const y = ys[i];
+		if (x < minX) minX = x;
+		if (x > maxX) maxX = x;
+		if (y < minY) minY = y;
+		if (y > maxY) maxY = y;
+	}
+	return minX === Infinity ? null : { minX, minY, maxX, maxY };
 }

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 
 import { encodePreview, previewFormats, type PreviewFormat } from './encode';
-import { stitchBounds, type StitchBounds } from './metrics';
-import { Command, type Pattern } from './pattern';
+import { stitchBounds } from './metrics';
+import { Command, type Bounds, type Pattern } from './pattern';
 import { ThreadRaster, type Rgb } from './raster';
 import { watermarkLayer } from './watermark';
 
@@ -89,7 +89,7 @@ interface PreviewLayout {
 }
 
 /** Places the design, with its thread width and padding, in an image whose longer side is sizePx. */
-function layoutFor(bounds: StitchBounds, sizePx: number): PreviewLayout {
+function layoutFor(bounds: Bounds, sizePx: number): PreviewLayout {
 	const padding = Math.round(sizePx * PADDING_SHARE);
 	// The thread's own width belongs to the design's extent, so edge stitches are not clipped.
 	const designWidth = bounds.maxX - bounds.minX + THREAD_WIDTH;
@@ -151,7 +151,7 @@ export const DEFAULT_PIXEL_BUDGET = 120_000_000;
  * pathological file (millions of stitches each spanning the design) cannot stall a worker.
  */
 function affordableSize(
-	bounds: StitchBounds,
+	bounds: Bounds,
 	sizePx: number,
 	sewn: { length: number; stitches: number },
 	pixelBudget: number,

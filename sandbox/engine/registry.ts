@@ -13,9 +13,6 @@ function findModule(format: string): FormatModule | undefined {
 	return formatModules.find((module) => module.info.format === key);
 }
 
-/** A format that says nothing of its check's strength is taken as a strict record structure. */
-const strengthOf = (module: FormatModule): number => module.detectionStrength ?? 2;
-
 function accepts(module: FormatModule, bytes: Uint8Array): boolean {
 	try {
 		return Boolean(module.read && module.detect?.(bytes));
@@ -32,8 +29,8 @@ function accepts(module: FormatModule, bytes: Uint8Array): boolean {
 export function detectFormat(bytes: Uint8Array, fileName?: string): string | null {
 	const candidates = formatModules.filter((module) => accepts(module, bytes));
 	if (candidates.length === 0) return null;
-	const strongest = Math.max(...candidates.map(strengthOf));
-	const best = candidates.filter((module) => strengthOf(module) === strongest);
+	const strongest = Math.max(...candidates.map((module) => module.detectionStrength));
+	const best = candidates.filter((module) => module.detectionStrength === strongest);
 	const extension = fileName?.toLowerCase().split('.').pop();
 	const hinted = best.find((module) => module.info.extension === extension);
 	return (hinted ?? best[0]).info.format;

@@ -112,6 +112,13 @@ describe.each(readerCases)('$format reader on $fixture', (readerCase) => {
 		expect(detectFormat(bytes)).toBe(readerCase.format);
 	});
 
+	it('reads bytes that sit at an offset inside a larger buffer, as pooled Node buffers do', () => {
+		const shifted = Buffer.concat([Buffer.alloc(13), Buffer.from(bytes)]).subarray(13);
+		expect(module.detect!(shifted)).toBe(true);
+		expect(detectFormat(shifted)).toBe(readerCase.format);
+		expect(compareWithReference(module.read!(shifted), fixture, readerCase.compare).differences).toEqual([]);
+	});
+
 	it('puts the needle everywhere pyembroidery does', () => {
 		expect(compareWithReference(pattern, fixture, readerCase.compare).differences).toEqual([]);
 		if (readerCase.sameStitchCount)

@@ -1,4 +1,3 @@
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { jefFormat } from '../../sandbox/engine/formats/jef';
 import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { vp3Format } from '../../sandbox/engine/formats/vp3';
@@ -216,25 +215,6 @@ describe('VP3 writer and reader', () => {
 
 describe('VP3 reader on damaged files', () => {
 	const bytes = write(synthetic()).bytes;
-
-	it('never throws anything but UnreadableSourceError on truncated or bit-flipped files', () => {
-		for (let length = 0; length < bytes.length; length += 3) {
-			try {
-				read(bytes.subarray(0, length));
-			} catch (error) {
-				expect(error).toBeInstanceOf(UnreadableSourceError);
-			}
-		}
-		for (let seed = 1; seed < 500; seed++) {
-			const flipped = bytes.slice();
-			flipped[(seed * 7919) % flipped.length] ^= 1 << seed % 8;
-			try {
-				read(flipped);
-			} catch (error) {
-				expect(error).toBeInstanceOf(UnreadableSourceError);
-			}
-		}
-	});
 
 	it('names the colour block whose length runs past the end', () => {
 		const damaged = bytes.slice();

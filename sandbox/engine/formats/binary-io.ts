@@ -12,6 +12,31 @@ export function signed8(byte: number): number {
 	return byte > 127 ? byte - 256 : byte;
 }
 
+/** Two's-complement value of a big-endian pair of bytes, for moves packed into two bytes. */
+export function signed16(high: number, low: number): number {
+	const value = (high << 8) | low;
+	return value > 0x7fff ? value - 0x10000 : value;
+}
+
+/** True when `bytes` begin with `signature`, one byte per character (a file's magic). */
+export function hasSignature(bytes: Uint8Array, signature: string): boolean {
+	if (bytes.length < signature.length) return false;
+	for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature.charCodeAt(i)) return false;
+	return true;
+}
+
+/**
+ * The unsigned little-endian 32-bit value at `offset`, or null when those four bytes are not all
+ * inside `bytes`: for content checks, which must answer false rather than throw.
+ */
+export function u32leAt(bytes: Uint8Array, offset: number): number | null {
+	if (!Number.isInteger(offset) || offset < 0 || offset + 4 > bytes.length) return null;
+	return (
+		(bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16)) +
+		bytes[offset + 3] * 0x1000000
+	);
+}
+
 /**
  * Bounds-checked reading of a binary embroidery file: every read past the end becomes an
  * UnreadableSourceError naming the format, so damaged files never surface as RangeErrors.

@@ -4,7 +4,7 @@
  * Machines trim when they meet a run of jumps, so a trim is written as three jumps.
  */
 import { countCommands, normaliseForWriter, patternBounds, recordsBuilder } from '../normalise';
-import { Command } from '../pattern';
+import { Command, threadOf } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
 import type { FormatModule, WriteResult } from './format';
 
@@ -110,10 +110,7 @@ function parseThreadLine(value: string): Thread | null {
 	const [hex, name, catalog] = value.split(',').map((part) => part.trim());
 	const match = /^#?([0-9a-fA-F]{6})$/.exec(hex ?? '');
 	if (!match) return null;
-	const thread: Thread = { color: parseInt(match[1], 16) };
-	if (name) thread.name = name;
-	if (catalog) thread.catalogNumber = catalog;
-	return thread;
+	return threadOf({ color: parseInt(match[1], 16), name, catalogNumber: catalog });
 }
 
 function readDst(bytes: Uint8Array): Pattern {
@@ -256,6 +253,7 @@ function writeDst(source: Pattern): WriteResult {
 	}
 	header = (header + '\x1a').padEnd(headerSize, ' ');
 
+	// Filled by hand, not through ByteBuilder: bench:engine measured DST writes up to 2x slower through it.
 	const out = new Uint8Array(headerSize + pattern.length * 3);
 	for (let i = 0; i < headerSize; i++) out[i] = header.charCodeAt(i);
 	let offset = headerSize;

@@ -5,7 +5,7 @@
 import { RelativePatternBuilder, normaliseForWriter } from '../normalise';
 import { Command } from '../pattern';
 import type { Pattern } from '../pattern';
-import { signed8 } from './binary-io';
+import { hasSignature, signed8 } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 import { UnreadableSourceError } from './format';
 
@@ -65,12 +65,6 @@ const foreignSignatures = [
 	'BM',
 ];
 
-function startsWith(bytes: Uint8Array, signature: string): boolean {
-	if (bytes.length < signature.length) return false;
-	for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature.charCodeAt(i)) return false;
-	return true;
-}
-
 /**
  * EXP has no magic, so it is judged by structure: every control record known, stitches mostly
  * short, as digitised designs are (random bytes give long ones), and the needle moving both ways
@@ -78,7 +72,7 @@ function startsWith(bytes: Uint8Array, signature: string): boolean {
  */
 function looksLikeExp(bytes: Uint8Array): boolean {
 	if (bytes.length < 4 || bytes.length % 2 !== 0) return false;
-	if (foreignSignatures.some((signature) => startsWith(bytes, signature))) return false;
+	if (foreignSignatures.some((signature) => hasSignature(bytes, signature))) return false;
 	const end = Math.min(bytes.length, 16384);
 	let stitches = 0;
 	let shortStitches = 0;
@@ -116,6 +110,7 @@ function writeExp(source: Pattern): WriteResult {
 		stopAsColourChange: true,
 		label: 'EXP',
 	});
+	// Filled by hand, not through ByteBuilder: bench:engine measured EXP writes up to 2x slower through it.
 	const out = new Uint8Array(pattern.length * 4);
 	let offset = 0;
 	let x = 0;

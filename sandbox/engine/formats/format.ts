@@ -39,8 +39,9 @@ export interface FormatModule {
 	/**
 	 * How much `detect` proves, which decides between formats that both accept a file: a magic
 	 * signature or labelled header (3), a strict record structure (2), or mere plausibility (1).
+	 * Required, so a new format says how far its check can be trusted.
 	 */
-	detectionStrength?: DetectionStrength;
+	detectionStrength: DetectionStrength;
 	read?(bytes: Uint8Array): Pattern;
 	write?(pattern: Pattern): WriteResult;
 	/**

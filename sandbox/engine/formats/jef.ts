@@ -1,9 +1,9 @@
-import { normaliseForWriter, patternBounds, type Bounds } from '../normalise';
-import { Command, Pattern, type Thread } from '../pattern';
+import { normaliseForWriter, patternBounds } from '../normalise';
+import { Command, Pattern, type Bounds, type Thread } from '../pattern';
 import { snapToChart } from '../threads/chart-snapping';
 import { repeatedThreadsAsStops, threadBlocks } from '../threads/colour-blocks';
 import { jefThreadChart } from '../threads/jef-threads';
-import { ByteBuilder, ByteCursor } from './binary-io';
+import { ByteBuilder, ByteCursor, signed8, u32leAt } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
@@ -36,7 +36,6 @@ const maxJefMove = 127;
  */
 const trimJumpCount = 3;
 const trimmedJumpLength = 30;
-const unknownThread: Thread = { color: 0x000000, name: 'Unknown' };
 
 /** Hoop codes the header can name, smallest first, with their size in 0.1 mm. */
 const hoops = [
@@ -54,20 +53,11 @@ const edgeHoops = [
 	{ width: 1400, height: 2000 },
 ];
 
-function signed8(value: number): number {
-	return value > 127 ? value - 256 : value;
-}
-
-function threadForCode(code: number): Thread {
-	const chartThread = jefThreadChart.find(code) ?? jefThreadChart.find(code % 79);
-	return chartThread ? jefThreadChart.toThread(chartThread) : unknownThread;
-}
-
 function detect(bytes: Uint8Array): boolean {
 	if (bytes.length < colourListOffset + 4) return false;
-	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-	const stitchOffset = view.getUint32(0, true);
-	const colourCount = view.getUint32(24, true);
+	const stitchOffset = u32leAt(bytes, 0);
+	const colourCount = u32leAt(bytes, 24);
+	if (stitchOffset === null || colourCount === null) return false;
 	if (colourCount > 1000 || stitchOffset !== colourListOffset + 8 * colourCount) return false;
 	if (stitchOffset + 2 > bytes.length) return false;
 	// The 14-character date sits at bytes 8-21: digits, or spaces and zeros in some writers' files.
@@ -93,7 +83,7 @@ function read(bytes: Uint8Array): Pattern {
 	const end = bytes.length;
 	const pattern = new Pattern(Math.max(16, (end - stitchOffset) >> 1));
 	const threads: Thread[] = [];
-	if (codes.length) threads.push(threadForCode(codes[0]));
+	if (codes.length) threads.push(jefThreadChart.threadForCode(codes[0]));
 	let codeIndex = 0;
 	let x = 0;
 	let y = 0;
@@ -154,7 +144,7 @@ function read(bytes: Uint8Array): Pattern {
 		// Colour 0 is no thread: the machine only stops (how some writers mark a stop).
 		const isStop = code === 0;
 		pattern.add(x, y, isStop ? STOP : COLOR_CHANGE);
-		if (!isStop) threads.push(code === undefined ? unknownThread : threadForCode(code));
+		if (!isStop) threads.push(jefThreadChart.threadForCode(code));
 		sewnSinceCut = false;
 		if (dx !== 0 || dy !== 0) {
 			jumps.push(dx, dy);

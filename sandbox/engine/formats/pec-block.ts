@@ -37,12 +37,6 @@ const colourChangeSecond = 0xb0;
 /** The machine shows this name; the pattern model carries no design name. */
 export const defaultPecLabel = 'Untitled';
 
-const unknownThread: Thread = { color: 0x000000, name: 'Unknown' };
-
-function threadForCode(code: number): Thread {
-	const chartThread = pecThreadChart.find(code) ?? pecThreadChart.find(code % 65);
-	return chartThread ? pecThreadChart.toThread(chartThread) : unknownThread;
-}
 
 /**
  * The threads of each colour block. A PES thread list with an entry per block maps one to one;
@@ -50,14 +44,14 @@ function threadForCode(code: number): Thread {
  * writes it); without a list the PEC chart names the colours.
  */
 function blockThreads(codes: Uint8Array, listed: Thread[]): Thread[] {
-	if (listed.length === 0) return [...codes].map(threadForCode);
+	if (listed.length === 0) return [...codes].map((code) => pecThreadChart.threadForCode(code));
 	if (listed.length >= codes.length) return listed.slice(0, codes.length);
 	const byCode = new Map<number, Thread>();
 	let next = 0;
 	return [...codes].map((code) => {
 		let thread = byCode.get(code);
 		if (!thread) {
-			thread = next < listed.length ? listed[next++] : threadForCode(code);
+			thread = next < listed.length ? listed[next++] : pecThreadChart.threadForCode(code);
 			byCode.set(code, thread);
 		}
 		return thread;

@@ -1,6 +1,5 @@
-import { Command, type Pattern } from '../pattern';
+import { Command, type Bounds, type Pattern } from '../pattern';
 import type { ByteBuilder } from './binary-io';
-import type { Bounds } from '../normalise';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch: STITCH, Stop: STOP, ColorChange: COLOR_CHANGE, End: END } = Command;

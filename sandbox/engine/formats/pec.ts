@@ -1,5 +1,5 @@
 import type { Pattern } from '../pattern';
-import { ByteBuilder } from './binary-io';
+import { ByteBuilder, hasSignature } from './binary-io';
 import { UnreadableSourceError, type FormatModule, type WriteResult } from './format';
 import {
 	defaultPecLabel,
@@ -14,14 +14,8 @@ import {
 const signature = '#PEC0001';
 const pecStart = signature.length;
 
-function hasSignature(bytes: Uint8Array): boolean {
-	if (bytes.length < pecStart) return false;
-	for (let i = 0; i < pecStart; i++) if (bytes[i] !== signature.charCodeAt(i)) return false;
-	return true;
-}
-
 function detect(bytes: Uint8Array): boolean {
-	return hasSignature(bytes) && looksLikePecBlock(bytes, pecStart);
+	return hasSignature(bytes, signature) && looksLikePecBlock(bytes, pecStart);
 }
 
 function read(bytes: Uint8Array): Pattern {

@@ -1,5 +1,4 @@
-import type { Bounds } from '../normalise';
-import { Command, type Pattern } from '../pattern';
+import { Command, type Bounds, type Pattern } from '../pattern';
 import type { ByteBuilder } from './binary-io';
 
 /**

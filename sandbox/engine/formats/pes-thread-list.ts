@@ -1,4 +1,4 @@
-import type { Thread } from '../pattern';
+import { threadOf, type Thread } from '../pattern';
 import { ByteCursor } from './binary-io';
 import { UnreadableSourceError } from './format';
 
@@ -37,11 +37,7 @@ function readThread(cursor: ByteCursor): Thread {
 	const name = pesString(cursor);
 	const brand = pesString(cursor);
 	pesString(cursor);
-	const thread: Thread = { color };
-	if (name) thread.name = name;
-	if (catalogNumber) thread.catalogNumber = catalogNumber;
-	if (brand) thread.brand = brand;
-	return thread;
+	return threadOf({ color, name, catalogNumber, brand });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Command, type Pattern } from '../pattern';
 import { patternBounds } from '../normalise';
-import { ByteBuilder, ByteCursor } from './binary-io';
+import { ByteBuilder, ByteCursor, u32leAt } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
 import {
 	defaultPecLabel,
@@ -26,13 +26,8 @@ function pesVersion(bytes: Uint8Array): string | null {
 }
 
 function detect(bytes: Uint8Array): boolean {
-	const version = pesVersion(bytes);
-	if (!version) return false;
-	const pecOffset = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
-		8,
-		true,
-	);
-	return looksLikePecBlock(bytes, pecOffset);
+	const pecOffset = u32leAt(bytes, 8);
+	return pesVersion(bytes) !== null && pecOffset !== null && looksLikePecBlock(bytes, pecOffset);
 }
 
 function read(bytes: Uint8Array): Pattern {

@@ -1,5 +1,5 @@
-import { Command, Pattern, type Thread } from '../pattern';
-import { ByteCursor } from './binary-io';
+import { Command, Pattern, threadOf, type Thread } from '../pattern';
+import { ByteCursor, hasSignature, signed16, signed8 } from './binary-io';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
@@ -11,7 +11,7 @@ const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: 
  * move (a stitch up to 25.5 mm per axis, a trim and a move beyond), 80 03 for a trim.
  */
 
-export const vp3Magic = [0x25, 0x76, 0x73, 0x6d, 0x25, 0x00];
+export const vp3Magic = '%vsm%\0';
 const utf8 = new TextDecoder('utf-8');
 const escape = 0x80;
 const longMove = 0x01;
@@ -45,11 +45,7 @@ function readThread(cursor: ByteCursor): Thread {
 	const catalogNumber = utf8String(cursor);
 	const name = utf8String(cursor);
 	const brand = utf8String(cursor);
-	const thread: Thread = { color };
-	if (name) thread.name = name;
-	if (catalogNumber) thread.catalogNumber = catalogNumber;
-	if (brand) thread.brand = brand;
-	return thread;
+	return threadOf({ color, name, catalogNumber, brand });
 }
 
 /** Header positions are in 1/1000 mm; the pattern works in 0.1 mm. */
@@ -57,17 +53,8 @@ function fromMicrons(value: number): number {
 	return Math.round(value / 100);
 }
 
-function signed8(value: number): number {
-	return value > 127 ? value - 256 : value;
-}
-
-function signed16(high: number, low: number): number {
-	const value = (high << 8) | low;
-	return value > 0x7fff ? value - 0x10000 : value;
-}
-
 export function hasVp3Magic(bytes: Uint8Array): boolean {
-	return bytes.length >= vp3Magic.length && vp3Magic.every((byte, i) => bytes[i] === byte);
+	return hasSignature(bytes, vp3Magic);
 }
 
 export function readVp3(bytes: Uint8Array): Pattern {

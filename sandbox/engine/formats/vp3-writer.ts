@@ -167,7 +167,7 @@ export function writeVp3(source: Pattern): WriteResult {
 	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === STITCH) stitchCount++;
 
 	const out = new ByteBuilder(1024 + pattern.length * 2 + blocks.length * 128);
-	out.bytes(vp3Magic);
+	out.ascii(vp3Magic);
 	utf16String(out, producer);
 	const closeFile = openBlock(out, 0x02);
 	utf16String(out, '');

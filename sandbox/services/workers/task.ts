@@ -1,5 +1,7 @@
+import type { DigitisingOptions } from '../jobOptions';
+
 /** One job's work as sent to a worker thread: plain data only, paths absolute. */
-export interface JobTask {
+export interface JobTask extends DigitisingOptions {
 	jobId: string;
 	workflow: 'conversion' | 'digitising';
 	sourcePath: string;
@@ -10,10 +12,6 @@ export interface JobTask {
 	outputId: string;
 	previewId: string;
 	watermarkedPreviewId: string;
-	widthMm: number | null;
-	colourCount: number | null;
-	paletteKey: string | null;
-	maximumStitchCount: number | null;
 	/** Fault injection: the thread allocates until its memory ceiling ends it. */
 	exhaustMemory?: boolean;
 }
