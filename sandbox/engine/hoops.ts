@@ -1,12 +1,8 @@
 import { formatModules } from './formats';
-import type { HoopLimit } from './formats/format';
+import { fitsHoop, type HoopLimit } from './formats/format';
 
-/** A design fits a hoop either way round: machines and their software turn it by 90 degrees. */
 function fits(widthMm: number, heightMm: number, hoop: HoopLimit): boolean {
-	return (
-		(widthMm <= hoop.widthMm && heightMm <= hoop.heightMm) ||
-		(widthMm <= hoop.heightMm && heightMm <= hoop.widthMm)
-	);
+	return fitsHoop(widthMm, heightMm, hoop.widthMm, hoop.heightMm);
 }
 
 /** The widest a design of these proportions can be and still fit the hoop, in whole millimetres. */
@@ -19,22 +15,33 @@ function widestFitting(widthMm: number, heightMm: number, hoop: HoopLimit): numb
 
 /**
  * What to tell the user when a design of this finished size is larger than the largest hoop the
- * output format's machines take: the limit, the widest width_mm that fits the design's proportions
- * (when it is not below `smallestWidthMm`, the least a job may ask for), and the formats whose
- * machines take it as it is. Null when it fits or the format knows no limit.
+ * output format's machines take: the limit, for a design sewn to an ordered width (digitising) the
+ * widest width_mm that fits its proportions (when it is not below `smallestWidthMm`, the least a job
+ * may ask for), and the formats whose machines take it as it is. Null when it fits or the format
+ * knows no limit.
  */
-export function hoopWarning(format: string, widthMm: number, heightMm: number, smallestWidthMm: number): string | null {
+export function hoopWarning(
+	format: string,
+	widthMm: number,
+	heightMm: number,
+	resizable: { smallestWidthMm: number } | null,
+): string | null {
 	const hoop = formatModules.find((module) => module.info.format === format)?.largestHoop;
 	if (!hoop || widthMm <= 0 || fits(widthMm, heightMm, hoop)) return null;
 	const widest = widestFitting(widthMm, heightMm, hoop);
 	const roomier = formatModules
 		.filter((module) => module.write && module.largestHoop && fits(widthMm, heightMm, module.largestHoop))
 		.map((module) => module.info.format.toUpperCase());
+	let advice = 'Only machines with a bigger hoop can sew it: choose ';
+	if (resizable) {
+		advice =
+			widest >= resizable.smallestWidthMm
+				? `Choose a width_mm of at most ${widest} mm for this design's proportions, or `
+				: `Even a width_mm of ${resizable.smallestWidthMm} mm is too large for this design's proportions in that hoop; crop the artwork or choose `;
+	}
 	return (
 		`The design is ${widthMm} x ${heightMm} mm, larger than ${hoop.description}. ` +
-		(widest >= smallestWidthMm
-			? `Choose a width_mm of at most ${widest} mm for this design's proportions, or `
-			: `Even a width_mm of ${smallestWidthMm} mm is too large for this design's proportions in that hoop; crop the artwork or choose `) +
+		advice +
 		`a format whose machines have bigger hoops${roomier.length ? ` (${roomier.join(', ')} ${roomier.length === 1 ? 'takes' : 'take'} it as it is)` : ''}.`
 	);
 }

@@ -31,6 +31,11 @@ export interface HoopLimit {
 	description: string;
 }
 
+/** A design fits a hoop either way round: machines and their software turn it by 90 degrees. Any one unit. */
+export function fitsHoop(width: number, height: number, hoopWidth: number, hoopHeight: number): boolean {
+	return (width <= hoopWidth && height <= hoopHeight) || (width <= hoopHeight && height <= hoopWidth);
+}
+
 /** One embroidery file format: its reader and writer side by side. */
 export interface FormatModule {
 	info: FormatInfo;

@@ -243,12 +243,8 @@ function write(source: Pattern): WriteResult {
 	const bounds = patternBounds(pattern);
 	const width = bounds.maxX - bounds.minX;
 	const height = bounds.maxY - bounds.minY;
+	// A design larger than every hoop is declared in the largest; the job warns of it (engine/hoops.ts).
 	const hoop = smallestHoop(width, height);
-	if (!hoop) {
-		warnings.push(
-			`The design is ${width / 10} x ${height / 10} mm, larger than the biggest hoop a JEF file names (200 x 200 mm).`,
-		);
-	}
 
 	const stitches = new ByteBuilder(pattern.length * 2 + 16);
 	encodeStitches(stitches, pattern);

@@ -1,7 +1,7 @@
 import { Command, type Pattern } from '../pattern';
 import { patternBounds } from '../normalise';
 import { ByteBuilder, ByteCursor, u32leAt } from './binary-io';
-import type { FormatModule, WriteResult } from './format';
+import { fitsHoop, type FormatModule, type WriteResult } from './format';
 import {
 	defaultPecLabel,
 	looksLikePecBlock,
@@ -15,8 +15,7 @@ import { writeSewSegments } from './pes-sew-segments';
 /** Brother PES: a PE-Design header ("#PES" + 4-digit version, PEC offset) followed by the PEC block. */
 
 const signature = /^#PES\d{4}$/;
-/** The largest hoop a PES v1 header can name (130 x 180 mm), in 0.1 mm. */
-const largeHoop = { width: 1300, height: 1800 };
+/** The smaller hoop a PES v1 header can name (100 x 100 mm), in 0.1 mm; anything larger declares 130 x 180. */
 const smallHoop = { width: 1000, height: 1000 };
 
 function pesVersion(bytes: Uint8Array): string | null {
@@ -41,30 +40,18 @@ function read(bytes: Uint8Array): Pattern {
 	return readPecBlock(bytes, pecOffset, 'PES', readPesThreadList(bytes, version, pecOffset));
 }
 
-function fits(width: number, height: number, hoop: { width: number; height: number }): boolean {
-	return (
-		(width <= hoop.width && height <= hoop.height) || (width <= hoop.height && height <= hoop.width)
-	);
-}
-
 function write(source: Pattern): WriteResult {
 	const { pattern, codes, warnings } = prepareForPec(source, 'PES');
 	const extents = patternBounds(pattern);
 	const width = extents.maxX - extents.minX;
 	const height = extents.maxY - extents.minY;
-	if (!fits(width, height, largeHoop)) {
-		warnings.push(
-			`The design is ${width / 10} x ${height / 10} mm, larger than the 130 x 180 mm hoop a PES v1 file declares; ` +
-				'only machines with a bigger hoop can sew it.',
-		);
-	}
 
 	const out = new ByteBuilder(64 + pattern.length * 6);
 	out.ascii('#PES0001');
 	const pecOffsetAt = out.length;
 	out.u32le(0);
 	out.u16le(1);
-	out.u16le(fits(width, height, smallHoop) ? 0 : 1);
+	out.u16le(fitsHoop(width, height, smallHoop.width, smallHoop.height) ? 0 : 1);
 	const objectCountAt = out.length;
 	out.u16le(1);
 	out.u16le(0xffff);

@@ -36,10 +36,13 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 		}
 		const written = writePattern(pattern, task.format);
 		warnings.push(...written.warnings);
-		if (task.workflow === 'digitising') {
-			const tooLarge = hoopWarning(task.format, metrics.widthMm, metrics.heightMm, widthMmBounds.min);
-			if (tooLarge) warnings.push(tooLarge);
-		}
+		const tooLarge = hoopWarning(
+			task.format,
+			metrics.widthMm,
+			metrics.heightMm,
+			task.workflow === 'digitising' ? { smallestWidthMm: widthMmBounds.min } : null,
+		);
+		if (tooLarge) warnings.push(tooLarge);
 		const info = listFormats().find((format) => format.format === task.format);
 		const output = await store(
 			task,
