@@ -201,7 +201,7 @@ export class LocalN8n {
 		}
 		const packDir = await mkdtemp(join(tmpdir(), 'embroidery-pack-'));
 		try {
-			const pack = await runCommand('npm', ['pack', '--json', '--pack-destination', packDir], {
+			const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
 				cwd: packageDir,
 				env: process.env,
 				timeoutMs: 120_000,

@@ -1,7 +1,7 @@
 /**
- * Node version 2's editor features in a real n8n 2.41.1: the Job picker's list served by n8n's own
- * resource-locator endpoint, Detect and By URL in executed workflows, Simplify, and the execution
- * hints n8n records on the node.
+ * Node version 2's editor features in a real n8n (2.41.1 or 1.123.81, as test/e2e/run.sh picks): the
+ * Job picker's list served by n8n's own resource-locator endpoint, Detect and By URL in executed
+ * workflows, Simplify, and the execution hints n8n records on the node.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
-import { e2eCredentials, e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
+import { e2eCredentials, e2eOwner, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
 import { createConversion } from '../support/jobParameters';
 import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
 
@@ -22,7 +22,7 @@ function hintsOf(run: WorkflowRun, nodeName: string): Array<{ message: string; t
 	return task?.hints ?? [];
 }
 
-describe('the Embroidery node version 2 in n8n 2.41.1', () => {
+describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
 	let sandbox: SandboxInfo;
 	let converted: { id: string; workflow: string };

@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport as McpTransport } from '@modelcontex
 
 import { serveSampleFiles } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
-import { toolDescriptions } from '../../nodes/Embroidery/actions/versionDescription';
+import { toolDescriptions, version1ToolDescriptions } from '../../nodes/Embroidery/actions/versionDescription';
 import { e2eCredentials, e2eOwner, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
 
 // Types come through the SDK's typesVersions (its ES module build); at run time jest requires the
@@ -24,11 +24,11 @@ const trigger = 'MCP Server Trigger';
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
-function tool(name: string, parameters: Record<string, unknown>, index: number): WorkflowNode {
+function tool(name: string, parameters: Record<string, unknown>, index: number, typeVersion = 1): WorkflowNode {
 	return {
 		name,
 		type: 'n8n-nodes-embroidery.embroideryTool',
-		typeVersion: 1,
+		typeVersion,
 		position: [220 * index, 240],
 		parameters,
 		credentials: { embroideryApi: { ...e2eCredentials.demo } },
@@ -55,6 +55,8 @@ function mcpWorkflow(): WorkflowExport {
 		),
 		tool('get_job', { resource: 'job', operation: 'get', jobId: fromAI('jobId', 'The job id Create returned'), workflow: fromAI('workflow', 'The job workflow') }, 3),
 		tool('unlock_job', { resource: 'job', operation: 'unlock', jobId: fromAI('jobId', 'The job id'), workflow: fromAI('workflow', 'The job workflow') }, 4),
+		// Version 2 (the default): the Job field, Workflow left on Detect, Simplify on.
+		tool('get_job_v2', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') } }, 5, 2),
 	];
 	const connections: Record<string, unknown> = {};
 	for (const node of tools) connections[node.name] = { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] };
@@ -125,13 +127,16 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		const { tools } = await client.listTools();
 		const byName = new Map(tools.map((entry) => [entry.name, entry]));
 
-		expect([...byName.keys()].sort()).toEqual(['create_job', 'get_job', 'get_usage', 'list_jobs', 'unlock_job']);
-		expect(byName.get('get_usage')?.description).toBe(toolDescriptions.account.getUsage);
-		expect(byName.get('unlock_job')?.description).toBe(toolDescriptions.job.unlock);
+		expect([...byName.keys()].sort()).toEqual(['create_job', 'get_job', 'get_job_v2', 'get_usage', 'list_jobs', 'unlock_job']);
+		expect(byName.get('get_usage')?.description).toBe(version1ToolDescriptions.account.getUsage);
+		expect(byName.get('unlock_job')?.description).toBe(version1ToolDescriptions.job.unlock);
 		expect(byName.get('unlock_job')?.description).toMatch(/COSTS MONEY/);
-		expect(byName.get('create_job')?.description).toBe(toolDescriptions.job.create);
+		expect(byName.get('create_job')?.description).toBe(version1ToolDescriptions.job.create);
 		expect(Object.keys(byName.get('create_job')?.inputSchema.properties ?? {}).sort()).toEqual(['format', 'sourceUrl', 'workflow']);
 		expect(Object.keys(byName.get('get_job')?.inputSchema.properties ?? {}).sort()).toEqual(['jobId', 'workflow']);
+		expect(byName.get('get_job_v2')?.description).toBe(toolDescriptions.job.get);
+		expect(byName.get('get_job_v2')?.description).toMatch(/Workflow is optional/);
+		expect(Object.keys(byName.get('get_job_v2')?.inputSchema.properties ?? {})).toEqual(['jobId']);
 	});
 
 	it('Get Usage answers what the sandbox holds for the account', async () => {
@@ -157,6 +162,11 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		const [fetched] = answerOf(await client.callTool({ name: 'get_job', arguments: { jobId: id, workflow: 'conversion' } }));
 		expect(fetched).toEqual(expect.objectContaining({ id, workflow: 'conversion', status: 'completed', downloadsUnlocked: false }));
 		expect(fetched.metrics).toEqual(job.metrics);
+
+		// Version 2 finds the workflow itself and, simplified, leaves the signed links out.
+		const [simplified] = answerOf(await client.callTool({ name: 'get_job_v2', arguments: { jobId: id } }));
+		expect(simplified).toEqual(expect.objectContaining({ id, workflow: 'conversion', status: 'completed', sourceFile: 'Star.JEF' }));
+		expect(JSON.stringify(simplified)).not.toMatch(/downloadUrl|previewUrl/);
 
 		const listed = answerOf(await client.callTool({ name: 'list_jobs', arguments: {} }));
 		const { data } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/jobs');

@@ -3,13 +3,16 @@
 # its own n8n (ports, user folder and encryption key of its own, so environments can run side by side):
 #   n8n2   n8n 2.41.1 on Node 24, regular mode: every test/e2e/*.e2e.ts
 #   n8n1   n8n 1.123.81 on Node 22, regular mode: the same files (test/e2e/jest.config.js)
-#   queue  n8n 2.41.1 in queue mode (main, worker, Redis): test/queue/run.sh, when present
+#   queue  n8n 2.41.1 in queue mode (main, two workers, Postgres, Redis): test/queue/run.sh, when present
 # Every n8n is installed once into ~/.cache/n8n-nodes-embroidery (EMBROIDERY_CACHE_DIR moves it).
 #
 #   bash test/e2e/run.sh                                   every environment, one after another
 #   bash test/e2e/run.sh --only=n8n1                       one environment (a comma list for several)
 #   bash test/e2e/run.sh --parallel                        the environments side by side (needs cores)
-#   bash test/e2e/run.sh --only=n8n2 test/e2e/mcp.e2e.ts   other arguments go to jest
+#   bash test/e2e/run.sh --only=n8n2 test/e2e/mcp.e2e.ts   other arguments go to jest: test files only to
+#                                                          the environments of their folder (test/e2e or
+#                                                          test/queue), which they pick when --only is not given
+#   bash test/e2e/run.sh --bench                           the queue-mode benchmark (test/queue/run.sh --bench)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
@@ -17,24 +20,52 @@ cd "$(dirname "$0")/../.."
 
 environments=()
 parallel=0
-jest_args=()
+# jest's options go to every environment, in the order given; a test file only to the environments of
+# its folder, and --bench only to queue mode.
+e2e_run=()
+queue_run=()
+e2e_files=0
+queue_files=0
+queue_bench=()
 for arg in "$@"; do
 	case "$arg" in
 	--only=*) IFS=',' read -r -a environments <<<"${arg#--only=}" ;;
 	--parallel) parallel=1 ;;
-	*) jest_args+=("$arg") ;;
+	--bench) queue_bench=(--bench) ;;
+	*)
+		case "${arg#"$PWD/"}" in
+		test/e2e/* | ./test/e2e/*) e2e_run+=("$arg") e2e_files=$((e2e_files + 1)) ;;
+		test/queue/* | ./test/queue/*) queue_run+=("$arg") queue_files=$((queue_files + 1)) ;;
+		*) e2e_run+=("$arg") queue_run+=("$arg") ;;
+		esac
+		;;
 	esac
 done
+if [ ${#queue_bench[@]} -gt 0 ]; then queue_files=$((queue_files + 1)); fi
 if [ ${#environments[@]} -eq 0 ]; then
-	environments=(n8n2 n8n1)
-	[ -f test/queue/run.sh ] && environments+=(queue)
+	if [ $e2e_files -gt 0 ] || [ $queue_files -gt 0 ]; then
+		# Test files (or --bench) pick the environments that run them.
+		if [ $e2e_files -gt 0 ]; then environments+=(n8n2 n8n1); fi
+		if [ $queue_files -gt 0 ]; then environments+=(queue); fi
+	else
+		environments=(n8n2 n8n1)
+		[ -f test/queue/run.sh ] && environments+=(queue)
+	fi
 fi
 for environment in "${environments[@]}"; do
 	case "$environment" in
-	n8n2 | n8n1) ;;
-	queue) [ -f test/queue/run.sh ] || { echo "test/queue/run.sh is missing: no queue-mode suite in this checkout." >&2; exit 2; } ;;
+	n8n2 | n8n1) mine=$e2e_files others=$queue_files folder=test/e2e ;;
+	queue)
+		[ -f test/queue/run.sh ] || { echo "test/queue/run.sh is missing: no queue-mode suite in this checkout." >&2; exit 2; }
+		mine=$queue_files others=$e2e_files folder=test/queue
+		;;
 	*) echo "Unknown environment \"$environment\"; use n8n2, n8n1 or queue." >&2; exit 2 ;;
 	esac
+	# Files given only for other environments would leave this one running its whole suite unasked.
+	if [ "$mine" -eq 0 ] && [ "$others" -gt 0 ]; then
+		echo "The $environment environment runs $folder, and no file given is there (--bench is for queue only)." >&2
+		exit 2
+	fi
 done
 
 ensure_node24
@@ -53,14 +84,14 @@ run_environment() {
 	case "$environment" in
 	n8n2)
 		ensure_n8n "$N8N_VERSION_TESTED" 24
-		EMBROIDERY_E2E_ENV=n8n2 npx jest -c test/e2e/jest.config.js --runInBand ${jest_args[@]+"${jest_args[@]}"} || status=$?
+		EMBROIDERY_E2E_ENV=n8n2 npx jest -c test/e2e/jest.config.js --runInBand ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
 		;;
 	n8n1)
 		ensure_n8n "$N8N1_VERSION_TESTED" 22
-		EMBROIDERY_E2E_ENV=n8n1 npx jest -c test/e2e/jest.config.js --runInBand ${jest_args[@]+"${jest_args[@]}"} || status=$?
+		EMBROIDERY_E2E_ENV=n8n1 npx jest -c test/e2e/jest.config.js --runInBand ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
 		;;
 	queue)
-		bash test/queue/run.sh ${jest_args[@]+"${jest_args[@]}"} || status=$?
+		bash test/queue/run.sh ${queue_bench[@]+"${queue_bench[@]}"} ${queue_run[@]+"${queue_run[@]}"} || status=$?
 		;;
 	esac
 	echo "e2e $environment: $([ $status -eq 0 ] && echo passed || echo "FAILED ($status)") in $((SECONDS - started)) s" >&2

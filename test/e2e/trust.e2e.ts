@@ -1,6 +1,6 @@
 /**
- * What the node guarantees, in a real n8n 2.41.1 (`n8n execute`): the API key stays with the service's origin
- * when it redirects, and answers with only the spec's required fields (or extra fields and nulls) work.
+ * What the node guarantees, in a real n8n (2.41.1 or 1.123.81, `n8n execute`): the API key stays with
+ * the service's origin when it redirects, and answers with only the spec's required fields (or extra fields and nulls) work.
  * The service is the suite's sandbox behind a loopback proxy that rewrites its answers (test/support/variantService.ts).
  */
 import { copyFile, readFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startOtherOrigin, startVariantService, type VariantService } from '../support/variantService';
-import { openEnvironment, type SandboxInfo } from './support/environment';
+import { n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
 import { createAndWait } from '../support/jobParameters';
 import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
 
@@ -20,7 +20,7 @@ const credential = { id: 'embroideryVariant', name: 'Embroidery through the vari
 
 const embroidery = (name: string, parameters: Record<string, unknown>): Step => embroideryStep(name, parameters, credential);
 
-describe('what the node guarantees, in n8n 2.41.1', () => {
+describe(`what the node guarantees, in ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
 	let sandbox: SandboxInfo;
 	let variant: VariantService;

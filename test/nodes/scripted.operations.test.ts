@@ -36,7 +36,7 @@ describe('validation happens before any request', () => {
 		['a conversion source over 50 MB', create(), [file('ok.dst', 10), file('huge.dst', 50 * 1024 * 1024 + 1)], /"huge.dst" in binary field "data" of item 1 is 50 MB; conversion accepts at most 50 MB/],
 		['artwork over 20 MB', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('big.png', 20 * 1024 * 1024 + 1, 'image/png')], /digitising accepts at most 20 MB/],
 		['artwork of a type not accepted', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('logo.gif', 100, 'image/gif')], /"logo.gif" \(image\/gif\) in binary field "data" of item 0 is not artwork digitising accepts: jpg, jpeg, png, svg, webp/],
-		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /Width \(Mm\) of item 0 must be between 10 and 300, got 301/],
+		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /Width in Millimetres of item 0 must be between 10 and 300, got 301/],
 		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /Colour Count of item 0 must be a whole number/],
 		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /Maximum Stitch Count of item 0 must be between 1 and 250000/],
 		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /Timeout \(Seconds\) must be a positive number, got "-5"/],

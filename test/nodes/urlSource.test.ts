@@ -50,6 +50,21 @@ async function startFileServer(): Promise<FileServer> {
 				response.end();
 			};
 			write();
+		} else if (path === '/designs/Star.pes') {
+			// A download page at a machine file's link, as file hosts serve before the file itself.
+			response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Download Star.pes</title>');
+		} else if (path === '/api/design') {
+			response.writeHead(200, { 'content-type': 'application/json' }).end('{"url":"https://files.example/Star.pes"}');
+		} else if (path === '/notes.txt') {
+			response.writeHead(200, { 'content-type': 'text/plain' }).end('DST, 10 x 10 cm');
+		} else if (path === '/logo.png') {
+			response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from('89504e470d0a1a0a', 'hex'));
+		} else if (path === '/untyped/Star.JEF') {
+			// No Content-Type at all: taken as application/octet-stream, and the service reads the content.
+			response.removeHeader('content-type');
+			response.writeHead(200).end(fixture('Star.JEF'));
+		} else if (path === '/vendor/Star.JEF') {
+			response.writeHead(200, { 'content-type': 'application/x-jef' }).end(fixture('Star.JEF'));
 		} else if (path === '/report.pdf') {
 			response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4');
 		} else {
@@ -116,6 +131,16 @@ describe('Job > Create from a URL', () => {
 		expect(created.json).toMatchObject({ workflow: 'digitising', sourceFile: 'badge.svg' });
 	});
 
+	test('accepts a machine file served without a type or with a type of its own', async () => {
+		const credentials = await env.credentials();
+		for (const link of ['/untyped/Star.JEF', '/vendor/Star.JEF']) {
+			const [created] = itemsOf(
+				await run(credentials, { resource: 'job', operation: 'create', workflow: 'conversion', source: 'url', sourceUrl: `${files.url}${link}`, format: 'dst' }),
+			);
+			expect(created.json).toMatchObject({ workflow: 'conversion', sourceFile: 'Star.JEF' });
+		}
+	});
+
 	test('refuses what the service would refuse, before anything is sent to it, naming the URL and the limit', async () => {
 		const credentials = await env.credentials();
 		const before = await env.admin().usage(credentials.accountId);
@@ -132,6 +157,13 @@ describe('Job > Create from a URL', () => {
 		expect(await attempt('conversion', 'ftp://127.0.0.1/Star.JEF')).toMatch(/uses ftp; only http and https/);
 		expect(await attempt('conversion', 'Star.JEF')).toMatch(/is not a complete URL/);
 		expect(await attempt('conversion', `${files.url}/missing.pes`)).toMatch(/answered HTTP 404/);
+		expect(await attempt('conversion', `${files.url}/designs/Star.pes?token=abc`)).toBe(
+			`The file at ${files.url}/designs/Star.pes (item 0) is served as text/html, not as an embroidery machine file conversion accepts`,
+		);
+		expect(await attempt('conversion', `${files.url}/api/design`)).toMatch(/api\/design \(item 0\) is served as application\/json, not as an embroidery machine file/);
+		expect(await attempt('conversion', `${files.url}/notes.txt`)).toMatch(/notes\.txt \(item 0\) is served as text\/plain, not as an embroidery machine file/);
+		expect(await attempt('conversion', `${files.url}/report.pdf`)).toMatch(/is served as application\/pdf/);
+		expect(await attempt('conversion', `${files.url}/logo.png`)).toMatch(/is served as image\/png/);
 		expect(await attempt('digitising', `${files.url}/report.pdf`)).toMatch(/is not artwork digitising accepts: jpg, jpeg, png, svg, webp/);
 		expect(await attempt('digitising', `${files.url}/big.png`)).toMatch(/is 25 MB; digitising accepts at most 20 MB per file/);
 		expect(await attempt('digitising', `${files.url}/endless.png`)).toMatch(/larger than 20 MB \(the download was stopped there\)/);

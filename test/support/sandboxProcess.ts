@@ -15,11 +15,11 @@ export interface SandboxProcess {
 }
 
 /**
- * Runs Node with `nodeArguments` from the repository root and resolves once the sandbox has printed
- * "Press Ctrl+C"; rejects with everything it printed if it exits first.
+ * Runs Node (this one, or the `node` binary given) with `nodeArguments` from the repository root and
+ * resolves once the sandbox has printed "Press Ctrl+C"; rejects with everything it printed if it exits first.
  */
-export async function spawnSandbox(nodeArguments: string[]): Promise<SandboxProcess> {
-	const child = spawn(process.execPath, nodeArguments, { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnSandbox(nodeArguments: string[], node = process.execPath): Promise<SandboxProcess> {
+	const child = spawn(node, nodeArguments, { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
 	let output = '';
 	child.stderr!.on('data', (chunk) => (output += chunk));
 	await new Promise<void>((resolve, reject) => {

@@ -32,6 +32,19 @@ const artworkExtensionOfMime: Record<string, string> = {
 	'image/webp': 'webp',
 };
 
+/**
+ * Content types no embroidery machine file is served as: web pages, text, data documents and media.
+ * A link to such a thing is a page about the file or an error page, not the file itself. Machine files
+ * have no registered type, so application/octet-stream and any other type pass.
+ */
+export function notAMachineFileType(mimeType: string): boolean {
+	return (
+		/^(text|image|audio|video|font)\//.test(mimeType) ||
+		/^application\/(json|xml|xhtml\+xml|javascript|ecmascript|pdf|x-www-form-urlencoded)$/.test(mimeType) ||
+		/\+(json|xml)$/.test(mimeType)
+	);
+}
+
 function header(headers: Record<string, unknown>, name: string): string | undefined {
 	const value = headers[name];
 	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
@@ -202,6 +215,16 @@ export async function fetchUrlSource(
 			safeFileName(dispositionFileName(header(response.headers, 'content-disposition'))) ??
 			safeFileName(fileNameFromUrl(servedFrom, '')) ??
 			'source';
+		if (workflow === 'conversion' && notAMachineFileType(mimeType)) {
+			throw problem(
+				context,
+				itemIndex,
+				`${capitalised(where)} is served as ${mimeType}, not as an embroidery machine file conversion accepts`,
+				mimeType.startsWith('image/')
+					? 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), or choose the digitising workflow to turn artwork into stitches.'
+					: 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), not a web page or document about it: the link must download the file.',
+			);
+		}
 		if (workflow === 'digitising') {
 			const fromMime = artworkExtensionOfMime[mimeType];
 			if (fromMime && artworkTypeOf(fileName, undefined) === null) fileName = `${fileName}.${fromMime}`;

@@ -84,7 +84,7 @@ const properties: INodeProperties[] = [
 			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	},
 	{
-		displayName: 'Width (Mm)',
+		displayName: 'Width in Millimetres',
 		name: 'widthMm',
 		type: 'number',
 		required: true,
@@ -168,7 +168,7 @@ async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: 
 		fields.widthMm = context.getNodeParameter('widthMm', itemIndex) as number;
 		fields.colourCount = context.getNodeParameter('colourCount', itemIndex) as number;
 		fields.threadPaletteKey = String(context.getNodeParameter('threadPaletteKey', itemIndex, '')).trim() || undefined;
-		check(context, itemIndex, numberProblem('Width (Mm)', fields.widthMm, limits.widthMm, itemIndex, false));
+		check(context, itemIndex, numberProblem('Width in Millimetres', fields.widthMm, limits.widthMm, itemIndex, false));
 		check(context, itemIndex, numberProblem('Colour Count', fields.colourCount, limits.colourCount, itemIndex, true));
 	}
 	if (options.maximumStitchCount !== undefined) {
