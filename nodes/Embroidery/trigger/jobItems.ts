@@ -33,7 +33,6 @@ const triggerFields: Record<FileKind, string> = { preview: 'preview', outputs: '
 function triggerFilePolicy(lastTry: boolean): FilePolicy {
 	return {
 		fields: triggerFields,
-		refetchOn: ['403', '410'],
 		onFailure: lastTry ? 'reportAll' : 'reportClientErrors',
 		missingKind: 'skip',
 	};
