@@ -1,14 +1,15 @@
 /**
- * Node version 2's editor features in a real n8n (2.41.1 or 1.123.81, as test/e2e/run.sh picks): the
- * Job picker's list served by n8n's own resource-locator endpoint, Detect and By URL in executed
- * workflows, Simplify, and the execution hints n8n records on the node.
+ * Node version 2's editor features in a real n8n (2.41.1 or 1.123.81, as test/e2e/run.sh picks): the Job
+ * picker's list served by n8n's own resource-locator endpoint, a job saved as picked From List, Detect and
+ * By URL in executed workflows, Unlock and Download, Simplify, and the execution hints n8n records on the node.
  */
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
+import { createJob, setEngineFailureRate, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
+import { readPattern } from '../../sandbox/engine';
 import { e2eCredentials, e2eOwner, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
 import { createConversion } from '../support/jobParameters';
 import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
@@ -26,15 +27,27 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
 	let sandbox: SandboxInfo;
 	let converted: { id: string; workflow: string };
+	let picked: { id: string; workflow: string };
+	let failed: { id: string; workflow: string; failureReason: string };
 
 	beforeAll(async () => {
 		const environment = await openEnvironment();
 		({ n8n, sandbox } = environment);
 		const designPath = join(environment.filesDir, 'Star-editor.JEF');
 		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
-		const { readFile } = await import('node:fs/promises');
-		converted = await createJob(sandbox, { workflow: 'conversion', format: 'exp' }, { name: 'Star-editor.JEF', bytes: await readFile(designPath) });
+		const design = await readFile(designPath);
+		converted = await createJob(sandbox, { workflow: 'conversion', format: 'exp' }, { name: 'Star-editor.JEF', bytes: design });
 		await waitForJobEnd(sandbox, converted);
+		picked = await createJob(sandbox, { workflow: 'conversion', format: 'dst' }, { name: 'Star-picked.JEF', bytes: design });
+		await waitForJobEnd(sandbox, picked);
+		await setEngineFailureRate(sandbox, 1);
+		try {
+			const job = await createJob(sandbox, { workflow: 'conversion', format: 'dst' }, { name: 'Star-failed.JEF', bytes: design });
+			const ended = await waitForJobEnd(sandbox, job);
+			failed = { ...job, failureReason: String(ended.failureReason) };
+		} finally {
+			await setEngineFailureRate(sandbox, 0);
+		}
 
 		await n8n.importWorkflows([
 			manualWorkflow('e2eEditorChain01', 'Version 2: create, wait, get (Detect, Simplify, hints)', [
@@ -56,6 +69,25 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 			]),
 			manualWorkflow('e2eEditorMany001', 'Version 2: get many, simplified', [
 				embroidery('Jobs', { resource: 'job', operation: 'getMany', returnAll: false, limit: 5 }),
+			]),
+			// As n8n saves a job picked in the editor: the list entry's name and link beside the ID; Workflow left at Detect.
+			manualWorkflow('e2eEditorList001', 'Version 2: a job picked from the list, unlocked and downloaded', [
+				embroidery('Picked', {
+					resource: 'job',
+					operation: 'get',
+					jobId: {
+						__rl: true,
+						mode: 'list',
+						value: picked.id,
+						cachedResultName: 'Star-picked.JEF → DST · conversion · completed · just now',
+						cachedResultUrl: `${sandbox.baseUrl}/jobs/conversion/${picked.id}`,
+					},
+				}),
+				embroidery('Unlock', { resource: 'job', operation: 'unlock' }),
+				embroidery('Download', { resource: 'job', operation: 'download', files: ['outputs'] }),
+			]),
+			manualWorkflow('e2eEditorFail001', 'Version 2: get a failed job (Detect), with its failure hint', [
+				embroidery('Failed job', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: failed.id } }),
 			]),
 		]);
 	});
@@ -103,6 +135,38 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		expect(items.length).toBeGreaterThanOrEqual(1);
 		expect(items.map((item) => item.json.id)).toContain(converted.id);
 		expect(JSON.stringify(items.map((item) => item.json))).not.toMatch(/signature=/);
+	});
+
+	it('gets a job saved as picked From List with Workflow at Detect, then unlocks it and downloads its machine file', async () => {
+		const run = await n8n.execute('e2eEditorList001');
+		expect(run.status).toBe('success');
+		const [got] = nodeItems(run, 'Picked');
+		expect(got.json).toMatchObject({ id: picked.id, workflow: 'conversion', status: 'completed', sourceFile: 'Star-picked.JEF', downloadsUnlocked: false });
+		expect(JSON.stringify(got.json)).not.toMatch(/signature=/);
+		expect(nodeItems(run, 'Unlock')[0].json).toMatchObject({ id: picked.id, workflow: 'conversion', downloadsUnlocked: true });
+		const [downloaded] = nodeItems(run, 'Download');
+		expect(downloaded.json).toMatchObject({ id: picked.id, workflow: 'conversion' });
+		const machineFile = downloaded.binary!.data;
+		expect(machineFile.fileName).toMatch(/\.dst$/i);
+		expect(readPattern(await n8n.readBinary(machineFile), 'dst').xs.length).toBeGreaterThan(2000);
+	});
+
+	it('gets a failed job with its failure and the danger hint that says what to do next', async () => {
+		const run = await n8n.execute('e2eEditorFail001');
+		expect(run.status).toBe('success');
+		expect(nodeItems(run, 'Failed job')[0].json).toMatchObject({
+			id: failed.id,
+			workflow: 'conversion',
+			status: 'failed',
+			failureCode: 'engine_error',
+			failureReason: failed.failureReason,
+		});
+		expect(hintsOf(run, 'Failed job')).toContainEqual(
+			expect.objectContaining({
+				type: 'danger',
+				message: `Job ${failed.id} failed: ${failed.failureReason}. Fix the source if the reason points at it, then use Job > Retry.`,
+			}),
+		);
 	});
 
 	it('serves the Job picker\'s list through n8n\'s resource-locator endpoint', async () => {

@@ -7,10 +7,11 @@ import {
 	importExamples,
 	runExample,
 	runTriggerExample,
+	waitForExecutions,
 	type ExampleFolders,
 } from '../../scripts/demo';
 import { exampleIds, readExamples, serveSampleFiles } from '../../scripts/examples';
-import type { LocalN8n, WorkflowExport } from '../../scripts/n8n';
+import { nodeItems, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
 import { waitForJobEnd } from '../../scripts/sandbox-client';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
@@ -103,10 +104,35 @@ describe('the example workflows', () => {
 
 		it('stores a completed job and reports and retries a failed one when the trigger emits them', async () => {
 			const slug = 'act-on-finished-jobs';
-			const { outcome, jobs } = await runTriggerExample(n8n, sandbox, slug, workflows.get(slug)!, folders);
+			const workflow = workflows.get(slug)!;
+			const { outcome, jobs } = await runTriggerExample(n8n, sandbox, slug, workflow, folders);
 
 			expect(outcome.error).toBeUndefined();
 			expect(outcome.status).toBe('success');
+			// The example's trigger is version 1.1: its items are simplified, and still carry every field the workflow reads.
+			const executions = await waitForExecutions(n8n, workflow.id, 1, 10_000);
+			const runs = await Promise.all(executions.map(async (execution) => await n8n.getExecution(execution.id)));
+			const emitted = new Map(runs.flatMap((run) => nodeItems(run, 'Job finished')).map((item) => [item.json.id, item.json]));
+			expect(emitted.get(jobs.completed)).toMatchObject({
+				workflow: 'conversion',
+				status: 'completed',
+				sourceFile: 'Star.JEF',
+				outputFile: expect.stringMatching(/\.pes$/i),
+				downloadsUnlocked: expect.any(Boolean),
+				warnings: expect.any(Array),
+			});
+			expect(emitted.get(jobs.failed)).toMatchObject({
+				workflow: 'conversion',
+				status: 'failed',
+				sourceFile: 'Star.JEF',
+				failureCode: 'engine_error',
+				failureReason: expect.stringContaining('engine failed'),
+				attemptCount: 1,
+			});
+			for (const json of [emitted.get(jobs.completed), emitted.get(jobs.failed)]) {
+				expect(json).not.toHaveProperty('source');
+				expect(JSON.stringify(json)).not.toMatch(/signature=/);
+			}
 			const stored = await readFile(join(folders.delivered(slug), `${jobs.completed}-Star.pes`));
 			expect(measurePattern(readPattern(stored, 'pes')).stitchCount).toBeGreaterThan(2000);
 			const notice = JSON.parse(await readFile(join(folders.notices, `${jobs.failed}.json`), 'utf8'));

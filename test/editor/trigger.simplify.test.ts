@@ -1,22 +1,11 @@
 /** The Embroidery Trigger's Simplify (version 1.1) through n8n-core's real PollContext against the sandbox. */
+import { useSandbox } from '../support/fixtures';
 import { ActiveTriggerHarness, testTriggerManually } from '../support/n8n-poll';
-import type { RunningSandbox, SandboxAdmin } from '../support/sandbox';
-import { sandboxAdmin, startSandbox } from '../support/sandbox';
 import { convert, newAccount, waitUntilEnded } from '../trigger/support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
-let sandbox: RunningSandbox;
-let admin: SandboxAdmin;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, workers: 2 });
-	admin = sandboxAdmin(sandbox);
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-});
+const { sandbox, admin } = useSandbox();
 
 const both = { events: ['completed', 'failed'], workflow: 'both' };
 

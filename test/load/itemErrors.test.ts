@@ -3,24 +3,22 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { binaryBuffer } from '../support/n8n';
 import { Api } from '../sandbox/client';
 import { captureLogs } from './support/capturedLogs';
-import { createWaitDownload, openShop, orderItems, runOrders, shopKey } from './support/shopOrders';
-import type { Shop, ShopKey } from './support/shopOrders';
+import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';
+import type { ShopKey } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';
 
 jest.setTimeout(180_000);
 
-let shop: Shop;
+const shop = useShop({ sourceTtlSeconds: 3600 });
 let logs: ReturnType<typeof captureLogs>;
 const keys: string[] = [];
 
-beforeAll(async () => {
-	shop = await openShop({ sourceTtlSeconds: 3600 });
+beforeAll(() => {
 	logs = captureLogs();
 });
 
-afterAll(async () => {
+afterAll(() => {
 	logs?.stop();
-	await shop?.close();
 });
 
 afterEach(() => {

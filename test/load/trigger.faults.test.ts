@@ -3,8 +3,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { ActiveTriggerHarness } from '../support/n8n-poll';
 import { Api } from '../sandbox/client';
 import { captureLogs } from './support/capturedLogs';
-import { openShop, orderItems, shopKey } from './support/shopOrders';
-import type { Shop } from './support/shopOrders';
+import { orderItems, shopKey, useShop } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';
 
 jest.setTimeout(240_000);
@@ -13,15 +12,7 @@ const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 
 const calm = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0 };
 const orders = 50;
 
-let shop: Shop;
-
-beforeAll(async () => {
-	shop = await openShop();
-});
-
-afterAll(async () => {
-	await shop?.close();
-});
+const shop = useShop();
 
 /** n8n retries a failed activation later; under these faults the activation poll may fail a few times. */
 async function activateDespiteFaults(trigger: ActiveTriggerHarness, restart: boolean): Promise<void> {

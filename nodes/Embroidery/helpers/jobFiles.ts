@@ -57,8 +57,6 @@ export function fileLinksOf(job: JobSnapshot, kind: FileKind): FileLink[] {
 export interface FilePolicy {
 	/** Binary field of each kind; a second file of a kind gets the suffix _2, and so on. */
 	fields: Record<FileKind, string>;
-	/** HTTP codes of a refused link that one fresh fetch of the job may cure (an expired signature). */
-	refetchOn: readonly string[];
 	/**
 	 * A file that still fails: `throw` ends the job's item with the error; `reportClientErrors` lists a
 	 * refusal (4xx but 429) in `failed` and throws the rest, so they are tried again; `reportAll` lists every failure.
@@ -110,10 +108,13 @@ async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: nu
 	}
 }
 
+/** An expired signature is refused with 403; a 410 means the source itself expired, which no fresh link cures. */
+const REFETCH_ON_REFUSAL: readonly string[] = ['403'];
+
 /** A link with no URL, or one the service refused in a way a fresh link may cure. */
-function mayBeCuredByRefetch(attempt: Exclude<Attempt, { data: IBinaryData }>, policy: FilePolicy): boolean {
+function mayBeCuredByRefetch(attempt: Exclude<Attempt, { data: IBinaryData }>): boolean {
 	if (attempt.noUrl) return true;
-	return attempt.error instanceof NodeApiError && policy.refetchOn.includes(attempt.error.httpCode ?? '');
+	return attempt.error instanceof NodeApiError && REFETCH_ON_REFUSAL.includes(attempt.error.httpCode ?? '');
 }
 
 /** A refusal that retrying later will not change: reported on the trigger's item at once. */
@@ -178,7 +179,7 @@ export async function streamJobFiles(
 		for (let index = 0; index < links.length; index++) {
 			// After a refetch, the later files of this kind come from the fresh job too.
 			let attempt = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
-			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt, policy)) {
+			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt)) {
 				refetched = true;
 				try {
 					job = { detail: await fetchJob(context, ref, itemIndex) };
@@ -206,7 +207,7 @@ export async function streamJobFiles(
 
 /** The action node's policy: the user names the fields; any file that fails ends the item. */
 export function actionFilePolicy(fields: Record<FileKind, string>): FilePolicy {
-	return { fields, refetchOn: ['403'], onFailure: 'throw', missingKind: 'throw' };
+	return { fields, onFailure: 'throw', missingKind: 'throw' };
 }
 
 /** Action node: a job's files after checking that its state allows them; `files` lists what was saved. */

@@ -16,11 +16,12 @@ const keptFields = [
 	'failureReason',
 	'createdAt',
 	'completedAt',
-	// What the nodes add to a job's item: the answer's message, downloaded files, lock notes.
+	// What the nodes add to a job's item: the answer's message, downloaded files, lock notes, what failed.
 	'message',
 	'sourceBinaryField',
 	'files',
 	'fileErrors',
+	'detailError',
 	'outputsLocked',
 	'outputsLockedNote',
 ];

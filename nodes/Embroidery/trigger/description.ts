@@ -38,6 +38,15 @@ export const triggerProperties: INodeProperties[] = [
 	// Version 1 triggers keep their output as it was.
 	simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.1 } }] } }),
 	{
+		displayName: 'Show Warnings',
+		name: 'showWarnings',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		description:
+			'Whether to put each completed job\'s warnings (compatibility or production notes from the service) on its item. Costs one request per completed job, unless Include Full Job fetches it anyway.',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

@@ -12,6 +12,8 @@ import type { TrackedJob } from './pollState';
 export interface TriggerOptions {
 	includeFullJob: boolean;
 	downloadFiles: boolean;
+	/** Whether a completed job's item carries its warnings, which only the detailed job has. */
+	showWarnings: boolean;
 }
 
 export interface EndedJob {
@@ -33,7 +35,6 @@ const triggerFields: Record<FileKind, string> = { preview: 'preview', outputs: '
 function triggerFilePolicy(lastTry: boolean): FilePolicy {
 	return {
 		fields: triggerFields,
-		refetchOn: ['403', '410'],
 		onFailure: lastTry ? 'reportAll' : 'reportClientErrors',
 		missingKind: 'skip',
 	};
@@ -61,8 +62,10 @@ export async function jobEndingItem(
 ): Promise<INodeExecutionData> {
 	const { job } = ended;
 	const wantsFiles = options.downloadFiles && job.status === 'completed';
-	// Failures carry their code only in the detailed job, so a failed job always costs one request.
-	const needsFullJob = options.includeFullJob || job.status === 'failed' || (wantsFiles && !ended.listed);
+	const wantsWarnings = options.showWarnings && job.status === 'completed';
+	// Only the detailed job has a failure's code and a job's warnings: one request per such job, and its files
+	// then come from that same detail, so no job is fetched twice.
+	const needsFullJob = options.includeFullJob || job.status === 'failed' || wantsWarnings || (wantsFiles && !ended.listed);
 	let full = ended.fetched?.job;
 	let detailError: string | undefined;
 	if (!full && needsFullJob) {
@@ -76,6 +79,7 @@ export async function jobEndingItem(
 
 	const json = summaryJson(job, options.includeFullJob && full ? undefined : ended.listed?.item, full);
 	if (detailError !== undefined) json.detailError = detailError;
+	if (wantsWarnings && full) json.warnings = full.warnings;
 	if (job.status === 'failed') {
 		json.failureCode = full?.failureCode ?? null;
 		json.failureReason = full?.failureReason ?? ended.listed?.item.failureReason ?? null;

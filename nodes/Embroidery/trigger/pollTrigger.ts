@@ -61,7 +61,9 @@ export function readFilter(context: IPollFunctions): TriggerFilter {
 
 export function readOptions(context: IPollFunctions): TriggerOptions {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return { includeFullJob: options.includeFullJob === true, downloadFiles: options.downloadFiles === true };
+	// Version 1 triggers keep their output: warnings only with Include Full Job.
+	const showWarnings = context.getNode().typeVersion >= 1.1 && context.getNodeParameter('showWarnings', true) !== false;
+	return { includeFullJob: options.includeFullJob === true, downloadFiles: options.downloadFiles === true, showWarnings };
 }
 
 function credentialIdOf(context: IPollFunctions): string {

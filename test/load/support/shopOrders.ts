@@ -5,8 +5,9 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/n8n';
 import type { InputItem, NodeRun } from '../../support/n8n';
+import { useSandbox } from '../../support/fixtures';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
-import type { NewAccount, RunningSandbox, SandboxAdmin } from '../../support/sandbox';
+import type { NewAccount, RunningSandbox, SandboxAdmin, SandboxOptions } from '../../support/sandbox';
 import { startCountingProxy } from './countingProxy';
 import type { CountedRequest, CountingProxy } from './countingProxy';
 
@@ -30,15 +31,35 @@ export function createWaitDownload(download: Array<'outputs' | 'preview'>, unloc
 	return createAndWait({ timeout: 600, downloadResults: download, unlockBeforeDownload: unlock, options: { batching: 'combine' } });
 }
 
+/** A sandbox with a counting proxy in front: every request the node makes is seen and counted. */
 export interface Shop {
 	sandbox: RunningSandbox;
 	admin: SandboxAdmin;
 	proxy: CountingProxy;
-	close(): Promise<void>;
 }
 
-/** A sandbox with a counting proxy in front: every request the node makes is seen and counted. */
-export async function openShop(options: Parameters<typeof startSandbox>[0] = {}): Promise<Shop> {
+/** The shop of a load suite's file, on the shared fixture builder: opened before its tests, closed after them. */
+export function useShop(options: Partial<SandboxOptions> = {}): Shop {
+	const { sandbox, admin } = useSandbox(options);
+	const state: { proxy?: CountingProxy } = {};
+	beforeAll(async () => {
+		state.proxy = await startCountingProxy(sandbox.origin);
+	});
+	afterAll(async () => {
+		await state.proxy?.close();
+	});
+	return {
+		sandbox,
+		admin,
+		get proxy(): CountingProxy {
+			if (!state.proxy) throw new Error('The shop has not opened: use it inside a test or a hook');
+			return state.proxy;
+		},
+	};
+}
+
+/** A shop for a script outside jest (bench/), which closes it itself. */
+export async function openShop(options: Partial<SandboxOptions> = {}): Promise<Shop & { close(): Promise<void> }> {
 	const sandbox = await startSandbox({ port: 0, workers: 2, ...options });
 	const proxy = await startCountingProxy(sandbox.origin);
 	return {

@@ -19,15 +19,17 @@ export async function newAccount(admin: SandboxAdmin, sandbox: RunningSandbox, p
 	};
 }
 
-export async function convert(account: Account, count = 1): Promise<string[]> {
+/** Conversions of the Star design, named star-0.dst, star-1.dst… (DST to PES unless `design` says otherwise). */
+export async function convert(account: Account, count = 1, design = { file: 'Star.DST', format: 'pes' }): Promise<string[]> {
 	const ids: string[] = [];
+	const extension = design.file.split('.').pop()!.toLowerCase();
 	for (let start = 0; start < count; start += 10) {
 		const files = Array.from({ length: Math.min(10, count - start) }, (_, index) => ({
 			field: 'files[]',
-			name: `star-${start + index}.dst`,
-			bytes: fixture('Star.DST'),
+			name: `star-${start + index}.${extension}`,
+			bytes: fixture(design.file),
 		}));
-		const response = await account.api.createJob({ workflow: 'conversion', format: 'pes' }, files);
+		const response = await account.api.createJob({ workflow: 'conversion', format: design.format }, files);
 		if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
 		ids.push(...(response.body.jobs as Array<{ id: string }>).map((job) => job.id));
 	}
