@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { credentialType, nodeErrorOf } from '../transport';
+import { credentialType, jobKey, nodeErrorOf } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
@@ -124,7 +124,7 @@ async function emitEndedJobs(
 	const heldBack: TrackedJob[] = [];
 	const failedEndings = new Map<string, number>();
 	for (const ended of result.endings) {
-		const ending = `${ended.job.workflow}/${ended.job.id}:${ended.job.status}`;
+		const ending = `${jobKey(ended.job)}:${ended.job.status}`;
 		// Each try is already retried by the transport; after a few failed polls the failure goes on the item instead.
 		const failedPolls = memory.failedEndings?.get(ending) ?? 0;
 		try {
