@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
 import { Api, fixture, newClient } from './client';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/fixtures';
@@ -173,5 +176,38 @@ describe('control API', () => {
 		expect(Math.abs(Date.parse((await ownAdmin.advanceClock(0)).now) - Date.now())).toBeLessThan(
 			5000,
 		);
+	});
+
+	it('resets all or nothing: when one DELETE fails, every account, key, job and the clock stay', async () => {
+		const own = await suite.own();
+		const ownAdmin = sandboxAdmin(own);
+		const api = await newClient(own);
+		const { body } = await api.convert('Star.DST', 'pes');
+		await api.waitForJob('conversion', body.job.id);
+		const moved = Date.parse((await ownAdmin.advanceClock(86400)).now);
+		// A real SQLite failure on the last table reset empties, after the jobs and keys are deleted.
+		const db = new DatabaseSync(join(own.dataDir, 'sandbox.db'));
+		db.exec(`CREATE TRIGGER refuse_reset BEFORE DELETE ON accounts
+			BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
+		try {
+			const refused = await fetch(`${own.origin}/__sandbox/reset`, {
+				method: 'POST',
+				headers: { 'X-Sandbox-Admin': own.adminToken },
+			});
+			expect(refused.status).toBe(500);
+			const jobs = await api.get('/jobs');
+			expect(jobs.status).toBe(200);
+			expect(jobs.body.data.map((job: any) => [job.id, job.status])).toEqual([[body.job.id, 'completed']]);
+			expect((await api.get(`/jobs/conversion/${body.job.id}`)).body.job.outputs).toHaveLength(1);
+			expect(Date.parse((await ownAdmin.advanceClock(0)).now)).toBeGreaterThanOrEqual(moved);
+			// Jobs still run after the failed reset.
+			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+		} finally {
+			db.exec('DROP TRIGGER refuse_reset');
+			db.close();
+		}
+		await ownAdmin.reset();
+		expect((await api.get('/usage')).status).toBe(401);
 	});
 });
