@@ -602,6 +602,21 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 			reason: /its entities expand to more than 4 million characters/,
 		},
 		{
+			name: 'elements nested 300 deep',
+			artwork: () => svg(`${'<g>'.repeat(300)}<rect width="10" height="10"/>${'</g>'.repeat(300)}`),
+			reason: /it nests elements more than 256 deep/,
+		},
+		{
+			name: '<use> references that fan out into a million drawn elements',
+			artwork: () => {
+				let defs = '<rect id="u0" width="2" height="2" fill="#0a0"/>';
+				for (let level = 1; level <= 6; level++)
+					defs += `<g id="u${level}">${`<use href="#u${level - 1}"/>`.repeat(10)}</g>`;
+				return svg(`<defs>${defs}</defs><use href="#u6"/>`);
+			},
+			reason: /its <use> and url\(#…\) references multiply into more than 200000 drawn elements/,
+		},
+		{
 			name: 'a <use> cycle',
 			artwork: () =>
 				svg('<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>'),
