@@ -52,6 +52,8 @@ export interface FuzzReport {
 	 * of the run or the sandbox (a job created for a refused file, a file dropped from a request).
 	 */
 	unaccounted: number;
+	/** Files sent in requests the sandbox answered 202 with fewer jobs than files: part of `unaccounted`. */
+	missingFromAcceptedRequests: number;
 	/** Jobs by outcome: `completed` or the failure code. */
 	outcomes: Record<string, number>;
 	/** Jobs the engine did not fail on purpose (engine_error), 5xx answers, and the sandbox process dying. */
@@ -239,6 +241,7 @@ class Run {
 			jobs: 0,
 			recordedJobs: 0,
 			unaccounted: 0,
+			missingFromAcceptedRequests: 0,
 			outcomes: {},
 			crashes: 0,
 			crashExamples: [],
@@ -316,6 +319,7 @@ class Run {
 		if (response.status === 202) {
 			const jobs = (response.body as { jobs: Array<{ id: string }> }).jobs;
 			this.report.jobs += jobs.length;
+			this.report.missingFromAcceptedRequests += batch.files.length - jobs.length;
 			return jobs.map((job, index) => ({ id: job.id, file: batch.files[index], done: false }));
 		}
 		if (response.status === 429) {
@@ -508,7 +512,7 @@ export function printReport(report: FuzzReport, rssBoundMb: number): void {
 	const lines = [
 		`Fuzz run: ${report.files} embroidery files and ${report.artworks} hostile artworks, ${report.requests} requests in ${report.seconds.toFixed(0)} s`,
 		`  jobs:                 ${report.jobs} (${report.recordedJobs} recorded; ${report.refusedAtUpload} files refused at upload with 422 or another 4xx)`,
-		`  unaccounted inputs:   ${report.unaccounted} (${report.files + report.artworks} inputs - ${report.recordedJobs} recorded jobs - ${report.refusedAtUpload} refused - ${report.lostWithRequest} lost with their request - ${report.notSent} never sent)`,
+		`  unaccounted inputs:   ${report.unaccounted} (${report.files + report.artworks} inputs - ${report.recordedJobs} recorded jobs - ${report.refusedAtUpload} refused - ${report.lostWithRequest} lost with their request - ${report.notSent} never sent; ${report.missingFromAcceptedRequests} were sent in requests answered 202 with fewer jobs than files)`,
 		`  outcomes:             ${outcomes}`,
 		`  crashes:              ${report.crashes} (engine_error jobs, 5xx answers, lost connections, sandbox exits; ${report.serverErrors} 5xx)`,
 		...report.crashExamples.map((example) => `                        ${example}`),
