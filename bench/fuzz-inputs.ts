@@ -77,7 +77,7 @@ function syntheticPattern(random: Random, stitches: number, longMoves: boolean):
 }
 
 /** Alternating jumps of several metres: a few KB that a short-step format would split a thousandfold. */
-function explodingPattern(random: Random, moves: number): Pattern {
+export function explodingPattern(random: Random, moves: number): Pattern {
 	const pattern = new Pattern(moves + 4);
 	const reach = random.int(10_000, 16_000);
 	pattern.add(0, 0, Command.Stitch);
@@ -87,7 +87,7 @@ function explodingPattern(random: Random, moves: number): Pattern {
 }
 
 /** Singer XXX records of 16-bit moves that all lead the same way, past any embroidery field (and, far enough, past 32 bits). */
-function driftingXxx(moves: number): Uint8Array {
+export function driftingXxx(moves: number): Uint8Array {
 	const bytes = new Uint8Array(0x100 + moves * 5 + 6);
 	const view = new DataView(bytes.buffer);
 	for (let i = 0; i < moves; i++) {
@@ -317,7 +317,8 @@ function svg(body: string, attributes = 'width="200" height="200" viewBox="0 0 2
 	return Buffer.from(`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`);
 }
 
-function billionLaughs(levels: number): string {
+/** A DOCTYPE of `levels` entities, each ten references to the one before: 10^levels laughs from a few hundred bytes. */
+export function billionLaughs(levels: number): string {
 	let entities = '<!ENTITY lol0 "lol">';
 	for (let i = 1; i <= levels; i++) entities += `<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`;
 	return `<!DOCTYPE svg [${entities}]>`;

@@ -2,7 +2,8 @@
  * npm run bench:fuzz [files] [artworks] [seed]: mutated and generated embroidery files and hostile artworks
  * through the real job path. The sandbox runs as its own process (`sandbox/cli.ts`); every file is sent
  * with POST /jobs (10 a request) and followed with GET /jobs until its job ends. The report: jobs,
- * crashes, jobs left non-terminal, the sandbox's peak RSS, the slowest job and leftover temporary files.
+ * inputs not accounted for, crashes, jobs left non-terminal, the sandbox's peak RSS, the slowest job and
+ * leftover temporary files.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -35,9 +36,24 @@ export interface FuzzReport {
 	files: number;
 	artworks: number;
 	requests: number;
-	/** Files the sandbox refused at upload (422: not a readable file, or artwork it does not take). */
+	/** Files the sandbox refused at upload (422: not a readable file, or artwork it does not take; or another 4xx). */
 	refusedAtUpload: number;
+	/** Files of requests that got no answer or a 5xx (each also a crash). */
+	lostWithRequest: number;
+	/** Files still waiting to be sent when the run ended (its deadline passed or the sandbox exited). */
+	notSent: number;
+	/** Jobs the sandbox answered 202 for. */
 	jobs: number;
+	/** Jobs recorded in the sandbox's database (read once it has stopped). */
+	recordedJobs: number;
+	/**
+	 * Inputs neither recorded as a job, refused at upload, lost with their request nor left unsent:
+	 * files + artworks - recorded jobs - refused - lost - not sent. Anything but 0 is a bookkeeping error
+	 * of the run or the sandbox (a job created for a refused file, a file dropped from a request).
+	 */
+	unaccounted: number;
+	/** Files sent in requests the sandbox answered 202 with fewer jobs than files: part of `unaccounted`. */
+	missingFromAcceptedRequests: number;
 	/** Jobs by outcome: `completed` or the failure code. */
 	outcomes: Record<string, number>;
 	/** Jobs the engine did not fail on purpose (engine_error), 5xx answers, and the sandbox process dying. */
@@ -45,6 +61,8 @@ export interface FuzzReport {
 	crashExamples: string[];
 	serverErrors: number;
 	refusedByRateLimit: number;
+	/** Requests the sandbox answered 503 (an upload it could not read completely) and that were sent again. */
+	sentAgainAfter503: number;
 	nonTerminal: number;
 	peakRssMb: number;
 	slowest: { seconds: number; file: string; origin: string; outcome: string } | null;
@@ -126,8 +144,10 @@ function statusKb(pid: number, field: string): number {
 }
 
 /**
- * Follows the resident memory of the sandbox with its engine processes (their sum, sampled every
- * 0.5 s); the peak is at least the sandbox process's own high-water mark.
+ * Follows the resident memory of the sandbox with its engine processes: their summed RSS, sampled every
+ * 0.5 s, and their summed high-water marks (VmHWM). The engine processes live as long as the sandbox
+ * unless one is replaced, so the sum of high-water marks also counts a peak that came and went between
+ * two samples; it may add peaks that did not coincide, so the figure errs on the high side.
  */
 class RssMeter {
 	peakMb = 0;
@@ -138,8 +158,9 @@ class RssMeter {
 	}
 
 	sample(): number {
-		const kb = [this.pid, ...descendants(this.pid)].reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0);
-		this.peakMb = Math.max(this.peakMb, kb / 1024, statusKb(this.pid, 'VmHWM') / 1024);
+		const tree = [this.pid, ...descendants(this.pid)];
+		const sum = (field: string) => tree.reduce((total, pid) => total + statusKb(pid, field), 0);
+		this.peakMb = Math.max(this.peakMb, sum('VmRSS') / 1024, sum('VmHWM') / 1024);
 		return this.peakMb;
 	}
 
@@ -217,12 +238,18 @@ class Run {
 			artworks,
 			requests: 0,
 			refusedAtUpload: 0,
+			lostWithRequest: 0,
+			notSent: 0,
 			jobs: 0,
+			recordedJobs: 0,
+			unaccounted: 0,
+			missingFromAcceptedRequests: 0,
 			outcomes: {},
 			crashes: 0,
 			crashExamples: [],
 			serverErrors: 0,
 			refusedByRateLimit: 0,
+			sentAgainAfter503: 0,
 			nonTerminal: 0,
 			peakRssMb: 0,
 			slowest: null,
@@ -295,16 +322,18 @@ class Run {
 		if (response.status === 202) {
 			const jobs = (response.body as { jobs: Array<{ id: string }> }).jobs;
 			this.report.jobs += jobs.length;
+			this.report.missingFromAcceptedRequests += batch.files.length - jobs.length;
 			return jobs.map((job, index) => ({ id: job.id, file: batch.files[index], done: false }));
 		}
-		if (response.status === 429) {
+		if (response.status === 429 || response.status === 503) {
+			if (response.status === 503) this.report.sentAgainAfter503++;
 			this.queue.unshift(batch);
 			return [];
 		}
 		if (response.status === 422 && !retried) {
 			// The answer names each file it refused; the rest of the batch is sent again without them.
-			const said = JSON.stringify((response.body as { errors?: unknown }).errors ?? {});
-			const accepted = batch.files.filter((file) => !said.includes(file.name));
+			const named = refusedFileNames(response.body);
+			const accepted = batch.files.filter((file) => !named.has(file.name));
 			this.report.refusedAtUpload += batch.files.length - accepted.length;
 			if (accepted.length === batch.files.length || accepted.length === 0) {
 				this.report.refusedAtUpload += accepted.length;
@@ -312,7 +341,8 @@ class Run {
 			}
 			return this.create(key, { ...batch, files: accepted }, true);
 		}
-		this.report.refusedAtUpload += batch.files.length;
+		if (response.status === 0 || response.status >= 500) this.report.lostWithRequest += batch.files.length;
+		else this.report.refusedAtUpload += batch.files.length;
 		return [];
 	}
 
@@ -325,7 +355,8 @@ class Run {
 				body,
 			});
 			const text = await response.text();
-			if (response.status >= 500) {
+			// 503 asks for the request again (an upload not read completely); other 5xx are crashes.
+			if (response.status >= 500 && response.status !== 503) {
 				this.report.serverErrors++;
 				this.crash(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
 			}
@@ -353,6 +384,22 @@ class Run {
 	}
 }
 
+/**
+ * The files a 422 names: the sandbox starts each message about a file with the file's name
+ * ("fuzz-12.dst is not a readable embroidery machine file ..."), and names no file otherwise.
+ */
+function refusedFileNames(body: unknown): Set<string> {
+	const errors = (body as { errors?: Record<string, string[]> } | null)?.errors ?? {};
+	const names = new Set<string>();
+	for (const field of ['file', 'files']) {
+		for (const message of errors[field] ?? []) {
+			const name = /^(.+?) (is|could not) /.exec(message)?.[1];
+			if (name) names.add(name);
+		}
+	}
+	return names;
+}
+
 /** Every file under `folder`, as paths relative to it. */
 function filesUnder(folder: string, prefix = ''): string[] {
 	if (!existsSync(folder)) return [];
@@ -375,6 +422,7 @@ function inspectDataFolder(run: Run): void {
 			(db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
 		);
 		const stored = filesUnder(join(sandbox.dataDir, 'files'));
+		report.recordedJobs = rows.length;
 		report.storedFiles = stored.length;
 		report.orphanFiles = stored.filter((path) => !recorded.has(path)).length;
 		for (const row of rows) {
@@ -428,6 +476,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 			clearInterval(ticker);
 		}
 		run.report.seconds = (Date.now() - started) / 1000;
+		run.report.notSent = run.queue.reduce((sum, batch) => sum + batch.files.length, 0);
 		if (sandbox.exited) run.crash('The sandbox process exited during the run.');
 		else run.report.peakRssMb = run.rss.sample();
 	} finally {
@@ -454,7 +503,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 	} finally {
 		rmSync(sandbox.dataDir, { recursive: true, force: true });
 	}
-	return run.report;
+	const { report } = run;
+	report.unaccounted =
+		report.files + report.artworks - report.recordedJobs - report.refusedAtUpload - report.lostWithRequest - report.notSent;
+	return report;
 }
 
 export function printReport(report: FuzzReport, rssBoundMb: number): void {
@@ -464,16 +516,17 @@ export function printReport(report: FuzzReport, rssBoundMb: number): void {
 		.join(', ');
 	const lines = [
 		`Fuzz run: ${report.files} embroidery files and ${report.artworks} hostile artworks, ${report.requests} requests in ${report.seconds.toFixed(0)} s`,
-		`  jobs:                 ${report.jobs} (${report.refusedAtUpload} files refused at upload with 422)`,
+		`  jobs:                 ${report.jobs} (${report.recordedJobs} recorded; ${report.refusedAtUpload} files refused at upload with 422 or another 4xx)`,
+		`  unaccounted inputs:   ${report.unaccounted} (${report.files + report.artworks} inputs - ${report.recordedJobs} recorded jobs - ${report.refusedAtUpload} refused - ${report.lostWithRequest} lost with their request - ${report.notSent} never sent; ${report.missingFromAcceptedRequests} were sent in requests answered 202 with fewer jobs than files)`,
 		`  outcomes:             ${outcomes}`,
 		`  crashes:              ${report.crashes} (engine_error jobs, 5xx answers, lost connections, sandbox exits; ${report.serverErrors} 5xx)`,
 		...report.crashExamples.map((example) => `                        ${example}`),
 		`  non-terminal jobs:    ${report.nonTerminal}`,
-		`  peak RSS of sandbox:  ${report.peakRssMb.toFixed(0)} MB, with its engine processes (bound ${rssBoundMb} MB)`,
+		`  peak RSS of sandbox:  ${report.peakRssMb.toFixed(0)} MB, with its engine processes (summed RSS every 0.5 s, or their summed high-water marks if higher; bound ${rssBoundMb} MB)`,
 		`  slowest job:          ${report.slowest ? `${report.slowest.seconds.toFixed(2)} s, ${report.slowest.file} (${report.slowest.origin}) -> ${report.slowest.outcome}` : 'none'}`,
 		`  leftover temp files:  ${report.leftoverTempFiles}`,
 		`  stored files:         ${report.storedFiles} (expected ${report.expectedStoredFiles}: every source, plus output and two previews per completed job; ${report.orphanFiles} named by no upload)`,
-		`  429 answers:          ${report.refusedByRateLimit}`,
+		`  429 answers:          ${report.refusedByRateLimit}; 503 answers sent again: ${report.sentAgainAfter503}`,
 		`  stop after SIGTERM:   ${report.stopSeconds === null ? `not within ${stopGraceSeconds} s, killed` : `${report.stopSeconds.toFixed(1)} s`}`,
 	];
 	console.log(lines.join('\n'));
@@ -492,7 +545,7 @@ if (require.main === module) {
 	runFuzz({ files: Number(files), artworks: Number(artworks), seed: Number(seed), log: (line) => console.log(line) })
 		.then((report) => {
 			printReport(report, rssBoundMb);
-			const failed = report.crashes > 0 || report.nonTerminal > 0 || report.leftoverTempFiles > 0 || report.orphanFiles > 0 || report.stopSeconds === null || report.peakRssMb > rssBoundMb;
+			const failed = report.unaccounted !== 0 || report.crashes > 0 || report.nonTerminal > 0 || report.leftoverTempFiles > 0 || report.orphanFiles > 0 || report.stopSeconds === null || report.peakRssMb > rssBoundMb;
 			process.exitCode = failed ? 1 : 0;
 		})
 		.catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
 import { AccountsTable } from '../storage/accounts';
-import { openDatabase } from '../storage/database';
+import { openDatabase, transaction } from '../storage/database';
 import { FileStore } from '../storage/fileStore';
 import { JobsTable } from '../storage/jobs';
 import { KeysTable } from '../storage/keys';
@@ -120,15 +120,20 @@ export class SandboxServices {
 	/** Back to a fresh sandbox: no accounts, jobs or files but the demo account and key; clock and faults cleared. */
 	async reset(): Promise<void> {
 		await this.runner.drain(10_000);
-		this.db.exec(
-			'DELETE FROM job_events; DELETE FROM usage; DELETE FROM jobs; DELETE FROM uploads; DELETE FROM api_keys; DELETE FROM accounts;',
-		);
-		this.store.clear();
-		this.clock.offsetMs = 0;
-		this.meta.set('clockOffsetMs', '0');
-		this.faults = { ...noFaults };
-		this.ensureDemoAccount();
-		this.runner.resume();
+		try {
+			// All or nothing: a failing DELETE leaves every row (and the clock) as it was.
+			transaction(this.db, () => {
+				for (const table of ['job_events', 'usage', 'jobs', 'uploads', 'api_keys', 'accounts'])
+					this.db.exec(`DELETE FROM ${table}`);
+				this.meta.set('clockOffsetMs', '0');
+			});
+			this.store.clear();
+			this.clock.offsetMs = 0;
+			this.faults = { ...noFaults };
+			this.ensureDemoAccount();
+		} finally {
+			this.runner.resume();
+		}
 	}
 
 	/**

@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import { insertRow } from './database';
+
 export type Plan = 'free' | 'credits' | 'subscription' | 'internal';
 
 export interface AccountRow {
@@ -19,30 +21,26 @@ export interface AccountRow {
 	created_at: number;
 }
 
+const accountColumns = [
+	'id',
+	'name',
+	'plan',
+	'credit_balance',
+	'preview_remaining',
+	'daily_limit',
+	'monthly_limit',
+	'entitlements',
+	'entitlement_grant',
+	'subscription_plan_slug',
+	'subscription_renews_at',
+	'created_at',
+] as const satisfies ReadonlyArray<keyof AccountRow>;
+
 export class AccountsTable {
 	constructor(private readonly db: DatabaseSync) {}
 
 	insert(row: AccountRow): void {
-		this.db
-			.prepare(
-				`INSERT INTO accounts (id, name, plan, credit_balance, preview_remaining, daily_limit, monthly_limit,
-					entitlements, entitlement_grant, subscription_plan_slug, subscription_renews_at, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			)
-			.run(
-				row.id,
-				row.name,
-				row.plan,
-				row.credit_balance,
-				row.preview_remaining,
-				row.daily_limit,
-				row.monthly_limit,
-				row.entitlements,
-				row.entitlement_grant,
-				row.subscription_plan_slug,
-				row.subscription_renews_at,
-				row.created_at,
-			);
+		insertRow(this.db, 'accounts', accountColumns, row);
 	}
 
 	find(id: string): AccountRow | undefined {

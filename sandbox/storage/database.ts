@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 
 /**
  * Schema steps, applied in order; `PRAGMA user_version` records how many ran.
@@ -130,4 +130,17 @@ export function transaction<T>(db: DatabaseSync, work: () => T): T {
 		db.exec('ROLLBACK');
 		throw error;
 	}
+}
+
+/** Inserts one row, naming each of its `columns` once: the values are the row's fields of the same names. */
+export function insertRow<Row>(
+	db: DatabaseSync,
+	table: string,
+	columns: ReadonlyArray<keyof Row & string>,
+	row: Row,
+): void {
+	const placeholders = columns.map(() => '?').join(', ');
+	db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})`).run(
+		...columns.map((column) => row[column] as SQLInputValue),
+	);
 }

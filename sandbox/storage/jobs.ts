@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import { insertRow } from './database';
+
 export type Workflow = 'conversion' | 'digitising';
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -41,46 +43,30 @@ export interface JobEventRow {
 	message: string | null;
 }
 
-export type NewJob = Pick<
-	JobRow,
-	| 'id'
-	| 'account_id'
-	| 'workflow'
-	| 'format'
-	| 'source_format'
-	| 'source_upload_id'
-	| 'title'
-	| 'width_mm'
-	| 'colour_count'
-	| 'palette_key'
-	| 'maximum_stitch_count'
-	| 'created_at'
->;
+/** The columns a new job is created with; the others start at their defaults. */
+const newJobColumns = [
+	'id',
+	'account_id',
+	'workflow',
+	'format',
+	'source_format',
+	'source_upload_id',
+	'title',
+	'width_mm',
+	'colour_count',
+	'palette_key',
+	'maximum_stitch_count',
+	'created_at',
+] as const satisfies ReadonlyArray<keyof JobRow>;
+
+export type NewJob = Pick<JobRow, (typeof newJobColumns)[number]>;
 
 export class JobsTable {
 	constructor(private readonly db: DatabaseSync) {}
 
+	/** A new job, `queued`. */
 	insert(job: NewJob): void {
-		this.db
-			.prepare(
-				`INSERT INTO jobs (id, account_id, workflow, status, format, source_format, source_upload_id, title,
-					width_mm, colour_count, palette_key, maximum_stitch_count, created_at)
-				VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			)
-			.run(
-				job.id,
-				job.account_id,
-				job.workflow,
-				job.format,
-				job.source_format,
-				job.source_upload_id,
-				job.title,
-				job.width_mm,
-				job.colour_count,
-				job.palette_key,
-				job.maximum_stitch_count,
-				job.created_at,
-			);
+		insertRow(this.db, 'jobs', [...newJobColumns, 'status'], { ...job, status: 'queued' as const });
 	}
 
 	find(id: string): JobRow | undefined {

@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import { insertRow } from './database';
+
 export interface KeyRow {
 	id: string;
 	account_id: string;
@@ -12,24 +14,21 @@ export interface KeyRow {
 	created_at: number;
 }
 
+const keyColumns = [
+	'id',
+	'account_id',
+	'key_hash',
+	'abilities',
+	'expires_at',
+	'revoked_at',
+	'created_at',
+] as const satisfies ReadonlyArray<keyof KeyRow>;
+
 export class KeysTable {
 	constructor(private readonly db: DatabaseSync) {}
 
 	insert(row: KeyRow): void {
-		this.db
-			.prepare(
-				`INSERT INTO api_keys (id, account_id, key_hash, abilities, expires_at, revoked_at, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			)
-			.run(
-				row.id,
-				row.account_id,
-				row.key_hash,
-				row.abilities,
-				row.expires_at,
-				row.revoked_at,
-				row.created_at,
-			);
+		insertRow(this.db, 'api_keys', keyColumns, row);
 	}
 
 	findByHash(hash: string): KeyRow | undefined {

@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import { insertRow } from './database';
+
 /** What a stored file is to its job. */
 export type UploadRole = 'source' | 'output' | 'preview' | 'preview_watermarked';
 
@@ -20,30 +22,26 @@ export interface UploadRow {
 	created_at: number;
 }
 
+const uploadColumns = [
+	'id',
+	'account_id',
+	'job_id',
+	'role',
+	'name',
+	'extension',
+	'mime_type',
+	'size',
+	'checksum',
+	'path',
+	'expires_at',
+	'created_at',
+] as const satisfies ReadonlyArray<keyof UploadRow>;
+
 export class UploadsTable {
 	constructor(private readonly db: DatabaseSync) {}
 
 	insert(row: UploadRow): void {
-		this.db
-			.prepare(
-				`INSERT INTO uploads (id, account_id, job_id, role, name, extension, mime_type, size, checksum, path,
-					expires_at, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			)
-			.run(
-				row.id,
-				row.account_id,
-				row.job_id,
-				row.role,
-				row.name,
-				row.extension,
-				row.mime_type,
-				row.size,
-				row.checksum,
-				row.path,
-				row.expires_at,
-				row.created_at,
-			);
+		insertRow(this.db, 'uploads', uploadColumns, row);
 	}
 
 	/** The stored path of every upload record. */

@@ -85,8 +85,13 @@ describe('signed file URLs', () => {
 		extended.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
 		const missing = new URL(url);
 		missing.searchParams.delete('signature');
+		const noExpiry = new URL(url);
+		noExpiry.searchParams.delete('expires');
+		// The right signature twice is a list, not a signature: 403 like the others, not 400.
+		const repeated = new URL(url);
+		repeated.searchParams.append('signature', signature);
 		const otherRoute = new URL(url.href.replace('/download?', '/preview?'));
-		for (const bad of [tampered, extended, missing, otherRoute]) {
+		for (const bad of [tampered, extended, missing, noExpiry, repeated, otherRoute]) {
 			const response = await api.fetchUrl(bad.href);
 			expect(response.status).toBe(403);
 			expect(response.json.message).toMatch(/signature/i);

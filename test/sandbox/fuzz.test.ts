@@ -11,6 +11,11 @@ describe('Fuzz slice through the real job path (bench/fuzz.ts)', () => {
 		expect(report.crashes).toBe(0);
 		expect(report.nonTerminal).toBe(0);
 		expect(report.jobs + report.refusedAtUpload).toBe(228);
+		// Every input is a recorded job or a refusal at upload: none lost, unsent or unaccounted for.
+		expect(report.recordedJobs).toBe(report.jobs);
+		expect(report.lostWithRequest).toBe(0);
+		expect(report.notSent).toBe(0);
+		expect(report.unaccounted).toBe(0);
 		expect(report.leftoverTempFiles).toBe(0);
 		expect(report.orphanFiles).toBe(0);
 		expect(report.storedFiles).toBe(report.expectedStoredFiles);

@@ -1,15 +1,30 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+	createServer,
+	request as httpRequest,
+	type ClientRequest,
+	type IncomingMessage,
+} from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import * as artwork from '../../sandbox/digitiser/artwork';
 import * as registry from '../../sandbox/engine/registry';
-import { longDst, pngBomb } from '../../bench/fuzz-inputs';
+import { writePattern } from '../../sandbox/engine';
+import {
+	billionLaughs,
+	driftingXxx,
+	explodingPattern,
+	longDst,
+	pngBomb,
+	randomSource,
+} from '../../bench/fuzz-inputs';
 import { fixture, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
 import { useSandbox } from '../support/fixtures';
+import { listenOnLoopback, type Loopback } from '../support/loopback';
+import { descendants } from '../support/sandboxProcess';
 
 const suite = useSandbox({ workers: 1 });
 
@@ -119,6 +134,47 @@ describe('an upload whose connection drops mid-file', () => {
 		expect((await api.get('/usage')).body.freeUsage).toEqual(before);
 		// The key still works normally afterwards.
 		expect((await api.convert('Star.DST', 'pes')).status).toBe(202);
+	});
+
+	it('during the second file of a request, the first complete, leaves no file, no job and no quota used', async () => {
+		// A credits account: the free plan takes one source per request.
+		const api = await newClient(suite.sandbox);
+		const before = (await api.get('/usage')).body.freeUsage;
+		const boundary = 'cut-off-second-file';
+		const part = (headers: string[], body: Buffer | string) =>
+			Buffer.concat([Buffer.from([`--${boundary}`, ...headers, '', ''].join('\r\n')), Buffer.from(body)]);
+		const head = Buffer.concat([
+			part(['Content-Disposition: form-data; name="workflow"'], 'conversion\r\n'),
+			part(['Content-Disposition: form-data; name="format"'], 'pes\r\n'),
+			part(
+				['Content-Disposition: form-data; name="files[]"; filename="first.dst"', 'Content-Type: application/octet-stream'],
+				Buffer.concat([fixture('Star.DST'), Buffer.from('\r\n')]),
+			),
+			part(
+				['Content-Disposition: form-data; name="files[]"; filename="second.dst"', 'Content-Type: application/octet-stream'],
+				'',
+			),
+		]);
+		const tmp = join(suite.sandbox.dataDir, 'tmp');
+		const files = join(suite.sandbox.dataDir, 'files', api.accountId);
+		const answered = cutOffPost(
+			`${suite.sandbox.baseUrl}/jobs`,
+			{
+				authorization: `Bearer ${api.key}`,
+				'content-type': `multipart/form-data; boundary=${boundary}`,
+			},
+			head,
+			20 * 1024 * 1024,
+			5 * 1024 * 1024,
+		);
+		// Both files stream to the temporary folder: the first one whole, the second in part...
+		expect(await eventually(() => readdirSync(tmp).length === 2)).toBe(true);
+		expect(await answered).toBeNull();
+		// ...and both are gone once the connection is cut.
+		expect(await eventually(() => readdirSync(tmp).length === 0, 2000)).toBe(true);
+		expect(existsSync(files) ? readdirSync(files) : []).toEqual([]);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
+		expect((await api.get('/usage')).body.freeUsage).toEqual(before);
 	});
 });
 
@@ -322,6 +378,44 @@ describe('engine processes', () => {
 			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
 		}
 	});
+
+	it('fail the job of a process killed mid-job with engine_error, never leave it processing, and run the next job', async () => {
+		const engineProcesses = () =>
+			descendants(process.pid).filter((pid) => {
+				try {
+					return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bootstrap.js');
+				} catch {
+					return false;
+				}
+			});
+		const others = new Set(engineProcesses());
+		const own = await suite.own({ workers: 1 });
+		const api = await newClient(own);
+		const [engine] = engineProcesses().filter((pid) => !others.has(pid));
+		expect(engine).toBeGreaterThan(0);
+		// Two million stitches: seconds of work, so the process is killed while it runs the job.
+		const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+			{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
+		]);
+		const processing = async () =>
+			(await api.get(`/jobs/conversion/${body.job.id}`)).body.job.status === 'processing';
+		const deadline = Date.now() + 10_000;
+		while (!(await processing())) {
+			expect(Date.now()).toBeLessThan(deadline);
+			await sleep(50);
+		}
+		process.kill(engine, 'SIGKILL');
+		const job = await api.waitForJob('conversion', body.job.id, 30_000);
+		expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_error', outputs: [] });
+		expect(job.failureReason).toBe('The engine crashed: the engine process exited with SIGKILL.');
+		expect(job.events.map((event: any) => event.type)).toEqual(['created', 'processing', 'failed']);
+		// A new process took the dead one's place and runs the next job.
+		const replacements = engineProcesses().filter((pid) => !others.has(pid));
+		expect(replacements).toHaveLength(1);
+		expect(replacements).not.toContain(engine);
+		const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+		expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+	});
 });
 
 describe('a timed-out job', () => {
@@ -355,6 +449,46 @@ describe('a timed-out job', () => {
 	});
 });
 
+describe('the engine ceilings, over HTTP', () => {
+	/** Milliseconds from the job's `processing` event to its `failed` one. */
+	const processingMs = (job: any) => {
+		const at = (type: string) => Date.parse(job.events.find((event: any) => event.type === type).at);
+		return at('failed') - at('processing');
+	};
+
+	it('fail a small XXX file of metre-long moves converted to DST with pattern_too_large, before writing', async () => {
+		const api = await newClient(suite.sandbox);
+		const source = writePattern(explodingPattern(randomSource(13), 60_000), 'xxx').bytes;
+		expect(source.length).toBeLessThan(310_000);
+		const created = await api.createJob({ workflow: 'conversion', format: 'dst' }, [
+			{ name: 'explode.xxx', bytes: source },
+		]);
+		expect(created.status).toBe(202);
+		const job = await api.waitForJob('conversion', created.body.job.id, 60_000);
+		expect(job).toMatchObject({ status: 'failed', failureCode: 'pattern_too_large', outputs: [] });
+		expect(job.failureReason).toMatch(
+			/^Written as DST, this design of 60,002 entries would need [\d,]+ records: its moves \(up to [\d.]+ m long\) must be split into steps of at most 12\.1 mm\. A conversion may write at most [\d,]+ records/,
+		);
+		// Refused from the count of records, not after writing tens of megabytes.
+		expect(processingMs(job)).toBeLessThan(5000);
+	});
+
+	it('refuse an XXX file whose moves drift past the pattern model as unreadable_source instead of wrapping', async () => {
+		const api = await newClient(suite.sandbox);
+		// 70,000 moves of 3.2 m one way would wrap a 32-bit position (2^31 / 32,000 is about 67,109).
+		const created = await api.createJob({ workflow: 'conversion', format: 'dst' }, [
+			{ name: 'drift.xxx', bytes: driftingXxx(70_000) },
+		]);
+		expect(created.status).toBe(202);
+		const job = await api.waitForJob('conversion', created.body.job.id, 60_000);
+		expect(job).toMatchObject({ status: 'failed', failureCode: 'unreadable_source', outputs: [] });
+		expect(job.failureReason).toMatch(
+			/The file is damaged: its moves lead [\d.]+ m from its origin, beyond the 10\.0 m on each axis/,
+		);
+		expect(processingMs(job)).toBeLessThan(5000);
+	});
+});
+
 describe('hostile SVG artwork', () => {
 	it('is failed fast with artwork_too_large when it embeds a PNG bomb (7000 x 7000 of zeros, 49 megapixels in a few KB)', async () => {
 		const api = await newClient(suite.sandbox);
@@ -371,6 +505,152 @@ describe('hostile SVG artwork', () => {
 		expect(job.failureReason).toMatch(/embeds images of more than 16 megapixels/);
 		// Refused from the declared size, not after decoding: well inside any job timeout.
 		expect(Date.now() - started).toBeLessThan(20_000);
+	});
+});
+
+describe('SVG artwork that reaches outside itself or expands without end, over HTTP', () => {
+	const recorder: { server?: Loopback; connections: number; requests: string[] } = {
+		connections: 0,
+		requests: [],
+	};
+	beforeAll(async () => {
+		const server = createServer((request, response) => {
+			recorder.requests.push(`${request.method} ${request.url}`);
+			response.end();
+		});
+		server.on('connection', () => recorder.connections++);
+		recorder.server = await listenOnLoopback(server);
+	});
+	afterAll(async () => {
+		await recorder.server?.close();
+	});
+
+	const passwd = readFileSync('/etc/passwd', 'utf8');
+	const svg = (body: string, prolog = '') =>
+		`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="200" height="200"><rect width="90" height="90" fill="#a33"/>${body}</svg>`;
+	/** One 4 KB entity (the longest accepted) used 1,000 times: 4.1 million characters, past the 4 million allowed. */
+	const flatExpansion = () =>
+		svg(
+			`<text x="0" y="20">${'&wide;'.repeat(1000)}</text>`,
+			`<!DOCTYPE svg [<!ENTITY wide "${'ha'.repeat(2048)}">]>`,
+		);
+	const cases: Array<{ name: string; artwork: () => string; reason: RegExp }> = [
+		{
+			name: 'an <image href> on a loopback server',
+			artwork: () =>
+				svg(`<image width="200" height="200" href="${recorder.server!.origin}/logo.png"/>`),
+			reason: /<image> refers to "http:\/\/127\.0\.0\.1:\d+\/logo\.png" outside the SVG/,
+		},
+		{
+			name: 'an <image xlink:href> on a loopback server',
+			artwork: () =>
+				svg(`<image width="200" height="200" xlink:href="${recorder.server!.origin}/logo.png"/>`),
+			reason: /<image> refers to "http:\/\/127\.0\.0\.1:\d+\/logo\.png" outside the SVG/,
+		},
+		{
+			name: 'an <image href> of file:///etc/passwd',
+			artwork: () => svg('<image width="200" height="200" href="file:///etc/passwd"/>'),
+			reason: /<image> refers to "file:\/\/\/etc\/passwd" outside the SVG/,
+		},
+		{
+			name: 'an <image xlink:href> of file:///etc/passwd',
+			artwork: () => svg('<image width="200" height="200" xlink:href="file:///etc/passwd"/>'),
+			reason: /<image> refers to "file:\/\/\/etc\/passwd" outside the SVG/,
+		},
+		{
+			name: 'a CSS url() of file:///etc/passwd in a style attribute',
+			artwork: () => svg('<circle cx="50" cy="50" r="40" style="fill: url(file:///etc/passwd)"/>'),
+			reason: /<circle> refers to "file:\/\/\/etc\/passwd" outside the SVG with url\(\)/,
+		},
+		{
+			name: 'a CSS url() of a loopback server in a <style> sheet',
+			artwork: () =>
+				svg(`<style>circle { fill: url('${recorder.server!.origin}/paint.svg#p'); }</style><circle cx="50" cy="50" r="40"/>`),
+			reason: /<style> refers to "http:\/\/127\.0\.0\.1:\d+\/paint\.svg#p" outside the SVG with url\(\)/,
+		},
+		{
+			name: 'a fill="url(file:///etc/passwd)" attribute',
+			artwork: () => svg('<circle cx="50" cy="50" r="40" fill="url(file:///etc/passwd#p)"/>'),
+			reason: /<circle> refers to "file:\/\/\/etc\/passwd#p" outside the SVG with url\(\)/,
+		},
+		{
+			name: 'an external entity (XXE) of /etc/passwd',
+			artwork: () =>
+				svg(
+					'<text x="10" y="50">&xxe;</text>',
+					'<!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+				),
+			reason: /declares an external entity \(&xxe;\), which would read a file or a web address/,
+		},
+		{
+			name: 'an external entity of a loopback server',
+			artwork: () =>
+				svg(
+					'<text x="10" y="50">&remote;</text>',
+					`<!DOCTYPE svg [<!ENTITY remote SYSTEM "${recorder.server!.origin}/entity.txt">]>`,
+				),
+			reason: /declares an external entity \(&remote;\)/,
+		},
+		{
+			name: 'a billion laughs (nine levels of ten references each)',
+			artwork: () => svg('<text x="0" y="20">&lol9;</text>', billionLaughs(9)),
+			reason: /its entity &lol1; refers to other entities or holds markup \(the "billion laughs" pattern\)/,
+		},
+		{
+			name: 'an entity expanded past 4 million characters',
+			artwork: flatExpansion,
+			reason: /its entities expand to more than 4 million characters/,
+		},
+		{
+			name: 'elements nested 300 deep',
+			artwork: () => svg(`${'<g>'.repeat(300)}<rect width="10" height="10"/>${'</g>'.repeat(300)}`),
+			reason: /it nests elements more than 256 deep/,
+		},
+		{
+			name: '<use> references that fan out into a million drawn elements',
+			artwork: () => {
+				let defs = '<rect id="u0" width="2" height="2" fill="#0a0"/>';
+				for (let level = 1; level <= 6; level++)
+					defs += `<g id="u${level}">${`<use href="#u${level - 1}"/>`.repeat(10)}</g>`;
+				return svg(`<defs>${defs}</defs><use href="#u6"/>`);
+			},
+			reason: /its <use> and url\(#…\) references multiply into more than 200000 drawn elements/,
+		},
+		{
+			name: 'a <use> cycle',
+			artwork: () =>
+				svg('<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>'),
+			reason: /refers back to itself through <use> or url\(#…\), an endless loop/,
+		},
+	];
+
+	it.each(cases)(
+		'fails $name with unreadable_artwork, connects nowhere and shows no file content',
+		async ({ artwork, reason }) => {
+			// The check below could not fail if the file it looks for were empty.
+			expect(passwd).toContain('root:');
+			const api = await newClient(suite.sandbox);
+			const created = await api.createJob(
+				{ workflow: 'digitising', format: 'pes', width_mm: 60, colour_count: 3 },
+				[{ name: 'hostile.svg', bytes: Buffer.from(artwork()) }],
+			);
+			expect(created.status).toBe(202);
+			const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
+			expect(job).toMatchObject({ status: 'failed', failureCode: 'unreadable_artwork', outputs: [] });
+			expect(job.failureReason).toMatch(/^The SVG artwork was refused: /);
+			expect(job.failureReason).toMatch(reason);
+			const answer = JSON.stringify(job);
+			expect(answer).not.toContain('root:');
+			expect(answer).not.toContain(passwd.split('\n')[0]);
+			expect(recorder).toMatchObject({ connections: 0, requests: [] });
+		},
+	);
+
+	it('the recorder does take connections: the checks above would see one', async () => {
+		const response = await fetch(`${recorder.server!.origin}/probe`);
+		expect(response.status).toBe(200);
+		expect(recorder.requests).toEqual(['GET /probe']);
+		expect(recorder.connections).toBe(1);
 	});
 });
 

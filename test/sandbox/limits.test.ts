@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
 import { Api, fixture, newClient } from './client';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/fixtures';
@@ -153,6 +156,42 @@ describe('control API', () => {
 		expect((await new Api(suite.sandbox, created.key).get('/usage')).status).toBe(401);
 	});
 
+	it('answers a body that is not a JSON object with 422 under body, and a bad advanceSeconds under advanceSeconds', async () => {
+		const send = async (path: string, body: string | undefined, admin = true) => {
+			const response = await fetch(`${suite.sandbox.origin}/__sandbox${path}`, {
+				method: 'POST',
+				headers: {
+					...(admin ? { 'X-Sandbox-Admin': suite.sandbox.adminToken } : {}),
+					...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+				},
+				body,
+			});
+			return [response.status, await response.json()];
+		};
+		const notAnObject = [422, { message: expect.any(String), errors: { body: ['Send a JSON object body.'] } }];
+		for (const path of ['/accounts', '/keys', '/clock']) {
+			for (const body of [undefined, '', 'null', '[]', '[{}]', '"x"', '5']) {
+				expect([path, body, await send(path, body)]).toEqual([path, body, notAnObject]);
+			}
+			// The admin token is checked first, whatever the body.
+			expect(await send(path, '[]', false)).toEqual([401, { message: expect.stringMatching(/admin token/) }]);
+		}
+		const badSeconds = [
+			422,
+			{
+				message: expect.any(String),
+				errors: { advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'] },
+			},
+		];
+		// Strings, null, booleans and lists are not numbers here, even where a schema would coerce them.
+		for (const seconds of ['"5"', 'null', 'true', '[5]', '-1', '1e999']) {
+			const body = `{"advanceSeconds": ${seconds}}`;
+			expect([body, await send('/clock', body)]).toEqual([body, badSeconds]);
+		}
+		expect(await send('/clock', '{}')).toEqual(badSeconds);
+		expect(await send('/clock', '{"advanceSeconds": 0}')).toEqual([200, { now: expect.any(String) }]);
+	});
+
 	it('moves the clock forward and reports it', async () => {
 		const before = Date.parse((await suite.admin.advanceClock(0)).now);
 		const after = Date.parse((await suite.admin.advanceClock(3600)).now);
@@ -173,5 +212,38 @@ describe('control API', () => {
 		expect(Math.abs(Date.parse((await ownAdmin.advanceClock(0)).now) - Date.now())).toBeLessThan(
 			5000,
 		);
+	});
+
+	it('resets all or nothing: when one DELETE fails, every account, key, job and the clock stay', async () => {
+		const own = await suite.own();
+		const ownAdmin = sandboxAdmin(own);
+		const api = await newClient(own);
+		const { body } = await api.convert('Star.DST', 'pes');
+		await api.waitForJob('conversion', body.job.id);
+		const moved = Date.parse((await ownAdmin.advanceClock(86400)).now);
+		// A real SQLite failure on the last table reset empties, after the jobs and keys are deleted.
+		const db = new DatabaseSync(join(own.dataDir, 'sandbox.db'));
+		db.exec(`CREATE TRIGGER refuse_reset BEFORE DELETE ON accounts
+			BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
+		try {
+			const refused = await fetch(`${own.origin}/__sandbox/reset`, {
+				method: 'POST',
+				headers: { 'X-Sandbox-Admin': own.adminToken },
+			});
+			expect(refused.status).toBe(500);
+			const jobs = await api.get('/jobs');
+			expect(jobs.status).toBe(200);
+			expect(jobs.body.data.map((job: any) => [job.id, job.status])).toEqual([[body.job.id, 'completed']]);
+			expect((await api.get(`/jobs/conversion/${body.job.id}`)).body.job.outputs).toHaveLength(1);
+			expect(Date.parse((await ownAdmin.advanceClock(0)).now)).toBeGreaterThanOrEqual(moved);
+			// Jobs still run after the failed reset.
+			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+		} finally {
+			db.exec('DROP TRIGGER refuse_reset');
+			db.close();
+		}
+		await ownAdmin.reset();
+		expect((await api.get('/usage')).status).toBe(401);
 	});
 });

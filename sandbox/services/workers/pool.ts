@@ -51,16 +51,28 @@ export class WorkerPool {
 		slot.task = task;
 		return new Promise<TaskResult>((resolve) => {
 			slot.finish = resolve;
-			slot.timer = setTimeout(() => {
-				this.crashed(slot, {
-					ok: false,
-					failureCode: 'engine_timeout',
-					failureReason: `Processing took longer than ${Math.round(this.jobTimeoutMs / 1000)} seconds and was stopped.`,
-					warnings: [],
-				});
-			}, this.jobTimeoutMs);
-			if (slot.ready) slot.child.send(task);
+			// A process still starting (a replacement) gets the job's allowance to become ready, and the job
+			// its whole allowance once it is sent: start-up on a loaded machine is not the job's time.
+			if (slot.ready) this.send(slot);
+			else this.startTimer(slot);
 		});
+	}
+
+	private send(slot: Slot): void {
+		this.startTimer(slot);
+		slot.child.send(slot.task!);
+	}
+
+	private startTimer(slot: Slot): void {
+		if (slot.timer) clearTimeout(slot.timer);
+		slot.timer = setTimeout(() => {
+			this.crashed(slot, {
+				ok: false,
+				failureCode: 'engine_timeout',
+				failureReason: `Processing took longer than ${Math.round(this.jobTimeoutMs / 1000)} seconds and was stopped.`,
+				warnings: [],
+			});
+		}, this.jobTimeoutMs);
 	}
 
 	/** Kills every process at once (a running job's work stops with it) and waits until they are gone. */
@@ -95,7 +107,7 @@ export class WorkerPool {
 		child.on('message', (message: { ready?: true; jobId?: string; result?: TaskResult }) => {
 			if (message.ready) {
 				slot.ready = true;
-				if (slot.task) child.send(slot.task);
+				if (slot.task) this.send(slot);
 			} else if (slot.task && slot.task.jobId === message.jobId) this.settle(slot, message.result!);
 		});
 		child.on('error', (error) => this.crashed(slot, crash(error.message)));
