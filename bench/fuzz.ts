@@ -61,8 +61,6 @@ export interface FuzzReport {
 	crashExamples: string[];
 	serverErrors: number;
 	refusedByRateLimit: number;
-	/** Requests the sandbox answered 503 (an upload it could not read completely) and that were sent again. */
-	sentAgainAfter503: number;
 	nonTerminal: number;
 	peakRssMb: number;
 	slowest: { seconds: number; file: string; origin: string; outcome: string } | null;
@@ -249,7 +247,6 @@ class Run {
 			crashExamples: [],
 			serverErrors: 0,
 			refusedByRateLimit: 0,
-			sentAgainAfter503: 0,
 			nonTerminal: 0,
 			peakRssMb: 0,
 			slowest: null,
@@ -325,8 +322,7 @@ class Run {
 			this.report.missingFromAcceptedRequests += batch.files.length - jobs.length;
 			return jobs.map((job, index) => ({ id: job.id, file: batch.files[index], done: false }));
 		}
-		if (response.status === 429 || response.status === 503) {
-			if (response.status === 503) this.report.sentAgainAfter503++;
+		if (response.status === 429) {
 			this.queue.unshift(batch);
 			return [];
 		}
@@ -355,8 +351,7 @@ class Run {
 				body,
 			});
 			const text = await response.text();
-			// 503 asks for the request again (an upload not read completely); other 5xx are crashes.
-			if (response.status >= 500 && response.status !== 503) {
+			if (response.status >= 500) {
 				this.report.serverErrors++;
 				this.crash(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
 			}
@@ -526,7 +521,7 @@ export function printReport(report: FuzzReport, rssBoundMb: number): void {
 		`  slowest job:          ${report.slowest ? `${report.slowest.seconds.toFixed(2)} s, ${report.slowest.file} (${report.slowest.origin}) -> ${report.slowest.outcome}` : 'none'}`,
 		`  leftover temp files:  ${report.leftoverTempFiles}`,
 		`  stored files:         ${report.storedFiles} (expected ${report.expectedStoredFiles}: every source, plus output and two previews per completed job; ${report.orphanFiles} named by no upload)`,
-		`  429 answers:          ${report.refusedByRateLimit}; 503 answers sent again: ${report.sentAgainAfter503}`,
+		`  429 answers:          ${report.refusedByRateLimit}`,
 		`  stop after SIGTERM:   ${report.stopSeconds === null ? `not within ${stopGraceSeconds} s, killed` : `${report.stopSeconds.toFixed(1)} s`}`,
 	];
 	console.log(lines.join('\n'));

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-import { ApiError, ValidationError } from '../services/errors';
+import { ValidationError } from '../services/errors';
 import {
 	maxFilesPerRequest,
 	sourceSizeLimits,
@@ -60,13 +60,8 @@ export async function readJobRequest(
 	}
 	const fields: Record<string, string> = {};
 	const sources: IncomingSource[] = [];
-	const parts = request.parts();
-	// Attached once parts() has piped the body to its parser, so the parser misses no byte.
-	const announcedParts = countAnnouncedParts(request);
-	let readParts = 0;
 	try {
-		for await (const part of parts) {
-			readParts++;
+		for await (const part of request.parts()) {
 			if (part.type === 'field') {
 				if (part.valueTruncated) {
 					throw new ValidationError({
@@ -107,34 +102,7 @@ export async function readJobRequest(
 			file: [`The multipart body could not be read: ${(error as Error).message}`],
 		});
 	}
-	if (readParts < announcedParts()) {
-		// @fastify/multipart 9.4.0 can end parts() before the last parts (fastify/fastify-multipart#630).
-		await removeTemporaryFiles({ fields, sources });
-		throw new ApiError(
-			503,
-			`The upload was not read completely (${readParts} of ${announcedParts()} parts); send the request again.`,
-		);
-	}
 	return { fields, sources };
-}
-
-/** Counts the parts of a multipart body by its delimiters as the bytes stream past; complete once the body is read. */
-function countAnnouncedParts(request: FastifyRequest): () => number {
-	const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
-	if (!match) return () => 0;
-	const delimiter = Buffer.from(`\r\n--${match[1] ?? match[2]}`);
-	// The first delimiter may open the body without a line break before it.
-	let carry = Buffer.from('\r\n');
-	let delimiters = 0;
-	request.raw.on('data', (chunk: Buffer) => {
-		const window = Buffer.concat([carry, chunk]);
-		for (let at = window.indexOf(delimiter); at !== -1; at = window.indexOf(delimiter, at + delimiter.length))
-			delimiters++;
-		// Too short to hold a whole delimiter, so none is counted twice.
-		carry = window.subarray(Math.max(0, window.length - delimiter.length + 1));
-	});
-	// The closing delimiter ends the last part.
-	return () => Math.max(0, delimiters - 1);
 }
 
 export async function removeTemporaryFiles(request: JobRequest): Promise<void> {
