@@ -92,6 +92,17 @@ function cutOffPost(
 	});
 }
 
+/** A job upload of `head` (multipart, `boundary`) announced as 20 MB and cut off after 5 MB. */
+function cutOffJobUpload(api: { key: string | null }, boundary: string, head: Buffer): Promise<number | null> {
+	return cutOffPost(
+		`${suite.sandbox.baseUrl}/jobs`,
+		{ authorization: `Bearer ${api.key ?? ''}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+		head,
+		20 * 1024 * 1024,
+		5 * 1024 * 1024,
+	);
+}
+
 describe('an upload whose connection drops mid-file', () => {
 	it('leaves no temporary file, creates no job and counts no quota', async () => {
 		const api = await newClient(suite.sandbox, { plan: 'free' });
@@ -115,16 +126,7 @@ describe('an upload whose connection drops mid-file', () => {
 			].join('\r\n'),
 		);
 		const tmp = join(suite.sandbox.dataDir, 'tmp');
-		const answered = cutOffPost(
-			`${suite.sandbox.baseUrl}/jobs`,
-			{
-				authorization: `Bearer ${api.key}`,
-				'content-type': `multipart/form-data; boundary=${boundary}`,
-			},
-			head,
-			20 * 1024 * 1024,
-			5 * 1024 * 1024,
-		);
+		const answered = cutOffJobUpload(api, boundary, head);
 		// The partial file exists while the upload streams...
 		expect(await eventually(() => readdirSync(tmp).length > 0)).toBe(true);
 		expect(await answered).toBeNull();
@@ -157,16 +159,7 @@ describe('an upload whose connection drops mid-file', () => {
 		]);
 		const tmp = join(suite.sandbox.dataDir, 'tmp');
 		const files = join(suite.sandbox.dataDir, 'files', api.accountId);
-		const answered = cutOffPost(
-			`${suite.sandbox.baseUrl}/jobs`,
-			{
-				authorization: `Bearer ${api.key}`,
-				'content-type': `multipart/form-data; boundary=${boundary}`,
-			},
-			head,
-			20 * 1024 * 1024,
-			5 * 1024 * 1024,
-		);
+		const answered = cutOffJobUpload(api, boundary, head);
 		// Both files stream to the temporary folder: the first one whole, the second in part...
 		expect(await eventually(() => readdirSync(tmp).length === 2)).toBe(true);
 		expect(await answered).toBeNull();
