@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobs';
-import { nodeErrorOf } from '../transport';
+import { jobKey, nodeErrorOf } from '../transport';
 import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
@@ -58,9 +58,14 @@ class CollectedResults implements ItemResults {
 	/** An error that ends the run takes every job this run created with it: the output that would have named them is lost. */
 	private namingCreatedJobs<E extends NodeApiError | NodeOperationError>(error: E): E {
 		if (this.createdJobs.length === 0 || error.context.createdJobs !== undefined) return error;
-		const list = this.createdJobs.map((job) => `${job.id} (${job.workflow})`).join(', ');
 		error.context.createdJobs = this.createdJobs.map((job) => ({ ...job }));
-		error.description = `${error.description ?? ''} This run created ${this.createdJobs.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not create them again: use Job > Wait for Completion or Job > Get with these ids and workflows.`.trim();
+		// The jobs the error is about already come with what to do next.
+		const named = new Set(jobsOfError(error).map(jobKey));
+		const others = this.createdJobs.filter((job) => !named.has(jobKey(job)));
+		if (others.length === 0) return error;
+		const list = others.map((job) => `${job.id} (${job.workflow})`).join(', ');
+		const also = named.size > 0 ? ' also' : '';
+		error.description = `${error.description ?? ''} This run${also} created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`.trim();
 		return error;
 	}
 

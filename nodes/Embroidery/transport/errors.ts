@@ -118,7 +118,7 @@ export function redirectedPostError(
 		{ message, httpCode: String(status), request: `${request.method} ${request.path}` },
 		{
 			message,
-			description: `A request that creates, retries or unlocks a job may spend credits, and an upload cannot safely be resent, so nothing went to the new address. ${checkAfterPost(request.action)} A redirect usually means the credential's Base URL is not the address the service answers at itself (http instead of https, another host name or path): set it to that address.`,
+			description: `Creating or retrying a job counts against the account's allowance and an unlock spends credits, so such a request is never sent twice (an upload cannot even be resent as it was): nothing went to the new address. ${checkAfterPost(request.action)} A redirect usually means the credential's Base URL is not the address the service answers at itself (http instead of https, another host name or path): set it to that address.`,
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},
