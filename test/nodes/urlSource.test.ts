@@ -55,8 +55,9 @@ async function startFileServer(): Promise<FileServer> {
 			response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Download Star.pes</title>');
 		} else if (path === '/api/design') {
 			response.writeHead(200, { 'content-type': 'application/json' }).end('{"url":"https://files.example/Star.pes"}');
-		} else if (path === '/notes.txt') {
-			response.writeHead(200, { 'content-type': 'text/plain' }).end('DST, 10 x 10 cm');
+		} else if (path === '/plain/Star.JEF') {
+			// A host that knows no embroidery type answers text/plain (nginx's default type, for one).
+			response.writeHead(200, { 'content-type': 'text/plain' }).end(fixture('Star.JEF'));
 		} else if (path === '/logo.png') {
 			response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from('89504e470d0a1a0a', 'hex'));
 		} else if (path === '/untyped/Star.JEF') {
@@ -131,9 +132,9 @@ describe('Job > Create from a URL', () => {
 		expect(created.json).toMatchObject({ workflow: 'digitising', sourceFile: 'badge.svg' });
 	});
 
-	test('accepts a machine file served without a type or with a type of its own', async () => {
+	test('accepts a machine file served without a type, with a type of its own or as plain text', async () => {
 		const credentials = await env.credentials();
-		for (const link of ['/untyped/Star.JEF', '/vendor/Star.JEF']) {
+		for (const link of ['/untyped/Star.JEF', '/vendor/Star.JEF', '/plain/Star.JEF']) {
 			const [created] = itemsOf(
 				await run(credentials, { resource: 'job', operation: 'create', workflow: 'conversion', source: 'url', sourceUrl: `${files.url}${link}`, format: 'dst' }),
 			);
@@ -161,7 +162,6 @@ describe('Job > Create from a URL', () => {
 			`The file at ${files.url}/designs/Star.pes (item 0) is served as text/html, not as an embroidery machine file conversion accepts`,
 		);
 		expect(await attempt('conversion', `${files.url}/api/design`)).toMatch(/api\/design \(item 0\) is served as application\/json, not as an embroidery machine file/);
-		expect(await attempt('conversion', `${files.url}/notes.txt`)).toMatch(/notes\.txt \(item 0\) is served as text\/plain, not as an embroidery machine file/);
 		expect(await attempt('conversion', `${files.url}/report.pdf`)).toMatch(/is served as application\/pdf/);
 		expect(await attempt('conversion', `${files.url}/logo.png`)).toMatch(/is served as image\/png/);
 		expect(await attempt('digitising', `${files.url}/report.pdf`)).toMatch(/is not artwork digitising accepts: jpg, jpeg, png, svg, webp/);

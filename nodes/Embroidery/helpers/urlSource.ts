@@ -33,13 +33,15 @@ const artworkExtensionOfMime: Record<string, string> = {
 };
 
 /**
- * Content types no embroidery machine file is served as: web pages, text, data documents and media.
- * A link to such a thing is a page about the file or an error page, not the file itself. Machine files
- * have no registered type, so application/octet-stream and any other type pass.
+ * Content types no embroidery machine file is served as: web pages, data documents and media. A link
+ * to such a thing is a page about the file or an error page, not the file itself. Machine files have no
+ * registered type, so application/octet-stream, text/plain (what hosts that know no type of theirs
+ * often send) and any other type pass; the service reads the content.
  */
-export function notAMachineFileType(mimeType: string): boolean {
+function notAMachineFileType(mimeType: string): boolean {
 	return (
-		/^(text|image|audio|video|font)\//.test(mimeType) ||
+		/^text\/(?!plain$)/.test(mimeType) ||
+		/^(image|audio|video|font)\//.test(mimeType) ||
 		/^application\/(json|xml|xhtml\+xml|javascript|ecmascript|pdf|x-www-form-urlencoded)$/.test(mimeType) ||
 		/\+(json|xml)$/.test(mimeType)
 	);
