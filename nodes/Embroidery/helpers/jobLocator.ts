@@ -5,6 +5,7 @@ import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf, routes } fro
 import type { Job, JobListItem, Workflow } from '../transport';
 import { fetchJob, singleJobRef } from './jobs';
 import type { JobRef } from './jobs';
+import { ofRun } from './ofRun';
 import { jobIdProblem } from './validation';
 
 /** A job id as the service writes it: a ULID (Crockford base 32, no I, L, O or U). */
@@ -162,12 +163,7 @@ export class WorkflowFinder {
 const finders = new WeakMap<object, WorkflowFinder>();
 
 export function workflowFinderOf(context: IExecuteFunctions): WorkflowFinder {
-	let finder = finders.get(context);
-	if (!finder) {
-		finder = new WorkflowFinder(context);
-		finders.set(context, finder);
-	}
-	return finder;
+	return ofRun(finders, context, () => new WorkflowFinder(context));
 }
 
 /** The one job an item names, with its workflow found when the fields leave it open. */

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { JobResponseSchema, UnlockResponseSchema, embroideryApiRequest, isWorkflow, jobKey, nodeErrorOf, routes } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, Workflow } from '../transport';
+import { ofRun } from './ofRun';
 import { jobIdProblem, workflowProblem } from './validation';
 
 export type { JobRef };
@@ -57,11 +58,7 @@ const unlocksOfRun = new WeakMap<object, Map<string, Promise<UnlockAnswer>>>();
  * job and run: every item that names the job gets the one answer, or the one error.
  */
 export async function unlockJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<UnlockAnswer> {
-	let unlocks = unlocksOfRun.get(context);
-	if (!unlocks) {
-		unlocks = new Map();
-		unlocksOfRun.set(context, unlocks);
-	}
+	const unlocks = ofRun(unlocksOfRun, context, () => new Map<string, Promise<UnlockAnswer>>());
 	let unlock = unlocks.get(jobKey(ref));
 	if (!unlock) {
 		unlock = embroideryApiRequest

@@ -172,9 +172,8 @@ export async function finishCreatedJobs(
 			// A job named by several items is unlocked once; they all get its answer.
 			if (wantsUnlock) job = { detail: (await unlockJob(context, outcome.ref, itemIndex)).job };
 			const seen = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : { fields: {} };
-			const warnings = seen.fields;
 			if (options.download.length === 0 || !completed) {
-				results.add(itemIndex, { json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...warnings }) });
+				results.add(itemIndex, { json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }) });
 				continue;
 			}
 			const downloaded = await downloadJobFiles(
@@ -188,7 +187,7 @@ export async function finishCreatedJobs(
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {
-				json: { ...snapshotToJson(job, outcome.ref.workflow, { ...extra, ...warnings }), files: downloaded.files },
+				json: { ...snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }), files: downloaded.files },
 				binary: downloaded.binary,
 			});
 		} catch (error) {
