@@ -1,4 +1,5 @@
 import { formatModules } from './formats';
+import { findModule } from './registry';
 import { fitsHoop, type HoopLimit } from './formats/format';
 
 function fits(widthMm: number, heightMm: number, hoop: HoopLimit): boolean {
@@ -26,14 +27,14 @@ export function hoopWarning(
 	heightMm: number,
 	resizable: { smallestWidthMm: number } | null,
 ): string | null {
-	const hoop = formatModules.find((module) => module.info.format === format)?.largestHoop;
+	const hoop = findModule(format)?.largestHoop;
 	if (!hoop || widthMm <= 0 || fits(widthMm, heightMm, hoop)) return null;
-	const widest = widestFitting(widthMm, heightMm, hoop);
 	const roomier = formatModules
 		.filter((module) => module.write && module.largestHoop && fits(widthMm, heightMm, module.largestHoop))
 		.map((module) => module.info.format.toUpperCase());
 	let advice = 'Only machines with a bigger hoop can sew it: choose ';
 	if (resizable) {
+		const widest = widestFitting(widthMm, heightMm, hoop);
 		advice =
 			widest >= resizable.smallestWidthMm
 				? `Choose a width_mm of at most ${widest} mm for this design's proportions, or `

@@ -8,7 +8,8 @@ export function listFormats(): FormatInfo[] {
 	return formatModules.map((module) => ({ ...module.info }));
 }
 
-function findModule(format: string): FormatModule | undefined {
+/** The module of a format key, in any case. */
+export function findModule(format: string): FormatModule | undefined {
 	const key = format.toLowerCase();
 	return formatModules.find((module) => module.info.format === key);
 }

@@ -45,6 +45,7 @@ const hoops = [
 	{ code: 2, width: 1400, height: 2000 },
 	{ code: 4, width: 2000, height: 2000 },
 ];
+const largestHoop = hoops[hoops.length - 1];
 /** Hoops whose edge distances the header lists, in header order (the last is the "custom" slot). */
 const edgeHoops = [
 	{ width: 1100, height: 1100 },
@@ -287,7 +288,10 @@ export const jefFormat: FormatModule = {
 	detectionStrength: 2,
 	read,
 	write,
-	// The JEF header's hoop codes go up to 200 x 200 mm (the `hoops` table above; pyembroidery's JefWriter
-	// names the same five hoops).
-	largestHoop: { widthMm: 200, heightMm: 200, description: 'the 200 x 200 mm hoop, the largest a JEF file names' },
+	// The largest of the header's hoop codes (the `hoops` table above; pyembroidery's JefWriter names the same five).
+	largestHoop: {
+		widthMm: largestHoop.width / 10,
+		heightMm: largestHoop.height / 10,
+		description: `the ${largestHoop.width / 10} x ${largestHoop.height / 10} mm hoop, the largest a JEF file names`,
+	},
 };

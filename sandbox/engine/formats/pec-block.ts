@@ -4,7 +4,7 @@ import { snapToChart } from '../threads/chart-snapping';
 import { repeatedThreadsAsStops, threadBlocks } from '../threads/colour-blocks';
 import { pecThreadChart } from '../threads/pec-threads';
 import { ByteBuilder, ByteCursor } from './binary-io';
-import { UnwritablePatternError } from './format';
+import { UnwritablePatternError, type HoopLimit } from './format';
 import { pecIconHeight, pecIconStride, writePecIcons } from './pec-graphics';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
@@ -37,6 +37,16 @@ const colourChangeSecond = 0xb0;
 /** The machine shows this name; the pattern model carries no design name. */
 export const defaultPecLabel = 'Untitled';
 
+/**
+ * The largest hoop of a PES v1 header, which names 100 x 100 or 130 x 180 mm only (pyembroidery's PesWriter
+ * writes the same two); bigger Brother hoops need a later PES version than the one written here. A bare PEC
+ * file names no hoop; it is the same stitch block Brother machines read, so it is held to the same hoop.
+ */
+export const pesV1LargestHoop: HoopLimit = {
+	widthMm: 130,
+	heightMm: 180,
+	description: 'the 130 x 180 mm hoop, the largest a PES v1 file declares',
+};
 
 /**
  * The threads of each colour block. A PES thread list with an entry per block maps one to one;

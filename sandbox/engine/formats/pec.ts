@@ -4,6 +4,7 @@ import { UnreadableSourceError, type FormatModule, type WriteResult } from './fo
 import {
 	defaultPecLabel,
 	looksLikePecBlock,
+	pesV1LargestHoop,
 	prepareForPec,
 	readPecBlock,
 	writePecBlock,
@@ -51,7 +52,5 @@ export const pecFormat: FormatModule = {
 	detectionStrength: 3,
 	read,
 	write,
-	// PEC names no hoop; it is the stitch block Brother machines read (also inside PES), so it is held to
-	// the same 130 x 180 mm hoop as the PES v1 files this service writes.
-	largestHoop: { widthMm: 130, heightMm: 180, description: "Brother's 130 x 180 mm hoop, the largest a PES v1 file declares" },
+	largestHoop: pesV1LargestHoop,
 };

@@ -5,6 +5,7 @@ import { fitsHoop, type FormatModule, type WriteResult } from './format';
 import {
 	defaultPecLabel,
 	looksLikePecBlock,
+	pesV1LargestHoop,
 	prepareForPec,
 	readPecBlock,
 	writePecBlock,
@@ -82,7 +83,5 @@ export const pesFormat: FormatModule = {
 	detectionStrength: 3,
 	read,
 	write,
-	// The PES v1 header's hoop field names 100 x 100 or 130 x 180 mm only (pyembroidery's PesWriter writes
-	// the same two); bigger Brother hoops need a later PES version than the one written here.
-	largestHoop: { widthMm: 130, heightMm: 180, description: 'the 130 x 180 mm hoop, the largest a PES v1 file declares' },
+	largestHoop: pesV1LargestHoop,
 };
