@@ -38,7 +38,7 @@ export function useOwnSandboxes(): OwnSandboxes {
 }
 
 /** A handle that reads through to whatever `current()` returns when used, so it can be taken before the sandbox starts. */
-function liveHandle<T extends object>(current: () => T): T {
+export function liveHandle<T extends object>(current: () => T): T {
 	return new Proxy({} as T, {
 		get: (_target, key) => {
 			const target = current();

@@ -5,7 +5,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/n8n';
 import type { InputItem, NodeRun } from '../../support/n8n';
-import { useSandbox } from '../../support/fixtures';
+import { liveHandle, useSandbox } from '../../support/fixtures';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
 import type { NewAccount, RunningSandbox, SandboxAdmin, SandboxOptions } from '../../support/sandbox';
 import { startCountingProxy } from './countingProxy';
@@ -51,10 +51,10 @@ export function useShop(options: Partial<SandboxOptions> = {}): Shop {
 	return {
 		sandbox,
 		admin,
-		get proxy(): CountingProxy {
+		proxy: liveHandle(() => {
 			if (!state.proxy) throw new Error('The shop has not opened: use it inside a test or a hook');
 			return state.proxy;
-		},
+		}),
 	};
 }
 
