@@ -65,12 +65,13 @@ export class WorkerPool {
 
 	private startTimer(slot: Slot): void {
 		if (slot.timer) clearTimeout(slot.timer);
-		const seconds = Math.round(this.jobTimeoutMs / 1000);
-		const failureReason = slot.ready
-			? `Processing took longer than ${seconds} seconds and was stopped.`
-			: `The engine process did not start within ${seconds} seconds; the job did not run.`;
 		slot.timer = setTimeout(() => {
-			this.crashed(slot, { ok: false, failureCode: 'engine_timeout', failureReason, warnings: [] });
+			this.crashed(slot, {
+				ok: false,
+				failureCode: 'engine_timeout',
+				failureReason: `Processing took longer than ${Math.round(this.jobTimeoutMs / 1000)} seconds and was stopped.`,
+				warnings: [],
+			});
 		}, this.jobTimeoutMs);
 	}
 
