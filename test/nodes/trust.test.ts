@@ -328,6 +328,23 @@ describe('nothing the service created is lost', () => {
 	});
 });
 
+/**
+ * Runs the node, stops the execution while its request to `route` is `open` (hanging or stalled), and checks
+ * that the run returns at once with no item and that the service sees the client close that request.
+ */
+async function stopWhileOpen(creds: ApiCredentials, parameters: INodeParameters, route: string, open: string): Promise<void> {
+	const controller = new AbortController();
+	const running = runNode({ credentials: creds, parameters, input: [{}], signal: controller.signal });
+	await until(() => variant.of(route)[0]?.handling === open);
+	const stoppedAt = Date.now();
+	controller.abort();
+	const result = await running;
+	expect(Date.now() - stoppedAt).toBeLessThan(2000);
+	expect(result.items).toHaveLength(0);
+	await until(() => variant.of(route)[0].handling !== open, 2000);
+	expect(variant.of(route)[0].handling).toBe(`${open}, then closed by the client`);
+}
+
 /** Waits until `done()` holds, checking every 50 ms, for at most `limitMs`. */
 async function until(done: () => boolean, limitMs = 5000): Promise<void> {
 	for (let waited = 0; !done() && waited < limitMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -398,21 +415,7 @@ describe('nothing hangs', () => {
 	it('stopping the execution while a JSON request hangs returns at once and closes the request', async () => {
 		const creds = await credentials();
 		variant.on((request) => (request.route === 'GET /usage' ? { hang: true } : undefined));
-		const controller = new AbortController();
-		const running = runNode({
-			credentials: creds,
-			parameters: { resource: 'account', operation: 'getUsage' },
-			input: [{}],
-			signal: controller.signal,
-		});
-		await until(() => variant.of('GET /usage')[0]?.handling === 'never answered');
-		const stoppedAt = Date.now();
-		controller.abort();
-		const result = await running;
-		expect(Date.now() - stoppedAt).toBeLessThan(2000);
-		expect(result.items).toHaveLength(0);
-		await until(() => variant.of('GET /usage')[0].handling !== 'never answered', 2000);
-		expect(variant.of('GET /usage')[0].handling).toBe('never answered, then closed by the client');
+		await stopWhileOpen(creds, { resource: 'account', operation: 'getUsage' }, 'GET /usage', 'never answered');
 		expect(variant.of('GET /usage')).toHaveLength(1);
 	});
 
@@ -451,21 +454,12 @@ describe('nothing hangs', () => {
 	it('stopping the execution mid-download closes the open request at once', async () => {
 		const { creds, id } = await completedJob();
 		variant.on((request) => (request.route === 'GET /uploads/{id}/preview' ? { stallAfterBytes: 20 } : undefined));
-		const controller = new AbortController();
-		const running = runNode({
-			credentials: creds,
-			parameters: { resource: 'job', operation: 'download', jobId: id, workflow: 'conversion', files: ['preview'] },
-			input: [{}],
-			signal: controller.signal,
-		});
-		await until(() => variant.of('GET /uploads/{id}/preview')[0]?.handling === 'stalled');
-		const stoppedAt = Date.now();
-		controller.abort();
-		const result = await running;
-		expect(Date.now() - stoppedAt).toBeLessThan(2000);
-		expect(result.items).toHaveLength(0);
-		await until(() => variant.of('GET /uploads/{id}/preview')[0].handling !== 'stalled', 2000);
-		expect(variant.of('GET /uploads/{id}/preview')[0].handling).toBe('stalled, then closed by the client');
+		await stopWhileOpen(
+			creds,
+			{ resource: 'job', operation: 'download', jobId: id, workflow: 'conversion', files: ['preview'] },
+			'GET /uploads/{id}/preview',
+			'stalled',
+		);
 	});
 });
 
