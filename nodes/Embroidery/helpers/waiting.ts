@@ -1,6 +1,4 @@
-import { sleep } from 'n8n-workflow';
-
-import { JobsListResponseSchema, cancelSignalOf, embroideryApiRequest, isEnded, jobKey, nodeErrorOf, routes } from '../transport';
+import { JobsListResponseSchema, cancelSignalOf, clock, embroideryApiRequest, isEnded, jobKey, nodeErrorOf, routes } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobStatus } from '../transport';
 import { fetchJob } from './jobs';
 import type { JobRef, JobSnapshot } from './jobs';
@@ -52,7 +50,7 @@ export async function waitForJobs(
 ): Promise<WaitOutcome[]> {
 	const schedule = options.schedule ?? defaultPollSchedule;
 	const signal = cancelSignalOf(context);
-	const deadline = Date.now() + options.timeoutMs;
+	const deadline = clock.now() + options.timeoutMs;
 	const finished = new Map<string, JobSnapshot>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
@@ -70,9 +68,9 @@ export async function waitForJobs(
 
 	for (let round = 0; ; round++) {
 		if (round > 0) {
-			const remaining = deadline - Date.now();
+			const remaining = deadline - clock.now();
 			if (remaining <= 0) break;
-			await sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
+			await clock.sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
 		}
 		const pending = unique.filter((ref) => !finished.has(jobKey(ref)) && !failed.has(jobKey(ref)));
 		if (pending.length === 0) break;

@@ -2,14 +2,14 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 
 import { jobLabel } from '../helpers/jobLabel';
 import { jobLink } from '../helpers/jobLocator';
-import { JobsListResponseSchema, credentialType, embroideryApiRequest, normaliseBaseUrl, routes } from '../transport';
+import { JobsListResponseSchema, clock, credentialType, embroideryApiRequest, normaliseBaseUrl, routes } from '../transport';
 
 /** The Job picker's list: the account's 50 most recent jobs, filtered by what the user types. */
 export async function searchJobs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(credentialType);
 	const baseUrl = normaliseBaseUrl(this, credentials.baseUrl);
 	const listing = await embroideryApiRequest.call(this, { ...routes.listJobs(), schema: JobsListResponseSchema });
-	const now = Date.now();
+	const now = clock.now();
 	const words = (filter ?? '').toLowerCase().split(/\s+/).filter((word) => word !== '');
 	const results: INodeListSearchItems[] = [];
 	for (const job of listing.data) {

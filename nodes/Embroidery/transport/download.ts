@@ -1,5 +1,6 @@
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { clock } from './clock';
 import { credentialsOf } from './context';
 import type { EmbroideryContext, FileStream } from './context';
 import { defaultRetryPolicy } from './retryPolicy';
@@ -54,15 +55,15 @@ function fileNameFromDisposition(disposition: string | undefined): string | unde
  * file takes; `stop` ends the request underneath (a stalled socket would keep the stream open). The watch ends with the stream.
  */
 function failWhenIdle(source: ByteStream, idleMs: number, fileLabel: string, stop: () => void): ByteStream {
-	let lastByteAt = Date.now();
+	let lastByteAt = clock.now();
 	const watched = source.map((chunk: unknown) => {
-		lastByteAt = Date.now();
+		lastByteAt = clock.now();
 		return chunk;
 	});
 	const ended = new AbortController();
 	watched.once('close', () => ended.abort());
 	const watch = async () => {
-		for (let idle = 0; idle < idleMs; idle = Date.now() - lastByteAt) await sleep(idleMs - idle, ended.signal);
+		for (let idle = 0; idle < idleMs; idle = clock.now() - lastByteAt) await clock.sleep(idleMs - idle, ended.signal);
 		watched.destroy(new Error(`No data arrived for ${Math.round(idleMs / 1000)} s while downloading ${fileLabel}`));
 		stop();
 	};

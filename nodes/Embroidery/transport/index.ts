@@ -11,3 +11,5 @@ export { jobKey, routes } from './routes';
 export type { Ability, JobRef, RequestAction, Route } from './routes';
 export * from './schemas';
 export { timeLimits } from './timeLimits';
+export { clock, useClock, wallClock } from './clock';
+export type { Clock } from './clock';

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { clock } from './clock';
 
 /** The service allows 60 requests a minute per key; a margin keeps clock skew from tipping it over. */
 export const defaultPacing = { limit: 55, windowMs: 60_000 };
@@ -10,7 +10,7 @@ export class RequestPacer {
 	constructor(
 		readonly limit: number,
 		readonly windowMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = clock.now,
 	) {}
 
 	/** Milliseconds until another request may start (0 = now). */
@@ -24,7 +24,7 @@ export class RequestPacer {
 	/** Waits for a free slot and takes it; returns the start time it recorded. */
 	async waitForTurn(signal?: AbortSignal): Promise<number> {
 		for (let delay = this.delayBeforeNext(); delay > 0; delay = this.delayBeforeNext()) {
-			await sleep(delay, signal);
+			await clock.sleep(delay, signal);
 		}
 		const startedAt = this.now();
 		this.starts.push(startedAt);
@@ -94,7 +94,7 @@ export class LearnedLimitPacer {
 	 */
 	constructor(
 		readonly windowMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = clock.now,
 		private readonly limitLastsOneWindow = false,
 	) {}
 
@@ -123,10 +123,10 @@ export class LearnedLimitPacer {
 	async waitForTurn(signal?: AbortSignal, jitterMs = 0): Promise<void> {
 		let waited = false;
 		for (let delay = this.delayBeforeNext(); delay > 0; delay = this.delayBeforeNext()) {
-			await sleep(delay, signal);
+			await clock.sleep(delay, signal);
 			waited = true;
 		}
-		if (waited && jitterMs > 0) await sleep(Math.floor(Math.random() * jitterMs), signal);
+		if (waited && jitterMs > 0) await clock.sleep(Math.floor(Math.random() * jitterMs), signal);
 	}
 
 	get idle(): boolean {
@@ -167,6 +167,6 @@ export function learnedPacerFor(key: string, options: { limitLastsOneWindow?: bo
 	return pacerIn(
 		learnedPacers,
 		key,
-		() => new LearnedLimitPacer(defaultPacing.windowMs, Date.now, options.limitLastsOneWindow ?? false),
+		() => new LearnedLimitPacer(defaultPacing.windowMs, clock.now, options.limitLastsOneWindow ?? false),
 	);
 }

@@ -1,3 +1,5 @@
+import { clock } from './clock';
+
 export interface RetryPolicy {
 	/** Tries of one request after 5xx answers or lost connections (GET only), the first included. */
 	maxAttempts: number;
@@ -52,7 +54,7 @@ export function retryReason(
 }
 
 /** Seconds from a Retry-After header (integer seconds, or an HTTP date); null when absent or unusable. */
-export function parseRetryAfterMs(header: unknown, now = Date.now()): number | null {
+export function parseRetryAfterMs(header: unknown, now = clock.now()): number | null {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' && typeof value !== 'number') return null;
 	const text = String(value).trim();

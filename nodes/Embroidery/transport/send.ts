@@ -1,6 +1,7 @@
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 
+import { clock } from './clock';
 import { cancelSignalOf, credentialType, pacingKey, serviceLimitKey } from './context';
 import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError, redirectRefusedError, redirectedPostError } from './errors';
@@ -183,13 +184,13 @@ export async function send(
 	// Unlocks have their own, tighter limit (not published); it is learned from its first 429.
 	const unlockPacer =
 		request.action === 'unlockJob' ? learnedPacerFor(`${pacingKey(context)}|unlock`) : undefined;
-	const firstStartedAt = Date.now();
+	const firstStartedAt = clock.now();
 	const tries = { refused: 0, failed: 0 };
 	for (let attempt = 1; ; attempt++) {
 		await unlockPacer?.waitForTurn(signal, policy.maxJitterMs);
 		await keyPacer.waitForTurn(signal, policy.maxJitterMs);
 		const slot = await pacer.waitForTurn(signal);
-		const startedAt = Date.now();
+		const startedAt = clock.now();
 		let answer: Awaited<ReturnType<typeof exchange>>;
 		try {
 			answer = await exchange(context, options, request, settings, signal);
@@ -198,13 +199,13 @@ export async function send(
 			const reason = retryReason(request.method, { networkError: true, bodyNotSent: bodyNotSent(error) });
 			if (reason === 'bodyNotSent') tries.refused++;
 			else tries.failed++;
-			const delay = nextDelayMs(reason, tries, null, Date.now() - firstStartedAt, policy);
+			const delay = nextDelayMs(reason, tries, null, clock.now() - firstStartedAt, policy);
 			if (delay !== null) {
 				const what = reason === 'bodyNotSent' ? 'the upload was cut off before it was sent' : 'no answer';
 				context.logger.debug(
 					`Embroidery API ${request.method} ${request.path}: ${what}, try ${attempt + 1} in ${delay} ms`,
 				);
-				await sleep(delay, signal);
+				await clock.sleep(delay, signal);
 				continue;
 			}
 			throw networkError(node, error, { ...request, attempts: attempt }, secrets);
@@ -226,7 +227,7 @@ export async function send(
 		if (reason === 'rateLimited') tries.refused++;
 		else tries.failed++;
 		const waitable = retryAfterMs === null || retryAfterMs <= policy.maxRetryAfterMs;
-		const delay = waitable ? nextDelayMs(reason, tries, retryAfterMs, Date.now() - firstStartedAt, policy) : null;
+		const delay = waitable ? nextDelayMs(reason, tries, retryAfterMs, clock.now() - firstStartedAt, policy) : null;
 		if (delay !== null) {
 			// Only a Retry-After the node waits out pauses the others; an unlock's 429 is the unlock limit's.
 			if (status === 429) {
@@ -238,7 +239,7 @@ export async function send(
 				`Embroidery API ${request.method} ${request.path}: HTTP ${status}, try ${attempt + 1} in ${delay} ms`,
 			);
 			await readSmallBody(response.body);
-			await sleep(delay, signal);
+			await clock.sleep(delay, signal);
 			continue;
 		}
 		const body = await readSmallBody(response.body);

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { credentialType, jobKey, nodeErrorOf } from '../transport';
+import { clock, credentialType, jobKey, nodeErrorOf } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
@@ -159,12 +159,12 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 
 	const memory = activations.get(context) ?? {};
 	activations.set(context, memory);
-	if (memory.currentPoll !== undefined && Date.now() - memory.currentPoll.startedAt < pollLimits.stuckPollMs) {
+	if (memory.currentPoll !== undefined && clock.now() - memory.currentPoll.startedAt < pollLimits.stuckPollMs) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
 	}
-	const poll = { startedAt: Date.now() };
+	const poll = { startedAt: clock.now() };
 	memory.currentPoll = poll;
 	try {
 		return await emitEndedJobs(context, memory, poll, filter, options);
