@@ -4,8 +4,9 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
+	// Transpile only (isolatedModules in tsconfig.test.json); types are checked once by `npm run typecheck`.
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
 	globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
