@@ -1,5 +1,10 @@
 /** Unit and integration tests; the end-to-end suite in a real n8n runs separately (npm run test:e2e). */
+const { availableParallelism } = require('node:os');
+
 module.exports = {
+	// One worker per core, at least two: jest's default leaves one core idle on a two-core machine. Files
+	// are independent (every sandbox on a free port with a temporary data folder), so they run side by side.
+	maxWorkers: Math.max(2, availableParallelism()),
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],

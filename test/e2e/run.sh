@@ -13,6 +13,11 @@
 #                                                          the environments of their folder (test/e2e or
 #                                                          test/queue), which they pick when --only is not given
 #   bash test/e2e/run.sh --bench                           the queue-mode benchmark (test/queue/run.sh --bench)
+#
+# EMBROIDERY_BUILT=1 skips the build (the caller built dist/ already; a second build while another
+# environment packs dist/ would hand it half-written files). EMBROIDERY_TEST_RESULTS=<folder> leaves each
+# environment's jest results there (<environment>.json) with its seconds and exit status
+# (<environment>.seconds, <environment>.status), for scripts/test.sh's summary.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
@@ -76,25 +81,40 @@ for environment in "${environments[@]}"; do
 	n8n1) ensure_n8n "$N8N1_VERSION_TESTED" 22 ;;
 	esac
 done
-npm run build >/dev/null
+if [ "${EMBROIDERY_BUILT:-}" != 1 ]; then
+	npm run build >/dev/null
+	# The queue suite (test/queue/run.sh) builds too unless told it is done.
+	export EMBROIDERY_BUILT=1
+fi
+results="${EMBROIDERY_TEST_RESULTS:-}"
 
 # Runs one environment; jest itself always runs on Node 24, the n8n it drives on its own Node.
 run_environment() {
-	local environment="$1" started=$SECONDS status=0
+	local environment="$1" started=$SECONDS status=0 report=()
+	# jest's machine-readable results, when a results folder was asked for.
+	if [ -n "$results" ]; then report=(--json "--outputFile=$results/$environment.json"); fi
 	case "$environment" in
 	n8n2)
 		ensure_n8n "$N8N_VERSION_TESTED" 24
-		EMBROIDERY_E2E_ENV=n8n2 npx jest -c test/e2e/jest.config.js --runInBand ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
+		EMBROIDERY_E2E_ENV=n8n2 npx jest -c test/e2e/jest.config.js --runInBand ${report[@]+"${report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
 		;;
 	n8n1)
 		ensure_n8n "$N8N1_VERSION_TESTED" 22
-		EMBROIDERY_E2E_ENV=n8n1 npx jest -c test/e2e/jest.config.js --runInBand ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
+		EMBROIDERY_E2E_ENV=n8n1 npx jest -c test/e2e/jest.config.js --runInBand ${report[@]+"${report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
 		;;
 	queue)
-		bash test/queue/run.sh ${queue_bench[@]+"${queue_bench[@]}"} ${queue_run[@]+"${queue_run[@]}"} || status=$?
+		if [ ${#queue_bench[@]} -gt 0 ]; then
+			bash test/queue/run.sh --bench ${queue_run[@]+"${queue_run[@]}"} || status=$?
+		else
+			bash test/queue/run.sh ${report[@]+"${report[@]}"} ${queue_run[@]+"${queue_run[@]}"} || status=$?
+		fi
 		;;
 	esac
 	echo "e2e $environment: $([ $status -eq 0 ] && echo passed || echo "FAILED ($status)") in $((SECONDS - started)) s" >&2
+	if [ -n "$results" ]; then
+		echo $((SECONDS - started)) >"$results/$environment.seconds"
+		echo $status >"$results/$environment.status"
+	fi
 	return $status
 }
 

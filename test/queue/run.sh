@@ -43,7 +43,8 @@ stop_leftovers() {
 ensure_node24
 ensure_n8n
 ensure_queue_services
-npm run build >/dev/null
+# test/e2e/run.sh builds once for every environment and says so (EMBROIDERY_BUILT=1).
+[ "${EMBROIDERY_BUILT:-}" = 1 ] || npm run build >/dev/null
 RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/embroidery-queue-run-XXXXXX")
 # The postgres account must reach its cluster's folder inside.
 chmod 755 "$RUN_DIR"
