@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 
 import { buildServer } from './http/server';
 import { defaultWorkerMemoryMb, SandboxServices } from './services';
+import type { TimeSource } from './services/clock';
+
+export type { TimeSource } from './services/clock';
 
 export interface SandboxOptions {
 	/** Default 127.0.0.1. */
@@ -28,6 +31,8 @@ export interface SandboxOptions {
 	logRequests?: boolean;
 	/** v1 requests per minute per client address (the spec's network-level ceiling), default 1200; 0 = off. */
 	networkRateLimit?: number;
+	/** Where the sandbox's time comes from; the wall clock by default, a driven clock in tests (test/support/testClock.ts). */
+	time?: TimeSource;
 }
 
 export interface RunningSandbox {
@@ -39,6 +44,8 @@ export interface RunningSandbox {
 	demoKey: string;
 	demoAccountId: string;
 	dataDir: string;
+	/** No v1 request is being answered and no job processed: a driven clock may skip ahead. */
+	atRest(): boolean;
 	/** Gives running jobs 3 s, kills the engine processes (unfinished jobs are queued again on the next start) and closes the database. */
 	close(): Promise<void>;
 }
@@ -73,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		adminToken: options.adminToken,
 		jobTimeoutMs: (options.jobTimeoutSeconds ?? 120) * 1000,
 		workerMemoryMb: settings.workerMemoryMb,
+		time: options.time,
 	});
 	const app = await buildServer(services, {
 		logger: options.logRequests ?? false,
@@ -96,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		demoKey: services.demoKey,
 		demoAccountId: services.demoAccountId,
 		dataDir,
+		atRest: () => services.clock.atRest,
 		close: () =>
 			(closing ??= (async () => {
 				await app.close();

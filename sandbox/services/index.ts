@@ -10,7 +10,7 @@ import { KeysTable } from '../storage/keys';
 import { MetaTable } from '../storage/meta';
 import { UploadsTable } from '../storage/uploads';
 import { abilities, AccountService } from './accounts';
-import { SandboxClock } from './clock';
+import { SandboxClock, type TimeSource } from './clock';
 import { noFaults, type Faults } from './faults';
 import { FileService } from './files';
 import { JobRunner } from './jobRunner';
@@ -33,6 +33,8 @@ export interface ServiceOptions {
 	workerMemoryMb?: number;
 	/** Where failures with no request to answer are logged; console.error by default. */
 	report?: (error: unknown) => void;
+	/** The wall clock by default; tests may drive it. */
+	time?: TimeSource;
 }
 
 export const defaultWorkerMemoryMb = 1024;
@@ -61,7 +63,7 @@ export class SandboxServices {
 		this.meta = new MetaTable(this.db);
 		this.secret = this.meta.get('secret') ?? randomBytes(32).toString('hex');
 		this.meta.set('secret', this.secret);
-		this.clock = new SandboxClock(Number(this.meta.get('clockOffsetMs') ?? 0));
+		this.clock = new SandboxClock(Number(this.meta.get('clockOffsetMs') ?? 0), options.time);
 		this.adminToken = options.adminToken ?? this.derive('admin-token');
 		this.demoKey = options.demoKey ?? `emb_sandbox_demo_${this.derive('demo-key').slice(0, 32)}`;
 

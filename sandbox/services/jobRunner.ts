@@ -141,12 +141,15 @@ export class JobRunner implements JobQueue {
 			}
 			const task = this.taskFor(job);
 			if (Math.random() < this.faults().workerOutOfMemoryRate) task.exhaustMemory = true;
+			// A job being processed holds the clock; the next queued job takes its hold before this one lets go.
+			const release = this.clock.hold();
 			const run = this.pool
 				.run(task)
 				.then((result) => this.settle(job, task, result))
 				.finally(() => {
 					this.running.delete(job.id);
 					this.kick();
+					release();
 				});
 			this.running.set(job.id, run);
 		}

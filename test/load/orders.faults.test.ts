@@ -5,21 +5,21 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { binaryBuffer } from '../support/n8n';
 import { captureLogs } from './support/capturedLogs';
 import type { CountedRequest } from './support/countingProxy';
-import { runTimeFaster } from './support/fasterTime';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';
+import { TestClock, useTestClock } from '../support/testClock';
 
-// The shop's fixture sets a 300 s timeout; this file needs longer, so it sets its own after it.
-const shop = useShop();
-
-// The node sends its requests one after another, each delayed 500 ms and a third of them refused with
-// `Retry-After: 1`: about 300 tries take 4-7 minutes on two busy cores, whatever the sandbox clock does.
+// One driven clock for the node and the sandbox: the 500 ms latencies, the `Retry-After: 1` waits, the backoffs,
+// the rate windows and the waits for jobs pass as soon as nothing else is going on (never while a request is
+// answered or a job processed), so the ~300 tries take the time the work takes, not 4-7 minutes of waiting.
+const clock = new TestClock();
+// The shop's fixture sets a 300 s timeout; this file sets its own after it, for two busy cores.
+const shop = useShop({ time: clock });
+useTestClock(clock, { busy: () => !shop.sandbox.atRest() });
 jest.setTimeout(900_000);
 
 const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 500 };
 const orders = 50;
-/** The sandbox's minute (rate windows) passes in 10 real seconds; the node's pacing follows. */
-const timeFactor = 6;
 
 function sha256(bytes: Buffer): string {
 	return createHash('sha256').update(bytes).digest('hex');
@@ -32,7 +32,6 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 		const cost = Number((await shop.admin.usage(key.accountId)).conversionCreditCost);
 		const input = orderItems(orders);
 		const fileNameOf = (order: number) => input[order].binary!.data.fileName;
-		const restoreTime = runTimeFaster(shop.admin, timeFactor);
 		/** The item that carries each order's machine file, once one run delivered it. */
 		const delivered = new Map<number, INodeExecutionData>();
 		/** Every item of every run, searched for the key at the end. */
@@ -100,7 +99,6 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 			}
 		} finally {
 			await shop.admin.clearFaults();
-			await restoreTime();
 			logs.stop();
 		}
 

@@ -6,8 +6,7 @@ export const faultsPlugin = fp(
 	async (app: FastifyInstance) => {
 		app.addHook('onRequest', async (request, reply) => {
 			const faults = app.services.faults;
-			if (faults.latencyMs > 0)
-				await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
+			if (faults.latencyMs > 0) await app.services.clock.sleep(faults.latencyMs);
 			if (Math.random() < faults.dropRate) {
 				request.raw.socket.destroy();
 				return reply.hijack();

@@ -1,0 +1,144 @@
+/**
+ * Time as a dependency: one clock for the node (nodes/Embroidery/transport/clock.ts) and the sandbox
+ * (sandbox/services/clock.ts) that runs with real time and can skip ahead. A wait on it ends when real
+ * time reaches it, or as soon as the test moves the clock past it (`advance`), or, while the clock is
+ * driven (`drive`), as soon as nothing else is going on: no request being answered, no job being
+ * processed, nothing done for a moment. A 60-second rate window or a Retry-After then passes in
+ * milliseconds, and both sides still agree on what "a minute" is.
+ */
+import type { Clock } from '../../nodes/Embroidery/transport/clock';
+import { useClock } from '../../nodes/Embroidery/transport/clock';
+import type { TimeSource } from '../../sandbox/services/clock';
+
+interface Sleeper {
+	at: number;
+	timer: NodeJS.Timeout;
+	wake(): void;
+}
+
+export interface DriveOptions {
+	/** True while something the clock must not skip over is going on (a sandbox's `atRest() === false`). */
+	busy?: () => boolean;
+	/** Real milliseconds without any use of the clock before it skips to the next wake-up. */
+	settleMs?: number;
+}
+
+/**
+ * Requests this process has under way that no clock use shows: file reads and writes (n8n's binary data
+ * store writing a download), name look-ups, connections being opened, writes to a socket.
+ */
+const ioUnderWay = /^(FSReq|GetAddrInfoReqWrap|TCPConnectWrap|WriteWrap|ShutdownWrap)/;
+
+function ioPending(): boolean {
+	return process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type));
+}
+
+export class TestClock implements Clock, TimeSource {
+	private skippedMs = 0;
+	private readonly sleepers = new Set<Sleeper>();
+	private lastUsed = performance.now();
+	private driving: NodeJS.Timeout | undefined;
+
+	/** Real time plus every skip so far. */
+	now(): number {
+		this.lastUsed = performance.now();
+		return Date.now() + this.skippedMs;
+	}
+
+	/** Time skipped so far (what the waits would have taken on the wall clock). */
+	get skipped(): number {
+		return this.skippedMs;
+	}
+
+	sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		this.lastUsed = performance.now();
+		return new Promise<void>((resolve, reject) => {
+			if (signal?.aborted) return reject(abortReasonOf(signal));
+			const onAbort = () => {
+				clearTimeout(sleeper.timer);
+				this.sleepers.delete(sleeper);
+				reject(abortReasonOf(signal!));
+			};
+			const sleeper: Sleeper = {
+				at: this.now() + Math.max(0, ms),
+				timer: setTimeout(() => sleeper.wake(), Math.max(0, ms)),
+				wake: () => {
+					clearTimeout(sleeper.timer);
+					this.sleepers.delete(sleeper);
+					signal?.removeEventListener('abort', onAbort);
+					this.lastUsed = performance.now();
+					resolve();
+				},
+			};
+			this.sleepers.add(sleeper);
+			signal?.addEventListener('abort', onAbort, { once: true });
+		});
+	}
+
+	/** Moves time forward by `ms` at once: every wait due by then ends, earliest first. */
+	advance(ms: number): void {
+		this.skippedMs += Math.max(0, ms);
+		const now = Date.now() + this.skippedMs;
+		const due = [...this.sleepers].filter((sleeper) => sleeper.at <= now).sort((a, b) => a.at - b.at);
+		for (const sleeper of due) sleeper.wake();
+		// The others still end in real time, now that much sooner.
+		for (const sleeper of this.sleepers) {
+			clearTimeout(sleeper.timer);
+			sleeper.timer = setTimeout(() => sleeper.wake(), Math.max(0, sleeper.at - now));
+		}
+	}
+
+	/** The earliest pending wake-up, or undefined when nothing waits. */
+	get nextWakeAt(): number | undefined {
+		let earliest: number | undefined;
+		for (const sleeper of this.sleepers) if (earliest === undefined || sleeper.at < earliest) earliest = sleeper.at;
+		return earliest;
+	}
+
+	/**
+	 * Skips every wait as soon as nothing else is going on, until `stop` is called: each time the clock has
+	 * not been used for `settleMs` of real time, something waits on it, no file or socket request of this
+	 * process is under way and `busy()` is false, it jumps to the earliest wake-up. Real work in between (a
+	 * request, a job, a download being stored) takes its real time on this clock too.
+	 */
+	drive({ busy = () => false, settleMs = 15 }: DriveOptions = {}): () => void {
+		this.stopDriving();
+		const tick = () => {
+			const next = this.nextWakeAt;
+			if (next !== undefined && performance.now() - this.lastUsed >= settleMs && !ioPending() && !busy()) {
+				this.advance(next - (Date.now() + this.skippedMs));
+			}
+			this.driving = setTimeout(tick, Math.max(1, Math.floor(settleMs / 3)));
+		};
+		this.driving = setTimeout(tick, settleMs);
+		return () => this.stopDriving();
+	}
+
+	private stopDriving(): void {
+		clearTimeout(this.driving);
+		this.driving = undefined;
+	}
+}
+
+function abortReasonOf(signal: AbortSignal): Error {
+	return signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled');
+}
+
+/**
+ * A driven clock for the node in the surrounding `describe` (or the file): put in force before its tests and
+ * driven while they run, the wall clock back after them. Pass the same clock to the sandbox (`time`) and
+ * its `atRest` as `busy`, so both sides share one time and no wait is skipped while the sandbox works.
+ */
+export function useTestClock(clock = new TestClock(), options: DriveOptions = {}): TestClock {
+	let restore: (() => void) | undefined;
+	let stop: (() => void) | undefined;
+	beforeAll(() => {
+		restore = useClock(clock);
+		stop = clock.drive(options);
+	});
+	afterAll(() => {
+		stop?.();
+		restore?.();
+	});
+	return clock;
+}
