@@ -38,6 +38,7 @@ export class TestClock implements Clock, TimeSource {
 	private readonly sleepers = new Set<Sleeper>();
 	private lastUsed = performance.now();
 	private driving: NodeJS.Timeout | undefined;
+	private driveOptions: DriveOptions | undefined;
 
 	/** Real time plus every skip so far. */
 	now(): number {
@@ -101,8 +102,10 @@ export class TestClock implements Clock, TimeSource {
 	 * process is under way and `busy()` is false, it jumps to the earliest wake-up. Real work in between (a
 	 * request, a job, a download being stored) takes its real time on this clock too.
 	 */
-	drive({ busy = () => false, settleMs = 15 }: DriveOptions = {}): () => void {
+	drive(options: DriveOptions = {}): () => void {
+		const { busy = () => false, settleMs = 15 } = options;
 		this.stopDriving();
+		this.driveOptions = options;
 		const tick = () => {
 			const next = this.nextWakeAt;
 			if (next !== undefined && performance.now() - this.lastUsed >= settleMs && !ioPending() && !busy()) {
@@ -114,9 +117,22 @@ export class TestClock implements Clock, TimeSource {
 		return () => this.stopDriving();
 	}
 
+	/**
+	 * Stops skipping (the clock keeps real time) until the returned resume is called: for a test that checks a
+	 * wait of real length on purpose, named "(real time)".
+	 */
+	pause(): () => void {
+		const options = this.driveOptions;
+		this.stopDriving();
+		return () => {
+			if (options) this.drive(options);
+		};
+	}
+
 	private stopDriving(): void {
 		clearTimeout(this.driving);
 		this.driving = undefined;
+		this.driveOptions = undefined;
 	}
 }
 

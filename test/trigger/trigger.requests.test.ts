@@ -5,10 +5,15 @@ import { useSandbox } from '../support/fixtures';
 import { FOLLOW_UPS_PER_POLL } from '../../nodes/Embroidery/trigger/pollState';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import { forwardBody, listenOnLoopback } from '../support/loopback';
+import { TestClock, useTestClock } from '../support/testClock';
 
 jest.setTimeout(180_000);
 
-const { sandbox, admin } = useSandbox();
+// The trigger's backoffs and Retry-After waits and the sandbox's rate windows run on one driven clock; the
+// 429 test keeps real time on purpose.
+const clock = new TestClock();
+const { sandbox, admin } = useSandbox({ time: clock });
+useTestClock(clock, { busy: () => !sandbox.atRest() });
 
 /** A pass-through proxy in front of the sandbox that records each request as "GET /jobs" or "GET /jobs/{workflow}/{id}". */
 async function countingProxy(origin: string) {
@@ -101,8 +106,9 @@ describe('Embroidery Trigger request budget', () => {
 		}
 	});
 
-	it('waits out a 429 on the listing and on a per-job request within the poll, through the shared transport', async () => {
+	it('waits out a 429 on the listing and on a per-job request within the poll, through the shared transport (real time)', async () => {
 		const proxy = await countingProxy(sandbox.origin);
+		const resume = clock.pause();
 		try {
 			const account = await newAccount(admin, sandbox);
 			const trigger = new ActiveTriggerHarness({
@@ -123,6 +129,7 @@ describe('Embroidery Trigger request budget', () => {
 			expect(warnings.filter((warning) => warning.includes('poll failed'))).toEqual([]);
 			expect(trigger.failures).toEqual([]);
 		} finally {
+			resume();
 			await admin.clearFaults();
 			await proxy.close();
 		}
