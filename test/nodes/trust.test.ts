@@ -12,10 +12,15 @@ import { useSandbox, useVariantService } from '../support/fixtures';
 import { startOtherOrigin } from '../support/variantService';
 import { embroideryItem } from './support/sandboxRun';
 import { createConversion } from '../support/jobParameters';
+import { TestClock, useRealTime, useTestClock } from '../support/testClock';
 
 jest.setTimeout(120_000);
 
-const { sandbox, admin } = useSandbox();
+// Waits for jobs, wait timeouts and backoffs run on one driven clock with the sandbox; "nothing hangs" keeps
+// real time on purpose (a real stall, a real trickle, a real hang).
+const clock = new TestClock();
+const { sandbox, admin } = useSandbox({ time: clock });
+useTestClock(clock, { busy: () => !sandbox.atRest() });
 const variant = useVariantService(sandbox, [timeLimits]);
 
 async function credentials(plan: 'credits' | 'subscription' = 'credits'): Promise<ApiCredentials> {
@@ -400,7 +405,9 @@ describe.each(['lean', 'extra'] as const)('a service that answers %s', (shape) =
 	});
 });
 
-describe('nothing hangs', () => {
+describe('nothing hangs (real time)', () => {
+	useRealTime(clock);
+
 	it('a service that never answers fails each try after the JSON time limit, a bounded number of times', async () => {
 		const creds = await credentials();
 		timeLimits.jsonMs = 300;
