@@ -6,10 +6,14 @@ import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerM
 import { useSandbox } from '../support/fixtures';
 import type { Faults } from '../support/sandbox';
 import { convert, digitise, newAccount, waitUntilEnded } from './support/sandboxJobs';
+import { TestClock, useTestClock } from '../support/testClock';
 
 jest.setTimeout(120_000);
 
-const { sandbox, admin } = useSandbox();
+// One driven clock for the trigger, the sandbox and the waits for jobs: a wait ends once the sandbox is at rest.
+const clock = new TestClock();
+const { sandbox, admin } = useSandbox({ time: clock });
+useTestClock(clock, { busy: () => !sandbox.atRest() });
 
 afterEach(async () => {
 	await admin.clearFaults();

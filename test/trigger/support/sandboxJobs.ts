@@ -1,3 +1,4 @@
+import { clock } from '../../../nodes/Embroidery/transport/clock';
 import { Api, fixture } from '../../sandbox/client';
 import type { Plan, RunningSandbox, SandboxAdmin } from '../../support/sandbox';
 
@@ -36,13 +37,16 @@ export async function convert(account: Account, count = 1, design = { file: 'Sta
 	return ids;
 }
 
-/** Waits through the listing (one request a second, within the key's rate limit) until every job has ended. */
+/**
+ * Waits through the listing (one request a second, within the key's rate limit) until every job has ended, on
+ * the clock in force: a driven test clock (test/support/testClock.ts) ends each wait once the sandbox is at rest.
+ */
 export async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 120_000): Promise<Map<string, string>> {
-	const deadline = Date.now() + timeoutMs;
+	const deadline = clock.now() + timeoutMs;
 	for (;;) {
 		const { status, headers, body } = await account.api.get('/jobs');
 		if (status === 429) {
-			await new Promise((resolve) => setTimeout(resolve, Number(headers.get('retry-after') ?? 1) * 1000));
+			await clock.sleep(Number(headers.get('retry-after') ?? 1) * 1000);
 			continue;
 		}
 		if (status !== 200) throw new Error(`GET /jobs answered ${status}: ${JSON.stringify(body)}`);
@@ -51,8 +55,8 @@ export async function waitUntilEnded(account: Account, ids: string[], timeoutMs 
 		);
 		const ended = ids.every((id) => ['completed', 'failed'].includes(statuses.get(id) ?? ''));
 		if (ended) return statuses;
-		if (Date.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		if (clock.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
+		await clock.sleep(1000);
 	}
 }
 
