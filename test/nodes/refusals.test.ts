@@ -9,11 +9,16 @@ import type { RetryPolicy } from '../../nodes/Embroidery/transport/retryPolicy';
 import { caughtApiError, registerNodeType, runNode, testNodeType, withinNodeExecution } from '../support/n8n';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
 import { listenOnLoopback } from '../support/loopback';
+import { TestClock, useTestClock } from '../support/testClock';
 
 // Refusals the service acted on in no way (429, an upload cut off before it was read) are repeated within a
 // time budget, not a count; everything here runs over real HTTP through n8n-core's own request helpers.
 
 jest.setTimeout(120_000);
+
+// The waits between tries (backoff, Retry-After) run on a driven clock, which the scripted servers read too; a
+// key's pause and the two workers against a strict window keep real time on purpose.
+const clock = new TestClock();
 
 const apiKey = 'emb_live_SECRET-key-1234567890';
 const usage = {
@@ -102,6 +107,8 @@ function completeUpload(bytes: Buffer): boolean {
 }
 
 describe('refusals are repeated within a time budget', () => {
+	useTestClock(clock);
+
 	test('a 429 storm longer than 5 tries but shorter than the budget ends in success', async () => {
 		const server = await startScriptedServer((_request, response, count) =>
 			count <= 8 ? sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' }) : sendJson(response, 200, usage),
@@ -118,15 +125,15 @@ describe('refusals are repeated within a time budget', () => {
 	test('a 429 storm that outlasts the budget fails with the 429, having backed off, not hammered', async () => {
 		const times: number[] = [];
 		const server = await startScriptedServer((_request, response) => {
-			times.push(Date.now());
+			times.push(clock.now());
 			sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' });
 		});
 		try {
-			const started = Date.now();
+			const started = clock.now();
 			const error = await caught(getUsage(server.baseUrl, { ...quickPolicy, refusedBudgetMs: 2500 }));
 			expect(error.httpCode).toBe('429');
 			expect(error.message).toContain('Slow down');
-			expect(Date.now() - started).toBeLessThan(2500 + 1000);
+			expect(clock.now() - started).toBeLessThan(2500 + 1000);
 			// "Retry-After: 0" again and again: from the second refusal on the waits grow (100, 200, 400 ms...).
 			expect(times.length).toBeGreaterThanOrEqual(5);
 			expect(times.length).toBeLessThanOrEqual(12);
@@ -148,7 +155,7 @@ describe('refusals are repeated within a time budget', () => {
 		}
 	});
 
-	test('a 429 pauses every request of the key until its Retry-After, then they all complete', async () => {
+	test('a 429 pauses every request of the key until its Retry-After, then they all complete (real time)', async () => {
 		const times: Array<{ at: number; status: number }> = [];
 		let pausedUntil = 0;
 		const server = await startScriptedServer((_request, response) => {
@@ -162,6 +169,8 @@ describe('refusals are repeated within a time budget', () => {
 			times.push({ at: now, status: 200 });
 			sendJson(response, 200, usage);
 		});
+		// Real time on purpose: requests start 100 ms apart so each sees the pause the 429 before it set.
+		const resume = clock.pause();
 		try {
 			await withinNodeExecution({ apiKey, baseUrl: server.baseUrl }, async (context) => {
 				const one = () => embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema });
@@ -180,6 +189,7 @@ describe('refusals are repeated within a time budget', () => {
 			const afterPause = times.filter((time) => time.status === 200 && time.at > times[4].at);
 			expect(afterPause.every((time) => time.at >= pausedUntil)).toBe(true);
 		} finally {
+			resume();
 			await server.close();
 		}
 	});
@@ -187,7 +197,7 @@ describe('refusals are repeated within a time budget', () => {
 
 /** A node that runs `work` once with its execution's context. */
 describe('two workers share one key', () => {
-	test('two executions in parallel, each with its own pacers, finish a burst against a strict window with no failure', async () => {
+	test('two executions in parallel, each with its own pacers, finish a burst against a strict window with no failure (real time)', async () => {
 		// The service: at most 10 requests per 2 s per API key, wherever they come from; the two "workers"
 		// reach it on two ports, so they learn nothing from each other (like two processes).
 		const limit = 10;
@@ -239,6 +249,8 @@ describe('two workers share one key', () => {
 });
 
 describe('an upload cut off before it was sent', () => {
+	useTestClock(clock);
+
 	test('a 429 with Connection: close before the body, then a reset mid-upload: the POST is sent again and one job is created', async () => {
 		const server = await startRawServer([
 			(socket, received) =>
