@@ -101,6 +101,10 @@ export class TestClock implements Clock, TimeSource {
 	 * not been used for `settleMs` of real time, something waits on it, no file or socket request of this
 	 * process is under way and `busy()` is false, it jumps to the earliest wake-up. Real work in between (a
 	 * request, a job, a download being stored) takes its real time on this clock too.
+	 *
+	 * What it cannot see: a request being answered by a server of this process other than the sandbox (a
+	 * scripted server, a proxy answering on its own). A test whose waits race such a request (requests started
+	 * 100 ms apart that must each see the answer to the one before) keeps real time (`pause`).
 	 */
 	drive(options: DriveOptions = {}): () => void {
 		const { busy = () => false, settleMs = 15 } = options;
