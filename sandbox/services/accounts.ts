@@ -1,15 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import type { AccountRow, AccountsTable, Plan } from '../storage/accounts';
+import { abilities, plans, type Ability, type Plan } from '../domain/accounts';
+import type { AccountRow, AccountsTable } from '../storage/accounts';
 import type { KeysTable } from '../storage/keys';
 import { startOfNextUtcMonth, startOfUtcDay, startOfUtcMonth, type SandboxClock } from './clock';
 import { NotFoundError, UnauthenticatedError, ValidationError } from './errors';
 import { newId } from './ids';
-
-export const abilities = ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'] as const;
-export type Ability = (typeof abilities)[number];
-
-export const plans: Plan[] = ['free', 'credits', 'subscription', 'internal'];
 
 /** What unlocking one job costs, in credits, when no entitlement covers it. */
 export const creditCosts = { conversion: 1, digitising: 2 } as const;

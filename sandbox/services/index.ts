@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
+import { abilities } from '../domain/accounts';
 import { AccountsTable } from '../storage/accounts';
 import { openDatabase, transaction } from '../storage/database';
 import { FileStore } from '../storage/fileStore';
@@ -9,7 +10,7 @@ import { JobsTable } from '../storage/jobs';
 import { KeysTable } from '../storage/keys';
 import { MetaTable } from '../storage/meta';
 import { UploadsTable } from '../storage/uploads';
-import { abilities, AccountService } from './accounts';
+import { AccountService } from './accounts';
 import { SandboxClock } from './clock';
 import { noFaults, type Faults } from './faults';
 import { FileService } from './files';

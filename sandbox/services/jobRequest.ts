@@ -1,10 +1,8 @@
+import { workflows, type DigitisingOptions, type Workflow } from '../domain/jobs';
 import { listFormats } from '../engine';
-import type { Workflow } from '../storage/jobs';
 import { ValidationError } from './errors';
-import { readDigitisingOptions, type DigitisingOptions } from './jobOptions';
+import { readDigitisingOptions } from './jobOptions';
 import type { Inspection, InspectionRequest } from './workers/inspection';
-
-export const workflows: Workflow[] = ['conversion', 'digitising'];
 
 /** Per-file upload ceilings of the spec, in bytes. */
 export const sourceSizeLimits: Record<Workflow, number> = {

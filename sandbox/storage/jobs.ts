@@ -1,9 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import type { JobStatus, Workflow } from '../domain/jobs';
 import { insertRow } from './database';
-
-export type Workflow = 'conversion' | 'digitising';
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
 export interface JobRow {
 	id: string;

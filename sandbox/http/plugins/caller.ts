@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
-import type { Ability, Caller } from '../../services/accounts';
+import type { Ability } from '../../domain/accounts';
+import type { Caller } from '../../services/accounts';
 import { ForbiddenError } from '../../services/errors';
 import { rateLimits } from '../rateLimits';
 

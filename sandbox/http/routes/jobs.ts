@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-import { workflows } from '../../services/jobRequest';
-import type { Workflow } from '../../storage/jobs';
+import { workflows, type Workflow } from '../../domain/jobs';
 import { readJobRequest, removeTemporaryFiles } from '../multipart';
 import { callerOf } from '../plugins/caller';
 import { presenterFor } from '../present';
