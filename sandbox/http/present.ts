@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-import type { FreeUsage } from '../services/accounts';
+import type { FreeUsage } from '../services/billing';
 import type { SandboxServices } from '../services';
 import type { JobDetails } from '../services/jobs';
 import type { JobRow } from '../storage/jobs';
@@ -86,7 +86,7 @@ export class Presenter {
 	}
 
 	freeUsage(accountId: string): FreeUsage {
-		return this.services.accounts.freeUsage(accountId);
+		return this.services.billing.freeUsage(accountId);
 	}
 
 	/** A PrivateFile; `previewUrl` points at the job's preview through this file's own id. */
@@ -123,14 +123,13 @@ export class Presenter {
 				unlockedAt: job.unlocked_at === null ? null : new Date(job.unlocked_at).toISOString(),
 			};
 		}
-		const quote = this.services.accounts.unlockQuote(job.account_id, job.workflow);
-		const creditBalance = this.services.accounts.account(job.account_id).credit_balance;
+		const quote = this.services.billing.unlockQuote(job.account_id, job.workflow);
 		return {
 			unlocked: false,
 			canUnlock: job.status === 'completed' && quote.method !== null,
 			method: quote.method,
-			creditCost: quote.creditCost,
-			creditBalance,
+			creditCost: quote.credits,
+			creditBalance: quote.creditBalance,
 			unlockedAt: null,
 		};
 	}

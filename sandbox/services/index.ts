@@ -11,6 +11,8 @@ import { KeysTable } from '../storage/keys';
 import { MetaTable } from '../storage/meta';
 import { UploadsTable } from '../storage/uploads';
 import { AccountService } from './accounts';
+import { AuthService } from './auth';
+import { BillingService } from './billing';
 import { SandboxClock } from './clock';
 import { noFaults, type Faults } from './faults';
 import { FileService } from './files';
@@ -42,6 +44,8 @@ export const defaultWorkerMemoryMb = 1024;
 export class SandboxServices {
 	readonly clock: SandboxClock;
 	readonly accounts: AccountService;
+	readonly auth: AuthService;
+	readonly billing: BillingService;
 	readonly jobs: JobService;
 	readonly files: FileService;
 	readonly runner: JobRunner;
@@ -71,7 +75,9 @@ export class SandboxServices {
 		const jobsTable = new JobsTable(this.db);
 		const uploads = new UploadsTable(this.db);
 		this.store = new FileStore(options.dataDir);
-		this.accounts = new AccountService(accountsTable, keys, this.clock);
+		this.accounts = new AccountService(accountsTable, this.clock);
+		this.auth = new AuthService(keys, accountsTable, this.clock);
+		this.billing = new BillingService(this.accounts, accountsTable, this.clock);
 		this.pool = new WorkerPool(
 			Math.max(1, options.workers),
 			options.jobTimeoutMs ?? 120_000,
@@ -92,7 +98,7 @@ export class SandboxServices {
 			db: this.db,
 			jobs: jobsTable,
 			uploads,
-			accounts: this.accounts,
+			billing: this.billing,
 			store: this.store,
 			clock: this.clock,
 			queue: this.runner,
@@ -159,7 +165,7 @@ export class SandboxServices {
 			}).id;
 			this.meta.set('demoAccountId', this.demoAccountId);
 		}
-		this.accounts.ensureKey(this.demoAccountId, this.demoKey, abilities);
+		this.auth.ensureKey(this.demoAccountId, this.demoKey, abilities);
 	}
 
 	private derive(purpose: string): string {
