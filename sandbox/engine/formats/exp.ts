@@ -7,7 +7,7 @@ import { Command } from '../pattern';
 import type { Pattern } from '../pattern';
 import { hasSignature, signed8 } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
-import { UnreadableSourceError } from './format';
+import { UnreadableSourceError } from '../errors';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
 const { Stitch, Jump, Trim, ColorChange } = Command;

@@ -4,7 +4,8 @@ import { snapToChart } from '../threads/chart-snapping';
 import { repeatedThreadsAsStops, threadBlocks } from '../threads/colour-blocks';
 import { pecThreadChart } from '../threads/pec-threads';
 import { ByteBuilder, ByteCursor } from './binary-io';
-import { UnwritablePatternError, type HoopLimit } from './format';
+import { UnwritablePatternError } from '../errors';
+import type { HoopLimit } from './format';
 import { pecIconHeight, pecIconStride, writePecIcons } from './pec-graphics';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */

@@ -1,6 +1,7 @@
 import type { Pattern } from '../pattern';
 import { ByteBuilder, hasSignature } from './binary-io';
-import { UnreadableSourceError, type FormatModule, type WriteResult } from './format';
+import { UnreadableSourceError } from '../errors';
+import type { FormatModule, WriteResult } from './format';
 import {
 	defaultPecLabel,
 	looksLikePecBlock,

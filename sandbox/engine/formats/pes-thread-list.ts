@@ -1,6 +1,6 @@
 import { threadOf, type Thread } from '../pattern';
 import { ByteCursor } from './binary-io';
-import { UnreadableSourceError } from './format';
+import { UnreadableSourceError } from '../errors';
 
 /**
  * Where the thread list sits in a PES header, per version: bytes skipped after the five metadata

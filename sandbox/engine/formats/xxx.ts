@@ -14,7 +14,7 @@ import { Command } from '../pattern';
 import type { Pattern, Thread } from '../pattern';
 import { ByteBuilder, ByteCursor, signed8 } from './binary-io';
 import type { FormatModule, WriteResult } from './format';
-import { UnreadableSourceError } from './format';
+import { UnreadableSourceError } from '../errors';
 import { defaultThread } from '../threads/colour-blocks';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
