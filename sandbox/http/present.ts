@@ -22,13 +22,9 @@ export class Presenter {
 		return { id: job.id, status: job.status, workflow: job.workflow };
 	}
 
-	job({ job, uploads, events }: JobDetails) {
-		const unlocked = job.downloads_unlocked === 1;
-		const source = uploads.find((upload) => upload.id === job.source_upload_id);
-		const output = uploads.find((upload) => upload.role === 'output');
-		const preview = this.previewFor(uploads, unlocked);
-		const metrics =
-			job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>);
+	job(details: JobDetails) {
+		const { job, events } = details;
+		const { unlocked, source, output, preview, metrics } = this.partsOf(details);
 		const widthMm =
 			job.width_mm ?? (typeof metrics?.widthMm === 'number' ? metrics.widthMm : undefined);
 		const colourCount =
@@ -65,11 +61,9 @@ export class Presenter {
 		};
 	}
 
-	listItem({ job, uploads }: JobDetails) {
-		const unlocked = job.downloads_unlocked === 1;
-		const source = uploads.find((upload) => upload.id === job.source_upload_id);
-		const output = uploads.find((upload) => upload.role === 'output');
-		const preview = this.previewFor(uploads, unlocked);
+	listItem(details: JobDetails) {
+		const { job } = details;
+		const { unlocked, source, output, preview, metrics } = this.partsOf(details);
 		return {
 			id: job.id,
 			kind: job.workflow,
@@ -79,7 +73,7 @@ export class Presenter {
 			...(source ? { source: this.file(source, preview) } : {}),
 			preview: preview ? this.file(preview, preview) : null,
 			output: output ? this.file(output, preview, !unlocked) : null,
-			metrics: job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>),
+			metrics,
 			failureReason: job.failure_reason,
 			downloadsUnlocked: unlocked,
 		};
@@ -87,6 +81,18 @@ export class Presenter {
 
 	freeUsage(accountId: string): FreeUsage {
 		return this.services.billing.freeUsage(accountId);
+	}
+
+	/** What both views of a job show: its files as the caller may see them now, and its metrics. */
+	private partsOf({ job, uploads }: JobDetails) {
+		const unlocked = job.downloads_unlocked === 1;
+		return {
+			unlocked,
+			source: uploads.find((upload) => upload.id === job.source_upload_id),
+			output: uploads.find((upload) => upload.role === 'output'),
+			preview: this.previewFor(uploads, unlocked),
+			metrics: job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>),
+		};
 	}
 
 	/** A PrivateFile; `previewUrl` points at the job's preview through this file's own id. */
