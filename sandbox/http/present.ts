@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FreeUsage } from '../services/billing';
 import type { SandboxServices } from '../services';
 import type { JobDetails } from '../services/jobs';
-import type { JobRow } from '../storage/jobs';
-import type { UploadRow } from '../storage/uploads';
+
+type JobRow = JobDetails['job'];
+type UploadRow = JobDetails['uploads'][number];
 
 /** A presenter whose signed URLs point back at the host and scheme the request came in on. */
 export function presenterFor(request: FastifyRequest): Presenter {

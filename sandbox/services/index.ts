@@ -49,13 +49,13 @@ export class SandboxServices {
 	readonly jobs: JobService;
 	readonly files: FileService;
 	readonly runner: JobRunner;
-	readonly store: FileStore;
 	readonly adminToken: string;
 	readonly demoKey: string;
 	faults: Faults = { ...noFaults };
 	demoAccountId = '';
 
 	private readonly db: DatabaseSync;
+	private readonly store: FileStore;
 	private readonly meta: MetaTable;
 	private readonly pool: WorkerPool;
 	private readonly inspector: SourceInspector;

@@ -114,6 +114,11 @@ export class JobService {
 		return created;
 	}
 
+	/** Where the HTTP layer streams an incoming source file before the request is checked. */
+	incomingSourcePath(): string {
+		return this.store.temporaryPath();
+	}
+
 	/** An owned job of the given workflow: 404 when absent (or of the other workflow), 403 when another account's. */
 	find(accountId: string, workflow: string, id: string): JobRow {
 		const job = isUlid(id) ? this.jobs.find(id) : undefined;

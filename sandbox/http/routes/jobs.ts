@@ -19,7 +19,7 @@ const jobParams = {
 
 /** The job routes: create, list, show, retry and unlock. */
 export async function jobRoutes(app: FastifyInstance): Promise<void> {
-	const { jobs, store } = app.services;
+	const { jobs } = app.services;
 
 	app.get('/jobs', { config: { ability: 'jobs:read' } }, async (request) => {
 		const { accountId } = callerOf(request);
@@ -35,7 +35,7 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 		{ config: { ability: 'jobs:write', rateLimit: 'jobCreation' } },
 		async (request, reply) => {
 			const { accountId } = callerOf(request);
-			const form = await readJobRequest(request, store);
+			const form = await readJobRequest(request, () => jobs.incomingSourcePath());
 			try {
 				const created = await jobs.create(accountId, form);
 				const view = presenterFor(request);
