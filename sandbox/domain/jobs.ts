@@ -4,6 +4,16 @@ export const workflows: Workflow[] = ['conversion', 'digitising'];
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
+/** What a job's history records: its status changes, and a client's retry and unlock. */
+export type JobEventType =
+	| 'created'
+	| 'processing'
+	| 'completed'
+	| 'failed'
+	| 'requeued'
+	| 'retried'
+	| 'unlocked';
+
 /** What a stored file is to its job. */
 export type UploadRole = 'source' | 'output' | 'preview' | 'preview_watermarked';
 
