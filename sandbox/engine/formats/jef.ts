@@ -19,7 +19,8 @@ export const jefFormat: FormatModule = {
 	detectionStrength: 2,
 	read: readJef,
 	write: writeJef,
-	// The largest of the header's hoop codes (the `hoops` table of jef-writer.ts; pyembroidery's JefWriter names the same five).
+	// The largest of the header's hoop codes (the `hoops` table of jef-writer.ts; pyembroidery's JefWriter
+	// names the same five).
 	largestHoop: {
 		widthMm: largestHoop.width / 10,
 		heightMm: largestHoop.height / 10,
