@@ -1,7 +1,7 @@
 import { plans, type Plan } from '../domain/accounts';
 import type { AccountRow, AccountsTable } from '../storage/accounts';
 import type { SandboxClock } from './clock';
-import { NotFoundError, ValidationError } from './errors';
+import { FieldErrors, NotFoundError } from './errors';
 import { newId } from './ids';
 
 const subscriptionPeriodMs = 30 * 24 * 60 * 60 * 1000;
@@ -57,11 +57,11 @@ export class AccountService {
 	) {}
 
 	createAccount(input: NewAccount, id = newId(this.clock.now())): AccountRow {
-		const errors: Record<string, string[]> = {};
+		const errors = new FieldErrors();
 		if (typeof input.name !== 'string' || input.name.trim() === '')
-			errors.name = ['The name field is required.'];
+			errors.add('name', 'The name field is required.');
 		if (!plans.includes(input.plan))
-			errors.plan = [`The plan must be one of: ${plans.join(', ')}.`];
+			errors.add('plan', `The plan must be one of: ${plans.join(', ')}.`);
 		for (const field of [
 			'creditBalance',
 			'previewRemaining',
@@ -71,10 +71,10 @@ export class AccountService {
 		] as const) {
 			const value = input[field];
 			if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
-				errors[field] = [`The ${field} must be a whole number of at least 0.`];
+				errors.add(field, `The ${field} must be a whole number of at least 0.`);
 			}
 		}
-		if (Object.keys(errors).length) throw new ValidationError(errors);
+		errors.throwIfAny();
 		const defaults = planDefaults[input.plan];
 		const now = this.clock.now();
 		const row: AccountRow = {

@@ -4,7 +4,7 @@ import { abilities, type Ability } from '../domain/accounts';
 import type { AccountsTable } from '../storage/accounts';
 import type { KeysTable } from '../storage/keys';
 import type { SandboxClock } from './clock';
-import { NotFoundError, UnauthenticatedError, ValidationError } from './errors';
+import { FieldErrors, NotFoundError, UnauthenticatedError } from './errors';
 import { newId } from './ids';
 
 export interface Caller {
@@ -32,20 +32,20 @@ export class AuthService {
 		expiresInSeconds?: number,
 		key = `emb_sandbox_${randomBytes(24).toString('hex')}`,
 	): { id: string; key: string } {
-		const errors: Record<string, string[]> = {};
-		if (!this.accounts.find(accountId)) errors.accountId = [`No account ${String(accountId)}.`];
+		const errors = new FieldErrors();
+		if (!this.accounts.find(accountId)) errors.add('accountId', `No account ${String(accountId)}.`);
 		const list = Array.isArray(requested) ? requested : [];
 		const unknown = list.filter((ability) => !abilities.includes(ability as Ability));
 		if (!Array.isArray(requested) || unknown.length) {
-			errors.abilities = [`Abilities must be a list drawn from: ${abilities.join(', ')}.`];
+			errors.add('abilities', `Abilities must be a list drawn from: ${abilities.join(', ')}.`);
 		}
 		if (
 			expiresInSeconds !== undefined &&
 			(!Number.isFinite(expiresInSeconds) || expiresInSeconds <= 0)
 		) {
-			errors.expiresInSeconds = ['The expiresInSeconds must be a positive number of seconds.'];
+			errors.add('expiresInSeconds', 'The expiresInSeconds must be a positive number of seconds.');
 		}
-		if (Object.keys(errors).length) throw new ValidationError(errors);
+		errors.throwIfAny();
 		const now = this.clock.now();
 		const id = newId(now);
 		this.keys.insert({

@@ -1,6 +1,6 @@
 import { workflows, type DigitisingOptions, type Workflow } from '../domain/jobs';
 import { listFormats } from '../engine';
-import { ValidationError } from './errors';
+import { FieldErrors } from './errors';
 import { readDigitisingOptions } from './jobOptions';
 import type { Inspection, InspectionRequest } from './workers/inspection';
 
@@ -55,8 +55,8 @@ export async function checkJobRequest(
 	inspect: Inspect,
 ): Promise<CheckedJobRequest> {
 	const { fields, sources } = request;
-	const errors: Record<string, string[]> = {};
-	const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+	const errors = new FieldErrors();
+	const { add } = errors;
 
 	const workflow = fields.workflow as Workflow;
 	if (fields.workflow === undefined || fields.workflow === '')
@@ -85,7 +85,7 @@ export async function checkJobRequest(
 	);
 	const options = readDigitisingOptions(fields, workflow === 'digitising', add);
 
-	if (Object.keys(errors).length) throw new ValidationError(errors);
+	errors.throwIfAny();
 	return { workflow, format, options, sources: checked, filesField: sources[0].field };
 }
 
