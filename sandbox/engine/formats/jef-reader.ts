@@ -5,14 +5,7 @@ import { jefThreadChart } from '../threads/jef-threads';
 import { ByteCursor, signed8, u32leAt } from './binary-io';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
-const {
-	Stitch: STITCH,
-	Jump: JUMP,
-	Trim: TRIM,
-	Stop: STOP,
-	ColorChange: COLOR_CHANGE,
-	End: END,
-} = Command;
+const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
 
 /**
  * Janome JEF: a little-endian header (stitch offset, date, colour and record counts, hoop code,
@@ -84,14 +77,14 @@ export function readJef(bytes: Uint8Array): Pattern {
 			longest = Math.max(longest, Math.abs(runX), Math.abs(runY));
 		}
 		if (sewnSinceCut && (jumps.length / 2 >= trimJumpCount || longest > trimmedJumpLength)) {
-			pattern.add(x, y, TRIM);
+			pattern.add(x, y, Trim);
 			sewnSinceCut = false;
 		}
 		for (let j = 0; j < jumps.length; j += 2) {
 			if (jumps[j] === 0 && jumps[j + 1] === 0) continue;
 			x += jumps[j];
 			y += jumps[j + 1];
-			pattern.add(x, y, JUMP);
+			pattern.add(x, y, Jump);
 		}
 		jumps.length = 0;
 	};
@@ -104,7 +97,7 @@ export function readJef(bytes: Uint8Array): Pattern {
 			flushJumps();
 			x += signed8(first);
 			y -= signed8(second);
-			pattern.add(x, y, STITCH);
+			pattern.add(x, y, Stitch);
 			sewnSinceCut = true;
 			at += 2;
 			continue;
@@ -124,7 +117,7 @@ export function readJef(bytes: Uint8Array): Pattern {
 		const code = codes[codeIndex];
 		// Colour 0 is no thread: the machine only stops (how some writers mark a stop).
 		const isStop = code === 0;
-		pattern.add(x, y, isStop ? STOP : COLOR_CHANGE);
+		pattern.add(x, y, isStop ? Stop : ColorChange);
 		if (!isStop) threads.push(jefThreadChart.threadForCode(code));
 		sewnSinceCut = false;
 		if (dx !== 0 || dy !== 0) {
@@ -133,7 +126,7 @@ export function readJef(bytes: Uint8Array): Pattern {
 		}
 	}
 	flushJumps();
-	pattern.add(x, y, END);
+	pattern.add(x, y, End);
 	pattern.threads = threads;
 	repeatedThreadsAsStops(pattern);
 	return pattern;

@@ -17,14 +17,7 @@ import {
 } from './jef-reader';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
-const {
-	Stitch: STITCH,
-	Jump: JUMP,
-	Trim: TRIM,
-	Stop: STOP,
-	ColorChange: COLOR_CHANGE,
-	End: END,
-} = Command;
+const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
 
 /** Hoop codes the header can name, smallest first, with their size in 0.1 mm. */
 const hoops = [
@@ -79,8 +72,8 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 	let trimmed = false;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
-		if (command === END) break;
-		if (command === TRIM) {
+		if (command === End) break;
+		if (command === Trim) {
 			if (!trimmed) for (let k = 0; k < trimJumpCount; k++) out.bytes([escape, jumpCode, 0, 0]);
 			trimmed = true;
 			continue;
@@ -88,15 +81,15 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 		trimmed = false;
 		const dx = pattern.xs[i] - x;
 		const dy = pattern.ys[i] - y;
-		if (command === STITCH) {
+		if (command === Stitch) {
 			out.u8(dx);
 			out.u8(-dy);
-		} else if (command === JUMP) {
+		} else if (command === Jump) {
 			out.u8(escape);
 			out.u8(jumpCode);
 			out.u8(dx);
 			out.u8(-dy);
-		} else if (command === COLOR_CHANGE || command === STOP) {
+		} else if (command === ColorChange || command === Stop) {
 			out.u8(escape);
 			out.u8(colourChangeCode);
 			out.u8(0);
