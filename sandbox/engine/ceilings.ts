@@ -4,7 +4,7 @@
  * can never grow into gigabytes of records; a position off the pattern model's range is refused
  * as a damaged file instead of wrapping around the 32-bit arrays.
  */
-import { UnreadableSourceError } from './formats/format';
+import { PatternTooLargeError, UnreadableSourceError } from './errors';
 
 export const ceilings = {
 	/** Entries (stitches, jumps and commands) in one pattern, read or written: twice the bench's 1M-stitch design. */
@@ -18,11 +18,6 @@ export const ceilings = {
 	/** Bytes of one written machine file. */
 	outputBytes: 32 * 1024 * 1024,
 } as const;
-
-/** A design that would take more work or memory than a job may use; see `ceilings`. */
-export class PatternTooLargeError extends Error {
-	readonly code = 'pattern_too_large';
-}
 
 const grouped = (value: number): string => Math.round(value).toLocaleString('en-US');
 const metres = (tenthsOfMm: number): string =>

@@ -2,8 +2,8 @@
 export { Command, Pattern, commandNames } from './pattern';
 export type { Thread } from './pattern';
 export type { FormatInfo, WriteResult } from './formats/format';
-export { UnreadableSourceError, UnwritablePatternError } from './formats/format';
-export { PatternTooLargeError, ceilings } from './ceilings';
+export { PatternTooLargeError, UnreadableSourceError, UnwritablePatternError } from './errors';
+export { ceilings } from './ceilings';
 export { detectFormat, listFormats, readPattern, writePattern } from './registry';
 export { hoopWarning } from './hoops';
 export { measurePattern } from './metrics';

@@ -3,7 +3,7 @@
  * trims and stops expressed the way the format can, colour blocks, bounds and counts.
  */
 import { recordBudget, tooManyRecords } from './ceilings';
-import { UnreadableSourceError } from './formats/format';
+import { UnreadableSourceError } from './errors';
 import { boundsOf, Command, Pattern } from './pattern';
 import type { Bounds, Thread } from './pattern';
 

@@ -1,7 +1,6 @@
-import { PatternTooLargeError } from './ceilings';
+import { PatternTooLargeError, UnreadableSourceError, UnwritablePatternError } from './errors';
 import { formatModules } from './formats';
 import type { FormatInfo, FormatModule, WriteResult } from './formats/format';
-import { UnreadableSourceError, UnwritablePatternError } from './formats/format';
 import type { Pattern } from './pattern';
 
 export function listFormats(): FormatInfo[] {

@@ -10,7 +10,6 @@ import {
 	type IncomingSource,
 	type JobRequest,
 } from '../services/jobRequest';
-import type { FileStore } from '../storage/fileStore';
 
 /** The multipart parser's own ceiling; the per-workflow limits are applied while streaming below. */
 export const multipartLimits = {
@@ -49,7 +48,8 @@ export function refuseOversizedMultipart(app: FastifyInstance): void {
  */
 export async function readJobRequest(
 	request: FastifyRequest,
-	store: FileStore,
+	/** A fresh path for the next incoming file. */
+	temporaryPath: () => string,
 ): Promise<JobRequest> {
 	if (!request.isMultipart()) {
 		throw new ValidationError({
@@ -93,7 +93,7 @@ export async function readJobRequest(
 				sources.push({ field, fileName, tempPath: '', size: 0 });
 				continue;
 			}
-			sources.push(await streamToDisk(part.file, store.temporaryPath(), field, fileName, limit));
+			sources.push(await streamToDisk(part.file, temporaryPath(), field, fileName, limit));
 		}
 	} catch (error) {
 		await removeTemporaryFiles({ fields, sources });

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 
-import type { FreeUsage } from '../services/accounts';
+import type { FreeUsage } from '../services/billing';
 import type { SandboxServices } from '../services';
 import type { JobDetails } from '../services/jobs';
-import type { JobRow } from '../storage/jobs';
-import type { UploadRow } from '../storage/uploads';
+
+type JobRow = JobDetails['job'];
+type UploadRow = JobDetails['uploads'][number];
 
 /** A presenter whose signed URLs point back at the host and scheme the request came in on. */
 export function presenterFor(request: FastifyRequest): Presenter {
@@ -22,13 +23,9 @@ export class Presenter {
 		return { id: job.id, status: job.status, workflow: job.workflow };
 	}
 
-	job({ job, uploads, events }: JobDetails) {
-		const unlocked = job.downloads_unlocked === 1;
-		const source = uploads.find((upload) => upload.id === job.source_upload_id);
-		const output = uploads.find((upload) => upload.role === 'output');
-		const preview = this.previewFor(uploads, unlocked);
-		const metrics =
-			job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>);
+	job(details: JobDetails) {
+		const { job, events } = details;
+		const { unlocked, source, output, preview, metrics } = this.partsOf(details);
 		const widthMm =
 			job.width_mm ?? (typeof metrics?.widthMm === 'number' ? metrics.widthMm : undefined);
 		const colourCount =
@@ -65,11 +62,9 @@ export class Presenter {
 		};
 	}
 
-	listItem({ job, uploads }: JobDetails) {
-		const unlocked = job.downloads_unlocked === 1;
-		const source = uploads.find((upload) => upload.id === job.source_upload_id);
-		const output = uploads.find((upload) => upload.role === 'output');
-		const preview = this.previewFor(uploads, unlocked);
+	listItem(details: JobDetails) {
+		const { job } = details;
+		const { unlocked, source, output, preview, metrics } = this.partsOf(details);
 		return {
 			id: job.id,
 			kind: job.workflow,
@@ -79,14 +74,26 @@ export class Presenter {
 			...(source ? { source: this.file(source, preview) } : {}),
 			preview: preview ? this.file(preview, preview) : null,
 			output: output ? this.file(output, preview, !unlocked) : null,
-			metrics: job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>),
+			metrics,
 			failureReason: job.failure_reason,
 			downloadsUnlocked: unlocked,
 		};
 	}
 
 	freeUsage(accountId: string): FreeUsage {
-		return this.services.accounts.freeUsage(accountId);
+		return this.services.billing.freeUsage(accountId);
+	}
+
+	/** What both views of a job show: its files as the caller may see them now, and its metrics. */
+	private partsOf({ job, uploads }: JobDetails) {
+		const unlocked = job.downloads_unlocked === 1;
+		return {
+			unlocked,
+			source: uploads.find((upload) => upload.id === job.source_upload_id),
+			output: uploads.find((upload) => upload.role === 'output'),
+			preview: this.previewFor(uploads, unlocked),
+			metrics: job.metrics === null ? null : (JSON.parse(job.metrics) as Record<string, unknown>),
+		};
 	}
 
 	/** A PrivateFile; `previewUrl` points at the job's preview through this file's own id. */
@@ -123,14 +130,13 @@ export class Presenter {
 				unlockedAt: job.unlocked_at === null ? null : new Date(job.unlocked_at).toISOString(),
 			};
 		}
-		const quote = this.services.accounts.unlockQuote(job.account_id, job.workflow);
-		const creditBalance = this.services.accounts.account(job.account_id).credit_balance;
+		const quote = this.services.billing.unlockQuote(job.account_id, job.workflow);
 		return {
 			unlocked: false,
 			canUnlock: job.status === 'completed' && quote.method !== null,
 			method: quote.method,
-			creditCost: quote.creditCost,
-			creditBalance,
+			creditCost: quote.credits,
+			creditBalance: quote.creditBalance,
 			unlockedAt: null,
 		};
 	}

@@ -50,6 +50,21 @@ export class ValidationError extends ApiError {
 	}
 }
 
+/** Collects messages per field, so one 422 says everything that is wrong with a request. */
+export class FieldErrors {
+	private readonly messages: Record<string, string[]> = {};
+
+	/** Bound, so a check can be handed `errors.add` as its way to report. */
+	readonly add = (field: string, message: string): void => {
+		(this.messages[field] ??= []).push(message);
+	};
+
+	/** Ends a check: one ValidationError with every message collected, when there is any. */
+	throwIfAny(): void {
+		if (Object.keys(this.messages).length) throw new ValidationError(this.messages);
+	}
+}
+
 export class RateLimitedError extends ApiError {
 	constructor(
 		readonly retryAfterSeconds: number,

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors';
+import { FieldErrors } from './errors';
 
 /** Faults the control API injects, each a probability from 0 to 1 except the latency. */
 export interface Faults {
@@ -32,24 +32,24 @@ export const noFaults: Faults = {
 export function mergeFaults(current: Faults, input: unknown): Faults {
 	const body = (input ?? {}) as Record<string, unknown>;
 	const next = { ...current };
-	const errors: Record<string, string[]> = {};
+	const errors = new FieldErrors();
 	for (const field of Object.keys(noFaults) as Array<keyof Faults>) {
 		const value = body[field];
 		if (value === undefined) continue;
 		if (field === 'processingPaused') {
 			if (typeof value === 'boolean') next.processingPaused = value;
-			else errors[field] = ['The processingPaused must be true or false.'];
+			else errors.add(field, 'The processingPaused must be true or false.');
 			continue;
 		}
 		const max = field === 'latencyMs' ? 60000 : 1;
 		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
-			errors[field] = [`The ${field} must be a number from 0 to ${max}.`];
+			errors.add(field, `The ${field} must be a number from 0 to ${max}.`);
 		} else {
 			next[field as Exclude<keyof Faults, 'processingPaused'>] = value;
 		}
 	}
 	const unknown = Object.keys(body).filter((field) => !(field in noFaults));
-	if (unknown.length) errors.faults = [`Unknown fault(s): ${unknown.join(', ')}.`];
-	if (Object.keys(errors).length) throw new ValidationError(errors);
+	if (unknown.length) errors.add('faults', `Unknown fault(s): ${unknown.join(', ')}.`);
+	errors.throwIfAny();
 	return next;
 }

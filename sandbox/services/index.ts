@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
+import { abilities } from '../domain/accounts';
 import { AccountsTable } from '../storage/accounts';
 import { openDatabase, transaction } from '../storage/database';
 import { FileStore } from '../storage/fileStore';
@@ -9,7 +10,9 @@ import { JobsTable } from '../storage/jobs';
 import { KeysTable } from '../storage/keys';
 import { MetaTable } from '../storage/meta';
 import { UploadsTable } from '../storage/uploads';
-import { abilities, AccountService } from './accounts';
+import { AccountService } from './accounts';
+import { AuthService } from './auth';
+import { BillingService } from './billing';
 import { SandboxClock, type TimeSource } from './clock';
 import { noFaults, type Faults } from './faults';
 import { FileService } from './files';
@@ -43,16 +46,18 @@ export const defaultWorkerMemoryMb = 1024;
 export class SandboxServices {
 	readonly clock: SandboxClock;
 	readonly accounts: AccountService;
+	readonly auth: AuthService;
+	readonly billing: BillingService;
 	readonly jobs: JobService;
 	readonly files: FileService;
 	readonly runner: JobRunner;
-	readonly store: FileStore;
 	readonly adminToken: string;
 	readonly demoKey: string;
 	faults: Faults = { ...noFaults };
 	demoAccountId = '';
 
 	private readonly db: DatabaseSync;
+	private readonly store: FileStore;
 	private readonly meta: MetaTable;
 	private readonly pool: WorkerPool;
 	private readonly inspector: SourceInspector;
@@ -72,7 +77,9 @@ export class SandboxServices {
 		const jobsTable = new JobsTable(this.db);
 		const uploads = new UploadsTable(this.db);
 		this.store = new FileStore(options.dataDir);
-		this.accounts = new AccountService(accountsTable, keys, this.clock);
+		this.accounts = new AccountService(accountsTable, this.clock);
+		this.auth = new AuthService(keys, accountsTable, this.clock);
+		this.billing = new BillingService(this.accounts, accountsTable, this.clock);
 		this.pool = new WorkerPool(
 			Math.max(1, options.workers),
 			options.jobTimeoutMs ?? 120_000,
@@ -93,7 +100,7 @@ export class SandboxServices {
 			db: this.db,
 			jobs: jobsTable,
 			uploads,
-			accounts: this.accounts,
+			billing: this.billing,
 			store: this.store,
 			clock: this.clock,
 			queue: this.runner,
@@ -160,7 +167,7 @@ export class SandboxServices {
 			}).id;
 			this.meta.set('demoAccountId', this.demoAccountId);
 		}
-		this.accounts.ensureKey(this.demoAccountId, this.demoKey, abilities);
+		this.auth.ensureKey(this.demoAccountId, this.demoKey, abilities);
 	}
 
 	private derive(purpose: string): string {

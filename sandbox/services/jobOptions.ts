@@ -1,16 +1,7 @@
 import { threadPalettes } from '../digitiser';
+import { widthMmBounds, type DigitisingOptions } from '../domain/jobs';
 
 const threadPaletteKeys = threadPalettes.map((palette) => palette.key);
-
-/** The finished widths, in mm, a digitising job may ask for (the spec's bounds of width_mm). */
-export const widthMmBounds = { min: 10, max: 300 };
-
-export interface DigitisingOptions {
-	widthMm: number | null;
-	colourCount: number | null;
-	paletteKey: string | null;
-	maximumStitchCount: number | null;
-}
 
 /**
  * Reads width_mm, colour_count, thread_palette_key and maximum_stitch_count with the spec's bounds.

@@ -1,10 +1,8 @@
+import { workflows, type DigitisingOptions, type Workflow } from '../domain/jobs';
 import { listFormats } from '../engine';
-import type { Workflow } from '../storage/jobs';
-import { ValidationError } from './errors';
-import { readDigitisingOptions, type DigitisingOptions } from './jobOptions';
+import { FieldErrors } from './errors';
+import { readDigitisingOptions } from './jobOptions';
 import type { Inspection, InspectionRequest } from './workers/inspection';
-
-export const workflows: Workflow[] = ['conversion', 'digitising'];
 
 /** Per-file upload ceilings of the spec, in bytes. */
 export const sourceSizeLimits: Record<Workflow, number> = {
@@ -57,8 +55,8 @@ export async function checkJobRequest(
 	inspect: Inspect,
 ): Promise<CheckedJobRequest> {
 	const { fields, sources } = request;
-	const errors: Record<string, string[]> = {};
-	const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+	const errors = new FieldErrors();
+	const { add } = errors;
 
 	const workflow = fields.workflow as Workflow;
 	if (fields.workflow === undefined || fields.workflow === '')
@@ -87,7 +85,7 @@ export async function checkJobRequest(
 	);
 	const options = readDigitisingOptions(fields, workflow === 'digitising', add);
 
-	if (Object.keys(errors).length) throw new ValidationError(errors);
+	errors.throwIfAny();
 	return { workflow, format, options, sources: checked, filesField: sources[0].field };
 }
 

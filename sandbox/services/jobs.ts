@@ -1,12 +1,13 @@
 import { renameSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 
+import { creditsText } from '../domain/billing';
 import { listFormats } from '../engine';
 import { transaction } from '../storage/database';
 import type { FileStore } from '../storage/fileStore';
 import type { JobEventRow, JobRow, JobsTable } from '../storage/jobs';
 import type { UploadRow, UploadsTable } from '../storage/uploads';
-import type { AccountService } from './accounts';
+import type { BillingService } from './billing';
 import type { SandboxClock } from './clock';
 import {
 	ConflictError,
@@ -51,7 +52,7 @@ export interface JobServiceDependencies {
 	db: DatabaseSync;
 	jobs: JobsTable;
 	uploads: UploadsTable;
-	accounts: AccountService;
+	billing: BillingService;
 	store: FileStore;
 	clock: SandboxClock;
 	queue: JobQueue;
@@ -66,7 +67,7 @@ export class JobService {
 	private readonly db: DatabaseSync;
 	private readonly jobs: JobsTable;
 	private readonly uploads: UploadsTable;
-	private readonly accounts: AccountService;
+	private readonly billing: BillingService;
 	private readonly store: FileStore;
 	private readonly clock: SandboxClock;
 	private readonly queue: JobQueue;
@@ -78,7 +79,7 @@ export class JobService {
 			db: this.db,
 			jobs: this.jobs,
 			uploads: this.uploads,
-			accounts: this.accounts,
+			billing: this.billing,
 			store: this.store,
 			clock: this.clock,
 			queue: this.queue,
@@ -93,7 +94,7 @@ export class JobService {
 	 */
 	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
 		const checked = await checkJobRequest(request, this.inspect);
-		this.accounts.checkAllowance(accountId, checked.sources.length, checked.filesField);
+		this.billing.checkAllowance(accountId, checked.sources.length, checked.filesField);
 		if (this.jobs.countActive(accountId) + checked.sources.length > maxActiveJobsPerAccount) {
 			throw new RateLimitedError(
 				5,
@@ -111,6 +112,11 @@ export class JobService {
 		}
 		this.queue.kick();
 		return created;
+	}
+
+	/** Where the HTTP layer streams an incoming source file before the request is checked. */
+	incomingSourcePath(): string {
+		return this.store.temporaryPath();
 	}
 
 	/** An owned job of the given workflow: 404 when absent (or of the other workflow), 403 when another account's. */
@@ -171,12 +177,12 @@ export class JobService {
 		}
 		if (job.downloads_unlocked === 1) return { job, alreadyUnlocked: true };
 		transaction(this.db, () => {
-			const charge = this.accounts.chargeUnlock(accountId, job.workflow);
+			const charge = this.billing.chargeUnlock(accountId, job.workflow);
 			const now = this.clock.now();
 			this.jobs.unlock(job.id, now, charge.method, charge.credits);
 			const how =
 				charge.method === 'credits'
-					? `${charge.credits} credit${charge.credits > 1 ? 's' : ''}`
+					? creditsText(charge.credits)
 					: charge.method === 'subscription'
 						? 'a subscription entitlement'
 						: 'internal account, no charge';
@@ -214,7 +220,7 @@ export class JobService {
 			);
 			return this.jobs.find(jobId)!;
 		});
-		this.accounts.recordJobs(
+		this.billing.recordJobs(
 			accountId,
 			rows.map((row) => row.id),
 		);

@@ -1,8 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import type { Plan } from '../domain/accounts';
 import { insertRow } from './database';
-
-export type Plan = 'free' | 'credits' | 'subscription' | 'internal';
 
 export interface AccountRow {
 	id: string;

@@ -1,9 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import type { UnlockMethod } from '../domain/billing';
+import type { JobEventType, JobStatus, Workflow } from '../domain/jobs';
 import { insertRow } from './database';
-
-export type Workflow = 'conversion' | 'digitising';
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
 export interface JobRow {
 	id: string;
@@ -29,7 +28,7 @@ export interface JobRow {
 	failure_code: string | null;
 	failure_reason: string | null;
 	downloads_unlocked: number;
-	unlock_method: string | null;
+	unlock_method: UnlockMethod | null;
 	unlock_credits: number | null;
 	unlocked_at: number | null;
 	created_at: number;
@@ -38,7 +37,7 @@ export interface JobRow {
 }
 
 export interface JobEventRow {
-	type: string;
+	type: JobEventType;
 	at: number;
 	message: string | null;
 }
@@ -143,7 +142,7 @@ export class JobsTable {
 			.run(resetRunAttempts ? 1 : 0, id);
 	}
 
-	unlock(id: string, at: number, method: string, credits: number): void {
+	unlock(id: string, at: number, method: UnlockMethod, credits: number): void {
 		this.db
 			.prepare(
 				'UPDATE jobs SET downloads_unlocked = 1, unlock_method = ?, unlock_credits = ?, unlocked_at = ? WHERE id = ?',
@@ -151,7 +150,7 @@ export class JobsTable {
 			.run(method, credits, at, id);
 	}
 
-	addEvent(jobId: string, type: string, at: number, message: string | null = null): void {
+	addEvent(jobId: string, type: JobEventType, at: number, message: string | null = null): void {
 		this.db
 			.prepare('INSERT INTO job_events (job_id, type, at, message) VALUES (?, ?, ?, ?)')
 			.run(jobId, type, at, message);

@@ -1,9 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+import type { UploadRole } from '../domain/jobs';
 import { insertRow } from './database';
-
-/** What a stored file is to its job. */
-export type UploadRole = 'source' | 'output' | 'preview' | 'preview_watermarked';
 
 export interface UploadRow {
 	id: string;

@@ -1,6 +1,6 @@
-import { PatternTooLargeError, ceilings } from '../../sandbox/engine/ceilings';
+import { ceilings } from '../../sandbox/engine/ceilings';
+import { PatternTooLargeError, UnreadableSourceError } from '../../sandbox/engine/errors';
 import { ByteBuilder } from '../../sandbox/engine/formats/binary-io';
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { detectFormat, listFormats, readPattern, writePattern } from '../../sandbox/engine/registry';
 

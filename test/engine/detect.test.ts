@@ -1,5 +1,5 @@
 import { detectFormat, listFormats, readPattern, writePattern } from '../../sandbox/engine';
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { fixtureNames, loadFixture } from './fixtures';
 

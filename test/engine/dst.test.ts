@@ -1,5 +1,5 @@
 import { dstFormat } from '../../sandbox/engine/formats/dst';
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { compareEvents, loadFixture, patternEvents } from './fixtures';

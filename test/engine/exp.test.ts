@@ -1,5 +1,5 @@
 import { expFormat } from '../../sandbox/engine/formats/exp';
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { compareEvents, expControlRecords, loadFixture, patternEvents } from './fixtures';

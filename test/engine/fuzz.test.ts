@@ -5,7 +5,7 @@
  */
 import { detectFormat, listFormats, writePattern } from '../../sandbox/engine';
 import { formatModules } from '../../sandbox/engine/formats';
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import type { FormatModule } from '../../sandbox/engine/formats/format';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { fixtureNames, loadFixture } from './fixtures';

@@ -1,4 +1,4 @@
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';

@@ -1,4 +1,4 @@
-import { UnreadableSourceError } from '../../sandbox/engine/formats/format';
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { xxxFormat } from '../../sandbox/engine/formats/xxx';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';

@@ -3,7 +3,7 @@
  * for writers, shared by every format.
  */
 import { ceilings, outputTooLarge } from '../ceilings';
-import { UnreadableSourceError } from './format';
+import { UnreadableSourceError } from '../errors';
 
 const latin1Decoder = new TextDecoder('latin1');
 

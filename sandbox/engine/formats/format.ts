@@ -56,13 +56,3 @@ export interface FormatModule {
 	 */
 	largestHoop: HoopLimit | null;
 }
-
-/** A source that no reader accepts, or that is malformed beyond recovery. */
-export class UnreadableSourceError extends Error {
-	readonly code = 'unreadable_source';
-}
-
-/** A pattern that cannot be written in the target format (for example, too large for its hoop). */
-export class UnwritablePatternError extends Error {
-	readonly code = 'unwritable_pattern';
-}

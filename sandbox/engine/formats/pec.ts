@@ -1,40 +1,21 @@
-import type { Pattern } from '../pattern';
-import { ByteBuilder, hasSignature } from './binary-io';
-import { UnreadableSourceError, type FormatModule, type WriteResult } from './format';
-import {
-	defaultPecLabel,
-	looksLikePecBlock,
-	pesV1LargestHoop,
-	prepareForPec,
-	readPecBlock,
-	writePecBlock,
-} from './pec-block';
+/**
+ * Brother PEC: the "#PEC0001" signature followed directly by a PEC block, as card readers and older machines
+ * take it. The PEC block (pec-reader.ts, pec-writer.ts) is also the stitch part of every PES file.
+ */
+import type { FormatModule, HoopLimit } from './format';
+import { looksLikePec, readPec } from './pec-reader';
+import { writePec } from './pec-writer';
 
-/** Brother PEC: the "#PEC0001" signature followed directly by a PEC block, as card readers and older machines take it. */
-
-const signature = '#PEC0001';
-const pecStart = signature.length;
-
-function detect(bytes: Uint8Array): boolean {
-	return hasSignature(bytes, signature) && looksLikePecBlock(bytes, pecStart);
-}
-
-function read(bytes: Uint8Array): Pattern {
-	if (!detect(bytes)) {
-		throw new UnreadableSourceError(
-			'The PEC file is damaged: it does not start with "#PEC0001" and a PEC label.',
-		);
-	}
-	return readPecBlock(bytes, pecStart, 'PEC');
-}
-
-function write(source: Pattern): WriteResult {
-	const { pattern, codes, warnings } = prepareForPec(source, 'PEC');
-	const out = new ByteBuilder(1024 + pattern.length * 3);
-	out.ascii(signature);
-	writePecBlock(out, pattern, codes, defaultPecLabel);
-	return { bytes: out.toBytes(), warnings };
-}
+/**
+ * The largest hoop of a PES v1 header, which names 100 x 100 or 130 x 180 mm only (pyembroidery's PesWriter
+ * writes the same two); bigger Brother hoops need a later PES version than the one written here. A bare PEC
+ * file names no hoop; it is the same stitch block Brother machines read, so it is held to the same hoop.
+ */
+export const pesV1LargestHoop: HoopLimit = {
+	widthMm: 130,
+	heightMm: 180,
+	description: 'the 130 x 180 mm hoop, the largest a PES v1 file declares',
+};
 
 export const pecFormat: FormatModule = {
 	info: {
@@ -48,9 +29,9 @@ export const pecFormat: FormatModule = {
 			"Thread colours are snapped to Brother's 64-colour PEC chart (names and exact shades are lost); " +
 			'stops are stored as a repeated colour.',
 	},
-	detect,
+	detect: looksLikePec,
 	detectionStrength: 3,
-	read,
-	write,
+	read: readPec,
+	write: writePec,
 	largestHoop: pesV1LargestHoop,
 };

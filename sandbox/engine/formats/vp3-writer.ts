@@ -2,7 +2,8 @@ import { normaliseForWriter, patternBounds } from '../normalise';
 import { Command, type Pattern, type Thread } from '../pattern';
 import { threadBlocks } from '../threads/colour-blocks';
 import { ByteBuilder } from './binary-io';
-import { UnwritablePatternError, type WriteResult } from './format';
+import { UnwritablePatternError } from '../errors';
+import type { WriteResult } from './format';
 import { isTrimmedMove, maxLongStitch, vp3Magic } from './vp3-reader';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
-import type { Ability, Caller } from '../../services/accounts';
+import type { Ability } from '../../domain/accounts';
+import type { Caller } from '../../services/auth';
 import { ForbiddenError } from '../../services/errors';
 import { rateLimits } from '../rateLimits';
 
@@ -36,7 +37,7 @@ export const callerPlugin = fp(
 		app.addHook('preValidation', async (request: FastifyRequest) => {
 			const { ability, rateLimit = 'general' } = request.routeOptions.config;
 			if (!ability) return;
-			const caller = app.services.accounts.authenticate(request.headers.authorization);
+			const caller = app.services.auth.authenticate(request.headers.authorization);
 			app.limiter.take(
 				`general:${caller.keyId}`,
 				rateLimits.general,

@@ -24,12 +24,12 @@ export async function controlRoutes(app: FastifyInstance): Promise<void> {
 		const account = services.accounts.createAccount(request.body);
 		return reply
 			.code(201)
-			.send({ id: account.id, freeUsage: services.accounts.freeUsage(account.id) });
+			.send({ id: account.id, freeUsage: services.billing.freeUsage(account.id) });
 	});
 
 	app.get<{ Params: { id: string } }>('/accounts/:id', async (request) => ({
 		id: request.params.id,
-		freeUsage: services.accounts.freeUsage(services.accounts.account(request.params.id).id),
+		freeUsage: services.billing.freeUsage(services.accounts.account(request.params.id).id),
 	}));
 
 	app.post<{ Body: { accountId: string; abilities: unknown; expiresInSeconds?: number } }>(
@@ -39,12 +39,12 @@ export async function controlRoutes(app: FastifyInstance): Promise<void> {
 			const { body } = request;
 			return reply
 				.code(201)
-				.send(services.accounts.createKey(body.accountId, body.abilities, body.expiresInSeconds));
+				.send(services.auth.createKey(body.accountId, body.abilities, body.expiresInSeconds));
 		},
 	);
 
 	app.delete<{ Params: { id: string } }>('/keys/:id', async (request, reply) => {
-		services.accounts.revokeKey(request.params.id);
+		services.auth.revokeKey(request.params.id);
 		return reply.code(204).send();
 	});
 

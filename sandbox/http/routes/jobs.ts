@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-import { workflows } from '../../services/jobRequest';
-import type { Workflow } from '../../storage/jobs';
+import { workflows, type Workflow } from '../../domain/jobs';
 import { readJobRequest, removeTemporaryFiles } from '../multipart';
 import { callerOf } from '../plugins/caller';
 import { presenterFor } from '../present';
@@ -20,7 +19,7 @@ const jobParams = {
 
 /** The job routes: create, list, show, retry and unlock. */
 export async function jobRoutes(app: FastifyInstance): Promise<void> {
-	const { jobs, store } = app.services;
+	const { jobs } = app.services;
 
 	app.get('/jobs', { config: { ability: 'jobs:read' } }, async (request) => {
 		const { accountId } = callerOf(request);
@@ -36,7 +35,7 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 		{ config: { ability: 'jobs:write', rateLimit: 'jobCreation' } },
 		async (request, reply) => {
 			const { accountId } = callerOf(request);
-			const form = await readJobRequest(request, store);
+			const form = await readJobRequest(request, () => jobs.incomingSourcePath());
 			try {
 				const created = await jobs.create(accountId, form);
 				const view = presenterFor(request);

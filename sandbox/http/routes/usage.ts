@@ -5,6 +5,6 @@ import { callerOf } from '../plugins/caller';
 /** GET /usage: the caller's FreeUsage. */
 export async function usageRoutes(app: FastifyInstance): Promise<void> {
 	app.get('/usage', { config: { ability: 'usage:read' } }, async (request) => ({
-		freeUsage: app.services.accounts.freeUsage(callerOf(request).accountId),
+		freeUsage: app.services.billing.freeUsage(callerOf(request).accountId),
 	}));
 }

@@ -3,10 +3,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { digitise } from '../../digitiser';
+import { widthMmBounds } from '../../domain/jobs';
 import { hoopWarning, listFormats, readPattern, writePattern, type Pattern } from '../../engine';
 import { measurePattern } from '../../engine/metrics';
 import { renderPreview } from '../../engine/preview';
-import { widthMmBounds } from '../jobOptions';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
 /** A failure with an API failure code (`failureCode`, or `code` in older errors), from the engine, the digitiser or this pipeline. */

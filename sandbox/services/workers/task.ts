@@ -1,4 +1,4 @@
-import type { DigitisingOptions } from '../jobOptions';
+import type { DigitisingOptions } from '../../domain/jobs';
 
 /** One job's work as sent to a worker thread: plain data only, paths absolute. */
 export interface JobTask extends DigitisingOptions {

@@ -1,5 +1,38 @@
+/** Writes Brother PES version 1: the header and sew segments PE-Design reads, then the PEC block. */
+import { patternBounds } from '../normalise';
 import { Command, type Bounds, type Pattern } from '../pattern';
-import type { ByteBuilder } from './binary-io';
+import { ByteBuilder } from './binary-io';
+import { fitsHoop, type WriteResult } from './format';
+import { defaultPecLabel, prepareForPec, writePecBlock } from './pec-writer';
+
+/** The smaller hoop a PES v1 header can name (100 x 100 mm), in 0.1 mm; anything larger declares 130 x 180. */
+const smallHoop = { width: 1000, height: 1000 };
+
+export function writePes(source: Pattern): WriteResult {
+	const { pattern, codes, warnings } = prepareForPec(source, 'PES');
+	const extents = patternBounds(pattern);
+	const width = extents.maxX - extents.minX;
+	const height = extents.maxY - extents.minY;
+
+	const out = new ByteBuilder(64 + pattern.length * 6);
+	out.ascii('#PES0001');
+	const pecOffsetAt = out.length;
+	out.u32le(0);
+	out.u16le(1);
+	out.u16le(fitsHoop(width, height, smallHoop.width, smallHoop.height) ? 0 : 1);
+	const objectCountAt = out.length;
+	out.u16le(1);
+	out.u16le(0xffff);
+	out.u16le(0);
+	const hasStitches = pattern.commands.subarray(0, pattern.length).includes(Command.Stitch);
+	if (!hasStitches || !writeSewSegments(out, pattern, codes, extents)) {
+		out.patchU16le(objectCountAt, 0);
+		out.patchU16le(objectCountAt + 2, 0);
+	}
+	out.patchU32le(pecOffsetAt, out.length);
+	writePecBlock(out, pattern, codes, defaultPecLabel);
+	return { bytes: out.toBytes(), warnings };
+}
 
 /**
  * The PES v1 design objects (CEmbOne holding a CSewSeg) that PE-Design edits; machines sew the
@@ -7,7 +40,6 @@ import type { ByteBuilder } from './binary-io';
  * where the jumps end (flag 1), each with its PEC colour code; coordinates are relative to the
  * design's bottom-left corner.
  */
-
 const maxWord = 0xffff;
 const stitchSegment = 0;
 const jumpSegment = 1;
@@ -49,7 +81,7 @@ function writeObjectHeader(out: ByteBuilder, width: number, height: number): num
  * Append the CEmbOne and CSewSeg objects; returns false (leaving `out` as it was) when the design
  * does not fit their 16-bit fields, in which case the PES lists no objects and holds only the PEC block.
  */
-export function writeSewSegments(
+function writeSewSegments(
 	out: ByteBuilder,
 	pattern: Pattern,
 	codes: number[],

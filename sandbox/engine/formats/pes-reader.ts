@@ -1,6 +1,32 @@
-import { threadOf, type Thread } from '../pattern';
-import { ByteCursor } from './binary-io';
-import { UnreadableSourceError } from './format';
+/** Reads Brother PES: the version, the thread list of PE-Design headers, and the PEC block it points to. */
+import { UnreadableSourceError } from '../errors';
+import { threadOf, type Pattern, type Thread } from '../pattern';
+import { ByteCursor, u32leAt } from './binary-io';
+import { looksLikePecBlock, readPecBlock } from './pec-reader';
+
+const signature = /^#PES\d{4}$/;
+
+function pesVersion(bytes: Uint8Array): string | null {
+	if (bytes.length < 12) return null;
+	const text = String.fromCharCode(...bytes.subarray(0, 8));
+	return signature.test(text) ? text.slice(4) : null;
+}
+
+export function looksLikePes(bytes: Uint8Array): boolean {
+	const pecOffset = u32leAt(bytes, 8);
+	return pesVersion(bytes) !== null && pecOffset !== null && looksLikePecBlock(bytes, pecOffset);
+}
+
+export function readPes(bytes: Uint8Array): Pattern {
+	const cursor: ByteCursor = new ByteCursor(bytes, 'PES');
+	const version = pesVersion(bytes);
+	if (!version) cursor.fail('it does not start with a "#PES" version signature');
+	cursor.seek(8);
+	const pecOffset = cursor.u32le();
+	if (!looksLikePecBlock(bytes, pecOffset))
+		cursor.fail('its header does not point to a PEC stitch block');
+	return readPecBlock(bytes, pecOffset, 'PES', readPesThreadList(bytes, version, pecOffset));
+}
 
 /**
  * Where the thread list sits in a PES header, per version: bytes skipped after the five metadata
@@ -44,7 +70,7 @@ function readThread(cursor: ByteCursor): Thread {
  * The exact threads a PES v5+ header lists, or an empty list when the version has none or the
  * header holds objects (fills, motifs) this reader does not walk; the PEC chart then names colours.
  */
-export function readPesThreadList(bytes: Uint8Array, version: string, pecOffset: number): Thread[] {
+function readPesThreadList(bytes: Uint8Array, version: string, pecOffset: number): Thread[] {
 	const layout = layouts[version];
 	if (!layout) return [];
 	const cursor = new ByteCursor(bytes.subarray(0, pecOffset), 'PES');

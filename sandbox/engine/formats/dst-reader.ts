@@ -1,0 +1,146 @@
+/** Reads Tajima DST: the balanced-ternary records, a run of three jumps as a trim, thread colours from the header. */
+import { recordsBuilder } from '../normalise';
+import { threadOf, type Pattern, type Thread } from '../pattern';
+
+export const headerSize = 512;
+export const maxStep = 121;
+/** Jumps in a row that Tajima machines (at their usual setting) turn into a trim. */
+export const jumpsPerTrim = 3;
+
+export const flagJump = 0x80;
+export const flagColourChange = 0x40;
+export const endMask = 0xf3;
+const colourChangeMask = 0xc3;
+const sequinMask = 0x43;
+const jumpMask = 0x83;
+
+/** Ternary digit weights and the (byte, bit) of their +/- flags, per axis (y is up in DST). */
+export const xDigits = [
+	{ weight: 81, byte: 2, plus: 2, minus: 3 },
+	{ weight: 27, byte: 1, plus: 2, minus: 3 },
+	{ weight: 9, byte: 0, plus: 2, minus: 3 },
+	{ weight: 3, byte: 1, plus: 0, minus: 1 },
+	{ weight: 1, byte: 0, plus: 0, minus: 1 },
+];
+export const yDigits = [
+	{ weight: 81, byte: 2, plus: 5, minus: 4 },
+	{ weight: 27, byte: 1, plus: 5, minus: 4 },
+	{ weight: 9, byte: 0, plus: 5, minus: 4 },
+	{ weight: 3, byte: 1, plus: 7, minus: 6 },
+	{ weight: 1, byte: 0, plus: 7, minus: 6 },
+];
+
+export type Digit = (typeof xDigits)[number];
+
+function decodeAxis(b0: number, b1: number, b2: number, digits: Digit[]): number {
+	const bytes = [b0, b1, b2];
+	let value = 0;
+	for (const digit of digits) {
+		const byte = bytes[digit.byte];
+		if (byte & (1 << digit.plus)) value += digit.weight;
+		if (byte & (1 << digit.minus)) value -= digit.weight;
+	}
+	return value;
+}
+
+/** Each byte's share of the x and y move, so decoding a record is six table lookups. */
+const xFromByte0 = new Int8Array(256);
+const xFromByte1 = new Int8Array(256);
+const xFromByte2 = new Int8Array(256);
+const yFromByte0 = new Int8Array(256);
+const yFromByte1 = new Int8Array(256);
+const yFromByte2 = new Int8Array(256);
+
+for (let byte = 0; byte < 256; byte++) {
+	xFromByte0[byte] = decodeAxis(byte, 0, 0, xDigits);
+	xFromByte1[byte] = decodeAxis(0, byte, 0, xDigits);
+	xFromByte2[byte] = decodeAxis(0, 0, byte, xDigits);
+	yFromByte0[byte] = decodeAxis(byte, 0, 0, yDigits);
+	yFromByte1[byte] = decodeAxis(0, byte, 0, yDigits);
+	yFromByte2[byte] = decodeAxis(0, 0, byte, yDigits);
+}
+
+/** The thread colours of the extended header; the standard fields are recomputed, not trusted. */
+function headerThreads(bytes: Uint8Array): Thread[] {
+	const threads: Thread[] = [];
+	let text = '';
+	for (let i = 0; i < headerSize; i++) text += String.fromCharCode(bytes[i]);
+	for (const line of text.split(/[\r\n\x1a]/)) {
+		const match = /^\s*TC:(.*)$/.exec(line);
+		const thread = match ? parseThreadLine(match[1]) : null;
+		if (thread) threads.push(thread);
+	}
+	return threads;
+}
+
+/** `TC:#RRGGBB,description,catalog`: the thread lines of the extended header. */
+function parseThreadLine(value: string): Thread | null {
+	const [hex, name, catalog] = value.split(',').map((part) => part.trim());
+	const match = /^#?([0-9a-fA-F]{6})$/.exec(hex ?? '');
+	if (!match) return null;
+	return threadOf({ color: parseInt(match[1], 16), name, catalogNumber: catalog });
+}
+
+export function readDst(bytes: Uint8Array): Pattern {
+	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
+	// A run of three or more jumps is the machine's trim, placed where the run began.
+	let runLength = 0;
+	let runStart = 0;
+	let runX = 0;
+	let runY = 0;
+
+	let sequinMode = false;
+	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+		const b0 = bytes[offset];
+		const b1 = bytes[offset + 1];
+		const b2 = bytes[offset + 2];
+		if ((b2 & endMask) === endMask) break;
+		const dx = xFromByte0[b0] + xFromByte1[b1] + xFromByte2[b2];
+		const dy = -(yFromByte0[b0] + yFromByte1[b1] + yFromByte2[b2]);
+		if ((b2 & colourChangeMask) === colourChangeMask) {
+			runLength = 0;
+			builder.jump(dx, dy);
+			builder.colourChange();
+		} else if ((b2 & sequinMask) === sequinMask) {
+			// Sequins are not modelled: the mode switch and the sequin drops become plain moves.
+			runLength = 0;
+			sequinMode = !sequinMode;
+			builder.jump(dx, dy);
+		} else if ((b2 & jumpMask) === jumpMask) {
+			if (sequinMode) {
+				builder.jump(dx, dy);
+				continue;
+			}
+			if (runLength === 0) {
+				runStart = builder.pattern.length;
+				runX = builder.x;
+				runY = builder.y;
+			}
+			runLength++;
+			builder.jump(dx, dy);
+			if (runLength === jumpsPerTrim) builder.trimBefore(runStart, runX, runY);
+		} else {
+			runLength = 0;
+			builder.stitch(dx, dy);
+		}
+	}
+	const pattern = builder.finish();
+	pattern.threads = headerThreads(bytes);
+	return pattern;
+}
+
+/** Records before the END code all carry DST's two always-set bits; a header field or two confirms it. */
+export function looksLikeDst(bytes: Uint8Array): boolean {
+	if (bytes.length < headerSize) return false;
+	const start = String.fromCharCode(...bytes.subarray(0, 128));
+	const labelled = start.startsWith('LA:');
+	const hasCountFields = /ST:[ \d]{1,9}\r/.test(start) && /CO:[ \d]{1,5}\r/.test(start);
+	if (!labelled && !hasCountFields) return false;
+	const lastRecord = Math.min(bytes.length, headerSize + 3 * 4096);
+	for (let offset = headerSize; offset + 3 <= lastRecord; offset += 3) {
+		const b2 = bytes[offset + 2];
+		if ((b2 & 0x03) !== 0x03) return false;
+		if ((b2 & endMask) === endMask) break;
+	}
+	return true;
+}

@@ -1,0 +1,82 @@
+/** Reads Barudan U01: 3-byte records after a 256-byte header, needle changes as colour changes. */
+import { recordsBuilder } from '../normalise';
+import type { Pattern } from '../pattern';
+
+export const headerSize = 0x100;
+export const maxStep = 127;
+export const recordFlag = 0x80;
+export const downFlag = 0x40;
+export const leftFlag = 0x20;
+const commandMask = 0x1f;
+export const stitchCode = 0x00;
+export const jumpCode = 0x01;
+export const trimCode = 0x07;
+export const stopCode = 0x08;
+export const firstNeedleCode = 0x09;
+const lastNeedleCode = 0x17;
+export const endCode = 0x18;
+/** Some machines append their own data after this control byte. */
+const machinePostfix = 0x2b;
+export const needles = lastNeedleCode - firstNeedleCode + 1;
+
+export function readU01(bytes: Uint8Array): Pattern {
+	const builder = recordsBuilder(bytes, headerSize, 3, 'U01');
+	let sewn = false;
+	let needleChosen = false;
+	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+		const controlByte = bytes[offset];
+		if (controlByte === machinePostfix) break;
+		const dy = controlByte & downFlag ? bytes[offset + 1] : -bytes[offset + 1];
+		const dx = controlByte & leftFlag ? -bytes[offset + 2] : bytes[offset + 2];
+		const code = controlByte & commandMask;
+		if (code === endCode) break;
+		switch (code) {
+			case stitchCode:
+			case 0x02:
+			case 0x04:
+				// 0x02 / 0x04 only add a speed change, which the pattern does not model.
+				builder.stitch(dx, dy);
+				sewn = true;
+				break;
+			case jumpCode:
+			case 0x03:
+			case 0x05:
+				builder.jump(dx, dy);
+				break;
+			case 0x06:
+			case trimCode:
+				builder.trim();
+				builder.jump(dx, dy);
+				break;
+			case stopCode:
+				builder.jump(dx, dy);
+				builder.stop();
+				break;
+			default:
+				builder.jump(dx, dy);
+				if (code >= firstNeedleCode && code <= lastNeedleCode) {
+					// The first needle chosen before anything is sewn sets up the machine; every later one
+					// changes colour, even one before the first stitch (a design that starts with a change).
+					if (sewn || needleChosen) builder.colourChange();
+					needleChosen = true;
+				}
+				break;
+		}
+	}
+	return builder.finish();
+}
+
+/** Every record up to the end code carries the record flag and a known command. */
+export function looksLikeU01(bytes: Uint8Array): boolean {
+	if (bytes.length < headerSize + 3) return false;
+	const last = Math.min(bytes.length, headerSize + 3 * 4096);
+	let records = 0;
+	for (let offset = headerSize; offset + 3 <= last; offset += 3) {
+		const controlByte = bytes[offset];
+		if (records > 0 && controlByte === machinePostfix) return true;
+		if ((controlByte & recordFlag) === 0 || (controlByte & commandMask) > endCode) return false;
+		records++;
+		if ((controlByte & commandMask) === endCode) return true;
+	}
+	return records > 0 && (last < bytes.length || (bytes.length - headerSize) % 3 === 0);
+}

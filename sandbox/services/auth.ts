@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import { abilities, type Ability } from '../domain/accounts';
+import type { AccountsTable } from '../storage/accounts';
+import type { KeysTable } from '../storage/keys';
+import type { SandboxClock } from './clock';
+import { FieldErrors, NotFoundError, UnauthenticatedError } from './errors';
+import { newId } from './ids';
+
+export interface Caller {
+	keyId: string;
+	accountId: string;
+	abilities: Ability[];
+}
+
+export function hashKey(key: string): string {
+	return createHash('sha256').update(key).digest('hex');
+}
+
+/** API keys: issuing and revoking them, and who is behind one. */
+export class AuthService {
+	constructor(
+		private readonly keys: KeysTable,
+		private readonly accounts: AccountsTable,
+		private readonly clock: SandboxClock,
+	) {}
+
+	/** A new key; the caller sees it once, only its SHA-256 hash is kept. */
+	createKey(
+		accountId: string,
+		requested: unknown,
+		expiresInSeconds?: number,
+		key = `emb_sandbox_${randomBytes(24).toString('hex')}`,
+	): { id: string; key: string } {
+		const errors = new FieldErrors();
+		if (!this.accounts.find(accountId)) errors.add('accountId', `No account ${String(accountId)}.`);
+		const list = Array.isArray(requested) ? requested : [];
+		const unknown = list.filter((ability) => !abilities.includes(ability as Ability));
+		if (!Array.isArray(requested) || unknown.length) {
+			errors.add('abilities', `Abilities must be a list drawn from: ${abilities.join(', ')}.`);
+		}
+		if (
+			expiresInSeconds !== undefined &&
+			(!Number.isFinite(expiresInSeconds) || expiresInSeconds <= 0)
+		) {
+			errors.add('expiresInSeconds', 'The expiresInSeconds must be a positive number of seconds.');
+		}
+		errors.throwIfAny();
+		const now = this.clock.now();
+		const id = newId(now);
+		this.keys.insert({
+			id,
+			account_id: accountId,
+			key_hash: hashKey(key),
+			abilities: JSON.stringify([...new Set(list)]),
+			expires_at: expiresInSeconds === undefined ? null : now + Math.round(expiresInSeconds * 1000),
+			revoked_at: null,
+			created_at: now,
+		});
+		return { id, key };
+	}
+
+	/** Registers a key chosen by the operator (the demo key) unless it is already known. */
+	ensureKey(accountId: string, key: string, keyAbilities: readonly Ability[]): void {
+		if (this.keys.findByHash(hashKey(key))) return;
+		this.createKey(accountId, [...keyAbilities], undefined, key);
+	}
+
+	revokeKey(id: string): void {
+		if (!this.keys.find(id)) throw new NotFoundError(`No key ${id}.`);
+		this.keys.revoke(id, this.clock.now());
+	}
+
+	/** The caller behind an `Authorization` header; 401 for anything but a live key. */
+	authenticate(header: string | undefined): Caller {
+		if (!header)
+			throw new UnauthenticatedError('Unauthenticated. Send "Authorization: Bearer <API key>".');
+		const match = /^Bearer ([\x21-\x7e]+)$/i.exec(header.trim());
+		if (!match)
+			throw new UnauthenticatedError(
+				'Unauthenticated. The Authorization header must be "Bearer <API key>".',
+			);
+		const key = this.keys.findByHash(hashKey(match[1]));
+		if (!key) throw new UnauthenticatedError('Unauthenticated. The API key is not valid.');
+		if (key.revoked_at !== null)
+			throw new UnauthenticatedError('Unauthenticated. The API key has been revoked.');
+		if (key.expires_at !== null && key.expires_at <= this.clock.now()) {
+			throw new UnauthenticatedError('Unauthenticated. The API key has expired.');
+		}
+		return {
+			keyId: key.id,
+			accountId: key.account_id,
+			abilities: JSON.parse(key.abilities) as Ability[],
+		};
+	}
+}
