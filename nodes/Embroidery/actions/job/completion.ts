@@ -39,7 +39,7 @@ export const completionFields: INodeProperties[] = [
 			{
 				name: 'Output Files',
 				value: 'outputs',
-				description: 'The machine files; they must be unlocked first (Job > Unlock)',
+				description: 'The machine files; the job must be unlocked first (operation \'Unlock\')',
 			},
 			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
 		],
