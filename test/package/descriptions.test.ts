@@ -245,6 +245,25 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 		expect(listed(problems)).toBe('');
 	});
 
+	test('optional fields in a collection are sorted alphabetically', () => {
+		const problems = propertiesByNode
+			.flatMap(({ properties }) => properties)
+			.filter(({ property }) => property.type === 'collection')
+			.flatMap(({ property, where }) => {
+				const names = (property.options ?? []).map((option) => (option as INodeProperties).displayName);
+				const sorted = [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+				return names.join('|') === sorted.join('|') ? [] : [`${where}: ${names.join(', ')}`];
+			});
+		expect(listed(problems)).toBe('');
+	});
+
+	test('an option that means every value is called "All"', () => {
+		const problems = interfaceCopy
+			.filter((copy) => copy.kind === 'dropdownTitle' && /^(Any|Both|Every|\*)$/.test(copy.text))
+			.map((copy) => `${copy.where}: "${copy.text}"`);
+		expect(listed(problems)).toBe('');
+	});
+
 	test('the trigger is named "... Trigger", its events parameter "Trigger On" without a tooltip; no node says "node" in its name', () => {
 		expect(trigger.displayName).toMatch(/ Trigger$/);
 		for (const node of nodes) expect(node.displayName).not.toMatch(/\bnode\b/i);

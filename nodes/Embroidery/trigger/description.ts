@@ -29,7 +29,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'both',
 		description: 'Which kind of job to watch',
 		options: [
-			{ name: 'Both', value: 'both', description: 'Conversions and digitising jobs' },
+			{ name: 'All', value: 'both', description: 'Conversions and digitising jobs' },
 			{ name: 'Conversion', value: 'conversion', description: 'Machine files converted to another format' },
 			{ name: 'Digitising', value: 'digitising', description: 'Artwork turned into stitches' },
 		],

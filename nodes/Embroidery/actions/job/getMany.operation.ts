@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				default: '',
 				options: [
-					{ name: 'Any', value: '' },
+					{ name: 'All', value: '' },
 					{ name: 'Conversion', value: 'conversion' },
 					{ name: 'Digitising', value: 'digitising' },
 				],
