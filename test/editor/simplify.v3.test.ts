@@ -126,3 +126,38 @@ describe('Output in the AI tool variant of version 3', () => {
 		expect(listed.json).toEqual({ id: job.id, sourceFile: 'Star.pes' });
 	});
 });
+
+describe('Get Usage in version 3', () => {
+	const kept = [
+		'creditBalance',
+		'conversionCreditCost',
+		'digitisingCreditCost',
+		'previewRemaining',
+		'limited',
+		'dailyRemaining',
+		'monthlyRemaining',
+		'dailyResetsAt',
+		'monthlyResetsAt',
+		'subscriptionPlanSlug',
+	];
+	const usage = async (credentials: ApiCredentials, extra: IDataObject, options: { typeVersion: number; nodeType?: string }) => {
+		const [item] = itemsOf(await run(credentials, { resource: 'account', operation: 'getUsage', ...extra }, [{}], options));
+		return item.json;
+	};
+
+	test('Simplify keeps ten fields, the tool picks fields, version 2 returns every field', async () => {
+		const credentials = await env.credentials();
+		const everything = await usage(credentials, {}, { typeVersion: 2 });
+		expect(Object.keys(everything).length).toBeGreaterThan(10);
+		const simple = await usage(credentials, {}, v3);
+		expect(Object.keys(simple)).toEqual(kept);
+		for (const field of kept) expect(simple[field]).toEqual(everything[field] ?? null);
+		expect(await usage(credentials, { simplify: false }, v3)).toEqual(everything);
+		expect(Object.keys(await usage(credentials, {}, asTool))).toEqual(kept);
+		expect(await usage(credentials, { output: 'selected', fields: ['creditBalance', 'monthlyUsed'] }, asTool)).toEqual({
+			creditBalance: everything.creditBalance,
+			monthlyUsed: everything.monthlyUsed ?? null,
+		});
+		expect(await usage(credentials, { output: 'raw' }, asTool)).toEqual(everything);
+	});
+});

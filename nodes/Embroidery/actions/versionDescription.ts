@@ -63,7 +63,9 @@ export const version3ToolDescriptions: Record<string, Record<string, string>> = 
 		getMany: `Lists the account's most recent jobs (at most 50), newest first. ${version3Answer} Free. Optional filters: status and workflow.`,
 	},
 	format: toolDescriptions.format,
-	account: toolDescriptions.account,
+	account: {
+		getUsage: 'Returns what the account can still spend: credit balance, the credit cost of unlocking a conversion and a digitising job, free previews left, whether processing is limited, daily and monthly jobs left and when they reset, and the subscription plan. Free; nothing to fill. Call it before Unlock to check the account can pay.',
+	},
 	file: {
 		download: 'Downloads one signed file link exactly as a job returned it (its outputUrl or previewUrl from Get) as binary data, for a later workflow step; a model cannot read the file, so give the user the link instead. Free. Fill URL with the complete link.',
 	},

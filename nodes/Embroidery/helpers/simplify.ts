@@ -159,28 +159,41 @@ export function simplifyJobAsVersion2(job: IDataObject): IDataObject {
 	return simple;
 }
 
-export type JobOutputMode = 'simplified' | 'raw' | 'selected';
+export type OutputMode = 'simplified' | 'raw' | 'selected';
+
+/** What Simplify and the tool's Output make of one kind of answer. */
+export interface OutputView {
+	simplify(raw: IDataObject): IDataObject;
+	select(raw: IDataObject, picked: string[]): IDataObject;
+}
+
+const jobView: OutputView = { simplify: simplifyJob, select: selectJobFields };
 
 /** Whether n8n runs this node as its AI tool variant (n8n names that type after the node, with "Tool" at the end). */
 function isToolVariant(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
 
+/** From version 3: Simplify in a workflow, Output (Simplified, Raw, Selected Fields) in the AI tool variant. */
+export function shapeOutput(context: IExecuteFunctions, itemIndex: number, raw: IDataObject, view: OutputView): IDataObject {
+	if (isToolVariant(context)) {
+		const mode = context.getNodeParameter('output', itemIndex, 'simplified') as OutputMode;
+		if (mode === 'raw') return raw;
+		if (mode === 'selected') return view.select(raw, context.getNodeParameter('fields', itemIndex, []) as string[]);
+		return view.simplify(raw);
+	}
+	return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? view.simplify(raw) : raw;
+}
+
 /**
- * How Get and Get Many shape a job item: version 2 by Simplify as it shipped; from version 3 by Simplify in a
- * workflow and by Output in the AI tool variant; version 1 returns the job as it is.
+ * How Get and Get Many shape a job item: version 1 returns the job as it is, version 2 applies Simplify as it
+ * shipped, from version 3 Simplify and Output keep the ten fields.
  */
 export function shapeJobItem(context: IExecuteFunctions, itemIndex: number, job: IDataObject): IDataObject {
 	const version = context.getNode().typeVersion;
 	if (version < 2) return job;
 	if (version < 3) return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplifyJobAsVersion2(job) : job;
-	if (isToolVariant(context)) {
-		const mode = context.getNodeParameter('output', itemIndex, 'simplified') as JobOutputMode;
-		if (mode === 'raw') return job;
-		if (mode === 'selected') return selectJobFields(job, context.getNodeParameter('fields', itemIndex, []) as string[]);
-		return simplifyJob(job);
-	}
-	return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplifyJob(job) : job;
+	return shapeOutput(context, itemIndex, job, jobView);
 }
 
 /** The Simplify switch of the Embroidery node (Get, Get Many) and the trigger, as version 2 and 1.1 have it. */
@@ -196,20 +209,22 @@ export function simplifyPropertyAsVersion2(displayOptions: IDisplayOptions): INo
 	};
 }
 
-/** The Simplify switch from node version 3 and trigger 1.2: the ten fields. */
-export function simplifyProperty(displayOptions: IDisplayOptions): INodeProperties {
+/** A Simplify switch (from node version 3 and trigger 1.2); `kept` says which fields it keeps. */
+export function simplifyProperty(displayOptions: IDisplayOptions, kept = jobFieldsKept): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		description:
-			'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, whether downloads are unlocked, the links to the machine file and the preview, warnings, failure code and reason, and attempt count',
+		description: `Whether to return a simplified version of the response instead of the raw data: ${kept}`,
 		displayOptions,
 	};
 }
 
-const fieldNames: Record<FlatJobField, string> = {
+const jobFieldsKept =
+	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and the preview, warnings, failure code and reason, and attempt count';
+
+const jobFieldNames: Record<FlatJobField, string> = {
 	id: 'ID',
 	workflow: 'Workflow',
 	status: 'Status',
@@ -232,8 +247,24 @@ const fieldNames: Record<FlatJobField, string> = {
 	completedAt: 'Completed At',
 };
 
-/** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs. */
-export function outputProperties(displayOptions: IDisplayOptions): INodeProperties[] {
+/** What the tool's Output offers for one kind of answer. */
+export interface OutputChoices {
+	/** The Simplified option's description: the fields it keeps. */
+	simplified: string;
+	/** Which fields Selected Fields offers (an ID, if any, comes always and is no choice). */
+	fields: Array<{ name: string; value: string }>;
+	/** How Selected Fields treats the ID, in the option's description. */
+	selected: string;
+}
+
+const jobChoices: OutputChoices = {
+	simplified: `Ten flat fields: ${jobFieldsKept}`,
+	fields: flatJobFields.filter((field) => field !== 'id').map((field) => ({ name: jobFieldNames[field], value: field })),
+	selected: 'Only the fields chosen below, always with the job ID',
+};
+
+/** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs; a job's by default. */
+export function outputProperties(displayOptions: IDisplayOptions, choices: OutputChoices = jobChoices): INodeProperties[] {
 	return [
 		{
 			displayName: 'Output',
@@ -243,31 +274,19 @@ export function outputProperties(displayOptions: IDisplayOptions): INodeProperti
 			displayOptions,
 			options: [
 				{ name: 'Raw', value: 'raw', description: 'Every field the service returns, nested objects included' },
-				{
-					name: 'Selected Fields',
-					value: 'selected',
-					description: 'Only the fields chosen below, always with the job ID',
-				},
-				{
-					name: 'Simplified',
-					value: 'simplified',
-					description:
-						'Ten flat fields: ID, workflow, status, downloads unlocked, machine file and preview links, warnings, failure code and reason, attempt count',
-				},
+				{ name: 'Selected Fields', value: 'selected', description: choices.selected },
+				{ name: 'Simplified', value: 'simplified', description: choices.simplified },
 			],
-			description: 'What the tool answers with; an agent cannot read binary files, so the answer carries the file links',
+			description: 'What the tool answers with; an agent cannot read binary files, so a job\'s answer carries its file links',
 		},
 		{
 			displayName: 'Fields',
 			name: 'fields',
 			type: 'multiOptions',
-			default: ['status', 'outputUrl', 'previewUrl'],
+			default: [],
 			displayOptions: { show: { ...displayOptions.show, output: ['selected'] } },
-			options: flatJobFields
-				.filter((field) => field !== 'id')
-				.map((field) => ({ name: fieldNames[field], value: field }))
-				.sort((a, b) => a.name.localeCompare(b.name)),
-			description: 'The fields to return besides the job ID',
+			options: [...choices.fields].sort((a, b) => a.name.localeCompare(b.name)),
+			description: 'The fields to return; none chosen returns only what is always kept',
 		},
 	];
 }
