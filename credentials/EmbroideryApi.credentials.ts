@@ -31,7 +31,7 @@ export class EmbroideryApi implements ICredentialType {
 			type: 'string',
 			default: 'http://127.0.0.1:8787/api/v1',
 			required: true,
-			placeholder: 'https://example.com/api/v1',
+			placeholder: 'e.g. https://example.com/api/v1',
 			description: 'The v1 root of the developer API. A trailing slash is fine.',
 		},
 	];

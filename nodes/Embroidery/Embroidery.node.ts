@@ -12,8 +12,9 @@ export class Embroidery implements INodeType {
 		icon: { light: 'file:../../icons/embroidery.svg', dark: 'file:../../icons/embroidery.dark.svg' },
 		group: ['transform'],
 		// 2: the Job picker, an optional Workflow and Simplify on by default; version 1 workflows keep their fields and output.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Simplify's ten fields (with the file links) and, in the AI tool variant, Output; version 2 keeps its Simplify.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Convert embroidery machine files, digitise artwork into stitches, wait for jobs and download results',

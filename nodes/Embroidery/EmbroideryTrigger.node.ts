@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { simplifyJob } from './helpers/simplify';
+import { simplifyJob, simplifyJobAsVersion2 } from './helpers/simplify';
 import { triggerProperties } from './trigger/description';
 import { pollForEndedJobs } from './trigger/pollTrigger';
 
@@ -11,9 +11,9 @@ export class EmbroideryTrigger implements INodeType {
 		name: 'embroideryTrigger',
 		icon: { light: 'file:../../icons/embroidery.svg', dark: 'file:../../icons/embroidery.dark.svg' },
 		group: ['trigger'],
-		// 1.1: Simplify, on by default; version 1 triggers keep their output.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.1: Simplify, on by default; version 1 triggers keep their output. 1.2: Simplify's ten fields; 1.1 keeps its own.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{"On " + $parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when an embroidery conversion or digitising job completes or fails',
 		defaults: { name: 'Embroidery Trigger' },
@@ -26,8 +26,10 @@ export class EmbroideryTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const output = await pollForEndedJobs(this);
-		const simplify = this.getNode().typeVersion >= 1.1 && (this.getNodeParameter('simplify', true) as boolean);
+		const version = this.getNode().typeVersion;
+		const simplify = version >= 1.1 && (this.getNodeParameter('simplify', true) as boolean);
 		if (!output || !simplify) return output;
-		return output.map((items) => items.map((item) => ({ ...item, json: simplifyJob(item.json) })));
+		const simplified = version >= 1.2 ? simplifyJob : simplifyJobAsVersion2;
+		return output.map((items) => items.map((item) => ({ ...item, json: simplified(item.json) })));
 	}
 }

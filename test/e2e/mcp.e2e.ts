@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport as McpTransport } from '@modelcontex
 
 import { serveSampleFiles } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
-import { toolDescriptions, version1ToolDescriptions } from '../../nodes/Embroidery/actions/versionDescription';
+import { toolDescriptions, version1ToolDescriptions, version3ToolDescriptions } from '../../nodes/Embroidery/actions/versionDescription';
 import { e2eCredentials, e2eOwner, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
 
 // Types come through the SDK's typesVersions (its ES module build); at run time jest requires the
@@ -57,6 +57,8 @@ function mcpWorkflow(): WorkflowExport {
 		tool('unlock_job', { resource: 'job', operation: 'unlock', jobId: fromAI('jobId', 'The job id'), workflow: fromAI('workflow', 'The job workflow') }, 4),
 		// Version 2 (the default): the Job field, Workflow left on Detect, Simplify on.
 		tool('get_job_v2', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') } }, 5, 2),
+		// Version 3: Output left on Simplified, the ten fields with the file links an agent hands on.
+		tool('get_job_v3', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') } }, 6, 3),
 	];
 	const connections: Record<string, unknown> = {};
 	for (const node of tools) connections[node.name] = { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] };
@@ -127,7 +129,7 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		const { tools } = await client.listTools();
 		const byName = new Map(tools.map((entry) => [entry.name, entry]));
 
-		expect([...byName.keys()].sort()).toEqual(['create_job', 'get_job', 'get_job_v2', 'get_usage', 'list_jobs', 'unlock_job']);
+		expect([...byName.keys()].sort()).toEqual(['create_job', 'get_job', 'get_job_v2', 'get_job_v3', 'get_usage', 'list_jobs', 'unlock_job']);
 		expect(byName.get('get_usage')?.description).toBe(version1ToolDescriptions.account.getUsage);
 		expect(byName.get('unlock_job')?.description).toBe(version1ToolDescriptions.job.unlock);
 		expect(byName.get('unlock_job')?.description).toMatch(/COSTS MONEY/);
@@ -137,6 +139,8 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		expect(byName.get('get_job_v2')?.description).toBe(toolDescriptions.job.get);
 		expect(byName.get('get_job_v2')?.description).toMatch(/Workflow is optional/);
 		expect(Object.keys(byName.get('get_job_v2')?.inputSchema.properties ?? {})).toEqual(['jobId']);
+		expect(byName.get('get_job_v3')?.description).toBe(version3ToolDescriptions.job.get);
+		expect(byName.get('get_job_v3')?.description).toMatch(/previewUrl/);
 	});
 
 	it('Get Usage answers what the sandbox holds for the account', async () => {
@@ -167,6 +171,22 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		const [simplified] = answerOf(await client.callTool({ name: 'get_job_v2', arguments: { jobId: id } }));
 		expect(simplified).toEqual(expect.objectContaining({ id, workflow: 'conversion', status: 'completed', sourceFile: 'Star.JEF' }));
 		expect(JSON.stringify(simplified)).not.toMatch(/downloadUrl|previewUrl/);
+
+		// Version 3's tool answers with the ten fields, the preview link among them (the machine file's is null until Unlock).
+		const [answer] = answerOf(await client.callTool({ name: 'get_job_v3', arguments: { jobId: id } }));
+		expect(Object.keys(answer)).toEqual([
+			'id',
+			'workflow',
+			'status',
+			'downloadsUnlocked',
+			'outputUrl',
+			'previewUrl',
+			'warnings',
+			'failureCode',
+			'failureReason',
+			'attemptCount',
+		]);
+		expect(answer).toEqual(expect.objectContaining({ id, status: 'completed', outputUrl: null, previewUrl: expect.stringContaining('signature=') }));
 
 		const listed = answerOf(await client.callTool({ name: 'list_jobs', arguments: {} }));
 		const { data } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/jobs');

@@ -3,7 +3,7 @@ import type { IDisplayOptions, INodeCredentialDescription, INodeProperties } fro
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
 import * as format from './format/Format.resource';
-import { fromVersion2, version1Only } from './job/fields';
+import { fromVersion3, version1Only } from './job/fields';
 import * as job from './job/Job.resource';
 
 export const credentials: INodeCredentialDescription[] = [{ name: 'embroideryApi', required: true }];
@@ -27,7 +27,8 @@ const retry = 'Queues a failed job again, for example after engine_error, while 
 /**
  * What the Embroidery Tool tells a model (an AI agent, an MCP client) about each operation: what it
  * does, what it costs and which fields to fill. Read as the tool's description by n8n 1.x and 2.x alike.
- * These are version 2's (the default); version1ToolDescriptions keeps version 1's, whose fields differ.
+ * These are version 2's; version3ToolDescriptions (the default version) and version1ToolDescriptions keep
+ * their own where the versions' fields or answers differ, so a saved tool keeps the description it was given.
  */
 export const toolDescriptions: Record<string, Record<string, string>> = {
 	job: {
@@ -47,6 +48,26 @@ export const toolDescriptions: Record<string, Record<string, string>> = {
 	},
 	file: {
 		download: 'Downloads one signed file link exactly as a job returned it (its downloadUrl or previewUrl; Get gives links only with Simplify off) as binary data. Free. Fill URL with the complete link.',
+	},
+};
+
+/** What version 3's Get answers with by default (Output: Simplified), for a model that cannot read binary data. */
+const version3Answer =
+	'Answers with id, workflow, status, downloadsUnlocked, outputUrl (signed link to the machine file, null until Unlock), previewUrl (signed link to the preview image, watermarked until Unlock), warnings, failureCode, failureReason and attemptCount. Give the user the links: they expire, so run Get again for fresh ones.';
+
+/** Version 3's texts: the answers carry the file links (Output), so the model can hand them on. */
+export const version3ToolDescriptions: Record<string, Record<string, string>> = {
+	job: {
+		...toolDescriptions.job,
+		get: `Returns one job. ${version3Answer} Free. ${idFields('Job')}`,
+		getMany: `Lists the account's most recent jobs (at most 50), newest first. ${version3Answer} Free. Optional filters: status and workflow.`,
+	},
+	format: toolDescriptions.format,
+	account: {
+		getUsage: 'Returns what the account can still spend: credit balance, the credit cost of unlocking a conversion and a digitising job, free previews left, whether processing is limited, daily and monthly jobs left and when they reset, and the subscription plan. Free; nothing to fill. Call it before Unlock to check the account can pay.',
+	},
+	file: {
+		download: 'Downloads one signed file link exactly as a job returned it (its outputUrl or previewUrl from Get) as binary data, for a later workflow step; a model cannot read the file, so give the user the link instead. Free. Fill URL with the complete link.',
 	},
 };
 
@@ -80,16 +101,22 @@ function toolDescriptionField(resource: string, operation: string, text: string,
 	};
 }
 
+/** Each version's texts, and the versions they are shown for. */
+const textsByVersion: Array<[Record<string, Record<string, string>>, IDisplayOptions['show']]> = [
+	[version1ToolDescriptions, version1Only],
+	[toolDescriptions, { '@version': [2] }],
+	[version3ToolDescriptions, fromVersion3],
+];
+
 /**
- * The Tool variant's Description field, one per operation with its text as default (one per version
- * where the versions' texts differ). `@tool` shows it only in the Tool variant; because it exists, n8n
- * adds no description field of its own there.
+ * The Tool variant's Description field, one per operation with its text as default (one per run of versions
+ * sharing a text). `@tool` shows it only in the Tool variant; because it exists, n8n adds no description field of its own there.
  */
-const toolDescriptionFields: INodeProperties[] = Object.entries(toolDescriptions).flatMap(([resource, operations]) =>
-	Object.entries(operations).flatMap(([operation, text]): INodeProperties[] => {
-		const version1Text = version1ToolDescriptions[resource][operation];
-		if (version1Text === text) return [toolDescriptionField(resource, operation, text)];
-		return [toolDescriptionField(resource, operation, version1Text, version1Only), toolDescriptionField(resource, operation, text, fromVersion2)];
+const toolDescriptionFields: INodeProperties[] = Object.entries(version3ToolDescriptions).flatMap(([resource, operations]) =>
+	Object.keys(operations).flatMap((operation): INodeProperties[] => {
+		const texts = textsByVersion.map(([texts, show]) => ({ text: texts[resource][operation], show }));
+		if (texts.every(({ text }) => text === texts[0].text)) return [toolDescriptionField(resource, operation, texts[0].text)];
+		return texts.map(({ text, show }) => toolDescriptionField(resource, operation, text, show));
 	}),
 );
 

@@ -1,7 +1,11 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-/** Fields a person reads, kept as they are. */
-const keptFields = [
+import type { Job, JobListItem } from '../transport';
+import { fileLinksOf } from './jobFiles';
+import type { JobSnapshot } from './jobs';
+
+/** Fields node version 2 and trigger 1.1 keep, as they are; saved workflows of those versions rely on them. */
+const version2Fields = [
 	'id',
 	'workflow',
 	'status',
@@ -26,6 +30,43 @@ const keptFields = [
 	'outputsLockedNote',
 ];
 
+/**
+ * What Simplify returns from node version 3 and trigger 1.2, most used first: what a shop flow branches on
+ * (status, lock, failure, attempts), and the two links it hands on. Ten fields, all flat, always present.
+ */
+export const simplifiedJobFields = [
+	'id',
+	'workflow',
+	'status',
+	'downloadsUnlocked',
+	'outputUrl',
+	'previewUrl',
+	'warnings',
+	'failureCode',
+	'failureReason',
+	'attemptCount',
+] as const;
+
+/** Reports of what went wrong in this run, which Simplify never hides (they say why a field is missing). */
+export const runReportFields = ['detailError', 'fileErrors', 'warningsUnavailable'] as const;
+
+/** Every flat field a person may pick with the tool's Selected Fields, in the order they come out. */
+export const flatJobFields = [
+	...simplifiedJobFields,
+	'formats',
+	'widthMm',
+	'colourCount',
+	'metrics',
+	'sourceFile',
+	'sourceFileSize',
+	'outputFile',
+	'outputFileSize',
+	'createdAt',
+	'completedAt',
+] as const;
+
+export type FlatJobField = (typeof flatJobFields)[number];
+
 function record(value: unknown): IDataObject | undefined {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : undefined;
 }
@@ -44,28 +85,119 @@ function firstOutput(job: IDataObject): IDataObject | undefined {
 	return record(job.output);
 }
 
-/**
- * A job item for people: id, workflow, status, formats, file names and sizes (in bytes), metrics,
- * warnings and the failure, as flat fields. Signed links and raw objects (source, outputs,
- * artifacts, events, unlock state) stay out; Simplify off returns them all.
- */
-export function simplifyJob(job: IDataObject): IDataObject {
-	const simple: IDataObject = {};
-	for (const key of keptFields) if (job[key] !== undefined) simple[key] = job[key];
+/** The job's signed links, read where the file downloads read them (a detailed job or a listing entry). */
+function firstLink(job: IDataObject, kind: 'outputs' | 'preview'): string | null {
+	const detailed = Array.isArray(job.outputs) || Array.isArray(job.artifacts);
+	const snapshot = (detailed ? { detail: job as unknown as Job } : { listed: job as unknown as JobListItem }) as JobSnapshot;
+	return fileLinksOf(snapshot, kind)[0]?.url ?? null;
+}
+
+/** A job item as flat fields: the ten Simplify keeps first, then names, sizes, metrics and dates. */
+export function flattenJob(job: IDataObject): Record<FlatJobField, unknown> {
 	const source = record(job.source);
 	const output = firstOutput(job);
-	simple.sourceFile = text(job.sourceFile) ?? text(source?.name) ?? text(job.title) ?? null;
-	simple.sourceFileSize = size(source?.size);
-	simple.outputFile = text(output?.name) ?? null;
-	simple.outputFileSize = size(output?.size);
+	return {
+		id: job.id,
+		workflow: job.workflow ?? job.kind ?? null,
+		status: job.status ?? null,
+		downloadsUnlocked: job.downloadsUnlocked ?? null,
+		outputUrl: firstLink(job, 'outputs'),
+		previewUrl: firstLink(job, 'preview'),
+		warnings: Array.isArray(job.warnings) ? job.warnings : null,
+		failureCode: job.failureCode ?? null,
+		failureReason: job.failureReason ?? null,
+		attemptCount: job.attemptCount ?? null,
+		formats: job.formats ?? null,
+		widthMm: job.widthMm ?? null,
+		colourCount: job.colourCount ?? null,
+		metrics: job.metrics ?? null,
+		sourceFile: text(job.sourceFile) ?? text(source?.name) ?? text(job.title) ?? null,
+		sourceFileSize: size(source?.size),
+		outputFile: text(output?.name) ?? null,
+		outputFileSize: size(output?.size),
+		createdAt: job.createdAt ?? null,
+		completedAt: job.completedAt ?? null,
+	};
+}
+
+function withRunReports(job: IDataObject, simple: IDataObject): IDataObject {
+	for (const key of runReportFields) if (job[key] !== undefined) simple[key] = job[key];
+	return simple;
+}
+
+/** Simplify from node version 3 and trigger 1.2: the ten fields, plus what went wrong in this run, if anything. */
+export function simplifyJob(job: IDataObject): IDataObject {
+	const flat = flattenJob(job);
+	const simple: IDataObject = {};
+	for (const key of simplifiedJobFields) simple[key] = flat[key] as IDataObject[string];
+	return withRunReports(job, simple);
+}
+
+/** The tool's Selected Fields: the ID always, then the fields picked, in their usual order. */
+export function selectJobFields(job: IDataObject, picked: string[]): IDataObject {
+	const flat = flattenJob(job);
+	const selected: IDataObject = { id: flat.id as string };
+	for (const key of flatJobFields) if (picked.includes(key)) selected[key] = flat[key] as IDataObject[string];
+	return withRunReports(job, selected);
+}
+
+/**
+ * Simplify as node version 2 and trigger 1.1 shipped it: id, workflow, status, formats, file names and sizes,
+ * metrics, warnings and the failure, without signed links or raw objects. Unchanged, so their workflows keep working.
+ */
+export function simplifyJobAsVersion2(job: IDataObject): IDataObject {
+	const simple: IDataObject = {};
+	for (const key of version2Fields) if (job[key] !== undefined) simple[key] = job[key];
+	const flat = flattenJob(job);
+	simple.sourceFile = flat.sourceFile as string | null;
+	simple.sourceFileSize = flat.sourceFileSize as number | null;
+	simple.outputFile = flat.outputFile as string | null;
+	simple.outputFileSize = flat.outputFileSize as number | null;
 	if (Array.isArray(job.outputs) && job.outputs.length > 1) {
 		simple.outputFiles = job.outputs.map((file) => text(record(file)?.name) ?? null);
 	}
 	return simple;
 }
 
-/** The Simplify switch of the Embroidery node (Get, Get Many) and the trigger, shown from the versions that have it. */
-export function simplifyProperty(displayOptions: IDisplayOptions): INodeProperties {
+export type OutputMode = 'simplified' | 'raw' | 'selected';
+
+/** What Simplify and the tool's Output make of one kind of answer. */
+export interface OutputView {
+	simplify(raw: IDataObject): IDataObject;
+	select(raw: IDataObject, picked: string[]): IDataObject;
+}
+
+const jobView: OutputView = { simplify: simplifyJob, select: selectJobFields };
+
+/** Whether n8n runs this node as its AI tool variant (n8n names that type after the node, with "Tool" at the end). */
+function isToolVariant(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
+/** From version 3: Simplify in a workflow, Output (Simplified, Raw, Selected Fields) in the AI tool variant. */
+export function shapeOutput(context: IExecuteFunctions, itemIndex: number, raw: IDataObject, view: OutputView): IDataObject {
+	if (isToolVariant(context)) {
+		const mode = context.getNodeParameter('output', itemIndex, 'simplified') as OutputMode;
+		if (mode === 'raw') return raw;
+		if (mode === 'selected') return view.select(raw, context.getNodeParameter('fields', itemIndex, []) as string[]);
+		return view.simplify(raw);
+	}
+	return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? view.simplify(raw) : raw;
+}
+
+/**
+ * How Get and Get Many shape a job item: version 1 returns the job as it is, version 2 applies Simplify as it
+ * shipped, from version 3 Simplify and Output keep the ten fields.
+ */
+export function shapeJobItem(context: IExecuteFunctions, itemIndex: number, job: IDataObject): IDataObject {
+	const version = context.getNode().typeVersion;
+	if (version < 2) return job;
+	if (version < 3) return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplifyJobAsVersion2(job) : job;
+	return shapeOutput(context, itemIndex, job, jobView);
+}
+
+/** The Simplify switch of the Embroidery node (Get, Get Many) and the trigger, as version 2 and 1.1 have it. */
+export function simplifyPropertyAsVersion2(displayOptions: IDisplayOptions): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -75,4 +207,86 @@ export function simplifyProperty(displayOptions: IDisplayOptions): INodeProperti
 			'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
 		displayOptions,
 	};
+}
+
+/** A Simplify switch (from node version 3 and trigger 1.2); `kept` says which fields it keeps. */
+export function simplifyProperty(displayOptions: IDisplayOptions, kept = jobFieldsKept): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: `Whether to return a simplified version of the response instead of the raw data: ${kept}`,
+		displayOptions,
+	};
+}
+
+const jobFieldsKept =
+	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and the preview, warnings, failure code and reason, and attempt count';
+
+const jobFieldNames: Record<FlatJobField, string> = {
+	id: 'ID',
+	workflow: 'Workflow',
+	status: 'Status',
+	downloadsUnlocked: 'Downloads Unlocked',
+	outputUrl: 'Machine File Link',
+	previewUrl: 'Preview Link',
+	warnings: 'Warnings',
+	failureCode: 'Failure Code',
+	failureReason: 'Failure Reason',
+	attemptCount: 'Attempt Count',
+	formats: 'Formats',
+	widthMm: 'Width in Millimetres',
+	colourCount: 'Colour Count',
+	metrics: 'Metrics',
+	sourceFile: 'Source File Name',
+	sourceFileSize: 'Source File Size',
+	outputFile: 'Machine File Name',
+	outputFileSize: 'Machine File Size',
+	createdAt: 'Created At',
+	completedAt: 'Completed At',
+};
+
+/** What the tool's Output offers for one kind of answer. */
+export interface OutputChoices {
+	/** The Simplified option's description: the fields it keeps. */
+	simplified: string;
+	/** Which fields Selected Fields offers (an ID, if any, comes always and is no choice). */
+	fields: Array<{ name: string; value: string }>;
+	/** How Selected Fields treats the ID, in the option's description. */
+	selected: string;
+}
+
+const jobChoices: OutputChoices = {
+	simplified: `Ten flat fields: ${jobFieldsKept}`,
+	fields: flatJobFields.filter((field) => field !== 'id').map((field) => ({ name: jobFieldNames[field], value: field })),
+	selected: 'Only the fields chosen below, always with the job ID',
+};
+
+/** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs; a job's by default. */
+export function outputProperties(displayOptions: IDisplayOptions, choices: OutputChoices = jobChoices): INodeProperties[] {
+	return [
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'simplified',
+			displayOptions,
+			options: [
+				{ name: 'Raw', value: 'raw', description: 'Every field the service returns, nested objects included' },
+				{ name: 'Selected Fields', value: 'selected', description: choices.selected },
+				{ name: 'Simplified', value: 'simplified', description: choices.simplified },
+			],
+			description: 'What the tool answers with; an agent cannot read binary files, so a job\'s answer carries its file links',
+		},
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			default: [],
+			displayOptions: { show: { ...displayOptions.show, output: ['selected'] } },
+			options: [...choices.fields].sort((a, b) => a.name.localeCompare(b.name)),
+			description: 'The fields to return; none chosen returns only what is always kept',
+		},
+	];
 }

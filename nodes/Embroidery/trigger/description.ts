@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { simplifyProperty } from '../helpers/simplify';
+import { simplifyProperty, simplifyPropertyAsVersion2 } from '../helpers/simplify';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -9,17 +9,16 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['completed', 'failed'],
-		description: 'Which job endings start the workflow. Each job starts it once per ending.',
 		options: [
 			{
 				name: 'Job Completed',
 				value: 'completed',
-				description: 'A job finished and its preview and machine files are ready',
+				description: 'A job finished and its preview and machine files are ready; each job starts the workflow once',
 			},
 			{
 				name: 'Job Failed',
 				value: 'failed',
-				description: 'A job could not be processed; the item says why',
+				description: 'A job could not be processed; the item says why, and each ending starts the workflow once',
 			},
 		],
 	},
@@ -30,13 +29,14 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'both',
 		description: 'Which kind of job to watch',
 		options: [
-			{ name: 'Both', value: 'both', description: 'Conversions and digitising jobs' },
+			{ name: 'All', value: 'both', description: 'Conversions and digitising jobs' },
 			{ name: 'Conversion', value: 'conversion', description: 'Machine files converted to another format' },
 			{ name: 'Digitising', value: 'digitising', description: 'Artwork turned into stitches' },
 		],
 	},
-	// Version 1 triggers keep their output as it was.
-	simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.1 } }] } }),
+	// Version 1 triggers keep their output as it was; 1.1 keeps the Simplify it shipped with.
+	simplifyPropertyAsVersion2({ show: { '@version': [1.1] } }),
+	simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.2 } }] } }),
 	{
 		displayName: 'Show Warnings',
 		name: 'showWarnings',
@@ -44,7 +44,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 		description:
-			'Whether to put each completed job\'s warnings (compatibility or production notes from the service) on its item. Costs one request per completed job, unless Include Full Job fetches it anyway.',
+			'Whether to put each completed job\'s warnings (compatibility or production notes from the service) on its item. Costs one request per completed job, unless \'Include Full Job\' fetches it anyway.',
 	},
 	{
 		displayName: 'Options',

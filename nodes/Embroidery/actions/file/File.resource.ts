@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Download',
 				value: 'download',
 				description: 'Download a file from a complete signed URL',
-				action: 'Download a file',
+				action: 'Download file',
 			},
 		],
 		default: 'download',

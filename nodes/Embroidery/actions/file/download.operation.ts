@@ -11,9 +11,9 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'http://127.0.0.1:8787/api/v1/uploads/…/download?expires=…&signature=…',
+		placeholder: 'e.g. https://example.com/api/v1/uploads/…/download?expires=…&signature=…',
 		description:
-			'A complete downloadUrl or previewUrl from a job, used exactly as given. Signed URLs expire; fetch the job again for fresh ones.',
+			'A complete signed link from a job (its outputUrl, previewUrl or downloadUrl), used exactly as given. Links expire; get the job again for fresh ones.',
 	},
 	{
 		displayName: 'Put Output File in Field',

@@ -31,18 +31,18 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Writable Only',
-				name: 'writableOnly',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to keep only formats that jobs can produce',
-			},
-			{
 				displayName: 'Readable Only',
 				name: 'readableOnly',
 				type: 'boolean',
 				default: false,
 				description: 'Whether to keep only formats that conversion accepts as a source',
+			},
+			{
+				displayName: 'Writable Only',
+				name: 'writableOnly',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to keep only formats that jobs can produce',
 			},
 		],
 	},

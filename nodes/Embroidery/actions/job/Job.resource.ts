@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 				description: 'Download a job\'s output files, preview or source as binary data; machine files need an unlocked job',
 				action: 'Download job files',
 			},
-			{ name: 'Get', value: 'get', description: 'Get a job\'s status and details', action: 'Get a job' },
+			{ name: 'Get', value: 'get', description: 'Get a job\'s status and details', action: 'Get job' },
 			{
 				name: 'Get Many',
 				value: 'getMany',
@@ -42,13 +42,13 @@ export const description: INodeProperties[] = [
 				name: 'Retry',
 				value: 'retry',
 				description: 'Queue a failed job again',
-				action: 'Retry a job',
+				action: 'Retry job',
 			},
 			{
 				name: 'Unlock',
 				value: 'unlock',
 				description: 'Unlock a completed job\'s machine files: spends a subscription entitlement or credits',
-				action: 'Unlock a job',
+				action: 'Unlock job',
 			},
 			{
 				name: 'Wait for Completion',

@@ -27,7 +27,7 @@ export const completionFields: INodeProperties[] = [
 		default: 600,
 		typeOptions: { minValue: 1 },
 		displayOptions: { show: { waitForCompletion: [true] } },
-		description: 'How long to wait in total; jobs still running then are reported as errors',
+		description: 'How long to wait in total; a job still running then ends its item with a message that it timed out',
 	},
 	{
 		displayName: 'Download Results',
@@ -39,7 +39,7 @@ export const completionFields: INodeProperties[] = [
 			{
 				name: 'Output Files',
 				value: 'outputs',
-				description: 'The machine files; they must be unlocked first (Job > Unlock)',
+				description: 'The machine files; the job must be unlocked first (operation \'Unlock\')',
 			},
 			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
 		],

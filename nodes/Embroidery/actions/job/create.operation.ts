@@ -67,7 +67,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://example.com/designs/logo.png',
+		placeholder: 'e.g. https://example.com/designs/logo.png',
 		displayOptions: { show: { source: ['url'] } },
 		description:
 			'Link to the source file: a machine file (PES, DST, JEF, …, up to 50 MB) for conversion, or artwork (JPG, PNG, SVG, WebP, up to 20 MB) for digitising. Fetched without credentials; the name comes from the link or the server.',
@@ -128,14 +128,14 @@ const properties: INodeProperties[] = [
 				default: 'perItem',
 				options: [
 					{
-						name: 'One Request per Item',
-						value: 'perItem',
-						description: 'Each item\'s files are sent in their own request',
-					},
-					{
 						name: 'Combine Items',
 						value: 'combine',
 						description: `Send the files of several items together, up to ${limits.maxSourcesPerRequest} files and ${limits.maxBytesPerRequest / 1024 / 1024} MB per request (accounts on limited free processing may accept only one)`,
+					},
+					{
+						name: 'One Request per Item',
+						value: 'perItem',
+						description: 'Each item\'s files are sent in their own request',
 					},
 				],
 			},

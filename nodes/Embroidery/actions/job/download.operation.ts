@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Output Files',
 				value: 'outputs',
-				description: 'The machine files; the job must be unlocked (Job > Unlock)',
+				description: 'The machine files; the job must be unlocked first (operation \'Unlock\')',
 			},
 			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
 			{ name: 'Source', value: 'source', description: 'The file the job was created from, while the service keeps it' },

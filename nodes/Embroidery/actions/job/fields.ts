@@ -1,11 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../helpers/jobLocator';
-import { simplifyProperty } from '../../helpers/simplify';
+import { outputProperties, simplifyProperty, simplifyPropertyAsVersion2 } from '../../helpers/simplify';
 
 /** Shown from node version 2 on: the job picker, the optional workflow, Simplify. */
 export const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
 export const version1Only = { '@version': [1] };
+/** Version 3: Simplify's ten fields, and Output in the AI tool variant. */
+export const fromVersion3 = { '@version': [{ _cnd: { gte: 3 } }] };
 
 /** Version 1: Job ID and Workflow, kept side by side because the workflow selects the job's routes. */
 export const jobRefFields: INodeProperties[] = [
@@ -15,7 +17,7 @@ export const jobRefFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '={{ $json.id }}',
-		placeholder: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+		placeholder: 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
 		description: 'The 26-character ID of the job, as returned when it was created',
 		displayOptions: { show: version1Only },
 	},
@@ -25,7 +27,7 @@ export const jobRefFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '={{ $json.workflow }}',
-		placeholder: 'conversion',
+		placeholder: 'e.g. conversion',
 		hint: 'Conversion or digitising: the workflow returned with the job ID',
 		description:
 			'The workflow of the job, returned together with its ID. It selects the right route for status, retry and unlock.',
@@ -44,8 +46,8 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 			required: true,
 			default: { mode: 'id', value: '={{ $json.id }}' },
 			description: several
-				? 'The jobs to wait for. By default the ID of the incoming item, so the node follows Job > Create.'
-				: 'The job to use. By default the ID of the incoming item, so the node follows Job > Create or the trigger.',
+				? 'The jobs to wait for. By default the ID of the incoming item, so the node works right after \'Create\'.'
+				: 'The job to use. By default the ID of the incoming item, so the node works right after \'Create\' or the trigger.',
 			displayOptions: { show: fromVersion2 },
 			modes: [
 				{
@@ -59,7 +61,7 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 					displayName: 'By ID',
 					name: 'id',
 					type: 'string',
-					placeholder: several ? '01J9Z3Q4W8Y6V5T2R1P0N9M8K7, 01J9Z3R2…' : '01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+					placeholder: several ? 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7, 01J9Z3R2…' : 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
 					hint: several ? '26-character job IDs, separated by commas' : 'The 26-character job ID',
 					validation: [
 						{
@@ -77,7 +79,7 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 					displayName: 'By URL',
 					name: 'url',
 					type: 'string',
-					placeholder: 'https://api.example.com/api/v1/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+					placeholder: 'e.g. https://api.example.com/api/v1/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
 					hint: 'The job\'s API link: base URL, then /jobs/conversion/ or /jobs/digitising/ and the ID',
 					validation: [
 						{
@@ -98,12 +100,12 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 			type: 'options',
 			default: 'detect',
 			options: [
+				{ name: 'Conversion', value: 'conversion' },
 				{
 					name: 'Detect',
 					value: 'detect',
 					description: 'Take it from the incoming item when that item is the job, otherwise look it up',
 				},
-				{ name: 'Conversion', value: 'conversion' },
 				{ name: 'Digitising', value: 'digitising' },
 			],
 			hint: 'Detect (or empty) takes it from the incoming item when that item is the job; otherwise it costs one or two extra requests. A job picked from the list or given by URL brings its own.',
@@ -114,5 +116,12 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 	];
 }
 
-/** Simplify, on by default from version 2: people get the fields they read, without links. */
-export const simplifyField = simplifyProperty({ show: fromVersion2 });
+/**
+ * Simplify, on by default from version 2 (version 2 keeps the fields it shipped with); from version 3 the AI
+ * tool variant has Output instead (Simplified, Raw or Selected Fields).
+ */
+export const simplifyFields: INodeProperties[] = [
+	simplifyPropertyAsVersion2({ show: { '@version': [2] } }),
+	simplifyProperty({ show: { ...fromVersion3, '@tool': [false] } }),
+	...outputProperties({ show: { ...fromVersion3, '@tool': [true] } }),
+];

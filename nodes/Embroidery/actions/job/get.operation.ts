@@ -3,14 +3,14 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob, jobToJson, singleJobRef } from '../../helpers/jobs';
-import { simplifyJob } from '../../helpers/simplify';
+import { shapeJobItem } from '../../helpers/simplify';
 import type { OperationOutput } from '../types';
-import { jobLocatorFields, jobRefFields, simplifyField } from './fields';
+import { jobLocatorFields, jobRefFields, simplifyFields } from './fields';
 
 export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, [
 	...jobRefFields,
 	...jobLocatorFields(),
-	simplifyField,
+	...simplifyFields,
 ]);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
@@ -25,7 +25,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	} catch (error) {
 		throw notFoundAnywhere(this, error, located, itemIndex);
 	}
-	const json = jobToJson(job, located.workflow);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	return [{ json: simplify ? simplifyJob(json) : json }];
+	return [{ json: shapeJobItem(this, itemIndex, jobToJson(job, located.workflow)) }];
 }

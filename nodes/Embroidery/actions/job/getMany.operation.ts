@@ -2,10 +2,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listItemToJson } from '../../helpers/jobs';
-import { simplifyJob } from '../../helpers/simplify';
+import { shapeJobItem } from '../../helpers/simplify';
 import { JobsListResponseSchema, embroideryApiRequest, routes } from '../../transport';
 import type { OperationOutput } from '../types';
-import { simplifyField } from './fields';
+import { simplifyFields } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				default: '',
 				options: [
-					{ name: 'Any', value: '' },
+					{ name: 'All', value: '' },
 					{ name: 'Conversion', value: 'conversion' },
 					{ name: 'Digitising', value: 'digitising' },
 				],
@@ -58,7 +58,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyField,
+	...simplifyFields,
 ];
 
 export const description = updateDisplayOptions(
@@ -70,7 +70,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { status?: string[]; workflow?: string };
-	const simplify = this.getNode().typeVersion >= 2 && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
 	const listing = await embroideryApiRequest.call(this, {
 		...routes.listJobs(),
 		schema: JobsListResponseSchema,
@@ -81,5 +80,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		.filter((job) => !filters.status?.length || filters.status.includes(job.status))
 		.filter((job) => !filters.workflow || job.kind === filters.workflow)
 		.slice(0, limit)
-		.map((job) => ({ json: simplify ? simplifyJob(listItemToJson(job)) : listItemToJson(job) }));
+		.map((job) => ({ json: shapeJobItem(this, itemIndex, listItemToJson(job)) }));
 }
