@@ -5,7 +5,8 @@ import { credentialsOf } from './context';
 import type { EmbroideryContext, FileStream } from './context';
 import { defaultRetryPolicy } from './retryPolicy';
 import { routes } from './routes';
-import { headerOf, send } from './send';
+import { headerOf } from './responseBody';
+import { send } from './send';
 import { timeLimits } from './timeLimits';
 
 export interface DownloadedFile {
