@@ -11,7 +11,7 @@ export type { RetryPolicy } from './retryPolicy';
 export { jobKey, routes } from './routes';
 export type { Ability, JobRef, RequestAction, Route } from './routes';
 export * from './schemas';
-export { timeLimits } from './timeLimits';
+export { sourceUrlLimits, timeLimits } from './timeLimits';
 export { clock, useClock, wallClock } from './clock';
 export type { Clock } from './clock';
 export { fetchSourceUrl, shownUrl } from './sourceUrl';

@@ -20,10 +20,13 @@ import type { AddressClass } from './addressClass';
 /** Resolves a host name to its IP addresses. */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-let replacementResolver: Resolver | undefined;
+let replacementResolver: Resolver | null | undefined;
 
-/** Puts another resolver in force (tests map names to loopback with it) and returns what removes it. */
-export function useResolver(resolver: Resolver): () => void {
+/**
+ * Puts another resolver in force (tests map names to loopback with it), or none at all (null: as on n8n 1.x,
+ * where only the connected socket is judged), and returns what puts the previous one back.
+ */
+export function useResolver(resolver: Resolver | null): () => void {
 	const previous = replacementResolver;
 	replacementResolver = resolver;
 	return () => {
@@ -52,6 +55,7 @@ function n8nResolver(context: IExecuteFunctions): Resolver | undefined {
 }
 
 export function resolverFor(context: IExecuteFunctions): Resolver | undefined {
+	if (replacementResolver === null) return undefined;
 	return replacementResolver ?? n8nResolver(context);
 }
 
@@ -59,6 +63,8 @@ export function resolverFor(context: IExecuteFunctions): Resolver | undefined {
 export interface RefusedAddress {
 	address: string;
 	kind: AddressClass | 'unconfirmed';
+	/** Where the address was seen: written in the link, answered by the resolver, or on the socket that answered. */
+	seenIn: 'link' | 'resolver' | 'socket';
 }
 
 /** The request for one hop: where to connect (pinned), and what the server must still see as its host. */
@@ -88,7 +94,7 @@ export async function checkBeforeConnecting(
 	const host = withoutBrackets(url.hostname);
 	const literal = addressClassOf(host);
 	if (literal !== undefined) {
-		return { url, checkedAddress: host, ...(literal === null ? {} : { refused: { address: host, kind: literal } }) };
+		return { url, checkedAddress: host, ...(literal === null ? {} : { refused: { address: host, kind: literal, seenIn: 'link' } }) };
 	}
 	if (!resolver) return { url };
 	const addresses = await resolver(host);
@@ -103,7 +109,7 @@ export async function checkBeforeConnecting(
 	};
 	for (const address of addresses) {
 		const kind = addressClassOf(address);
-		if (kind !== null) return { ...hop, refused: { address, kind: kind ?? 'unconfirmed' } };
+		if (kind !== null) return { ...hop, refused: { address, kind: kind ?? 'unconfirmed', seenIn: 'resolver' } };
 	}
 	return hop;
 }
@@ -114,11 +120,14 @@ function connectedAddressOf(body: unknown): string | undefined {
 	return typeof address === 'string' && address !== '' ? address : undefined;
 }
 
-/** Checks the address the answer came from; an answer whose address cannot be read counts only when pinned. */
+/**
+ * Checks the address the answer came from, for a hop that was not pinned to a checked address (no resolver);
+ * a pinned hop went to the address checked before (or through a proxy the n8n administrator configured).
+ */
 export function checkConnected(body: unknown, hop: CheckedHop): RefusedAddress | undefined {
+	if (hop.checkedAddress !== undefined) return undefined;
 	const address = connectedAddressOf(body);
-	if (address === undefined) return hop.checkedAddress ? undefined : { address: hop.url.hostname, kind: 'unconfirmed' };
+	if (address === undefined) return { address: hop.url.hostname, kind: 'unconfirmed', seenIn: 'socket' };
 	const kind = addressClassOf(address);
-	if (kind === null) return undefined;
-	return { address, kind: kind ?? 'unconfirmed' };
+	return kind === null ? undefined : { address, kind: kind ?? 'unconfirmed', seenIn: 'socket' };
 }

@@ -50,8 +50,7 @@ const privateNetworkAdvice =
 
 function refusedAddressError(context: IExecuteFunctions, itemIndex: number, link: URL, first: boolean, refused: RefusedAddress) {
 	const subject = first ? `The Source URL ${shownUrl(link)}` : `The Source URL redirects to ${shownUrl(link)}, which`;
-	const host = link.hostname.replace(/^\[|\]$/g, '');
-	const where = refused.address === host ? `is on ${refused.address}` : `resolves to ${refused.address}`;
+	const where = { link: 'is on', resolver: 'resolves to', socket: 'was answered from' }[refused.seenIn] + ` ${refused.address}`;
 	const message =
 		refused.kind === 'unconfirmed'
 			? `${subject} was answered from an address the node could not read, so it was not fetched [item ${itemIndex}]`
