@@ -53,7 +53,7 @@ export function rateLimitGate(
 	const keyPacer = learnedPacerFor(serviceLimitKey(context, origin), { limitLastsOneWindow: true });
 	const routeKey = routeLimits[action]?.(context, origin);
 	const routePacer: LearnedLimitPacer | undefined = routeKey
-		? learnedPacerFor(routeKey, { limitLastsOneWindow: action === 'createJobs' })
+		? learnedPacerFor(routeKey) // kept while the pacer is in use: forgetting it would cost the next upload
 		: undefined;
 	return {
 		async waitForTurn(signal) {
