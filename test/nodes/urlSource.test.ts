@@ -1,7 +1,8 @@
 /**
  * Job > Create with Source "URL": the file is fetched by n8n's plain HTTP helper from a local file
  * server (which records what it was sent) and uploaded to the sandbox; checks of size, type, name
- * and scheme happen before anything is sent to the service.
+ * and scheme happen before anything is sent to the service. The file server is on loopback, so these
+ * runs allow private network addresses (sourceUrl.safety.test.ts proves the refusal without it).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -95,6 +96,7 @@ describe('Job > Create from a URL', () => {
 				operation: 'create',
 				workflow: 'conversion',
 				source: 'url',
+				options: { allowPrivateNetworks: true },
 				sourceUrl: `${files.url}/moved`,
 				format: 'dst',
 				waitForCompletion: true,
@@ -123,6 +125,7 @@ describe('Job > Create from a URL', () => {
 				operation: 'create',
 				workflow: 'digitising',
 				source: 'url',
+				options: { allowPrivateNetworks: true },
 				sourceUrl: `${files.url}/artwork?token=abc`,
 				format: 'pes',
 				widthMm: 60,
@@ -136,7 +139,7 @@ describe('Job > Create from a URL', () => {
 		const credentials = await env.credentials();
 		for (const link of ['/untyped/Star.JEF', '/vendor/Star.JEF', '/plain/Star.JEF']) {
 			const [created] = itemsOf(
-				await run(credentials, { resource: 'job', operation: 'create', workflow: 'conversion', source: 'url', sourceUrl: `${files.url}${link}`, format: 'dst' }),
+				await run(credentials, { resource: 'job', operation: 'create', workflow: 'conversion', source: 'url', sourceUrl: `${files.url}${link}`, format: 'dst', options: { allowPrivateNetworks: true } }),
 			);
 			expect(created.json).toMatchObject({ workflow: 'conversion', sourceFile: 'Star.JEF' });
 		}
@@ -149,7 +152,7 @@ describe('Job > Create from a URL', () => {
 			(
 				await run(
 					credentials,
-					{ resource: 'job', operation: 'create', workflow, source: 'url', sourceUrl, format: 'pes', widthMm: 60, colourCount: 2 },
+					{ resource: 'job', operation: 'create', workflow, source: 'url', sourceUrl, format: 'pes', widthMm: 60, colourCount: 2, options: { allowPrivateNetworks: true } },
 					[{}],
 					{ onError: 'continueRegularOutput' },
 				)

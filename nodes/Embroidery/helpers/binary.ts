@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IBinaryKeyData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { downloadSignedFile, safeFileName } from '../transport';
+import { downloadSignedFile, fileNameFromUrl, safeFileName } from '../transport';
 import type { SourceFile } from './validation';
 
 /** "data, artwork" -> ['data', 'artwork']; the parameter takes one or more binary field names. */
@@ -115,16 +115,6 @@ export async function sourceFile(context: IExecuteFunctions, source: SourceFile 
 	const buffer = source.content ?? (await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName));
 	// The cast only narrows Buffer's ArrayBufferLike; File copies the bytes once either way.
 	return new File([buffer as Uint8Array<ArrayBuffer>], source.fileName, { type: source.mimeType });
-}
-
-/** The last path segment of a URL, used as a file name when the service sends none. */
-export function fileNameFromUrl(url: string, fallback: string): string {
-	try {
-		const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-		return (last ? safeFileName(decodeURIComponent(last)) : undefined) ?? fallback;
-	} catch {
-		return fallback;
-	}
 }
 
 /** Streams a signed URL into n8n's binary data store (never whole in memory). */

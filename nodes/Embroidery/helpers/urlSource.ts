@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { fetchSourceUrl, fileNameFromDisposition, headerOf, fileNameFromUrl, safeFileName, shownUrl } from '../transport';
 import type { Workflow } from '../transport';
-import { fileNameFromUrl } from './binary';
 import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
 import type { SourceFile } from './validation';
 
@@ -10,19 +10,6 @@ import type { SourceFile } from './validation';
 export interface UrlSourceFile extends SourceFile {
 	sourceUrl: string;
 	content?: Buffer;
-}
-
-/** What n8n's helper gives for `encoding: 'stream'`: Node's response stream. */
-interface ResponseStream extends AsyncIterable<Uint8Array> {
-	destroy?: () => void;
-	/** Node's Readable `map`: a stream of what `fn` returns for each chunk; a throw ends it with that error. */
-	map?: (fn: (chunk: Uint8Array) => Uint8Array) => ResponseStream;
-}
-
-interface StreamedResponse {
-	body: ResponseStream;
-	headers: Record<string, unknown>;
-	statusCode: number;
 }
 
 const artworkExtensionOfMime: Record<string, string> = {
@@ -47,49 +34,8 @@ function notAMachineFileType(mimeType: string): boolean {
 	);
 }
 
-function header(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = headers[name];
-	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
-	return typeof value === 'string' ? value : undefined;
-}
-
 function capitalised(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The whole body in memory, each chunk passed through `each` (which may throw to stop). */
-async function collected(body: ResponseStream, each: (chunk: Uint8Array) => Uint8Array): Promise<Buffer> {
-	const chunks: Uint8Array[] = [];
-	for await (const chunk of body) chunks.push(each(chunk));
-	return Buffer.concat(chunks);
-}
-
-/** The URL without its query (signed links carry tokens there), for messages. */
-function shownUrl(url: URL): string {
-	return `${url.origin}${url.pathname}`;
-}
-
-/** A file name that is one plain path segment: no folders, no control characters, at most 200 characters. */
-export function safeFileName(name: string | undefined): string | undefined {
-	const last = (name ?? '').split(/[/\\]/).pop() ?? '';
-	// Control characters (C0 and DEL) have no place in a file name n8n shows and saves.
-	const cleaned = [...last].filter((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127).join('').trim();
-	if (cleaned === '' || cleaned === '.' || cleaned === '..') return undefined;
-	return cleaned.slice(-200);
-}
-
-/** filename* (RFC 5987) before filename, as browsers read Content-Disposition. */
-function dispositionFileName(disposition: string | undefined): string | undefined {
-	if (!disposition) return undefined;
-	const encoded = /filename\*\s*=\s*(?:[\w-]+'[^']*')?("?)([^";]+)\1/i.exec(disposition);
-	if (encoded) {
-		try {
-			return decodeURIComponent(encoded[2].trim());
-		} catch {
-			// A malformed encoding falls back to the plain parameter.
-		}
-	}
-	return /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(disposition)?.slice(1).find(Boolean)?.trim();
 }
 
 function problem(context: IExecuteFunctions, itemIndex: number, message: string, description: string): NodeOperationError {
@@ -124,65 +70,21 @@ export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, va
 	return url;
 }
 
-const maxRedirects = 5;
+/** The Create operation's option that lets a Source URL reach private networks (off by default). */
+export const allowPrivateNetworksOption: INodeProperties = {
+	displayName: 'Allow Private Network Addresses',
+	name: 'allowPrivateNetworks',
+	type: 'boolean',
+	default: false,
+	displayOptions: { show: { '/source': ['url'] } },
+	description:
+		'Whether the Source URL may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are refused so a workflow cannot reach the n8n server\'s own network or a cloud metadata service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when you trust where the links come from.',
+};
 
 /**
- * GETs the URL with n8n's plain HTTP helper, following redirects here rather than in the client so
- * each hop is checked to stay on http(s) and the link that served the file is known (it names it).
- */
-async function followToFile(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	start: URL,
-	where: string,
-): Promise<StreamedResponse & { url: URL }> {
-	let url = start;
-	for (let hop = 0; ; hop++) {
-		let response: StreamedResponse;
-		try {
-			response = (await context.helpers.httpRequest({
-				method: 'GET',
-				url: url.href,
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout: 60_000,
-				abortSignal: context.getExecutionCancelSignal?.(),
-				headers: { Accept: '*/*' },
-			})) as StreamedResponse;
-		} catch (error) {
-			throw problem(
-				context,
-				itemIndex,
-				`Could not fetch ${where}: ${(error as Error).message}`,
-				'Check that the link is reachable from the n8n server.',
-			);
-		}
-		const location = header(response.headers, 'location');
-		if (response.statusCode < 300 || response.statusCode >= 400 || location === undefined) return { ...response, url };
-		response.body.destroy?.();
-		if (hop + 1 >= maxRedirects) {
-			throw problem(context, itemIndex, `${capitalised(where)} redirects more than ${maxRedirects} times`, 'Link the file itself.');
-		}
-		const next = new URL(location, url);
-		if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-			throw problem(
-				context,
-				itemIndex,
-				`${capitalised(where)} redirects to a ${next.protocol.replace(/:$/, '')} link; only http and https are followed`,
-				'Link the file itself.',
-			);
-		}
-		url = next;
-	}
-}
-
-/**
- * Fetches a source file from a URL with n8n's plain HTTP helper: no credential, so the API key is never
- * sent there (nor to any host a redirect leads to). The type is checked from the headers before the
- * body is read, the size limit while it arrives (the download stops at the limit), and the body streams
- * into n8n's binary store, from which the upload streams it like any stored source.
+ * Fetches a source file from a URL through transport/sourceUrl.ts (no credential, public addresses only
+ * unless allowed, bounded in time and size). The type is checked from the headers before the body is read,
+ * and the body streams into n8n's binary store, from which the upload streams it like any stored source.
  */
 export async function fetchUrlSource(
 	context: IExecuteFunctions,
@@ -200,7 +102,14 @@ export async function fetchUrlSource(
 			`${capitalised(where)} is ${size}; ${workflow} accepts at most ${formatMegabytes(maxBytes)} per file`,
 			'Link a smaller file.',
 		);
-	const response = await followToFile(context, itemIndex, url, where);
+	const response = await fetchSourceUrl(context, {
+		url,
+		itemIndex,
+		allowPrivateNetworks: context.getNodeParameter('options.allowPrivateNetworks', itemIndex, false) === true,
+		maxBytes,
+		tooLarge: (announced) =>
+			tooLarge(announced === undefined ? `larger than ${formatMegabytes(maxBytes)} (the download was stopped there)` : formatMegabytes(announced)),
+	});
 	const body = response.body;
 	try {
 		if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -211,11 +120,10 @@ export async function fetchUrlSource(
 				'The link must lead to the file itself and be readable without logging in.',
 			);
 		}
-		const mimeType = header(response.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || 'application/octet-stream';
-		const servedFrom = response.url.href;
+		const mimeType = headerOf(response.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || 'application/octet-stream';
 		let fileName =
-			safeFileName(dispositionFileName(header(response.headers, 'content-disposition'))) ??
-			safeFileName(fileNameFromUrl(servedFrom, '')) ??
+			fileNameFromDisposition(headerOf(response.headers, 'content-disposition')) ??
+			safeFileName(fileNameFromUrl(response.servedFrom, '')) ??
 			'source';
 		if (workflow === 'conversion' && notAMachineFileType(mimeType)) {
 			throw problem(
@@ -239,36 +147,21 @@ export async function fetchUrlSource(
 				);
 			}
 		}
-		const announced = Number(header(response.headers, 'content-length'));
-		if (Number.isFinite(announced) && announced > maxBytes) throw tooLarge(formatMegabytes(announced));
-
-		let bytes = 0;
-		let overLimit: NodeOperationError | undefined;
-		const counted = (chunk: Uint8Array) => {
-			bytes += chunk.length;
-			if (bytes > maxBytes) {
-				overLimit = tooLarge(`larger than ${formatMegabytes(maxBytes)} (the download was stopped there)`);
-				throw overLimit;
-			}
-			return chunk;
-		};
 		// The body streams into n8n's binary store (filesystem, database or S3 mode keep it there; only the
-		// memory mode holds it), counted on the way so the download stops at the limit.
+		// memory mode holds it); the transport ends it at the size ceiling, a stall, the time limit or Stop.
 		let stored: IBinaryData;
 		try {
-			stored = body.map
-				? await context.helpers.prepareBinaryData(
-						body.map(counted) as unknown as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-						fileName,
-						mimeType,
-					)
-				: await context.helpers.prepareBinaryData(await collected(body, counted), fileName, mimeType);
+			stored = await context.helpers.prepareBinaryData(body.stream, fileName, mimeType);
 		} catch (error) {
 			throw (
-				overLimit ??
+				body.failure() ??
 				problem(context, itemIndex, `Could not read ${where}: ${(error as Error).message}`, 'Check that the link is reachable from the n8n server.')
 			);
 		}
+		// Some stores finish without the pipe's error: a limit that ended the stream still wins.
+		const failure = body.failure();
+		if (failure) throw failure;
+		const bytes = body.bytes();
 		if (bytes === 0) throw problem(context, itemIndex, `${capitalised(where)} is empty`, 'Link a file with content.');
 		return {
 			itemIndex,
@@ -281,6 +174,6 @@ export async function fetchUrlSource(
 			content: stored.id ? undefined : Buffer.from(stored.data, 'base64'),
 		};
 	} finally {
-		body.destroy?.();
+		body.stream.destroy();
 	}
 }

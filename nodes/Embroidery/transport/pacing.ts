@@ -161,7 +161,8 @@ const learnedPacers = new Map<string, LearnedLimitPacer>();
 
 /**
  * One learned-limit pacer per key: execution, credential and route class for unlocks (`…|unlock`); credential
- * and service for the service's limit per API key, shared by every execution of this process.
+ * and service for the service's limit per API key and for job creation (`…|create`), shared by every
+ * execution of this process (rateLimit.ts says which request uses which).
  */
 export function learnedPacerFor(key: string, options: { limitLastsOneWindow?: boolean } = {}): LearnedLimitPacer {
 	return pacerIn(

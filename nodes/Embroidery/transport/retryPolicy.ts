@@ -93,3 +93,43 @@ export function refusalDelayMs(
 ): number {
 	return retryDelayMs(refusals, retryAfterMs === 0 ? null : retryAfterMs, policy, random);
 }
+
+/** Errors and the errors they wrap, outermost first (n8n wraps axios's error, which wraps the socket's). */
+function errorChain(error: unknown): object[] {
+	const chain: object[] = [];
+	for (let link = error; link !== null && typeof link === 'object' && chain.length < 5; link = (link as { cause?: unknown }).cause) {
+		chain.push(link);
+	}
+	return chain;
+}
+
+/**
+ * Whether a request that got no answer was cut off before its body was completely written: the socket said
+ * EPIPE (the server closed it while the upload was being sent), or n8n's request (Node's ClientRequest, on
+ * axios's error) never finished writing. A request whose body was fully sent and then lost its connection
+ * (reset, time limit) is not one: the service may have acted on it.
+ */
+export function bodyNotSent(error: unknown): boolean {
+	const chain = errorChain(error);
+	if (chain.some((link) => (link as { code?: unknown }).code === 'EPIPE')) return true;
+	const request = chain
+		.map((link) => (link as { request?: unknown }).request)
+		.find((candidate) => candidate !== null && typeof candidate === 'object' && 'writableFinished' in candidate);
+	return (request as { writableFinished?: unknown } | undefined)?.writableFinished === false;
+}
+
+/**
+ * The wait before the next try of a request that got no answer or a 5xx, null when it must not be sent again:
+ * an upload cut off before it was sent is a refusal (kept trying within the time budget), the rest count tries.
+ */
+export function failureDelayMs(
+	reason: RetryReason | null,
+	tries: { refused: number; failed: number },
+	elapsedMs: number,
+	policy: RetryPolicy,
+): number | null {
+	if (reason === null) return null;
+	if (!isRefusal(reason)) return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
+	const delay = refusalDelayMs(tries.refused, null, policy);
+	return elapsedMs + delay <= policy.refusedBudgetMs ? delay : null;
+}

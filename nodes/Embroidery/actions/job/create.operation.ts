@@ -7,7 +7,7 @@ import { createJobs } from '../../helpers/createJobs';
 import type { CreatedJob, PreparedItem } from '../../helpers/createJobs';
 import type { JobRequestFields } from '../../helpers/jobForm';
 import { limits } from '../../helpers/limits';
-import { fetchUrlSource } from '../../helpers/urlSource';
+import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/urlSource';
 import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/validation';
 import type { Workflow } from '../../transport';
 import type { ItemResults } from '../types';
@@ -147,6 +147,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: limits.maximumStitchCount.min, maxValue: limits.maximumStitchCount.max },
 				description: 'Upper bound of stitches in the result (1-250000)',
 			},
+			allowPrivateNetworksOption,
 		],
 	},
 ];

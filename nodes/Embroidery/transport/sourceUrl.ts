@@ -1,0 +1,204 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { clock } from './clock';
+import { checkBeforeConnecting, checkConnected, resolverFor } from './privateNetworks';
+import type { CheckedHop, RefusedAddress } from './privateNetworks';
+import { followRedirects } from './redirects';
+import type { Hop, RedirectRules } from './redirects';
+import { discardBody, headerOf } from './responseBody';
+import type { FullResponse } from './responseBody';
+import { limitedStream } from './streamLimits';
+import type { ByteStream, LimitedStream } from './streamLimits';
+import { sourceUrlLimits } from './timeLimits';
+
+/**
+ * Fetching the file of a Source URL: someone else's server, reached with n8n's plain request helper and no
+ * credential (the API key never goes there, nor to a host a redirect leads to). Every hop is checked against
+ * the private-network policy (privateNetworks.ts) and follows the one redirect loop (redirects.ts); the server
+ * must answer within `answerMs`, keep sending bytes (`idleMs`), finish within `totalMs` and stay under the
+ * workflow's size ceiling, and Stop ends it at once.
+ */
+
+export interface SourceUrlRequest {
+	url: URL;
+	itemIndex: number;
+	allowPrivateNetworks: boolean;
+	maxBytes: number;
+	/** The error for a file over `maxBytes`; `announcedBytes` when the server said so before sending it. */
+	tooLarge: (announcedBytes: number | undefined) => Error;
+}
+
+export interface FetchedSource {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	/** The link that answered, after redirects. */
+	servedFrom: URL;
+	/** The body, ended by the first limit it crosses (`failure()` then says which). */
+	body: LimitedStream;
+}
+
+/** The URL without its query (signed links carry tokens there), for messages. */
+export function shownUrl(url: URL): string {
+	return `${url.origin}${url.pathname}`;
+}
+
+const articleOf = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
+const privateNetworkAdvice =
+	'Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, unique-local and other non-public addresses are refused by default, so a workflow cannot reach the n8n server\'s own network. If the file lives on your intranet and you trust where this workflow\'s links come from, turn on Options > Allow Private Network Addresses.';
+
+function refusedAddressError(context: IExecuteFunctions, itemIndex: number, link: URL, first: boolean, refused: RefusedAddress) {
+	const subject = first ? `The Source URL ${shownUrl(link)}` : `The Source URL redirects to ${shownUrl(link)}, which`;
+	const where = { link: 'is on', resolver: 'resolves to', socket: 'was answered from' }[refused.seenIn] + ` ${refused.address}`;
+	const message =
+		refused.kind === 'unconfirmed'
+			? `${subject} was answered from an address the node could not read, so it was not fetched [item ${itemIndex}]`
+			: `${subject} ${where}, ${articleOf(refused.kind)} ${refused.kind} address: not fetched [item ${itemIndex}]`;
+	return new NodeOperationError(context.getNode(), message, { itemIndex, description: privateNetworkAdvice });
+}
+
+function sourceProblem(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {
+	return new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, { itemIndex, description });
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** How waiting for an answer ended: the answer, the server's error, or the node's limit or Stop (`ended`). */
+type Waited<T> = { answer: T } | { failed: unknown } | { ended: 'limit' | 'cancel' };
+
+/**
+ * Waits for `answer` at most `ms` (on the node's clock) and never past the execution's Stop; on either, the
+ * request underneath is ended with `stop`.
+ */
+async function withinLimit<T>(answer: Promise<T>, ms: number, cancel: AbortSignal | undefined, stop: () => void): Promise<Waited<T>> {
+	const timer = new AbortController();
+	const limit = clock.sleep(ms, timer.signal).then(
+		(): Waited<T> => ({ ended: 'limit' }),
+		() => new Promise<never>(() => undefined),
+	);
+	const cancelled = new Promise<Waited<T>>((resolve) => {
+		if (!cancel) return;
+		const onAbort = () => resolve({ ended: 'cancel' });
+		if (cancel.aborted) onAbort();
+		else {
+			cancel.addEventListener('abort', onAbort, { once: true });
+			timer.signal.addEventListener('abort', () => cancel.removeEventListener('abort', onAbort), { once: true });
+		}
+	});
+	const answered = answer.then(
+		(value): Waited<T> => ({ answer: value }),
+		(error: unknown): Waited<T> => ({ failed: error }),
+	);
+	try {
+		const outcome = await Promise.race([answered, limit, cancelled]);
+		if ('ended' in outcome) stop();
+		return outcome;
+	} finally {
+		timer.abort();
+	}
+}
+
+export async function fetchSourceUrl(context: IExecuteFunctions, request: SourceUrlRequest): Promise<FetchedSource> {
+	const { itemIndex, allowPrivateNetworks } = request;
+	const startedAt = clock.now();
+	const cancel = context.getExecutionCancelSignal?.();
+	const stopRequest = new AbortController();
+	const requestSignal = cancel ? AbortSignal.any([cancel, stopRequest.signal]) : stopRequest.signal;
+	const cancelledError = () => new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
+	const resolver = resolverFor(context);
+	const limits = sourceUrlLimits;
+
+	const sendHop = async (hop: Hop): Promise<FullResponse> => {
+		let checked: CheckedHop & { refused?: RefusedAddress };
+		try {
+			checked = await checkBeforeConnecting(hop.url, resolver);
+		} catch (error) {
+			throw sourceProblem(
+				context,
+				itemIndex,
+				`The host of the Source URL ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
+				'Check the link; where n8n\'s outbound network policy refuses the address, the n8n administrator decides which hosts workflows may reach.',
+			);
+		}
+		if (checked.refused && !allowPrivateNetworks) {
+			throw refusedAddressError(context, itemIndex, hop.url, !hop.redirected, checked.refused);
+		}
+		const options: IHttpRequestOptions = {
+			method: 'GET',
+			url: checked.url.href,
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: limits.answerMs,
+			abortSignal: requestSignal,
+			// Identity: a compressed answer would hide the socket whose address is checked.
+			headers: { Accept: '*/*', 'Accept-Encoding': 'identity', ...(checked.hostHeader ? { Host: checked.hostHeader } : {}) },
+			...(checked.serverName ? { agentOptions: { servername: checked.serverName } } : {}),
+		};
+		const answerMs = Math.min(limits.answerMs, limits.totalMs - (clock.now() - startedAt));
+		const waited = await withinLimit(context.helpers.httpRequest(options) as Promise<FullResponse>, answerMs, cancel, () =>
+			stopRequest.abort(),
+		);
+		if ('ended' in waited) {
+			if (waited.ended === 'cancel') throw cancelledError();
+			throw sourceProblem(
+				context,
+				itemIndex,
+				`The Source URL ${shownUrl(hop.url)} did not answer within ${seconds(answerMs)}`,
+				'Check that the link is reachable from the n8n server and that its server is up.',
+			);
+		}
+		if ('failed' in waited) {
+			if (cancel?.aborted) throw cancelledError();
+			const reason = waited.failed instanceof Error ? waited.failed.message : String(waited.failed);
+			throw sourceProblem(context, itemIndex, `Could not fetch the Source URL ${shownUrl(hop.url)}: ${reason}`, 'Check that the link is reachable from the n8n server.');
+		}
+		const response = waited.answer;
+		const connected = allowPrivateNetworks ? undefined : checkConnected(response.body, checked);
+		if (connected) {
+			discardBody(response.body);
+			throw refusedAddressError(context, itemIndex, hop.url, !hop.redirected, connected);
+		}
+		return response;
+	};
+
+	const rules: RedirectRules = {
+		maxRedirects: limits.maxRedirects,
+		refuse: (target, reason) =>
+			sourceProblem(context, itemIndex, `The Source URL ${shownUrl(request.url)} redirects to ${target}: ${reason}`, 'Link the file itself.'),
+		follow(_from, to) {
+			if (to.protocol !== 'http:' && to.protocol !== 'https:') {
+				return { refused: rules.refuse(shownUrl(to), `a ${to.protocol.replace(/:$/, '')} link; only http and https are followed`) };
+			}
+			return { next: { url: to, withKey: false, redirected: true } };
+		},
+	};
+	const outcome = await followRedirects({ url: request.url, withKey: false, redirected: false }, sendHop, rules);
+	if ('refused' in outcome) throw outcome.refused;
+	const { response, hop } = outcome;
+	const announced = Number(headerOf(response.headers, 'content-length'));
+	if (response.statusCode >= 200 && response.statusCode < 300 && Number.isFinite(announced) && announced > request.maxBytes) {
+		discardBody(response.body);
+		throw request.tooLarge(announced);
+	}
+	const body = limitedStream(
+		response.body as ByteStream,
+		{
+			idle: {
+				ms: limits.idleMs,
+				error: () => sourceProblem(context, itemIndex, `The Source URL ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`, 'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.'),
+			},
+			total: {
+				ms: limits.totalMs,
+				startedAt,
+				error: () => sourceProblem(context, itemIndex, `The Source URL ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`, 'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.'),
+			},
+			size: { maxBytes: request.maxBytes, error: () => request.tooLarge(undefined) },
+			...(cancel ? { cancel: { signal: cancel, error: cancelledError } } : {}),
+		},
+		() => stopRequest.abort(),
+	);
+	return { statusCode: response.statusCode, headers: response.headers, servedFrom: hop.url, body };
+}
