@@ -102,6 +102,7 @@ function notCompleted(context: EmbroideryContext, ref: JobRef, job: Job, itemInd
 		[],
 	);
 	error.context.jobStatus = job.status;
+	error.context.job = { id: ref.id, workflow: ref.workflow };
 	return error;
 }
 
