@@ -105,6 +105,9 @@ function jobCountMismatch(context: IExecuteFunctions, jobs: JobRef[], files: num
 	return jobsError(error, jobs);
 }
 
+// Numbers the creation requests of this process, so jobs of one request are told apart from any other's (a retry's too).
+let requestsMade = 0;
+
 /** A 4xx answer is the service refusing before it made anything; any other outcome of a sent POST may have made jobs. */
 function refusedBeforeActing(error: unknown): boolean {
 	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode ?? ''));
@@ -125,14 +128,13 @@ export async function createJobs(
 ): Promise<CreatedJob[]> {
 	const created: CreatedJob[] = [];
 	const itemOf = new Map(items.map((item) => [item.itemIndex, item]));
-	let batchNumber = 0;
 	for (const group of groupByRequestFields(items)) {
 		const fields = group[0].fields;
 		for (const batch of planBatches(group.map((item) => item.sources), mode)) {
 			const batchItems = [...new Set(batch.map((source) => source.itemIndex))];
 			const record = (note: (item: PreparedItem, key: string) => void) =>
 				batch.forEach((source) => note(itemOf.get(source.itemIndex)!, sourceKey(source)));
-			const thisBatch = ++batchNumber;
+			const thisBatch = ++requestsMade;
 			// Between sending and the answer, the service may have made the jobs: an error then leaves them unknown.
 			let sent = false;
 			try {

@@ -167,6 +167,11 @@ export function snapshotStatus(seen: JobSnapshot): Job['status'] {
 	return seen.detail ? seen.detail.status : seen.listed.status;
 }
 
+/** The source file name the service shows for the job, when it shows one. */
+export function snapshotSourceName(seen: JobSnapshot): string | undefined {
+	return seen.detail ? seen.detail.source?.name : seen.listed.source?.name;
+}
+
 export function snapshotUnlocked(seen: JobSnapshot): boolean {
 	return seen.detail ? seen.detail.downloadsUnlocked : seen.listed.downloadsUnlocked;
 }
