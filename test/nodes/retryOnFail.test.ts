@@ -91,6 +91,34 @@ describe('Retry On Fail with downloads answering 503', () => {
 	});
 });
 
+describe('an unlock whose answer was lost is not sent again by a retry', () => {
+	it('the unlock took effect: the retry downloads the unlocked job, with no second unlock', async () => {
+		const { creds, creditBalance } = await account();
+		const before = await creditBalance();
+		variant.on((request) => (request.route.endsWith('/unlock') ? { dropAnswer: true } : undefined));
+		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(1), retryOnFail });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'completed', downloadsUnlocked: true });
+		expect(result.items[0].binary?.data).toBeDefined();
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
+		expect(before - (await creditBalance())).toBe(await unlockCost(creds));
+	});
+
+	it('the job still shows locked: the retry refuses to unlock again and says what to check', async () => {
+		const { creds, creditBalance } = await account();
+		const before = await creditBalance();
+		variant.on((request) => (request.route.endsWith('/unlock') ? { status: 503 } : undefined));
+		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(1), retryOnFail });
+		const [id] = (await sandboxJobs(creds)).map((job) => job.id);
+		expect(result.error?.message).toBe(`An earlier try of this node sent the unlock of job ${id} and got no answer; it was not sent again`);
+		expect(result.error?.description).toMatch(/Job > Get/);
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
+		expect(await creditBalance()).toBe(before);
+	});
+});
+
 describe('a creation whose answer was lost is not sent again by a retry', () => {
 	it('the retry refuses the item, naming what happened, and the service saw one request', async () => {
 		const { creds } = await account();

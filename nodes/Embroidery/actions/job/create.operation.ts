@@ -3,11 +3,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { describeSources, binaryPropertyNames } from '../../helpers/binary';
 import type { BatchingMode } from '../../helpers/batching';
-import { earlierCreationsOf, sourceKey } from '../../helpers/earlierTries';
-import { jobsError } from '../../helpers/jobs';
 import { createJobs } from '../../helpers/createJobs';
 import type { CreatedJob, PreparedItem } from '../../helpers/createJobs';
+import { earlierCreationsOf, sourceKey } from '../../helpers/earlierTries';
 import type { JobRequestFields } from '../../helpers/jobForm';
+import { jobsError } from '../../helpers/jobs';
 import { limits } from '../../helpers/limits';
 import { fetchUrlSource } from '../../helpers/urlSource';
 import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/validation';
