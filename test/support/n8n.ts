@@ -75,6 +75,8 @@ export interface RunNodeOptions {
 	typeVersion?: number;
 	/** Aborting this cancels the execution, like the Stop button. */
 	signal?: AbortSignal;
+	/** The node settings "Retry On Fail", "Max. Tries" and "Wait Between Tries (ms)". */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 }
 
 export interface NodeRun {
@@ -264,6 +266,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		position: [200, 0],
 		parameters: options.parameters,
 		...(options.onError ? { onError: options.onError } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 		credentials: options.credentials ? { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } } : undefined,
 	};
 	const workflow = new Workflow({

@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { startTry } from '../helpers/earlierTries';
 import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobs';
 import { jobKey, nodeErrorOf } from '../transport';
@@ -79,6 +80,32 @@ class CollectedResults implements ItemResults {
 	}
 }
 
+/** Runs the operation over every item; each failure lands on its item, or ends the run without Continue On Fail. */
+async function runItems(
+	context: IExecuteFunctions,
+	operation: EmbroideryOperation,
+	itemIndices: number[],
+	results: CollectedResults,
+): Promise<void> {
+	if ('executeAll' in operation) {
+		try {
+			await operation.executeAll.call(context, itemIndices, results);
+		} catch (error) {
+			// A failure shared by all items (say, the jobs listing refused): each unanswered item gets it.
+			const answered = results.answeredItems();
+			for (const itemIndex of itemIndices) if (!answered.has(itemIndex)) results.fail(itemIndex, error);
+		}
+	} else {
+		for (const itemIndex of itemIndices) {
+			try {
+				for (const output of await operation.execute.call(context, itemIndex)) results.add(itemIndex, output);
+			} catch (error) {
+				results.fail(itemIndex, error);
+			}
+		}
+	}
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -89,22 +116,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const results = new CollectedResults(this);
 	const itemIndices = items.map((_, index) => index);
-	if ('executeAll' in operation) {
-		try {
-			await operation.executeAll.call(this, itemIndices, results);
-		} catch (error) {
-			// A failure shared by all items (say, the jobs listing refused): each unanswered item gets it.
-			const answered = results.answeredItems();
-			for (const itemIndex of itemIndices) if (!answered.has(itemIndex)) results.fail(itemIndex, error);
-		}
-	} else {
-		for (const itemIndex of itemIndices) {
-			try {
-				for (const output of await operation.execute.call(this, itemIndex)) results.add(itemIndex, output);
-			} catch (error) {
-				results.fail(itemIndex, error);
-			}
-		}
+	// Each call is one try of n8n's Retry On Fail; what it creates and unlocks is remembered for the next.
+	const thisTry = startTry(this);
+	try {
+		await runItems(this, operation, itemIndices, results);
+	} finally {
+		thisTry.end();
 	}
 	const output = results.toOutput();
 	// A listing's locked and failed jobs are no news about this run; its items still carry their warnings.

@@ -1,10 +1,12 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, routes } from '../transport';
+import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
 import type { JobRef, Workflow } from '../transport';
 import type { ItemResults } from '../actions/types';
 import { sourceFile } from './binary';
+import type { EarlierCreations } from './earlierTries';
+import { sourceKey } from './earlierTries';
 import { planBatches } from './batching';
 import type { BatchingMode } from './batching';
 import { buildJobForm, requestFieldsKey } from './jobForm';
@@ -16,6 +18,10 @@ export interface PreparedItem {
 	itemIndex: number;
 	fields: JobRequestFields;
 	sources: SourceFile[];
+	/** The item's request as a key (parameters and input files): what an earlier try sent is reused only for it. */
+	identity: string;
+	/** How many source files the item has in all, those an earlier try already made into jobs included. */
+	sourceCount: number;
 }
 
 export interface CreatedJob {
@@ -23,6 +29,9 @@ export interface CreatedJob {
 	id: string;
 	workflow: Workflow;
 	json: IDataObject;
+	/** The file name sent for the job, and the jobs made by the same request: their pairing is by array order. */
+	sentName?: string;
+	batch?: number;
 }
 
 /** Items whose request fields match form one group; only those can share a request. */
@@ -96,53 +105,87 @@ function jobCountMismatch(context: IExecuteFunctions, jobs: JobRef[], files: num
 	return jobsError(error, jobs);
 }
 
+// Numbers the creation requests of this process, so jobs of one request are told apart from any other's (a retry's too).
+let requestsMade = 0;
+
+/** A 4xx answer is the service refusing before it made anything; any other outcome of a sent POST may have made jobs. */
+function refusedBeforeActing(error: unknown): boolean {
+	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode ?? ''));
+}
+
 /**
  * Sends POST /jobs once per batch and pairs each accepted job with the item of its source
  * (the service answers one job per source, in the order sent). POSTs are never retried after
- * a failure other than 429, so no job is created twice.
+ * a failure other than 429, so no job is created twice; each sent source is recorded in `earlier`
+ * (what n8n's Retry On Fail consults) before the request goes out.
  */
 export async function createJobs(
 	context: IExecuteFunctions,
 	items: PreparedItem[],
 	mode: BatchingMode,
 	results: ItemResults,
+	earlier: EarlierCreations,
 ): Promise<CreatedJob[]> {
 	const created: CreatedJob[] = [];
+	const itemOf = new Map(items.map((item) => [item.itemIndex, item]));
 	for (const group of groupByRequestFields(items)) {
 		const fields = group[0].fields;
 		for (const batch of planBatches(group.map((item) => item.sources), mode)) {
 			const batchItems = [...new Set(batch.map((source) => source.itemIndex))];
+			const record = (note: (item: PreparedItem, key: string) => void) =>
+				batch.forEach((source) => note(itemOf.get(source.itemIndex)!, sourceKey(source)));
+			const thisBatch = ++requestsMade;
+			// Between sending and the answer, the service may have made the jobs: an error then leaves them unknown.
+			let sent = false;
 			try {
 				const files: File[] = [];
 				for (const source of batch) files.push(await sourceFile(context, source));
+				record((item, key) => earlier.sending(item.itemIndex, item.identity, key, 'the try ended before the answer came'));
+				sent = true;
 				const accepted = await embroideryApiRequest.call(context, {
 					...routes.createJobs(),
 					body: buildJobForm(fields, files),
 					schema: JobAcceptedSchema,
 					itemIndex: batchItems[0],
 				});
+				sent = false;
 				// Registered before anything else can fail, so an error that ends the run still names them.
 				accepted.jobs.forEach((job, index) => results.jobCreated(batch[index]?.itemIndex ?? batchItems[0], job));
-				if (accepted.jobs.length !== batch.length) throw jobCountMismatch(context, accepted.jobs, batch.length, batchItems[0]);
+				if (accepted.jobs.length !== batch.length) {
+					const mismatch = jobCountMismatch(context, accepted.jobs, batch.length, batchItems[0]);
+					record((item, key) => earlier.unknown(item.itemIndex, item.identity, key, mismatch.message));
+					throw mismatch;
+				}
 				accepted.jobs.forEach((job, index) => {
 					const source = batch[index];
-					created.push({
+					const createdJob: CreatedJob = {
 						itemIndex: source.itemIndex,
 						id: job.id,
 						workflow: job.workflow,
+						sentName: source.fileName,
+						batch: thisBatch,
 						json: {
 							id: job.id,
 							workflow: job.workflow,
 							status: job.status,
 							format: fields.format,
 							sourceFile: source.fileName,
-							sourceBinaryField: source.propertyName,
+							// A job made from a URL names its link instead of a binary field.
+							...('sourceUrl' in source ? { sourceUrl: String(source.sourceUrl) } : { sourceBinaryField: source.propertyName }),
 							message: accepted.message,
 							...(accepted.freeUsage ? { freeUsage: accepted.freeUsage as IDataObject } : {}),
 						},
-					});
+					};
+					created.push(createdJob);
+					const item = itemOf.get(source.itemIndex)!;
+					earlier.created(item.itemIndex, item.identity, sourceKey(source), createdJob, item.sourceCount);
 				});
 			} catch (error) {
+				if (sent && refusedBeforeActing(error)) record((item, key) => earlier.refused(item.itemIndex, key));
+				else if (sent) {
+					const reason = nodeErrorOf(context.getNode(), error).message;
+					record((item, key) => earlier.unknown(item.itemIndex, item.identity, key, reason));
+				}
 				const explained = await withOneFileHint(context, error, batch.length, mode, batchItems[0]);
 				for (const itemIndex of batchItems) results.fail(itemIndex, explained);
 			}

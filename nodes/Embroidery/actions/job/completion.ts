@@ -4,8 +4,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { CreatedJob } from '../../helpers/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { fetchJob, jobError, snapshotStatus, snapshotToJson, snapshotUnlocked, unlockJob } from '../../helpers/jobs';
+import { fetchJob, jobError, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked, unlockJob } from '../../helpers/jobs';
 import type { JobRef, JobSnapshot } from '../../helpers/jobs';
+import { pairBySourceName, sourceMismatchError } from '../../helpers/sourcePairing';
 import { waitForJobs } from '../../helpers/waiting';
 import { jobKey, nodeErrorOf } from '../../transport';
 import type { Job } from '../../transport';
@@ -129,7 +130,7 @@ async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: Job
  */
 export async function finishCreatedJobs(
 	context: IExecuteFunctions,
-	jobs: Array<Pick<CreatedJob, 'itemIndex' | 'id' | 'workflow' | 'json'>>,
+	jobs: Array<Pick<CreatedJob, 'itemIndex' | 'id' | 'workflow' | 'json' | 'sentName' | 'batch'>>,
 	options: CompletionOptions,
 	results: ItemResults,
 ): Promise<void> {
@@ -145,8 +146,21 @@ export async function finishCreatedJobs(
 			wantsDetail: (item) => options.includeFullJob && !(options.unlock && !item.downloadsUnlocked),
 		},
 	);
+	// The creation answer paired jobs with files by array order; the names the service now shows check that.
+	const pairing = pairBySourceName(
+		outcomes.map((outcome, index) => ({
+			sentName: jobs[index].sentName,
+			batch: jobs[index].batch,
+			shownName: outcome.finished ? snapshotSourceName(outcome.job) : undefined,
+		})),
+	);
 	for (const [index, outcome] of outcomes.entries()) {
-		const { itemIndex, json: known } = jobs[index];
+		const paired = pairing[index];
+		if ('mismatch' in paired) {
+			results.fail(jobs[index].itemIndex, sourceMismatchError(context.getNode(), outcome.ref, jobs[index].itemIndex, paired.mismatch));
+			continue;
+		}
+		const { itemIndex, json: known } = jobs[paired.use];
 		const failForJob = (error: unknown) =>
 			results.fail(itemIndex, jobError(context.getNode(), error, outcome.ref, itemIndex, options.created));
 		if (!outcome.finished && outcome.error !== undefined) {

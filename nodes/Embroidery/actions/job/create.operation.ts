@@ -1,11 +1,13 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { describeSources, binaryPropertyNames } from '../../helpers/binary';
 import type { BatchingMode } from '../../helpers/batching';
 import { createJobs } from '../../helpers/createJobs';
 import type { CreatedJob, PreparedItem } from '../../helpers/createJobs';
+import { earlierCreationsOf, sourceKey } from '../../helpers/earlierTries';
 import type { JobRequestFields } from '../../helpers/jobForm';
+import { jobsError } from '../../helpers/jobs';
 import { limits } from '../../helpers/limits';
 import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/urlSource';
 import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/validation';
@@ -159,7 +161,7 @@ function check(context: IExecuteFunctions, itemIndex: number, problem: string | 
 }
 
 /** Reads and validates one item's request before anything is sent. */
-async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: BatchingMode): Promise<PreparedItem> {
+async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: BatchingMode, identity: string): Promise<PreparedItem> {
 	const workflow = context.getNodeParameter('workflow', itemIndex) as Workflow;
 	const format = String(context.getNodeParameter('format', itemIndex, '')).trim();
 	if (!format) check(context, itemIndex, `Output Format of item ${itemIndex} is empty; choose a writable format`);
@@ -183,22 +185,40 @@ async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: 
 	if (context.getNodeParameter('source', itemIndex, 'binary') === 'url') {
 		// Size and type are checked while the file is fetched, in words that name the URL.
 		const source = await fetchUrlSource(context, itemIndex, context.getNodeParameter('sourceUrl', itemIndex, ''), workflow);
-		return { itemIndex, fields, sources: [source] };
+		return { itemIndex, fields, sources: [source], identity, sourceCount: 1 };
 	}
 	const names = binaryPropertyNames(context.getNodeParameter('binaryPropertyName', itemIndex));
 	const sources = await describeSources(context, itemIndex, names);
 	if (mode === 'perItem') check(context, itemIndex, tooManySourcesProblem(sources.length, itemIndex));
 	for (const source of sources) check(context, itemIndex, sourceProblem(source, workflow));
-	return { itemIndex, fields, sources };
+	return { itemIndex, fields, sources, identity, sourceCount: sources.length };
 }
 
-/** A job made from a URL names its link instead of a binary field. */
-function describeUrlSource(job: CreatedJob, sourceUrls: Map<number, string>): CreatedJob {
-	const sourceUrl = sourceUrls.get(job.itemIndex);
-	if (sourceUrl === undefined) return job;
-	const json: IDataObject = { ...job.json, sourceUrl };
-	delete json.sourceBinaryField;
-	return { ...job, json };
+/** The item's request as a key: its parameters and the input files they may name (nothing fetched or read). */
+function itemIdentity(context: IExecuteFunctions, itemIndex: number): string {
+	const parameters = ['workflow', 'format', 'widthMm', 'colourCount', 'threadPaletteKey', 'options', 'source', 'sourceUrl', 'binaryPropertyName'];
+	const files = Object.entries(context.getInputData()[itemIndex]?.binary ?? {}).map(([field, file]) => [
+		field,
+		file.id ?? null,
+		file.fileName ?? null,
+		file.fileSize ?? null,
+		file.mimeType,
+	]);
+	return JSON.stringify([parameters.map((name) => context.getNodeParameter(name, itemIndex, null) as unknown), files]);
+}
+
+/** An earlier try sent the item's file and its answer was lost: sending it again could make and charge a second job. */
+function notSentAgain(context: IExecuteFunctions, itemIndex: number, reason: string, jobs: CreatedJob[]): NodeOperationError {
+	const made = jobs.length === 0 ? '' : ` Jobs already made for this item: ${jobs.map((job) => `${job.id} (${job.workflow})`).join(', ')}.`;
+	const error = new NodeOperationError(
+		context.getNode(),
+		`An earlier try of this node sent the file of item ${itemIndex} and got no usable answer (${reason}); it was not sent again`,
+		{
+			itemIndex,
+			description: `n8n's Retry On Fail ran the node again, and the service may already have made the job, so sending the file again could make and charge a second one. Look for it with Job > Get Many and carry on with Job > Wait for Completion; to make a new job anyway, run the workflow again.${made}`,
+		},
+	);
+	return jobsError(error, jobs);
 }
 
 export async function executeAll(
@@ -208,19 +228,29 @@ export async function executeAll(
 ): Promise<void> {
 	const mode = (this.getNodeParameter('options.batching', 0, 'perItem') as BatchingMode) ?? 'perItem';
 	const completion = readCompletionOptions(this);
+	// n8n's Retry On Fail runs this again: what an earlier try made is carried on with, never made twice.
+	const earlier = earlierCreationsOf(this);
+	const madeEarlier: CreatedJob[] = [];
 	const prepared: PreparedItem[] = [];
 	for (const itemIndex of itemIndices) {
 		try {
-			prepared.push(await prepareItem(this, itemIndex, mode));
+			const identity = itemIdentity(this, itemIndex);
+			const before = earlier.of(itemIndex, identity);
+			const sentBefore = [...(before?.sources.values() ?? [])];
+			const jobs = sentBefore.flatMap((sent) => (sent.outcome === 'created' ? [sent.job] : []));
+			for (const job of jobs) results.jobCreated(itemIndex, job);
+			const lost = sentBefore.find((sent) => sent.outcome === 'unknown');
+			if (lost?.outcome === 'unknown') throw notSentAgain(this, itemIndex, lost.reason, jobs);
+			madeEarlier.push(...jobs);
+			if (before?.complete) continue;
+			const item = await prepareItem(this, itemIndex, mode, identity);
+			const sources = item.sources.filter((source) => !before?.sources.has(sourceKey(source)));
+			if (sources.length > 0) prepared.push({ ...item, sources });
 		} catch (error) {
 			results.fail(itemIndex, error);
 		}
 	}
-	const sourceUrls = new Map<number, string>();
-	for (const item of prepared) {
-		for (const source of item.sources) if ('sourceUrl' in source) sourceUrls.set(item.itemIndex, String(source.sourceUrl));
-	}
-	const created = (await createJobs(this, prepared, mode, results)).map((job) => describeUrlSource(job, sourceUrls));
+	const created = [...madeEarlier, ...(await createJobs(this, prepared, mode, results, earlier))];
 	if (!completion.waitForCompletion) {
 		for (const job of created) results.add(job.itemIndex, { json: job.json });
 		return;

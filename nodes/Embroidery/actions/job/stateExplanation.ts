@@ -15,6 +15,8 @@ export async function withCurrentState(
 	itemIndex: number,
 ): Promise<unknown> {
 	if (!(error instanceof NodeApiError) || error.httpCode !== '409') return error;
+	// The node refused before sending, from the state it had just seen: the message already names it.
+	if (error.context.jobStatus !== undefined) return error;
 	let status: string;
 	try {
 		status = (await fetchJob(context, ref, itemIndex)).status;

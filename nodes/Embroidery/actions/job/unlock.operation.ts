@@ -25,7 +25,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// Finding the workflow only ever reads; the unlock itself is sent once per job, to the job's own route.
 	const { ref, located } = await jobRefOf(this, itemIndex);
 	try {
-		const { job, message } = await unlockJob(this, ref, itemIndex);
+		// Inspected first, from the detail the workflow search fetched when it did: an unlocked job is not unlocked again.
+		const { job, message } = await unlockJob(this, ref, itemIndex, { inspect: located?.job ?? 'fetch' });
 		return [{ json: jobToJson(job, ref.workflow, { message }) }];
 	} catch (error) {
 		throw await withCurrentState(this, located ? notFoundAnywhere(this, error, located, itemIndex) : error, ref, itemIndex);

@@ -1,0 +1,133 @@
+/**
+ * The creation answer lists its jobs without their files, so the jobs of a request of several files are paired with
+ * the files by array order. Where a later answer shows a job's `source.name`, the node checks it: a swapped order is
+ * paired by name when names are unique, and otherwise the item fails, naming both names; no wrong file is attached.
+ */
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { pairBySourceName } from '../../nodes/Embroidery/helpers/sourcePairing';
+import { createAndWait } from '../support/jobParameters';
+import { runNode } from '../support/n8n';
+import type { ApiCredentials, NodeRun } from '../support/n8n';
+import { useSandbox, useVariantService } from '../support/fixtures';
+import { embroideryItem } from './support/sandboxRun';
+
+jest.setTimeout(120_000);
+
+describe('pairBySourceName', () => {
+	const job = (sentName: string, shownName?: string, batch = 1) => ({ sentName, shownName, batch });
+
+	it('keeps the order when every shown name matches, or none is shown', () => {
+		expect(pairBySourceName([job('a.dst', 'a.dst'), job('b.dst', 'b.dst')])).toEqual([{ use: 0 }, { use: 1 }]);
+		expect(pairBySourceName([job('a.dst'), job('b.dst')])).toEqual([{ use: 0 }, { use: 1 }]);
+	});
+
+	it('pairs a swapped request by name when its names are unique', () => {
+		expect(pairBySourceName([job('a.dst', 'c.dst'), job('b.dst', 'a.dst'), job('c.dst', 'b.dst')])).toEqual([
+			{ use: 2 },
+			{ use: 0 },
+			{ use: 1 },
+		]);
+	});
+
+	it('never pairs across requests', () => {
+		expect(pairBySourceName([job('a.dst', 'b.dst', 1), job('b.dst', 'a.dst', 2)])).toEqual([
+			{ mismatch: { sent: 'a.dst', shown: 'b.dst' } },
+			{ mismatch: { sent: 'b.dst', shown: 'a.dst' } },
+		]);
+	});
+
+	it('a mismatch that names cannot settle is reported, and only the jobs that showed it', () => {
+		// Two files of one name: a job that shows the other name cannot be placed.
+		expect(pairBySourceName([job('a.dst', 'b.dst'), job('a.dst', 'a.dst'), job('b.dst', 'a.dst')])).toEqual([
+			{ mismatch: { sent: 'a.dst', shown: 'b.dst' } },
+			{ use: 1 },
+			{ mismatch: { sent: 'b.dst', shown: 'a.dst' } },
+		]);
+		// A name that was not sent at all, or a job of the request that shows no name.
+		expect(pairBySourceName([job('a.dst', 'renamed.dst'), job('b.dst', 'b.dst')])).toEqual([
+			{ mismatch: { sent: 'a.dst', shown: 'renamed.dst' } },
+			{ use: 1 },
+		]);
+		// The job that shows no name keeps no item whose file another job shows.
+		expect(pairBySourceName([job('a.dst', 'b.dst'), job('b.dst')])).toEqual([
+			{ mismatch: { sent: 'a.dst', shown: 'b.dst' } },
+			{ mismatch: { sent: 'b.dst' } },
+		]);
+		expect(pairBySourceName([job('a.dst', 'c.dst'), job('b.dst'), job('c.dst', 'c.dst')])).toEqual([
+			{ mismatch: { sent: 'a.dst', shown: 'c.dst' } },
+			{ use: 1 },
+			{ use: 2 },
+		]);
+	});
+});
+
+describe('Create with Wait and Combine Items, against a service that answers the creation in another order', () => {
+	const { sandbox, admin } = useSandbox();
+	const variant = useVariantService(sandbox);
+
+	async function credentials(): Promise<ApiCredentials> {
+		const { key } = await admin.createAccountWithKey({ plan: 'credits', creditBalance: 100 });
+		return { apiKey: key, baseUrl: variant.baseUrl };
+	}
+
+	/** The account's jobs by source name, read from the sandbox directly. */
+	async function jobsBySource(creds: ApiCredentials): Promise<Map<string, string>> {
+		const response = await fetch(`${sandbox.baseUrl}/jobs`, { headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' } });
+		const { data } = (await response.json()) as { data: Array<{ id: string; source: { name: string } }> };
+		return new Map(data.map((job) => [job.source.name, job.id]));
+	}
+
+	const reversedCreation = () =>
+		variant.on((request) =>
+			request.route === 'POST /jobs'
+				? { rewrite: (body) => ({ ...body, jobs: [...(body.jobs as unknown[])].reverse() }) }
+				: undefined,
+		);
+
+	const twoFiles = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
+	const parameters = createAndWait({ timeout: 90, options: { batching: 'combine' } });
+
+	function itemsOf(result: NodeRun): INodeExecutionData[] {
+		if (result.error) throw new Error(`The node failed: ${result.error.message} | ${String(result.error.description ?? '')}`);
+		return result.items;
+	}
+
+	it('pairs each job with the file it was made from, by the names the listing shows', async () => {
+		const creds = await credentials();
+		reversedCreation();
+		const items = itemsOf(await runNode({ credentials: creds, parameters, input: twoFiles }));
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		const bySource = await jobsBySource(creds);
+		expect(items.map((item) => [item.json.sourceFile, item.json.id])).toEqual([
+			['Star.DST', bySource.get('Star.DST')],
+			['Star.JEF', bySource.get('Star.JEF')],
+		]);
+		expect(items.map((item) => (item.json.source as { name: string }).name)).toEqual(['Star.DST', 'Star.JEF']);
+	});
+
+	it('fails the items whose job shows a name no file of the request had, naming both; attaches nothing', async () => {
+		const creds = await credentials();
+		const renamed = (file: unknown) => ({ ...(file as object), name: 'Renamed.DST' });
+		variant.on((request) => {
+			if (request.route === 'GET /jobs') {
+				return { rewrite: (body) => ({ ...body, data: (body.data as Array<Record<string, unknown>>).map((job) => ({ ...job, source: renamed(job.source) })) }) };
+			}
+			if (request.route === 'GET /jobs/conversion/{id}') {
+				return { rewrite: (body) => ({ ...body, job: { ...(body.job as object), source: renamed((body.job as { source: unknown }).source) } }) };
+			}
+			return undefined;
+		});
+		const result = await runNode({ credentials: creds, parameters, input: twoFiles, onError: 'continueRegularOutput' });
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		const bySource = await jobsBySource(creds);
+		expect(result.items).toHaveLength(2);
+		for (const [index, name] of ['Star.DST', 'Star.JEF'].entries()) {
+			const item = result.items[index];
+			expect(item.json.error).toBe(`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} is "${name}"; no file of it was attached`);
+			expect(item.json).toMatchObject({ id: bySource.get(name), workflow: 'conversion' });
+			expect(item.json.description).toMatch(/Job > Get/);
+			expect(item.binary).toBeUndefined();
+		}
+	});
+});
