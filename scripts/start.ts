@@ -20,7 +20,7 @@ import {
 	type ExampleOutcome,
 } from './demo';
 import { exampleIds, hasManualTrigger, readExamples, serveSampleFiles } from './examples';
-import { cacheDir, freePort, LocalN8n, repoRoot } from './n8n';
+import { cacheDir, freePort, LocalN8n, n8nRuntime, repoRoot } from './n8n';
 
 const triggerExampleId = exampleIds.finishedJobs;
 const shopExampleId = exampleIds.shopOrder;
@@ -141,7 +141,7 @@ async function runHeadless(): Promise<number> {
 		await sandbox.close();
 		await rm(scratch, { recursive: true, force: true });
 	}
-	const summary = { n8nVersion: '2.41.1', createdAt: new Date().toISOString(), examples: outcomes };
+	const summary = { n8nVersion: n8nRuntime().version, createdAt: new Date().toISOString(), examples: outcomes };
 	await writeFile(join(outputDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
 	const failed = outcomes.filter((outcome) => outcome.status !== 'success');
 	console.log(`\n${outcomes.length - failed.length} examples succeeded, ${failed.length} failed. Results: ${outputDir}`);
