@@ -2,6 +2,7 @@
  * The example workflows in examples/*.json, made ready for one local n8n: every Embroidery node
  * points at the given credential, and their folder settings at folders of this machine.
  */
+import { createHmac } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,24 @@ import { freePort, repoRoot } from './n8n';
 
 export const examplesDir = join(repoRoot, 'examples');
 /** The ids the example workflows carry (n8n 1.x keeps a trigger's poll state only for ids of up to 16 characters). */
-export const exampleIds = { conversion: 'embroideryExConv', finishedJobs: 'embroideryExJobs', shopOrder: 'embroideryExShop' } as const;
+export const exampleIds = {
+	conversion: 'embroideryExConv',
+	finishedJobs: 'embroideryExJobs',
+	shopOrder: 'embroideryExShop',
+	shopify: 'embroideryShopif',
+	wooCommerce: 'embroideryWooCom',
+} as const;
+/**
+ * What the shop workflows need on this machine: the webhook secret their Verify signature node checks
+ * (the shipped placeholder is refused by the workflows themselves) and the artwork hosts they accept
+ * (the sample files are served on loopback).
+ */
+export const localShop = { webhookSecret: 'local-shop-webhook-secret', artworkHosts: '127.0.0.1' } as const;
+
+/** The signature the shop workflows check: base64 HMAC-SHA256 of the raw body (Shopify's and WooCommerce's scheme). */
+export function signBody(rawBody: string | Buffer, secret: string = localShop.webhookSecret): string {
+	return createHmac('sha256', secret).update(rawBody).digest('base64');
+}
 export const embroideryNodeTypes = ['n8n-nodes-embroidery.embroidery', 'n8n-nodes-embroidery.embroideryTrigger'];
 
 export interface Example {
@@ -58,12 +76,18 @@ interface Assignment {
 
 /**
  * Gives the examples' folder fields (sourceFile, deliveryFolder, noticeFolder: plain values in their
- * Settings or Order node, the one place users edit an example) the values of this machine.
+ * Settings or Order node, the one place users edit an example) the values of this machine, and the
+ * shop workflows the local webhook secret and artwork hosts (`localShop`, unless `values` names others).
  */
-export function withLocalValues(workflow: WorkflowExport, values: Record<string, string>): WorkflowExport {
+export function withLocalValues(workflow: WorkflowExport, localValues: Record<string, string>): WorkflowExport {
+	const values: Record<string, string> = { artworkHosts: localShop.artworkHosts, ...localValues };
+	const secret = values.webhookSecret ?? localShop.webhookSecret;
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
+			if (node.type === 'n8n-nodes-base.crypto' && node.parameters.action === 'hmac') {
+				return { ...node, parameters: { ...node.parameters, secret } };
+			}
 			if (node.type !== 'n8n-nodes-base.set') return node;
 			const assignments = (node.parameters.assignments as { assignments: Assignment[] } | undefined)?.assignments;
 			if (!assignments?.some((assignment) => assignment.name in values)) return node;

@@ -1,8 +1,12 @@
 # Sourced after scripts/node24.sh: installs a real n8n this package is tested against, once, into
 # the cache folder outside the repo, each with the Node line it runs on:
-#   ensure_n8n                 n8n 2.41.1 on Node 24 (npm start, npm run demo, the full e2e suite)
-#   ensure_n8n 1.123.81 22     n8n 1.123.81 on Node 22 (the 1.x e2e run)
+#   ensure_n8n                                  n8n $N8N_VERSION_TESTED on Node 24 (npm start, demo, e2e, queue mode)
+#   ensure_n8n "$N8N1_VERSION_TESTED" 22        n8n $N8N1_VERSION_TESTED on Node 22 (the 1.x e2e run)
 # It exports N8N_BIN (the n8n CLI) and N8N_NODE_BIN (the node that runs it) for scripts/n8n.ts.
+# The two versions below are the one place to change them: scripts, tests and the harness read them
+# (scripts/n8n.ts reads this file for the TypeScript side). 2.41.3, the newest 2.x, cannot be
+# installed from the registry yet: it pins n8n-core 2.41.2, @n8n/task-runner 2.41.2,
+# @n8n/backend-common 1.41.2, n8n-editor-ui 2.41.1 and others that the registry does not have (ETARGET).
 N8N_VERSION_TESTED=2.41.1
 N8N1_VERSION_TESTED=1.123.81
 

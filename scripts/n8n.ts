@@ -1,5 +1,5 @@
 /**
- * A real n8n on this machine (2.41.1 on Node 24, or 1.123.x on Node 22), isolated in its own user
+ * A real n8n on this machine (the versions scripts/n8n.sh names: 2.x on Node 24, or 1.x on Node 22), isolated in its own user
  * folder with its own ports: install this package into it, import credentials and workflows, run
  * workflows with `n8n execute`, and start/stop `n8n start` for the editor, webhooks and polling
  * triggers. Used by `npm start`, `npm run demo` and the end-to-end suite. Install n8n first with
@@ -50,9 +50,20 @@ export interface N8nRuntime {
 	major: number;
 }
 
-/** N8N_BIN and N8N_NODE_BIN from ensure_n8n, else n8n 2.41.1 from the cache on this process's Node. */
+/** The n8n versions under test, as scripts/n8n.sh names them (the one place they are set). */
+export function testedN8nVersions(): { current: string; previousMajor: string } {
+	const script = readFileSync(join(repoRoot, 'scripts', 'n8n.sh'), 'utf8');
+	const read = (name: string): string => {
+		const version = new RegExp(`^${name}=([0-9.]+)$`, 'm').exec(script)?.[1];
+		if (!version) throw new Error(`scripts/n8n.sh sets no ${name}`);
+		return version;
+	};
+	return { current: read('N8N_VERSION_TESTED'), previousMajor: read('N8N1_VERSION_TESTED') };
+}
+
+/** N8N_BIN and N8N_NODE_BIN from ensure_n8n, else the current n8n under test from the cache on this process's Node. */
 export function n8nRuntime(): N8nRuntime {
-	const bin = process.env.N8N_BIN ?? join(cacheDir(), 'n8n-2.41.1', 'node_modules', 'n8n', 'bin', 'n8n');
+	const bin = process.env.N8N_BIN ?? join(cacheDir(), `n8n-${testedN8nVersions().current}`, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!existsSync(bin)) {
 		throw new Error(
 			`n8n is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,

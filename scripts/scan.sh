@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Checks the package as npm would publish it with n8n's own community package scanner,
-# @n8n/scan-community-package (installed once into the cache folder): its static analysis of the
-# packed tarball (compiled .js and package.json) and of the sources it was built from (package.json,
-# nodes/, credentials/), as the scanner does for a published version whose provenance names its
-# source. Provenance itself exists only once GitHub Actions publishes (see .github/workflows/publish.yml).
+# The whole of n8n's community package scan, run on the package as npm would publish it:
+#   bash scripts/scan.sh            builds this package, packs it and scans the tarball
+#   bash scripts/scan.sh <folder>   packs and scans a package folder as it is (built already, or a test fixture)
+# Checks (scripts/scan-package.mjs): @n8n/scan-community-package's ESLint rules on the tarball and on
+# the sources (the folder, as n8n lints the checkout its provenance names), the YARA threat rules its scanner runs (GuardDog's, with Debian's `yara`), and the
+# manifest facts it reads from the registry. Exits 1 when any check fails. Provenance exists only
+# for a published version: .github/workflows/publish.yml checks it after publishing.
+# Installs what is missing, once: the scanner into the cache folder (npm), the rules into the cache
+# folder (GitHub), `yara` with apt-get (as root or through sudo).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -20,11 +24,47 @@ if [ ! -f "$scanner" ]; then
 	(cd "$scanner_dir" && npm install --no-audit --no-fund --ignore-scripts "@n8n/scan-community-package@$scanner_version" >&2)
 fi
 
-npm run build >/dev/null
+# n8n's scanner vendors GuardDog's YARA rules (github.com/DataDog/guarddog, Apache-2.0) and counts
+# the threat-* ones; this commit's rules are the same files. The digest covers every rule file.
+guarddog_commit=ca8b5b43d1454c89c03fb2acecf0716781c2a745
+guarddog_digest=9a9ace7c94fb321ac6b7484327cfd1a8f52672e6d88f60fbd59a46e18f2ba05d
+rules_dir="$(embroidery_cache_dir)/guarddog-rules-$guarddog_commit"
+rules_digest() {
+	(cd "$1" && sha256sum -- *.yar *.meta | LC_ALL=C sort -k2 | sha256sum | cut -d' ' -f1)
+}
+if [ ! -f "$rules_dir/LICENSE" ]; then
+	echo "Downloading GuardDog's YARA rules at $guarddog_commit into $rules_dir (once)..." >&2
+	download="$(mktemp -d)"
+	curl -fsSL "https://codeload.github.com/DataDog/guarddog/tar.gz/$guarddog_commit" |
+		tar -xz -C "$download" --strip-components=1
+	mkdir -p "$rules_dir"
+	cp "$download"/guarddog/analyzer/sourcecode/*.yar "$download"/guarddog/analyzer/sourcecode/*.meta "$rules_dir/"
+	cp "$download/LICENSE" "$rules_dir/"
+	rm -rf "$download"
+fi
+if [ "$(rules_digest "$rules_dir")" != "$guarddog_digest" ]; then
+	echo "The YARA rules in $rules_dir are not the pinned ones (digest $(rules_digest "$rules_dir")); remove the folder to download them again." >&2
+	exit 2
+fi
+
+if ! command -v yara >/dev/null; then
+	echo "Installing Debian's yara package (apt-get)..." >&2
+	sudo_cmd=""
+	[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+	$sudo_cmd apt-get update >&2
+	$sudo_cmd apt-get install -y yara >&2
+fi
+
+package="${1:-}"
+if [ -z "$package" ]; then
+	package="$root"
+	npm run build >/dev/null
+fi
+package="$(cd "$package" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-npm pack --silent --ignore-scripts --pack-destination "$work" >/dev/null
-mkdir -p "$work/tarball" "$work/source"
+(cd "$package" && npm pack --silent --ignore-scripts --pack-destination "$work" >/dev/null)
+mkdir -p "$work/tarball"
 tar -xzf "$work"/*.tgz -C "$work/tarball" --strip-components=1
-cp -r package.json nodes credentials icons "$work/source/"
-node scripts/scan-package.mjs "$scanner" "$work/tarball" "$work/source"
+echo "Scanning $(cd "$work" && ls -- *.tgz) with n8n's scanner $scanner_version and $(yara --version | sed 's/^/yara /')..."
+node scripts/scan-package.mjs --scanner "$scanner" --rules "$rules_dir" --tarball "$work/tarball" --source "$package"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm start: everything needed to try the nodes from a fresh clone. Installs Node 24, the dev
-# dependencies and n8n 2.41.1 when missing, builds the package, then hands over to scripts/start.ts:
+# dependencies and n8n ($N8N_VERSION_TESTED of scripts/n8n.sh) when missing, builds the package, then hands over to scripts/start.ts:
 #   npm start              sandbox + a local n8n editor with the package, a credential and the examples
 #   npm start -- --headless (= npm run demo)  run the examples once and write their results to demo-output/
 set -euo pipefail

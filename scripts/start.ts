@@ -19,8 +19,8 @@ import {
 	runTriggerExample,
 	type ExampleOutcome,
 } from './demo';
-import { exampleIds, hasManualTrigger, readExamples, serveSampleFiles } from './examples';
-import { cacheDir, freePort, LocalN8n, repoRoot } from './n8n';
+import { exampleIds, hasManualTrigger, localShop, readExamples, serveSampleFiles } from './examples';
+import { cacheDir, freePort, LocalN8n, n8nRuntime, repoRoot } from './n8n';
 
 const triggerExampleId = exampleIds.finishedJobs;
 const shopExampleId = exampleIds.shopOrder;
@@ -87,11 +87,12 @@ n8n with the Embroidery nodes is ready.
   Login:      ${demoOwner.email} / ${demoOwner.password}
   Credential: "Embroidery sandbox (demo account)" (API key ${sandbox.demoKey})
   Sandbox:    ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header X-Sandbox-Admin: ${sandbox.adminToken})
-  Examples:   three "Embroidery: ..." workflows; the shop order and the job trigger are published.
+  Examples:   five "Embroidery: ..." workflows; the shop order and the job trigger are published.
   Files:      ${folders.root}   (inbox with a sample design, delivered/, notices/)
-Place a shop order:
+Place a shop order (signed with the local webhook secret, as the example requires):
+  body='{"orderId":"A-1001","artworkUrl":"${samples.url}/logo.svg","widthMm":90,"colourCount":3,"threadPalette":"madeira","format":"dst"}'
   curl -X POST ${n8n.url}/webhook/embroidery-order -H 'content-type: application/json' \\
-    -d '{"orderId":"A-1001","artworkUrl":"${samples.url}/logo.svg","widthMm":90,"colourCount":3,"threadPalette":"madeira","format":"dst"}'
+    -H "X-Shop-Signature: $(printf '%s' "$body" | openssl dgst -sha256 -hmac ${localShop.webhookSecret} -binary | base64)" -d "$body"
 n8n's log: ${n8n.logFile}
 Press Ctrl-C to stop.`);
 	const ended = await Promise.race([signalled, n8n.exited().then((code) => `n8n exited with code ${code}`)]);
@@ -141,7 +142,7 @@ async function runHeadless(): Promise<number> {
 		await sandbox.close();
 		await rm(scratch, { recursive: true, force: true });
 	}
-	const summary = { n8nVersion: '2.41.1', createdAt: new Date().toISOString(), examples: outcomes };
+	const summary = { n8nVersion: n8nRuntime().version, createdAt: new Date().toISOString(), examples: outcomes };
 	await writeFile(join(outputDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
 	const failed = outcomes.filter((outcome) => outcome.status !== 'success');
 	console.log(`\n${outcomes.length - failed.length} examples succeeded, ${failed.length} failed. Results: ${outputDir}`);

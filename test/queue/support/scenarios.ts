@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
 import { waitForTriggerBaseline } from '../../../scripts/demo';
-import { examplesDir, serveSampleFiles } from '../../../scripts/examples';
+import { examplesDir, serveSampleFiles, signBody } from '../../../scripts/examples';
 import { freePort, nodeItems, sleep, type LocalN8n, type WorkflowRun } from '../../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../../scripts/sandbox-client';
 import { readPattern, writePattern } from '../../../sandbox/engine';
@@ -69,10 +69,11 @@ export async function runOrderBurst(env: QueueEnvironment, count = 20): Promise<
 	try {
 		responses = await Promise.all(
 			orders.map(async (orderId) => {
+				const order = JSON.stringify({ orderId, artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' });
 				const response = await fetch(`${main.url}/webhook/embroidery-order`, {
 					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ orderId, artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' }),
+					headers: { 'content-type': 'application/json', 'X-Shop-Signature': signBody(order) },
+					body: order,
 					signal: AbortSignal.timeout(900_000),
 				});
 				const text = await response.text();
