@@ -36,7 +36,7 @@ if (values.verdict !== undefined) {
 }
 
 for (const option of ['scanner', 'rules', 'tarball', 'source']) {
-	if (!values[option]) {
+	if (values[option] === undefined || (option !== 'rules' && values[option] === '')) {
 		console.error(`Missing --${option}: see the top of scripts/scan-package.mjs for the arguments.`);
 		process.exit(2);
 	}
@@ -49,12 +49,16 @@ const checks = [
 	['Package manifest', checkManifest(packageDir)],
 	['ESLint, tarball', await eslintLeg(values.scanner, packageDir, ['**/*.js', 'package.json'])],
 	['ESLint, sources', await eslintLeg(values.scanner, path.resolve(values.source), 'source')],
-	['YARA threat rules', yaraLeg(path.resolve(values.rules), packageDir)],
+	['YARA threat rules', values.rules === '' ? rulesMissing() : yaraLeg(path.resolve(values.rules), packageDir)],
 ];
 
 let failed = 0;
+let notRun = 0;
 for (const [name, result] of checks) {
-	if (result.passed) {
+	if (result.notRun) {
+		notRun++;
+		console.log(`⚠️  ${name}: not run: ${result.message}`);
+	} else if (result.passed) {
 		console.log(`✅ ${name}: passed${result.summary ? ` (${result.summary})` : ''}`);
 	} else {
 		failed++;
@@ -69,7 +73,11 @@ if (failed > 0) {
 	console.log(`❌ Package scan failed: ${failed} of ${checks.length} checks found something to fix (above).`);
 	process.exit(1);
 }
-console.log(`✅ Package scan passed: all ${checks.length} checks.`);
+console.log(
+	notRun === 0
+		? `✅ Package scan passed: all ${checks.length} checks.`
+		: `✅ Package scan passed: ${checks.length - notRun} of ${checks.length} checks run, ${notRun} not run (above).`,
+);
 
 function indent(text) {
 	return text
@@ -134,6 +142,16 @@ function globsMatch(globs, relativePath) {
 		const pattern = new RegExp(`^${glob.trim().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 		return pattern.test(relativePath) || pattern.test(path.posix.basename(relativePath));
 	});
+}
+
+/** GuardDog's rules come from GitHub: scan.sh passes no folder where they are not cached. */
+function rulesMissing() {
+	return {
+		notRun: true,
+		message:
+			"GuardDog's rules are not cached on this machine, which cannot download them; run `bash scripts/scan.sh " +
+			'--fetch-rules` where GitHub is reachable (publish.yml does, and requires the check)',
+	};
 }
 
 function yaraLeg(rulesDir, dir) {

@@ -2,12 +2,13 @@
 # The whole of n8n's community package scan, run on the package as npm would publish it:
 #   bash scripts/scan.sh            builds this package, packs it and scans the tarball
 #   bash scripts/scan.sh <folder>   packs and scans a package folder as it is (built already, or a test fixture)
+#   bash scripts/scan.sh --fetch-rules [<folder>]   first downloads GuardDog's YARA rules when they are not cached
 # Checks (scripts/scan-package.mjs): @n8n/scan-community-package's ESLint rules on the tarball and on
 # the sources (the folder, as n8n lints the checkout its provenance names), the YARA threat rules its scanner runs (GuardDog's, with Debian's `yara`), and the
 # manifest facts it reads from the registry. Exits 1 when any check fails. Provenance exists only
 # for a published version: .github/workflows/publish.yml checks it after publishing.
 # Installs what is missing, once: the scanner into the cache folder (npm), the rules into the cache
-# folder (GitHub), `yara` with apt-get (as root or through sudo).
+# folder (GitHub, with --fetch-rules), `yara` with apt-get (as root or through sudo).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -28,11 +29,19 @@ fi
 # the threat-* ones; this commit's rules are the same files. The digest covers every rule file.
 guarddog_commit=ca8b5b43d1454c89c03fb2acecf0716781c2a745
 guarddog_digest=9a9ace7c94fb321ac6b7484327cfd1a8f52672e6d88f60fbd59a46e18f2ba05d
-rules_dir="$(embroidery_cache_dir)/guarddog-rules-$guarddog_commit"
+rules_dir="${EMBROIDERY_GUARDDOG_RULES_DIR:-$(embroidery_cache_dir)/guarddog-rules-$guarddog_commit}"
 rules_digest() {
 	(cd "$1" && sha256sum -- *.yar *.meta | LC_ALL=C sort -k2 | sha256sum | cut -d' ' -f1)
 }
-if [ ! -f "$rules_dir/LICENSE" ]; then
+# The rules come from GitHub, which a machine that reaches only package registries cannot download
+# from: there they are fetched only when asked (--fetch-rules), and a scan without them says that the
+# YARA check did not run. publish.yml fetches them and requires them (EMBROIDERY_SCAN_REQUIRE_RULES=1).
+fetch_rules=0
+if [ "${1:-}" = "--fetch-rules" ]; then
+	fetch_rules=1
+	shift
+fi
+if [ ! -f "$rules_dir/LICENSE" ] && [ $fetch_rules -eq 1 ]; then
 	echo "Downloading GuardDog's YARA rules at $guarddog_commit into $rules_dir (once)..." >&2
 	download="$(mktemp -d)"
 	curl -fsSL "https://codeload.github.com/DataDog/guarddog/tar.gz/$guarddog_commit" |
@@ -42,9 +51,17 @@ if [ ! -f "$rules_dir/LICENSE" ]; then
 	cp "$download/LICENSE" "$rules_dir/"
 	rm -rf "$download"
 fi
-if [ "$(rules_digest "$rules_dir")" != "$guarddog_digest" ]; then
-	echo "The YARA rules in $rules_dir are not the pinned ones (digest $(rules_digest "$rules_dir")); remove the folder to download them again." >&2
+if [ -f "$rules_dir/LICENSE" ]; then
+	if [ "$(rules_digest "$rules_dir")" != "$guarddog_digest" ]; then
+		echo "The YARA rules in $rules_dir are not the pinned ones (digest $(rules_digest "$rules_dir")); remove the folder and run \`bash scripts/scan.sh --fetch-rules\` to download them again." >&2
+		exit 2
+	fi
+	threat_rules="$rules_dir"
+elif [ "${EMBROIDERY_SCAN_REQUIRE_RULES:-0}" = 1 ]; then
+	echo "GuardDog's YARA rules are not in $rules_dir and they are required here: run \`bash scripts/scan.sh --fetch-rules\`." >&2
 	exit 2
+else
+	threat_rules=""
 fi
 
 if ! command -v yara >/dev/null; then
@@ -67,4 +84,4 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tarball"
 tar -xzf "$work"/*.tgz -C "$work/tarball" --strip-components=1
 echo "Scanning $(cd "$work" && ls -- *.tgz) with n8n's scanner $scanner_version and $(yara --version | sed 's/^/yara /')..."
-node scripts/scan-package.mjs --scanner "$scanner" --rules "$rules_dir" --tarball "$work/tarball" --source "$package"
+node scripts/scan-package.mjs --scanner "$scanner" --rules "$threat_rules" --tarball "$work/tarball" --source "$package"
