@@ -8,6 +8,7 @@ import { fileLinksOf, openFileLink } from '../../nodes/Embroidery/helpers/fileLi
 import type { Job, JobListItem } from '../../nodes/Embroidery/transport';
 import { binaryBuffer, runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
+import { startOtherOrigin } from '../support/variantService';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
 import type { RecordedRequest } from './support/scriptedServer';
 
@@ -207,6 +208,25 @@ describe('files come from the fields the spec defines', () => {
 				expect(requests.map((request) => request.url)).toEqual([`/api/v1/jobs/conversion/${jobIds.a}`, `/api/v1/jobs/conversion/${jobIds.a}`]);
 			},
 		);
+	});
+});
+
+describe('the API key never goes to a link\'s other origin', () => {
+	it('a link found in an open-ended object that names another origin is refused before any request reaches it', async () => {
+		const other = await startOtherOrigin();
+		try {
+			await withService({ detail: () => ({ artifacts: [{ links: [{ href: `${other.origin}/files/elsewhere.png` }] }] }) }, async ({ baseUrl }) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl },
+					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, workflow: 'conversion', files: ['preview'] },
+					input: [{}],
+				});
+				expect(result.error?.message).toMatch(new RegExp(`host ${other.origin} is not the service's host`));
+				expect(other.requests).toHaveLength(0);
+			});
+		} finally {
+			await other.close();
+		}
 	});
 });
 
