@@ -264,6 +264,15 @@ describe('fileLinksOf', () => {
 		}
 	});
 
+	it('takes the source from whichever PrivateFile has a usable link, the listing\'s first', () => {
+		const source = (downloadUrl: string | null) => privateFile('s.dst', { downloadUrl });
+		const links = (listedUrl: string | null, detailUrl: string | null) =>
+			fileLinksOf({ listed: listed({ source: source(listedUrl) }), detail: detail({ source: source(detailUrl) }) }, 'source').map((link) => link.url);
+		expect(links(`${origin}/files/a`, `${origin}/files/b`)).toEqual([`${origin}/files/a`]);
+		expect(links(refusedLink, `${origin}/files/b`)).toEqual([`${origin}/files/b`]);
+		expect(links(null, null)).toEqual([null]);
+	});
+
 	it('takes the detail\'s source as the PrivateFile it is', () => {
 		expect(fileLinksOf({ detail: detail({ source: privateFile('s.dst', { downloadUrl: `${origin}/files/s.dst` }) }) }, 'source')).toEqual([
 			{ url: `${origin}/files/s.dst`, fileName: 's.dst' },

@@ -141,7 +141,11 @@ function openFilesOf(detail: Job | undefined, kind: FileKind): unknown[] {
 
 function privateFileOf(sighting: JobSighting, kind: FileKind): IDataObject | undefined {
 	const { listed, detail } = sighting;
-	if (kind === 'source') return record(listed?.source) ?? record(detail?.source);
+	if (kind === 'source') {
+		// Both are PrivateFiles: the one whose link is usable, else the listing's.
+		const both = [record(listed?.source), record(detail?.source)].filter((file): file is IDataObject => file !== undefined);
+		return both.find((file) => privateFileLink(file, kind).url !== null) ?? both[0];
+	}
 	return record(kind === 'outputs' ? listed?.output : listed?.preview);
 }
 
