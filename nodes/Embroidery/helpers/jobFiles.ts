@@ -2,55 +2,23 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { nodeErrorOf } from '../transport';
-import type { Job, JobListItem, JobRef } from '../transport';
+import type { JobListItem, JobRef } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
+import { fileLinksOf } from './fileLinks';
+import type { FileKind, FileLink } from './fileLinks';
 import { fetchJob, snapshotStatus, snapshotUnlocked } from './jobs';
 import type { JobSnapshot } from './jobs';
 
 // A job's files, for the action node and the trigger alike: which signed links a job carries, one
 // refetch of the job when a link is refused, and what a file that still fails does (the policy).
 
-export type FileKind = 'outputs' | 'preview' | 'source';
+export type { FileKind };
 
 export type FilesContext = IExecuteFunctions | IPollFunctions;
 
-interface FileLink {
-	url: string | null;
-	fileName?: string;
-	mimeType?: string;
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function linkOf(file: IDataObject, urlKeys: string[]): FileLink {
-	const url = urlKeys.map((key) => text(file[key])).find((found) => found !== undefined) ?? null;
-	return { url, fileName: text(file.name), mimeType: text(file.mimeType) };
-}
-
-/** The signed links of one kind of file a detailed job carries (outputs and artifacts are open-ended). */
-function detailLinksOf(job: Job, kind: FileKind): FileLink[] {
-	if (kind === 'source') return job.source ? [linkOf(job.source as IDataObject, ['downloadUrl'])] : [];
-	if (kind === 'outputs') {
-		return (job.outputs ?? []).map((file) => linkOf(file as IDataObject, ['downloadUrl', 'url']));
-	}
-	const artifacts = (job.artifacts ?? []).map((file) =>
-		linkOf(file as IDataObject, ['previewUrl', 'downloadUrl', 'url']),
-	);
-	return artifacts.filter((link) => link.url !== null);
-}
-
-/** The signed links of a jobs-listing entry: one preview, one output and the source, each a PrivateFile. */
-function listedLinksOf(item: JobListItem, kind: FileKind): FileLink[] {
-	if (kind === 'source') return item.source ? [linkOf(item.source as IDataObject, ['downloadUrl'])] : [];
-	if (kind === 'outputs') return item.output ? [linkOf(item.output as IDataObject, ['downloadUrl', 'url'])] : [];
-	const preview = item.preview ? linkOf(item.preview as IDataObject, ['previewUrl', 'downloadUrl', 'url']) : undefined;
-	return preview && preview.url !== null ? [preview] : [];
-}
-
-export function fileLinksOf(job: JobSnapshot, kind: FileKind): FileLink[] {
-	return job.detail ? detailLinksOf(job.detail, kind) : listedLinksOf(job.listed, kind);
+/** The links of a job as last seen; a listing entry known beside the detail keeps its spec-defined links first. */
+function linksOf(job: JobSnapshot, kind: FileKind, listed?: JobListItem): FileLink[] {
+	return fileLinksOf(job.detail ? { detail: job.detail, listed } : { listed: job.listed }, kind);
 }
 
 /** What to do with a job's files; the action node and the trigger differ only here. */
@@ -96,8 +64,14 @@ type Attempt = { data: IBinaryData } | { error: NodeApiError | NodeOperationErro
 
 async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: number): Promise<Attempt> {
 	if (!link.url) {
+		const which = link.fileName ? ` "${link.fileName}"` : '';
+		const found = link.unusable ? ` (${link.unusable})` : '';
 		return {
-			error: new NodeOperationError(context.getNode(), 'The service gave no signed URL for this file', { itemIndex }),
+			error: new NodeOperationError(context.getNode(), `The service gave no signed URL the node can use for this file${which}${found}`, {
+				itemIndex,
+				description:
+					'A locked machine file has no link until Job > Unlock; otherwise the service sent a link the node cannot read. Only this file is affected.',
+			}),
 			noUrl: true,
 		};
 	}
@@ -106,6 +80,11 @@ async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: nu
 	} catch (error) {
 		return { error: nodeErrorOf(context.getNode(), error, itemIndex) };
 	}
+}
+
+/** A file the job fetched again no longer lists: it keeps its name, and what was found of it before. */
+function notListedAgain(link: FileLink): FileLink {
+	return { ...link, url: null, unusable: link.unusable ?? 'the job fetched again lists no such file' };
 }
 
 /** An expired signature is refused with 403; a 410 means the source itself expired, which no fresh link cures. */
@@ -144,21 +123,24 @@ function kindLabel(kind: FileKind): string {
 
 /**
  * Streams a job's files of the given kinds into binary fields, from the signed URLs of the job as last
- * seen (fetched now when not given; a listing entry that lacks a wanted file is fetched in detail once).
- * A refused URL leads to exactly one refetch of the job; the node never builds a URL.
+ * seen (fetched now when not given; a listing entry that lacks a usable link for a wanted kind is fetched in
+ * detail once). The listing entry's links (`listed`, or `known` itself) come before the detail's, as the spec
+ * defines only them. A refused URL leads to exactly one refetch of the job; the node never builds a URL.
  */
 export async function streamJobFiles(
 	context: FilesContext,
 	ref: JobRef,
 	kinds: FileKind[],
 	policy: FilePolicy,
-	options: { known?: JobSnapshot; itemIndex?: number } = {},
+	options: { known?: JobSnapshot; listed?: JobListItem; itemIndex?: number } = {},
 ): Promise<JobFiles> {
 	const { itemIndex } = options;
 	let job: JobSnapshot = options.known ?? { detail: await fetchJob(context, ref, itemIndex) };
+	let listed = job.listed ?? options.listed;
+	const hasUsableLink = (kind: FileKind) => linksOf(job, kind, listed).some((link) => link.url !== null);
 	// Listing entries may carry only the spec's required fields: the detailed job has every file.
 	let detailError: NodeApiError | NodeOperationError | undefined;
-	if (job.listed && kinds.some((kind) => fileLinksOf(job, kind).length === 0)) {
+	if (job.listed && !kinds.every(hasUsableLink)) {
 		try {
 			job = { detail: await fetchJob(context, ref, itemIndex) };
 		} catch (error) {
@@ -171,19 +153,21 @@ export async function streamJobFiles(
 	const saved: SavedFile[] = [];
 	const failed: FailedFile[] = [];
 	for (const kind of kinds) {
-		const links = fileLinksOf(job, kind);
+		const links = linksOf(job, kind, listed);
 		if (links.length === 0 && policy.missingKind === 'throw') {
 			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kindLabel(kind)}`, { itemIndex });
 		}
 		if (links.length === 0 && detailError) failed.push({ kind, fileName: null, error: detailError });
 		for (let index = 0; index < links.length; index++) {
 			// After a refetch, the later files of this kind come from the fresh job too.
-			let attempt = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
+			let attempt = await tryDownload(context, linksOf(job, kind, listed)[index] ?? { url: null }, itemIndex);
 			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt)) {
 				refetched = true;
 				try {
 					job = { detail: await fetchJob(context, ref, itemIndex) };
-					const fresh = await tryDownload(context, fileLinksOf(job, kind)[index] ?? { url: null }, itemIndex);
+					// The listing entry's links are as old as the one just refused: the fresh job's links replace them.
+					listed = undefined;
+					const fresh = await tryDownload(context, linksOf(job, kind)[index] ?? notListedAgain(links[index]), itemIndex);
 					attempt = 'error' in fresh ? { ...fresh, error: refusedAfterRefetch(context, fresh.error, itemIndex) } : fresh;
 				} catch (error) {
 					// The job itself is gone or refused: the file's own refusal says more; anything else is the job's
@@ -218,6 +202,7 @@ export async function downloadJobFiles(
 	fields: Record<FileKind, string>,
 	itemIndex: number,
 	known?: JobSnapshot,
+	listed?: JobListItem,
 ): Promise<{ job: JobSnapshot; binary: IBinaryKeyData; files: IDataObject[] }> {
 	const job: JobSnapshot = known ?? { detail: await fetchJob(context, ref, itemIndex) };
 	const status = snapshotStatus(job);
@@ -239,7 +224,7 @@ export async function downloadJobFiles(
 				'Run Job > Unlock first (it spends a subscription entitlement or credits), or download only the preview, which is watermarked while locked.',
 		});
 	}
-	const result = await streamJobFiles(context, ref, kinds, actionFilePolicy(fields), { known: job, itemIndex });
+	const result = await streamJobFiles(context, ref, kinds, actionFilePolicy(fields), { known: job, listed, itemIndex });
 	return {
 		job: result.job,
 		binary: result.binary,

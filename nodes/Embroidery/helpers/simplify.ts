@@ -1,8 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Job, JobListItem } from '../transport';
-import { fileLinksOf } from './jobFiles';
-import type { JobSnapshot } from './jobs';
+import { fileLinksOf } from './fileLinks';
 
 /** Fields node version 2 and trigger 1.1 keep, as they are; saved workflows of those versions rely on them. */
 const version2Fields = [
@@ -88,8 +87,8 @@ function firstOutput(job: IDataObject): IDataObject | undefined {
 /** The job's signed links, read where the file downloads read them (a detailed job or a listing entry). */
 function firstLink(job: IDataObject, kind: 'outputs' | 'preview'): string | null {
 	const detailed = Array.isArray(job.outputs) || Array.isArray(job.artifacts);
-	const snapshot = (detailed ? { detail: job as unknown as Job } : { listed: job as unknown as JobListItem }) as JobSnapshot;
-	return fileLinksOf(snapshot, kind)[0]?.url ?? null;
+	const sighting = detailed ? { detail: job as unknown as Job } : { listed: job as unknown as JobListItem };
+	return fileLinksOf(sighting, kind)[0]?.url ?? null;
 }
 
 /** A job item as flat fields: the ten Simplify keeps first, then names, sizes, metrics and dates. */

@@ -37,11 +37,24 @@ export interface WaitOptions {
 	wantsDetail?: (item: JobListItem) => boolean;
 }
 
+const deadlineStepMs = 5000;
+
+/**
+ * The context with a signal that also fires when the wait's time is up: every request of the wait (a pacer's
+ * wait for a free slot included, which can last most of a minute once 55 requests were sent) ends at the deadline.
+ */
+function withDeadline(context: EmbroideryContext, signal: AbortSignal): EmbroideryContext {
+	if (!('getExecutionCancelSignal' in context)) return context;
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as EmbroideryContext;
+}
+
 /**
  * Polls until every job is completed or failed, or the timeout passes. Each round makes one
  * GET /jobs listing, which refreshes all pending jobs among the 50 most recent; only jobs outside
  * that window get their own GET. A completed job is taken from its listing entry (status, metrics,
  * signed URLs); a failed one's detail is fetched once, as only the detail carries its failureCode.
+ * The timeout also ends a round midway (many jobs outside the window each cost a paced GET): a request
+ * still waiting or open then is given up, and a job that ended is taken from its listing entry.
  */
 export async function waitForJobs(
 	context: EmbroideryContext,
@@ -51,16 +64,44 @@ export async function waitForJobs(
 	const schedule = options.schedule ?? defaultPollSchedule;
 	const signal = cancelSignalOf(context);
 	const deadline = clock.now() + options.timeoutMs;
+	const timeUp = new AbortController();
+	const waitDone = new AbortController();
+	const timer = signal ? AbortSignal.any([signal, waitDone.signal]) : waitDone.signal;
+	const watchDeadline = async () => {
+		// In short steps: n8n 1.x's sleep keeps its timer after a cancel, so no timer outlives the wait by long.
+		for (let left = deadline - clock.now(); left > 0; left = deadline - clock.now()) {
+			await clock.sleep(Math.min(left, deadlineStepMs), timer);
+		}
+		timeUp.abort(new Error(`The wait's ${options.timeoutMs / 1000} s are up`));
+	};
+	watchDeadline().catch(() => undefined);
+	const requestContext = withDeadline(context, signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal);
+	try {
+		return await pollUntilEnded(requestContext, refs, options, { schedule, signal, deadline, timeUp: timeUp.signal });
+	} finally {
+		waitDone.abort();
+	}
+}
+
+async function pollUntilEnded(
+	context: EmbroideryContext,
+	refs: JobRef[],
+	options: WaitOptions,
+	limits: { schedule: PollSchedule; signal?: AbortSignal; deadline: number; timeUp: AbortSignal },
+): Promise<WaitOutcome[]> {
+	const { schedule, signal, deadline, timeUp } = limits;
 	const finished = new Map<string, JobSnapshot>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
 	const failed = new Map<string, unknown>();
 	const lookUp = async (ref: JobRef): Promise<Job | undefined> => {
+		if (timeUp.aborted) return undefined;
 		try {
 			return await fetchJob(context, ref, options.itemIndexOf?.(ref));
 		} catch (error) {
 			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
-			failed.set(jobKey(ref), error);
+			// The time ran out while this look-up waited or ran: the job is still pending, not failed.
+			if (!timeUp.aborted) failed.set(jobKey(ref), error);
 			return undefined;
 		}
 	};
@@ -69,7 +110,7 @@ export async function waitForJobs(
 	for (let round = 0; ; round++) {
 		if (round > 0) {
 			const remaining = deadline - clock.now();
-			if (remaining <= 0) break;
+			if (remaining <= 0 || timeUp.aborted) break;
 			await clock.sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
 		}
 		const pending = unique.filter((ref) => !finished.has(jobKey(ref)) && !failed.has(jobKey(ref)));
@@ -84,6 +125,7 @@ export async function waitForJobs(
 			});
 		} catch (error) {
 			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
+			if (timeUp.aborted) break;
 			// The listing keeps failing (the transport already retried): each pending job ends the wait with that error.
 			for (const ref of pending) failed.set(jobKey(ref), error);
 			break;
@@ -92,7 +134,7 @@ export async function waitForJobs(
 		for (const ref of pending) {
 			const item = listed.get(jobKey(ref));
 			if (item === undefined) {
-				// Outside the 50-job window: the listing cannot tell, so ask for this job alone.
+				// Outside the 50-job window: the listing cannot tell, so ask for this job alone (while time is left).
 				const job = await lookUp(ref);
 				if (!job) continue;
 				lastStatus.set(jobKey(ref), job.status);
@@ -104,7 +146,9 @@ export async function waitForJobs(
 				finished.set(jobKey(ref), { listed: item });
 			} else if (isEnded(item.status)) {
 				const job = await lookUp(ref);
+				// Once the time is up, a job that ended comes as listed rather than not at all.
 				if (job) finished.set(jobKey(ref), { detail: job });
+				else if (timeUp.aborted) finished.set(jobKey(ref), { listed: item });
 			}
 		}
 		if (finished.size + failed.size === unique.length) break;

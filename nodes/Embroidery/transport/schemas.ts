@@ -81,8 +81,10 @@ export const PrivateFileSchema = z
 		size: z.number().int().optional(),
 		checksum: z.string().optional(),
 		expiresAt: z.string().optional(),
-		downloadUrl: z.string().url().nullable(),
-		previewUrl: z.string().url().nullable(),
+		// Read as text and checked where a link is used (helpers/fileLinks.ts): one link the node cannot parse
+		// costs only its own file, never the job or the listing it came in.
+		downloadUrl: z.string().nullable(),
+		previewUrl: z.string().nullable(),
 	})
 	.passthrough();
 

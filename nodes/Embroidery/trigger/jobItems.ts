@@ -93,7 +93,7 @@ export async function jobEndingItem(
 	if (!wantsFiles) return { json };
 	if (!known) return { json: { ...json, files: [] } };
 	const kinds: FileKind[] = unlocked ? ['preview', 'outputs'] : ['preview'];
-	const result = await streamJobFiles(context, job, kinds, triggerFilePolicy(lastTry), { known });
+	const result = await streamJobFiles(context, job, kinds, triggerFilePolicy(lastTry), { known, listed: ended.listed?.item });
 	json.files = result.saved.map((file) => ({
 		kind: file.kind === 'outputs' ? 'output' : file.kind,
 		binaryField: file.field,

@@ -2,6 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { downloadToBinary } from '../../helpers/binary';
+import { isUsableLink } from '../../helpers/fileLinks';
 import type { OperationOutput } from '../types';
 
 const properties: INodeProperties[] = [
@@ -37,6 +38,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(this.getNode(), `Signed URL of item ${itemIndex} is empty`, {
 			itemIndex,
 			description: 'Use the downloadUrl or previewUrl of a job.',
+		});
+	}
+	if (!isUsableLink(url)) {
+		// The signature is a secret of its own: the message does not repeat the link.
+		throw new NodeOperationError(this.getNode(), `Signed URL of item ${itemIndex} is not a URL the node can read`, {
+			itemIndex,
+			description: 'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service returned it; fetch the job again (Job > Get) for a fresh one.',
 		});
 	}
 	const binary = await downloadToBinary(this, url, itemIndex);

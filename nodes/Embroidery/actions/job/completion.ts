@@ -196,8 +196,9 @@ export async function finishCreatedJobs(
 				options.download,
 				{ outputs: 'data', preview: 'preview', source: 'source' },
 				itemIndex,
-				// The detail fetched for the warnings has every file; a listing entry may lack some.
+				// The detail fetched for the warnings has every file; the listing entry's links, which the spec defines, come first.
 				seen.detail ? { detail: seen.detail } : job,
+				job.listed,
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {

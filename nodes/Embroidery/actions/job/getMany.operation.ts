@@ -1,6 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { unusableListedLinks } from '../../helpers/fileLinks';
 import { listItemToJson } from '../../helpers/jobs';
 import { shapeJobItem } from '../../helpers/simplify';
 import { JobsListResponseSchema, embroideryApiRequest, routes } from '../../transport';
@@ -80,5 +81,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		.filter((job) => !filters.status?.length || filters.status.includes(job.status))
 		.filter((job) => !filters.workflow || job.kind === filters.workflow)
 		.slice(0, limit)
-		.map((job) => ({ json: shapeJobItem(this, itemIndex, listItemToJson(job)) }));
+		.map((job) => {
+			const json = listItemToJson(job);
+			// A link the node cannot read costs only its file: the job is listed, with a note naming that file.
+			const unusable = unusableListedLinks(job);
+			if (unusable.length > 0) json.fileErrors = unusable;
+			return { json: shapeJobItem(this, itemIndex, json) };
+		});
 }

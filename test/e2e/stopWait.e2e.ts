@@ -1,0 +1,113 @@
+/**
+ * Stop during Job > Wait for Completion, in a real n8n (2.41.1 or 1.123.81) under `n8n start`: a webhook starts
+ * the wait on a job the service keeps showing as processing, and the execution is stopped over n8n's REST API
+ * while the node sleeps between polls (about 15 s, after the sixth poll). What a user sees is checked: the Stop
+ * answers at once, the execution is recorded as canceled when stopped, and the node sends no request after it.
+ * (n8n 1.x's own `sleep(ms, signal)` ignores the signal; n8n 1.123 records the cancel at once either way, so
+ * that the node's own wait ends on the signal is timed by test/nodes/stopWait.test.ts, with 1.123's sleep.)
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
+import { examplesDir } from '../../scripts/examples';
+import { sleep, type LocalN8n } from '../../scripts/n8n';
+import { sandboxAdmin } from '../support/sandbox';
+import { startVariantService, type VariantService } from '../support/variantService';
+import { e2eOwner, n8nUnderTest, openEnvironment } from './support/environment';
+import { embroideryStep, linearWorkflow } from './support/workflows';
+
+const credential = { id: 'embroideryStopW1', name: 'Embroidery for the stop test' };
+const workflowId = 'e2eStopWait00001';
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+	stoppedAt?: string | null;
+}
+
+/** Waits until `done()` holds, checking every 200 ms, for at most `limitMs`. */
+async function until(done: () => boolean | Promise<boolean>, limitMs: number, what: string): Promise<void> {
+	const deadline = Date.now() + limitMs;
+	while (!(await done())) {
+		if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what} after ${limitMs / 1000} s`);
+		await sleep(200);
+	}
+}
+
+describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
+	let n8n: LocalN8n;
+	let variant: VariantService;
+
+	beforeAll(async () => {
+		const environment = await openEnvironment();
+		({ n8n } = environment);
+		const { sandbox } = environment;
+		variant = await startVariantService(sandbox.origin);
+		const { key } = await sandboxAdmin(sandbox).createAccountWithKey({ plan: 'credits', creditBalance: 10 });
+		const design = { name: 'Star.JEF', bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')) };
+		const job = await createJob({ baseUrl: sandbox.baseUrl, demoKey: key }, { workflow: 'conversion', format: 'dst' }, design);
+		await waitForJobEnd({ baseUrl: sandbox.baseUrl, demoKey: key }, job);
+		// The job never ends, as far as the node can tell.
+		variant.on((request) => {
+			if (request.route === 'GET /jobs') {
+				return {
+					rewrite: (body) => ({ ...body, data: (body.data as Array<Record<string, unknown>>).map((item) => ({ ...item, status: 'processing' })) }),
+				};
+			}
+			return undefined;
+		});
+		await n8n.importCredentials([{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: variant.baseUrl } }]);
+		await n8n.importWorkflows([
+			linearWorkflow(workflowId, 'Stop: wait for a job that never ends', [
+				{
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					webhookId: 'e2e-stop-wait',
+					position: [0, 0],
+					parameters: { httpMethod: 'POST', path: 'stop-wait', responseMode: 'onReceived', options: {} },
+				},
+				{
+					...embroideryStep('Wait', { resource: 'job', operation: 'waitForCompletion', jobId: job.id, workflow: 'conversion', timeout: 600 }, credential),
+					position: [220, 0],
+				},
+			]),
+		]);
+		await n8n.publishWorkflow(workflowId);
+		await n8n.start();
+		await n8n.signIn(e2eOwner);
+		await n8n.waitForActivation([workflowId]);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await variant?.close();
+	});
+
+	it('ends the execution at once while the node sleeps between polls, and the node sends nothing more after the Stop', async () => {
+		const response = await fetch(`${n8n.url}/webhook/stop-wait`, { method: 'POST', signal: AbortSignal.timeout(30_000) });
+		expect(response.status).toBe(200);
+		// The sixth listing is followed by a sleep of about 15 s (2 s growing by 1.5 each round).
+		await until(() => variant.of('GET /jobs').length >= 6, 90_000, 'six polls');
+		await sleep(1000);
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const listed = await n8n.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}`);
+		const running = listed.results.find((execution) => execution.status === 'running' || execution.status === 'new');
+		expect(running).toBeDefined();
+		const sentBeforeStop = variant.requests.length;
+
+		const stopAt = Date.now();
+		await n8n.rest('POST', `/rest/executions/${running!.id}/stop`);
+		const stopTookMs = Date.now() - stopAt;
+		expect(stopTookMs).toBeLessThan(2000);
+
+		// Past the end of the sleep the node was in: had it gone on sleeping, it would end (and be saved) only now.
+		await sleep(17_000);
+		const execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`);
+		expect(execution.status).toBe('canceled');
+		const endedAfterStopMs = new Date(String(execution.stoppedAt)).getTime() - stopAt;
+		expect(endedAfterStopMs).toBeLessThan(2000);
+		expect(variant.requests.length).toBe(sentBeforeStop);
+	});
+});
