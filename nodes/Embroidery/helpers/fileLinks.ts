@@ -117,8 +117,9 @@ function fieldNames(file: unknown): string {
 export function openFileLink(file: unknown, kind: FileKind): FileLink {
 	const object = record(file) ?? {};
 	const named = { fileName: text(object.name), mimeType: text(object.mimeType) };
+	// A preview link beside a locked file is the watermarked image, never the file itself.
 	const links = walk(file)
-		.filter((found) => looksLikeLink(found.value))
+		.filter((found) => looksLikeLink(found.value) && (kind === 'preview' || !/preview/i.test(found.path)))
 		.sort((a, b) => rank(a, kind) - rank(b, kind));
 	const usable = links.find((found) => isUsableLink(found.value));
 	if (usable) return { url: usable.value as string, ...named };
