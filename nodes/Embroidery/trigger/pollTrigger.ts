@@ -16,18 +16,21 @@ export const pollLimits = {
 	stuckPollMs: 15 * 60_000,
 	/** The time a poll gives itself where n8n does not say (n8n 1.x); n8n 2.x gives each poll a budget of its own. */
 	defaultBudgetMs: 5 * 60_000,
+	/** The most a poll takes, whatever n8n allows: well inside the time after which it would be presumed stuck. */
+	maxBudgetMs: 10 * 60_000,
 };
 
 export { FAILED_POLLS_BEFORE_REPORT } from './pollState';
 
 /**
- * How long this poll may run: n8n's budget where it gives one (`getPollBudgetMs`, n8n 2.x), else the default, and
- * always well inside the time after which the next poll takes a poll for stuck.
+ * How long this poll may run: n8n's budget where it gives one (`getPollBudgetMs`, n8n 2.x: 36 s under its scheduler,
+ * else 5 minutes), the default on n8n 1.x, and never more than `maxBudgetMs`.
  */
 export function pollBudgetMs(context: IPollFunctions): number {
+	// n8n 1.x has no getPollBudgetMs, although its types may say otherwise.
 	const fromN8n = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
 	const budget = typeof fromN8n === 'number' && fromN8n > 0 ? fromN8n : pollLimits.defaultBudgetMs;
-	return Math.min(budget, pollLimits.stuckPollMs / 2);
+	return Math.min(budget, pollLimits.maxBudgetMs);
 }
 
 export function readFilter(context: IPollFunctions): TriggerFilter {
@@ -96,8 +99,8 @@ function boundedBy(context: IPollFunctions, signal: AbortSignal): IPollFunctions
 async function emitEndedJobs(
 	context: IPollFunctions,
 	handle: TriggerStateHandle,
-	credential: string,
 	deadline: number,
+	budgetMs: number,
 	filter: TriggerFilter,
 	options: TriggerOptions,
 ): Promise<INodeExecutionData[][] | null> {
@@ -132,13 +135,15 @@ async function emitEndedJobs(
 			postponed.push(ended.job);
 			continue;
 		}
+		const firstTry = items.length === 0 && failedItems.length === 0;
 		// Each try is already retried by the transport; after a few failed polls the failure goes on the item instead.
 		const failedPolls = ended.job.failedPolls ?? 0;
 		try {
 			items.push(await jobEndingItem(context, ended, options, failedPolls >= FAILED_POLLS_BEFORE_REPORT));
 		} catch (error) {
-			// Cut short by the poll's time: not the job's fault, it goes first in the next poll.
-			if (outOfTime()) {
+			// Cut short by the end of the poll's time: it counts as failed only when it had the poll's time to itself,
+			// so an item that never fits in a poll still goes out (with the failure on it) after a few polls.
+			if (outOfTime() && !firstTry) {
 				postponed.push(ended.job);
 				continue;
 			}
@@ -150,7 +155,7 @@ async function emitEndedJobs(
 	}
 	if (postponed.length > 0) {
 		context.logger.info(
-			`Embroidery Trigger "${name}": the poll used its ${Math.round((deadline - clock.now() + 0) / 1000)} s budget; ${postponed.length} job endings are left to the next poll`,
+			`Embroidery Trigger "${name}": the poll used its time (${Math.round(budgetMs / 1000)} s); ${postponed.length} job endings are left to the next poll`,
 		);
 	}
 	if (!handle.owns()) {
@@ -178,15 +183,16 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
 	}
-	const deadline = startedAt + pollBudgetMs(context);
+	const budgetMs = pollBudgetMs(context);
+	const deadline = startedAt + budgetMs;
 	const timeUp = new AbortController();
 	const pollEnded = new AbortController();
-	void clock.sleep(deadline - startedAt, pollEnded.signal).then(
+	void clock.sleep(budgetMs, pollEnded.signal).then(
 		() => timeUp.abort(new Error('The poll used its time budget')),
 		() => undefined,
 	);
 	try {
-		return await emitEndedJobs(boundedBy(context, timeUp.signal), handle, credential, deadline, filter, options);
+		return await emitEndedJobs(boundedBy(context, timeUp.signal), handle, deadline, budgetMs, filter, options);
 	} catch (error) {
 		if (!handle.owns()) return null;
 		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
