@@ -20,6 +20,7 @@ export interface PollResult<Listed, Fetched> {
 	endings: Array<JobEndingFound<Listed, Fetched>>;
 	state: PollState;
 	abandoned: TrackedJob[];
+	unwatched: TrackedJob[];
 	unreachable: RememberedJob[];
 	mayHaveMissedJobs: boolean;
 }
@@ -69,6 +70,7 @@ export async function pollJobs<Listed extends TrackedJob, Fetched extends Tracke
 		})),
 		state: outcome.state,
 		abandoned: outcome.abandoned,
+		unwatched: outcome.unwatched,
 		unreachable: outcome.unreachable,
 		mayHaveMissedJobs: outcome.mayHaveMissedJobs,
 	};

@@ -15,8 +15,8 @@ export const LISTING_SIZE = 50;
 /** Jobs followed up outside the listing are capped so the saved state stays small. */
 export const MAX_FOLLOWED_JOBS = 200;
 
-/** Ended jobs remembered outside the listing (failed ones watched for a retry, and those near the floor). */
-export const MAX_REMEMBERED_ENDED_JOBS = 50;
+/** Failed jobs outside the listing watched for a retry, the newest first; older ones are no longer watched. */
+export const MAX_WATCHED_FAILED_JOBS = 10;
 
 /** Per-job requests a single poll spends on jobs that left the listing. */
 export const FOLLOW_UPS_PER_POLL = 10;
@@ -88,8 +88,10 @@ export interface PollOutcome {
 	/** Jobs whose ending matches the filter, oldest first; each ending appears in exactly one outcome. */
 	emit: RememberedJob[];
 	state: PollState;
-	/** Jobs no longer followed because more than the caps had left the listing. */
+	/** Unfinished jobs no longer followed because more than MAX_FOLLOWED_JOBS had left the listing. */
 	abandoned: TrackedJob[];
+	/** Failed jobs no longer watched for a retry because more than MAX_WATCHED_FAILED_JOBS had left the listing. */
+	unwatched: TrackedJob[];
 	/** Followed jobs whose per-job request failed FAILED_CHECKS_BEFORE_WARNING polls in a row or more. */
 	unreachable: RememberedJob[];
 	/** A full listing of jobs all new to the state: more jobs may have been created since the last poll than it shows. */
@@ -261,7 +263,7 @@ export function advancePoll(
 	});
 	if (!previous) {
 		const state: PollState = { version: STATE_VERSION, floor: nextFloor(null, windowJobs), jobs: windowJobs };
-		return { emit: [], state, abandoned: [], unreachable: [], mayHaveMissedJobs: false };
+		return { emit: [], state, abandoned: [], unwatched: [], unreachable: [], mayHaveMissedJobs: false };
 	}
 
 	const endings: RememberedJob[] = [];
@@ -318,24 +320,26 @@ export function advancePoll(
 		emit,
 		state: { version: STATE_VERSION, floor, jobs: [...windowJobs, ...capped.kept] },
 		abandoned: capped.abandoned,
+		unwatched: capped.unwatched,
 		unreachable,
 		mayHaveMissedJobs,
 	};
 }
 
 /**
- * Keeps the saved state small: at most MAX_FOLLOWED_JOBS unfinished jobs and MAX_REMEMBERED_ENDED_JOBS failed jobs
+ * Keeps the saved state small: at most MAX_FOLLOWED_JOBS unfinished jobs and MAX_WATCHED_FAILED_JOBS failed jobs
  * watched for a retry, the newest of each, are kept; the others are reported.
  */
-function capRemembered(outside: RememberedJob[]): { kept: RememberedJob[]; abandoned: TrackedJob[] } {
+function capRemembered(outside: RememberedJob[]): { kept: RememberedJob[]; abandoned: TrackedJob[]; unwatched: TrackedJob[] } {
 	const newestFirst = (jobs: RememberedJob[]) => [...jobs].sort((a, b) => compareIds(b.id, a.id));
-	const dropped = new Set([
-		...newestFirst(outside.filter((job) => !isEnded(job.status))).slice(MAX_FOLLOWED_JOBS),
-		...newestFirst(outside.filter((job) => isEnded(job.status))).slice(MAX_REMEMBERED_ENDED_JOBS),
-	].map((job) => job.id));
-	const kept = outside.filter((job) => !dropped.has(job.id));
-	const abandoned = outside.filter((job) => dropped.has(job.id)).map((job) => copy(job)).reverse();
-	return { kept, abandoned };
+	const abandoned = new Set(newestFirst(outside.filter((job) => !isEnded(job.status))).slice(MAX_FOLLOWED_JOBS).map((job) => job.id));
+	const unwatched = new Set(newestFirst(outside.filter((job) => isEnded(job.status))).slice(MAX_WATCHED_FAILED_JOBS).map((job) => job.id));
+	const letGo = (ids: Set<string>) => outside.filter((job) => ids.has(job.id)).map((job) => copy(job)).reverse();
+	return {
+		kept: outside.filter((job) => !abandoned.has(job.id) && !unwatched.has(job.id)),
+		abandoned: letGo(abandoned),
+		unwatched: letGo(unwatched),
+	};
 }
 
 /**

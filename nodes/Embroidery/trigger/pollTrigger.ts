@@ -9,7 +9,7 @@ import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { pollJobs } from './pollJobs';
 import type { RememberedJob, TriggerFilter, TriggerStateHandle } from './pollState';
-import { FAILED_POLLS_BEFORE_REPORT, claimTriggerState, holdBackEndings, matchesFilter } from './pollState';
+import { FAILED_POLLS_BEFORE_REPORT, MAX_WATCHED_FAILED_JOBS, claimTriggerState, holdBackEndings, matchesFilter } from './pollState';
 
 export const pollLimits = {
 	/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
@@ -119,7 +119,12 @@ async function emitEndedJobs(
 	}
 	for (const job of result.abandoned) {
 		context.logger.warn(
-			`Embroidery Trigger "${name}" stopped following ${job.workflow} job ${job.id}: too many unfinished or retryable jobs left the listing`,
+			`Embroidery Trigger "${name}" stopped following ${job.workflow} job ${job.id}: too many unfinished jobs left the listing`,
+		);
+	}
+	for (const job of result.unwatched) {
+		context.logger.debug(
+			`Embroidery Trigger "${name}" no longer watches failed ${job.workflow} job ${job.id} for a retry: ${MAX_WATCHED_FAILED_JOBS} newer failed jobs are watched`,
 		);
 	}
 	for (const job of result.unreachable) {
