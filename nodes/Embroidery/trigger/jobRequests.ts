@@ -31,7 +31,7 @@ export async function fetchJobIfPresent(
 ): Promise<FetchedJob | undefined> {
 	try {
 		const job = await fetchJob(context, ref);
-		return { id: job.id, workflow: ref.workflow, status: job.status, job };
+		return { id: job.id, workflow: ref.workflow, status: job.status, attempts: job.attemptCount, job };
 	} catch (error) {
 		if (error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '403')) {
 			return undefined;

@@ -1,4 +1,5 @@
-import type { PollState, TrackedJob, TriggerFilter } from './pollState';
+import type { FollowUpResult, PollState, RememberedJob, TrackedJob, TriggerFilter } from './pollState';
+import { clock } from '../transport/clock';
 import { advancePoll, jobsToFollowUp } from './pollState';
 
 /** Where a poll reads jobs from: the jobs listing and the per-job route. */
@@ -10,7 +11,7 @@ export interface JobSource<Listed extends TrackedJob, Fetched extends TrackedJob
 
 /** A job to emit, with what the poll already holds about it (its listing entry or its full job). */
 export interface JobEndingFound<Listed, Fetched> {
-	job: TrackedJob;
+	job: RememberedJob;
 	listed?: Listed;
 	fetched?: Fetched;
 }
@@ -19,7 +20,16 @@ export interface PollResult<Listed, Fetched> {
 	endings: Array<JobEndingFound<Listed, Fetched>>;
 	state: PollState;
 	abandoned: TrackedJob[];
+	unwatched: TrackedJob[];
+	unreachable: RememberedJob[];
 	mayHaveMissedJobs: boolean;
+}
+
+export interface PollTiming {
+	/** The node's clock, read once per poll for the retry windows. */
+	now: number;
+	/** Whether the poll's time budget is spent: no further per-job request is started then. */
+	outOfTime?: () => boolean;
 }
 
 /** One listing request plus one request per followed job; nothing is written anywhere, the caller keeps the state. */
@@ -27,26 +37,30 @@ export async function pollJobs<Listed extends TrackedJob, Fetched extends Tracke
 	previous: PollState | undefined,
 	source: JobSource<Listed, Fetched>,
 	filter: TriggerFilter,
+	timing: PollTiming = { now: clock.now() },
 ): Promise<PollResult<Listed, Fetched>> {
 	const listing = await source.listJobs();
 	const fetchedById = new Map<string, Fetched>();
-	const followUps = [];
-	for (const job of jobsToFollowUp(previous, listing, filter)) {
+	const followUps: FollowUpResult[] = [];
+	for (const job of jobsToFollowUp(previous, listing, filter, timing.now)) {
+		if (timing.outOfTime?.() === true) break;
 		let fetched: Fetched | undefined;
 		try {
 			fetched = await source.getJob(job);
 		} catch {
-			// One job the service fails to answer for stays as it was (checked again next poll); the others go on.
+			// One job the service fails to answer for is counted (warned about after a few polls); the others go on.
+			// A request cut short by the end of the poll's time is no answer at all: the job waits for its next turn.
+			if (timing.outOfTime?.() !== true) followUps.push({ id: job.id, unreachable: true });
 			continue;
 		}
 		if (fetched === undefined) {
-			followUps.push({ id: job.id, gone: true as const });
+			followUps.push({ id: job.id, gone: true });
 			continue;
 		}
 		fetchedById.set(job.id, fetched);
-		followUps.push({ id: job.id, workflow: job.workflow, status: fetched.status });
+		followUps.push(fetched);
 	}
-	const outcome = advancePoll(previous, listing, followUps, filter);
+	const outcome = advancePoll(previous, listing, followUps, filter, timing.now);
 	const listedById = new Map(listing.map((job) => [job.id, job]));
 	return {
 		endings: outcome.emit.map((job) => ({
@@ -56,6 +70,8 @@ export async function pollJobs<Listed extends TrackedJob, Fetched extends Tracke
 		})),
 		state: outcome.state,
 		abandoned: outcome.abandoned,
+		unwatched: outcome.unwatched,
+		unreachable: outcome.unreachable,
 		mayHaveMissedJobs: outcome.mayHaveMissedJobs,
 	};
 }

@@ -1,5 +1,13 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { clock } from '../transport/clock';
 import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
 import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
+
+/**
+ * The trigger's state, all of it: what is saved in the workflow's static data (the jobs it knows and the floor
+ * below which an unknown job is old), what one activation keeps in memory, and the failure counts.
+ */
 
 /** The jobs listing shows at most this many jobs, newest first. */
 export const LISTING_SIZE = 50;
@@ -7,9 +15,34 @@ export const LISTING_SIZE = 50;
 /** Jobs followed up outside the listing are capped so the saved state stays small. */
 export const MAX_FOLLOWED_JOBS = 200;
 
+/** Failed jobs outside the listing watched for a retry, the newest first; older ones are no longer watched. */
+export const MAX_WATCHED_FAILED_JOBS = 10;
+
 /** Per-job requests a single poll spends on jobs that left the listing. */
 export const FOLLOW_UPS_PER_POLL = 10;
 
+/** Of those, the share kept for failed jobs watched for a retry when unfinished jobs would take them all. */
+export const RETRY_WATCH_FOLLOW_UPS = 2;
+
+/**
+ * Ids are ULIDs made on the service's clocks, which may disagree: a job created after the floor was set can carry
+ * an id up to this much older, and is still new.
+ */
+export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * A failed job may be retried while its source upload lasts; uploads are kept 24 hours, and a job's id carries the
+ * time it was created (with its upload), so the window needs no room in the saved state.
+ */
+export const RETRY_WATCH_MS = 24 * 60 * 60_000;
+
+/** Failed per-job requests in a row after which each poll warns that a followed job cannot be checked. */
+export const FAILED_CHECKS_BEFORE_WARNING = 3;
+
+/** Polls in which one job's item may fail (its detail or files) before it is emitted with the failure on the item. */
+export const FAILED_POLLS_BEFORE_REPORT = 2;
+
+/** Version 1 throughout: later fields are optional, so states saved before them read as they are. */
 export const STATE_VERSION = 1;
 
 export interface TriggerFilter {
@@ -22,28 +55,45 @@ export interface TrackedJob {
 	id: string;
 	workflow: Workflow;
 	status: JobStatus;
+	/** The job's attempt count from its detail, which tells a retry's ending from the one before. */
+	attempts?: number;
 }
 
-/** A job that left the listing and was fetched on its own; `gone` when the service no longer has it. */
-export type FollowUpResult = TrackedJob | { id: string; gone: true };
+/** A job as the saved state remembers it: what the service said, and what the trigger keeps about it. */
+export interface RememberedJob extends TrackedJob {
+	/** Per-job requests in a row that failed for this job (it left the listing). */
+	failedChecks?: number;
+	/** Polls in a row in which the item of this job's ending could not be made. */
+	failedPolls?: number;
+}
+
+/** A job that left the listing and was fetched on its own; `gone` when the service no longer has it, `unreachable` when the request failed. */
+export type FollowUpResult = TrackedJob | { id: string; gone: true } | { id: string; unreachable: true };
 
 export interface PollState {
 	version: typeof STATE_VERSION;
 	/**
-	 * Smallest job id of the last full listing (ids are ULIDs, so they sort by creation time).
-	 * A job the state does not know that is older than this re-entered the listing; it is not new.
+	 * A job the state does not know is new only above this id: the smallest id of a full listing, lowered by the
+	 * clock-skew tolerance. An older unknown job re-entered the listing; it is not new.
 	 */
 	floor: string | null;
-	/** The jobs of the last listing (newest first), then the unfinished jobs that left it (least recently checked first). */
-	jobs: TrackedJob[];
+	/**
+	 * The jobs of the last listing (newest first), then those that left it: unfinished ones and failed ones that
+	 * may still be retried (least recently checked first), and ended ones above the floor.
+	 */
+	jobs: RememberedJob[];
 }
 
 export interface PollOutcome {
 	/** Jobs whose ending matches the filter, oldest first; each ending appears in exactly one outcome. */
-	emit: TrackedJob[];
+	emit: RememberedJob[];
 	state: PollState;
-	/** Unfinished jobs that were forgotten because more than MAX_FOLLOWED_JOBS had left the listing. */
+	/** Unfinished jobs no longer followed because more than MAX_FOLLOWED_JOBS had left the listing. */
 	abandoned: TrackedJob[];
+	/** Failed jobs no longer watched for a retry because more than MAX_WATCHED_FAILED_JOBS had left the listing. */
+	unwatched: TrackedJob[];
+	/** Followed jobs whose per-job request failed FAILED_CHECKS_BEFORE_WARNING polls in a row or more. */
+	unreachable: RememberedJob[];
 	/** A full listing of jobs all new to the state: more jobs may have been created since the last poll than it shows. */
 	mayHaveMissedJobs: boolean;
 }
@@ -58,118 +108,207 @@ function compareIds(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The creation time a ULID carries in its first ten characters; undefined for an id that is not a ULID. */
+export function ulidTime(id: string): number | undefined {
+	if (id.length !== 26) return undefined;
+	let time = 0;
+	for (const character of id.slice(0, 10).toUpperCase()) {
+		const digit = crockford.indexOf(character);
+		if (digit < 0) return undefined;
+		time = time * 32 + digit;
+	}
+	return time;
+}
+
+/** The smallest ULID of a millisecond. */
+function ulidAt(time: number): string {
+	let encoded = '';
+	for (let rest = Math.max(0, Math.floor(time)), index = 0; index < 10; index++, rest = Math.floor(rest / 32)) {
+		encoded = crockford[rest % 32] + encoded;
+	}
+	return encoded + '0'.repeat(16);
+}
+
+/** An id lowered by the clock-skew tolerance; an id that is not a ULID stays as it is. */
+function lowered(id: string): string {
+	const time = ulidTime(id);
+	return time === undefined ? id : ulidAt(time - CLOCK_SKEW_TOLERANCE_MS);
+}
+
 function smallestId(jobs: TrackedJob[]): string | null {
 	let smallest: string | null = null;
 	for (const job of jobs) if (smallest === null || compareIds(job.id, smallest) < 0) smallest = job.id;
 	return smallest;
 }
 
+function higherFloor(a: string | null, b: string | null): string | null {
+	if (a === null) return b;
+	if (b === null) return a;
+	return compareIds(a, b) >= 0 ? a : b;
+}
+
+/**
+ * The first full listing sets the floor at its oldest job: nothing older was ever seen, so nothing older can be told
+ * new from re-entered. Later floors stay the clock-skew tolerance below the listing's oldest job, as every job
+ * between was seen in a listing. The floor only moves forward, so a job once judged old never looks new again.
+ */
 function nextFloor(previous: string | null, listing: TrackedJob[]): string | null {
-	const listingFloor = listing.length >= LISTING_SIZE ? smallestId(listing) : null;
-	if (previous === null) return listingFloor;
-	if (listingFloor === null) return previous;
-	// The floor only moves forward, so a job once judged old never looks new again.
-	return compareIds(listingFloor, previous) > 0 ? listingFloor : previous;
+	const smallest = listing.length >= LISTING_SIZE ? smallestId(listing) : null;
+	if (smallest === null) return previous;
+	return previous === null ? smallest : higherFloor(previous, lowered(smallest));
 }
 
-function copy(job: TrackedJob): TrackedJob {
-	return { id: job.id, workflow: job.workflow, status: job.status };
+function isAboveFloor(id: string, floor: string | null): boolean {
+	return floor === null || compareIds(id, floor) > 0;
 }
 
-/** Reads a state saved by an earlier poll; anything unrecognisable counts as no state (a fresh start). */
-export function readPollState(saved: unknown): PollState | undefined {
-	if (typeof saved !== 'object' || saved === null) return undefined;
-	const candidate = saved as Partial<PollState>;
-	if (candidate.version !== STATE_VERSION || !Array.isArray(candidate.jobs)) return undefined;
-	if (candidate.floor !== null && typeof candidate.floor !== 'string') return undefined;
-	if (!candidate.jobs.every(isTrackedJob)) return undefined;
-	return { version: STATE_VERSION, floor: candidate.floor, jobs: candidate.jobs.map(copy) };
+/** The job as the service reports it; `keep` carries the trigger's own counts over. */
+function copy(job: TrackedJob, keep: Pick<RememberedJob, 'failedChecks' | 'failedPolls'> = {}): RememberedJob {
+	const result: RememberedJob = { id: job.id, workflow: job.workflow, status: job.status };
+	if (job.attempts !== undefined) result.attempts = job.attempts;
+	if (keep.failedChecks) result.failedChecks = keep.failedChecks;
+	if (keep.failedPolls) result.failedPolls = keep.failedPolls;
+	return result;
 }
 
-function isTrackedJob(value: unknown): value is TrackedJob {
+/** An ending to emit: the job as the service reports it, with the polls its item has failed in so far. */
+function endingOf(job: TrackedJob, failedPolls: number | undefined): RememberedJob {
+	const ending: RememberedJob = { id: job.id, workflow: job.workflow, status: job.status };
+	if (failedPolls) ending.failedPolls = failedPolls;
+	return ending;
+}
+
+function isCount(value: unknown): boolean {
+	return value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0);
+}
+
+function isRememberedJob(value: unknown): value is RememberedJob {
 	if (typeof value !== 'object' || value === null) return false;
 	const job = value as Record<string, unknown>;
 	return (
 		typeof job.id === 'string' &&
 		isWorkflow(job.workflow) &&
-		isJobStatus(job.status)
+		isJobStatus(job.status) &&
+		isCount(job.attempts) &&
+		isCount(job.failedChecks) &&
+		isCount(job.failedPolls)
 	);
 }
 
-/** The unfinished jobs that left the listing and are due a per-job request this poll. */
+/**
+ * Reads a state saved by an earlier poll, also one saved before attempt and failure counts were kept (its jobs carry
+ * on without them); anything unrecognisable counts as no state (a fresh start).
+ */
+export function readPollState(saved: unknown): PollState | undefined {
+	if (typeof saved !== 'object' || saved === null) return undefined;
+	const candidate = saved as { version?: unknown; floor?: unknown; jobs?: unknown };
+	if (candidate.version !== STATE_VERSION || !Array.isArray(candidate.jobs)) return undefined;
+	if (candidate.floor !== null && typeof candidate.floor !== 'string') return undefined;
+	if (!candidate.jobs.every(isRememberedJob)) return undefined;
+	const jobs = (candidate.jobs as RememberedJob[]).map((job) => copy(job, job));
+	return { version: STATE_VERSION, floor: candidate.floor, jobs };
+}
+
+/** A failed job outside the listing that may still be retried: it is checked now and then for a new ending. */
+function isWatchedForRetry(job: RememberedJob, now: number): boolean {
+	const createdAt = ulidTime(job.id);
+	return job.status === 'failed' && createdAt !== undefined && createdAt + RETRY_WATCH_MS > now;
+}
+
+/** The jobs outside the listing that are due a per-job request this poll, unfinished ones first. */
 export function jobsToFollowUp(
 	state: PollState | undefined,
 	listing: TrackedJob[],
 	filter: TriggerFilter,
+	now = clock.now(),
 	limit = FOLLOW_UPS_PER_POLL,
 ): TrackedJob[] {
 	if (!state) return [];
 	const listed = new Set(listing.map((job) => job.id));
-	return state.jobs
-		.filter(
-			(job) => !listed.has(job.id) && !isEnded(job.status) && filter.workflows.includes(job.workflow),
-		)
-		.slice(0, limit)
-		.map(copy);
+	const outside = state.jobs.filter((job) => !listed.has(job.id) && filter.workflows.includes(job.workflow));
+	const unfinished = outside.filter((job) => !isEnded(job.status));
+	const watched = outside.filter((job) => isWatchedForRetry(job, now));
+	const watchedTurns = Math.min(watched.length, Math.max(limit - unfinished.length, Math.min(RETRY_WATCH_FOLLOW_UPS, limit)));
+	return [...unfinished.slice(0, limit - watchedTurns), ...watched.slice(0, watchedTurns)].map((job) => copy(job));
+}
+
+/** What a per-job request says about a followed or watched job: a new ending, still running, or nothing new. */
+function judgeFollowUp(before: RememberedJob, result: TrackedJob): 'ended' | 'running' | 'unchanged' {
+	if (!isEnded(result.status)) return 'running';
+	if (!isEnded(before.status) || before.status !== result.status) return 'ended';
+	// Failed before and failed now: a retry ran in between only if the attempt count went up.
+	const retried = before.attempts !== undefined && result.attempts !== undefined && result.attempts > before.attempts;
+	return retried ? 'ended' : 'unchanged';
 }
 
 /**
- * One poll: the previous state, the current listing and the follow-up results give the endings to emit and the next state.
- * Without a previous state the listing is the baseline: jobs that already ended are never emitted.
+ * One poll: the previous state, the current listing and the follow-up results give the endings to emit and the next
+ * state. Without a previous state the listing is the baseline: jobs that already ended are never emitted.
+ * `now` (the node's clock) decides which failed jobs may still be retried.
  */
 export function advancePoll(
 	previous: PollState | undefined,
 	listing: TrackedJob[],
 	followUps: FollowUpResult[],
 	filter: TriggerFilter,
+	now = clock.now(),
 ): PollOutcome {
-	const windowJobs = listing.map(copy);
+	const known = new Map((previous?.jobs ?? []).map((job) => [job.id, job]));
+	const windowJobs = listing.map((job) => {
+		const before = known.get(job.id);
+		const attempts = job.attempts ?? (before && before.status === job.status ? before.attempts : undefined);
+		return copy({ ...job, attempts });
+	});
 	if (!previous) {
-		return {
-			emit: [],
-			state: { version: STATE_VERSION, floor: nextFloor(null, windowJobs), jobs: windowJobs },
-			abandoned: [],
-			mayHaveMissedJobs: false,
-		};
+		const state: PollState = { version: STATE_VERSION, floor: nextFloor(null, windowJobs), jobs: windowJobs };
+		return { emit: [], state, abandoned: [], unwatched: [], unreachable: [], mayHaveMissedJobs: false };
 	}
 
-	const known = new Map(previous.jobs.map((job) => [job.id, job]));
-	const endings: TrackedJob[] = [];
+	const endings: RememberedJob[] = [];
 	for (const job of windowJobs) {
 		const before = known.get(job.id);
-		const isNew =
-			before === undefined && (previous.floor === null || compareIds(job.id, previous.floor) >= 0);
+		const isNew = before === undefined && isAboveFloor(job.id, previous.floor);
 		// A known job ends anew when it was unfinished, or when a retry turned one ending into the other between polls.
 		const endedNow =
-			isEnded(job.status) &&
-			(before ? !isEnded(before.status) || before.status !== job.status : isNew);
-		if (endedNow) endings.push(job);
+			isEnded(job.status) && (before ? !isEnded(before.status) || before.status !== job.status : isNew);
+		// An ending held back by an earlier poll keeps the count of polls its item failed in.
+		if (endedNow) endings.push(endingOf(job, before?.failedPolls));
 	}
 
+	const floor = nextFloor(previous.floor, windowJobs);
 	const listed = new Set(windowJobs.map((job) => job.id));
 	const results = new Map(followUps.map((result) => [result.id, result]));
-	const unchecked: TrackedJob[] = [];
-	const checked: TrackedJob[] = [];
+	const unchecked: RememberedJob[] = [];
+	const checked: RememberedJob[] = [];
+	const unreachable: RememberedJob[] = [];
 	for (const job of previous.jobs) {
-		if (listed.has(job.id) || isEnded(job.status) || !filter.workflows.includes(job.workflow)) continue;
+		if (listed.has(job.id)) continue;
 		const result = results.get(job.id);
-		if (result === undefined) unchecked.push(copy(job));
-		else if ('gone' in result) continue;
-		else if (isEnded(result.status)) endings.push({ ...copy(job), status: result.status });
-		else checked.push({ ...copy(job), status: result.status });
-	}
-
-	// Checked jobs go to the back so every followed job gets its turn.
-	const followed = [...unchecked, ...checked];
-	const abandoned: TrackedJob[] = [];
-	if (followed.length > MAX_FOLLOWED_JOBS) {
-		const newestFirst = [...followed].sort((a, b) => compareIds(b.id, a.id));
-		const dropped = new Set(newestFirst.slice(MAX_FOLLOWED_JOBS).map((job) => job.id));
-		for (let index = followed.length - 1; index >= 0; index--) {
-			if (dropped.has(followed[index].id)) abandoned.push(...followed.splice(index, 1));
+		if (result === undefined) {
+			unchecked.push(copy(job, job));
+		} else if ('gone' in result) {
+			continue;
+		} else if ('unreachable' in result) {
+			const failedChecks = (job.failedChecks ?? 0) + 1;
+			const kept = copy(job, { ...job, failedChecks });
+			if (failedChecks >= FAILED_CHECKS_BEFORE_WARNING) unreachable.push(kept);
+			checked.push(kept);
+		} else {
+			const reported = copy(result);
+			const verdict = judgeFollowUp(job, result);
+			if (verdict === 'ended') endings.push(endingOf(reported, job.failedPolls));
+			// An ending found by a follow-up is remembered too: a failed one is watched for its next retry.
+			checked.push(verdict === 'unchanged' ? copy({ ...job, attempts: result.attempts ?? job.attempts }) : reported);
 		}
 	}
 
+	// Checked jobs go to the back so every followed job gets its turn; an ended job stays while it may be retried.
+	const outside = [...unchecked, ...checked].filter(
+		(job) => filter.workflows.includes(job.workflow) && (!isEnded(job.status) || isWatchedForRetry(job, now)),
+	);
+	const capped = capRemembered(outside);
 	const mayHaveMissedJobs =
 		previous.jobs.length > 0 &&
 		windowJobs.length >= LISTING_SIZE &&
@@ -179,24 +318,112 @@ export function advancePoll(
 		.sort((a, b) => compareIds(a.id, b.id));
 	return {
 		emit,
-		state: {
-			version: STATE_VERSION,
-			floor: nextFloor(previous.floor, windowJobs),
-			jobs: [...windowJobs, ...followed],
-		},
-		abandoned,
+		state: { version: STATE_VERSION, floor, jobs: [...windowJobs, ...capped.kept] },
+		abandoned: capped.abandoned,
+		unwatched: capped.unwatched,
+		unreachable,
 		mayHaveMissedJobs,
+	};
+}
+
+/**
+ * Keeps the saved state small: at most MAX_FOLLOWED_JOBS unfinished jobs and MAX_WATCHED_FAILED_JOBS failed jobs
+ * watched for a retry, the newest of each, are kept; the others are reported.
+ */
+function capRemembered(outside: RememberedJob[]): { kept: RememberedJob[]; abandoned: TrackedJob[]; unwatched: TrackedJob[] } {
+	const newestFirst = (jobs: RememberedJob[]) => [...jobs].sort((a, b) => compareIds(b.id, a.id));
+	const abandoned = new Set(newestFirst(outside.filter((job) => !isEnded(job.status))).slice(MAX_FOLLOWED_JOBS).map((job) => job.id));
+	const unwatched = new Set(newestFirst(outside.filter((job) => isEnded(job.status))).slice(MAX_WATCHED_FAILED_JOBS).map((job) => job.id));
+	const letGo = (ids: Set<string>) => outside.filter((job) => ids.has(job.id)).map((job) => copy(job)).reverse();
+	return {
+		kept: outside.filter((job) => !abandoned.has(job.id) && !unwatched.has(job.id)),
+		abandoned: letGo(abandoned),
+		unwatched: letGo(unwatched),
 	};
 }
 
 /**
  * The state as if these endings had not been seen yet, so the next poll finds them again: a job whose item could
  * not be made is kept as unfinished (followed through its own route once it leaves the listing), never dropped.
+ * `failed` says the item failed (counted towards FAILED_POLLS_BEFORE_REPORT); otherwise the poll ran out of time.
  */
-export function holdBackEndings(state: PollState, endings: TrackedJob[]): PollState {
-	const held = new Set(endings.map((job) => job.id));
-	const jobs = state.jobs.map((job) => (held.has(job.id) ? { ...copy(job), status: 'processing' as const } : job));
+export function holdBackEndings(state: PollState, endings: RememberedJob[], failed = true): PollState {
+	const held = new Map(endings.map((job) => [job.id, job]));
+	const hold = (job: RememberedJob): RememberedJob => {
+		const failedPolls = (job.failedPolls ?? 0) + (failed ? 1 : 0);
+		return { ...copy(job, { failedChecks: job.failedChecks, failedPolls }), status: 'processing' };
+	};
+	const jobs = state.jobs.map((job) => {
+		const ending = held.get(job.id);
+		return ending ? hold({ ...job, failedPolls: ending.failedPolls }) : job;
+	});
 	const present = new Set(jobs.map((job) => job.id));
-	for (const job of endings) if (!present.has(job.id)) jobs.push({ ...copy(job), status: 'processing' });
+	for (const job of endings) if (!present.has(job.id)) jobs.push(hold(job));
 	return { ...state, jobs };
+}
+
+/** Static data of an active trigger node: the poll state and the credential it belongs to. */
+interface SavedTriggerData extends IDataObject {
+	credential?: string;
+	state?: IDataObject;
+}
+
+/** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
+interface ActivationMemory {
+	/** The poll that owns the state now; a poll that is no longer it discards what it found. */
+	currentPoll?: { startedAt: number };
+	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
+	lastSaved?: SavedTriggerData;
+}
+
+// Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
+const activations = new WeakMap<IPollFunctions, ActivationMemory>();
+
+/** The trigger's state as one poll sees it: what to start from, and how to claim, keep and release it. */
+export interface TriggerStateHandle {
+	/** The state to carry on from; undefined for a fresh baseline (just activated, or another credential). */
+	previous: PollState | undefined;
+	/** Whether a poll of this activation ever saved a state (the first poll's failure is thrown instead of logged). */
+	hasSaved: boolean;
+	/** Whether this poll still owns the state (a later poll may have taken over a stuck one). */
+	owns(): boolean;
+	/** Writes the next state to static data and to the activation's memory. */
+	save(state: PollState): void;
+	release(): void;
+}
+
+/**
+ * Claims the trigger's state for one poll; undefined while another poll of the same activation runs (two polls
+ * over one state would emit the same endings twice), unless that one has run longer than `stuckPollMs`.
+ */
+export function claimTriggerState(
+	context: IPollFunctions,
+	credential: string,
+	now: number,
+	stuckPollMs: number,
+): TriggerStateHandle | undefined {
+	const memory = activations.get(context) ?? {};
+	activations.set(context, memory);
+	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs) return undefined;
+	const poll = { startedAt: now };
+	memory.currentPoll = poll;
+	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
+	// Activated by the user: start from the jobs as they are now. After a restart or a republish: carry on.
+	const activatedNow = context.getActivationMode() === 'activate' && memory.lastSaved === undefined;
+	const last = memory.lastSaved ?? saved;
+	// Another credential may mean another account: its jobs start from a fresh baseline too.
+	const previous = !activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
+	return {
+		previous,
+		hasSaved: memory.lastSaved !== undefined,
+		owns: () => memory.currentPoll === poll,
+		save(state) {
+			saved.credential = credential;
+			saved.state = state as unknown as IDataObject;
+			memory.lastSaved = { credential, state: state as unknown as IDataObject };
+		},
+		release() {
+			if (memory.currentPoll === poll) memory.currentPoll = undefined;
+		},
+	};
 }

@@ -1,40 +1,37 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { clock, credentialType, jobKey, nodeErrorOf } from '../transport';
+import { clock, credentialType, nodeErrorOf } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
 import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { pollJobs } from './pollJobs';
-import type { TrackedJob, TriggerFilter } from './pollState';
-import { holdBackEndings, matchesFilter, readPollState } from './pollState';
+import type { RememberedJob, TriggerFilter, TriggerStateHandle } from './pollState';
+import { FAILED_POLLS_BEFORE_REPORT, MAX_WATCHED_FAILED_JOBS, claimTriggerState, holdBackEndings, matchesFilter } from './pollState';
 
-/** Static data of an active trigger node: the poll state and the credential it belongs to. */
-interface SavedTriggerData extends IDataObject {
-	credential?: string;
-	state?: IDataObject;
-}
-
-/** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
-interface ActivationMemory {
-	/** The poll that owns the state now; a poll that is no longer it discards what it found. */
-	currentPoll?: { startedAt: number };
-	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
-	lastSaved?: SavedTriggerData;
-	/** Endings ("workflow/id:status") whose item could not be made, with the number of polls that failed so. */
-	failedEndings?: Map<string, number>;
-}
-
-// Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
-const activations = new WeakMap<IPollFunctions, ActivationMemory>();
 export const pollLimits = {
 	/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
 	stuckPollMs: 15 * 60_000,
+	/** The time a poll gives itself where n8n does not say (n8n 1.x); n8n 2.x gives each poll a budget of its own. */
+	defaultBudgetMs: 5 * 60_000,
+	/** The most a poll takes, whatever n8n allows: well inside the time after which it would be presumed stuck. */
+	maxBudgetMs: 10 * 60_000,
 };
-/** Polls in which one job's item may fail (its detail or files) before it is emitted with the failure on the item. */
-export const FAILED_POLLS_BEFORE_REPORT = 2;
+
+export { FAILED_POLLS_BEFORE_REPORT } from './pollState';
+
+/**
+ * How long this poll may run: n8n's budget where it gives one (`getPollBudgetMs`, n8n 2.x: 36 s under its scheduler,
+ * else 5 minutes), the default on n8n 1.x, and never more than `maxBudgetMs`.
+ */
+export function pollBudgetMs(context: IPollFunctions): number {
+	// n8n 1.x has no getPollBudgetMs, although its types may say otherwise.
+	const fromN8n = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	const budget = typeof fromN8n === 'number' && fromN8n > 0 ? fromN8n : pollLimits.defaultBudgetMs;
+	return Math.min(budget, pollLimits.maxBudgetMs);
+}
 
 export function readFilter(context: IPollFunctions): TriggerFilter {
 	const events = context.getNodeParameter('events', []) as JobEnding[];
@@ -90,65 +87,91 @@ async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, o
 	return [[await jobEndingItem(context, { job: newest, listed: newest }, options)]];
 }
 
+/**
+ * The poll's own view of the node: requests made through it end when the poll's time is up, as they end on Stop in
+ * an execution, so no wait (a long Retry-After, a slow download) carries a poll past its budget.
+ */
+function boundedBy(context: IPollFunctions, signal: AbortSignal): IPollFunctions {
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IPollFunctions;
+}
+
 /** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
 async function emitEndedJobs(
 	context: IPollFunctions,
-	memory: ActivationMemory,
-	poll: ActivationMemory['currentPoll'],
+	handle: TriggerStateHandle,
+	deadline: number,
+	budgetMs: number,
 	filter: TriggerFilter,
 	options: TriggerOptions,
 ): Promise<INodeExecutionData[][] | null> {
-	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
-	const credential = credentialIdOf(context);
-	// Activated by the user: start from the jobs as they are now. After a restart or a republish: carry on.
-	const activatedNow = context.getActivationMode() === 'activate' && memory.lastSaved === undefined;
-	const last = memory.lastSaved ?? saved;
-	// Another credential may mean another account: its jobs start from a fresh baseline too.
-	const previous = !activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
+	const outOfTime = () => clock.now() >= deadline;
 	const result = await pollJobs<ListedJob, FetchedJob>(
-		previous,
+		handle.previous,
 		{ listJobs: async () => await listRecentJobs(context), getJob: async (job) => await fetchJobIfPresent(context, job) },
 		filter,
+		{ now: clock.now(), outOfTime },
 	);
+	const name = context.getNode().name;
 	if (result.mayHaveMissedJobs) {
 		context.logger.warn(
-			`Embroidery Trigger "${context.getNode().name}": more than 50 jobs were created since the last poll, so the oldest of them may never be seen; poll more often`,
+			`Embroidery Trigger "${name}": more than 50 jobs were created since the last poll, so the oldest of them may never be seen; poll more often`,
 		);
 	}
 	for (const job of result.abandoned) {
 		context.logger.warn(
-			`Embroidery Trigger "${context.getNode().name}" stopped following ${job.workflow} job ${job.id}: too many unfinished jobs left the listing`,
+			`Embroidery Trigger "${name}" stopped following ${job.workflow} job ${job.id}: too many unfinished jobs left the listing`,
+		);
+	}
+	for (const job of result.unwatched) {
+		context.logger.debug(
+			`Embroidery Trigger "${name}" no longer watches failed ${job.workflow} job ${job.id} for a retry: ${MAX_WATCHED_FAILED_JOBS} newer failed jobs are watched`,
+		);
+	}
+	for (const job of result.unreachable) {
+		context.logger.warn(
+			`Embroidery Trigger "${name}": ${job.workflow} job ${job.id} could not be checked in the last ${job.failedChecks ?? 0} polls; it stays followed, and its ending is emitted once the service answers for it`,
 		);
 	}
 	const items: INodeExecutionData[] = [];
-	const heldBack: TrackedJob[] = [];
-	const failedEndings = new Map<string, number>();
+	const failedItems: RememberedJob[] = [];
+	const postponed: RememberedJob[] = [];
 	for (const ended of result.endings) {
-		const ending = `${jobKey(ended.job)}:${ended.job.status}`;
+		if (outOfTime()) {
+			postponed.push(ended.job);
+			continue;
+		}
+		const firstTry = items.length === 0 && failedItems.length === 0;
 		// Each try is already retried by the transport; after a few failed polls the failure goes on the item instead.
-		const failedPolls = memory.failedEndings?.get(ending) ?? 0;
+		const failedPolls = ended.job.failedPolls ?? 0;
 		try {
 			items.push(await jobEndingItem(context, ended, options, failedPolls >= FAILED_POLLS_BEFORE_REPORT));
 		} catch (error) {
-			heldBack.push(ended.job);
-			failedEndings.set(ending, failedPolls + 1);
+			// Cut short by the end of the poll's time: it counts as failed only when it had the poll's time to itself,
+			// so an item that never fits in a poll still goes out (with the failure on it) after a few polls.
+			if (outOfTime() && !firstTry) {
+				postponed.push(ended.job);
+				continue;
+			}
+			failedItems.push(ended.job);
 			context.logger.warn(
-				`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll for ${ended.job.workflow} job ${ended.job.id}: ${nodeErrorOf(context.getNode(), error).message}`,
+				`Embroidery Trigger "${name}": poll failed, trying again at the next poll for ${ended.job.workflow} job ${ended.job.id}: ${nodeErrorOf(context.getNode(), error).message}`,
 			);
 		}
 	}
-	if (memory.currentPoll !== poll) {
+	if (postponed.length > 0) {
+		context.logger.info(
+			`Embroidery Trigger "${name}": the poll used its time (${Math.round(budgetMs / 1000)} s); ${postponed.length} job endings are left to the next poll`,
+		);
+	}
+	if (!handle.owns()) {
 		context.logger.warn(
-			`Embroidery Trigger "${context.getNode().name}": a poll that ran longer than ${pollLimits.stuckPollMs / 1000} s was overtaken by a later one; its findings are dropped, the later poll's stand`,
+			`Embroidery Trigger "${name}": a poll that ran longer than ${pollLimits.stuckPollMs / 1000} s was overtaken by a later one; its findings are dropped, the later poll's stand`,
 		);
 		return null;
 	}
-	memory.failedEndings = failedEndings;
-	// Jobs whose item failed stay unfinished in the state, so the next poll finds their ending again.
-	const state = heldBack.length > 0 ? holdBackEndings(result.state, heldBack) : result.state;
-	saved.credential = credential;
-	saved.state = state as unknown as IDataObject;
-	memory.lastSaved = { credential, state: state as unknown as IDataObject };
+	// Jobs whose item failed or was not made stay unfinished in the state, so the next poll finds their ending again.
+	const state = holdBackEndings(holdBackEndings(result.state, failedItems, true), postponed, false);
+	handle.save(state);
 	return items.length > 0 ? [items] : null;
 }
 
@@ -157,26 +180,34 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 	const options = readOptions(context);
 	if (context.getMode() === 'manual') return await sampleRecentJob(context, filter, options);
 
-	const memory = activations.get(context) ?? {};
-	activations.set(context, memory);
-	if (memory.currentPoll !== undefined && clock.now() - memory.currentPoll.startedAt < pollLimits.stuckPollMs) {
+	const credential = credentialIdOf(context);
+	const startedAt = clock.now();
+	const handle = claimTriggerState(context, credential, startedAt, pollLimits.stuckPollMs);
+	if (handle === undefined) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
 		return null;
 	}
-	const poll = { startedAt: clock.now() };
-	memory.currentPoll = poll;
+	const budgetMs = pollBudgetMs(context);
+	const deadline = startedAt + budgetMs;
+	const timeUp = new AbortController();
+	const pollEnded = new AbortController();
+	void clock.sleep(budgetMs, pollEnded.signal).then(
+		() => timeUp.abort(new Error('The poll used its time budget')),
+		() => undefined,
+	);
 	try {
-		return await emitEndedJobs(context, memory, poll, filter, options);
+		return await emitEndedJobs(boundedBy(context, timeUp.signal), handle, deadline, budgetMs, filter, options);
 	} catch (error) {
-		if (memory.currentPoll !== poll) return null;
+		if (!handle.owns()) return null;
 		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
-		if (memory.lastSaved === undefined) throw nodeErrorOf(context.getNode(), error);
+		if (!handle.hasSaved) throw nodeErrorOf(context.getNode(), error);
 		context.logger.warn(
 			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll: ${(error as Error).message}`,
 		);
 		return null;
 	} finally {
-		if (memory.currentPoll === poll) memory.currentPoll = undefined;
+		pollEnded.abort();
+		handle.release();
 	}
 }

@@ -18,15 +18,19 @@ export class SavedStatePoller {
 
 	abandoned: TrackedJob[] = [];
 
+	/** Followed jobs each poll warned about: their per-job request failed several polls in a row. */
+	readonly unreachable: Array<{ id: string; failedChecks: number }> = [];
+
 	constructor(
 		private readonly jobs: JobsInMemory,
 		public filter: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] },
 	) {}
 
 	async poll(): Promise<string[]> {
-		const result = await pollJobs(this.memory, this.jobs.source(), this.filter);
+		const result = await pollJobs(this.memory, this.jobs.source(), this.filter, { now: this.jobs.now() });
 		this.memory = result.state;
 		this.abandoned.push(...result.abandoned);
+		this.unreachable.push(...(result.unreachable ?? []).map((job) => ({ id: job.id, failedChecks: job.failedChecks ?? 0 })));
 		const endings = result.endings.map(({ job }) => `${job.id}:${job.status}`);
 		if (endings.length > 0 || this.activating) this.saved = JSON.stringify(this.memory);
 		this.activating = false;
