@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 
-import { fixturesDir as fixtureDir } from '../support/fixtureFiles';
+import { fixturesDir as fixtureDir } from '../support/embroideryFiles';
 
 export { fixtureDir };
 

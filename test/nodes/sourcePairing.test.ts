@@ -9,7 +9,7 @@ import { pairBySourceName } from '../../nodes/Embroidery/helpers/sourcePairing';
 import { createAndWait } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, NodeRun } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/fixtures';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(120_000);

@@ -8,7 +8,7 @@ import { jobHints } from '../../nodes/Embroidery/helpers/jobHints';
 import { defaultRetryPolicy, safeFileName, timeLimits } from '../../nodes/Embroidery/transport';
 import { binaryBuffer, runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem, NodeRun } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/fixtures';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
 import { startOtherOrigin } from '../support/variantService';
 import { embroideryItem } from './support/sandboxRun';
 import { createConversion } from '../support/jobParameters';

@@ -8,7 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, NodeRun } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/fixtures';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(120_000);

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	sandboxAdmin,
 	type Ability,
@@ -8,13 +5,9 @@ import {
 	type RunningSandbox,
 } from '../support/sandbox';
 
-import { fixturesDir as fixtures } from '../support/fixtureFiles';
+import { fixture } from '../support/embroideryFiles';
 
-export { fixtures };
-
-export function fixture(name: string): Buffer {
-	return readFileSync(join(fixtures, name));
-}
+export { fixture };
 
 export interface ApiResponse<T = any> {
 	status: number;

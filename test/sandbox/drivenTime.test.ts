@@ -3,7 +3,7 @@
  * windows and injected latency read it, and work in progress holds it.
  */
 import { clock as nodeClock } from '../../nodes/Embroidery/transport/clock';
-import { useOwnSandboxes } from '../support/fixtures';
+import { useOwnSandboxes } from '../support/sandboxFixture';
 import { sandboxAdmin } from '../support/sandbox';
 import { TestClock, useTestClock } from '../support/testClock';
 import { fixture, newClient } from './client';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { Api, fixture, newClient } from './client';
 import { sandboxAdmin } from '../support/sandbox';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2, signedUrlTtlSeconds: 600, sourceTtlSeconds: 3600 });
 

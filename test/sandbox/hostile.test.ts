@@ -22,7 +22,7 @@ import {
 } from '../../bench/fuzz-inputs';
 import { fixture, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
 import { descendants } from '../support/sandboxProcess';
 

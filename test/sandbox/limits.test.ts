@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { Api, fixture, newClient } from './client';
 import { sandboxAdmin } from '../support/sandbox';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });
 afterEach(async () => suite.admin.clearFaults());

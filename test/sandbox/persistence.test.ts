@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { Api, newClient } from './client';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
-import { useOwnSandboxes } from '../support/fixtures';
+import { useOwnSandboxes } from '../support/sandboxFixture';
 
 const sandboxes = useOwnSandboxes();
 
