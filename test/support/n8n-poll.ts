@@ -10,11 +10,10 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
-import { ICredentialsHelper, Workflow, isExpression } from 'n8n-workflow';
+import { ICredentialsHelper, Workflow } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
-	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
 	INode,
@@ -28,9 +27,8 @@ import type {
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
-import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
 import type { ApiCredentials } from './n8n';
-import { ensureBinaryDataService } from './n8n';
+import { authenticateRequest, credentialProperties, ensureBinaryDataService } from './n8n';
 
 export { binaryBuffer } from './n8n';
 
@@ -42,8 +40,6 @@ const { Logger } = createRequire(require.resolve('n8n-core'))('@n8n/backend-comm
 
 export const triggerNodeType = 'n8n-nodes-embroidery.embroideryTrigger';
 export const triggerNodeName = 'Embroidery Trigger';
-
-const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);
 
 /** Hands out the test's decrypted credential and applies its declarative `authenticate` through n8n's expressions. */
 class PollCredentialsHelper extends ICredentialsHelper {
@@ -66,21 +62,7 @@ class PollCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
-		const authenticate = credentialTypes.get(typeName)?.authenticate;
-		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) return options;
-		const resolve = (value: string) =>
-			isExpression(value)
-				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }) ?? '')
-				: value;
-		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-			// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
-			options[outerKey] ??= {};
-			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
-				options[outerKey][resolve(key)] = resolve(value);
-			}
-		}
-		return options;
+		return await authenticateRequest(credentials, typeName, requestOptions, workflow, node);
 	}
 
 	async preAuthentication(): Promise<undefined> {
@@ -104,7 +86,7 @@ class PollCredentialsHelper extends ICredentialsHelper {
 	async updateCredentialsOauthTokenData(): Promise<void> {}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialTypes.get(type)?.properties ?? [];
+		return credentialProperties(type);
 	}
 }
 

@@ -140,6 +140,42 @@ function inputNode(items: InputItem[]): INodeType {
 	};
 }
 
+/** Applies a credential type's `authenticate` to a request, the way n8n's own CredentialsHelper does. */
+export async function authenticateRequest(
+	credentials: ICredentialDataDecryptedObject,
+	typeName: string,
+	requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+	workflow?: Workflow,
+	node?: INode,
+): Promise<IHttpRequestOptions> {
+	const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
+	const type = credentialTypes.get(typeName);
+	const authenticate = type?.authenticate;
+	if (typeof authenticate === 'function') return await authenticate(credentials, options);
+	if (!authenticate || !workflow || !node) return options;
+	const resolve = (value: string) =>
+		isExpression(value)
+			? String(
+					workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+						$credentials: credentials,
+					}) ?? '',
+				)
+			: value;
+	for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
+		// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
+		options[outerKey] ??= {};
+		for (const [key, value] of Object.entries(inner as Record<string, string>)) {
+			options[outerKey][resolve(key)] = resolve(value);
+		}
+	}
+	return options;
+}
+
+/** The fields of a credential type this harness knows (the Embroidery API's). */
+export function credentialProperties(typeName: string): INodeProperties[] {
+	return credentialTypes.get(typeName)?.properties ?? [];
+}
+
 class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
@@ -153,7 +189,6 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	/** Applies the credential's declarative `authenticate` the way n8n's own CredentialsHelper does. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
@@ -161,27 +196,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
-		const type = credentialTypes.get(typeName);
-		const authenticate = type?.authenticate;
-		if (typeof authenticate === 'function') return await authenticate(credentials, options);
-		if (!authenticate || !workflow || !node) return options;
-		const resolve = (value: string) =>
-			isExpression(value)
-				? String(
-						workflow.expression.getSimpleParameterValue(node, value, 'internal', {
-							$credentials: credentials,
-						}) ?? '',
-					)
-				: value;
-		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-			// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
-			options[outerKey] ??= {};
-			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
-				options[outerKey][resolve(key)] = resolve(value);
-			}
-		}
-		return options;
+		return await authenticateRequest(credentials, typeName, requestOptions, workflow, node);
 	}
 
 	async preAuthentication(): Promise<undefined> {
@@ -215,7 +230,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	async updateCredentialsOauthTokenData(): Promise<void> {}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialTypes.get(type)?.properties ?? [];
+		return credentialProperties(type);
 	}
 }
 
