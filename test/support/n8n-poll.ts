@@ -10,25 +10,20 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
-import { ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 import type {
-	ICredentialDataDecryptedObject,
-	ICredentials,
 	IDataObject,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
-	INodeProperties,
 	INodeType,
 	INodeTypes,
-	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
 import type { ApiCredentials } from './n8n';
-import { authenticateRequest, credentialProperties, ensureBinaryDataService } from './n8n';
+import { credentialsData, ensureBinaryDataService, HarnessCredentialsHelper } from './n8n';
 
 export { binaryBuffer } from './n8n';
 
@@ -40,55 +35,6 @@ const { Logger } = createRequire(require.resolve('n8n-core'))('@n8n/backend-comm
 
 export const triggerNodeType = 'n8n-nodes-embroidery.embroideryTrigger';
 export const triggerNodeName = 'Embroidery Trigger';
-
-/** Hands out the test's decrypted credential and applies its declarative `authenticate` through n8n's expressions. */
-class PollCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentials: ApiCredentials) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
-	): Promise<IHttpRequestOptions> {
-		return await authenticateRequest(credentials, typeName, requestOptions, workflow, node);
-	}
-
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('The poll harness holds decrypted credentials only');
-	}
-
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.credentials };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialProperties(type);
-	}
-}
 
 const nodeTypes: INodeTypes = {
 	getByName: () => new EmbroideryTrigger() as INodeType,
@@ -165,7 +111,7 @@ export class ActiveTriggerHarness {
 		});
 		const staging = new AsyncLocalStorage<StagedCursor>();
 		const additionalData = {
-			credentialsHelper: new PollCredentialsHelper(this.options.credentials),
+			credentialsHelper: new HarnessCredentialsHelper(credentialsData(this.options.credentials)),
 			restApiUrl: 'http://127.0.0.1/rest',
 			instanceBaseUrl: 'http://127.0.0.1/',
 			webhookBaseUrl: 'http://127.0.0.1/webhook',
@@ -298,7 +244,7 @@ export async function testTriggerManually(options: PollHarnessOptions): Promise<
 		active: false,
 	});
 	const additionalData = {
-		credentialsHelper: new PollCredentialsHelper(options.credentials),
+		credentialsHelper: new HarnessCredentialsHelper(credentialsData(options.credentials)),
 		variables: {},
 		userId: 'poll-harness-user',
 	} as unknown as IWorkflowExecuteAdditionalData;

@@ -141,7 +141,7 @@ function inputNode(items: InputItem[]): INodeType {
 }
 
 /** Applies a credential type's `authenticate` to a request, the way n8n's own CredentialsHelper does. */
-export async function authenticateRequest(
+async function authenticateRequest(
 	credentials: ICredentialDataDecryptedObject,
 	typeName: string,
 	requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
@@ -172,11 +172,12 @@ export async function authenticateRequest(
 }
 
 /** The fields of a credential type this harness knows (the Embroidery API's). */
-export function credentialProperties(typeName: string): INodeProperties[] {
+function credentialProperties(typeName: string): INodeProperties[] {
 	return credentialTypes.get(typeName)?.properties ?? [];
 }
 
-class HarnessCredentialsHelper extends ICredentialsHelper {
+/** Hands out the test's decrypted credentials (with their type's defaults) and authenticates requests with them. */
+export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}
@@ -263,7 +264,7 @@ function nodeTypesWith(extra: Map<string, INodeType>): INodeTypes {
 
 let executionCounter = 0;
 
-function credentialsData(credentials?: ApiCredentials): Record<string, ICredentialDataDecryptedObject> {
+export function credentialsData(credentials?: ApiCredentials): Record<string, ICredentialDataDecryptedObject> {
 	return credentials ? { embroideryApi: { ...credentials } } : {};
 }
 
