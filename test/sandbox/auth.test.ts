@@ -1,4 +1,4 @@
-import { Api } from './client';
+import { Api } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });

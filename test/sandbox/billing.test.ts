@@ -1,4 +1,4 @@
-import { Api, fixture, isoDate, newClient } from './client';
+import { Api, fixture, isoDate, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/sandboxFixture';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-import { newClient } from './client';
+import { newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2 });

@@ -1,7 +1,7 @@
 /** The engine's ceilings on a pattern's size and extent, met by jobs created over HTTP. */
 import { writePattern } from '../../sandbox/engine';
 import { driftingXxx, explodingPattern, randomSource } from '../../bench/fuzz-inputs';
-import { newClient } from './client';
+import { newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { longDst } from '../../bench/fuzz-inputs';
-import { newClient } from './client';
+import { newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/sandboxFixture';
 import { sleep } from '../support/realTime';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { Api, fixture, newClient } from './client';
+import { Api, fixture, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/sandboxFixture';
 

@@ -1,4 +1,4 @@
-import { Api, damagedPes, fixture, isoDate, newClient } from './client';
+import { Api, damagedPes, fixture, isoDate, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/sandboxFixture';
 

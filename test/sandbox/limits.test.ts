@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { Api, fixture, newClient } from './client';
+import { Api, fixture, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
 import { useSandbox } from '../support/sandboxFixture';
 

@@ -1,4 +1,4 @@
-import { burst, runLoad } from './loadRun';
+import { burst, runLoad } from './support/loadRun';
 import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2 });

@@ -1,4 +1,4 @@
-import { newClient } from './client';
+import { newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
 /** The spec's network-level ceiling, set low so a test can reach it from one address. */

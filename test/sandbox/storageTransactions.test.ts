@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { fixture, newClient } from './client';
+import { fixture, newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });

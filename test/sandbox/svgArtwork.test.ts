@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 import { billionLaughs, pngBomb } from '../../bench/fuzz-inputs';
-import { newClient } from './client';
+import { newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
 

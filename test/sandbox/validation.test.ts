@@ -1,4 +1,4 @@
-import { Api, fixture, newClient } from './client';
+import { Api, fixture, newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
 let api: Api;

@@ -1,6 +1,6 @@
-import type { RunningSandbox } from '../support/sandbox';
-import { sandboxAdmin } from '../support/sandbox';
-import { fixture } from '../support/embroideryFiles';
+import type { RunningSandbox } from '../../support/sandbox';
+import { sandboxAdmin } from '../../support/sandbox';
+import { fixture } from '../../support/embroideryFiles';
 
 export interface LoadOptions {
 	keys: number;

@@ -3,9 +3,9 @@ import {
 	type Ability,
 	type NewAccount,
 	type RunningSandbox,
-} from '../support/sandbox';
+} from '../../support/sandbox';
 
-import { fixture } from '../support/embroideryFiles';
+import { fixture } from '../../support/embroideryFiles';
 
 export { fixture };
 
