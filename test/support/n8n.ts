@@ -140,42 +140,6 @@ function inputNode(items: InputItem[]): INodeType {
 	};
 }
 
-/** Applies a credential type's `authenticate` to a request, the way n8n's own CredentialsHelper does. */
-async function authenticateRequest(
-	credentials: ICredentialDataDecryptedObject,
-	typeName: string,
-	requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-	workflow?: Workflow,
-	node?: INode,
-): Promise<IHttpRequestOptions> {
-	const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
-	const type = credentialTypes.get(typeName);
-	const authenticate = type?.authenticate;
-	if (typeof authenticate === 'function') return await authenticate(credentials, options);
-	if (!authenticate || !workflow || !node) return options;
-	const resolve = (value: string) =>
-		isExpression(value)
-			? String(
-					workflow.expression.getSimpleParameterValue(node, value, 'internal', {
-						$credentials: credentials,
-					}) ?? '',
-				)
-			: value;
-	for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-		// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
-		options[outerKey] ??= {};
-		for (const [key, value] of Object.entries(inner as Record<string, string>)) {
-			options[outerKey][resolve(key)] = resolve(value);
-		}
-	}
-	return options;
-}
-
-/** The fields of a credential type this harness knows (the Embroidery API's). */
-function credentialProperties(typeName: string): INodeProperties[] {
-	return credentialTypes.get(typeName)?.properties ?? [];
-}
-
 /** Hands out the test's decrypted credentials (with their type's defaults) and authenticates requests with them. */
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
@@ -190,6 +154,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
+	/** Applies the credential's declarative `authenticate` the way n8n's own CredentialsHelper does. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
@@ -197,7 +162,27 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		return await authenticateRequest(credentials, typeName, requestOptions, workflow, node);
+		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
+		const type = credentialTypes.get(typeName);
+		const authenticate = type?.authenticate;
+		if (typeof authenticate === 'function') return await authenticate(credentials, options);
+		if (!authenticate || !workflow || !node) return options;
+		const resolve = (value: string) =>
+			isExpression(value)
+				? String(
+						workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+							$credentials: credentials,
+						}) ?? '',
+					)
+				: value;
+		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
+			// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
+			options[outerKey] ??= {};
+			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
+				options[outerKey][resolve(key)] = resolve(value);
+			}
+		}
+		return options;
 	}
 
 	async preAuthentication(): Promise<undefined> {
@@ -231,7 +216,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	async updateCredentialsOauthTokenData(): Promise<void> {}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialProperties(type);
+		return credentialTypes.get(type)?.properties ?? [];
 	}
 }
 
