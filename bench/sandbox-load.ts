@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { startSandbox } from '../sandbox';
 import { sandboxAdmin } from '../test/support/sandbox';
-import { burst, runLoad } from '../test/sandbox/loadRun';
+import { burst, runLoad } from '../test/sandbox/support/loadRun';
 
 async function main(): Promise<void> {
 	const [keys = 10, jobsPerKey = 20, workers = 2] = process.argv.slice(2).map(Number);

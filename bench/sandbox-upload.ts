@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSandbox } from '../sandbox';
-import { fixturesDir } from '../test/support/fixtureFiles';
+import { fixturesDir } from '../test/support/embroideryFiles';
 
 const megabyte = 1024 * 1024;
 

@@ -5,7 +5,7 @@
 import { ActiveTriggerHarness } from '../test/support/n8n-poll';
 import { countByRoute } from '../test/load/support/countingProxy';
 import { openShop, shopKey } from '../test/load/support/shopOrders';
-import { Api, fixture } from '../test/sandbox/client';
+import { Api, fixture } from '../test/sandbox/support/apiClient';
 import { fixed, printTable } from './support/table';
 
 const inFlight = 50;

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 
 import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../sandbox/digitiser';
 import { measurePattern } from '../../sandbox/engine';
-import { centredFrame, intersectionOverUnion, renderStitches } from './helpers';
+import { centredFrame, intersectionOverUnion, renderStitches } from './support/stitchCoverage';
 
 const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
 

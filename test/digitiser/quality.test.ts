@@ -4,7 +4,7 @@ import { digitise } from '../../sandbox/digitiser';
 import { Command } from '../../sandbox/engine/pattern';
 import { readPattern, writePattern } from '../../sandbox/engine';
 import { renderPreview } from '../../sandbox/engine/preview';
-import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches, stitchStats, type Frame } from './helpers';
+import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches, stitchStats, type Frame } from './support/stitchCoverage';
 
 /** Preview scale for the comparisons: a quarter millimetre a pixel. */
 const previewMm = 0.25;

@@ -5,7 +5,7 @@ import { pullCompensationMm, standardDensity } from '../../sandbox/digitiser/sew
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
-import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches } from './helpers';
+import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches } from './support/stitchCoverage';
 
 const { hypot } = Math;
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { n8nRuntime } from '../../scripts/n8n';
-import { Api } from '../sandbox/client';
+import { Api } from '../sandbox/support/apiClient';
 import type { RunningSandbox } from '../support/sandbox';
 import { repositoryRoot, spawnSandbox } from '../support/sandboxProcess';
 

@@ -1,5 +1,5 @@
 /** The Embroidery Trigger's Simplify (version 1.1) through n8n-core's real PollContext against the sandbox. */
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 import { ActiveTriggerHarness, testTriggerManually } from '../support/n8n-poll';
 import { convert, newAccount, waitUntilEnded } from '../trigger/support/sandboxJobs';
 

@@ -1,7 +1,7 @@
 import { detectFormat, listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { fixtureNames, loadFixture } from './fixtures';
+import { fixtureNames, loadFixture } from './support/referenceDecoding';
 
 const registered = new Set(listFormats().map((format) => format.format));
 const fixtures = fixtureNames

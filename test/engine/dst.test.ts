@@ -2,7 +2,7 @@ import { dstFormat } from '../../sandbox/engine/formats/dst';
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, loadFixture, patternEvents } from './fixtures';
+import { compareEvents, loadFixture, patternEvents } from './support/referenceDecoding';
 
 const read = dstFormat.read!;
 const write = dstFormat.write!;

@@ -2,7 +2,7 @@ import { expFormat } from '../../sandbox/engine/formats/exp';
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, expControlRecords, loadFixture, patternEvents } from './fixtures';
+import { compareEvents, expControlRecords, loadFixture, patternEvents } from './support/referenceDecoding';
 
 const read = expFormat.read!;
 const write = expFormat.write!;

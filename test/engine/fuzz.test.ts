@@ -8,7 +8,7 @@ import { formatModules } from '../../sandbox/engine/formats';
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import type { FormatModule } from '../../sandbox/engine/formats/format';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { fixtureNames, loadFixture } from './fixtures';
+import { fixtureNames, loadFixture } from './support/referenceDecoding';
 
 function seededRandom(seed: number): () => number {
 	let state = seed >>> 0;

@@ -1,7 +1,7 @@
 import { jefFormat } from '../../sandbox/engine/formats/jef';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command } from '../../sandbox/engine/pattern';
-import { compareEvents, loadFixture, patternEvents, patternOf } from './fixtures';
+import { compareEvents, loadFixture, patternEvents, patternOf } from './support/referenceDecoding';
 
 const read = jefFormat.read!;
 const write = jefFormat.write!;

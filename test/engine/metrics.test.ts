@@ -1,6 +1,6 @@
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { loadFixture, patternOf, type Fixture } from './fixtures';
+import { loadFixture, patternOf, type Fixture } from './support/referenceDecoding';
 
 /**
  * Every fixture but Star.EXP: our reader decodes five of its records as jumps where

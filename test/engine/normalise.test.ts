@@ -7,7 +7,7 @@ import {
 	stepCount,
 } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { patternOf } from './fixtures';
+import { patternOf } from './support/referenceDecoding';
 
 function entries(pattern: Pattern): number[][] {
 	return Array.from({ length: pattern.length }, (_, i) => [

@@ -2,7 +2,7 @@ import { pecFormat } from '../../sandbox/engine/formats/pec';
 import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { loadFixture, starAsPec } from './fixtures';
+import { loadFixture, starAsPec } from './support/referenceDecoding';
 
 const read = pecFormat.read!;
 const write = pecFormat.write!;

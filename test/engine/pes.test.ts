@@ -9,7 +9,7 @@ import {
 	patternEvents,
 	patternOf,
 	type Entry,
-} from './fixtures';
+} from './support/referenceDecoding';
 
 const read = pesFormat.read!;
 const write = pesFormat.write!;

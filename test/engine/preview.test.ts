@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { defaultPreviewPalette, rasterisePattern, renderPreview } from '../../sandbox/engine/preview';
-import { loadFixture } from './fixtures';
+import { loadFixture } from './support/referenceDecoding';
 
 const RED = 0xcc2222;
 const BLUE = 0x2244cc;

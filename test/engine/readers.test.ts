@@ -13,7 +13,7 @@ import {
 	starAsPec,
 	type CompareOptions,
 	type Fixture,
-} from './fixtures';
+} from './support/referenceDecoding';
 
 interface ReaderCase {
 	format: string;

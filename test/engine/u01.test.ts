@@ -7,7 +7,7 @@ import {
 	loadFixture,
 	patternEvents,
 	patternOf,
-} from './fixtures';
+} from './support/referenceDecoding';
 
 const read = u01Format.read!;
 const write = u01Format.write!;

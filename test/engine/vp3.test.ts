@@ -3,7 +3,7 @@ import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { vp3Format } from '../../sandbox/engine/formats/vp3';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, loadFixture, patternEvents, patternOf } from './fixtures';
+import { compareEvents, loadFixture, patternEvents, patternOf } from './support/referenceDecoding';
 
 const read = vp3Format.read!;
 const write = vp3Format.write!;

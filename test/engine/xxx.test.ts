@@ -2,7 +2,7 @@ import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { xxxFormat } from '../../sandbox/engine/formats/xxx';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, loadFixture, patternEvents } from './fixtures';
+import { compareEvents, loadFixture, patternEvents } from './support/referenceDecoding';
 
 const read = xxxFormat.read!;
 const write = xxxFormat.write!;

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { binaryBuffer } from '../support/n8n';
-import { Api } from '../sandbox/client';
+import { Api } from '../sandbox/support/apiClient';
 import { captureLogs } from './support/capturedLogs';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';
 import type { ShopKey } from './support/shopOrders';

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ActiveTriggerHarness } from '../support/n8n-poll';
-import { Api } from '../sandbox/client';
+import { Api } from '../sandbox/support/apiClient';
 import { captureLogs } from './support/capturedLogs';
 import { orderItems, shopKey, useShop } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';

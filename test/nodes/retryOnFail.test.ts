@@ -10,7 +10,7 @@ import { defaultRetryPolicy, useClock, wallClock } from '../../nodes/Embroidery/
 import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/fixtures';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(180_000);

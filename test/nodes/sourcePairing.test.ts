@@ -3,14 +3,13 @@
  * the files by array order. Where a later answer shows a job's `source.name`, the node checks it: a swapped order is
  * paired by name when names are unique, and otherwise the item fails, naming both names; no wrong file is attached.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
 
 import { pairBySourceName } from '../../nodes/Embroidery/helpers/sourcePairing';
 import { createAndWait } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
-import type { ApiCredentials, NodeRun } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/fixtures';
-import { embroideryItem } from './support/sandboxRun';
+import type { ApiCredentials } from '../support/n8n';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
+import { embroideryItem, itemsOf } from './support/sandboxRun';
 
 jest.setTimeout(120_000);
 
@@ -87,11 +86,6 @@ describe('Create with Wait and Combine Items, against a service that answers the
 
 	const twoFiles = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
 	const parameters = createAndWait({ timeout: 90, options: { batching: 'combine' } });
-
-	function itemsOf(result: NodeRun): INodeExecutionData[] {
-		if (result.error) throw new Error(`The node failed: ${result.error.message} | ${String(result.error.description ?? '')}`);
-		return result.items;
-	}
 
 	it('pairs each job with the file it was made from, by the names the listing shows', async () => {
 		const creds = await credentials();

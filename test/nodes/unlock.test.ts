@@ -3,13 +3,12 @@
  * before unlocking"; unlock routes have a tight billing-action limit): n8n-core's real executions, a real sandbox
  * behind the counting variant proxy, every request counted.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
 
 import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
-import type { ApiCredentials, NodeRun } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/fixtures';
-import { embroideryItem } from './support/sandboxRun';
+import type { ApiCredentials } from '../support/n8n';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
+import { embroideryItem, itemsOf } from './support/sandboxRun';
 
 jest.setTimeout(120_000);
 
@@ -22,11 +21,6 @@ async function account(): Promise<{ creds: ApiCredentials; creditBalance: () => 
 		creds: { apiKey: key, baseUrl: variant.baseUrl },
 		creditBalance: async () => Number((await admin.usage(accountId)).creditBalance),
 	};
-}
-
-function itemsOf(result: NodeRun): INodeExecutionData[] {
-	if (result.error) throw new Error(`The node failed: ${result.error.message} | ${String(result.error.description ?? '')}`);
-	return result.items;
 }
 
 const unlockRoute = 'POST /jobs/conversion/{id}/unlock';

@@ -1,5 +1,5 @@
-import { Api } from './client';
-import { useSandbox } from '../support/fixtures';
+import { Api } from './support/apiClient';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });
 

@@ -1,6 +1,6 @@
-import { Api, fixture, isoDate, newClient } from './client';
+import { Api, fixture, isoDate, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2 });
 

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { longDst } from '../../bench/fuzz-inputs';
-import { Api } from './client';
+import { Api } from './support/apiClient';
 import type { RunningSandbox } from '../support/sandbox';
 import { descendants, repositoryRoot, spawnSandbox } from '../support/sandboxProcess';
 

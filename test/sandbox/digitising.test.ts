@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
-import { newClient } from './client';
-import { useSandbox } from '../support/fixtures';
+import { newClient } from './support/apiClient';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2 });
 

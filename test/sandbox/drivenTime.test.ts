@@ -3,10 +3,10 @@
  * windows and injected latency read it, and work in progress holds it.
  */
 import { clock as nodeClock } from '../../nodes/Embroidery/transport/clock';
-import { useOwnSandboxes } from '../support/fixtures';
+import { useOwnSandboxes } from '../support/sandboxFixture';
 import { sandboxAdmin } from '../support/sandbox';
 import { TestClock, useTestClock } from '../support/testClock';
-import { fixture, newClient } from './client';
+import { fixture, newClient } from './support/apiClient';
 
 describe('the driven clock', () => {
 	it('ends a wait when the test advances past it, earliest first, and keeps the others', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
-import { Api, fixture, newClient } from './client';
+import { Api, fixture, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2, signedUrlTtlSeconds: 600, sourceTtlSeconds: 3600 });
 

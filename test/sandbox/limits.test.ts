@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { Api, fixture, newClient } from './client';
+import { Api, fixture, newClient } from './support/apiClient';
 import { sandboxAdmin } from '../support/sandbox';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });
 afterEach(async () => suite.admin.clearFaults());

@@ -1,5 +1,5 @@
-import { burst, runLoad } from './loadRun';
-import { useSandbox } from '../support/fixtures';
+import { burst, runLoad } from './support/loadRun';
+import { useSandbox } from '../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 2 });
 

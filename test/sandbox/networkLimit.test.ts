@@ -1,5 +1,5 @@
-import { newClient } from './client';
-import { useSandbox } from '../support/fixtures';
+import { newClient } from './support/apiClient';
+import { useSandbox } from '../support/sandboxFixture';
 
 /** The spec's network-level ceiling, set low so a test can reach it from one address. */
 const ceiling = 30;

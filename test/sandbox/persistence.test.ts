@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { Api, newClient } from './client';
+import { Api, newClient } from './support/apiClient';
 import { sandboxAdmin, type RunningSandbox } from '../support/sandbox';
-import { useOwnSandboxes } from '../support/fixtures';
+import { useOwnSandboxes } from '../support/sandboxFixture';
 
 const sandboxes = useOwnSandboxes();
 

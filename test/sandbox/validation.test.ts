@@ -1,5 +1,5 @@
-import { Api, fixture, newClient } from './client';
-import { useSandbox } from '../support/fixtures';
+import { Api, fixture, newClient } from './support/apiClient';
+import { useSandbox } from '../support/sandboxFixture';
 
 let api: Api;
 

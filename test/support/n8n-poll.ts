@@ -10,27 +10,20 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
-import { ICredentialsHelper, Workflow, isExpression } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 import type {
-	ICredentialDataDecryptedObject,
-	ICredentials,
-	ICredentialType,
 	IDataObject,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
-	INodeProperties,
 	INodeType,
 	INodeTypes,
-	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
-import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
 import type { ApiCredentials } from './n8n';
-import { ensureBinaryDataService } from './n8n';
+import { credentialsData, ensureBinaryDataService, HarnessCredentialsHelper } from './n8n';
 
 export { binaryBuffer } from './n8n';
 
@@ -42,71 +35,6 @@ const { Logger } = createRequire(require.resolve('n8n-core'))('@n8n/backend-comm
 
 export const triggerNodeType = 'n8n-nodes-embroidery.embroideryTrigger';
 export const triggerNodeName = 'Embroidery Trigger';
-
-const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);
-
-/** Hands out the test's decrypted credential and applies its declarative `authenticate` through n8n's expressions. */
-class PollCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentials: ApiCredentials) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
-	): Promise<IHttpRequestOptions> {
-		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject>;
-		const authenticate = credentialTypes.get(typeName)?.authenticate;
-		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) return options;
-		const resolve = (value: string) =>
-			isExpression(value)
-				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }) ?? '')
-				: value;
-		for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-			// In place, as n8n's CredentialsHelper does: the caller's headers object gets the key.
-			options[outerKey] ??= {};
-			for (const [key, value] of Object.entries(inner as Record<string, string>)) {
-				options[outerKey][resolve(key)] = resolve(value);
-			}
-		}
-		return options;
-	}
-
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('The poll harness holds decrypted credentials only');
-	}
-
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.credentials };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialTypes.get(type)?.properties ?? [];
-	}
-}
 
 const nodeTypes: INodeTypes = {
 	getByName: () => new EmbroideryTrigger() as INodeType,
@@ -183,7 +111,7 @@ export class ActiveTriggerHarness {
 		});
 		const staging = new AsyncLocalStorage<StagedCursor>();
 		const additionalData = {
-			credentialsHelper: new PollCredentialsHelper(this.options.credentials),
+			credentialsHelper: new HarnessCredentialsHelper(credentialsData(this.options.credentials)),
 			restApiUrl: 'http://127.0.0.1/rest',
 			instanceBaseUrl: 'http://127.0.0.1/',
 			webhookBaseUrl: 'http://127.0.0.1/webhook',
@@ -316,7 +244,7 @@ export async function testTriggerManually(options: PollHarnessOptions): Promise<
 		active: false,
 	});
 	const additionalData = {
-		credentialsHelper: new PollCredentialsHelper(options.credentials),
+		credentialsHelper: new HarnessCredentialsHelper(credentialsData(options.credentials)),
 		variables: {},
 		userId: 'poll-harness-user',
 	} as unknown as IWorkflowExecuteAdditionalData;

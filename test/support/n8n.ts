@@ -140,7 +140,8 @@ function inputNode(items: InputItem[]): INodeType {
 	};
 }
 
-class HarnessCredentialsHelper extends ICredentialsHelper {
+/** Hands out the test's decrypted credentials (with their type's defaults) and authenticates requests with them. */
+export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}
@@ -248,7 +249,7 @@ function nodeTypesWith(extra: Map<string, INodeType>): INodeTypes {
 
 let executionCounter = 0;
 
-function credentialsData(credentials?: ApiCredentials): Record<string, ICredentialDataDecryptedObject> {
+export function credentialsData(credentials?: ApiCredentials): Record<string, ICredentialDataDecryptedObject> {
 	return credentials ? { embroideryApi: { ...credentials } } : {};
 }
 

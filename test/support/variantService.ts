@@ -8,8 +8,8 @@
 import { createServer, request as forward } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
-import { routeOf } from '../load/support/countingProxy';
 import { forwardBody, listenOnLoopback } from './loopback';
+import { routeOf } from './serviceRoutes';
 
 type Json = Record<string, unknown>;
 

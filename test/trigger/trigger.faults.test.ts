@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ActiveTriggerHarness, binaryBuffer } from '../support/n8n-poll';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(300_000);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerManually } from '../support/n8n-poll';
-import { useSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/sandboxFixture';
 import type { Faults } from '../support/sandbox';
 import { convert, digitise, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import { TestClock, useTestClock } from '../support/testClock';

@@ -6,7 +6,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings } from '../support/n8n-poll';
-import { useSandbox, useVariantService } from '../support/fixtures';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import type { Account } from './support/sandboxJobs';
 

@@ -1,5 +1,6 @@
 import { createServer, request as forward } from 'node:http';
 import { forwardBody, listenOnLoopback } from '../../support/loopback';
+import { routeOf } from '../../support/serviceRoutes';
 
 export interface CountedRequest {
 	method: string;
@@ -15,13 +16,6 @@ export interface CountedRequest {
 
 /** A status for the test's proxy to answer with, or undefined to pass the request on (after any awaited work). */
 export type Answer = (request: CountedRequest, url: string) => number | undefined | Promise<number | undefined>;
-
-const ulidOrUploadId = /\/[0-9A-HJKMNP-TV-Z]{26}/g;
-
-export function routeOf(method: string, url: string): string {
-	const path = url.split('?')[0].replace(/^\/api\/v1/, '').replace(ulidOrUploadId, '/{id}');
-	return `${method} ${path}`;
-}
 
 /**
  * A loopback pass-through proxy in front of the sandbox that records every request the client

@@ -1,24 +1,21 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/n8n';
 import type { InputItem, NodeRun } from '../../support/n8n';
-import { liveHandle, useSandbox } from '../../support/fixtures';
+import { liveHandle, useSandbox } from '../../support/sandboxFixture';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
 import type { NewAccount, RunningSandbox, SandboxAdmin, SandboxOptions } from '../../support/sandbox';
 import { startCountingProxy } from './countingProxy';
 import type { CountedRequest, CountingProxy } from './countingProxy';
 
-import { fixturesDir } from '../../support/fixtureFiles';
+import { fixture as embroideryFile } from '../../support/embroideryFiles';
 import { createAndWait } from '../../support/jobParameters';
-
-export { fixturesDir };
 
 /** One shop order: a machine file in the item's `data` field, named after the order. */
 export function orderItems(count: number, fixture = 'Star.DST'): InputItem[] {
-	const bytes = readFileSync(path.join(fixturesDir, fixture));
+	const bytes = embroideryFile(fixture);
 	const extension = path.extname(fixture);
 	return Array.from({ length: count }, (_, index) => ({
 		json: { order: index + 1 },

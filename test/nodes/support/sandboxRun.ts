@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/n8n';
 import type { ApiCredentials, InputItem, NodeRun, RunNodeOptions } from '../../support/n8n';
-import { useSandbox as useSharedSandbox } from '../../support/fixtures';
+import { useSandbox as useSharedSandbox } from '../../support/sandboxFixture';
 import { allAbilities } from '../../support/sandbox';
 import type { Ability, NewAccount } from '../../support/sandbox';
 
-import { fixturesDir } from '../../support/fixtureFiles';
+import { fixture } from '../../support/embroideryFiles';
 
-export { fixturesDir };
-
-export function fixture(name: string): Buffer {
-	return readFileSync(path.join(fixturesDir, name));
-}
+export { fixture };
 
 export function embroideryItem(name: string, field = 'data'): InputItem {
 	return { binary: { [field]: { data: fixture(name), fileName: name, mimeType: 'application/octet-stream' } } };

@@ -1,5 +1,5 @@
 import { clock } from '../../../nodes/Embroidery/transport/clock';
-import { Api, fixture } from '../../sandbox/client';
+import { Api, fixture } from '../../sandbox/support/apiClient';
 import type { Plan, RunningSandbox, SandboxAdmin } from '../../support/sandbox';
 
 export interface Account {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
-import { pullCompensationMm } from '../../sandbox/digitiser/sewing';
-import { Command, type Pattern } from '../../sandbox/engine/pattern';
+import { pullCompensationMm } from '../../../sandbox/digitiser/sewing';
+import { Command, type Pattern } from '../../../sandbox/engine/pattern';
 
 // Bound once: a global lookup per pixel is slow inside jest's vm context.
 const { ceil, floor, hypot, max, round } = Math;

@@ -6,11 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Command, Pattern } from '../../sandbox/engine/pattern';
+import { Command, Pattern } from '../../../sandbox/engine/pattern';
 
-import { fixturesDir as fixtureDir } from '../support/fixtureFiles';
-
-export { fixtureDir };
+import { fixturesDir as fixtureDir } from '../../support/embroideryFiles';
 
 /** `[x, y, command]` in absolute 0.1 mm, y down: one entry of a design a test writes out by hand. */
 export type Entry = [number, number, Command];

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import type { RunningSandbox } from '../support/sandbox';
-import { sandboxAdmin } from '../support/sandbox';
-import { fixturesDir } from '../support/fixtureFiles';
+import type { RunningSandbox } from '../../support/sandbox';
+import { sandboxAdmin } from '../../support/sandbox';
+import { fixture } from '../../support/embroideryFiles';
 
 export interface LoadOptions {
 	keys: number;
@@ -35,7 +32,7 @@ export interface LoadResult {
  */
 export async function runLoad(sandbox: RunningSandbox, options: LoadOptions): Promise<LoadResult> {
 	const admin = sandboxAdmin(sandbox);
-	const source = new Uint8Array(readFileSync(join(fixturesDir, 'Star.DST')));
+	const source = new Uint8Array(fixture('Star.DST'));
 	const formats = ['pes', 'exp', 'jef', 'xxx', 'u01', 'vp3', 'pec'];
 	let requests = 0;
 	let unexpected429 = 0;

@@ -1,20 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	sandboxAdmin,
 	type Ability,
 	type NewAccount,
 	type RunningSandbox,
-} from '../support/sandbox';
+} from '../../support/sandbox';
 
-import { fixturesDir as fixtures } from '../support/fixtureFiles';
+import { fixture } from '../../support/embroideryFiles';
 
-export { fixtures };
-
-export function fixture(name: string): Buffer {
-	return readFileSync(join(fixtures, name));
-}
+export { fixture };
 
 export interface ApiResponse<T = any> {
 	status: number;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -6,3 +7,8 @@ import path from 'node:path';
  * alone (CI on GitHub included) runs every test.
  */
 export const fixturesDir = path.resolve(__dirname, '../fixtures/embroidery');
+
+/** The bytes of one of those files, by its name (`Star.DST`). */
+export function fixture(name: string): Buffer {
+	return readFileSync(path.join(fixturesDir, name));
+}

@@ -1,14 +1,12 @@
 /**
  * The one fixture builder of every suite that runs against a real sandbox (sandbox, action node, trigger,
  * trust, editor): a sandbox started before a file's (or a describe block's) tests and closed after them,
- * with its control client, plus sandboxes of a single test's own; and the sample embroidery files.
+ * with its control client, plus sandboxes of a single test's own, and the variant service put in front of one.
  */
 import { sandboxAdmin, startSandbox } from './sandbox';
 import type { RunningSandbox, SandboxAdmin, SandboxOptions } from './sandbox';
 import { startVariantService, type VariantService } from './variantService';
 import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
-
-export { fixturesDir } from './fixtureFiles';
 
 /** Generous, and never below what a suite sets for itself (up to 300 s): the suites share two cores with other heavy runs. */
 const suiteTimeoutMs = 300_000;

@@ -1,0 +1,71 @@
+/** What the sandbox reads of an upload's content: its form fields within bounds, its files' formats off the HTTP thread. */
+import * as artwork from '../../sandbox/digitiser/artwork';
+import * as registry from '../../sandbox/engine/registry';
+import { fixture, newClient } from './support/apiClient';
+import { useSandbox } from '../support/sandboxFixture';
+
+const suite = useSandbox({ workers: 1 });
+
+describe('form fields', () => {
+	it('refuses a field over 1 KB and more than 20 fields with 422 instead of cutting them short', async () => {
+		const api = await newClient(suite.sandbox);
+		const star = [{ name: 'Star.DST', bytes: fixture('Star.DST') }];
+		const long = await api.createJob(
+			{ workflow: 'conversion', format: 'pes', title: 'x'.repeat(2000) },
+			star,
+		);
+		expect(long.status).toBe(422);
+		expect(long.body.errors.title).toEqual([expect.stringMatching(/longer than 1024 bytes/)]);
+		const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra${i}`, 'x']));
+		const crowded = await api.createJob({ workflow: 'conversion', format: 'pes', ...many }, star);
+		expect(crowded.status).toBe(422);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
+	});
+});
+
+describe('content detection of uploads', () => {
+	it('runs off the HTTP thread: the process serving HTTP never calls the detectors', async () => {
+		// Spies only watch this (the HTTP) thread's modules; worker threads load their own copies.
+		const formats = jest.spyOn(registry, 'detectFormat');
+		const images = jest.spyOn(artwork, 'detectArtwork');
+		try {
+			const api = await newClient(suite.sandbox);
+			const png = Buffer.from(
+				'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+				'base64',
+			);
+			const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
+				{ field: 'files[]', name: 'Star.EXP', bytes: fixture('Star.EXP') },
+			]);
+			expect(accepted.status).toBe(202);
+			const job = await api.waitForJob('conversion', accepted.body.jobs[1].id);
+			expect(job.source).toMatchObject({
+				extension: 'exp',
+				checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
+			});
+			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+				{ name: 'logo.png', bytes: png },
+			]);
+			expect(refused.status).toBe(422);
+			expect(refused.body.errors.file).toEqual([
+				expect.stringMatching(/not a readable embroidery/),
+			]);
+			const digitising = await api.createJob(
+				{
+					workflow: 'digitising',
+					format: 'pes',
+					width_mm: 50,
+					colour_count: 2,
+				},
+				[{ name: 'logo.png', bytes: png }],
+			);
+			expect(digitising.status).toBe(202);
+			expect(formats).not.toHaveBeenCalled();
+			expect(images).not.toHaveBeenCalled();
+		} finally {
+			formats.mockRestore();
+			images.mockRestore();
+		}
+	});
+});
