@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IBinaryKeyData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { downloadSignedFile, fileNameFromUrl, safeFileName } from '../transport';
-import type { SourceFile } from './validation';
+import type { SourceFile } from './createChecks';
 
 /** "data, artwork" -> ['data', 'artwork']; the parameter takes one or more binary field names. */
 export function binaryPropertyNames(value: unknown): string[] {

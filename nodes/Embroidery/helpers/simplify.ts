@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 
 import type { Job, JobListItem } from '../transport';
 import { fileLinksOf } from './jobFiles';
-import type { JobSnapshot } from './jobs';
+import type { JobSnapshot } from './jobSnapshot';
 
 /** Fields node version 2 and trigger 1.1 keep, as they are; saved workflows of those versions rely on them. */
 const version2Fields = [

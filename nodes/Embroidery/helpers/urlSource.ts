@@ -4,7 +4,7 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { fetchSourceUrl, fileNameFromDisposition, headerOf, fileNameFromUrl, safeFileName, shownUrl } from '../transport';
 import type { Workflow } from '../transport';
 import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
-import type { SourceFile } from './validation';
+import type { SourceFile } from './createChecks';
 
 /** A source fetched from a URL; `content` holds its bytes when n8n keeps binaries in memory. */
 export interface UrlSourceFile extends SourceFile {

@@ -4,12 +4,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { CreatedJob } from '../../helpers/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { fetchJob, jobError, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked, unlockJob } from '../../helpers/jobs';
-import type { JobRef, JobSnapshot } from '../../helpers/jobs';
+import { jobError } from '../../helpers/jobErrors';
+import { fetchJob, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from '../../helpers/jobSnapshot';
+import type { JobSnapshot } from '../../helpers/jobSnapshot';
 import { pairBySourceName, sourceMismatchError } from '../../helpers/sourcePairing';
+import { unlockJob } from '../../helpers/unlocking';
 import { waitForJobs } from '../../helpers/waiting';
 import { jobKey, nodeErrorOf } from '../../transport';
-import type { Job } from '../../transport';
+import type { Job, JobRef } from '../../transport';
 import type { ItemResults } from '../types';
 
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */

@@ -54,15 +54,3 @@ export function numberProblem(
 	}
 	return null;
 }
-
-const jobIdPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
-
-export function jobIdProblem(id: unknown, itemIndex: number): string | null {
-	if (typeof id === 'string' && jobIdPattern.test(id.trim())) return null;
-	return `Job ID of item ${itemIndex} must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
-}
-
-export function workflowProblem(workflow: unknown, itemIndex: number): string | null {
-	if (workflow === 'conversion' || workflow === 'digitising') return null;
-	return `Workflow of item ${itemIndex} must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
-}
