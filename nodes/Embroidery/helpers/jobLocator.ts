@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest, isWorkflow, nodeErrorOf, routes } from '../transport';
+import { JobsListResponseSchema, embroideryApiRequest, isWorkflow, jobsListingSize, nodeErrorOf, routes } from '../transport';
 import type { Job, JobListItem, JobRef, Workflow } from '../transport';
 import { fetchJob } from './jobSnapshot';
 import { ofRun } from './ofRun';
@@ -157,7 +157,7 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * Finds the workflow of jobs whose Workflow field is empty or Detect: first in the listing of the
- * 50 most recent jobs (one request for all items of an execution), then by asking the conversion
+ * most recent jobs (one request for all items of an execution), then by asking the conversion
  * route, where a 404 leaves the digitising route. So at most two extra requests per job, and a
  * job found on the conversion route comes with its detail, which Get and Download reuse.
  */
@@ -224,7 +224,7 @@ export function notFoundAnywhere(context: IExecuteFunctions, error: unknown, job
 		{
 			message: `Job ${job.id} was not found`,
 			description:
-				'It is not among the account\'s 50 most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.',
+				`It is not among the account's ${jobsListingSize} most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.`,
 			httpCode: '404',
 			itemIndex,
 		},
