@@ -4,6 +4,8 @@ import type { INode } from 'n8n-workflow';
 import { isWorkflow, nodeErrorOf } from '../transport';
 import type { JobRef } from '../transport';
 
+// Errors about jobs the service has: they name the jobs, so the error items carry their ids and workflows.
+
 /**
  * An error about a job the service has: the message names the job, the next step says how to carry on
  * without creating it again, and the error carries the job's id and workflow for the error item.

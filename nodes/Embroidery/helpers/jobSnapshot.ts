@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { JobResponseSchema, embroideryApiRequest, routes } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, Workflow } from '../transport';
 
+// A job as the node sees it: fetched in detail (GET one job) or as a jobs-listing entry, and as item JSON.
+
 /** `GET /jobs/{workflow}/{id}`: the detailed job, with fresh signed file URLs. */
 export async function fetchJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<Job> {
 	const { job } = await embroideryApiRequest.call(context, {

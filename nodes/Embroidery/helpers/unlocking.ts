@@ -8,6 +8,8 @@ import { earlierUnlockOf, recordUnlock, refusedBeforeActing } from './earlierTri
 import { fetchJob } from './jobSnapshot';
 import { ofRun } from './ofRun';
 
+// Unlocking a completed job's machine files: it spends credits, so it is inspected first and sent once.
+
 export interface UnlockAnswer {
 	/** The detailed job after the unlock, with fresh signed file URLs. */
 	job: Job;
