@@ -5,7 +5,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { pairBySourceName } from '../../nodes/Embroidery/helpers/sourcePairing';
+import { pairBySourceName } from '../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
 import { createAndWait } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, NodeRun } from '../support/n8n';

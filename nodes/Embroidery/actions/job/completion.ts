@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedJob } from '../../helpers/createJobs';
+import type { CreatedJob } from '../../helpers/jobCreation/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobError } from '../../helpers/jobErrors';
 import { fetchJob, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from '../../helpers/jobSnapshot';
 import type { JobSnapshot } from '../../helpers/jobSnapshot';
-import { pairBySourceName, sourceMismatchError } from '../../helpers/sourcePairing';
+import { pairBySourceName, sourceMismatchError } from '../../helpers/jobCreation/sourcePairing';
 import { unlockJob } from '../../helpers/unlocking';
 import { waitForJobs } from '../../helpers/waiting';
 import { jobKey, nodeErrorOf } from '../../transport';

@@ -1,17 +1,17 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
-import type { JobRef, Workflow } from '../transport';
-import { sourceFile } from './binary';
-import type { EarlierCreations } from './earlierTries';
-import { refusedBeforeActing, sourceKey } from './earlierTries';
+import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../../transport';
+import type { JobRef, Workflow } from '../../transport';
+import { sourceFile } from '../binary';
+import type { EarlierCreations } from '../earlierTries';
+import { refusedBeforeActing, sourceKey } from '../earlierTries';
+import { jobsError } from '../jobErrors';
 import { planBatches } from './batching';
 import type { BatchingMode } from './batching';
 import { buildJobForm, requestFieldsKey } from './jobForm';
 import type { JobRequestFields } from './jobForm';
-import type { SourceFile } from './createChecks';
-import { jobsError } from './jobErrors';
+import type { SourceFile } from './checks';
 
 export interface PreparedItem {
 	itemIndex: number;

@@ -1,5 +1,5 @@
-import type { Workflow } from '../transport';
-import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
+import type { Workflow } from '../../transport';
+import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
 
 /** One source file, as described by its item's binary metadata (bytes not read yet). */
 export interface SourceFile {
