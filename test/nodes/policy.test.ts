@@ -1,4 +1,4 @@
-import { planBatches } from '../../nodes/Embroidery/helpers/batching';
+import { planBatches } from '../../nodes/Embroidery/helpers/jobCreation/batching';
 import { defaultPollSchedule, pollDelayMs } from '../../nodes/Embroidery/helpers/waiting';
 import { LearnedLimitPacer, RequestPacer } from '../../nodes/Embroidery/transport/pacing';
 import {

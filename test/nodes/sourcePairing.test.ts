@@ -4,7 +4,7 @@
  * paired by name when names are unique, and otherwise the item fails, naming both names; no wrong file is attached.
  */
 
-import { pairBySourceName } from '../../nodes/Embroidery/helpers/sourcePairing';
+import { pairBySourceName } from '../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
 import { createAndWait } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials } from '../support/n8n';

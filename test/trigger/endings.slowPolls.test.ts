@@ -7,7 +7,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { useClock, wallClock } from '../../nodes/Embroidery/transport/clock';
 import { pollLimits } from '../../nodes/Embroidery/trigger/pollTrigger';
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../support/n8n-poll';
-import { useSandbox, useVariantService } from '../support/fixtures';
+import { useSandbox, useVariantService } from '../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(240_000);

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { startTry } from '../helpers/earlierTries';
 import { jobHints } from '../helpers/jobHints';
-import { jobsOfError } from '../helpers/jobs';
+import { jobsOfError } from '../helpers/jobErrors';
 import { jobKey, nodeErrorOf } from '../transport';
 import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';

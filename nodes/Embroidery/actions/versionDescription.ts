@@ -1,5 +1,6 @@
 import type { IDisplayOptions, INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
+import { jobsListingSize } from '../transport';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
 import * as format from './format/Format.resource';
@@ -19,7 +20,7 @@ function idFields(jobField: 'Job' | 'Jobs'): string {
 }
 
 const create = `Starts an embroidery job from one file and returns the job's id and workflow (keep both). Workflow "conversion" turns an embroidery machine file (PES, DST, JEF, EXP, VP3, ...) into the Output Format; "digitising" turns artwork (JPG, PNG, SVG or WebP) into stitches and also needs Width in millimetres (10-300) and Colour Count (1-24). Output Format is a writable format key such as "dst" or "pes". Source URL is a public http(s) link to the file (at most 50 MB for conversion, 20 MB for artwork). Cost: each job counts against the account's daily and monthly job allowance (a free account also uses a free preview); no credits are spent until Unlock. With Wait for Completion the answer is the finished job (status, metrics, warnings); its machine file stays locked until Unlock.`;
-const getMany = 'Lists the account\'s most recent jobs (at most 50), newest first, with id, workflow, status and metrics. Free. Optional filters: status and workflow.';
+const getMany = `Lists the account's most recent jobs (at most ${jobsListingSize}), newest first, with id, workflow, status and metrics. Free. Optional filters: status and workflow.`;
 const unlock = 'Unlocks a completed job\'s machine files so they can be downloaded. COSTS MONEY: spends one subscription entitlement or, without one, processing credits (Get Usage tells conversionCreditCost and digitisingCreditCost); it fails with 422 when the account cannot pay and never buys credits. Call it only when the user wants the machine file.';
 const download = 'Downloads a job\'s files as binary data: the stitch preview (watermarked while locked), the source, or the machine files (only after Unlock). Free.';
 const retry = 'Queues a failed job again, for example after engine_error, while its source is kept (24 hours). Free.';
@@ -60,7 +61,7 @@ export const version3ToolDescriptions: Record<string, Record<string, string>> = 
 	job: {
 		...toolDescriptions.job,
 		get: `Returns one job. ${version3Answer} Free. ${idFields('Job')}`,
-		getMany: `Lists the account's most recent jobs (at most 50), newest first. ${version3Answer} Free. Optional filters: status and workflow.`,
+		getMany: `Lists the account's most recent jobs (at most ${jobsListingSize}), newest first. ${version3Answer} Free. Optional filters: status and workflow.`,
 	},
 	format: toolDescriptions.format,
 	account: {

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IBinaryKeyData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { downloadSignedFile, fileNameFromUrl, safeFileName } from '../transport';
-import type { SourceFile } from './validation';
+import type { SourceFile } from './jobCreation/checks';
 
 /** "data, artwork" -> ['data', 'artwork']; the parameter takes one or more binary field names. */
 export function binaryPropertyNames(value: unknown): string[] {
@@ -111,7 +111,7 @@ export async function sourceFile(context: IExecuteFunctions, source: SourceFile 
 		const open = async () => await context.helpers.getBinaryStream(binaryId);
 		return new StoredSourceFile(source.bytes, open, source.fileName, source.mimeType);
 	}
-	// A source fetched from a URL (helpers/urlSource.ts) is not on the item; it brings its bytes.
+	// A source fetched from a URL (jobCreation/urlSource.ts) is not on the item; it brings its bytes.
 	const buffer = source.content ?? (await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName));
 	// The cast only narrows Buffer's ArrayBufferLike; File copies the bytes once either way.
 	return new File([buffer as Uint8Array<ArrayBuffer>], source.fileName, { type: source.mimeType });

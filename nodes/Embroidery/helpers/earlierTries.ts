@@ -1,8 +1,9 @@
+import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { clock, jobKey } from '../transport';
 import type { EmbroideryContext, JobRef } from '../transport';
-import type { CreatedJob } from './createJobs';
+import type { CreatedJob } from './jobCreation/createJobs';
 
 /**
  * What earlier tries of a node did in one execution. n8n's Retry On Fail runs the node's execute() again, in the
@@ -96,6 +97,14 @@ function recordOf(context: EmbroideryContext): ExecutionRecord | undefined {
 	}
 	record.lastUsedAt = clock.now();
 	return record;
+}
+
+/**
+ * A 4xx answer is the service refusing a request before it acted on it (no job made, nothing unlocked), so what
+ * an earlier try sent and was refused may be sent again; any other outcome of a sent POST may have acted.
+ */
+export function refusedBeforeActing(error: unknown): boolean {
+	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode ?? ''));
 }
 
 /** One source file as a key: where it came from and what it is. */

@@ -6,8 +6,8 @@ import type { JobListItem, JobRef } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
 import { fileLinksOf } from './fileLinks';
 import type { FileKind, FileLink } from './fileLinks';
-import { fetchJob, snapshotStatus, snapshotUnlocked } from './jobs';
-import type { JobSnapshot } from './jobs';
+import { fetchJob, snapshotStatus, snapshotUnlocked } from './jobSnapshot';
+import type { JobSnapshot } from './jobSnapshot';
 
 // A job's files, for the action node and the trigger alike: which signed links a job carries, one
 // refetch of the job when a link is refused, and what a file that still fails does (the policy).

@@ -1,12 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
-import type { Job, JobListItem, Workflow } from '../transport';
-import { fetchJob, singleJobRef } from './jobs';
-import type { JobRef } from './jobs';
+import { JobsListResponseSchema, embroideryApiRequest, isWorkflow, jobsListingSize, nodeErrorOf, routes } from '../transport';
+import type { Job, JobListItem, JobRef, Workflow } from '../transport';
+import { fetchJob } from './jobSnapshot';
 import { ofRun } from './ofRun';
-import { jobIdProblem } from './validation';
 
 /** A job id as the service writes it: a ULID (Crockford base 32, no I, L, O or U). */
 export const jobIdPattern = '[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}';
@@ -27,6 +25,45 @@ export function jobLink(baseUrl: string, ref: JobRef): string {
 export function parseJobLink(text: string): JobRef | undefined {
 	const match = jobLinkRegex.exec(text.trim());
 	return match ? { workflow: match[1] as Workflow, id: match[2].toUpperCase() } : undefined;
+}
+
+const jobIdRegex = new RegExp(`^${jobIdPattern}$`);
+
+export function jobIdProblem(id: unknown, itemIndex: number): string | null {
+	if (typeof id === 'string' && jobIdRegex.test(id.trim())) return null;
+	return `Job ID of item ${itemIndex} must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
+}
+
+export function workflowProblem(workflow: unknown, itemIndex: number): string | null {
+	if (isWorkflow(workflow)) return null;
+	return `Workflow of item ${itemIndex} must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
+}
+
+/** Job ID and Workflow parameters of an item, checked before any request. */
+export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): JobRef[] {
+	const rawIds = context.getNodeParameter('jobId', itemIndex) as unknown;
+	const workflow = context.getNodeParameter('workflow', itemIndex) as unknown;
+	const workflowIssue = workflowProblem(workflow, itemIndex);
+	if (workflowIssue) throw new NodeOperationError(context.getNode(), workflowIssue, { itemIndex });
+	const ids = (Array.isArray(rawIds) ? rawIds : String(rawIds ?? '').split(','))
+		.map((id) => String(id).trim())
+		.filter((id) => id !== '');
+	if (ids.length === 0) ids.push('');
+	return ids.map((id) => {
+		const idIssue = jobIdProblem(id, itemIndex);
+		if (idIssue) throw new NodeOperationError(context.getNode(), idIssue, { itemIndex });
+		return { id, workflow: workflow as Workflow };
+	});
+}
+
+export function singleJobRef(context: IExecuteFunctions, itemIndex: number): JobRef {
+	const refs = jobRefsOfItem(context, itemIndex);
+	if (refs.length > 1) {
+		throw new NodeOperationError(context.getNode(), `Job ID of item ${itemIndex} holds ${refs.length} ids; this operation takes one`, {
+			itemIndex,
+		});
+	}
+	return refs[0];
 }
 
 /** How the node came to know a job's workflow. */
@@ -59,10 +96,6 @@ function isLocator(value: unknown): value is INodeParameterResourceLocator {
 
 function fail(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
-}
-
-function isWorkflow(value: unknown): value is Workflow {
-	return value === 'conversion' || value === 'digitising';
 }
 
 /** The Workflow field: a workflow, or nothing when it is empty or Detect. */
@@ -124,7 +157,7 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * Finds the workflow of jobs whose Workflow field is empty or Detect: first in the listing of the
- * 50 most recent jobs (one request for all items of an execution), then by asking the conversion
+ * most recent jobs (one request for all items of an execution), then by asking the conversion
  * route, where a 404 leaves the digitising route. So at most two extra requests per job, and a
  * job found on the conversion route comes with its detail, which Get and Download reuse.
  */
@@ -191,7 +224,7 @@ export function notFoundAnywhere(context: IExecuteFunctions, error: unknown, job
 		{
 			message: `Job ${job.id} was not found`,
 			description:
-				'It is not among the account\'s 50 most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.',
+				`It is not among the account's ${jobsListingSize} most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.`,
 			httpCode: '404',
 			itemIndex,
 		},

@@ -8,7 +8,6 @@ export const limits = {
 	widthMm: { min: 10, max: 300 },
 	colourCount: { min: 1, max: 24 },
 	maximumStitchCount: { min: 1, max: 250_000 },
-	jobsListingSize: 50,
 } as const;
 
 /** Artwork file types digitising accepts (spec: JPG, JPEG, PNG, SVG, WebP). */

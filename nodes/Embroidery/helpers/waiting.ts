@@ -1,7 +1,7 @@
 import { JobsListResponseSchema, cancelSignalOf, clock, embroideryApiRequest, isEnded, jobKey, nodeErrorOf, routes } from '../transport';
-import type { EmbroideryContext, Job, JobListItem, JobStatus } from '../transport';
-import { fetchJob } from './jobs';
-import type { JobRef, JobSnapshot } from './jobs';
+import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../transport';
+import { fetchJob } from './jobSnapshot';
+import type { JobSnapshot } from './jobSnapshot';
 
 export interface PollSchedule {
 	firstDelayMs: number;

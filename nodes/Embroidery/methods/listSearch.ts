@@ -4,7 +4,7 @@ import { jobLabel } from '../helpers/jobLabel';
 import { jobLink } from '../helpers/jobLocator';
 import { JobsListResponseSchema, clock, credentialType, embroideryApiRequest, normaliseBaseUrl, routes } from '../transport';
 
-/** The Job picker's list: the account's 50 most recent jobs, filtered by what the user types. */
+/** The Job picker's list: the account's most recent jobs (`jobsListingSize`), filtered by what the user types. */
 export async function searchJobs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(credentialType);
 	const baseUrl = normaliseBaseUrl(this, credentials.baseUrl);

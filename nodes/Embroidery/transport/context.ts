@@ -39,7 +39,8 @@ export function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefi
 	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
 
-function credentialIdOf(context: EmbroideryContext): string {
+/** The credential a node uses, by id (by name in contexts that have no id): what per-account memory is keyed by. */
+export function credentialIdOf(context: EmbroideryContext): string {
 	const credential = context.getNode().credentials?.[credentialType];
 	return credential?.id ?? credential?.name ?? 'default';
 }

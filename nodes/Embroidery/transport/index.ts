@@ -1,4 +1,4 @@
-export { cancelSignalOf, credentialType, normaliseBaseUrl } from './context';
+export { cancelSignalOf, credentialIdOf, credentialType, normaliseBaseUrl } from './context';
 export type { EmbroideryContext, FileStream } from './context';
 export { downloadSignedFile } from './download';
 export { fileNameFromDisposition, fileNameFromUrl, safeFileName } from './fileNames';
@@ -8,7 +8,7 @@ export { embroideryApiRequest } from './request';
 export type { ApiRequest, EmbroideryApiRequest } from './request';
 export { defaultRetryPolicy } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
-export { jobKey, routes } from './routes';
+export { jobKey, jobsListingSize, routes } from './routes';
 export type { Ability, JobRef, RequestAction, Route } from './routes';
 export * from './schemas';
 export { sourceUrlLimits, timeLimits } from './timeLimits';

@@ -31,7 +31,7 @@ export type HttpMethod = 'GET' | 'POST';
 export type RetryReason = 'rateLimited' | 'bodyNotSent' | 'serverError' | 'networkError';
 
 /** Reasons retried within `refusedBudgetMs` rather than `maxAttempts`: the service did nothing with the request. */
-export function isRefusal(reason: RetryReason): boolean {
+function serviceLeftUntouched(reason: RetryReason): boolean {
 	return reason === 'rateLimited' || reason === 'bodyNotSent';
 }
 
@@ -129,7 +129,7 @@ export function failureDelayMs(
 	policy: RetryPolicy,
 ): number | null {
 	if (reason === null) return null;
-	if (!isRefusal(reason)) return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
+	if (!serviceLeftUntouched(reason)) return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
 	const delay = refusalDelayMs(tries.refused, null, policy);
 	return elapsedMs + delay <= policy.refusedBudgetMs ? delay : null;
 }

@@ -23,6 +23,9 @@ export interface Route {
 	ability: Ability;
 }
 
+/** How many jobs `GET /jobs` answers: the account's most recent ones, newest first (spec: Limits, jobs listing size). */
+export const jobsListingSize = 50;
+
 /** A job's id and workflow always travel together: the workflow selects the job's routes. */
 export interface JobRef {
 	id: string;

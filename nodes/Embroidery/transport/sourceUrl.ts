@@ -58,7 +58,7 @@ function refusedAddressError(context: IExecuteFunctions, itemIndex: number, link
 	return new NodeOperationError(context.getNode(), message, { itemIndex, description: privateNetworkAdvice });
 }
 
-function sourceProblem(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {
+function sourceUrlRefused(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {
 	return new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, { itemIndex, description });
 }
 
@@ -114,7 +114,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		try {
 			checked = await checkBeforeConnecting(hop.url, resolver);
 		} catch (error) {
-			throw sourceProblem(
+			throw sourceUrlRefused(
 				context,
 				itemIndex,
 				`The host of the Source URL ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
@@ -143,7 +143,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		);
 		if ('ended' in waited) {
 			if (waited.ended === 'cancel') throw cancelledError();
-			throw sourceProblem(
+			throw sourceUrlRefused(
 				context,
 				itemIndex,
 				`The Source URL ${shownUrl(hop.url)} did not answer within ${seconds(answerMs)}`,
@@ -153,7 +153,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		if ('failed' in waited) {
 			if (cancel?.aborted) throw cancelledError();
 			const reason = waited.failed instanceof Error ? waited.failed.message : String(waited.failed);
-			throw sourceProblem(context, itemIndex, `Could not fetch the Source URL ${shownUrl(hop.url)}: ${reason}`, 'Check that the link is reachable from the n8n server.');
+			throw sourceUrlRefused(context, itemIndex, `Could not fetch the Source URL ${shownUrl(hop.url)}: ${reason}`, 'Check that the link is reachable from the n8n server.');
 		}
 		const response = waited.answer;
 		const connected = allowPrivateNetworks ? undefined : checkConnected(response.body, checked);
@@ -167,7 +167,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 	const rules: RedirectRules = {
 		maxRedirects: limits.maxRedirects,
 		refuse: (target, reason) =>
-			sourceProblem(context, itemIndex, `The Source URL ${shownUrl(request.url)} redirects to ${target}: ${reason}`, 'Link the file itself.'),
+			sourceUrlRefused(context, itemIndex, `The Source URL ${shownUrl(request.url)} redirects to ${target}: ${reason}`, 'Link the file itself.'),
 		follow(_from, to) {
 			if (to.protocol !== 'http:' && to.protocol !== 'https:') {
 				return { refused: rules.refuse(shownUrl(to), `a ${to.protocol.replace(/:$/, '')} link; only http and https are followed`) };
@@ -188,12 +188,12 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		{
 			idle: {
 				ms: limits.idleMs,
-				error: () => sourceProblem(context, itemIndex, `The Source URL ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`, 'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.'),
+				error: () => sourceUrlRefused(context, itemIndex, `The Source URL ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`, 'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.'),
 			},
 			total: {
 				ms: limits.totalMs,
 				startedAt,
-				error: () => sourceProblem(context, itemIndex, `The Source URL ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`, 'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.'),
+				error: () => sourceUrlRefused(context, itemIndex, `The Source URL ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`, 'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.'),
 			},
 			size: { maxBytes: request.maxBytes, error: () => request.tooLarge(undefined) },
 			...(cancel ? { cancel: { signal: cancel, error: cancelledError } } : {}),

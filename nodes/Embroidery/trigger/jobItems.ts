@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { streamJobFiles } from '../helpers/jobFiles';
 import type { FileKind, FilePolicy } from '../helpers/jobFiles';
-import type { JobSnapshot } from '../helpers/jobs';
+import type { JobSnapshot } from '../helpers/jobSnapshot';
 import { nodeErrorOf } from '../transport';
 import type { Job, JobListItem } from '../transport';
 import type { FetchedJob, ListedJob } from './jobRequests';

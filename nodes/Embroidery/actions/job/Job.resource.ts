@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { jobsListingSize } from '../../transport';
 import * as create from './create.operation';
 import * as download from './download.operation';
 import * as get from './get.operation';
@@ -35,7 +36,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the 50 most recent jobs',
+				description: `List the ${jobsListingSize} most recent jobs`,
 				action: 'Get many jobs',
 			},
 			{

@@ -1,15 +1,17 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedJob } from '../../helpers/createJobs';
+import type { CreatedJob } from '../../helpers/jobCreation/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
-import { fetchJob, jobError, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked, unlockJob } from '../../helpers/jobs';
-import type { JobRef, JobSnapshot } from '../../helpers/jobs';
-import { pairBySourceName, sourceMismatchError } from '../../helpers/sourcePairing';
+import { jobError } from '../../helpers/jobErrors';
+import { fetchJob, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from '../../helpers/jobSnapshot';
+import type { JobSnapshot } from '../../helpers/jobSnapshot';
+import { pairBySourceName, sourceMismatchError } from '../../helpers/jobCreation/sourcePairing';
+import { unlockJob } from '../../helpers/unlocking';
 import { waitForJobs } from '../../helpers/waiting';
 import { jobKey, nodeErrorOf } from '../../transport';
-import type { Job } from '../../transport';
+import type { Job, JobRef } from '../../transport';
 import type { ItemResults } from '../types';
 
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */

@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { snapshotToJson } from '../../helpers/jobs';
+import { snapshotToJson } from '../../helpers/jobSnapshot';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { locateJob, notFoundAnywhere } from '../../helpers/jobLocator';
-import { fetchJob, jobToJson, singleJobRef } from '../../helpers/jobs';
+import { locateJob, notFoundAnywhere, singleJobRef } from '../../helpers/jobLocator';
+import { fetchJob, jobToJson } from '../../helpers/jobSnapshot';
 import { shapeJobItem } from '../../helpers/simplify';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields, simplifyFields } from './fields';

@@ -2,7 +2,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { jobToJson, unlockJob } from '../../helpers/jobs';
+import { jobToJson } from '../../helpers/jobSnapshot';
+import { unlockJob } from '../../helpers/unlocking';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';

@@ -1,9 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { jobPointersOfItem, workflowFinderOf } from '../../helpers/jobLocator';
-import { jobRefsOfItem } from '../../helpers/jobs';
-import type { JobRef } from '../../helpers/jobs';
+import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
+import type { JobRef } from '../../transport';
 import type { ItemResults } from '../types';
 import { completionFields, finishCreatedJobs, readCompletionOptions } from './completion';
 import { jobLocatorFields, jobRefFields } from './fields';

@@ -1,4 +1,4 @@
-import { limits } from './limits';
+import { limits } from '../limits';
 
 interface Sized {
 	bytes: number;

@@ -1,4 +1,4 @@
-import type { Workflow } from '../transport';
+import type { Workflow } from '../../transport';
 
 /** The non-file fields of one POST /jobs request; items combine into a request only when these match. */
 export interface JobRequestFields {

@@ -1,18 +1,17 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
-import type { JobRef, Workflow } from '../transport';
-import type { ItemResults } from '../actions/types';
-import { sourceFile } from './binary';
-import type { EarlierCreations } from './earlierTries';
-import { sourceKey } from './earlierTries';
+import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../../transport';
+import type { JobRef, Workflow } from '../../transport';
+import { sourceFile } from '../binary';
+import type { EarlierCreations } from '../earlierTries';
+import { refusedBeforeActing, sourceKey } from '../earlierTries';
+import { jobsError } from '../jobErrors';
 import { planBatches } from './batching';
 import type { BatchingMode } from './batching';
 import { buildJobForm, requestFieldsKey } from './jobForm';
 import type { JobRequestFields } from './jobForm';
-import { jobsError } from './jobs';
-import type { SourceFile } from './validation';
+import type { SourceFile } from './checks';
 
 export interface PreparedItem {
 	itemIndex: number;
@@ -32,6 +31,15 @@ export interface CreatedJob {
 	/** The file name sent for the job, and the jobs made by the same request: their pairing is by array order. */
 	sentName?: string;
 	batch?: number;
+}
+
+/**
+ * Where createJobs reports each item's failure and every job the service accepted; the router's ItemResults is
+ * one (declared here, so helpers need nothing from actions/).
+ */
+export interface CreationReport {
+	fail(itemIndex: number, error: unknown): void;
+	jobCreated(itemIndex: number, job: JobRef): void;
 }
 
 /** Items whose request fields match form one group; only those can share a request. */
@@ -108,11 +116,6 @@ function jobCountMismatch(context: IExecuteFunctions, jobs: JobRef[], files: num
 // Numbers the creation requests of this process, so jobs of one request are told apart from any other's (a retry's too).
 let requestsMade = 0;
 
-/** A 4xx answer is the service refusing before it made anything; any other outcome of a sent POST may have made jobs. */
-function refusedBeforeActing(error: unknown): boolean {
-	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode ?? ''));
-}
-
 /**
  * Sends POST /jobs once per batch and pairs each accepted job with the item of its source
  * (the service answers one job per source, in the order sent). POSTs are never retried after
@@ -123,7 +126,7 @@ export async function createJobs(
 	context: IExecuteFunctions,
 	items: PreparedItem[],
 	mode: BatchingMode,
-	results: ItemResults,
+	results: CreationReport,
 	earlier: EarlierCreations,
 ): Promise<CreatedJob[]> {
 	const created: CreatedJob[] = [];

@@ -1,10 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fetchSourceUrl, fileNameFromDisposition, headerOf, fileNameFromUrl, safeFileName, shownUrl } from '../transport';
-import type { Workflow } from '../transport';
-import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
-import type { SourceFile } from './validation';
+import { fetchSourceUrl, fileNameFromDisposition, headerOf, fileNameFromUrl, safeFileName, shownUrl } from '../../transport';
+import type { Workflow } from '../../transport';
+import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
+import type { SourceFile } from './checks';
 
 /** A source fetched from a URL; `content` holds its bytes when n8n keeps binaries in memory. */
 export interface UrlSourceFile extends SourceFile {

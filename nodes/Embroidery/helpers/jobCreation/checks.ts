@@ -1,5 +1,5 @@
-import type { Workflow } from '../transport';
-import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from './limits';
+import type { Workflow } from '../../transport';
+import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
 
 /** One source file, as described by its item's binary metadata (bytes not read yet). */
 export interface SourceFile {
@@ -53,16 +53,4 @@ export function numberProblem(
 		return `${label} of item ${itemIndex} must be between ${bounds.min} and ${bounds.max}, got ${value}`;
 	}
 	return null;
-}
-
-const jobIdPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
-
-export function jobIdProblem(id: unknown, itemIndex: number): string | null {
-	if (typeof id === 'string' && jobIdPattern.test(id.trim())) return null;
-	return `Job ID of item ${itemIndex} must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
-}
-
-export function workflowProblem(workflow: unknown, itemIndex: number): string | null {
-	if (workflow === 'conversion' || workflow === 'digitising') return null;
-	return `Workflow of item ${itemIndex} must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
 }
