@@ -138,6 +138,8 @@ describe('finding a job\'s workflow (node version 2)', () => {
 			expect(sent(server)).toEqual([
 				'GET /api/v1/jobs',
 				`GET /api/v1/jobs/conversion/${jobIds.b}`,
+				// The job is not in the listing and its detection read no state: it is inspected before the unlock.
+				`GET /api/v1/jobs/digitising/${jobIds.b}`,
 				`POST /api/v1/jobs/digitising/${jobIds.b}/unlock`,
 			]);
 		});
