@@ -4,12 +4,12 @@
  */
 import { decodeTime } from 'ulid';
 
+import { jobsListingSize } from '../../nodes/Embroidery/transport';
 import type { PollState, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
 import {
 	CLOCK_SKEW_TOLERANCE_MS,
 	FAILED_CHECKS_BEFORE_WARNING,
 	FOLLOW_UPS_PER_POLL,
-	LISTING_SIZE,
 	RETRY_WATCH_MS,
 	advancePoll,
 	holdBackEndings,
@@ -40,7 +40,7 @@ describe('a job that ended, left the listing, then was retried with Job > Retry'
 		await poller.poll();
 		const id = jobs.create('digitising', 'failed');
 		expect(await poller.poll()).toEqual([ending(id, 'failed')]);
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		await poller.poll();
 		expect(jobs.listing().map((job) => job.id)).not.toContain(id);
 		jobs.retry(id);
@@ -57,7 +57,7 @@ describe('a job that ended, left the listing, then was retried with Job > Retry'
 		await poller.poll();
 		const id = jobs.create('conversion', 'processing');
 		await poller.poll();
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		await poller.poll();
 		jobs.set(id, 'failed');
 		await pollUntil(jobs, poller, 10, () => poller.emitted.includes(ending(id, 'failed')));
@@ -73,7 +73,7 @@ describe('a job that ended, left the listing, then was retried with Job > Retry'
 		await poller.poll();
 		const id = jobs.create('digitising', 'failed');
 		await poller.poll();
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		await poller.poll();
 		expect(poller.state?.jobs.map((job) => job.id)).toContain(id);
 		jobs.advance(RETRY_WATCH_MS);
@@ -89,7 +89,7 @@ describe('a followed job whose per-job request keeps failing', () => {
 		await poller.poll();
 		const id = jobs.create('conversion', 'processing');
 		await poller.poll();
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		jobs.unreachable.add(id);
 		for (let poll = 0; poll < FAILED_CHECKS_BEFORE_WARNING + 2; poll++) await poller.poll();
 		expect(poller.unreachable.map((warning) => warning.failedChecks)).toEqual([3, 4, 5]);
@@ -104,7 +104,7 @@ describe('a followed job whose per-job request keeps failing', () => {
 		const jobs = new JobsInMemory();
 		const followed = jobs.createMany(FOLLOW_UPS_PER_POLL, 'conversion', 'processing');
 		let state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		const [stuck] = followed;
 		const poll = (reach: (id: string) => boolean) => {
 			const asked = jobsToFollowUp(state, jobs.listing(), everything, jobs.now()).filter((job) => reach(job.id));
@@ -136,7 +136,7 @@ describe('an ending whose item keeps failing', () => {
 		expect(outcome.emit.map((job) => job.failedPolls)).toEqual([1]);
 		state = holdBackEndings(outcome.state, outcome.emit);
 		// The job leaves the listing, and the next poll has no time to follow it up.
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		outcome = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit.map((job) => job.id)).not.toContain(id);
 		state = restarted(outcome.state)!;
@@ -150,12 +150,12 @@ describe('an ending whose item keeps failing', () => {
 describe('a job whose id was made on a service machine with a slower clock', () => {
 	it('is new although its id is older than the oldest job of the listing, within the clock-skew tolerance', async () => {
 		const jobs = new JobsInMemory();
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		const poller = new SavedStatePoller(jobs);
 		await poller.poll();
 		// The listing moves on, far enough that the tolerance applies below it.
 		for (let round = 0; round < 10; round++) {
-			jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+			jobs.createMany(jobsListingSize, 'conversion', 'completed');
 			jobs.advance(CLOCK_SKEW_TOLERANCE_MS);
 			await poller.poll();
 		}

@@ -1,6 +1,7 @@
+import { jobsListingSize } from '../../nodes/Embroidery/transport';
 import type { TrackedJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
 import { isEnded } from '../../nodes/Embroidery/transport/schemas';
-import { FOLLOW_UPS_PER_POLL, LISTING_SIZE, matchesFilter } from '../../nodes/Embroidery/trigger/pollState';
+import { FOLLOW_UPS_PER_POLL, matchesFilter } from '../../nodes/Embroidery/trigger/pollState';
 import { JobsInMemory } from './support/jobsInMemory';
 import { SavedStatePoller } from './support/savedStatePoller';
 
@@ -76,7 +77,7 @@ describe('pollJobs across polls and restarts', () => {
 		const slow = jobs.create('digitising', 'processing');
 		const quick = jobs.create('conversion', 'completed');
 		expect(await poller.poll()).toEqual([ending(quick, 'completed')]);
-		jobs.createMany(LISTING_SIZE, 'conversion', 'processing');
+		jobs.createMany(jobsListingSize, 'conversion', 'processing');
 		expect(await poller.poll()).toEqual([]);
 		poller.restart();
 		const requestsBefore = { ...jobs.requests };
@@ -95,7 +96,7 @@ describe('pollJobs across polls and restarts', () => {
 		await poller.poll();
 		const unsaved = jobs.create();
 		await poller.poll();
-		jobs.createMany(LISTING_SIZE, 'conversion', 'processing');
+		jobs.createMany(jobsListingSize, 'conversion', 'processing');
 		await poller.poll();
 		poller.restart();
 		jobs.set(unsaved, 'completed');
@@ -127,7 +128,7 @@ describe('pollJobs across polls and restarts', () => {
 		await poller.poll();
 		const early = jobs.createMany(25, 'conversion', 'processing');
 		await poller.poll();
-		jobs.createMany(LISTING_SIZE, 'digitising', 'processing');
+		jobs.createMany(jobsListingSize, 'digitising', 'processing');
 		await poller.poll();
 		for (const id of early) jobs.set(id, 'completed');
 		const polls = Math.ceil(early.length / FOLLOW_UPS_PER_POLL);
@@ -150,7 +151,7 @@ describe('pollJobs across polls and restarts', () => {
 		}
 		expect(poller.emitted).toHaveLength(2000);
 		expect(new Set(poller.emitted).size).toBe(2000);
-		expect(largest).toBeLessThan(LISTING_SIZE * 100);
+		expect(largest).toBeLessThan(jobsListingSize * 100);
 	});
 });
 
@@ -189,7 +190,7 @@ describe('pollJobs under random sequences with restarts', () => {
 		const everListed = new Set(atActivation.keys());
 
 		for (let step = 0; step < 120; step++) {
-			const burst = random() < 0.05 ? LISTING_SIZE + 5 : Math.floor(random() * 4);
+			const burst = random() < 0.05 ? jobsListingSize + 5 : Math.floor(random() * 4);
 			for (let index = 0; index < burst; index++) jobs.create(random() < 0.5 ? 'conversion' : 'digitising');
 			for (const job of jobs.all()) {
 				if (isEnded(job.status) || random() < 0.6) continue;

@@ -1,7 +1,6 @@
 import type { PollState, TrackedJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
 import {
 	FOLLOW_UPS_PER_POLL,
-	LISTING_SIZE,
 	MAX_FOLLOWED_JOBS,
 	STATE_VERSION,
 	advancePoll,
@@ -9,6 +8,7 @@ import {
 	jobsToFollowUp,
 	readPollState,
 } from '../../nodes/Embroidery/trigger/pollState';
+import { jobsListingSize } from '../../nodes/Embroidery/transport';
 import { JobsInMemory } from './support/jobsInMemory';
 
 const everything: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] };
@@ -54,14 +54,14 @@ describe('advancePoll', () => {
 		const jobs = new JobsInMemory();
 		jobs.createMany(3, 'conversion', 'completed');
 		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
-		jobs.createMany(LISTING_SIZE - 1, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize - 1, 'conversion', 'completed');
 		const full = advancePoll(state, jobs.listing(), [], everything);
 		expect(full.mayHaveMissedJobs).toBe(false);
 		state = full.state;
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		const overrun = advancePoll(state, jobs.listing(), [], everything);
 		expect(overrun.mayHaveMissedJobs).toBe(true);
-		expect(overrun.emit).toHaveLength(LISTING_SIZE);
+		expect(overrun.emit).toHaveLength(jobsListingSize);
 		expect(advancePoll(undefined, jobs.listing(), [], everything).mayHaveMissedJobs).toBe(false);
 	});
 
@@ -103,7 +103,7 @@ describe('advancePoll', () => {
 		const jobs = new JobsInMemory();
 		const id = jobs.create();
 		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
-		jobs.createMany(LISTING_SIZE, 'conversion', 'processing');
+		jobs.createMany(jobsListingSize, 'conversion', 'processing');
 		const listing = jobs.listing();
 		expect(ids(listing)).not.toContain(id);
 		expect(ids(jobsToFollowUp(state, listing, everything))).toEqual([id]);
@@ -120,18 +120,18 @@ describe('advancePoll', () => {
 		jobs.create('digitising', 'processing');
 		jobs.create('conversion', 'completed');
 		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
-		jobs.createMany(LISTING_SIZE, 'conversion', 'queued');
+		jobs.createMany(jobsListingSize, 'conversion', 'queued');
 		const conversionOnly: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion'] };
 		expect(jobsToFollowUp(state, jobs.listing(), conversionOnly)).toEqual([]);
 		const next = advancePoll(state, jobs.listing(), [], conversionOnly);
-		expect(next.state.jobs).toHaveLength(LISTING_SIZE);
+		expect(next.state.jobs).toHaveLength(jobsListingSize);
 	});
 
 	it('forgets a followed job the service no longer has', () => {
 		const jobs = new JobsInMemory();
 		const id = jobs.create();
 		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
-		jobs.createMany(LISTING_SIZE);
+		jobs.createMany(jobsListingSize);
 		const outcome = advancePoll(state, jobs.listing(), [{ id, gone: true }], everything);
 		expect(outcome.emit).toEqual([]);
 		expect(ids(outcome.state.jobs)).not.toContain(id);
@@ -141,7 +141,7 @@ describe('advancePoll', () => {
 		const jobs = new JobsInMemory();
 		const followed = jobs.createMany(FOLLOW_UPS_PER_POLL + 5, 'conversion', 'processing');
 		let state: PollState = advancePoll(undefined, jobs.listing(), [], everything).state;
-		jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		state = advancePoll(state, jobs.listing(), [], everything).state;
 		const first = jobsToFollowUp(state, jobs.listing(), everything);
 		expect(first).toHaveLength(FOLLOW_UPS_PER_POLL);
@@ -157,20 +157,20 @@ describe('advancePoll', () => {
 		const abandoned: TrackedJob[] = [];
 		for (let round = 0; round < 7; round++) {
 			leftListing.push(...ids(jobs.listing()));
-			jobs.createMany(LISTING_SIZE, 'conversion', 'processing');
+			jobs.createMany(jobsListingSize, 'conversion', 'processing');
 			const outcome = advancePoll(state, jobs.listing(), [], everything);
 			abandoned.push(...outcome.abandoned);
 			state = outcome.state;
 		}
-		expect(leftListing).toHaveLength(6 * LISTING_SIZE);
+		expect(leftListing).toHaveLength(6 * jobsListingSize);
 		expect(ids(abandoned).sort()).toEqual(leftListing.sort().slice(0, leftListing.length - MAX_FOLLOWED_JOBS));
-		expect(state.jobs).toHaveLength(LISTING_SIZE + MAX_FOLLOWED_JOBS);
+		expect(state.jobs).toHaveLength(jobsListingSize + MAX_FOLLOWED_JOBS);
 	});
 
 	it('does not take an old job that re-enters the listing (newer jobs deleted) for a new one', () => {
 		const jobs = new JobsInMemory();
 		const old = jobs.create('conversion', 'completed');
-		const newer = jobs.createMany(LISTING_SIZE, 'conversion', 'completed');
+		const newer = jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
 		expect(state.floor).toBe(newer[0]);
 		jobs.remove(newer[10]);

@@ -97,7 +97,7 @@ function mayBeCuredByRefetch(attempt: Exclude<Attempt, { data: IBinaryData }>): 
 }
 
 /** A refusal that retrying later will not change: reported on the trigger's item at once. */
-function isRefusal(attempt: Exclude<Attempt, { data: IBinaryData }>): boolean {
+function laterTryWontHelp(attempt: Exclude<Attempt, { data: IBinaryData }>): boolean {
 	return attempt.noUrl === true || isClientError(attempt.error);
 }
 
@@ -177,7 +177,7 @@ export async function streamJobFiles(
 				}
 			}
 			if ('error' in attempt) {
-				const report = policy.onFailure === 'reportAll' || (policy.onFailure === 'reportClientErrors' && isRefusal(attempt));
+				const report = policy.onFailure === 'reportAll' || (policy.onFailure === 'reportClientErrors' && laterTryWontHelp(attempt));
 				if (!report) throw attempt.error;
 				failed.push({ kind, fileName: links[index].fileName ?? null, error: attempt.error });
 				continue;

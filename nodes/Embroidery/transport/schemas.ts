@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { jobsListingSize } from './routes';
+
 // Written from the service spec (embroidery-api.md); the TypeScript types below are inferred from these.
 
 export const jobStatuses = ['queued', 'processing', 'completed', 'failed'] as const;
@@ -139,7 +141,7 @@ export const JobListItemSchema = z
 
 export const JobsListResponseSchema = z
 	.object({
-		data: z.array(JobListItemSchema).max(50),
+		data: z.array(JobListItemSchema).max(jobsListingSize),
 		// Not read by the node.
 		freeUsage: openObject.optional(),
 	})

@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { clock } from '../transport/clock';
+import { jobsListingSize } from '../transport/routes';
 import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
 import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
 
@@ -10,7 +11,6 @@ import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
  */
 
 /** The jobs listing shows at most this many jobs, newest first. */
-export const LISTING_SIZE = 50;
 
 /** Jobs followed up outside the listing are capped so the saved state stays small. */
 export const MAX_FOLLOWED_JOBS = 200;
@@ -155,7 +155,7 @@ function higherFloor(a: string | null, b: string | null): string | null {
  * between was seen in a listing. The floor only moves forward, so a job once judged old never looks new again.
  */
 function nextFloor(previous: string | null, listing: TrackedJob[]): string | null {
-	const smallest = listing.length >= LISTING_SIZE ? smallestId(listing) : null;
+	const smallest = listing.length >= jobsListingSize ? smallestId(listing) : null;
 	if (smallest === null) return previous;
 	return previous === null ? smallest : higherFloor(previous, lowered(smallest));
 }
@@ -311,7 +311,7 @@ export function advancePoll(
 	const capped = capRemembered(outside);
 	const mayHaveMissedJobs =
 		previous.jobs.length > 0 &&
-		windowJobs.length >= LISTING_SIZE &&
+		windowJobs.length >= jobsListingSize &&
 		windowJobs.every((job) => !known.has(job.id));
 	const emit = endings
 		.filter((job) => matchesFilter(job, filter))

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { clock, credentialType, nodeErrorOf } from '../transport';
+import { clock, credentialIdOf, nodeErrorOf } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
@@ -61,11 +61,6 @@ export function readOptions(context: IPollFunctions): TriggerOptions {
 	// Version 1 triggers keep their output: warnings only with Include Full Job.
 	const showWarnings = context.getNode().typeVersion >= 1.1 && context.getNodeParameter('showWarnings', true) !== false;
 	return { includeFullJob: options.includeFullJob === true, downloadFiles: options.downloadFiles === true, showWarnings };
-}
-
-function credentialIdOf(context: IPollFunctions): string {
-	const credential = context.getNode().credentials?.[credentialType];
-	return credential?.id ?? credential?.name ?? 'default';
 }
 
 /** The editor's test run: the newest matching job as a sample, without moving any state. */

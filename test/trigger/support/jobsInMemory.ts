@@ -3,7 +3,7 @@ import { monotonicFactory, ulid } from 'ulid';
 import type { JobSource } from '../../../nodes/Embroidery/trigger/pollJobs';
 import type { JobStatus, Workflow } from '../../../nodes/Embroidery/transport/schemas';
 import type { TrackedJob } from '../../../nodes/Embroidery/trigger/pollState';
-import { LISTING_SIZE } from '../../../nodes/Embroidery/trigger/pollState';
+import { jobsListingSize } from '../../../nodes/Embroidery/transport';
 
 /** The account's jobs as the service keeps them, for driving polls without HTTP. Ids are ULIDs in creation order. */
 export class JobsInMemory {
@@ -70,7 +70,7 @@ export class JobsInMemory {
 
 	listing(): TrackedJob[] {
 		return this.jobs
-			.slice(-LISTING_SIZE)
+			.slice(-jobsListingSize)
 			.reverse()
 			.map((job) => ({ ...job }));
 	}

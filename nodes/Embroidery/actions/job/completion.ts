@@ -88,9 +88,13 @@ export interface CompletionOptions {
 	created: boolean;
 }
 
-export function readCompletionOptions(context: IExecuteFunctions, alwaysWait = false): CompletionOptions {
-	const waitForCompletion = alwaysWait || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
-	const created = !alwaysWait;
+/**
+ * The options of the whole run, read from its first item: the jobs of every item are waited for, unlocked and
+ * downloaded together. Wait for Completion always waits, on jobs it did not create; Create waits when asked.
+ */
+export function runCompletionOptions(context: IExecuteFunctions, operation: 'create' | 'waitForCompletion'): CompletionOptions {
+	const created = operation === 'create';
+	const waitForCompletion = !created || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
 	if (!waitForCompletion) {
 		return { waitForCompletion, timeoutMs: 0, download: [], unlock: false, includeFullJob: false, showWarnings: false, created };
 	}
@@ -130,7 +134,7 @@ async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: Job
  * comes out: as its item, or as an error that names it and says how to carry on (a job that finished is
  * delivered even when others time out or fail).
  */
-export async function finishCreatedJobs(
+export async function deliverJobsWhenDone(
 	context: IExecuteFunctions,
 	jobs: Array<Pick<CreatedJob, 'itemIndex' | 'id' | 'workflow' | 'json' | 'sentName' | 'batch'>>,
 	options: CompletionOptions,

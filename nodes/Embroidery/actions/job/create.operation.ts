@@ -13,7 +13,7 @@ import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/jobCre
 import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/jobCreation/checks';
 import type { Workflow } from '../../transport';
 import type { ItemResults } from '../types';
-import { completionFields, finishCreatedJobs, readCompletionOptions } from './completion';
+import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
 
 const properties: INodeProperties[] = [
 	{
@@ -227,7 +227,7 @@ export async function executeAll(
 	results: ItemResults,
 ): Promise<void> {
 	const mode = (this.getNodeParameter('options.batching', 0, 'perItem') as BatchingMode) ?? 'perItem';
-	const completion = readCompletionOptions(this);
+	const completion = runCompletionOptions(this, 'create');
 	// n8n's Retry On Fail runs this again: what an earlier try made is carried on with, never made twice.
 	const earlier = earlierCreationsOf(this);
 	const madeEarlier: CreatedJob[] = [];
@@ -255,5 +255,5 @@ export async function executeAll(
 		for (const job of created) results.add(job.itemIndex, { json: job.json });
 		return;
 	}
-	await finishCreatedJobs(this, created, completion, results);
+	await deliverJobsWhenDone(this, created, completion, results);
 }

@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { unusableListedLinks } from '../../helpers/fileLinks';
 import { listItemToJson } from '../../helpers/jobSnapshot';
 import { shapeJobItem } from '../../helpers/simplify';
-import { JobsListResponseSchema, embroideryApiRequest, routes } from '../../transport';
+import { JobsListResponseSchema, embroideryApiRequest, jobsListingSize, routes } from '../../transport';
 import type { OperationOutput } from '../types';
 import { simplifyFields } from './fields';
 
@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		default: 50,
-		typeOptions: { minValue: 1, maxValue: 50 },
+		typeOptions: { minValue: 1, maxValue: jobsListingSize },
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
@@ -76,7 +76,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		schema: JobsListResponseSchema,
 		itemIndex,
 	});
-	// The service lists the 50 most recent jobs and has no filter parameters, so filtering happens here.
+	// The service lists the most recent jobs (jobsListingSize) and has no filter parameters, so filtering happens here.
 	return listing.data
 		.filter((job) => !filters.status?.length || filters.status.includes(job.status))
 		.filter((job) => !filters.workflow || job.kind === filters.workflow)

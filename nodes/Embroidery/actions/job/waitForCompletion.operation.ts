@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
 import type { ItemResults } from '../types';
-import { completionFields, finishCreatedJobs, readCompletionOptions } from './completion';
+import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
 import { jobLocatorFields, jobRefFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -55,5 +55,5 @@ export async function executeAll(
 			results.fail(itemIndex, error);
 		}
 	}
-	await finishCreatedJobs(this, jobs, readCompletionOptions(this, true), results);
+	await deliverJobsWhenDone(this, jobs, runCompletionOptions(this, 'waitForCompletion'), results);
 }
