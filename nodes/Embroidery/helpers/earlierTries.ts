@@ -70,13 +70,8 @@ export function startTry(context: IExecuteFunctions): { end(): void } {
 	const id = executionIdOf(context);
 	if (id === undefined) return { end: () => undefined };
 	dropStale(clock.now());
-	let record = executions.get(id);
-	if (!record) {
-		record = { runningTries: 0, lastUsedAt: clock.now(), items: new Map(), unlocks: new Map() };
-		executions.set(id, record);
-	}
-	record.runningTries++;
-	const started = record;
+	const started = openRecord(id);
+	started.runningTries++;
 	return {
 		end() {
 			started.runningTries--;
@@ -89,13 +84,19 @@ export function startTry(context: IExecuteFunctions): { end(): void } {
 function recordOf(context: EmbroideryContext): ExecutionRecord | undefined {
 	const id = executionIdOf(context);
 	if (id === undefined) return undefined;
+	// An operation called outside the router's try (none today) still gets the execution's record.
+	const record = openRecord(id);
+	record.lastUsedAt = clock.now();
+	return record;
+}
+
+/** The execution's record, made on first use. */
+function openRecord(id: string): ExecutionRecord {
 	let record = executions.get(id);
 	if (!record) {
-		// An operation called outside the router's try (none today) still gets the execution's record.
 		record = { runningTries: 0, lastUsedAt: clock.now(), items: new Map(), unlocks: new Map() };
 		executions.set(id, record);
 	}
-	record.lastUsedAt = clock.now();
 	return record;
 }
 
