@@ -55,7 +55,7 @@ describe('the API key goes to the service\'s own origin only', () => {
 			variant.on((request) => (request.route === 'GET /usage' ? { redirectTo: `${other.origin}/api/v1/usage` } : undefined));
 			const result = await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] });
 			expect(result.error?.message).toContain(`redirected GET /usage to ${other.origin}`);
-			expect(result.error?.description).toMatch(/only sent to the origin of the credential's Base URL/);
+			expect(result.error?.description).toMatch(/only sent to the origin of the credential's 'Base URL'/);
 			expect(other.requests).toHaveLength(0);
 			expect(variant.of('GET /usage')).toHaveLength(1);
 		} finally {
@@ -105,7 +105,7 @@ describe('the API key goes to the service\'s own origin only', () => {
 		variant.on((request) => (request.route === 'POST /jobs' ? { redirectTo: '/api/v1/jobs?again=1', status: 307 } : undefined));
 		const result = await runNode({ credentials: creds, parameters: createConversion(), input: stars(1) });
 		expect(result.error?.message).toBe(
-			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again`,
+			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again [item 0]`,
 		);
 		expect(result.error?.description).toMatch(/never sent twice \(an upload cannot even be resent as it was\): nothing went to the new address/);
 		expect(result.error?.description).toMatch(/Check Job > Get Many for a job this request may have created/);
@@ -227,7 +227,7 @@ describe('nothing the service created is lost', () => {
 		expect(result.items).toHaveLength(2);
 		expect(first.json).toMatchObject({
 			jobs: named[0].map((id) => ({ id, workflow: 'conversion' })),
-			error: 'The service accepted 2 jobs for 3 files',
+			error: 'The service accepted 2 jobs for 3 files [item 0]',
 		});
 		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files' });
 		for (const [index, item] of result.items.entries()) {
@@ -262,7 +262,7 @@ describe('nothing the service created is lost', () => {
 		const [finished, unfinished] = result.items;
 		expect(finished.json).toMatchObject({ status: 'completed', files: [expect.objectContaining({ kind: 'preview' })] });
 		expect(finished.binary?.preview).toBeDefined();
-		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 30 s` });
+		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 30 s [item 1]` });
 	});
 
 	it('an unlock whose answer is lost is reported as unknown, with its id, and never sent again', async () => {
@@ -414,7 +414,7 @@ describe('nothing hangs (real time)', () => {
 		variant.on((request) => (request.route === 'GET /usage' ? { hang: true } : undefined));
 		const started = Date.now();
 		const result = await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] });
-		expect(result.error?.message).toBe('The service could not be reached: no answer within 0.3 s');
+		expect(result.error?.message).toBe('The service could not be reached: no answer within 0.3 s [item 0]');
 		expect(variant.of('GET /usage')).toHaveLength(defaultRetryPolicy.maxAttempts);
 		expect(Date.now() - started).toBeLessThan(10_000);
 	});

@@ -5,7 +5,7 @@ import { startTry } from '../helpers/earlierTries';
 import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobs';
 import { shapeJobItem } from '../helpers/simplify';
-import { jobKey, nodeErrorOf } from '../transport';
+import { jobKey, nodeErrorOf, tagItem } from '../transport';
 import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
@@ -45,7 +45,7 @@ class CollectedResults implements ItemResults {
 	}
 
 	fail(itemIndex: number, error: unknown): void {
-		const nodeError = nodeErrorOf(this.context.getNode(), error, itemIndex);
+		const nodeError = tagItem(nodeErrorOf(this.context.getNode(), error, itemIndex), itemIndex);
 		if (!this.context.continueOnFail()) throw this.namingCreatedJobs(nodeError);
 		// The jobs the error is about go on its item: one as id and workflow, several as a list.
 		const jobs = jobsOfError(nodeError);

@@ -74,7 +74,7 @@ function workflowField(context: IExecuteFunctions, itemIndex: number): Workflow 
 	return fail(
 		context,
 		itemIndex,
-		`Workflow of item ${itemIndex} must be "conversion", "digitising" or empty, got "${String(raw)}"`,
+		`'Workflow' must be "conversion", "digitising" or empty, got "${String(raw)}"`,
 		'Leave it empty (or choose Detect) and the node finds the job\'s workflow itself.',
 	);
 }
@@ -99,7 +99,7 @@ export function jobPointersOfItem(
 			fail(
 				context,
 				itemIndex,
-				`Job of item ${itemIndex} is not a job link: "${value}"`,
+				`'Job' is not a job link: "${value}"`,
 				'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
 			);
 		}
@@ -109,8 +109,8 @@ export function jobPointersOfItem(
 	const ids = (options.several ? value.split(',') : [value]).map((id) => id.trim()).filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
-		const problem = jobIdProblem(id, itemIndex);
-		if (problem) fail(context, itemIndex, problem.replace(/^Job ID/, 'Job'), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
+		const problem = jobIdProblem(id);
+		if (problem) fail(context, itemIndex, problem.replace(/^'Job ID'/, "'Job'"), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
 		const given = listLink?.id === id.toUpperCase() ? listLink.workflow : fieldWorkflow;
 		if (given) return { id, workflow: given, source: 'given' };
 		const incoming = workflowOfIncomingItem(context, itemIndex, id);

@@ -14,14 +14,14 @@ export type { JobRef };
 export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): JobRef[] {
 	const rawIds = context.getNodeParameter('jobId', itemIndex) as unknown;
 	const workflow = context.getNodeParameter('workflow', itemIndex) as unknown;
-	const workflowIssue = workflowProblem(workflow, itemIndex);
+	const workflowIssue = workflowProblem(workflow);
 	if (workflowIssue) throw new NodeOperationError(context.getNode(), workflowIssue, { itemIndex });
 	const ids = (Array.isArray(rawIds) ? rawIds : String(rawIds ?? '').split(','))
 		.map((id) => String(id).trim())
 		.filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
-		const idIssue = jobIdProblem(id, itemIndex);
+		const idIssue = jobIdProblem(id);
 		if (idIssue) throw new NodeOperationError(context.getNode(), idIssue, { itemIndex });
 		return { id, workflow: workflow as Workflow };
 	});
@@ -30,7 +30,7 @@ export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): Jo
 export function singleJobRef(context: IExecuteFunctions, itemIndex: number): JobRef {
 	const refs = jobRefsOfItem(context, itemIndex);
 	if (refs.length > 1) {
-		throw new NodeOperationError(context.getNode(), `Job ID of item ${itemIndex} holds ${refs.length} ids; this operation takes one`, {
+		throw new NodeOperationError(context.getNode(), `'Job ID' holds ${refs.length} ids; this operation takes one`, {
 			itemIndex,
 		});
 	}

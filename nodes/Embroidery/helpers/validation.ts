@@ -35,34 +35,33 @@ export function tooManySourcesProblem(count: number, itemIndex: number): string 
 	return `Item ${itemIndex} has ${count} source files; one request takes at most ${limits.maxSourcesPerRequest}. Split the item's binary fields over several items`;
 }
 
-/** Checks a number against the spec's bounds; the message names the parameter and the item. */
+/** Checks a number against the spec's bounds; the message names the parameter (the router names the item). */
 export function numberProblem(
 	label: string,
 	value: unknown,
 	bounds: { min: number; max: number },
-	itemIndex: number,
 	integer: boolean,
 ): string | null {
 	if (typeof value !== 'number' || !Number.isFinite(value)) {
-		return `${label} of item ${itemIndex} must be a number, got "${String(value)}"`;
+		return `'${label}' must be a number, got "${String(value)}"`;
 	}
 	if (integer && !Number.isInteger(value)) {
-		return `${label} of item ${itemIndex} must be a whole number, got ${value}`;
+		return `'${label}' must be a whole number, got ${value}`;
 	}
 	if (value < bounds.min || value > bounds.max) {
-		return `${label} of item ${itemIndex} must be between ${bounds.min} and ${bounds.max}, got ${value}`;
+		return `'${label}' must be between ${bounds.min} and ${bounds.max}, got ${value}`;
 	}
 	return null;
 }
 
 const jobIdPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
 
-export function jobIdProblem(id: unknown, itemIndex: number): string | null {
+export function jobIdProblem(id: unknown): string | null {
 	if (typeof id === 'string' && jobIdPattern.test(id.trim())) return null;
-	return `Job ID of item ${itemIndex} must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
+	return `'Job ID' must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
 }
 
-export function workflowProblem(workflow: unknown, itemIndex: number): string | null {
+export function workflowProblem(workflow: unknown): string | null {
 	if (workflow === 'conversion' || workflow === 'digitising') return null;
-	return `Workflow of item ${itemIndex} must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
+	return `'Workflow' must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
 }

@@ -34,9 +34,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
 	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
 	if (!url) {
-		throw new NodeOperationError(this.getNode(), `Signed URL of item ${itemIndex} is empty`, {
+		throw new NodeOperationError(this.getNode(), `'Signed URL' is empty`, {
 			itemIndex,
-			description: 'Use the downloadUrl or previewUrl of a job.',
+			description: "Map a job's outputUrl or previewUrl (from Job > Get, or Job > Wait for Completion with 'Include Full Job'), e.g. {{ $json.outputUrl }}.",
 		});
 	}
 	const binary = await downloadToBinary(this, url, itemIndex);
