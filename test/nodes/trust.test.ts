@@ -229,7 +229,7 @@ describe('nothing the service created is lost', () => {
 			jobs: named[0].map((id) => ({ id, workflow: 'conversion' })),
 			error: 'The service accepted 2 jobs for 3 files [item 0]',
 		});
-		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files' });
+		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files [item 1]' });
 		for (const [index, item] of result.items.entries()) {
 			for (const id of named[index]) expect(item.json.description).toContain(`${id} (conversion)`);
 			expect(item.json.description).toMatch(/do not create (it|them) again/);
