@@ -39,7 +39,7 @@ describe('validation happens before any request', () => {
 		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /'Width in Millimetres' must be between 10 and 300, got 301 \[item 0\]/],
 		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /'Colour Count' must be a whole number, got 2.5 \[item 0\]/],
 		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /'Maximum Stitch Count' must be between 1 and 250000, got 250001 \[item 0\]/],
-		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /Timeout \(Seconds\) must be a positive number, got "-5"/],
+		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /'Timeout \(Seconds\)' must be a positive number, got "-5" \[item 0\]/],
 		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' }, [{}], /'Job ID' must be a 26-character job id \(ULID\), got "nope" \[item 0\]/],
 		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' }, [{}], /'Workflow' must be "conversion" or "digitising", got "convert"/],
 	];
