@@ -36,7 +36,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!url) {
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is empty`, {
 			itemIndex,
-			description: "Map a job's outputUrl or previewUrl (from Job > Get, or Job > Wait for Completion with 'Include Full Job'), e.g. {{ $json.outputUrl }}.",
+			description: "Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job > Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with 'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
 		});
 	}
 	const binary = await downloadToBinary(this, url, itemIndex);
