@@ -78,7 +78,7 @@ export const allowPrivateNetworksOption: INodeProperties = {
 	default: false,
 	displayOptions: { show: { '/source': ['url'] } },
 	description:
-		'Whether the Source URL may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are refused so a workflow cannot reach the n8n server\'s own network or a cloud metadata service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when you trust where the links come from.',
+		'Whether the \'Source URL\' may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are refused so a workflow cannot reach the n8n server\'s own network or a cloud metadata service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when you trust where the links come from.',
 };
 
 /**
@@ -93,7 +93,7 @@ export async function fetchUrlSource(
 	workflow: Workflow,
 ): Promise<UrlSourceFile> {
 	const url = parseSourceUrl(context, itemIndex, value);
-	const where = `the file at ${shownUrl(url)} (item ${itemIndex})`;
+	const where = `the file at ${shownUrl(url)}`;
 	const maxBytes = workflow === 'digitising' ? limits.artworkMaxBytes : limits.conversionMaxBytes;
 	const tooLarge = (size: string) =>
 		problem(

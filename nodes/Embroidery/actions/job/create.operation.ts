@@ -123,6 +123,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			allowPrivateNetworksOption,
 			{
 				displayName: 'Batching',
 				name: 'batching',
@@ -149,7 +150,6 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: limits.maximumStitchCount.min, maxValue: limits.maximumStitchCount.max },
 				description: 'Upper bound of stitches in the result (1-250000)',
 			},
-			allowPrivateNetworksOption,
 		],
 	},
 ];
