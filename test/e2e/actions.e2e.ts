@@ -175,7 +175,7 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('Job > Download of a locked job ends in the message to unlock it first', async () => {
 		const error = errorOf(await run('e2eOpLocked00001'));
-		expect(error?.message).toBe(`The machine files of job ${completedJob.id} are locked`);
+		expect(error?.message).toBe(`The machine files of job ${completedJob.id} are locked [item 0]`);
 		expect(error?.description).toContain('Run Job > Unlock first');
 	});
 
