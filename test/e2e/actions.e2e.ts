@@ -175,7 +175,7 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('Job > Download of a locked job ends in the message to unlock it first', async () => {
 		const error = errorOf(await run('e2eOpLocked00001'));
-		expect(error?.message).toBe(`The machine files of job ${completedJob.id} are locked`);
+		expect(error?.message).toBe(`The machine files of job ${completedJob.id} are locked [item 0]`);
 		expect(error?.description).toContain('Run Job > Unlock first');
 	});
 
@@ -221,6 +221,6 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('a width outside 10-300 mm ends in a message naming the parameter and its bounds', async () => {
 		const error = errorOf(await run('e2eErrWidth00001'));
-		expect(error?.message).toBe('Width in Millimetres of item 0 must be between 10 and 300, got 5');
+		expect(error?.message).toBe("'Width in Millimetres' must be between 10 and 300, got 5 [item 0]");
 	});
 });

@@ -95,6 +95,56 @@ describe('Simplify in node version 3', () => {
 		expect(raw.json).toMatchObject({ id: job.id, kind: 'conversion', preview: { previewUrl: expect.stringContaining('signature=') } });
 	});
 
+	test('Create with Wait for Completion, Wait for Completion and Unlock return the ten fields; the binary stays as it is', async () => {
+		const credentials = await env.credentials();
+		const [created] = itemsOf(
+			await run(
+				credentials,
+				{
+					resource: 'job',
+					operation: 'create',
+					workflow: 'conversion',
+					binaryPropertyName: 'data',
+					format: 'exp',
+					waitForCompletion: true,
+					timeout: 120,
+					downloadResults: ['outputs', 'preview'],
+					unlockBeforeDownload: true,
+				},
+				[embroideryItem('Star.pes')],
+				v3,
+			),
+		);
+		expect(Object.keys(created.json)).toEqual(tenFields);
+		expect(created.json).toMatchObject({ status: 'completed', downloadsUnlocked: true, outputUrl: expect.stringContaining('signature=') });
+		expect(Object.values(created.binary ?? {}).map((file) => file.fileName)).toEqual(
+			expect.arrayContaining([expect.stringMatching(/\.exp$/i)]),
+		);
+
+		const job = await convertedJob(credentials, 'Star.JEF');
+		expect(Object.keys(job)).toEqual(tenFields);
+		const [waited] = itemsOf(await run(credentials, { resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 }, [{}], v3));
+		expect(Object.keys(waited.json)).toEqual(tenFields);
+		expect(waited.json).toMatchObject({ id: job.id, status: 'completed', downloadsUnlocked: false, outputUrl: null });
+
+		const [unlocked] = itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3));
+		expect(Object.keys(unlocked.json)).toEqual(tenFields);
+		expect(unlocked.json).toMatchObject({ id: job.id, downloadsUnlocked: true, outputUrl: expect.stringContaining('signature=') });
+
+		const [rawUnlock] = itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job), simplify: false }, [{}], v3));
+		expect(rawUnlock.json).toMatchObject({ id: job.id, downloadsUnlocked: true, message: expect.any(String), outputs: expect.any(Array) });
+	});
+
+	test('version 2 Unlock and Wait for Completion return the whole job as before', async () => {
+		const credentials = await env.credentials();
+		const job = await convertedJob(credentials);
+		const v2 = { typeVersion: 2 };
+		const [waited] = itemsOf(await run(credentials, { resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 }, [{}], v2));
+		expect(waited.json).toMatchObject({ id: job.id, status: 'completed', formats: ['exp'] });
+		const [unlocked] = itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v2));
+		expect(unlocked.json).toMatchObject({ id: job.id, downloadsUnlocked: true, message: expect.any(String), outputs: expect.any(Array) });
+	});
+
 	test('version 2 keeps the Simplify it shipped with', async () => {
 		const credentials = await env.credentials();
 		const job = await convertedJob(credentials);

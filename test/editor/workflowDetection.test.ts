@@ -124,7 +124,7 @@ describe('finding a job\'s workflow (node version 2)', () => {
 	test('a job no route knows: one clear error after three requests', async () => {
 		await withServer(service([], {}), async (server) => {
 			const result = await runV2(server, { operation: 'get', jobId: byId(jobIds.b) });
-			expect(result.error?.message).toBe(`Job ${jobIds.b} was not found`);
+			expect(result.error?.message).toBe(`Job ${jobIds.b} was not found [item 0]`);
 			expect(String(result.error?.description)).toMatch(/neither the conversion nor the digitising route knows it/);
 			expect(sent(server)).toHaveLength(3);
 		});
@@ -211,13 +211,13 @@ describe('finding a job\'s workflow (node version 2)', () => {
 	test('a mapped value that is no job is refused before any request, naming the field and what to do', async () => {
 		await withServer(service([], {}), async (server) => {
 			const badId = await runV2(server, { operation: 'get', jobId: byId('={{ $json.ref }}') }, [{ json: { ref: 'not-a-job' } }]);
-			expect(badId.error?.message).toBe('Job of item 0 must be a 26-character job id (ULID), got "not-a-job"');
+			expect(badId.error?.message).toBe('\'Job\' must be a 26-character job id (ULID), got "not-a-job" [item 0]');
 			const badLink = await runV2(server, { operation: 'get', jobId: { __rl: true, mode: 'url', value: '={{ $json.ref }}' } }, [
 				{ json: { ref: 'https://example.com/jobs/1' } },
 			]);
-			expect(badLink.error?.message).toBe('Job of item 0 is not a job link: "https://example.com/jobs/1"');
+			expect(badLink.error?.message).toBe('\'Job\' is not a job link: "https://example.com/jobs/1" [item 0]');
 			const badWorkflow = await runV2(server, { operation: 'get', jobId: byId(jobIds.a), workflow: 'embroidery' });
-			expect(badWorkflow.error?.message).toMatch(/^Workflow of item 0 must be "conversion", "digitising" or empty, got "embroidery"/);
+			expect(badWorkflow.error?.message).toMatch(/^'Workflow' must be "conversion", "digitising" or empty, got "embroidery"/);
 			expect(server.requests).toHaveLength(0);
 		});
 	});

@@ -21,7 +21,7 @@ describe('the API key goes to the service\'s own origin only', () => {
 			variant.on((request) => (request.route === 'GET /usage' ? { redirectTo: `${other.origin}/api/v1/usage` } : undefined));
 			const result = await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] });
 			expect(result.error?.message).toContain(`redirected GET /usage to ${other.origin}`);
-			expect(result.error?.description).toMatch(/only sent to the origin of the credential's Base URL/);
+			expect(result.error?.description).toMatch(/only sent to the origin of the credential's 'Base URL'/);
 			expect(other.requests).toHaveLength(0);
 			expect(variant.of('GET /usage')).toHaveLength(1);
 		} finally {
@@ -71,7 +71,7 @@ describe('the API key goes to the service\'s own origin only', () => {
 		variant.on((request) => (request.route === 'POST /jobs' ? { redirectTo: '/api/v1/jobs?again=1', status: 307 } : undefined));
 		const result = await runNode({ credentials: creds, parameters: createConversion(), input: stars(1) });
 		expect(result.error?.message).toBe(
-			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again`,
+			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again [item 0]`,
 		);
 		expect(result.error?.description).toMatch(/never sent twice \(an upload cannot even be resent as it was\): nothing went to the new address/);
 		expect(result.error?.description).toMatch(/Check Job > Get Many for a job this request may have created/);

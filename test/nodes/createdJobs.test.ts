@@ -95,9 +95,9 @@ describe('nothing the service created is lost', () => {
 		expect(result.items).toHaveLength(2);
 		expect(first.json).toMatchObject({
 			jobs: named[0].map((id) => ({ id, workflow: 'conversion' })),
-			error: 'The service accepted 2 jobs for 3 files',
+			error: 'The service accepted 2 jobs for 3 files [item 0]',
 		});
-		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files' });
+		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files [item 1]' });
 		for (const [index, item] of result.items.entries()) {
 			for (const id of named[index]) expect(item.json.description).toContain(`${id} (conversion)`);
 			expect(item.json.description).toMatch(/do not create (it|them) again/);
@@ -130,7 +130,7 @@ describe('nothing the service created is lost', () => {
 		const [finished, unfinished] = result.items;
 		expect(finished.json).toMatchObject({ status: 'completed', files: [expect.objectContaining({ kind: 'preview' })] });
 		expect(finished.binary?.preview).toBeDefined();
-		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 30 s` });
+		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 30 s [item 1]` });
 	});
 
 	it('an unlock whose answer is lost is reported as unknown, with its id, and never sent again', async () => {

@@ -111,7 +111,7 @@ describe('an unlock whose answer was lost is not sent again by a retry', () => {
 		variant.on((request) => (request.route.endsWith('/unlock') ? { status: 503 } : undefined));
 		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(1), retryOnFail });
 		const [id] = (await sandboxJobs(creds)).map((job) => job.id);
-		expect(result.error?.message).toBe(`An earlier try of this node sent the unlock of job ${id} and got no answer; it was not sent again`);
+		expect(result.error?.message).toBe(`An earlier try of this node sent the unlock of job ${id} and got no answer; it was not sent again [item 0]`);
 		expect(result.error?.description).toMatch(/Job > Get/);
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);

@@ -36,12 +36,12 @@ describe('validation happens before any request', () => {
 		['a conversion source over 50 MB', create(), [file('ok.dst', 10), file('huge.dst', 50 * 1024 * 1024 + 1)], /"huge.dst" in binary field "data" of item 1 is 50 MB; conversion accepts at most 50 MB/],
 		['artwork over 20 MB', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('big.png', 20 * 1024 * 1024 + 1, 'image/png')], /digitising accepts at most 20 MB/],
 		['artwork of a type not accepted', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('logo.gif', 100, 'image/gif')], /"logo.gif" \(image\/gif\) in binary field "data" of item 0 is not artwork digitising accepts: jpg, jpeg, png, svg, webp/],
-		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /Width in Millimetres of item 0 must be between 10 and 300, got 301/],
-		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /Colour Count of item 0 must be a whole number/],
-		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /Maximum Stitch Count of item 0 must be between 1 and 250000/],
-		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /Timeout \(Seconds\) must be a positive number, got "-5"/],
-		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' }, [{}], /Job ID of item 0 must be a 26-character job id/],
-		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' }, [{}], /Workflow of item 0 must be "conversion" or "digitising", got "convert"/],
+		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /'Width in Millimetres' must be between 10 and 300, got 301 \[item 0\]/],
+		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /'Colour Count' must be a whole number, got 2.5 \[item 0\]/],
+		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /'Maximum Stitch Count' must be between 1 and 250000, got 250001 \[item 0\]/],
+		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /'Timeout \(Seconds\)' must be a positive number, got "-5" \[item 0\]/],
+		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' }, [{}], /'Job ID' must be a 26-character job id \(ULID\), got "nope" \[item 0\]/],
+		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' }, [{}], /'Workflow' must be "conversion" or "digitising", got "convert"/],
 	];
 
 	test.each(cases)('%s', async (_name, parameters, input, message) => {
@@ -256,7 +256,7 @@ describe('waiting for many jobs', () => {
 					input: [{}],
 					onError: 'continueRegularOutput',
 				});
-				expect(result.items[0].json.error).toBe(`Job ${jobIds.a} is still processing after 1 s`);
+				expect(result.items[0].json.error).toBe(`Job ${jobIds.a} is still processing after 1 s [item 0]`);
 			},
 		);
 	});

@@ -118,7 +118,7 @@ describe('Create with Wait and Combine Items, against a service that answers the
 		expect(result.items).toHaveLength(2);
 		for (const [index, name] of ['Star.DST', 'Star.JEF'].entries()) {
 			const item = result.items[index];
-			expect(item.json.error).toBe(`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} is "${name}"; no file of it was attached`);
+			expect(item.json.error).toBe(`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} is "${name}"; no file of it was attached [item ${index}]`);
 			expect(item.json).toMatchObject({ id: bySource.get(name), workflow: 'conversion' });
 			expect(item.json.description).toMatch(/Job > Get/);
 			expect(item.binary).toBeUndefined();

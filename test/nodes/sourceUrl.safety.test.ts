@@ -118,7 +118,7 @@ describe('Source URL: private networks', () => {
 	test("a name n8n's own resolver maps to loopback (localhost, and a name /etc/hosts maps) is refused before any request", async () => {
 		for (const name of ['localhost', 'runsc']) {
 			const { error, jobs } = await attempt(`http://${name}:${files.port}/Star.JEF`);
-			expect(error).toMatch(new RegExp(`^The Source URL http://${name}:\\d+/Star.JEF resolves to (127\\.0\\.0\\.1|::1), a loopback address`));
+			expect(error).toMatch(new RegExp(`^The 'Source URL' http://${name}:\\d+/Star.JEF resolves to (127\\.0\\.0\\.1|::1), a loopback address`));
 			expect(jobs).toHaveLength(0);
 		}
 		expect(files.requests).toHaveLength(0);
@@ -130,7 +130,7 @@ describe('Source URL: private networks', () => {
 		const restore = useResolver(null);
 		try {
 			const { error, jobs } = await attempt(`http://localhost:${files.port}/Star.JEF`);
-			expect(error).toBe(`The Source URL http://localhost:${files.port}/Star.JEF was answered from an address the node could not read, so it was not fetched [item 0]`);
+			expect(error).toBe(`The 'Source URL' http://localhost:${files.port}/Star.JEF was answered from an address the node could not read, so it was not fetched [item 0]`);
 			expect(jobs).toHaveLength(0);
 		} finally {
 			restore();
@@ -164,7 +164,7 @@ describe('Source URL: time limits and Stop', () => {
 		const started = Date.now();
 		const { error, jobs } = await attempt(`http://127.0.0.1:${files.port}/stall`, { allowPrivateNetworks: true });
 		const took = Date.now() - started;
-		expect(error).toMatch(/^The Source URL http:\/\/127\.0\.0\.1:\d+\/stall stopped sending: no data for 1 s \[item 0\]$/);
+		expect(error).toMatch(/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/stall stopped sending: no data for 1 s \[item 0\]$/);
 		expect(took).toBeLessThan(8000);
 		expect(jobs).toHaveLength(0);
 	});
@@ -172,13 +172,13 @@ describe('Source URL: time limits and Stop', () => {
 	test('a server that never answers ends at the answer limit', async () => {
 		Object.assign(sourceUrlLimits, { answerMs: 800 });
 		const { error } = await attempt(`http://127.0.0.1:${files.port}/silent`, { allowPrivateNetworks: true });
-		expect(error).toMatch(/^The Source URL http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 0\.8 s \[item 0\]$/);
+		expect(error).toMatch(/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 0\.8 s \[item 0\]$/);
 	});
 
 	test('a server that keeps trickling ends at the limit on the whole transfer', async () => {
 		Object.assign(sourceUrlLimits, { totalMs: 1500 });
 		const { error } = await attempt(`http://127.0.0.1:${files.port}/trickle`, { allowPrivateNetworks: true });
-		expect(error).toMatch(/^The Source URL http:\/\/127\.0\.0\.1:\d+\/trickle took longer than 1\.5 s to send its file \[item 0\]$/);
+		expect(error).toMatch(/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/trickle took longer than 1\.5 s to send its file \[item 0\]$/);
 	});
 
 	test('Stop while the file is stalled ends the execution at once', async () => {

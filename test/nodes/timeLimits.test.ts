@@ -42,7 +42,7 @@ describe('nothing hangs (real time)', () => {
 		variant.on((request) => (request.route === 'GET /usage' ? { hang: true } : undefined));
 		const started = Date.now();
 		const result = await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] });
-		expect(result.error?.message).toBe('The service could not be reached: no answer within 0.3 s');
+		expect(result.error?.message).toBe('The service could not be reached: no answer within 0.3 s [item 0]');
 		expect(variant.of('GET /usage')).toHaveLength(defaultRetryPolicy.maxAttempts);
 		expect(Date.now() - started).toBeLessThan(10_000);
 	});

@@ -73,12 +73,12 @@ describe('Job > Unlock inspects the job first', () => {
 			expect(variant.of(unlockRoute)).toHaveLength(0);
 			// One look at the job serves both items that name it.
 			expect(variant.of('GET /jobs/conversion/{id}')).toHaveLength(1);
-			for (const item of result.items) {
+			for (const [index, item] of result.items.entries()) {
 				expect(item.json).toMatchObject({
 					id,
 					workflow: 'conversion',
 					httpCode: '409',
-					error: `The job can't be unlocked yet: job ${id} is queued, and only a completed job can be unlocked (no unlock was sent)`,
+					error: `The job can't be unlocked yet: job ${id} is queued, and only a completed job can be unlocked (no unlock was sent) [item ${index}]`,
 					description: expect.stringMatching(/Only completed jobs can be unlocked\. Run Job > Wait for Completion first/),
 				});
 			}

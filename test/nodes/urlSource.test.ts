@@ -162,9 +162,9 @@ describe('Job > Create from a URL', () => {
 		expect(await attempt('conversion', 'Star.JEF')).toMatch(/is not a complete URL/);
 		expect(await attempt('conversion', `${files.url}/missing.pes`)).toMatch(/answered HTTP 404/);
 		expect(await attempt('conversion', `${files.url}/designs/Star.pes?token=abc`)).toBe(
-			`The file at ${files.url}/designs/Star.pes (item 0) is served as text/html, not as an embroidery machine file conversion accepts`,
+			`The file at ${files.url}/designs/Star.pes is served as text/html, not as an embroidery machine file conversion accepts [item 0]`,
 		);
-		expect(await attempt('conversion', `${files.url}/api/design`)).toMatch(/api\/design \(item 0\) is served as application\/json, not as an embroidery machine file/);
+		expect(await attempt('conversion', `${files.url}/api/design`)).toMatch(/api\/design is served as application\/json, not as an embroidery machine file conversion accepts \[item 0\]$/);
 		expect(await attempt('conversion', `${files.url}/report.pdf`)).toMatch(/is served as application\/pdf/);
 		expect(await attempt('conversion', `${files.url}/logo.png`)).toMatch(/is served as image\/png/);
 		expect(await attempt('digitising', `${files.url}/report.pdf`)).toMatch(/is not artwork digitising accepts: jpg, jpeg, png, svg, webp/);

@@ -4,7 +4,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { startTry } from '../helpers/earlierTries';
 import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobErrors';
-import { jobKey, nodeErrorOf } from '../transport';
+import { shapeJobItem } from '../helpers/simplify';
+import { jobKey, nodeErrorOf, tagItem } from '../transport';
 import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
@@ -44,7 +45,7 @@ class CollectedResults implements ItemResults {
 	}
 
 	fail(itemIndex: number, error: unknown): void {
-		const nodeError = nodeErrorOf(this.context.getNode(), error, itemIndex);
+		const nodeError = tagItem(nodeErrorOf(this.context.getNode(), error, itemIndex), itemIndex);
 		if (!this.context.continueOnFail()) throw this.namingCreatedJobs(nodeError);
 		// The jobs the error is about go on its item: one as id and workflow, several as a list.
 		const jobs = jobsOfError(nodeError);
@@ -81,6 +82,27 @@ class CollectedResults implements ItemResults {
 }
 
 /** Runs the operation over every item; each failure lands on its item, or ends the run without Continue On Fail. */
+/** Get and Get Many shape their own items; from version 3 the operations that end with whole jobs are shaped here. */
+function simplifiesJobItems(context: IExecuteFunctions, resource: string, operationName: string): boolean {
+	if (resource !== 'job' || context.getNode().typeVersion < 3) return false;
+	if (operationName === 'unlock' || operationName === 'waitForCompletion') return true;
+	return operationName === 'create' && context.getNodeParameter('waitForCompletion', 0, false) === true;
+}
+
+/** A job the operation put out, not a failure's item (which carries `error`) or anything else. */
+function isJobItem(json: INodeExecutionData['json']): boolean {
+	return typeof json.id === 'string' && typeof json.status === 'string' && json.error === undefined;
+}
+
+/** Simplify (or the tool's Output) on each job item's JSON; binary data stays as it is. */
+function simplifiedJobItems(context: IExecuteFunctions, output: INodeExecutionData[]): INodeExecutionData[] {
+	return output.map((item) => {
+		if (!isJobItem(item.json)) return item;
+		const itemIndex = (item.pairedItem as { item: number }).item;
+		return { ...item, json: shapeJobItem(context, itemIndex, item.json) };
+	});
+}
+
 async function runItems(
 	context: IExecuteFunctions,
 	operation: EmbroideryOperation,
@@ -128,5 +150,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const hints = resource === 'job' && operationName === 'getMany' ? [] : jobHints(output);
 	// Execution hints reach the editor's output pane; older n8n versions have no such method.
 	if (hints.length > 0 && typeof this.addExecutionHints === 'function') this.addExecutionHints(...hints);
-	return [output];
+	// Shaped after the hints, which read what Simplify leaves out (the downloaded files).
+	return [simplifiesJobItems(this, resource, operationName) ? simplifiedJobItems(this, output) : output];
 }

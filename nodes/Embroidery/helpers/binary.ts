@@ -32,7 +32,7 @@ export async function describeSources(
 	propertyNames: string[],
 ): Promise<SourceFile[]> {
 	if (propertyNames.length === 0) {
-		throw new NodeOperationError(context.getNode(), `Input Binary Fields of item ${itemIndex} is empty`, {
+		throw new NodeOperationError(context.getNode(), `'Input Binary Fields' is empty`, {
 			itemIndex,
 			description: 'Name the binary field(s) holding the source files, for example "data".',
 		});
@@ -49,7 +49,7 @@ export async function describeSources(
 				{
 					itemIndex,
 					description: available.length
-						? `Its binary fields are: ${available.join(', ')}. Set Input Binary Fields to one of them.`
+						? `Its binary fields are: ${available.join(', ')}. Set 'Input Binary Fields' to one of them.`
 						: 'The item carries no binary data. Read or download the file in an earlier node.',
 				},
 			);

@@ -29,28 +29,28 @@ export function parseJobLink(text: string): JobRef | undefined {
 
 const jobIdRegex = new RegExp(`^${jobIdPattern}$`);
 
-export function jobIdProblem(id: unknown, itemIndex: number): string | null {
+export function jobIdProblem(id: unknown): string | null {
 	if (typeof id === 'string' && jobIdRegex.test(id.trim())) return null;
-	return `Job ID of item ${itemIndex} must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
+	return `'Job ID' must be a 26-character job id (ULID), got "${String(id ?? '')}"`;
 }
 
-export function workflowProblem(workflow: unknown, itemIndex: number): string | null {
+export function workflowProblem(workflow: unknown): string | null {
 	if (isWorkflow(workflow)) return null;
-	return `Workflow of item ${itemIndex} must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
+	return `'Workflow' must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
 }
 
 /** Job ID and Workflow parameters of an item, checked before any request. */
 export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): JobRef[] {
 	const rawIds = context.getNodeParameter('jobId', itemIndex) as unknown;
 	const workflow = context.getNodeParameter('workflow', itemIndex) as unknown;
-	const workflowIssue = workflowProblem(workflow, itemIndex);
+	const workflowIssue = workflowProblem(workflow);
 	if (workflowIssue) throw new NodeOperationError(context.getNode(), workflowIssue, { itemIndex });
 	const ids = (Array.isArray(rawIds) ? rawIds : String(rawIds ?? '').split(','))
 		.map((id) => String(id).trim())
 		.filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
-		const idIssue = jobIdProblem(id, itemIndex);
+		const idIssue = jobIdProblem(id);
 		if (idIssue) throw new NodeOperationError(context.getNode(), idIssue, { itemIndex });
 		return { id, workflow: workflow as Workflow };
 	});
@@ -59,7 +59,7 @@ export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): Jo
 export function singleJobRef(context: IExecuteFunctions, itemIndex: number): JobRef {
 	const refs = jobRefsOfItem(context, itemIndex);
 	if (refs.length > 1) {
-		throw new NodeOperationError(context.getNode(), `Job ID of item ${itemIndex} holds ${refs.length} ids; this operation takes one`, {
+		throw new NodeOperationError(context.getNode(), `'Job ID' holds ${refs.length} ids; this operation takes one`, {
 			itemIndex,
 		});
 	}
@@ -107,7 +107,7 @@ function workflowField(context: IExecuteFunctions, itemIndex: number): Workflow 
 	return fail(
 		context,
 		itemIndex,
-		`Workflow of item ${itemIndex} must be "conversion", "digitising" or empty, got "${String(raw)}"`,
+		`'Workflow' must be "conversion", "digitising" or empty, got "${String(raw)}"`,
 		'Leave it empty (or choose Detect) and the node finds the job\'s workflow itself.',
 	);
 }
@@ -132,7 +132,7 @@ export function jobPointersOfItem(
 			fail(
 				context,
 				itemIndex,
-				`Job of item ${itemIndex} is not a job link: "${value}"`,
+				`'Job' is not a job link: "${value}"`,
 				'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
 			);
 		}
@@ -142,8 +142,8 @@ export function jobPointersOfItem(
 	const ids = (options.several ? value.split(',') : [value]).map((id) => id.trim()).filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
-		const problem = jobIdProblem(id, itemIndex);
-		if (problem) fail(context, itemIndex, problem.replace(/^Job ID/, 'Job'), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
+		const problem = jobIdProblem(id);
+		if (problem) fail(context, itemIndex, problem.replace(/^'Job ID'/, "'Job'"), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
 		const given = listLink?.id === id.toUpperCase() ? listLink.workflow : fieldWorkflow;
 		if (given) return { id, workflow: given, source: 'given' };
 		const incoming = workflowOfIncomingItem(context, itemIndex, id);

@@ -20,7 +20,7 @@ export function normaliseBaseUrl(context: EmbroideryContext, baseUrl: unknown): 
 	if (!/^https?:\/\/[^/]+/i.test(text)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`The Base URL of the Embroidery API credential is not an http(s) URL: "${String(baseUrl)}"`,
+			`The 'Base URL' of the Embroidery API credential is not an http(s) URL: "${String(baseUrl)}"`,
 			{ description: 'Set it to the v1 root of the API, for example http://127.0.0.1:8787/api/v1.' },
 		);
 	}

@@ -70,7 +70,7 @@ export function networkError(
 			? unlockUnknownAdvice
 			: request.method === 'POST'
 				? 'The request was not repeated automatically because the service may already have received it. Check Job > Get Many before trying again.'
-				: `No answer after ${request.attempts} tries. Check the Base URL of the Embroidery API credential and that the service is up.`;
+				: `No answer after ${request.attempts} tries. Check the 'Base URL' of the Embroidery API credential and that the service is up.`;
 	return new NodeApiError(
 		node,
 		{ message, request: `${request.method} ${request.path}` },
@@ -92,7 +92,7 @@ export function redirectRefusedError(
 		{
 			message,
 			description:
-				'The API key is only sent to the origin of the credential\'s Base URL, so the node did not follow this redirect. Set the Base URL to the address the service answers at itself.',
+				'The API key is only sent to the origin of the credential\'s \'Base URL\', so the node did not follow this redirect. Set the \'Base URL\' to the address the service answers at itself.',
 			itemIndex: request.itemIndex,
 		},
 	);
@@ -118,7 +118,7 @@ export function redirectedPostError(
 		{ message, httpCode: String(status), request: `${request.method} ${request.path}` },
 		{
 			message,
-			description: `Creating or retrying a job counts against the account's allowance and an unlock spends credits, so such a request is never sent twice (an upload cannot even be resent as it was): nothing went to the new address. ${checkAfterPost(request.action)} A redirect usually means the credential's Base URL is not the address the service answers at itself (http instead of https, another host name or path): set it to that address.`,
+			description: `Creating or retrying a job counts against the account's allowance and an unlock spends credits, so such a request is never sent twice (an upload cannot even be resent as it was): nothing went to the new address. ${checkAfterPost(request.action)} A redirect usually means the credential's 'Base URL' is not the address the service answers at itself (http instead of https, another host name or path): set it to that address.`,
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},
@@ -139,7 +139,7 @@ export function unexpectedResponseError(
 		{
 			message,
 			description:
-				'The service answered in a shape the node does not know. Check that the Base URL points to the v1 API.',
+				'The service answered in a shape the node does not know. Check that the \'Base URL\' points to the v1 API.',
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},
@@ -153,4 +153,13 @@ export function nodeErrorOf(node: INode, error: unknown, itemIndex?: number): No
 		return error;
 	}
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+}
+
+/**
+ * n8n's guideline: a message about an item ends with `[item N]`. A tag picked up on the way (an error passed
+ * from one item to the next) is replaced, so the message names the item it lands on, once, at its end.
+ */
+export function tagItem<E extends NodeApiError | NodeOperationError>(error: E, itemIndex: number): E {
+	error.message = `${error.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;
+	return error;
 }

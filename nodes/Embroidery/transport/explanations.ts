@@ -43,7 +43,7 @@ export function explain(
 				return {
 					message: `The file link was refused: ${apiMessage}`,
 					description:
-						'Signed file links expire soon after the service hands them out. Job > Download (and Download Results) fetch fresh links from the job and use those, so take the file from there, or run Job > Get for new links. A locked machine file also needs Job > Unlock first; files of another account are never served.',
+						'Signed file links expire soon after the service hands them out. Job > Download (and \'Download Results\') fetch fresh links from the job and use those, so take the file from there, or run Job > Get for new links. A locked machine file also needs Job > Unlock first; files of another account are never served.',
 				};
 			}
 			return {
@@ -116,7 +116,10 @@ export function explain(
 							: `The service kept failing after ${request.attempts} tries. Try again later.`,
 				};
 			}
-			return { message: `Request failed: ${apiMessage}`, description: `HTTP ${status}.` };
+			return {
+				message: `Request failed: ${apiMessage}`,
+				description: `The service answered HTTP ${status}. Check this item's parameters, and that the credential's 'Base URL' points to the v1 API.`,
+			};
 	}
 }
 

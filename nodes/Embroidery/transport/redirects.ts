@@ -77,7 +77,7 @@ export function apiRedirectRules(
 			if (request.method !== 'GET') return { refused: redirectedPostError(node, request, to, status) };
 			if (to.origin === origin) return { next: { url: to, withKey: from.withKey, redirected: true } };
 			if (request.action !== 'downloadFile') {
-				return { refused: refuse(to.origin, `another origin than the credential's Base URL (${origin})`) };
+				return { refused: refuse(to.origin, `another origin than the credential's 'Base URL' (${origin})`) };
 			}
 			return { next: { url: to, withKey: false, redirected: true } };
 		},

@@ -49,7 +49,7 @@ const privateNetworkAdvice =
 	'Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, unique-local and other non-public addresses are refused by default, so a workflow cannot reach the n8n server\'s own network. If the file lives on your intranet and you trust where this workflow\'s links come from, turn on Options > Allow Private Network Addresses.';
 
 function refusedAddressError(context: IExecuteFunctions, itemIndex: number, link: URL, first: boolean, refused: RefusedAddress) {
-	const subject = first ? `The Source URL ${shownUrl(link)}` : `The Source URL redirects to ${shownUrl(link)}, which`;
+	const subject = first ? `The 'Source URL' ${shownUrl(link)}` : `The 'Source URL' redirects to ${shownUrl(link)}, which`;
 	const where = { link: 'is on', resolver: 'resolves to', socket: 'was answered from' }[refused.seenIn] + ` ${refused.address}`;
 	const message =
 		refused.kind === 'unconfirmed'
@@ -117,7 +117,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 			throw sourceUrlRefused(
 				context,
 				itemIndex,
-				`The host of the Source URL ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
+				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
 				'Check the link; where n8n\'s outbound network policy refuses the address, the n8n administrator decides which hosts workflows may reach.',
 			);
 		}
@@ -146,14 +146,14 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 			throw sourceUrlRefused(
 				context,
 				itemIndex,
-				`The Source URL ${shownUrl(hop.url)} did not answer within ${seconds(answerMs)}`,
+				`The 'Source URL' ${shownUrl(hop.url)} did not answer within ${seconds(answerMs)}`,
 				'Check that the link is reachable from the n8n server and that its server is up.',
 			);
 		}
 		if ('failed' in waited) {
 			if (cancel?.aborted) throw cancelledError();
 			const reason = waited.failed instanceof Error ? waited.failed.message : String(waited.failed);
-			throw sourceUrlRefused(context, itemIndex, `Could not fetch the Source URL ${shownUrl(hop.url)}: ${reason}`, 'Check that the link is reachable from the n8n server.');
+			throw sourceUrlRefused(context, itemIndex, `Could not fetch the 'Source URL' ${shownUrl(hop.url)}: ${reason}`, 'Check that the link is reachable from the n8n server.');
 		}
 		const response = waited.answer;
 		const connected = allowPrivateNetworks ? undefined : checkConnected(response.body, checked);
@@ -167,7 +167,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 	const rules: RedirectRules = {
 		maxRedirects: limits.maxRedirects,
 		refuse: (target, reason) =>
-			sourceUrlRefused(context, itemIndex, `The Source URL ${shownUrl(request.url)} redirects to ${target}: ${reason}`, 'Link the file itself.'),
+			sourceUrlRefused(context, itemIndex, `The 'Source URL' ${shownUrl(request.url)} redirects to ${target}: ${reason}`, 'Link the file itself.'),
 		follow(_from, to) {
 			if (to.protocol !== 'http:' && to.protocol !== 'https:') {
 				return { refused: rules.refuse(shownUrl(to), `a ${to.protocol.replace(/:$/, '')} link; only http and https are followed`) };
@@ -188,12 +188,12 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		{
 			idle: {
 				ms: limits.idleMs,
-				error: () => sourceUrlRefused(context, itemIndex, `The Source URL ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`, 'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.'),
+				error: () => sourceUrlRefused(context, itemIndex, `The 'Source URL' ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`, 'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.'),
 			},
 			total: {
 				ms: limits.totalMs,
 				startedAt,
-				error: () => sourceUrlRefused(context, itemIndex, `The Source URL ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`, 'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.'),
+				error: () => sourceUrlRefused(context, itemIndex, `The 'Source URL' ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`, 'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.'),
 			},
 			size: { maxBytes: request.maxBytes, error: () => request.tooLarge(undefined) },
 			...(cancel ? { cancel: { signal: cancel, error: cancelledError } } : {}),

@@ -35,9 +35,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
 	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
 	if (!url) {
-		throw new NodeOperationError(this.getNode(), `Signed URL of item ${itemIndex} is empty`, {
+		throw new NodeOperationError(this.getNode(), `'Signed URL' is empty`, {
 			itemIndex,
-			description: 'Use the downloadUrl or previewUrl of a job.',
+			description: "Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job > Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with 'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
 		});
 	}
 	if (!isUsableLink(url)) {

@@ -1,8 +1,10 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { jobsListingSize } from '../../transport';
 import * as create from './create.operation';
 import * as download from './download.operation';
+import { simplifyFieldsFromVersion3 } from './fields';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as retry from './retry.operation';
@@ -67,4 +69,7 @@ export const description: INodeProperties[] = [
 	...retry.description,
 	...unlock.description,
 	...waitForCompletion.description,
+	// From version 3 the router simplifies the job items these return too (Get and Get Many shape their own).
+	...updateDisplayOptions({ show: { resource: ['job'], operation: ['unlock', 'waitForCompletion'] } }, simplifyFieldsFromVersion3),
+	...updateDisplayOptions({ show: { resource: ['job'], operation: ['create'], waitForCompletion: [true] } }, simplifyFieldsFromVersion3),
 ];

@@ -100,7 +100,9 @@ export function runCompletionOptions(context: IExecuteFunctions, operation: 'cre
 	}
 	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
-		throw new NodeOperationError(context.getNode(), `Timeout (Seconds) must be a positive number, got "${String(seconds)}"`);
+		throw new NodeOperationError(context.getNode(), `'Timeout (Seconds)' must be a positive number, got "${String(seconds)}"`, {
+			description: "Set 'Timeout (Seconds)' to how long to wait in total, e.g. 600.",
+		});
 	}
 	const download = context.getNodeParameter('downloadResults', 0, []) as FileKind[];
 	const unlock = download.includes('outputs') && (context.getNodeParameter('unlockBeforeDownload', 0, false) as boolean);
@@ -178,7 +180,7 @@ export async function deliverJobsWhenDone(
 				new NodeOperationError(
 					context.getNode(),
 					`Job ${outcome.ref.id} is still ${outcome.lastStatus} after ${options.timeoutMs / 1000} s`,
-					{ itemIndex, description: 'Raise Timeout (Seconds) to wait longer.' },
+					{ itemIndex, description: "Raise 'Timeout (Seconds)' to wait longer." },
 				),
 			);
 			continue;

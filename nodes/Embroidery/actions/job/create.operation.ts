@@ -156,30 +156,35 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['create'] } }, properties);
 
-function check(context: IExecuteFunctions, itemIndex: number, problem: string | null): void {
-	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex });
+function check(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	problem: string | null,
+	description = 'Change that parameter, or the expression that maps it, and run the node again.',
+): void {
+	if (problem) throw new NodeOperationError(context.getNode(), problem, { itemIndex, description });
 }
 
 /** Reads and validates one item's request before anything is sent. */
 async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: BatchingMode, identity: string): Promise<PreparedItem> {
 	const workflow = context.getNodeParameter('workflow', itemIndex) as Workflow;
 	const format = String(context.getNodeParameter('format', itemIndex, '')).trim();
-	if (!format) check(context, itemIndex, `Output Format of item ${itemIndex} is empty; choose a writable format`);
+	if (!format) check(context, itemIndex, `'Output Format' is empty; choose a writable format`, 'Pick one from the list, or map a format key such as exp.');
 	const options = context.getNodeParameter('options', itemIndex, {}) as { maximumStitchCount?: number };
 	const fields: JobRequestFields = { workflow, format };
 	if (workflow === 'digitising') {
 		fields.widthMm = context.getNodeParameter('widthMm', itemIndex) as number;
 		fields.colourCount = context.getNodeParameter('colourCount', itemIndex) as number;
 		fields.threadPaletteKey = String(context.getNodeParameter('threadPaletteKey', itemIndex, '')).trim() || undefined;
-		check(context, itemIndex, numberProblem('Width in Millimetres', fields.widthMm, limits.widthMm, itemIndex, false));
-		check(context, itemIndex, numberProblem('Colour Count', fields.colourCount, limits.colourCount, itemIndex, true));
+		check(context, itemIndex, numberProblem('Width in Millimetres', fields.widthMm, limits.widthMm, false));
+		check(context, itemIndex, numberProblem('Colour Count', fields.colourCount, limits.colourCount, true));
 	}
 	if (options.maximumStitchCount !== undefined) {
 		fields.maximumStitchCount = options.maximumStitchCount;
 		check(
 			context,
 			itemIndex,
-			numberProblem('Maximum Stitch Count', options.maximumStitchCount, limits.maximumStitchCount, itemIndex, true),
+			numberProblem('Maximum Stitch Count', options.maximumStitchCount, limits.maximumStitchCount, true),
 		);
 	}
 	if (context.getNodeParameter('source', itemIndex, 'binary') === 'url') {

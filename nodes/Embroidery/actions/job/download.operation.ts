@@ -69,8 +69,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { ref, located } = await jobRefOf(this, itemIndex);
 	const kinds = this.getNodeParameter('files', itemIndex, []) as FileKind[];
 	if (kinds.length === 0) {
-		throw new NodeOperationError(this.getNode(), `Files of item ${itemIndex} is empty; choose what to download`, {
+		throw new NodeOperationError(this.getNode(), `'Files' is empty; choose what to download`, {
 			itemIndex,
+			description: "Pick one or more of Output Files, Preview and Source in 'Files'.",
 		});
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as {

@@ -120,8 +120,12 @@ export function jobLocatorFields(several = false): INodeProperties[] {
  * Simplify, on by default from version 2 (version 2 keeps the fields it shipped with); from version 3 the AI
  * tool variant has Output instead (Simplified, Raw or Selected Fields).
  */
-export const simplifyFields: INodeProperties[] = [
-	simplifyPropertyAsVersion2({ show: { '@version': [2] } }),
+export const simplifyFieldsFromVersion3: INodeProperties[] = [
 	simplifyProperty({ show: { ...fromVersion3, '@tool': [false] } }),
 	...outputProperties({ show: { ...fromVersion3, '@tool': [true] } }),
+];
+
+export const simplifyFields: INodeProperties[] = [
+	simplifyPropertyAsVersion2({ show: { '@version': [2] } }),
+	...simplifyFieldsFromVersion3,
 ];

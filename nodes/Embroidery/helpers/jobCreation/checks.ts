@@ -35,22 +35,21 @@ export function tooManySourcesProblem(count: number, itemIndex: number): string 
 	return `Item ${itemIndex} has ${count} source files; one request takes at most ${limits.maxSourcesPerRequest}. Split the item's binary fields over several items`;
 }
 
-/** Checks a number against the spec's bounds; the message names the parameter and the item. */
+/** Checks a number against the spec's bounds; the message names the parameter (the router names the item). */
 export function numberProblem(
 	label: string,
 	value: unknown,
 	bounds: { min: number; max: number },
-	itemIndex: number,
 	integer: boolean,
 ): string | null {
 	if (typeof value !== 'number' || !Number.isFinite(value)) {
-		return `${label} of item ${itemIndex} must be a number, got "${String(value)}"`;
+		return `'${label}' must be a number, got "${String(value)}"`;
 	}
 	if (integer && !Number.isInteger(value)) {
-		return `${label} of item ${itemIndex} must be a whole number, got ${value}`;
+		return `'${label}' must be a whole number, got ${value}`;
 	}
 	if (value < bounds.min || value > bounds.max) {
-		return `${label} of item ${itemIndex} must be between ${bounds.min} and ${bounds.max}, got ${value}`;
+		return `'${label}' must be between ${bounds.min} and ${bounds.max}, got ${value}`;
 	}
 	return null;
 }

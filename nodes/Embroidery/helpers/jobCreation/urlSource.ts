@@ -55,7 +55,7 @@ export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, va
 		throw problem(
 			context,
 			itemIndex,
-			`Source URL of item ${itemIndex} is not a complete URL: "${text.slice(0, 200)}"`,
+			`'Source URL' is not a complete URL: "${text.slice(0, 200)}"`,
 			'Give a link to the file starting with http:// or https://, for example https://example.com/designs/logo.png.',
 		);
 	}
@@ -63,7 +63,7 @@ export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, va
 		throw problem(
 			context,
 			itemIndex,
-			`Source URL of item ${itemIndex} uses ${url.protocol.replace(/:$/, '')}; only http and https links can be fetched`,
+			`'Source URL' uses ${url.protocol.replace(/:$/, '')}; only http and https links can be fetched`,
 			'Give a link to the file starting with http:// or https://.',
 		);
 	}
@@ -93,7 +93,7 @@ export async function fetchUrlSource(
 	workflow: Workflow,
 ): Promise<UrlSourceFile> {
 	const url = parseSourceUrl(context, itemIndex, value);
-	const where = `the file at ${shownUrl(url)} (item ${itemIndex})`;
+	const where = `the file at ${shownUrl(url)}`;
 	const maxBytes = workflow === 'digitising' ? limits.artworkMaxBytes : limits.conversionMaxBytes;
 	const tooLarge = (size: string) =>
 		problem(
