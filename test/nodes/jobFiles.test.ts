@@ -132,7 +132,7 @@ describe('a link the node cannot read costs only its own file', () => {
 				parameters: { resource: 'file', operation: 'download', url: refusedLink, binaryPropertyName: 'data' },
 				input: [{}],
 			});
-			expect(result.error?.message).toBe('Signed URL of item 0 is not a URL the node can read');
+			expect(result.error?.message).toBe("'Signed URL' is not a URL the node can read [item 0]");
 			expect(JSON.stringify({ message: result.error?.message, description: result.error?.description })).not.toContain('SECRETSIGNATURE');
 			expect(requests).toHaveLength(0);
 		});
@@ -199,7 +199,7 @@ describe('files come from the fields the spec defines', () => {
 					input: [{}],
 				});
 				expect(result.error?.message).toBe(
-					'The service gave no signed URL the node can use for this file "a.exp" (downloadUrl is not a URL the node can read; fields: id, name, location, downloadUrl, location.bucket)',
+					'The service gave no signed URL the node can use for this file "a.exp" (downloadUrl is not a URL the node can read; fields: id, name, location, downloadUrl, location.bucket) [item 0]',
 				);
 				expect(JSON.stringify({ message: result.error?.message, description: result.error?.description })).not.toMatch(
 					/SECRETSIGNATURE|files\.example|private-bucket/,

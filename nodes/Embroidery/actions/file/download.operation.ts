@@ -42,7 +42,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (!isUsableLink(url)) {
 		// The signature is a secret of its own: the message does not repeat the link.
-		throw new NodeOperationError(this.getNode(), `Signed URL of item ${itemIndex} is not a URL the node can read`, {
+		throw new NodeOperationError(this.getNode(), `'Signed URL' is not a URL the node can read`, {
 			itemIndex,
 			description: 'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service returned it; fetch the job again (Job > Get) for a fresh one.',
 		});
