@@ -52,21 +52,27 @@ const artworks: BenchArtwork[] = [
 		widthMm: 90,
 		colourCount: 3,
 		bytes: () =>
-			png(`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><circle cx="100" cy="100" r="60" fill="#c01020"/><rect x="180" y="50" width="80" height="100" fill="#203080"/></svg>`),
+			png(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><circle cx="100" cy="100" r="60" fill="#c01020"/><rect x="180" y="50" width="80" height="100" fill="#203080"/></svg>`,
+			),
 	},
 	{
 		name: 'green ring on white PNG',
 		widthMm: 60,
 		colourCount: 3,
 		bytes: () =>
-			png(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#fff"/><circle cx="200" cy="200" r="140" fill="none" stroke="#1a8a3a" stroke-width="40"/></svg>`),
+			png(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#fff"/><circle cx="200" cy="200" r="140" fill="none" stroke="#1a8a3a" stroke-width="40"/></svg>`,
+			),
 	},
 	{
 		name: 'SVG badge, viewBox != size',
 		widthMm: 70,
 		colourCount: 3,
 		bytes: async () =>
-			Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 100"><rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle cx="50" cy="50" r="20" fill="#f0c020"/></svg>`),
+			Buffer.from(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 100"><rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle cx="50" cy="50" r="20" fill="#f0c020"/></svg>`,
+			),
 	},
 	...[500, 1000, 4000].map((size) => ({
 		name: `generated logo ${size}x${size} PNG`,
@@ -82,7 +88,11 @@ async function measure(artwork: BenchArtwork): Promise<void> {
 	let result: Awaited<ReturnType<typeof digitise>> | undefined;
 	for (let run = 0; run < runs; run++) {
 		const started = performance.now();
-		result = await digitise(bytes, { widthMm: artwork.widthMm, colourCount: artwork.colourCount, paletteKey: 'isacord' });
+		result = await digitise(bytes, {
+			widthMm: artwork.widthMm,
+			colourCount: artwork.colourCount,
+			paletteKey: 'isacord',
+		});
 		times.push(performance.now() - started);
 	}
 	times.sort((a, b) => a - b);
@@ -91,7 +101,11 @@ async function measure(artwork: BenchArtwork): Promise<void> {
 	// The width as a reader of each machine file measures it.
 	const fileWidths = listFormats()
 		.filter((format) => format.writable && format.readable)
-		.map((format) => measurePattern(readPattern(writePattern(pattern, format.format).bytes, format.format)).widthMm);
+		.map(
+			(format) =>
+				measurePattern(readPattern(writePattern(pattern, format.format).bytes, format.format))
+					.widthMm,
+		);
 	const peakMb = process.resourceUsage().maxRSS / 1024;
 	const perColour = metrics.colourBlocks.map((block) => `${block.jumps}/${block.trims}`).join(' ');
 	console.log(
@@ -114,7 +128,9 @@ async function main(): Promise<void> {
 			'(min-max over every writable format read back) x height, jumps/trims per colour block',
 	);
 	artworks.forEach((_, index) => {
-		execFileSync(process.execPath, [...process.execArgv, __filename, String(index)], { stdio: 'inherit' });
+		execFileSync(process.execPath, [...process.execArgv, __filename, String(index)], {
+			stdio: 'inherit',
+		});
 	});
 }
 

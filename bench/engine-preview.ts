@@ -25,7 +25,11 @@ function syntheticDesign(stitchCount: number): Pattern {
 		const sin = Math.sin(angle);
 		const spacing = DESIGN_SIZE / 2 / rows;
 		const place = (u: number, v: number, command: Command) =>
-			pattern.add(DESIGN_SIZE / 2 + u * cos - v * sin, DESIGN_SIZE / 2 + u * sin + v * cos, command);
+			pattern.add(
+				DESIGN_SIZE / 2 + u * cos - v * sin,
+				DESIGN_SIZE / 2 + u * sin + v * cos,
+				command,
+			);
 		let sewn = 0;
 		place(-DESIGN_SIZE / 4, -DESIGN_SIZE / 4, Command.Jump);
 		for (let row = 0; row < rows && sewn < perBlock; row++) {
@@ -37,7 +41,8 @@ function syntheticDesign(stitchCount: number): Pattern {
 			}
 		}
 		pattern.add(pattern.lastX(), pattern.lastY(), Command.Trim);
-		if (block < COLOUR_BLOCKS - 1) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
+		if (block < COLOUR_BLOCKS - 1)
+			pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
 	}
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
 	return pattern;
@@ -46,7 +51,8 @@ function syntheticDesign(stitchCount: number): Pattern {
 /** The worst case for drawing: every stitch crosses the whole design (as a damaged file might). */
 function edgeToEdgeDesign(stitchCount: number): Pattern {
 	const pattern = new Pattern(stitchCount + 1);
-	for (let i = 0; i < stitchCount; i++) pattern.add(i % 2 ? DESIGN_SIZE : 0, (i * 7) % DESIGN_SIZE, Command.Stitch);
+	for (let i = 0; i < stitchCount; i++)
+		pattern.add(i % 2 ? DESIGN_SIZE : 0, (i * 7) % DESIGN_SIZE, Command.Stitch);
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
 	return pattern;
 }
@@ -56,7 +62,9 @@ function megabytes(bytes: number): string {
 }
 
 /** Wall time, and CPU time of this process, which other load on the machine disturbs less. */
-async function timed<T>(work: () => Promise<T> | T): Promise<{ result: T; ms: number; cpuMs: number }> {
+async function timed<T>(
+	work: () => Promise<T> | T,
+): Promise<{ result: T; ms: number; cpuMs: number }> {
 	const start = performance.now();
 	const cpuStart = process.cpuUsage();
 	const result = await work();
@@ -65,8 +73,12 @@ async function timed<T>(work: () => Promise<T> | T): Promise<{ result: T; ms: nu
 }
 
 async function main(): Promise<void> {
-	console.log('Raster = drawing only; total = renderPreview end to end (cpu ms includes sharp threads).');
-	console.log('design        stitches   drawn at   format  watermark  raster ms  raster cpu  total ms  total cpu  bytes      rss MB  +rss MB');
+	console.log(
+		'Raster = drawing only; total = renderPreview end to end (cpu ms includes sharp threads).',
+	);
+	console.log(
+		'design        stitches   drawn at   format  watermark  raster ms  raster cpu  total ms  total cpu  bytes      rss MB  +rss MB',
+	);
 	const designs: Array<[string, () => Pattern]> = [
 		['fill', () => syntheticDesign(10_000)],
 		['fill', () => syntheticDesign(100_000)],

@@ -81,7 +81,8 @@ export function explodingPattern(random: Random, moves: number): Pattern {
 	const pattern = new Pattern(moves + 4);
 	const reach = random.int(10_000, 16_000);
 	pattern.add(0, 0, Command.Stitch);
-	for (let i = 0; i < moves; i++) pattern.add(i % 2 ? -reach : reach, i % 3 ? reach : -reach, Command.Jump);
+	for (let i = 0; i < moves; i++)
+		pattern.add(i % 2 ? -reach : reach, i % 3 ? reach : -reach, Command.Jump);
 	pattern.add(0, 0, Command.End);
 	return pattern;
 }
@@ -241,20 +242,39 @@ export function* embroideryFiles(count: number, seed: number): Generator<FuzzFil
 				bytes = next;
 				steps.push(step);
 			}
-			yield { name: `fuzz-${i}.${base.extension}`, bytes, origin: `mutated ${base.name}: ${steps.join(', ')}` };
+			yield {
+				name: `fuzz-${i}.${base.extension}`,
+				bytes,
+				origin: `mutated ${base.name}: ${steps.join(', ')}`,
+			};
 		} else if (roll < 0.85) {
 			const format = random.pick(writable);
 			const stitches = random.int(1, random.next() < 0.1 ? 60_000 : 4000);
-			const bytes = writePattern(syntheticPattern(random, stitches, random.next() < 0.5), format.format).bytes;
-			yield { name: `design-${i}.${format.extension}`, bytes, origin: `written ${format.label}, ${stitches} stitches` };
+			const bytes = writePattern(
+				syntheticPattern(random, stitches, random.next() < 0.5),
+				format.format,
+			).bytes;
+			yield {
+				name: `design-${i}.${format.extension}`,
+				bytes,
+				origin: `written ${format.label}, ${stitches} stitches`,
+			};
 		} else if (roll < 0.93) {
 			const format = random.pick(['xxx', 'vp3'] as const);
 			const moves = random.int(1000, 60_000);
 			const bytes = writePattern(explodingPattern(random, moves), format).bytes;
-			yield { name: `explode-${i}.${format}`, bytes, origin: `${moves} metre-long moves as ${format}` };
+			yield {
+				name: `explode-${i}.${format}`,
+				bytes,
+				origin: `${moves} metre-long moves as ${format}`,
+			};
 		} else if (roll < 0.96) {
 			const moves = random.int(4, 80_000);
-			yield { name: `drift-${i}.xxx`, bytes: driftingXxx(moves), origin: `${moves} XXX moves of 3.2 m the same way` };
+			yield {
+				name: `drift-${i}.xxx`,
+				bytes: driftingXxx(moves),
+				origin: `${moves} XXX moves of 3.2 m the same way`,
+			};
 		} else if (roll < 0.965) {
 			const records = random.pick([500_000, 1_999_990, 2_100_000]);
 			yield { name: `long-${i}.dst`, bytes: longDst(records), origin: `DST of ${records} records` };
@@ -262,7 +282,11 @@ export function* embroideryFiles(count: number, seed: number): Generator<FuzzFil
 			const prefix = Buffer.from(random.pick(magicPrefixes), 'latin1');
 			const bytes = new Uint8Array(random.int(prefix.length, 4096)).map(() => random.int(0, 255));
 			bytes.set(prefix);
-			yield { name: `noise-${i}.${random.pick(readableFormats).extension}`, bytes, origin: 'random bytes after a magic' };
+			yield {
+				name: `noise-${i}.${random.pick(readableFormats).extension}`,
+				bytes,
+				origin: 'random bytes after a magic',
+			};
 		}
 	}
 }
@@ -304,17 +328,53 @@ function webpWithCanvas(width: number, height: number, random: Random): Buffer {
 	body.writeUIntLE(width - 1, 16, 3);
 	body.writeUIntLE(height - 1, 19, 3);
 	for (let i = 22; i < body.length; i++) body[i] = random.int(0, 255);
-	return Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from(Uint32Array.of(body.length).buffer), body]);
+	return Buffer.concat([
+		Buffer.from('RIFF', 'latin1'),
+		Buffer.from(Uint32Array.of(body.length).buffer),
+		body,
+	]);
 }
 
 function jpegWithFrame(width: number, height: number, random: Random): Buffer {
-	const frame = Buffer.from([0xff, 0xc0, 0, 17, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0]);
+	const frame = Buffer.from([
+		0xff,
+		0xc0,
+		0,
+		17,
+		8,
+		height >> 8,
+		height & 0xff,
+		width >> 8,
+		width & 0xff,
+		3,
+		1,
+		0x11,
+		0,
+		2,
+		0x11,
+		0,
+		3,
+		0x11,
+		0,
+	]);
 	const scan = Buffer.alloc(random.int(16, 4096)).map(() => random.int(0, 254));
-	return Buffer.concat([Buffer.from([0xff, 0xd8]), frame, Buffer.from([0xff, 0xda, 0, 12, 3, 1, 0, 2, 0x11, 3, 0x11, 0, 0x3f, 0]), scan, Buffer.from([0xff, 0xd9])]);
+	return Buffer.concat([
+		Buffer.from([0xff, 0xd8]),
+		frame,
+		Buffer.from([0xff, 0xda, 0, 12, 3, 1, 0, 2, 0x11, 3, 0x11, 0, 0x3f, 0]),
+		scan,
+		Buffer.from([0xff, 0xd9]),
+	]);
 }
 
-function svg(body: string, attributes = 'width="200" height="200" viewBox="0 0 200 200"', prolog = ''): Buffer {
-	return Buffer.from(`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`);
+function svg(
+	body: string,
+	attributes = 'width="200" height="200" viewBox="0 0 200 200"',
+	prolog = '',
+): Buffer {
+	return Buffer.from(
+		`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`,
+	);
 }
 
 /** A DOCTYPE of `levels` entities, each ten references to the one before: 10^levels laughs from a few hundred bytes. */
@@ -327,8 +387,16 @@ export function billionLaughs(levels: number): string {
 /** `count` hostile artworks: huge declared dimensions, decompression bombs, and SVGs that reach out or loop. */
 export async function hostileArtworks(count: number, seed: number): Promise<FuzzFile[]> {
 	const random = randomSource(seed ^ 0x5eed);
-	const logo = await sharp({ create: { width: 240, height: 160, channels: 4, background: '#ffffff' } })
-		.composite([{ input: svg('<circle cx="80" cy="80" r="70" fill="#c03030"/>', 'width="160" height="160"'), left: 40, top: 0 }])
+	const logo = await sharp({
+		create: { width: 240, height: 160, channels: 4, background: '#ffffff' },
+	})
+		.composite([
+			{
+				input: svg('<circle cx="80" cy="80" r="70" fill="#c03030"/>', 'width="160" height="160"'),
+				left: 40,
+				top: 0,
+			},
+		])
 		.png()
 		.toBuffer();
 	// Just under the digitiser's 50 megapixels (decoded in full), just over it, and well over.
@@ -337,36 +405,78 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 		(i) => {
 			const width = random.int(20_000, 0x7fffffff);
 			const height = random.int(20_000, 0x7fffffff);
-			return { name: `huge-${i}.png`, bytes: png(width, height, 6, deflateSync(Buffer.alloc(64))), origin: `PNG declaring ${width} x ${height}` };
+			return {
+				name: `huge-${i}.png`,
+				bytes: png(width, height, 6, deflateSync(Buffer.alloc(64))),
+				origin: `PNG declaring ${width} x ${height}`,
+			};
 		},
 		(i) => {
 			const bomb = random.pick(bombs);
-			return { name: `bomb-${i}.png`, bytes: bomb.bytes, origin: `PNG bomb ${bomb.side} x ${bomb.side}, ${bomb.bytes.length} bytes` };
+			return {
+				name: `bomb-${i}.png`,
+				bytes: bomb.bytes,
+				origin: `PNG bomb ${bomb.side} x ${bomb.side}, ${bomb.bytes.length} bytes`,
+			};
 		},
 		(i) => {
 			const side = random.int(9000, 16384);
-			return { name: `huge-${i}.webp`, bytes: webpWithCanvas(side, side, random), origin: `WebP canvas ${side} x ${side}` };
+			return {
+				name: `huge-${i}.webp`,
+				bytes: webpWithCanvas(side, side, random),
+				origin: `WebP canvas ${side} x ${side}`,
+			};
 		},
 		(i) => {
 			const side = random.int(9000, 65500);
-			return { name: `huge-${i}.jpg`, bytes: jpegWithFrame(side, side, random), origin: `JPEG frame ${side} x ${side}` };
+			return {
+				name: `huge-${i}.jpg`,
+				bytes: jpegWithFrame(side, side, random),
+				origin: `JPEG frame ${side} x ${side}`,
+			};
 		},
 		(i) => {
-			const target = random.pick(['http://127.0.0.1:9/logo.png', 'https://example.invalid/x.svg', 'file:///etc/passwd', 'file:///proc/self/environ', '/etc/hostname']);
-			return { name: `external-${i}.svg`, bytes: svg(`<image href="${target}" xlink:href="${target}" width="200" height="200"/><rect width="80" height="80" fill="url(${target}#p)"/>`), origin: `SVG referring to ${target}` };
+			const target = random.pick([
+				'http://127.0.0.1:9/logo.png',
+				'https://example.invalid/x.svg',
+				'file:///etc/passwd',
+				'file:///proc/self/environ',
+				'/etc/hostname',
+			]);
+			return {
+				name: `external-${i}.svg`,
+				bytes: svg(
+					`<image href="${target}" xlink:href="${target}" width="200" height="200"/><rect width="80" height="80" fill="url(${target}#p)"/>`,
+				),
+				origin: `SVG referring to ${target}`,
+			};
 		},
 		(i) => ({
 			name: `xxe-${i}.svg`,
-			bytes: svg('<text x="10" y="50">&xxe;</text><rect width="50" height="50" fill="#123456"/>', undefined, '<!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+			bytes: svg(
+				'<text x="10" y="50">&xxe;</text><rect width="50" height="50" fill="#123456"/>',
+				undefined,
+				'<!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+			),
 			origin: 'SVG with an external entity',
 		}),
 		(i) => {
 			const levels = random.int(3, 9);
-			return { name: `laughs-${i}.svg`, bytes: svg(`<text x="0" y="20">&lol${levels};</text><circle cx="50" cy="50" r="40"/>`, undefined, billionLaughs(levels)), origin: `SVG entity expansion, ${levels} levels` };
+			return {
+				name: `laughs-${i}.svg`,
+				bytes: svg(
+					`<text x="0" y="20">&lol${levels};</text><circle cx="50" cy="50" r="40"/>`,
+					undefined,
+					billionLaughs(levels),
+				),
+				origin: `SVG entity expansion, ${levels} levels`,
+			};
 		},
 		(i) => ({
 			name: `usecycle-${i}.svg`,
-			bytes: svg('<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/><use xlink:href="#c" id="c"/>'),
+			bytes: svg(
+				'<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/><use xlink:href="#c" id="c"/>',
+			),
 			origin: 'SVG with <use> cycles',
 		}),
 		(i) => {
@@ -374,28 +484,50 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 			let defs = '<rect id="u0" width="2" height="2" fill="#0a0"/>';
 			for (let level = 1; level <= depth; level++)
 				defs += `<g id="u${level}">${Array.from({ length: 10 }, (_, k) => `<use href="#u${level - 1}" x="${k}"/>`).join('')}</g>`;
-			return { name: `usefan-${i}.svg`, bytes: svg(`<defs>${defs}</defs><use href="#u${depth}"/>`), origin: `SVG <use> fan-out 10^${depth}` };
+			return {
+				name: `usefan-${i}.svg`,
+				bytes: svg(`<defs>${defs}</defs><use href="#u${depth}"/>`),
+				origin: `SVG <use> fan-out 10^${depth}`,
+			};
 		},
 		(i) => {
 			const size = random.pick(['1e9', '100000000', '99999999999', '1e308', '-5', 'NaN']);
-			return { name: `dims-${i}.svg`, bytes: svg('<rect width="100%" height="100%" fill="#346"/>', `width="${size}" height="${size}"`), origin: `SVG of ${size} x ${size}` };
+			return {
+				name: `dims-${i}.svg`,
+				bytes: svg(
+					'<rect width="100%" height="100%" fill="#346"/>',
+					`width="${size}" height="${size}"`,
+				),
+				origin: `SVG of ${size} x ${size}`,
+			};
 		},
 		(i) => ({
 			name: `blur-${i}.svg`,
-			bytes: svg('<defs><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="5000"/></filter></defs><rect width="20000" height="20000" filter="url(#f)"/>', 'width="20000" height="20000"'),
+			bytes: svg(
+				'<defs><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="5000"/></filter></defs><rect width="20000" height="20000" filter="url(#f)"/>',
+				'width="20000" height="20000"',
+			),
 			origin: 'SVG with an expensive filter on a large canvas',
 		}),
 		(i) => ({
 			name: `embedded-${i}.svg`,
-			bytes: svg(`<image width="200" height="200" href="data:image/png;base64,${bombs[1].bytes.toString('base64')}"/>`),
+			bytes: svg(
+				`<image width="200" height="200" href="data:image/png;base64,${bombs[1].bytes.toString('base64')}"/>`,
+			),
 			origin: 'SVG embedding a PNG bomb',
 		}),
 		(i) => {
 			const depth = random.int(1000, 20_000);
-			return { name: `deep-${i}.svg`, bytes: svg(`${'<g>'.repeat(depth)}<rect width="10" height="10"/>${'</g>'.repeat(depth)}`), origin: `SVG nested ${depth} groups deep` };
+			return {
+				name: `deep-${i}.svg`,
+				bytes: svg(`${'<g>'.repeat(depth)}<rect width="10" height="10"/>${'</g>'.repeat(depth)}`),
+				origin: `SVG nested ${depth} groups deep`,
+			};
 		},
 		(i) => {
-			let bytes = Buffer.from(random.next() < 0.5 ? logo : svg('<path d="M10 10 L190 30 L100 190 Z" fill="#2a6"/>'));
+			let bytes = Buffer.from(
+				random.next() < 0.5 ? logo : svg('<path d="M10 10 L190 30 L100 190 Z" fill="#2a6"/>'),
+			);
 			const steps: string[] = [];
 			for (let n = random.int(1, 3); n > 0; n--) {
 				const [next, step] = mutate(random, bytes, [logo]);
@@ -403,7 +535,11 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 				steps.push(step);
 			}
 			const type = bytes[0] === 0x89 ? 'png' : 'svg';
-			return { name: `mutated-${i}.${type}`, bytes, origin: `mutated artwork: ${steps.join(', ')}` };
+			return {
+				name: `mutated-${i}.${type}`,
+				bytes,
+				origin: `mutated artwork: ${steps.join(', ')}`,
+			};
 		},
 	];
 	return Array.from({ length: count }, (_, i) => makers[i % makers.length](i));

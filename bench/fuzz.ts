@@ -121,7 +121,17 @@ async function startSandbox(workers: number, jobTimeoutSeconds?: number): Promis
 	const dataDir = mkdtempSync(join(tmpdir(), 'embroidery-fuzz-'));
 	const args =
 		jobTimeoutSeconds === undefined
-			? ['sandbox/cli.ts', '--port', '0', '--data', dataDir, '--workers', String(workers), '--network-rate-limit', '0']
+			? [
+					'sandbox/cli.ts',
+					'--port',
+					'0',
+					'--data',
+					dataDir,
+					'--workers',
+					String(workers),
+					'--network-rate-limit',
+					'0',
+				]
 			: ['-e', startWithTimeout, dataDir, String(workers), String(jobTimeoutSeconds)];
 	const { child, printed } = await spawnSandbox(['--import', 'tsx', ...args]);
 	const sandbox = { child, dataDir, exited: false } as Sandbox;
@@ -167,13 +177,19 @@ class RssMeter {
 	}
 }
 
-async function control<T>(sandbox: Sandbox, method: string, path: string, body: unknown): Promise<T> {
+async function control<T>(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	body: unknown,
+): Promise<T> {
 	const response = await fetch(`${sandbox.origin}/__sandbox${path}`, {
 		method,
 		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'Content-Type': 'application/json' },
 		body: JSON.stringify(body),
 	});
-	if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
 	return (await response.json()) as T;
 }
 
@@ -195,7 +211,9 @@ async function newKey(sandbox: Sandbox, index: number): Promise<string> {
 /** Conversion batches of readable files, each to a format none of its sources has; unreadable files in batches of their own. */
 function conversionBatches(files: FuzzFile[], seed: number): Batch[] {
 	const random = randomSource(seed ^ 0xba7c4);
-	const writable = listFormats().filter((format) => format.writable).map((format) => format.format);
+	const writable = listFormats()
+		.filter((format) => format.writable)
+		.map((format) => format.format);
 	const readable: FuzzFile[] = [];
 	const unreadable: FuzzFile[] = [];
 	const detected = new Map<FuzzFile, string | null>();
@@ -210,7 +228,11 @@ function conversionBatches(files: FuzzFile[], seed: number): Batch[] {
 			const batchFiles = group.slice(start, start + batchSize);
 			const sources = new Set(batchFiles.map((file) => detected.get(file)));
 			const targets = writable.filter((format) => !sources.has(format));
-			batches.push({ workflow: 'conversion', format: random.pick(targets.length ? targets : writable), files: batchFiles });
+			batches.push({
+				workflow: 'conversion',
+				format: random.pick(targets.length ? targets : writable),
+				files: batchFiles,
+			});
 		}
 	}
 	return batches;
@@ -314,7 +336,8 @@ class Run {
 			form.append('width_mm', String(20 + (batch.files[0].bytes.length % 100)));
 			form.append('colour_count', String(1 + (batch.files.length % 6)));
 		}
-		for (const file of batch.files) form.append('files[]', new Blob([new Uint8Array(file.bytes)]), file.name);
+		for (const file of batch.files)
+			form.append('files[]', new Blob([new Uint8Array(file.bytes)]), file.name);
 		const response = await this.send(key, 'POST', '/jobs', form);
 		if (response.status === 202) {
 			const jobs = (response.body as { jobs: Array<{ id: string }> }).jobs;
@@ -337,12 +360,18 @@ class Run {
 			}
 			return this.create(key, { ...batch, files: accepted }, true);
 		}
-		if (response.status === 0 || response.status >= 500) this.report.lostWithRequest += batch.files.length;
+		if (response.status === 0 || response.status >= 500)
+			this.report.lostWithRequest += batch.files.length;
 		else this.report.refusedAtUpload += batch.files.length;
 		return [];
 	}
 
-	private async send(key: string, method: string, path: string, body?: FormData): Promise<{ status: number; body: unknown }> {
+	private async send(
+		key: string,
+		method: string,
+		path: string,
+		body?: FormData,
+	): Promise<{ status: number; body: unknown }> {
 		this.report.requests++;
 		try {
 			const response = await fetch(`${this.sandbox.baseUrl}${path}`, {
@@ -400,7 +429,9 @@ function filesUnder(folder: string, prefix = ''): string[] {
 	if (!existsSync(folder)) return [];
 	return readdirSync(folder).flatMap((entry) => {
 		const path = join(folder, entry);
-		return statSync(path).isDirectory() ? filesUnder(path, `${prefix}${entry}/`) : [`${prefix}${entry}`];
+		return statSync(path).isDirectory()
+			? filesUnder(path, `${prefix}${entry}/`)
+			: [`${prefix}${entry}`];
 	});
 }
 
@@ -411,10 +442,21 @@ function inspectDataFolder(run: Run): void {
 	const db = new DatabaseSync(join(sandbox.dataDir, 'sandbox.db'), { readOnly: true });
 	try {
 		const rows = db
-			.prepare('SELECT title, status, failure_code, failure_reason, started_at, completed_at FROM jobs')
-			.all() as Array<{ title: string; status: string; failure_code: string | null; failure_reason: string | null; started_at: number | null; completed_at: number | null }>;
+			.prepare(
+				'SELECT title, status, failure_code, failure_reason, started_at, completed_at FROM jobs',
+			)
+			.all() as Array<{
+			title: string;
+			status: string;
+			failure_code: string | null;
+			failure_reason: string | null;
+			started_at: number | null;
+			completed_at: number | null;
+		}>;
 		const recorded = new Set(
-			(db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
+			(db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map(
+				(row) => row.path,
+			),
 		);
 		const stored = filesUnder(join(sandbox.dataDir, 'files'));
 		report.recordedJobs = rows.length;
@@ -444,12 +486,18 @@ function inspectDataFolder(run: Run): void {
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 	const log = options.log ?? (() => undefined);
 	const workers = options.workers ?? 2;
-	log(`Generating ${options.files} embroidery files and ${options.artworks} hostile artworks (seed ${options.seed})...`);
+	log(
+		`Generating ${options.files} embroidery files and ${options.artworks} hostile artworks (seed ${options.seed})...`,
+	);
 	const files = [...embroideryFiles(options.files, options.seed)];
 	const artworks = await hostileArtworks(options.artworks, options.seed);
 	const batches = conversionBatches(files, options.seed);
 	for (let start = 0; start < artworks.length; start += batchSize)
-		batches.push({ workflow: 'digitising', format: 'dst', files: artworks.slice(start, start + batchSize) });
+		batches.push({
+			workflow: 'digitising',
+			format: 'dst',
+			files: artworks.slice(start, start + batchSize),
+		});
 	// Artwork batches spread among the conversions, so both kinds of job meet in the workers.
 	const random = randomSource(options.seed ^ 0x51);
 	for (let i = batches.length - 1; i > 0; i--) {
@@ -483,7 +531,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 			let grace: NodeJS.Timeout | undefined;
 			const inTime = await Promise.race([
 				exited.then(() => true),
-				new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), stopGraceSeconds * 1000))),
+				new Promise<boolean>(
+					(resolve) => (grace = setTimeout(() => resolve(false), stopGraceSeconds * 1000)),
+				),
 			]);
 			clearTimeout(grace);
 			if (inTime) run.report.stopSeconds = (Date.now() - stopping) / 1000;
@@ -500,7 +550,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 	}
 	const { report } = run;
 	report.unaccounted =
-		report.files + report.artworks - report.recordedJobs - report.refusedAtUpload - report.lostWithRequest - report.notSent;
+		report.files +
+		report.artworks -
+		report.recordedJobs -
+		report.refusedAtUpload -
+		report.lostWithRequest -
+		report.notSent;
 	return report;
 }
 
@@ -537,10 +592,22 @@ export const rssBoundMb = 1536;
 
 if (require.main === module) {
 	const [files = '10000', artworks = '1000', seed = '1'] = process.argv.slice(2);
-	runFuzz({ files: Number(files), artworks: Number(artworks), seed: Number(seed), log: (line) => console.log(line) })
+	runFuzz({
+		files: Number(files),
+		artworks: Number(artworks),
+		seed: Number(seed),
+		log: (line) => console.log(line),
+	})
 		.then((report) => {
 			printReport(report, rssBoundMb);
-			const failed = report.unaccounted !== 0 || report.crashes > 0 || report.nonTerminal > 0 || report.leftoverTempFiles > 0 || report.orphanFiles > 0 || report.stopSeconds === null || report.peakRssMb > rssBoundMb;
+			const failed =
+				report.unaccounted !== 0 ||
+				report.crashes > 0 ||
+				report.nonTerminal > 0 ||
+				report.leftoverTempFiles > 0 ||
+				report.orphanFiles > 0 ||
+				report.stopSeconds === null ||
+				report.peakRssMb > rssBoundMb;
 			process.exitCode = failed ? 1 : 0;
 		})
 		.catch((error: unknown) => {

@@ -17,7 +17,8 @@ import { createConversion } from '../test/support/jobParameters';
 import { listenOnLoopback } from '../test/support/loopback';
 
 // Named with its extension: tsx would otherwise resolve the extension-less path to the codex Embroidery.node.json.
-const { Embroidery } = require('../nodes/Embroidery/Embroidery.node.ts') as typeof import('../nodes/Embroidery/Embroidery.node');
+const { Embroidery } =
+	require('../nodes/Embroidery/Embroidery.node.ts') as typeof import('../nodes/Embroidery/Embroidery.node');
 
 const mb = 1024 * 1024;
 const outputBytes = 50 * mb;
@@ -47,7 +48,9 @@ interface ChildFigures {
 /** The service side: a 50 MB signed download and a multipart job creation that drains and counts the upload. */
 function serve(request: IncomingMessage, response: ServerResponse): void {
 	if (request.url?.startsWith('/api/v1/uploads/')) {
-		const size = Number(new URL(request.url, 'http://127.0.0.1').searchParams.get('size') ?? outputBytes);
+		const size = Number(
+			new URL(request.url, 'http://127.0.0.1').searchParams.get('size') ?? outputBytes,
+		);
 		response.writeHead(200, {
 			'content-type': 'application/octet-stream',
 			'content-length': String(size),
@@ -68,11 +71,24 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
 	request.on('end', () => {
 		if (received < sourceCount * sourceBytes) {
 			response.writeHead(422, { 'content-type': 'application/json' });
-			return void response.end(JSON.stringify({ message: `only ${received} bytes arrived`, errors: {} }));
+			return void response.end(
+				JSON.stringify({ message: `only ${received} bytes arrived`, errors: {} }),
+			);
 		}
-		const jobs = Array.from({ length: sourceCount }, (_, n) => ({ id: fakeJobId(n), status: 'queued', workflow: 'conversion' }));
+		const jobs = Array.from({ length: sourceCount }, (_, n) => ({
+			id: fakeJobId(n),
+			status: 'queued',
+			workflow: 'conversion',
+		}));
 		response.writeHead(202, { 'content-type': 'application/json' });
-		response.end(JSON.stringify({ message: 'Accepted.', job: jobs[0], jobs, freeUsage: { previewRemaining: 0, creditBalance: 0 } }));
+		response.end(
+			JSON.stringify({
+				message: 'Accepted.',
+				job: jobs[0],
+				jobs,
+				freeUsage: { previewRemaining: 0, creditBalance: 0 },
+			}),
+		);
 	});
 }
 
@@ -101,7 +117,9 @@ function memorySampler() {
 }
 
 /** The Embroidery node, measured from the moment n8n hands it its items (after the input node stored the sources). */
-function measuredEmbroidery(onDone: (figures: ReturnType<ReturnType<typeof memorySampler>>) => void): INodeType {
+function measuredEmbroidery(
+	onDone: (figures: ReturnType<ReturnType<typeof memorySampler>>) => void,
+): INodeType {
 	const real = new Embroidery();
 	return {
 		description: real.description,
@@ -122,10 +140,19 @@ async function runChild(variant: Variant, baseUrl: string): Promise<ChildFigures
 	const size = variant === 'download-streamed-200' ? 4 * outputBytes : outputBytes;
 	const url = `${baseUrl}/uploads/${fakeJobId(0)}/download?expires=9999999999&signature=bench&size=${size}`;
 	// Collecting often shows what the stream really holds: the rest of its peak is chunks already written, awaiting GC.
-	const collector = variant === 'download-streamed-gc' ? setInterval(() => global.gc?.({ type: 'minor' }), 10) : undefined;
+	const collector =
+		variant === 'download-streamed-gc'
+			? setInterval(() => global.gc?.({ type: 'minor' }), 10)
+			: undefined;
 	let figures: ReturnType<ReturnType<typeof memorySampler>> | undefined;
-	registerNodeType('bench.embroidery', measuredEmbroidery((measured) => (figures = measured)));
-	registerNodeType('bench.copy', bufferingCopyNode((measured) => (figures = measured)));
+	registerNodeType(
+		'bench.embroidery',
+		measuredEmbroidery((measured) => (figures = measured)),
+	);
+	registerNodeType(
+		'bench.copy',
+		bufferingCopyNode((measured) => (figures = measured)),
+	);
 	const started = performance.now();
 	let bytes = 0;
 	if (variant.startsWith('download-streamed')) {
@@ -140,19 +167,29 @@ async function runChild(variant: Variant, baseUrl: string): Promise<ChildFigures
 		// What a download costs when the whole body is read into memory before it is handed to n8n.
 		await withinNodeExecution(credentials, async (context) => {
 			const stop = memorySampler();
-			const body = (await context.helpers.httpRequestWithAuthentication.call(context, 'embroideryApi', {
-				method: 'GET',
-				url,
-				encoding: 'arraybuffer',
-				json: false,
-			})) as ArrayBuffer;
+			const body = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				'embroideryApi',
+				{
+					method: 'GET',
+					url,
+					encoding: 'arraybuffer',
+					json: false,
+				},
+			)) as ArrayBuffer;
 			const stored = await context.helpers.prepareBinaryData(Buffer.from(body), 'order-1.pes');
 			figures = stop();
 			bytes = Number(stored.bytes ?? body.byteLength);
 		});
 	} else {
 		const input: InputItem[] = Array.from({ length: sourceCount }, (_, n) => ({
-			binary: { data: { data: Buffer.alloc(sourceBytes, n + 1), fileName: `order-${n + 1}.dst`, mimeType: 'application/octet-stream' } },
+			binary: {
+				data: {
+					data: Buffer.alloc(sourceBytes, n + 1),
+					fileName: `order-${n + 1}.dst`,
+					mimeType: 'application/octet-stream',
+				},
+			},
 		}));
 		if (variant === 'upload-batch') {
 			const run = await runNode({
@@ -176,7 +213,9 @@ async function runChild(variant: Variant, baseUrl: string): Promise<ChildFigures
 }
 
 /** A probe node that reads each source into memory and copies it, as a buffering upload would before sending. */
-function bufferingCopyNode(onDone: (figures: ReturnType<ReturnType<typeof memorySampler>>) => void): INodeType {
+function bufferingCopyNode(
+	onDone: (figures: ReturnType<ReturnType<typeof memorySampler>>) => void,
+): INodeType {
 	return {
 		description: {
 			displayName: 'Buffer Copy',
@@ -196,7 +235,12 @@ function bufferingCopyNode(onDone: (figures: ReturnType<ReturnType<typeof memory
 				held.push(Uint8Array.from(await this.helpers.getBinaryDataBuffer(index, 'data')));
 			}
 			const form = new FormData();
-			for (const [index, bytes] of held.entries()) form.append('files[]', new Blob([bytes as Uint8Array<ArrayBuffer>]), `order-${index + 1}.dst`);
+			for (const [index, bytes] of held.entries())
+				form.append(
+					'files[]',
+					new Blob([bytes as Uint8Array<ArrayBuffer>]),
+					`order-${index + 1}.dst`,
+				);
 			await new Response(form).arrayBuffer();
 			onDone(stop());
 			return [[{ json: { held: held.length }, pairedItem: { item: 0 } }]];
@@ -210,10 +254,14 @@ async function childMain(variant: Variant, baseUrl: string): Promise<void> {
 }
 
 async function measureInChild(variant: Variant, baseUrl: string): Promise<ChildFigures> {
-	const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', __filename, 'child', variant, baseUrl], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-		env: { ...process.env, N8N_LOG_LEVEL: 'silent' },
-	});
+	const child = spawn(
+		process.execPath,
+		['--expose-gc', '--import', 'tsx', __filename, 'child', variant, baseUrl],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: { ...process.env, N8N_LOG_LEVEL: 'silent' },
+		},
+	);
 	let output = '';
 	child.stdout.on('data', (part: Buffer) => (output += part.toString()));
 	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -251,7 +299,15 @@ export async function nodeMemoryBenchmark(): Promise<void> {
 	};
 	printTable(
 		'Memory of the process running the node (n8n-core execution, filesystem binary data), one child process per row',
-		['what', 'MB moved', 'seconds', 'RSS before MB', 'peak RSS added MB', 'peak heap added MB', 'peak buffers added MB'],
+		[
+			'what',
+			'MB moved',
+			'seconds',
+			'RSS before MB',
+			'peak RSS added MB',
+			'peak heap added MB',
+			'peak buffers added MB',
+		],
 		rows.map((row) => [
 			labels[row.variant],
 			fixed(row.bytes / mb, 0),
@@ -261,7 +317,10 @@ export async function nodeMemoryBenchmark(): Promise<void> {
 			fixed(row.heapPeakAddedMb, 1),
 			fixed(row.externalPeakAddedMb, 1),
 		]),
-		['goal: a 50 MB download adds less than 32 MB to peak RSS', 'sampled every 2 ms from the moment the node starts (after n8n stored the input sources)'],
+		[
+			'goal: a 50 MB download adds less than 32 MB to peak RSS',
+			'sampled every 2 ms from the moment the node starts (after n8n stored the input sources)',
+		],
 	);
 }
 

@@ -9,7 +9,13 @@ import { countByRoute } from '../test/load/support/countingProxy';
 import type { CountedRequest } from '../test/load/support/countingProxy';
 import { storedJobs } from '../test/load/support/sandboxState';
 import type { StoredJob } from '../test/load/support/sandboxState';
-import { createWaitDownload, openShop, orderItems, runOrders, shopKey } from '../test/load/support/shopOrders';
+import {
+	createWaitDownload,
+	openShop,
+	orderItems,
+	runOrders,
+	shopKey,
+} from '../test/load/support/shopOrders';
 import { fixed, printTable } from './support/table';
 
 /** How often the naive client asks for each job on its own. */
@@ -34,7 +40,10 @@ export interface RequestsFigures {
 function naiveRequests(jobs: StoredJob[], downloadsPerJob: number, unlocks: boolean): number {
 	let total = 0;
 	for (const job of jobs) {
-		const polls = Math.max(1, Math.ceil(((job.completedAt ?? job.createdAt) - job.createdAt) / naivePollMs));
+		const polls = Math.max(
+			1,
+			Math.ceil(((job.completedAt ?? job.createdAt) - job.createdAt) / naivePollMs),
+		);
 		total += 1 + polls + downloadsPerJob + (unlocks ? 1 : 0);
 	}
 	return total;
@@ -79,16 +88,34 @@ export function figuresOf(
 	};
 }
 
-export async function measureRequests(jobCounts: number[], download: Array<'outputs' | 'preview'>, unlock: boolean) {
+export async function measureRequests(
+	jobCounts: number[],
+	download: Array<'outputs' | 'preview'>,
+	unlock: boolean,
+) {
 	const shop = await openShop();
 	const figures: RequestsFigures[] = [];
 	try {
 		for (const jobs of jobCounts) {
 			const key = await shopKey(shop);
-			const { run, requests, seconds } = await runOrders(shop, key, orderItems(jobs), createWaitDownload(download, unlock));
+			const { run, requests, seconds } = await runOrders(
+				shop,
+				key,
+				orderItems(jobs),
+				createWaitDownload(download, unlock),
+			);
 			if (run.error) throw new Error(`The node failed with ${jobs} jobs: ${run.error.message}`);
 			const stored = storedJobs(shop.sandbox, key.accountId);
-			figures.push(figuresOf(jobs, requests, run.items.map((item) => item.json), stored, seconds, unlock));
+			figures.push(
+				figuresOf(
+					jobs,
+					requests,
+					run.items.map((item) => item.json),
+					stored,
+					seconds,
+					unlock,
+				),
+			);
 		}
 	} finally {
 		await shop.close();
@@ -99,7 +126,23 @@ export async function measureRequests(jobCounts: number[], download: Array<'outp
 export function printRequests(title: string, figures: RequestsFigures[], notes: string[]): void {
 	printTable(
 		title,
-		['jobs', 'requests', 'per job', 'create', 'list', 'job GET', 'unlock', 'download', '429s', 'minimum', 'x min', 'naive', 'x naive', 'seconds', 'failed'],
+		[
+			'jobs',
+			'requests',
+			'per job',
+			'create',
+			'list',
+			'job GET',
+			'unlock',
+			'download',
+			'429s',
+			'minimum',
+			'x min',
+			'naive',
+			'x naive',
+			'seconds',
+			'failed',
+		],
 		figures.map((row) => [
 			row.jobs,
 			row.requests,
@@ -123,15 +166,23 @@ export function printRequests(title: string, figures: RequestsFigures[], notes: 
 
 export async function nodeRequestsBenchmark(): Promise<void> {
 	const previews = await measureRequests([1, 10, 50], ['preview'], false);
-	printRequests('Requests per job: Create (Combine Items) -> Wait -> Download Preview, real node via n8n-core, sandbox', previews, [
-		'minimum = ceil(jobs/10) creates + the run\'s listings (one per wait round) + one detail GET per completed job (Show Warnings, on by default: listings carry no warnings) + one request per download',
-		`naive = one create per order + each job polled alone every ${naivePollMs / 1000} s until it ends (from the same run's job timestamps, as the sandbox stored them) + downloads`,
-		'goal at 50 jobs: at most 1.3x the minimum and no 429',
-	]);
+	printRequests(
+		'Requests per job: Create (Combine Items) -> Wait -> Download Preview, real node via n8n-core, sandbox',
+		previews,
+		[
+			"minimum = ceil(jobs/10) creates + the run's listings (one per wait round) + one detail GET per completed job (Show Warnings, on by default: listings carry no warnings) + one request per download",
+			`naive = one create per order + each job polled alone every ${naivePollMs / 1000} s until it ends (from the same run's job timestamps, as the sandbox stored them) + downloads`,
+			'goal at 50 jobs: at most 1.3x the minimum and no 429',
+		],
+	);
 	const outputs = await measureRequests([1, 10, 50], ['outputs'], true);
-	printRequests('Requests per job: Create -> Wait -> Unlock -> Download Output (internal account)', outputs, [
-		'minimum adds the one unlock per job; the sandbox allows 10 unlocks a minute per key, so 50 unlocks take 4 minutes at best',
-	]);
+	printRequests(
+		'Requests per job: Create -> Wait -> Unlock -> Download Output (internal account)',
+		outputs,
+		[
+			'minimum adds the one unlock per job; the sandbox allows 10 unlocks a minute per key, so 50 unlocks take 4 minutes at best',
+		],
+	);
 }
 
 if (require.main === module) {

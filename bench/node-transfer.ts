@@ -60,11 +60,23 @@ async function main() {
 		}
 		if (request.method === 'POST') {
 			const job = { id: jobId, status: 'queued', workflow: 'conversion' };
-			return sendJson(response, 202, { message: 'Accepted', job, jobs: [job], freeUsage: { previewRemaining: 0, creditBalance: 1 } });
+			return sendJson(response, 202, {
+				message: 'Accepted',
+				job,
+				jobs: [job],
+				freeUsage: { previewRemaining: 0, creditBalance: 1 },
+			});
 		}
 		const url = `${server.origin}/api/v1/uploads/up1/download?expires=9999999999&signature=s`;
 		sendJson(response, 200, {
-			job: { id: jobId, status: 'completed', formats: ['pes'], warnings: [], downloadsUnlocked: true, outputs: [{ name: 'big.pes', downloadUrl: url, previewUrl: null }] },
+			job: {
+				id: jobId,
+				status: 'completed',
+				formats: ['pes'],
+				warnings: [],
+				downloadsUnlocked: true,
+				outputs: [{ name: 'big.pes', downloadUrl: url, previewUrl: null }],
+			},
 		});
 	});
 	const credentials = { apiKey: 'bench-key', baseUrl: server.baseUrl };
@@ -74,15 +86,26 @@ async function main() {
 			await measure(`Job > Download (run ${run})`, async () => {
 				const result = await runNode({
 					credentials,
-					parameters: { resource: 'job', operation: 'download', jobId, workflow: 'conversion', files: ['outputs'] },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId,
+						workflow: 'conversion',
+						files: ['outputs'],
+					},
 					input: [{}],
 				});
-				if (result.error || result.items[0].binary?.data.bytes !== size) throw new Error(`download failed: ${result.error?.message}`);
+				if (result.error || result.items[0].binary?.data.bytes !== size)
+					throw new Error(`download failed: ${result.error?.message}`);
 			});
 			await measure(`File > Download (run ${run})`, async () => {
 				const result = await runNode({
 					credentials,
-					parameters: { resource: 'file', operation: 'download', url: `${server.origin}/api/v1/uploads/up1/download?expires=1&signature=s` },
+					parameters: {
+						resource: 'file',
+						operation: 'download',
+						url: `${server.origin}/api/v1/uploads/up1/download?expires=1&signature=s`,
+					},
 					input: [{}],
 				});
 				if (result.error) throw new Error(`download failed: ${result.error.message}`);
@@ -91,7 +114,17 @@ async function main() {
 				const result = await runNode({
 					credentials,
 					parameters: createConversion(),
-					input: [{ binary: { data: { data: Buffer.alloc(size - 1, 3), fileName: 'big.dst', mimeType: 'application/octet-stream' } } }],
+					input: [
+						{
+							binary: {
+								data: {
+									data: Buffer.alloc(size - 1, 3),
+									fileName: 'big.dst',
+									mimeType: 'application/octet-stream',
+								},
+							},
+						},
+					],
 				});
 				if (result.error) throw new Error(`upload failed: ${result.error.message}`);
 				const received = server.requests.at(-1)!.body.length;

@@ -6,7 +6,12 @@
  */
 import { fixed, printTable } from './support/table';
 import { openQueueEnvironment } from '../test/queue/support/environment';
-import { runBigFileTransfers, runOrderBurst, runTriggerAcrossRestart, type BigFileRun } from '../test/queue/support/scenarios';
+import {
+	runBigFileTransfers,
+	runOrderBurst,
+	runTriggerAcrossRestart,
+	type BigFileRun,
+} from '../test/queue/support/scenarios';
 
 function counted(values: string[]): Array<[string, number]> {
 	const counts = new Map<string, number>();
@@ -16,7 +21,9 @@ function counted(values: string[]): Array<[string, number]> {
 
 /** "worker-1 10, worker-2 10" */
 function tally(values: string[]): string {
-	return counted(values).map(([name, count]) => `${name} ${count}`).join(', ');
+	return counted(values)
+		.map(([name, count]) => `${name} ${count}`)
+		.join(', ');
 }
 
 /** Distinct lines with how often each occurs, e.g. "3 x Unlock: rate limit". */
@@ -34,20 +41,33 @@ async function main(): Promise<void> {
 		const duplicates = orderIds.length - new Set(orderIds).size;
 		printTable(
 			'Burst of 20 shop orders posted at once to the shop-order example (webhook on main, executions on workers)',
-			['Orders', 'Answered 200', 'Workflows run', 'Ran by', 'Delivered files', 'Service jobs', 'Duplicates', 'Seconds'],
-			[[
-				burst.orders.length,
-				burst.responses.filter(({ httpStatus }) => httpStatus === 200).length,
-				burst.executions.length,
-				tally(burst.executions.map(({ ranBy }) => ranBy.join('+') || 'unknown')),
-				burst.delivered.length,
-				burst.jobs.length,
-				duplicates + Math.max(0, burst.jobs.length - burst.orders.length),
-				fixed(burst.seconds, 0),
-			]],
+			[
+				'Orders',
+				'Answered 200',
+				'Workflows run',
+				'Ran by',
+				'Delivered files',
+				'Service jobs',
+				'Duplicates',
+				'Seconds',
+			],
+			[
+				[
+					burst.orders.length,
+					burst.responses.filter(({ httpStatus }) => httpStatus === 200).length,
+					burst.executions.length,
+					tally(burst.executions.map(({ ranBy }) => ranBy.join('+') || 'unknown')),
+					burst.delivered.length,
+					burst.jobs.length,
+					duplicates + Math.max(0, burst.jobs.length - burst.orders.length),
+					fixed(burst.seconds, 0),
+				],
+			],
 			[
 				'Workers run 5 jobs at once each (n8n worker --concurrency=5); "Ran by" is read from each worker\'s "Worker started execution <id>" log lines.',
-				...countLines(burst.executions.flatMap(({ error }) => (error ? [error] : []))).map((line) => `Failed: ${line}`),
+				...countLines(burst.executions.flatMap(({ error }) => (error ? [error] : []))).map(
+					(line) => `Failed: ${line}`,
+				),
 			],
 		);
 
@@ -56,19 +76,32 @@ async function main(): Promise<void> {
 		const times = endings.map((id) => trigger.emitted.get(id) ?? 0);
 		printTable(
 			'Embroidery Trigger on main (poll every minute), the act-on-finished-jobs example on workers, main restarted',
-			['Endings', 'Before', 'While main down', 'After', 'Emitted once', 'Missed', 'Emitted twice+', 'Workflows run', 'Ran by', 'Restart s'],
-			[[
-				endings.length,
-				trigger.jobs.before.length,
-				trigger.jobs.whileDown.length,
-				trigger.jobs.after.length,
-				times.filter((n) => n === 1).length,
-				times.filter((n) => n === 0).length,
-				times.filter((n) => n > 1).length,
-				trigger.executions.length,
-				tally(trigger.executions.map(({ ranBy }) => ranBy.join('+') || 'unknown')),
-				fixed(trigger.restartSeconds, 0),
-			]],
+			[
+				'Endings',
+				'Before',
+				'While main down',
+				'After',
+				'Emitted once',
+				'Missed',
+				'Emitted twice+',
+				'Workflows run',
+				'Ran by',
+				'Restart s',
+			],
+			[
+				[
+					endings.length,
+					trigger.jobs.before.length,
+					trigger.jobs.whileDown.length,
+					trigger.jobs.after.length,
+					times.filter((n) => n === 1).length,
+					times.filter((n) => n === 0).length,
+					times.filter((n) => n > 1).length,
+					trigger.executions.length,
+					tally(trigger.executions.map(({ ranBy }) => ranBy.join('+') || 'unknown')),
+					fixed(trigger.restartSeconds, 0),
+				],
+			],
 		);
 
 		const files = await runBigFileTransfers(env);
@@ -84,16 +117,27 @@ async function main(): Promise<void> {
 		];
 		printTable(
 			'50 MiB through a worker, binary data mode "database" (n8n\'s default in queue mode); one run, one after the other',
-			['Workflow', 'Worker', 'Store', 'Bytes intact', 'RSS before MiB', 'Peak RSS MiB', 'Peak added MiB', 'Seconds'],
+			[
+				'Workflow',
+				'Worker',
+				'Store',
+				'Bytes intact',
+				'RSS before MiB',
+				'Peak RSS MiB',
+				'Peak added MiB',
+				'Seconds',
+			],
 			[row(files.download), row(files.httpRequest), row(files.upload)],
 			[
-				'Peak RSS is the worker process\'s VmHWM (/proc/<pid>/status), reset through /proc/<pid>/clear_refs before each run.',
+				"Peak RSS is the worker process's VmHWM (/proc/<pid>/status), reset through /proc/<pid>/clear_refs before each run.",
 				'"Bytes intact": the sha256 of the row n8n stored in Postgres equals the file\'s.',
 			],
 		);
 	} finally {
 		await env.close();
-		console.log(`\nQueue environment: ${fixed(setupSeconds, 0)} s to start, ${fixed((performance.now() - started) / 1000, 0)} s in all.`);
+		console.log(
+			`\nQueue environment: ${fixed(setupSeconds, 0)} s to start, ${fixed((performance.now() - started) / 1000, 0)} s in all.`,
+		);
 	}
 }
 

@@ -15,7 +15,10 @@ const benchmarks: Record<string, () => Promise<void>> = {
 async function main(): Promise<void> {
 	const chosen = process.argv.slice(2);
 	const unknown = chosen.filter((name) => !(name in benchmarks));
-	if (unknown.length > 0) throw new Error(`Unknown benchmark(s) ${unknown.join(', ')}; choose from ${Object.keys(benchmarks).join(', ')}`);
+	if (unknown.length > 0)
+		throw new Error(
+			`Unknown benchmark(s) ${unknown.join(', ')}; choose from ${Object.keys(benchmarks).join(', ')}`,
+		);
 	for (const name of chosen.length > 0 ? chosen : Object.keys(benchmarks)) await benchmarks[name]();
 }
 

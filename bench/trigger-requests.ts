@@ -19,7 +19,11 @@ export async function triggerRequestsBenchmark(): Promise<void> {
 		const orders = new Api(shop.sandbox, (await shop.admin.createKey(key.accountId)).key);
 		await shop.admin.setFaults({ processingPaused: true });
 		for (let start = 0; start < inFlight; start += 10) {
-			const files = Array.from({ length: 10 }, (_, index) => ({ field: 'files[]', name: `order-${start + index}.dst`, bytes: fixture('Star.DST') }));
+			const files = Array.from({ length: 10 }, (_, index) => ({
+				field: 'files[]',
+				name: `order-${start + index}.dst`,
+				bytes: fixture('Star.DST'),
+			}));
 			const answer = await orders.createJob({ workflow: 'conversion', format: 'pes' }, files);
 			if (answer.status !== 202) throw new Error(`POST /jobs answered ${answer.status}`);
 		}
@@ -43,7 +47,8 @@ export async function triggerRequestsBenchmark(): Promise<void> {
 			endingPolls++;
 		}
 		ending = shop.proxy.take();
-		if (emitted.size !== inFlight) throw new Error(`The trigger emitted ${emitted.size} of ${inFlight} endings`);
+		if (emitted.size !== inFlight)
+			throw new Error(`The trigger emitted ${emitted.size} of ${inFlight} endings`);
 
 		const describe = (requests: typeof quiet) =>
 			Object.entries(countByRoute(requests))
@@ -53,11 +58,34 @@ export async function triggerRequestsBenchmark(): Promise<void> {
 			`Embroidery Trigger: requests per poll with ${inFlight} jobs in flight (n8n-core PollTriggerExecutor, sandbox)`,
 			['phase', 'polls', 'requests', 'per poll', '429s', 'what'],
 			[
-				['activation', 1, activation.length, fixed(activation.length), activation.filter((r) => r.status === 429).length, describe(activation)],
-				[`${inFlight} queued`, quietPolls, quiet.length, fixed(quiet.length / quietPolls), quiet.filter((r) => r.status === 429).length, describe(quiet)],
-				[`${inFlight} ending`, endingPolls, ending.length, fixed(ending.length / endingPolls), ending.filter((r) => r.status === 429).length, describe(ending)],
+				[
+					'activation',
+					1,
+					activation.length,
+					fixed(activation.length),
+					activation.filter((r) => r.status === 429).length,
+					describe(activation),
+				],
+				[
+					`${inFlight} queued`,
+					quietPolls,
+					quiet.length,
+					fixed(quiet.length / quietPolls),
+					quiet.filter((r) => r.status === 429).length,
+					describe(quiet),
+				],
+				[
+					`${inFlight} ending`,
+					endingPolls,
+					ending.length,
+					fixed(ending.length / endingPolls),
+					ending.filter((r) => r.status === 429).length,
+					describe(ending),
+				],
 			],
-			[`all ${inFlight} endings emitted once each; a job that fails costs one GET for its failure code, a completed one none`],
+			[
+				`all ${inFlight} endings emitted once each; a job that fails costs one GET for its failure code, a completed one none`,
+			],
 		);
 	} finally {
 		await shop.close();

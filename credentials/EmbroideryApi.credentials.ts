@@ -10,7 +10,10 @@ export class EmbroideryApi implements ICredentialType {
 
 	displayName = 'Embroidery API';
 
-	icon = { light: 'file:../icons/embroidery.svg', dark: 'file:../icons/embroidery.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/embroidery.svg',
+		dark: 'file:../icons/embroidery.dark.svg',
+	} as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-embroidery/n8n-nodes-embroidery#credentials';
 
@@ -58,7 +61,8 @@ export class EmbroideryApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'The API key is invalid, expired or revoked. Create a new key and paste it here.',
+					message:
+						'The API key is invalid, expired or revoked. Create a new key and paste it here.',
 				},
 			},
 			{

@@ -8,9 +8,13 @@ const limit = 120;
 /** Files that are tables of data, whose rows read best one to a line. */
 const dataTables = new Set([]);
 
-const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.js', '*.mjs'], {
-	encoding: 'utf8',
-})
+const files = execFileSync(
+	'git',
+	['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.js', '*.mjs'],
+	{
+		encoding: 'utf8',
+	},
+)
 	.split('\n')
 	.filter((file) => file !== '' && !file.startsWith('test/fixtures/') && !dataTables.has(file));
 
@@ -25,7 +29,9 @@ for (const file of files) {
 }
 if (long.length > 0) {
 	console.log(long.join('\n'));
-	console.log(`${long.length} lines are longer than ${limit} characters: wrap them (strings with +, comments over lines).`);
+	console.log(
+		`${long.length} lines are longer than ${limit} characters: wrap them (strings with +, comments over lines).`,
+	);
 	process.exit(1);
 }
 console.log(`No line over ${limit} characters in ${files.length} files.`);

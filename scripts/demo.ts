@@ -6,7 +6,14 @@ import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 
 import type { Example } from './examples';
-import { embroideryNodeTypes, examplesDir, hasManualTrigger, sandboxCredential, useCredential, withLocalValues } from './examples';
+import {
+	embroideryNodeTypes,
+	examplesDir,
+	hasManualTrigger,
+	sandboxCredential,
+	useCredential,
+	withLocalValues,
+} from './examples';
 import type { LocalN8n, Owner, WorkflowExport, WorkflowRun } from './n8n';
 import { sleep } from './n8n';
 import type { SandboxAccess } from './sandbox-client';
@@ -71,7 +78,8 @@ export async function localiseExamples(
 	await mkdir(folders.inbox, { recursive: true });
 	await mkdir(folders.notices, { recursive: true });
 	const samples = join(examplesDir, 'files');
-	for (const file of await readdir(samples)) await copyFile(join(samples, file), join(folders.inbox, file));
+	for (const file of await readdir(samples))
+		await copyFile(join(samples, file), join(folders.inbox, file));
 	const credential = sandboxCredential(sandbox);
 	return await Promise.all(
 		examples.map(async ({ slug, workflow }) => {
@@ -105,21 +113,28 @@ export async function runExample(
 	workflow: WorkflowExport,
 	outputDir: string,
 ): Promise<{ outcome: ExampleOutcome; run: WorkflowRun }> {
-	if (!hasManualTrigger(workflow)) throw new Error(`Example ${slug} has no Manual Trigger; run it under n8n start.`);
+	if (!hasManualTrigger(workflow))
+		throw new Error(`Example ${slug} has no Manual Trigger; run it under n8n start.`);
 	const run = await n8n.execute(workflow.id);
 	const error = run.data.resultData.error;
 	const outcome: ExampleOutcome = {
 		example: slug,
 		name: workflow.name,
 		status: run.status,
-		error: error && { node: error.node?.name, message: error.message, description: error.description },
+		error: error && {
+			node: error.node?.name,
+			message: error.message,
+			description: error.description,
+		},
 		jobs: jobsOf(run, workflow),
 		files: [],
 	};
 	const folder = join(outputDir, slug);
 	await mkdir(folder, { recursive: true });
 	const seen = new Set<string>();
-	for (const node of workflow.nodes.filter((candidate) => embroideryNodeTypes.includes(candidate.type))) {
+	for (const node of workflow.nodes.filter((candidate) =>
+		embroideryNodeTypes.includes(candidate.type),
+	)) {
 		for (const nodeRun of run.data.resultData.runData[node.name] ?? []) {
 			for (const item of nodeRun.data?.main.flat() ?? []) {
 				for (const [field, binary] of Object.entries(item?.binary ?? {})) {
@@ -130,7 +145,14 @@ export async function runExample(
 					const fileName = binary.fileName ?? `${field}.${binary.fileExtension ?? 'bin'}`;
 					const path = join(folder, uniqueName(fileName, outcome.files));
 					await writeFile(path, bytes);
-					outcome.files.push({ node: node.name, field, fileName, mimeType: binary.mimeType, bytes: bytes.length, path });
+					outcome.files.push({
+						node: node.name,
+						field,
+						fileName,
+						mimeType: binary.mimeType,
+						bytes: bytes.length,
+						path,
+					});
 				}
 			}
 		}
@@ -143,7 +165,8 @@ function uniqueName(fileName: string, taken: DemoFile[]): string {
 	if (!names.has(fileName)) return fileName;
 	const dot = fileName.lastIndexOf('.');
 	for (let n = 2; ; n++) {
-		const candidate = dot > 0 ? `${fileName.slice(0, dot)}-${n}${fileName.slice(dot)}` : `${fileName}-${n}`;
+		const candidate =
+			dot > 0 ? `${fileName.slice(0, dot)}-${n}${fileName.slice(dot)}` : `${fileName}-${n}`;
 		if (!names.has(candidate)) return candidate;
 	}
 }
@@ -151,7 +174,9 @@ function uniqueName(fileName: string, taken: DemoFile[]): string {
 /** The last state of every job the run's Embroidery nodes reported. */
 function jobsOf(run: WorkflowRun, workflow: WorkflowExport): DemoJob[] {
 	const jobs = new Map<string, DemoJob>();
-	for (const node of workflow.nodes.filter((candidate) => embroideryNodeTypes.includes(candidate.type))) {
+	for (const node of workflow.nodes.filter((candidate) =>
+		embroideryNodeTypes.includes(candidate.type),
+	)) {
 		for (const nodeRun of run.data.resultData.runData[node.name] ?? []) {
 			for (const item of nodeRun.data?.main.flat() ?? []) {
 				const json = item?.json ?? {};
@@ -188,8 +213,13 @@ export async function waitForExecutions(
 	const deadline = Date.now() + timeoutMs;
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	for (;;) {
-		const { results } = await n8n.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}`);
-		const finished = results.filter((execution) => !['new', 'running', 'waiting'].includes(execution.status));
+		const { results } = await n8n.rest<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?filter=${filter}`,
+		);
+		const finished = results.filter(
+			(execution) => !['new', 'running', 'waiting'].includes(execution.status),
+		);
 		if (finished.length >= count) return finished;
 		if (Date.now() > deadline) {
 			throw new Error(
@@ -204,12 +234,22 @@ export async function waitForExecutions(
  * Waits (bounded) until a published poll trigger has taken its baseline, the first poll on
  * activation that emits nothing: n8n saves the trigger's state into the workflow's static data.
  */
-export async function waitForTriggerBaseline(n8n: LocalN8n, workflowId: string, timeoutMs = 90_000): Promise<void> {
+export async function waitForTriggerBaseline(
+	n8n: LocalN8n,
+	workflowId: string,
+	timeoutMs = 90_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const workflow = await n8n.rest<{ staticData?: Record<string, unknown> | null }>('GET', `/rest/workflows/${workflowId}`);
+		const workflow = await n8n.rest<{ staticData?: Record<string, unknown> | null }>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
 		if (workflow.staticData && Object.keys(workflow.staticData).length > 0) return;
-		if (Date.now() > deadline) throw new Error(`The trigger of workflow ${workflowId} saved no poll state within ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`The trigger of workflow ${workflowId} saved no poll state within ${timeoutMs / 1000} s`,
+			);
 		await sleep(1_000);
 	}
 }
@@ -225,12 +265,25 @@ export async function runTriggerExample(
 	slug: string,
 	workflow: WorkflowExport,
 	folders: ExampleFolders,
-): Promise<{ outcome: ExampleOutcome; run?: WorkflowRun; jobs: { completed: string; failed: string } }> {
-	const outcome: ExampleOutcome = { example: slug, name: workflow.name, status: 'error', jobs: [], files: [] };
+): Promise<{
+	outcome: ExampleOutcome;
+	run?: WorkflowRun;
+	jobs: { completed: string; failed: string };
+}> {
+	const outcome: ExampleOutcome = {
+		example: slug,
+		name: workflow.name,
+		status: 'error',
+		jobs: [],
+		files: [],
+	};
 	const jobs = { completed: '', failed: '' };
 	try {
 		await waitForTriggerBaseline(n8n, workflow.id);
-		const design = { name: 'Star.JEF', bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')) };
+		const design = {
+			name: 'Star.JEF',
+			bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
+		};
 		const endJob = async (format: string) => {
 			const job = await createJob(sandbox, { workflow: 'conversion', format }, design);
 			await waitForJobEnd(sandbox, job);
@@ -250,22 +303,38 @@ export async function runTriggerExample(
 			(await readdir(folders.delivered(slug))).some((file) => file.startsWith(jobs.completed)) &&
 			(await readdir(folders.notices)).includes(`${jobs.failed}.json`);
 		while (!(await handled()) && executions.every((execution) => execution.status === 'success')) {
-			if (Date.now() > deadline) throw new Error(`The trigger workflow did not handle jobs ${jobs.completed} and ${jobs.failed} within 150 s`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`The trigger workflow did not handle jobs ${jobs.completed} and ${jobs.failed} within 150 s`,
+				);
 			await sleep(2_000);
 			executions = await waitForExecutions(n8n, workflow.id, executions.length, 10_000);
 		}
-		const runs = await Promise.all(executions.map(async (execution) => await n8n.getExecution(execution.id)));
+		const runs = await Promise.all(
+			executions.map(async (execution) => await n8n.getExecution(execution.id)),
+		);
 		const failedRun = runs.find((candidate) => candidate.status !== 'success');
 		const run = failedRun ?? runs[0];
 		const error = run.data.resultData.error;
 		outcome.status = failedRun ? failedRun.status : 'success';
-		outcome.error = error && { node: error.node?.name, message: error.message, description: error.description };
+		outcome.error = error && {
+			node: error.node?.name,
+			message: error.message,
+			description: error.description,
+		};
 		outcome.jobs = runs.flatMap((each) => jobsOf(each, workflow));
 		for (const folder of [folders.delivered(slug), folders.notices]) {
 			for (const file of await readdir(folder)) {
 				const path = join(folder, file);
 				const bytes = await readFile(path);
-				outcome.files.push({ node: 'Store machine file / Write notice', field: '', fileName: file, mimeType: '', bytes: bytes.length, path });
+				outcome.files.push({
+					node: 'Store machine file / Write notice',
+					field: '',
+					fileName: file,
+					mimeType: '',
+					bytes: bytes.length,
+					path,
+				});
 			}
 		}
 		return { outcome, run, jobs };

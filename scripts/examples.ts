@@ -25,13 +25,22 @@ export const exampleIds = {
  * (the shipped placeholder is refused by the workflows themselves) and the artwork hosts they accept
  * (the sample files are served on loopback).
  */
-export const localShop = { webhookSecret: 'local-shop-webhook-secret', artworkHosts: '127.0.0.1' } as const;
+export const localShop = {
+	webhookSecret: 'local-shop-webhook-secret',
+	artworkHosts: '127.0.0.1',
+} as const;
 
 /** The signature the shop workflows check: base64 HMAC-SHA256 of the raw body (Shopify's and WooCommerce's scheme). */
-export function signBody(rawBody: string | Buffer, secret: string = localShop.webhookSecret): string {
+export function signBody(
+	rawBody: string | Buffer,
+	secret: string = localShop.webhookSecret,
+): string {
 	return createHmac('sha256', secret).update(rawBody).digest('base64');
 }
-export const embroideryNodeTypes = ['n8n-nodes-embroidery.embroidery', 'n8n-nodes-embroidery.embroideryTrigger'];
+export const embroideryNodeTypes = [
+	'n8n-nodes-embroidery.embroidery',
+	'n8n-nodes-embroidery.embroideryTrigger',
+];
 
 export interface Example {
 	/** File name without .json, e.g. "convert-embroidery-file". */
@@ -55,10 +64,18 @@ export function sandboxCredential(
 	id = 'embroideryDemo01',
 	name = 'Embroidery sandbox (demo account)',
 ): CredentialExport {
-	return { id, name, type: 'embroideryApi', data: { apiKey: sandbox.demoKey, baseUrl: sandbox.baseUrl } };
+	return {
+		id,
+		name,
+		type: 'embroideryApi',
+		data: { apiKey: sandbox.demoKey, baseUrl: sandbox.baseUrl },
+	};
 }
 
-export function useCredential(workflow: WorkflowExport, credential: Pick<CredentialExport, 'id' | 'name'>): WorkflowExport {
+export function useCredential(
+	workflow: WorkflowExport,
+	credential: Pick<CredentialExport, 'id' | 'name'>,
+): WorkflowExport {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
@@ -79,7 +96,10 @@ interface Assignment {
  * Settings or Order node, the one place users edit an example) the values of this machine, and the
  * shop workflows the local webhook secret and artwork hosts (`localShop`, unless `values` names others).
  */
-export function withLocalValues(workflow: WorkflowExport, localValues: Record<string, string>): WorkflowExport {
+export function withLocalValues(
+	workflow: WorkflowExport,
+	localValues: Record<string, string>,
+): WorkflowExport {
 	const values: Record<string, string> = { artworkHosts: localShop.artworkHosts, ...localValues };
 	const secret = values.webhookSecret ?? localShop.webhookSecret;
 	return {
@@ -89,7 +109,8 @@ export function withLocalValues(workflow: WorkflowExport, localValues: Record<st
 				return { ...node, parameters: { ...node.parameters, secret } };
 			}
 			if (node.type !== 'n8n-nodes-base.set') return node;
-			const assignments = (node.parameters.assignments as { assignments: Assignment[] } | undefined)?.assignments;
+			const assignments = (node.parameters.assignments as { assignments: Assignment[] } | undefined)
+				?.assignments;
 			if (!assignments?.some((assignment) => assignment.name in values)) return node;
 			const updated = assignments.map((assignment) =>
 				assignment.name in values ? { ...assignment, value: values[assignment.name] } : assignment,
@@ -104,10 +125,15 @@ export function hasManualTrigger(workflow: WorkflowExport): boolean {
 }
 
 /** Serves examples/files (the sample artwork) so orders can point their artworkUrl at it. */
-export async function serveSampleFiles(preferredPort = 0): Promise<{ server: Server; url: string }> {
+export async function serveSampleFiles(
+	preferredPort = 0,
+): Promise<{ server: Server; url: string }> {
 	const folder = join(examplesDir, 'files');
 	const server = createServer((request, response) => {
-		const file = join(folder, basename(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)));
+		const file = join(
+			folder,
+			basename(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)),
+		);
 		if (!existsSync(file) || file === folder) {
 			response.writeHead(404).end('Not found');
 			return;

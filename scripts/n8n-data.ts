@@ -97,7 +97,8 @@ export function parseFlatted(text: string): unknown {
 		const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
 		revived.set(index, copy);
 		for (const [key, entry] of Object.entries(value)) {
-			(copy as Record<string, unknown>)[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
+			(copy as Record<string, unknown>)[key] =
+				typeof entry === 'string' ? revive(Number(entry)) : entry;
 		}
 		return copy;
 	};

@@ -12,7 +12,13 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 
-import type { BinaryReference, CredentialExport, Owner, WorkflowExport, WorkflowRun } from './n8n-data';
+import type {
+	BinaryReference,
+	CredentialExport,
+	Owner,
+	WorkflowExport,
+	WorkflowRun,
+} from './n8n-data';
 import { parseFlatted, parseRawOutput } from './n8n-data';
 
 export * from './n8n-data';
@@ -63,7 +69,9 @@ export function testedN8nVersions(): { current: string; previousMajor: string } 
 
 /** N8N_BIN and N8N_NODE_BIN from ensure_n8n, else the current n8n under test from the cache on this process's Node. */
 export function n8nRuntime(): N8nRuntime {
-	const bin = process.env.N8N_BIN ?? join(cacheDir(), `n8n-${testedN8nVersions().current}`, 'node_modules', 'n8n', 'bin', 'n8n');
+	const bin =
+		process.env.N8N_BIN ??
+		join(cacheDir(), `n8n-${testedN8nVersions().current}`, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!existsSync(bin)) {
 		throw new Error(
 			`n8n is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,
@@ -71,7 +79,12 @@ export function n8nRuntime(): N8nRuntime {
 	}
 	const packageJson = join(dirname(realpathSync(bin)), '..', 'package.json');
 	const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
-	return { bin, node: process.env.N8N_NODE_BIN ?? process.execPath, version, major: Number(version.split('.')[0]) };
+	return {
+		bin,
+		node: process.env.N8N_NODE_BIN ?? process.execPath,
+		version,
+		major: Number(version.split('.')[0]),
+	};
 }
 
 /** `preferred` when nothing listens on it, otherwise any free port. */
@@ -110,7 +123,9 @@ async function runCommand(
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const timer = setTimeout(() => {
 			killGroup(child, 'SIGKILL');
-			reject(new Error(`${command} ${args.join(' ')} did not finish within ${options.timeoutMs} ms`));
+			reject(
+				new Error(`${command} ${args.join(' ')} did not finish within ${options.timeoutMs} ms`),
+			);
 		}, options.timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -134,7 +149,10 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /** Stops a background process and its group (n8n's task runners): SIGTERM, then SIGKILL after `timeoutMs`. */
-export async function stopProcessGroup(child: ChildProcess | undefined, timeoutMs: number): Promise<void> {
+export async function stopProcessGroup(
+	child: ChildProcess | undefined,
+	timeoutMs: number,
+): Promise<void> {
 	if (!child || child.exitCode !== null) return;
 	const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
 	killGroup(child, 'SIGTERM');
@@ -212,11 +230,15 @@ export class LocalN8n {
 		}
 		const packDir = await mkdtemp(join(tmpdir(), 'embroidery-pack-'));
 		try {
-			const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
-				cwd: packageDir,
-				env: process.env,
-				timeoutMs: 120_000,
-			});
+			const pack = await runCommand(
+				'npm',
+				['pack', '--json', '--ignore-scripts', '--pack-destination', packDir],
+				{
+					cwd: packageDir,
+					env: process.env,
+					timeoutMs: 120_000,
+				},
+			);
 			if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
 			const [{ filename }] = JSON.parse(pack.stdout) as Array<{ filename: string }>;
 			const target = join(this.userFolder, '.n8n', 'nodes', 'node_modules', packageName);
@@ -239,8 +261,13 @@ export class LocalN8n {
 
 	async importWorkflows(workflows: WorkflowExport[]): Promise<void> {
 		// n8n 1.x keeps a workflow's static data (a poll trigger's state) only when its id has at most 16 characters.
-		const tooLong = workflows.filter((workflow) => workflow.id.length > 16).map((workflow) => workflow.id);
-		if (tooLong.length) throw new Error(`Workflow ids longer than 16 characters lose their trigger state in n8n 1.x: ${tooLong.join(', ')}`);
+		const tooLong = workflows
+			.filter((workflow) => workflow.id.length > 16)
+			.map((workflow) => workflow.id);
+		if (tooLong.length)
+			throw new Error(
+				`Workflow ids longer than 16 characters lose their trigger state in n8n 1.x: ${tooLong.join(', ')}`,
+			);
 		await this.importFile('import:workflow', 'workflows.json', workflows);
 	}
 
@@ -249,7 +276,10 @@ export class LocalN8n {
 	 * (which has no publishing) sets it active.
 	 */
 	async publishWorkflow(id: string): Promise<void> {
-		const args = n8nRuntime().major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+		const args =
+			n8nRuntime().major >= 2
+				? ['publish:workflow', `--id=${id}`]
+				: ['update:workflow', `--id=${id}`, '--active=true'];
 		await this.cli(args, 120_000);
 	}
 
@@ -270,11 +300,15 @@ export class LocalN8n {
 		if (binary.id?.startsWith('filesystem-v2:')) {
 			// n8n 2.x keeps the store in .n8n/storage, n8n 1.x in .n8n/binaryData.
 			const fileId = binary.id.slice('filesystem-v2:'.length);
-			const stores = ['storage', 'binaryData'].map((folder) => join(this.userFolder, '.n8n', folder, fileId));
+			const stores = ['storage', 'binaryData'].map((folder) =>
+				join(this.userFolder, '.n8n', folder, fileId),
+			);
 			return await readFile(stores.find((path) => existsSync(path)) ?? stores[0]);
 		}
 		if (binary.data && !binary.id) return Buffer.from(binary.data, 'base64');
-		throw new Error(`Binary ${binary.fileName ?? ''} is stored as ${binary.id ?? binary.data}, which this helper cannot read.`);
+		throw new Error(
+			`Binary ${binary.fileName ?? ''} is stored as ${binary.id ?? binary.data}, which this helper cannot read.`,
+		);
 	}
 
 	/** Starts `n8n start` in the background and waits until it answers its readiness probe. */
@@ -309,12 +343,17 @@ export class LocalN8n {
 		child.stderr?.pipe(log);
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
-			if (child.exitCode !== null) throw new Error(`${label} exited with code ${child.exitCode}; see ${this.logFile}:\n${await this.logTail()}`);
+			if (child.exitCode !== null)
+				throw new Error(
+					`${label} exited with code ${child.exitCode}; see ${this.logFile}:\n${await this.logTail()}`,
+				);
 			if (await ready()) return child;
 			await sleep(500);
 		}
 		await stopProcessGroup(child, 30_000);
-		throw new Error(`${label} was not ready within ${timeoutMs / 1000} s; see ${this.logFile}:\n${await this.logTail()}`);
+		throw new Error(
+			`${label} was not ready within ${timeoutMs / 1000} s; see ${this.logFile}:\n${await this.logTail()}`,
+		);
 	}
 
 	/**
@@ -328,20 +367,25 @@ export class LocalN8n {
 			const statuses = await Promise.all(
 				workflowIds.map(async (id) => ({
 					id,
-					...(await this.rest<{ status: string; triggers: Array<{ errorMessage?: string | null }> }>(
-						'GET',
-						`/rest/workflows/${id}/publication-status`,
-					)),
+					...(await this.rest<{
+						status: string;
+						triggers: Array<{ errorMessage?: string | null }>;
+					}>('GET', `/rest/workflows/${id}/publication-status`)),
 				})),
 			);
 			const failed = statuses.filter(({ status }) => status === 'failed' || status === 'partial');
 			if (failed.length) {
-				const reasons = failed.flatMap(({ id, triggers }) => triggers.map((t) => `${id}: ${t.errorMessage ?? 'failed'}`));
+				const reasons = failed.flatMap(({ id, triggers }) =>
+					triggers.map((t) => `${id}: ${t.errorMessage ?? 'failed'}`),
+				);
 				throw new Error(`n8n could not activate ${reasons.join('; ')}`);
 			}
 			const waiting = statuses.filter(({ status }) => status !== 'published').map(({ id }) => id);
 			if (waiting.length === 0) return;
-			if (Date.now() > deadline) throw new Error(`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`,
+				);
 			await sleep(1_000);
 		}
 	}
@@ -353,16 +397,30 @@ export class LocalN8n {
 	private async waitForActivationV1(workflowIds: string[], timeoutMs: number): Promise<void> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const log = existsSync(this.logFile) ? (await readFile(this.logFile)).subarray(this.logOffset).toString('utf8') : '';
-			const activated = (id: string) => log.split('\n').some((line) => line.includes('Activated workflow') && line.includes(`(ID: ${id})`));
+			const log = existsSync(this.logFile)
+				? (await readFile(this.logFile)).subarray(this.logOffset).toString('utf8')
+				: '';
+			const activated = (id: string) =>
+				log
+					.split('\n')
+					.some((line) => line.includes('Activated workflow') && line.includes(`(ID: ${id})`));
 			const waiting = workflowIds.filter((id) => !activated(id));
 			if (waiting.length === 0) return;
 			const errors = await Promise.all(
-				waiting.map(async (id) => ({ id, error: await this.rest<unknown>('GET', `/rest/active-workflows/error/${id}`) })),
+				waiting.map(async (id) => ({
+					id,
+					error: await this.rest<unknown>('GET', `/rest/active-workflows/error/${id}`),
+				})),
 			);
 			const failed = errors.filter(({ error }) => typeof error === 'string' && error !== '');
-			if (failed.length) throw new Error(`n8n could not activate ${failed.map(({ id, error }) => `${id}: ${String(error)}`).join('; ')}`);
-			if (Date.now() > deadline) throw new Error(`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`);
+			if (failed.length)
+				throw new Error(
+					`n8n could not activate ${failed.map(({ id, error }) => `${id}: ${String(error)}`).join('; ')}`,
+				);
+			if (Date.now() > deadline)
+				throw new Error(
+					`n8n did not activate ${waiting.join(', ')} within ${timeoutMs / 1000} s; see ${this.logFile}`,
+				);
 			await sleep(1_000);
 		}
 	}
@@ -426,7 +484,10 @@ export class LocalN8n {
 
 	/** One execution's run data, read over REST (needs a logged-in `n8n start`). */
 	async getExecution(id: string): Promise<WorkflowRun> {
-		const execution = await this.rest<{ status: string; data: string }>('GET', `/rest/executions/${id}`);
+		const execution = await this.rest<{ status: string; data: string }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
 		return { status: execution.status, data: parseFlatted(execution.data) as WorkflowRun['data'] };
 	}
 
@@ -456,13 +517,19 @@ export class LocalN8n {
 
 	private async runN8n(args: string[], timeoutMs: number): Promise<CommandResult> {
 		const runtime = n8nRuntime();
-		return await runCommand(runtime.node, [runtime.bin, ...args], { cwd: this.userFolder, env: this.env(), timeoutMs });
+		return await runCommand(runtime.node, [runtime.bin, ...args], {
+			cwd: this.userFolder,
+			env: this.env(),
+			timeoutMs,
+		});
 	}
 
 	private async cli(args: string[], timeoutMs: number): Promise<string> {
 		const result = await this.runN8n(args, timeoutMs);
 		if (result.code !== 0) {
-			throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+			throw new Error(
+				`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+			);
 		}
 		return result.stdout;
 	}

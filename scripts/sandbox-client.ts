@@ -24,8 +24,12 @@ export async function createJob(
 		body: form,
 		signal: AbortSignal.timeout(60_000),
 	});
-	const body = (await response.json()) as { job?: { id: string; workflow: string }; message?: string };
-	if (response.status !== 202 || !body.job) throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
+	const body = (await response.json()) as {
+		job?: { id: string; workflow: string };
+		message?: string;
+	};
+	if (response.status !== 202 || !body.job)
+		throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
 	return body.job;
 }
 
@@ -43,18 +47,25 @@ export async function waitForJobEnd(
 		});
 		const { job: detail } = (await response.json()) as { job: Record<string, unknown> };
 		if (detail.status === 'completed' || detail.status === 'failed') return detail;
-		if (Date.now() > deadline) throw new Error(`Job ${job.id} is still ${String(detail.status)} after ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`Job ${job.id} is still ${String(detail.status)} after ${timeoutMs / 1000} s`,
+			);
 		await sleep(500);
 	}
 }
 
 /** Makes the sandbox's engine fail every job it starts (1) or none (0), through its control API. */
-export async function setEngineFailureRate(sandbox: { origin: string; adminToken: string }, rate: number): Promise<void> {
+export async function setEngineFailureRate(
+	sandbox: { origin: string; adminToken: string },
+	rate: number,
+): Promise<void> {
 	const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
 		method: 'PUT',
 		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'Content-Type': 'application/json' },
 		body: JSON.stringify({ engineFailureRate: rate }),
 		signal: AbortSignal.timeout(30_000),
 	});
-	if (!response.ok) throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
+	if (!response.ok)
+		throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
 }

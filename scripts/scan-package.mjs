@@ -37,7 +37,9 @@ if (values.verdict !== undefined) {
 
 for (const option of ['scanner', 'rules', 'tarball', 'source']) {
 	if (values[option] === undefined || (option !== 'rules' && values[option] === '')) {
-		console.error(`Missing --${option}: see the top of scripts/scan-package.mjs for the arguments.`);
+		console.error(
+			`Missing --${option}: see the top of scripts/scan-package.mjs for the arguments.`,
+		);
 		process.exit(2);
 	}
 }
@@ -49,7 +51,10 @@ const checks = [
 	['Package manifest', checkManifest(packageDir)],
 	['ESLint, tarball', await eslintLeg(values.scanner, packageDir, ['**/*.js', 'package.json'])],
 	['ESLint, sources', await eslintLeg(values.scanner, path.resolve(values.source), 'source')],
-	['YARA threat rules', values.rules === '' ? rulesMissing() : yaraLeg(path.resolve(values.rules), packageDir)],
+	[
+		'YARA threat rules',
+		values.rules === '' ? rulesMissing() : yaraLeg(path.resolve(values.rules), packageDir),
+	],
 ];
 
 let failed = 0;
@@ -62,15 +67,19 @@ for (const [name, result] of checks) {
 		console.log(`✅ ${name}: passed${result.summary ? ` (${result.summary})` : ''}`);
 	} else {
 		failed++;
-		console.log(`❌ ${name}: failed: ${result.message}${result.details ? `\n${indent(result.details)}` : ''}`);
+		console.log(
+			`❌ ${name}: failed: ${result.message}${result.details ? `\n${indent(result.details)}` : ''}`,
+		);
 	}
 }
 console.log(
 	'ℹ️  Provenance: not checked. An unpublished package has no npm provenance statement; n8n checks it on ' +
-		'the published version, and publish.yml runs n8n\'s scanner on that version right after `npm publish --provenance`.',
+		"the published version, and publish.yml runs n8n's scanner on that version right after `npm publish --provenance`.",
 );
 if (failed > 0) {
-	console.log(`❌ Package scan failed: ${failed} of ${checks.length} checks found something to fix (above).`);
+	console.log(
+		`❌ Package scan failed: ${failed} of ${checks.length} checks found something to fix (above).`,
+	);
 	process.exit(1);
 }
 console.log(
@@ -89,7 +98,10 @@ function indent(text) {
 
 /** The verdict of `npx @n8n/scan-community-package <name>@<version>`: 0 when it passed, 1 otherwise. */
 function readCliVerdict(output) {
-	if (/^❌ .* has failed security checks/m.test(output) || /^❌ Provenance check failed/m.test(output)) {
+	if (
+		/^❌ .* has failed security checks/m.test(output) ||
+		/^❌ Provenance check failed/m.test(output)
+	) {
 		console.error(`n8n's scanner failed the package:\n${indent(output)}`);
 		return 1;
 	}
@@ -97,7 +109,9 @@ function readCliVerdict(output) {
 		console.log(output.trim());
 		return 0;
 	}
-	console.error(`n8n's scanner gave no verdict (neither passed nor failed):\n${indent(output || '(no output)')}`);
+	console.error(
+		`n8n's scanner gave no verdict (neither passed nor failed):\n${indent(output || '(no output)')}`,
+	);
 	return 1;
 }
 
@@ -105,22 +119,31 @@ function checkManifest(dir) {
 	const problems = [];
 	const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 	const dependencies = Object.keys(manifest.dependencies ?? {});
-	if (dependencies.length > 0) problems.push(`package.json has runtime dependencies: ${dependencies.join(', ')}`);
+	if (dependencies.length > 0)
+		problems.push(`package.json has runtime dependencies: ${dependencies.join(', ')}`);
 	for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) {
-		if (manifest.scripts?.[hook]) problems.push(`package.json has a "${hook}" script, which runs on install`);
+		if (manifest.scripts?.[hook])
+			problems.push(`package.json has a "${hook}" script, which runs on install`);
 	}
 	const registered = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
-	if (registered.length === 0) problems.push('package.json registers no nodes or credentials in its "n8n" section');
+	if (registered.length === 0)
+		problems.push('package.json registers no nodes or credentials in its "n8n" section');
 	for (const file of registered) {
-		if (!existsSync(path.join(dir, file))) problems.push(`package.json names ${file}, which is not in the package`);
+		if (!existsSync(path.join(dir, file)))
+			problems.push(`package.json names ${file}, which is not in the package`);
 	}
 	return problems.length === 0
-		? { passed: true, summary: `${registered.length} registered files present, no dependencies or install scripts` }
+		? {
+				passed: true,
+				summary: `${registered.length} registered files present, no dependencies or install scripts`,
+			}
 		: { passed: false, message: `${problems.length} found`, details: problems.join('\n') };
 }
 
 async function eslintLeg(scannerPath, dir, patterns) {
-	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(pathToFileURL(path.resolve(scannerPath)).href);
+	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+		pathToFileURL(path.resolve(scannerPath)).href
+	);
 	const result = await analyzePackage(dir, patterns === 'source' ? SOURCE_FILE_PATTERNS : patterns);
 	return result.passed
 		? { passed: true, summary: result.message ?? 'no violations' }
@@ -133,13 +156,24 @@ function readRule(file) {
 	const name = /^rule\s+(\w+)/m.exec(text)?.[1];
 	const own = name ? text.slice(text.search(new RegExp(`^rule\\s+${name}\\b`, 'm'))) : '';
 	const meta = (key) => new RegExp(`^\\s*${key}\\s*=\\s*"([^"]*)"`, 'm').exec(own)?.[1];
-	return { file, name, include: meta('path_include'), exclude: meta('path_exclude'), description: meta('description') };
+	return {
+		file,
+		name,
+		include: meta('path_include'),
+		exclude: meta('path_exclude'),
+		description: meta('description'),
+	};
 }
 
 function globsMatch(globs, relativePath) {
 	if (!globs) return false;
 	return globs.split(',').some((glob) => {
-		const pattern = new RegExp(`^${glob.trim().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+		const pattern = new RegExp(
+			`^${glob
+				.trim()
+				.replace(/[.+^${}()|[\]\\]/g, '\\$&')
+				.replace(/\*/g, '.*')}$`,
+		);
 		return pattern.test(relativePath) || pattern.test(path.posix.basename(relativePath));
 	});
 }
@@ -163,12 +197,19 @@ function yaraLeg(rulesDir, dir) {
 		return { passed: false, message: `no readable threat rules in ${rulesDir}` };
 	}
 	// One namespace per rule file: several include the same private helper rules.
-	const run = spawnSync('yara', ['-w', '-s', '-r', '-N', '-e', ...rules.map((rule) => `${rule.name}:${rule.file}`), dir], {
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-	});
+	const run = spawnSync(
+		'yara',
+		['-w', '-s', '-r', '-N', '-e', ...rules.map((rule) => `${rule.name}:${rule.file}`), dir],
+		{
+			encoding: 'utf8',
+			maxBuffer: 64 * 1024 * 1024,
+		},
+	);
 	if (run.error || run.status !== 0) {
-		return { passed: false, message: `yara did not run: ${run.error?.message ?? run.stderr.trim()}` };
+		return {
+			passed: false,
+			message: `yara did not run: ${run.error?.message ?? run.stderr.trim()}`,
+		};
 	}
 	const byName = new Map(rules.map((rule) => [rule.name, rule]));
 	const findings = [];
@@ -189,7 +230,8 @@ function yaraLeg(rulesDir, dir) {
 		current = { rule, file: hit[3], relativePath, offset: undefined };
 		findings.push(current);
 	}
-	if (findings.length === 0) return { passed: true, summary: `${rules.length} threat rules, no findings` };
+	if (findings.length === 0)
+		return { passed: true, summary: `${rules.length} threat rules, no findings` };
 	return {
 		passed: false,
 		message: `${findings.length} YARA rule match${findings.length === 1 ? '' : 'es'}`,

@@ -35,31 +35,57 @@ async function openWorkflow(page: Page, url: string, id: string): Promise<void> 
 }
 
 /** A few finished jobs for the Job picker to list: a conversion with a warning, a digitising job, another conversion. */
-async function recentJobs(sandbox: SandboxAccess): Promise<Array<{ id: string; workflow: string }>> {
+async function recentJobs(
+	sandbox: SandboxAccess,
+): Promise<Array<{ id: string; workflow: string }>> {
 	const design = await readFile(join(examplesDir, 'files', 'Star.JEF'));
 	const logo = await readFile(join(examplesDir, 'files', 'logo.svg'));
 	const jobs = [
-		await createJob(sandbox, { workflow: 'conversion', format: 'dst' }, { name: 'Star.JEF', bytes: design }),
-		await createJob(sandbox, { workflow: 'digitising', format: 'pes', width_mm: '80', colour_count: '3' }, { name: 'logo.svg', bytes: logo }),
-		await createJob(sandbox, { workflow: 'conversion', format: 'exp' }, { name: 'team-badge.jef', bytes: design }),
+		await createJob(
+			sandbox,
+			{ workflow: 'conversion', format: 'dst' },
+			{ name: 'Star.JEF', bytes: design },
+		),
+		await createJob(
+			sandbox,
+			{ workflow: 'digitising', format: 'pes', width_mm: '80', colour_count: '3' },
+			{ name: 'logo.svg', bytes: logo },
+		),
+		await createJob(
+			sandbox,
+			{ workflow: 'conversion', format: 'exp' },
+			{ name: 'team-badge.jef', bytes: design },
+		),
 	];
 	for (const job of jobs) await waitForJobEnd(sandbox, job);
 	return jobs;
 }
 
 /** Manual Trigger -> Embroidery (version 2) Get of the given job, with the Job picker in From List mode. */
-function checkJobWorkflow(job: { id: string; workflow: string }, sandbox: SandboxAccess): WorkflowExport {
+function checkJobWorkflow(
+	job: { id: string; workflow: string },
+	sandbox: SandboxAccess,
+): WorkflowExport {
 	const embroidery = {
 		type: 'n8n-nodes-embroidery.embroidery',
 		typeVersion: 2,
-		credentials: { embroideryApi: { id: 'embroideryDemo01', name: 'Embroidery sandbox (demo account)' } },
+		credentials: {
+			embroideryApi: { id: 'embroideryDemo01', name: 'Embroidery sandbox (demo account)' },
+		},
 	};
 	return {
 		id: 'embroideryShotJob1',
 		name: 'Check a job',
 		active: false,
 		nodes: [
-			{ id: 'shot-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
+			{
+				id: 'shot-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				parameters: {},
+				position: [0, 0],
+			},
 			{
 				...embroidery,
 				id: 'shot-get',
@@ -88,7 +114,10 @@ async function main(): Promise<void> {
 	const scratch = await mkdtemp(join(tmpdir(), 'embroidery-screenshots-'));
 	const sandbox = await startSandbox({ port: 0 });
 	const folders = exampleFolders(join(scratch, 'files'));
-	const n8n = await LocalN8n.create({ userFolder: join(scratch, 'n8n'), fileAccess: [folders.root] });
+	const n8n = await LocalN8n.create({
+		userFolder: join(scratch, 'n8n'),
+		fileAccess: [folders.root],
+	});
 	const browser = await chromium.launchPersistentContext(join(scratch, 'chromium-profile'), {
 		executablePath: chromiumPath,
 		headless: true,
@@ -137,19 +166,33 @@ async function main(): Promise<void> {
 		// The executed Get node first (its output pane shows the hints), then its Job picker opened.
 		await openWorkflow(page, n8n.url, 'embroideryShotJob1');
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
-		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Get job' }).locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 60_000 });
+		await page
+			.locator('[data-test-id="canvas-node"]', { hasText: 'Get job' })
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 60_000 });
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Get job' }).dblclick();
 		await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30_000 });
-		await page.getByText(/has \d+ warnings?:/).first().waitFor({ timeout: 30_000 });
+		await page
+			.getByText(/has \d+ warnings?:/)
+			.first()
+			.waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1_000);
 		await page.screenshot({ path: join(docsDir, 'job-hints.png') });
 
-		await page.locator('[data-test-id="resource-locator-jobId"] [data-test-id="rlc-input"]').first().click();
+		await page
+			.locator('[data-test-id="resource-locator-jobId"] [data-test-id="rlc-input"]')
+			.first()
+			.click();
 		const listed = page.locator('[data-test-id="rlc-item"]');
 		const failed = page.locator('[data-test-id="rlc-error-container"]');
 		await listed.or(failed).first().waitFor({ timeout: 30_000 });
-		if (await failed.isVisible()) throw new Error(`The Job picker showed an error: ${await failed.innerText()}`);
-		await page.waitForFunction(() => document.querySelectorAll('[data-test-id="rlc-item"]').length >= 3, undefined, { timeout: 30_000 });
+		if (await failed.isVisible())
+			throw new Error(`The Job picker showed an error: ${await failed.innerText()}`);
+		await page.waitForFunction(
+			() => document.querySelectorAll('[data-test-id="rlc-item"]').length >= 3,
+			undefined,
+			{ timeout: 30_000 },
+		);
 		await page.waitForTimeout(1_000);
 		await page.screenshot({ path: join(docsDir, 'job-picker.png') });
 		console.log(`Screenshots written to ${docsDir}`);

@@ -19,14 +19,22 @@ import {
 	runTriggerExample,
 	type ExampleOutcome,
 } from './demo';
-import { exampleIds, hasManualTrigger, localShop, readExamples, serveSampleFiles } from './examples';
+import {
+	exampleIds,
+	hasManualTrigger,
+	localShop,
+	readExamples,
+	serveSampleFiles,
+} from './examples';
 import { cacheDir, freePort, LocalN8n, n8nRuntime, repoRoot } from './n8n';
 
 const triggerExampleId = exampleIds.finishedJobs;
 const shopExampleId = exampleIds.shopOrder;
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { headless: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+	const { values } = parseArgs({
+		options: { headless: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+	});
 	if (values.help) {
 		console.log('Usage: npm start [-- --headless]   (npm run demo = npm start -- --headless)');
 		return;
@@ -38,7 +46,10 @@ async function main(): Promise<void> {
 async function runEditor(): Promise<number> {
 	const state = join(cacheDir(), 'local');
 	const folders = exampleFolders(join(state, 'files'));
-	const sandbox = await startSandbox({ port: await freePort(8787), dataDir: join(state, 'sandbox') });
+	const sandbox = await startSandbox({
+		port: await freePort(8787),
+		dataDir: join(state, 'sandbox'),
+	});
 	const samples = await serveSampleFiles(8788);
 	const n8n = await LocalN8n.create({
 		userFolder: join(state, 'n8n'),
@@ -95,7 +106,10 @@ Place a shop order (signed with the local webhook secret, as the example require
     -H "X-Shop-Signature: $(printf '%s' "$body" | openssl dgst -sha256 -hmac ${localShop.webhookSecret} -binary | base64)" -d "$body"
 n8n's log: ${n8n.logFile}
 Press Ctrl-C to stop.`);
-	const ended = await Promise.race([signalled, n8n.exited().then((code) => `n8n exited with code ${code}`)]);
+	const ended = await Promise.race([
+		signalled,
+		n8n.exited().then((code) => `n8n exited with code ${code}`),
+	]);
 	const crashed = !ended.startsWith('SIG');
 	if (crashed) console.error(`${ended}; last lines of ${n8n.logFile}:\n${await n8n.logTail()}`);
 	await stop();
@@ -109,7 +123,10 @@ async function runHeadless(): Promise<number> {
 	const scratch = await mkdtemp(join(tmpdir(), 'embroidery-demo-'));
 	const folders = exampleFolders(join(outputDir, 'files'));
 	const sandbox = await startSandbox({ port: 0 });
-	const n8n = await LocalN8n.create({ userFolder: join(scratch, 'n8n'), fileAccess: [folders.root] });
+	const n8n = await LocalN8n.create({
+		userFolder: join(scratch, 'n8n'),
+		fileAccess: [folders.root],
+	});
 	const outcomes: ExampleOutcome[] = [];
 	const interrupt = () => void n8n.stop().finally(() => process.exit(130));
 	process.once('SIGINT', interrupt);
@@ -128,12 +145,20 @@ async function runHeadless(): Promise<number> {
 		}
 		const trigger = examples.findIndex(({ workflow }) => workflow.id === triggerExampleId);
 		if (trigger >= 0) {
-			console.log(`Running ${examples[trigger].slug} under n8n start (waits for the trigger's next poll, up to 2 minutes)...`);
+			console.log(
+				`Running ${examples[trigger].slug} under n8n start (waits for the trigger's next poll, up to 2 minutes)...`,
+			);
 			await n8n.publishWorkflow(triggerExampleId);
 			await n8n.start();
 			await n8n.signIn(demoOwner);
 			await n8n.waitForActivation([triggerExampleId]);
-			const { outcome } = await runTriggerExample(n8n, sandbox, examples[trigger].slug, workflows[trigger], folders);
+			const { outcome } = await runTriggerExample(
+				n8n,
+				sandbox,
+				examples[trigger].slug,
+				workflows[trigger],
+				folders,
+			);
 			outcomes.push(outcome);
 			report(outcome);
 		}
@@ -142,17 +167,27 @@ async function runHeadless(): Promise<number> {
 		await sandbox.close();
 		await rm(scratch, { recursive: true, force: true });
 	}
-	const summary = { n8nVersion: n8nRuntime().version, createdAt: new Date().toISOString(), examples: outcomes };
+	const summary = {
+		n8nVersion: n8nRuntime().version,
+		createdAt: new Date().toISOString(),
+		examples: outcomes,
+	};
 	await writeFile(join(outputDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
 	const failed = outcomes.filter((outcome) => outcome.status !== 'success');
-	console.log(`\n${outcomes.length - failed.length} examples succeeded, ${failed.length} failed. Results: ${outputDir}`);
+	console.log(
+		`\n${outcomes.length - failed.length} examples succeeded, ${failed.length} failed. Results: ${outputDir}`,
+	);
 	return failed.length ? 1 : 0;
 }
 
 function report(outcome: ExampleOutcome): void {
 	const files = outcome.files.map((file) => `${basename(file.path)} (${file.bytes} B)`).join(', ');
-	if (outcome.status === 'success') console.log(`  ok: ${outcome.jobs.length} job(s); files: ${files || 'none'}`);
-	else console.log(`  FAILED: ${outcome.error?.node ? `${outcome.error.node}: ` : ''}${outcome.error?.message}`);
+	if (outcome.status === 'success')
+		console.log(`  ok: ${outcome.jobs.length} job(s); files: ${files || 'none'}`);
+	else
+		console.log(
+			`  FAILED: ${outcome.error?.node ? `${outcome.error.node}: ` : ''}${outcome.error?.message}`,
+		);
 }
 
 main().catch((error: Error) => {

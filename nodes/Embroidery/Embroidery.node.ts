@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { router } from './actions/router';
 import { credentials, properties } from './actions/versionDescription';
@@ -9,7 +14,10 @@ export class Embroidery implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Embroidery',
 		name: 'embroidery',
-		icon: { light: 'file:../../icons/embroidery.svg', dark: 'file:../../icons/embroidery.dark.svg' },
+		icon: {
+			light: 'file:../../icons/embroidery.svg',
+			dark: 'file:../../icons/embroidery.dark.svg',
+		},
 		group: ['transform'],
 		// 2: the Job picker, an optional Workflow and Simplify on by default; version 1 workflows keep their fields and output.
 		// 3: Simplify's ten fields (with the file links) and, in the AI tool variant, Output; version 2 keeps its Simplify.

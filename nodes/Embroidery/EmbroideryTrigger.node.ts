@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { simplifyJob, simplifyJobAsVersion2 } from './helpers/simplify';
 import { triggerProperties } from './trigger/description';
@@ -9,13 +14,17 @@ export class EmbroideryTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Embroidery Trigger',
 		name: 'embroideryTrigger',
-		icon: { light: 'file:../../icons/embroidery.svg', dark: 'file:../../icons/embroidery.dark.svg' },
+		icon: {
+			light: 'file:../../icons/embroidery.svg',
+			dark: 'file:../../icons/embroidery.dark.svg',
+		},
 		group: ['trigger'],
 		// 1.1: Simplify, on by default; version 1 triggers keep their output. 1.2: Simplify's ten fields; 1.1 keeps its own.
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{"On " + $parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when an embroidery conversion or digitising job completes or fails',
+		description:
+			'Starts the workflow when an embroidery conversion or digitising job completes or fails',
 		defaults: { name: 'Embroidery Trigger' },
 		polling: true,
 		inputs: [],

@@ -29,7 +29,8 @@ function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean
 export function detectArtwork(bytes: Uint8Array): ArtworkType | null {
 	if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
 	if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
-	if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return 'webp';
+	if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+		return 'webp';
 	return looksLikeSvg(bytes) ? 'svg' : null;
 }
 
@@ -39,7 +40,8 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
 	// Skip the prologue an SVG may carry before its root element.
 	for (;;) {
 		text = text.trimStart();
-		const prologue = /^(<\?xml[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)/i.exec(text);
+		const prologue =
+			/^(<\?xml[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)/i.exec(text);
 		if (!prologue) break;
 		text = text.slice(prologue[0].length);
 	}
@@ -165,7 +167,11 @@ function wholePixels(box: CanvasBox, sourceWidth: number, sourceHeight: number):
 }
 
 /** Bounds of the set pixels of a mask, or null when none is set. */
-export function contentBox(mask: Uint8Array, width: number, height: number): { minX: number; minY: number; maxX: number; maxY: number } | null {
+export function contentBox(
+	mask: Uint8Array,
+	width: number,
+	height: number,
+): { minX: number; minY: number; maxX: number; maxY: number } | null {
 	let minX = width;
 	let minY = height;
 	let maxX = -1;
@@ -233,7 +239,10 @@ async function draw(
 	const { type } = source;
 	try {
 		let image = source.svg
-			? sharp(croppedSvg(source.svg, box, source.width, source.height, width, height), { limitInputPixels: maxInputPixels, failOn: 'error' })
+			? sharp(croppedSvg(source.svg, box, source.width, source.height, width, height), {
+					limitInputPixels: maxInputPixels,
+					failOn: 'error',
+				})
 			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 					.autoOrient()
 					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
@@ -246,7 +255,12 @@ async function draw(
 			.ensureAlpha()
 			.raw()
 			.toBuffer({ resolveWithObject: true });
-		return { type, width, height, rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+		return {
+			type,
+			width,
+			height,
+			rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+		};
 	} catch (error) {
 		throw decodeFailure(type, error);
 	}

@@ -111,7 +111,10 @@ class BackdropMatcher {
 		const key = ((rgba[o] >> 2) << 12) | ((rgba[o + 1] >> 2) << 6) | (rgba[o + 2] >> 2);
 		let verdict = this.verdicts[key];
 		if (verdict === 0) {
-			verdict = deltaE76(this.lab, channelsToLab(rgba[o], rgba[o + 1], rgba[o + 2])) <= backgroundTolerance ? 1 : 2;
+			verdict =
+				deltaE76(this.lab, channelsToLab(rgba[o], rgba[o + 1], rgba[o + 2])) <= backgroundTolerance
+					? 1
+					: 2;
 			this.verdicts[key] = verdict;
 		}
 		return verdict === 1;
@@ -137,7 +140,11 @@ function ringIndices(width: number, height: number, depth: number): number[] {
 	return indices;
 }
 
-function plainBorderColour(artwork: Raster, mask: Uint8Array, depth: number): { lab: Lab; rgb: number } | null {
+function plainBorderColour(
+	artwork: Raster,
+	mask: Uint8Array,
+	depth: number,
+): { lab: Lab; rgb: number } | null {
 	const { width, height, rgba } = artwork;
 	const ring = ringIndices(width, height, depth);
 	const opaque = ring.filter((i) => mask[i]);
@@ -178,7 +185,12 @@ function plainBorderColour(artwork: Raster, mask: Uint8Array, depth: number): { 
 }
 
 /** Clears, from the ring `depth` pixels in from the edge inwards, every opaque pixel close to the backdrop colour; returns how many. */
-function floodBackground(artwork: Raster, mask: Uint8Array, matcher: BackdropMatcher, depth: number): number {
+function floodBackground(
+	artwork: Raster,
+	mask: Uint8Array,
+	matcher: BackdropMatcher,
+	depth: number,
+): number {
 	const { width, height, rgba } = artwork;
 	const isBackdrop = (i: number) => mask[i] === 1 && matcher.isNear(rgba, i);
 	const queue = new Int32Array(width * height);

@@ -18,7 +18,12 @@ export interface CleanupResult {
  * Smooths ragged edges (a 3x3 majority vote, the multi-colour form of a morphological
  * open and close), then gives every speck, hairline and pinhole to its strongest neighbour.
  */
-export function removeUnsewableDetail(labels: Uint8Array, width: number, height: number, limits: CleanupLimits): CleanupResult {
+export function removeUnsewableDetail(
+	labels: Uint8Array,
+	width: number,
+	height: number,
+	limits: CleanupLimits,
+): CleanupResult {
 	majorityFilter(labels, width, height);
 	let droppedDetails = 0;
 	let droppedAreaPx = 0;

@@ -63,9 +63,14 @@ export function traceContours(map: RegionMap, regionId: number, insetPx: number)
 	};
 	for (let gy = 0; gy < rows - 1; gy++) {
 		for (let gx = 0; gx < cols - 1; gx++) {
-			const index = inside(gx, gy) | (inside(gx + 1, gy) << 1) | (inside(gx + 1, gy + 1) << 2) | (inside(gx, gy + 1) << 3);
+			const index =
+				inside(gx, gy) |
+				(inside(gx + 1, gy) << 1) |
+				(inside(gx + 1, gy + 1) << 2) |
+				(inside(gx, gy + 1) << 3);
 			const segments = segmentsByCase[index];
-			for (let s = 0; s < segments.length; s += 2) link(edgeId(gx, gy, segments[s]), edgeId(gx, gy, segments[s + 1]));
+			for (let s = 0; s < segments.length; s += 2)
+				link(edgeId(gx, gy, segments[s]), edgeId(gx, gy, segments[s + 1]));
 		}
 	}
 	const point = (id: number): [number, number] => {
@@ -85,7 +90,9 @@ export function traceContours(map: RegionMap, regionId: number, insetPx: number)
 		while (!visited.has(current)) {
 			visited.add(current);
 			loop.push(point(current));
-			const next = (links.get(current) ?? []).find((candidate) => candidate !== previous && !visited.has(candidate));
+			const next = (links.get(current) ?? []).find(
+				(candidate) => candidate !== previous && !visited.has(candidate),
+			);
 			if (next === undefined) break;
 			previous = current;
 			current = next;

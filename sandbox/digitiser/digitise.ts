@@ -49,7 +49,9 @@ const relaxedDensities: Density[] = [
 function validate(options: DigitiseOptions): void {
 	const { widthMm, colourCount, maxStitchCount } = options;
 	if (!Number.isFinite(widthMm) || widthMm < 1 || widthMm > 2000) {
-		throw new RangeError(`widthMm must be a number of millimetres between 1 and 2000, not ${widthMm}.`);
+		throw new RangeError(
+			`widthMm must be a number of millimetres between 1 and 2000, not ${widthMm}.`,
+		);
 	}
 	if (!Number.isInteger(colourCount) || colourCount < 1 || colourCount > 64) {
 		throw new RangeError(`colourCount must be a whole number from 1 to 64, not ${colourCount}.`);
@@ -60,7 +62,10 @@ function validate(options: DigitiseOptions): void {
 }
 
 /** Turns artwork (PNG, JPEG, WebP or SVG bytes) into a sewable pattern. */
-export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Promise<DigitiseResult> {
+export async function digitise(
+	bytes: Uint8Array,
+	options: DigitiseOptions,
+): Promise<DigitiseResult> {
 	validate(options);
 	const paletteKey = options.paletteKey ?? 'generic';
 	const palette = findPalette(paletteKey);
@@ -72,7 +77,9 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 	const foreground = findForeground(artwork);
 	if (foreground.pixelCount === 0) throw emptyArtwork(options.widthMm);
 	if (artwork.frameLeftOut) {
-		warnings.push('A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.');
+		warnings.push(
+			'A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.',
+		);
 	}
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
@@ -108,7 +115,10 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
-		throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
+		throw new DigitiseError(
+			'empty_artwork',
+			'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.',
+		);
 	}
 	plan.pattern.threads = plan.blocks.map((slot): Thread => {
 		const thread = snapped.threads[slot];
@@ -119,7 +129,11 @@ export async function digitise(bytes: Uint8Array, options: DigitiseOptions): Pro
 			...(chart.brand ? { brand: chart.brand } : {}),
 		};
 	});
-	return { pattern: plan.pattern, warnings, metrics: designMetrics(plan.pattern, options.widthMm, plan.coveredAreaMm2) };
+	return {
+		pattern: plan.pattern,
+		warnings,
+		metrics: designMetrics(plan.pattern, options.widthMm, plan.coveredAreaMm2),
+	};
 }
 
 /** Plans the stitches at standard density, relaxing it step by step until the stitch cap is met. */
@@ -164,9 +178,18 @@ const replanTolerance = 0.003;
  * exactly `widthMm`: planned at the scale that should give that width, re-planned once if the
  * sewn extent misses by more than a hair, then fitted exactly.
  */
-function sewAtWidth(map: RegionMap, threadCount: number, widthMm: number, density: Density): SewnDesign {
+function sewAtWidth(
+	map: RegionMap,
+	threadCount: number,
+	widthMm: number,
+	density: Density,
+): SewnDesign {
 	const box = designBox(map);
-	if (!box) throw new DigitiseError('empty_artwork', 'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.');
+	if (!box)
+		throw new DigitiseError(
+			'empty_artwork',
+			'Nothing in the artwork is large enough to sew at this width; choose a larger width_mm.',
+		);
 	const contentPx = box.maxX + 1 - box.minX;
 	let pixelMm = (widthMm - 2 * pullCompensationMm) / contentPx;
 	let plan = planStitches(map, threadCount, pixelMm, density);
@@ -178,7 +201,10 @@ function sewAtWidth(map: RegionMap, threadCount: number, widthMm: number, densit
 	}
 	// The middle of the design's box, where the needle's frame (centred on the raster) puts it.
 	const unit = pixelMm * 10;
-	const middle: [number, number] = [((box.minX + box.maxX + 1 - map.width) / 2) * unit, ((box.minY + box.maxY + 1 - map.height) / 2) * unit];
+	const middle: [number, number] = [
+		((box.minX + box.maxX + 1 - map.width) / 2) * unit,
+		((box.minY + box.maxY + 1 - map.height) / 2) * unit,
+	];
 	const scale = fitToWidth(plan.pattern, widthMm, middle);
 	let designPixels = 0;
 	for (const region of map.regions) if (region.label !== background) designPixels += region.area;

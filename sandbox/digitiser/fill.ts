@@ -1,7 +1,15 @@
 import { traceContours, walkLoop, type Loop } from './contour';
 import { ceil, floor, hypot, PI } from './math';
 import { principalAxis } from './regions';
-import { dropSlivers, frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
+import {
+	dropSlivers,
+	frameAt,
+	lengthenSpans,
+	scanRegion,
+	toPixel,
+	type ScanFrame,
+	type Span,
+} from './scan';
 import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
@@ -29,7 +37,10 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	}
 	const frame = frameAt(fillAngle);
 	const spacing = needle.px(density.fillSpacingMm);
-	const rows = lengthenSpans(dropSlivers(scanRegion(map, regionId, frame, spacing, 0), needle.px(sliverMm)), needle.px(pullCompensationMm));
+	const rows = lengthenSpans(
+		dropSlivers(scanRegion(map, regionId, frame, spacing, 0), needle.px(sliverMm)),
+		needle.px(pullCompensationMm),
+	);
 	const stitchPx = needle.px(density.fillStitchMm);
 	sewSections(sewing, frame, rows, (span) => {
 		sewRow(sewing, frame, span, stitchPx, staggers);
@@ -53,7 +64,10 @@ function bestFillAngle(sewing: RegionSewing): number {
 	let best = candidates[0];
 	let fewest = Number.MAX_SAFE_INTEGER;
 	for (const angle of candidates) {
-		const rows = dropSlivers(scanRegion(sewing.map, sewing.regionId, frameAt(angle), spacing, 0), sewing.needle.px(sliverMm));
+		const rows = dropSlivers(
+			scanRegion(sewing.map, sewing.regionId, frameAt(angle), spacing, 0),
+			sewing.needle.px(sliverMm),
+		);
 		let starts = 0;
 		for (let r = 0; r < rows.length; r++) {
 			const previous = r > 0 && rows[r - 1][0].row === rows[r][0].row - 1 ? rows[r - 1] : [];
@@ -94,7 +108,13 @@ export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number):
  * One tatami row: joins it from the nearer end, then pierces at a grid that is shifted
  * row by row (`staggers`), so holes never line up into a visible furrow.
  */
-function sewRow(sewing: RegionSewing, frame: ScanFrame, span: Span, stitchPx: number, stagger: number[] | null): void {
+function sewRow(
+	sewing: RegionSewing,
+	frame: ScanFrame,
+	span: Span,
+	stitchPx: number,
+	stagger: number[] | null,
+): void {
 	const { needle } = sewing;
 	const [nx, ny] = needle.position;
 	const [ax, ay] = toPixel(frame, span.u0, span.v);
@@ -103,7 +123,9 @@ function sewRow(sewing: RegionSewing, frame: ScanFrame, span: Span, stitchPx: nu
 	const uStart = forward ? span.u0 : span.u1;
 	const uEnd = forward ? span.u1 : span.u0;
 	sewing.joinTo(...toPixel(frame, uStart, span.v));
-	const shift = stagger ? stagger[((span.row % stagger.length) + stagger.length) % stagger.length] * stitchPx : 0;
+	const shift = stagger
+		? stagger[((span.row % stagger.length) + stagger.length) % stagger.length] * stitchPx
+		: 0;
 	const minGap = stitchPx * 0.3;
 	const sign = forward ? 1 : -1;
 	let k = forward ? floor((uStart - shift) / stitchPx) + 1 : ceil((uStart - shift) / stitchPx) - 1;

@@ -4,7 +4,9 @@ import { background, type RegionMap } from './regions';
 import { round } from './math';
 
 /** Bounds, in working pixels, of everything that will be sewn. */
-export function designBox(map: RegionMap): { minX: number; minY: number; maxX: number; maxY: number } | null {
+export function designBox(
+	map: RegionMap,
+): { minX: number; minY: number; maxX: number; maxY: number } | null {
 	let box: { minX: number; minY: number; maxX: number; maxY: number } | null = null;
 	for (const region of map.regions) {
 		if (region.label === background) continue;

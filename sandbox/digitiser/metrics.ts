@@ -20,11 +20,24 @@ export interface DigitiseMetrics {
 	colourBlocks: ColourBlockMetrics[];
 }
 
-export function designMetrics(pattern: Pattern, requestedWidthMm: number, coveredAreaMm2: number): DigitiseMetrics {
+export function designMetrics(
+	pattern: Pattern,
+	requestedWidthMm: number,
+	coveredAreaMm2: number,
+): DigitiseMetrics {
 	const blocks: ColourBlockMetrics[] = [];
 	const blockAt = (index: number) => {
 		const thread = pattern.threads[index];
-		return { thread: thread ? (thread.catalogNumber ? `${thread.catalogNumber} ${thread.name}` : (thread.name ?? '')) : '', stitches: 0, jumps: 0, trims: 0 };
+		return {
+			thread: thread
+				? thread.catalogNumber
+					? `${thread.catalogNumber} ${thread.name}`
+					: (thread.name ?? '')
+				: '',
+			stitches: 0,
+			jumps: 0,
+			trims: 0,
+		};
 	};
 	let block = blockAt(0);
 	blocks.push(block);
@@ -50,7 +63,8 @@ export function designMetrics(pattern: Pattern, requestedWidthMm: number, covere
 	return {
 		requestedWidthMm,
 		coveredAreaMm2: Math.round(coveredAreaMm2 * 10) / 10,
-		stitchesPerCm2: coveredAreaMm2 > 0 ? Math.round((stitches / (coveredAreaMm2 / 100)) * 10) / 10 : 0,
+		stitchesPerCm2:
+			coveredAreaMm2 > 0 ? Math.round((stitches / (coveredAreaMm2 / 100)) * 10) / 10 : 0,
 		colourBlocks: blocks,
 	};
 }

@@ -30,7 +30,13 @@ export function planStitches(
 		.sort((a, b) => areas[b] - areas[a] || a - b);
 
 	const pattern = new Pattern(16384);
-	const needle = new Needle(pattern, pixelMm, (map.width * pixelMm * 10) / 2, (map.height * pixelMm * 10) / 2, rules);
+	const needle = new Needle(
+		pattern,
+		pixelMm,
+		(map.width * pixelMm * 10) / 2,
+		(map.height * pixelMm * 10) / 2,
+		rules,
+	);
 	const covered = new Uint8Array(map.width * map.height);
 	blocks.forEach((thread, blockIndex) => {
 		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);

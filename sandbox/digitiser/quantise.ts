@@ -85,7 +85,8 @@ export function quantiseColours(
 	bins.forEach((bin, j) => {
 		// Edge blends nearer the backdrop than any thread colour belong to the backdrop: edges split halfway.
 		const toBackground = backgroundLab ? deltaE76(labs[j], backgroundLab) : Infinity;
-		binToCluster[bin] = toBackground < deltaE76(labs[j], centres[assignment[j]]) ? 255 : assignment[j];
+		binToCluster[bin] =
+			toBackground < deltaE76(labs[j], centres[assignment[j]]) ? 255 : assignment[j];
 	});
 	const sizes = centres.map(() => 0);
 	let far = 0;
@@ -100,7 +101,9 @@ export function quantiseColours(
 		labels[i] = binToCluster[binOf(rgba, i)];
 		if (labels[i] !== 255) sizes[labels[i]]++;
 	}
-	const representatives = centres.map((centre, c) => dominantShade(labs, binWeights, assignment, c) ?? centre);
+	const representatives = centres.map(
+		(centre, c) => dominantShade(labs, binWeights, assignment, c) ?? centre,
+	);
 	return { labels, centres, representatives, sizes, farShare: foreground ? far / foreground : 0 };
 }
 
@@ -111,14 +114,21 @@ const edgeContrast = 24;
 const blendSlack = 40;
 
 function difference(rgba: Uint8Array, o: number, p: number): number {
-	return abs(rgba[p] - rgba[o]) + abs(rgba[p + 1] - rgba[o + 1]) + abs(rgba[p + 2] - rgba[o + 2]) + abs(rgba[p + 3] - rgba[o + 3]);
+	return (
+		abs(rgba[p] - rgba[o]) +
+		abs(rgba[p + 1] - rgba[o + 1]) +
+		abs(rgba[p + 2] - rgba[o + 2]) +
+		abs(rgba[p + 3] - rgba[o + 3])
+	);
 }
 
 /** True when the pixel lies between two unlike neighbours in colour: an anti-aliasing blend of them. */
 function isBlend(rgba: Uint8Array, o: number, a: number, b: number): boolean {
 	const toA = difference(rgba, o, a);
 	const toB = difference(rgba, o, b);
-	return toA > edgeContrast && toB > edgeContrast && toA + toB <= difference(rgba, a, b) + blendSlack;
+	return (
+		toA > edgeContrast && toB > edgeContrast && toA + toB <= difference(rgba, a, b) + blendSlack
+	);
 }
 
 /**
@@ -137,7 +147,12 @@ function onColourEdge(rgba: Uint8Array, i: number, width: number, size: number):
 /** Shades this close (Lab units) to a cluster's heaviest colour count as that colour. */
 const shadeRadius = 10;
 
-function dominantShade(labs: Lab[], weights: number[], assignment: Int32Array, cluster: number): Lab | null {
+function dominantShade(
+	labs: Lab[],
+	weights: number[],
+	assignment: Int32Array,
+	cluster: number,
+): Lab | null {
 	let heaviest = -1;
 	for (let j = 0; j < labs.length; j++) {
 		if (assignment[j] === cluster && (heaviest < 0 || weights[j] > weights[heaviest])) heaviest = j;
@@ -166,7 +181,12 @@ function clusterWeights(weights: number[], assignment: Int32Array, k: number): n
 }
 
 /** Lloyd iterations over the weighted colour bins; updates centres and assignment in place. */
-function refineCentres(labs: Lab[], weights: number[], centres: Lab[], assignment: Int32Array): void {
+function refineCentres(
+	labs: Lab[],
+	weights: number[],
+	centres: Lab[],
+	assignment: Int32Array,
+): void {
 	for (let iteration = 0; iteration < maxIterations; iteration++) {
 		let moved = 0;
 		for (let j = 0; j < labs.length; j++) {
@@ -223,7 +243,8 @@ function seedCentres(labs: Lab[], weights: number[], k: number): Lab[] {
 		}
 		if (pick < 0) break;
 		centres.push(labs[pick]);
-		for (let j = 0; j < labs.length; j++) nearest[j] = min(nearest[j], deltaE76(labs[j], labs[pick]) ** 2);
+		for (let j = 0; j < labs.length; j++)
+			nearest[j] = min(nearest[j], deltaE76(labs[j], labs[pick]) ** 2);
 	}
 	return centres;
 }

@@ -132,7 +132,10 @@ function insetDistances(labels: Uint8Array, width: number, height: number): Floa
  * The direction a region is longest in (its principal component), and how elongated it is:
  * the ratio of its spread along that axis to its spread across it (1 for a disc or a square).
  */
-export function principalAxis(map: RegionMap, regionId: number): { angle: number; elongation: number } {
+export function principalAxis(
+	map: RegionMap,
+	regionId: number,
+): { angle: number; elongation: number } {
 	const region = map.regions[regionId];
 	let n = 0;
 	let sx = 0;

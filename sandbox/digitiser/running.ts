@@ -13,7 +13,9 @@ const runStitchMm = 1.5;
 export function sewRunning(sewing: RegionSewing): void {
 	const { map, regionId } = sewing;
 	const halfWidth = map.regions[regionId].widthPx / 2;
-	const loops = traceContours(map, regionId, 0).map((loop) => towardsMiddle(sewing, loop, halfWidth));
+	const loops = traceContours(map, regionId, 0).map((loop) =>
+		towardsMiddle(sewing, loop, halfWidth),
+	);
 	sewLoops(sewing, loops, runStitchMm);
 }
 
@@ -23,7 +25,9 @@ function towardsMiddle(sewing: RegionSewing, loop: Loop, halfWidth: number): Loo
 	const inRegion = (x: number, y: number) => {
 		const px = floor(x);
 		const py = floor(y);
-		return px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId;
+		return (
+			px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
+		);
 	};
 	const n = loop.length;
 	return loop.map(([x, y], k) => {

@@ -13,7 +13,10 @@ export function sewSatin(sewing: RegionSewing, density: Density): void {
 		sewSections(sewing, frame, rows, (span) => sewZigZag(sewing, frame, span));
 	}
 	const spacing = needle.px(density.satinSpacingMm);
-	const rows = lengthenSpans(scanRegion(map, regionId, frame, spacing, 0), needle.px(pullCompensationMm));
+	const rows = lengthenSpans(
+		scanRegion(map, regionId, frame, spacing, 0),
+		needle.px(pullCompensationMm),
+	);
 	sewSections(sewing, frame, rows, (span) => {
 		sewZigZag(sewing, frame, span);
 		sewing.cover(frame, span, spacing / 2);

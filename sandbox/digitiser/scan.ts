@@ -32,7 +32,13 @@ const sampleStep = 0.5;
  * Cuts a region into parallel scan lines `spacing` pixels apart and returns, row by row,
  * the stretches that lie inside it at least `insetPx` from its edge.
  */
-export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, spacing: number, insetPx: number): Span[][] {
+export function scanRegion(
+	map: RegionMap,
+	regionId: number,
+	frame: ScanFrame,
+	spacing: number,
+	insetPx: number,
+): Span[][] {
 	const region = map.regions[regionId];
 	const { width, ids, inset } = map;
 	const corners: Array<[number, number]> = [
@@ -79,7 +85,8 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
 				open = false;
 			}
 		}
-		if (open) spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
+		if (open)
+			spans.push({ u0: start - sampleStep / 2, u1: u - sampleStep / 2, v, row, sewn: false });
 		if (spans.length) rows.push(spans);
 	}
 	return rows;
@@ -90,7 +97,9 @@ export function scanRegion(map: RegionMap, regionId: number, frame: ScanFrame, s
  * steps in slivers, each of which would be sewn (and travelled to) on its own.
  */
 export function dropSlivers(rows: Span[][], px: number): Span[][] {
-	return rows.map((row) => row.filter((span) => span.u1 - span.u0 >= px)).filter((row) => row.length > 0);
+	return rows
+		.map((row) => row.filter((span) => span.u1 - span.u0 >= px))
+		.filter((row) => row.length > 0);
 }
 
 /** Lengthens every span by `px` at both ends (pull compensation), in place. */
@@ -110,7 +119,11 @@ export function lengthenSpans(rows: Span[][], px: number): Span[][] {
  * (a span with nothing unsewn touching it on one side), the one nearest the needle, so a
  * convex shape is one section instead of two halves sewn from the middle out.
  */
-export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, number]): Span[] | null {
+export function nextSection(
+	rows: Span[][],
+	frame: ScanFrame,
+	from: [number, number],
+): Span[] | null {
 	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
 	const touching = (r: number, span: Span, direction: number) => {
 		const next = rows[r + direction];
@@ -142,7 +155,8 @@ export function nextSection(rows: Span[][], frame: ScanFrame, from: [number, num
 	if (!best) return null;
 	const section: Span[] = [best];
 	best.sewn = true;
-	const direction = touching(bestRow, best, 1).length || !touching(bestRow, best, -1).length ? 1 : -1;
+	const direction =
+		touching(bestRow, best, 1).length || !touching(bestRow, best, -1).length ? 1 : -1;
 	let current: Span = best;
 	let r = bestRow;
 	for (;;) {

@@ -20,7 +20,12 @@ export interface Density {
  */
 export const pullCompensationMm = 0.15;
 
-export const standardDensity: Density = { fillSpacingMm: 0.4, fillStitchMm: 3.5, satinSpacingMm: 0.2, underlay: true };
+export const standardDensity: Density = {
+	fillSpacingMm: 0.4,
+	fillStitchMm: 3.5,
+	satinSpacingMm: 0.2,
+	underlay: true,
+};
 
 /** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
 const maxHiddenTravelMm = 20;
@@ -82,7 +87,14 @@ export class RegionSewing {
 			for (let dx = -slackPx; dx <= slackPx; dx++) {
 				const nx = x + dx;
 				const ny = y + dy;
-				if (nx >= 0 && ny >= 0 && nx < width && ny < height && ids[ny * width + nx] === this.regionId) return true;
+				if (
+					nx >= 0 &&
+					ny >= 0 &&
+					nx < width &&
+					ny < height &&
+					ids[ny * width + nx] === this.regionId
+				)
+					return true;
 			}
 		}
 		return false;
@@ -118,7 +130,12 @@ export class RegionSewing {
 }
 
 /** Sews every section of the scan, travelling between sections. */
-export function sewSections(sewing: RegionSewing, frame: ScanFrame, rows: Span[][], sew: (span: Span) => void): void {
+export function sewSections(
+	sewing: RegionSewing,
+	frame: ScanFrame,
+	rows: Span[][],
+	sew: (span: Span) => void,
+): void {
 	for (;;) {
 		const section = nextSection(rows, frame, sewing.needle.position);
 		if (!section) return;

@@ -15,7 +15,11 @@ export interface SnappedColours {
 }
 
 /** Replaces each quantised colour by its nearest thread (CIEDE2000); colours landing on one thread become one. */
-export function snapToPalette(quantised: Quantised, chart: ThreadChart, paletteLabel: string): SnappedColours {
+export function snapToPalette(
+	quantised: Quantised,
+	chart: ThreadChart,
+	paletteLabel: string,
+): SnappedColours {
 	const warnings: string[] = [];
 	const threads: ChartThread[] = [];
 	const firstCentres: Lab[] = [];

@@ -44,7 +44,10 @@ function unsafe(reason: string): DigitiseError {
 }
 
 function malformed(what: string): DigitiseError {
-	return new DigitiseError('unreadable_artwork', `The SVG artwork could not be decoded (${what}); export it again as a valid SVG.`);
+	return new DigitiseError(
+		'unreadable_artwork',
+		`The SVG artwork could not be decoded (${what}); export it again as a valid SVG.`,
+	);
 }
 
 function escapeText(text: string): string {
@@ -79,7 +82,9 @@ function startTag(name: string, attributes: Array<[string, string]>): string {
 
 /** The safe SVG as it stands, so sharp reads the canvas size librsvg gives it. */
 export function wholeSvg(safe: SafeSvg): Buffer {
-	return Buffer.from(startTag(safe.rootName, safe.rootAttributes) + (safe.rootEmpty ? '/>' : `>${safe.body}`));
+	return Buffer.from(
+		startTag(safe.rootName, safe.rootAttributes) + (safe.rootEmpty ? '/>' : `>${safe.body}`),
+	);
 }
 
 /**
@@ -143,7 +148,8 @@ class SvgReader {
 			else this.startTag();
 		}
 		if (!this.root) throw malformed('no root element');
-		if (this.openNames.length) throw malformed(`<${this.openNames[this.openNames.length - 1]}> is never closed`);
+		if (this.openNames.length)
+			throw malformed(`<${this.openNames[this.openNames.length - 1]}> is never closed`);
 		return {
 			body: this.bodyStart < 0 ? '' : this.out.slice(this.bodyStart).join(''),
 			rootName: this.rootName,
@@ -166,7 +172,9 @@ class SvgReader {
 		const end = this.indexOrFail('?>', this.pos, 'an unclosed processing instruction');
 		const target = /^<\?([^\s?]+)/.exec(this.text.slice(this.pos, end))?.[1] ?? '';
 		if (target.toLowerCase() === 'xml-stylesheet') {
-			throw unsafe('it loads an outside style sheet (<?xml-stylesheet?>); put the styles inside the SVG.');
+			throw unsafe(
+				'it loads an outside style sheet (<?xml-stylesheet?>); put the styles inside the SVG.',
+			);
 		}
 		// The XML declaration and other instructions carry nothing a picture needs.
 		this.pos = end + 2;
@@ -196,17 +204,30 @@ class SvgReader {
 		for (const match of declarations.matchAll(declaration)) {
 			rest = rest.replace(match[0], '');
 			if (match[1] !== 'ENTITY') continue;
-			const entity = /^<!ENTITY\s+(%\s+)?([\w.:-]+)\s+(?:(["'])([\s\S]*?)\3|(SYSTEM|PUBLIC)[\s\S]*)\s*>$/.exec(match[0]);
+			const entity =
+				/^<!ENTITY\s+(%\s+)?([\w.:-]+)\s+(?:(["'])([\s\S]*?)\3|(SYSTEM|PUBLIC)[\s\S]*)\s*>$/.exec(
+					match[0],
+				);
 			if (!entity) throw malformed('a DOCTYPE entity declaration it cannot read');
 			const [, parameter, name, , value, external] = entity;
-			if (external) throw unsafe(`it declares an external entity (&${name};), which would read a file or a web address.`);
-			if (parameter) throw unsafe('it declares parameter entities in its DOCTYPE; export it again as plain SVG.');
+			if (external)
+				throw unsafe(
+					`it declares an external entity (&${name};), which would read a file or a web address.`,
+				);
+			if (parameter)
+				throw unsafe(
+					'it declares parameter entities in its DOCTYPE; export it again as plain SVG.',
+				);
 			if (/[&%<]/.test(value)) {
-				throw unsafe(`its entity &${name}; refers to other entities or holds markup (the "billion laughs" pattern); export it again as plain SVG.`);
+				throw unsafe(
+					`its entity &${name}; refers to other entities or holds markup (the "billion laughs" pattern); export it again as plain SVG.`,
+				);
 			}
-			if (value.length > maxEntityLength) throw unsafe(`its entity &${name}; is longer than ${maxEntityLength} characters.`);
+			if (value.length > maxEntityLength)
+				throw unsafe(`its entity &${name}; is longer than ${maxEntityLength} characters.`);
 			if (!this.entities.has(name)) this.entities.set(name, value);
-			if (this.entities.size > maxEntities) throw unsafe(`it declares more than ${maxEntities} entities.`);
+			if (this.entities.size > maxEntities)
+				throw unsafe(`it declares more than ${maxEntities} entities.`);
 		}
 		if (rest.trim()) throw malformed('a DOCTYPE it cannot read');
 	}
@@ -216,12 +237,16 @@ class SvgReader {
 		if (!raw.includes('&')) return raw;
 		return raw.replace(/&([^;\s&<]*);?/g, (whole, name: string) => {
 			if (!whole.endsWith(';')) throw malformed(`a stray "&" in "${raw.slice(0, 40)}"`);
-			if (name.startsWith('#x') || name.startsWith('#X')) return codePoint(parseInt(name.slice(2), 16), raw);
+			if (name.startsWith('#x') || name.startsWith('#X'))
+				return codePoint(parseInt(name.slice(2), 16), raw);
 			if (name.startsWith('#')) return codePoint(parseInt(name.slice(1), 10), raw);
 			const known = predefined[name] ?? this.entities.get(name);
 			if (known === undefined) throw malformed(`the undeclared entity &${name};`);
 			this.expanded += known.length;
-			if (this.expanded > maxExpansion) throw unsafe(`its entities expand to more than ${maxExpansion / 1_000_000} million characters.`);
+			if (this.expanded > maxExpansion)
+				throw unsafe(
+					`its entities expand to more than ${maxExpansion / 1_000_000} million characters.`,
+				);
 			return known;
 		});
 	}
@@ -252,7 +277,8 @@ class SvgReader {
 		const end = this.indexOrFail('>', this.pos, 'an unclosed end tag');
 		const name = this.text.slice(this.pos + 2, end).trim();
 		const open = this.openNames.pop();
-		if (open !== name) throw malformed(open ? `</${name}> closes <${open}>` : `</${name}> closes nothing`);
+		if (open !== name)
+			throw malformed(open ? `</${name}> closes <${open}>` : `</${name}> closes nothing`);
 		if (localName(name) === 'style') this.styleDepth--;
 		this.stack.pop();
 		this.out.push(`</${name}>`);
@@ -282,14 +308,19 @@ class SvgReader {
 			const attribute = attributePattern.exec(text);
 			if (!attribute) throw malformed(`an attribute of <${name}> it cannot read`);
 			const attributeName = attribute[1];
-			if (attributes.some(([existing]) => existing === attributeName)) throw malformed(`a repeated ${attributeName} on <${name}>`);
+			if (attributes.some(([existing]) => existing === attributeName))
+				throw malformed(`a repeated ${attributeName} on <${name}>`);
 			attributes.push([attributeName, this.decode(attribute[3] ?? attribute[4])]);
 			i += attribute[0].length;
 		}
 		this.pos = i + 1;
-		if (this.openNames.length + 1 > maxDepth) throw unsafe(`it nests elements more than ${maxDepth} deep.`);
+		if (this.openNames.length + 1 > maxDepth)
+			throw unsafe(`it nests elements more than ${maxDepth} deep.`);
 		const element = this.checkElement(name, attributes);
-		const kept = localName(name) === 'a' ? attributes.filter(([attribute]) => localName(attribute) !== 'href') : attributes;
+		const kept =
+			localName(name) === 'a'
+				? attributes.filter(([attribute]) => localName(attribute) !== 'href')
+				: attributes;
 		if (!this.root) {
 			if (localName(name) !== 'svg') throw malformed(`the root element is <${name}>, not <svg>`);
 			this.root = element;
@@ -323,8 +354,12 @@ class SvgReader {
 				if (local === 'a') continue;
 				const target = value.trim();
 				if (target.startsWith('#')) element.refs.push(target.slice(1));
-				else if (/^data:/i.test(target) && (local === 'image' || local === 'feImage')) this.embeddedImages.push(dataImage(target));
-				else throw unsafe(`<${name}> refers to "${target.slice(0, 80)}" outside the SVG; embed images as data: PNG or JPEG, or convert the artwork to PNG.`);
+				else if (/^data:/i.test(target) && (local === 'image' || local === 'feImage'))
+					this.embeddedImages.push(dataImage(target));
+				else
+					throw unsafe(
+						`<${name}> refers to "${target.slice(0, 80)}" outside the SVG; embed images as data: PNG or JPEG, or convert the artwork to PNG.`,
+					);
 			} else if (attribute === 'style') {
 				checkCss(value, element);
 			} else if (/url\s*\(/i.test(value)) {
@@ -341,7 +376,8 @@ function localName(name: string): string {
 }
 
 function codePoint(value: number, raw: string): string {
-	if (!Number.isFinite(value) || value <= 0 || value > 0x10ffff) throw malformed(`a bad character reference in "${raw.slice(0, 40)}"`);
+	if (!Number.isFinite(value) || value <= 0 || value > 0x10ffff)
+		throw malformed(`a bad character reference in "${raw.slice(0, 40)}"`);
 	return String.fromCodePoint(value);
 }
 
@@ -351,19 +387,26 @@ function fragmentUrls(value: string, elementName: string): string[] {
 	for (const match of value.matchAll(/url\s*\(\s*(["']?)([^"')]*)\1\s*\)/gi)) {
 		const target = match[2].trim();
 		if (!target.startsWith('#')) {
-			throw unsafe(`<${elementName}> refers to "${target.slice(0, 80)}" outside the SVG with url(); only url(#id) is allowed.`);
+			throw unsafe(
+				`<${elementName}> refers to "${target.slice(0, 80)}" outside the SVG with url(); only url(#id) is allowed.`,
+			);
 		}
 		ids.push(target.slice(1));
 	}
 	// A url( the pattern above could not read is refused rather than guessed at.
-	if ((value.match(/url\s*\(/gi) ?? []).length !== ids.length) throw unsafe(`<${elementName}> has a url() it cannot read.`);
+	if ((value.match(/url\s*\(/gi) ?? []).length !== ids.length)
+		throw unsafe(`<${elementName}> has a url() it cannot read.`);
 	return ids;
 }
 
 /** Style text: no imports, no escapes that could spell a hidden url(, only url(#id). */
 function checkCss(css: string, element: SvgElement): void {
-	if (/@import/i.test(css)) throw unsafe('its styles import another style sheet (@import); put the styles inside the SVG.');
-	if (css.includes('\\')) throw unsafe('its styles use CSS escapes (\\), which could hide a reference to a file; remove them.');
+	if (/@import/i.test(css))
+		throw unsafe('its styles import another style sheet (@import); put the styles inside the SVG.');
+	if (css.includes('\\'))
+		throw unsafe(
+			'its styles use CSS escapes (\\), which could hide a reference to a file; remove them.',
+		);
 	element.refs.push(...fragmentUrls(css, element.name));
 }
 
@@ -373,14 +416,20 @@ function dataImage(uri: string): Buffer {
 	if (comma < 0) throw unsafe('an embedded image is not a valid data: URI.');
 	const meta = uri.slice(5, comma);
 	const payload = uri.slice(comma + 1);
-	const bytes = /;base64$/i.test(meta) ? Buffer.from(payload.replace(/\s+/g, ''), 'base64') : Buffer.from(decodeURIComponent(payload), 'latin1');
-	const is = (signature: number[], offset = 0) => signature.every((value, index) => bytes[offset + index] === value);
+	const bytes = /;base64$/i.test(meta)
+		? Buffer.from(payload.replace(/\s+/g, ''), 'base64')
+		: Buffer.from(decodeURIComponent(payload), 'latin1');
+	const is = (signature: number[], offset = 0) =>
+		signature.every((value, index) => bytes[offset + index] === value);
 	const raster =
 		is([0x89, 0x50, 0x4e, 0x47]) ||
 		is([0xff, 0xd8, 0xff]) ||
 		is([0x47, 0x49, 0x46, 0x38]) ||
 		(is([0x52, 0x49, 0x46, 0x46]) && is([0x57, 0x45, 0x42, 0x50], 8));
-	if (!raster) throw unsafe('an embedded image is not PNG, JPEG, GIF or WebP (an embedded SVG could reach outside itself).');
+	if (!raster)
+		throw unsafe(
+			'an embedded image is not PNG, JPEG, GIF or WebP (an embedded SVG could reach outside itself).',
+		);
 	return bytes;
 }
 
@@ -438,7 +487,9 @@ function checkReferenceGraph(root: SvgElement): void {
 			const child = frame.next.pop();
 			if (child) {
 				if (onPath.has(child)) {
-					throw unsafe(`its <${child.name}${child.id ? ` id="${child.id}"` : ''}> refers back to itself through <use> or url(#…), an endless loop.`);
+					throw unsafe(
+						`its <${child.name}${child.id ? ` id="${child.id}"` : ''}> refers back to itself through <use> or url(#…), an endless loop.`,
+					);
 				}
 				if (!cost.has(child)) enter(child);
 				continue;
@@ -450,7 +501,9 @@ function checkReferenceGraph(root: SvgElement): void {
 				if (target) total += cost.get(target)!;
 			}
 			if (total > maxDrawnElements) {
-				throw unsafe(`its <use> and url(#…) references multiply into more than ${maxDrawnElements} drawn elements.`);
+				throw unsafe(
+					`its <use> and url(#…) references multiply into more than ${maxDrawnElements} drawn elements.`,
+				);
 			}
 			cost.set(frame.element, total);
 			onPath.delete(frame.element);

@@ -26,7 +26,8 @@ export interface UnlockPayment {
  */
 export function unlockPayment(purse: Purse, workflow: Workflow): UnlockPayment {
 	if (purse.plan === 'internal') return { method: 'internal', credits: 0 };
-	if (purse.plan === 'subscription' && purse.entitlements > 0) return { method: 'subscription', credits: 0 };
+	if (purse.plan === 'subscription' && purse.entitlements > 0)
+		return { method: 'subscription', credits: 0 };
 	const cost = creditCosts[workflow];
 	return { method: purse.creditBalance >= cost ? 'credits' : null, credits: cost };
 }

@@ -31,9 +31,10 @@ export function tooManyEntries(): PatternTooLargeError {
 
 /** Moves that lead off the pattern model's range: no real file does that, so it is damaged. */
 export function coordinateOutOfRange(x: number, y: number): UnreadableSourceError {
-	const where = Number.isFinite(x) && Number.isFinite(y)
-		? `lead ${metres(Math.max(Math.abs(x), Math.abs(y)))} from its origin`
-		: 'lead to a position that is not a number';
+	const where =
+		Number.isFinite(x) && Number.isFinite(y)
+			? `lead ${metres(Math.max(Math.abs(x), Math.abs(y)))} from its origin`
+			: 'lead to a position that is not a number';
 	return new UnreadableSourceError(
 		`The file is damaged: its moves ${where}, beyond the ${metres(ceilings.coordinate)} on each axis that the engine handles (no embroidery field is that large).`,
 	);
@@ -41,7 +42,10 @@ export function coordinateOutOfRange(x: number, y: number): UnreadableSourceErro
 
 /** Most records a writer may produce for a design of `entries` entries. */
 export function recordBudget(entries: number): number {
-	return Math.min(ceilings.patternEntries, entries * ceilings.recordsPerEntry + ceilings.extraRecords);
+	return Math.min(
+		ceilings.patternEntries,
+		entries * ceilings.recordsPerEntry + ceilings.extraRecords,
+	);
 }
 
 export function tooManyRecords(

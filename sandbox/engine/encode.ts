@@ -11,7 +11,9 @@ export const previewFormats: Record<PreviewFormat, { mimeType: string; extension
 /** The preview format sharp reports for a decoded image, or null for anything else. */
 export function previewFormatOf(sharpFormat: string | undefined): PreviewFormat | null {
 	if (sharpFormat === 'jpg') return 'jpeg';
-	return sharpFormat === 'png' || sharpFormat === 'webp' || sharpFormat === 'jpeg' ? sharpFormat : null;
+	return sharpFormat === 'png' || sharpFormat === 'webp' || sharpFormat === 'jpeg'
+		? sharpFormat
+		: null;
 }
 
 /** One set of encoder settings for the plain and the watermarked preview alike. */

@@ -30,7 +30,9 @@ export function hoopWarning(
 	const hoop = findModule(format)?.largestHoop;
 	if (!hoop || widthMm <= 0 || fits(widthMm, heightMm, hoop)) return null;
 	const roomier = formatModules
-		.filter((module) => module.write && module.largestHoop && fits(widthMm, heightMm, module.largestHoop))
+		.filter(
+			(module) => module.write && module.largestHoop && fits(widthMm, heightMm, module.largestHoop),
+		)
 		.map((module) => module.info.format.toUpperCase());
 	let advice = 'Only machines with a bigger hoop can sew it: choose ';
 	if (resizable) {

@@ -286,11 +286,18 @@ export class RelativePatternBuilder {
  * The builder for a file of `recordBytes`-byte relative moves after a `headerSize`-byte header, sized
  * for its records; a file shorter than its header is refused.
  */
-export function recordsBuilder(bytes: Uint8Array, headerSize: number, recordBytes: number, format: string): RelativePatternBuilder {
+export function recordsBuilder(
+	bytes: Uint8Array,
+	headerSize: number,
+	recordBytes: number,
+	format: string,
+): RelativePatternBuilder {
 	if (bytes.length < headerSize) {
 		throw new UnreadableSourceError(
 			`A ${format} file starts with a ${headerSize}-byte header, but this file has only ${bytes.length} bytes.`,
 		);
 	}
-	return new RelativePatternBuilder(Math.max(1024, Math.floor((bytes.length - headerSize) / recordBytes) + 2));
+	return new RelativePatternBuilder(
+		Math.max(1024, Math.floor((bytes.length - headerSize) / recordBytes) + 2),
+	);
 }

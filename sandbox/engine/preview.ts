@@ -41,7 +41,8 @@ const WHITE: Rgb = { r: 255, g: 255, b: 255 };
 
 /** Colours for designs whose file carries none (DST, EXP): distinct, calm, readable on white. */
 export const defaultPreviewPalette: readonly number[] = [
-	0x1f4e79, 0xc0392b, 0xe0a526, 0x2e8b57, 0x7d3c98, 0xe67e22, 0x138d90, 0xd35d8a, 0x5d6d7e, 0x8b5a2b,
+	0x1f4e79, 0xc0392b, 0xe0a526, 0x2e8b57, 0x7d3c98, 0xe67e22, 0x138d90, 0xd35d8a, 0x5d6d7e,
+	0x8b5a2b,
 ];
 
 function toRgb(colour: number): Rgb {
@@ -50,11 +51,14 @@ function toRgb(colour: number): Rgb {
 
 function blockColours(pattern: Pattern): Rgb[] {
 	let blocks = 1;
-	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.ColorChange) blocks++;
+	for (let i = 0; i < pattern.length; i++)
+		if (pattern.commands[i] === Command.ColorChange) blocks++;
 	const colours: Rgb[] = [];
 	for (let block = 0; block < blocks; block++) {
 		const thread = pattern.threads[block];
-		colours.push(toRgb(thread ? thread.color : defaultPreviewPalette[block % defaultPreviewPalette.length]));
+		colours.push(
+			toRgb(thread ? thread.color : defaultPreviewPalette[block % defaultPreviewPalette.length]),
+		);
 	}
 	return colours;
 }
@@ -65,7 +69,11 @@ function checkOptions(options: PreviewOptions): { format: PreviewFormat; maxSize
 		throw new Error(`Preview format "${format}" is not supported; use png, webp or jpeg.`);
 	}
 	const maxSizePx = options.maxSizePx ?? DEFAULT_PREVIEW_SIZE_PX;
-	if (!Number.isInteger(maxSizePx) || maxSizePx < MIN_PREVIEW_SIZE_PX || maxSizePx > MAX_PREVIEW_SIZE_PX) {
+	if (
+		!Number.isInteger(maxSizePx) ||
+		maxSizePx < MIN_PREVIEW_SIZE_PX ||
+		maxSizePx > MAX_PREVIEW_SIZE_PX
+	) {
 		throw new Error(
 			`Preview size must be a whole number of pixels from ${MIN_PREVIEW_SIZE_PX} to ${MAX_PREVIEW_SIZE_PX}, got ${maxSizePx}.`,
 		);
@@ -113,7 +121,10 @@ function layoutFor(bounds: Bounds, sizePx: number): PreviewLayout {
  * the next, in sewing order. Jumps, trims and colour changes start a fresh run (their
  * threads are cut away or hidden); a stop only pauses the machine, so the run goes on.
  */
-function forEachSewnStitch(pattern: Pattern, visit: (from: number, to: number, block: number) => void): void {
+function forEachSewnStitch(
+	pattern: Pattern,
+	visit: (from: number, to: number, block: number) => void,
+): void {
 	const { commands, length } = pattern;
 	let block = 0;
 	let needle = -1;
@@ -205,13 +216,17 @@ function previewSize(pattern: Pattern, maxSizePx: number): { width: number; heig
 }
 
 /** Renders the stitch preview as PNG (default), WebP or JPEG, optionally watermarked. */
-export async function renderPreview(pattern: Pattern, options: PreviewOptions = {}): Promise<Preview> {
+export async function renderPreview(
+	pattern: Pattern,
+	options: PreviewOptions = {},
+): Promise<Preview> {
 	const { format, maxSizePx } = checkOptions(options);
 	const raster = rasterisePattern(pattern, maxSizePx, options.pixelBudget);
 	const { width, height } = previewSize(pattern, maxSizePx);
 	const rgba = raster.toRgba(format === 'jpeg' ? WHITE : undefined);
 	let image = sharp(rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } });
-	if (raster.width !== width || raster.height !== height) image = image.resize(width, height, { fit: 'fill' });
+	if (raster.width !== width || raster.height !== height)
+		image = image.resize(width, height, { fit: 'fill' });
 	if (options.watermark) {
 		image = image.composite([await watermarkLayer(width, height)]);
 	}

@@ -111,7 +111,12 @@ export class ThreadRaster {
 				specular *= specular;
 				specular *= SPECULAR;
 				const fromHole = along < length - along ? along : length - along;
-				const hole = fromHole >= holeReach ? 1 : fromHole <= 0 ? holeFloor : 1 - holeSlope * (holeReach - fromHole);
+				const hole =
+					fromHole >= holeReach
+						? 1
+						: fromHole <= 0
+							? holeFloor
+							: 1 - holeSlope * (holeReach - fromHole);
 				const shade = (AMBIENT + DIFFUSE * (diffuse > 0 ? diffuse : 0)) * hole;
 				const keep = 1 - coverage;
 				const r = red * shade + specular;

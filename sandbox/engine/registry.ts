@@ -52,7 +52,8 @@ export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 	try {
 		return module.read(bytes);
 	} catch (error) {
-		if (error instanceof UnreadableSourceError || error instanceof PatternTooLargeError) throw error;
+		if (error instanceof UnreadableSourceError || error instanceof PatternTooLargeError)
+			throw error;
 		throw new UnreadableSourceError(
 			`The ${module.info.label} file is damaged: ${(error as Error).message}`,
 		);

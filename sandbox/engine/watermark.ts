@@ -36,7 +36,8 @@ function textPath(text: string): string {
 	return [...text]
 		.map((character, index) => {
 			const glyph = GLYPHS[character];
-			if (glyph === undefined) throw new Error(`The watermark font has no glyph for "${character}".`);
+			if (glyph === undefined)
+				throw new Error(`The watermark font has no glyph for "${character}".`);
 			return glyph ? `<path transform="translate(${index * GLYPH_ADVANCE} 0)" d="${glyph}"/>` : '';
 		})
 		.join('');
@@ -81,7 +82,8 @@ export async function watermarkLayer(width: number, height: number): Promise<Ove
 		rendered = sharp(watermarkSvg(width, height)).ensureAlpha().raw().toBuffer();
 		overlayCache.set(key, rendered);
 		rendered.catch(() => overlayCache.delete(key));
-		if (overlayCache.size > OVERLAY_CACHE_SIZE) overlayCache.delete(overlayCache.keys().next().value as string);
+		if (overlayCache.size > OVERLAY_CACHE_SIZE)
+			overlayCache.delete(overlayCache.keys().next().value as string);
 	}
 	return { input: await rendered, raw: { width, height, channels: 4 }, top: 0, left: 0 };
 }
@@ -96,11 +98,15 @@ export async function watermarkImage(bytes: Uint8Array): Promise<Buffer> {
 	try {
 		metadata = await image.metadata();
 	} catch (error) {
-		throw new Error(`The preview to watermark is not a readable image: ${(error as Error).message}`);
+		throw new Error(
+			`The preview to watermark is not a readable image: ${(error as Error).message}`,
+		);
 	}
 	const format = previewFormatOf(metadata.format);
 	if (!format || !metadata.width || !metadata.height) {
-		throw new Error(`Only PNG, WebP and JPEG previews can be watermarked, not "${metadata.format}".`);
+		throw new Error(
+			`Only PNG, WebP and JPEG previews can be watermarked, not "${metadata.format}".`,
+		);
 	}
 	const stamped = image.composite([await watermarkLayer(metadata.width, metadata.height)]);
 	return encodePreview(stamped, format);

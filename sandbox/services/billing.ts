@@ -142,5 +142,9 @@ export class BillingService {
 }
 
 function purseOf(account: AccountRow): Purse {
-	return { plan: account.plan, entitlements: account.entitlements, creditBalance: account.credit_balance };
+	return {
+		plan: account.plan,
+		entitlements: account.entitlements,
+		creditBalance: account.credit_balance,
+	};
 }

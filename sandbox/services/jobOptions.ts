@@ -36,7 +36,14 @@ export function readDigitisingOptions(
 		}
 		return value;
 	};
-	const widthMm = number('width_mm', 'width_mm', widthMmBounds.min, widthMmBounds.max, false, digitising);
+	const widthMm = number(
+		'width_mm',
+		'width_mm',
+		widthMmBounds.min,
+		widthMmBounds.max,
+		false,
+		digitising,
+	);
 	const colourCount = number('colour_count', 'colour_count', 1, 24, true, digitising);
 	const maximumStitchCount = number(
 		'maximum_stitch_count',

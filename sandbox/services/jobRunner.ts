@@ -221,7 +221,9 @@ export class JobRunner implements JobQueue {
 
 	/** The files a task may have written (`<id>.<extension>` for its three ids), whole or partial. */
 	private removeWritten(task: JobTask): void {
-		const prefixes = [task.outputId, task.previewId, task.watermarkedPreviewId].map((id) => `${id}.`);
+		const prefixes = [task.outputId, task.previewId, task.watermarkedPreviewId].map(
+			(id) => `${id}.`,
+		);
 		try {
 			for (const name of readdirSync(task.outputDir)) {
 				if (prefixes.some((prefix) => name.startsWith(prefix)))
@@ -253,8 +255,15 @@ export class JobRunner implements JobQueue {
 			this.saveFile(job, result.preview, 'preview', previewName, now);
 			this.saveFile(job, result.watermarkedPreview, 'preview_watermarked', previewName, now);
 			this.jobs.complete(job.id, now, result.metrics, result.warnings);
-			const size = result.metrics ? ` (${result.metrics.widthMm} x ${result.metrics.heightMm} mm)` : '';
-			this.jobs.addEvent(job.id, 'completed', now, `Wrote ${base}.${result.output.extension}${size}.`);
+			const size = result.metrics
+				? ` (${result.metrics.widthMm} x ${result.metrics.heightMm} mm)`
+				: '';
+			this.jobs.addEvent(
+				job.id,
+				'completed',
+				now,
+				`Wrote ${base}.${result.output.extension}${size}.`,
+			);
 			return true;
 		});
 	}

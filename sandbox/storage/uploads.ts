@@ -44,7 +44,11 @@ export class UploadsTable {
 
 	/** The stored path of every upload record. */
 	paths(): Set<string> {
-		return new Set((this.db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path));
+		return new Set(
+			(this.db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map(
+				(row) => row.path,
+			),
+		);
 	}
 
 	find(id: string): UploadRow | undefined {

@@ -52,7 +52,11 @@ describe('artwork detection', () => {
 		expect(detectArtwork(await sharp(svg).jpeg().toBuffer())).toBe('jpeg');
 		expect(detectArtwork(await sharp(svg).webp().toBuffer())).toBe('webp');
 		expect(detectArtwork(svg)).toBe('svg');
-		expect(detectArtwork(Buffer.from(`\uFEFF<?xml version="1.0"?>\n<!-- logo -->\n<!DOCTYPE svg>\n${logoSvg}`))).toBe('svg');
+		expect(
+			detectArtwork(
+				Buffer.from(`\uFEFF<?xml version="1.0"?>\n<!-- logo -->\n<!DOCTYPE svg>\n${logoSvg}`),
+			),
+		).toBe('svg');
 	});
 
 	it('rejects what is not an image it can read', async () => {
@@ -92,7 +96,10 @@ describe('artwork that cannot be digitised', () => {
 	});
 
 	it('fails a PNG signature followed by garbage as unreadable', async () => {
-		const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+		const bytes = Buffer.concat([
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+			Buffer.alloc(200, 7),
+		]);
 		expect((await failure(bytes)).code).toBe('unreadable_artwork');
 	});
 
@@ -105,12 +112,17 @@ describe('artwork that cannot be digitised', () => {
 	});
 
 	it('refuses an SVG that declares a gigantic canvas', async () => {
-		const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10000000" height="10000000"><circle cx="5000000" cy="5000000" r="4000000" fill="#00c"/></svg>';
+		const svg =
+			'<svg xmlns="http://www.w3.org/2000/svg" width="10000000" height="10000000"><circle cx="5000000" cy="5000000" r="4000000" fill="#00c"/></svg>';
 		expect((await failure(Buffer.from(svg))).code).toBe('artwork_too_large');
 	});
 
 	it('refuses artwork that would be taller than any hoop', async () => {
-		const strip = await sharp({ create: { width: 10, height: 400, channels: 3, background: '#c00000' } }).png().toBuffer();
+		const strip = await sharp({
+			create: { width: 10, height: 400, channels: 3, background: '#c00000' },
+		})
+			.png()
+			.toBuffer();
 		const error = await failure(strip);
 		expect(error.code).toBe('artwork_too_large');
 		expect(error.message).toMatch(/2000 mm tall/);
@@ -123,12 +135,19 @@ describe('artwork that cannot be digitised', () => {
 	});
 
 	it('fails an HTML page or a GIF sent as artwork as unreadable', async () => {
-		expect((await failure(Buffer.from('<!DOCTYPE html><html><body>hi</body></html>'))).code).toBe('unreadable_artwork');
-		expect((await failure(await sharp(Buffer.from(logoSvg)).gif().toBuffer())).code).toBe('unreadable_artwork');
+		expect((await failure(Buffer.from('<!DOCTYPE html><html><body>hi</body></html>'))).code).toBe(
+			'unreadable_artwork',
+		);
+		expect((await failure(await sharp(Buffer.from(logoSvg)).gif().toBuffer())).code).toBe(
+			'unreadable_artwork',
+		);
 	});
 
 	it('fails a broken SVG as unreadable', async () => {
-		expect((await failure(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" </svg'))).code).toBe('unreadable_artwork');
+		expect(
+			(await failure(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" </svg')))
+				.code,
+		).toBe('unreadable_artwork');
 	});
 
 	it('fails as empty when every detail is too small to sew at the requested width', async () => {
@@ -141,7 +160,10 @@ describe('artwork that cannot be digitised', () => {
 
 	it('sews a small mark on a large empty canvas at the ordered width: margins are not part of the design', async () => {
 		const speck = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="500" y="500" width="30" height="20" fill="#000"/></svg>`;
-		const { pattern } = await digitise(await sharp(Buffer.from(speck)).png().toBuffer(), { widthMm: 30, colourCount: 2 });
+		const { pattern } = await digitise(await sharp(Buffer.from(speck)).png().toBuffer(), {
+			widthMm: 30,
+			colourCount: 2,
+		});
 		const size = measurePattern(pattern);
 		expect(size.widthMm).toBe(30);
 		expect(size.heightMm).toBeGreaterThan(19);
@@ -149,7 +171,9 @@ describe('artwork that cannot be digitised', () => {
 	});
 
 	it('stitches an artwork of one colour edge to edge as one filled shape, not as an empty backdrop', async () => {
-		const label = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c8102e' } })
+		const label = await sharp({
+			create: { width: 800, height: 400, channels: 3, background: '#c8102e' },
+		})
 			.png()
 			.toBuffer();
 		const { pattern } = await digitise(label, { widthMm: 60, colourCount: 3 });
@@ -159,13 +183,21 @@ describe('artwork that cannot be digitised', () => {
 		expect(intersectionOverUnion(raster.blocks[0], whole)).toBeGreaterThanOrEqual(0.9);
 		const red = 0xc8102e;
 		const thread = pattern.threads[0].color;
-		const channelGap = [16, 8, 0].map((shift) => Math.abs(((thread >> shift) & 0xff) - ((red >> shift) & 0xff)));
+		const channelGap = [16, 8, 0].map((shift) =>
+			Math.abs(((thread >> shift) & 0xff) - ((red >> shift) & 0xff)),
+		);
 		expect(Math.max(...channelGap)).toBeLessThanOrEqual(60);
 	});
 
 	it('fails a blank artwork as empty', async () => {
-		const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer();
-		const transparent = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+		const blank = await sharp({
+			create: { width: 300, height: 200, channels: 3, background: '#ffffff' },
+		})
+			.png()
+			.toBuffer();
+		const transparent = await sharp({
+			create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+		})
 			.png()
 			.toBuffer();
 		expect((await failure(blank)).code).toBe('empty_artwork');

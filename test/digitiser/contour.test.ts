@@ -58,7 +58,9 @@ describe('contour tracing', () => {
 		expect(walk[walk.length - 1]).toEqual([0, 0]);
 		expect(walk).toHaveLength(17);
 		for (let k = 1; k < walk.length; k++) {
-			expect(Math.hypot(walk[k][0] - walk[k - 1][0], walk[k][1] - walk[k - 1][1])).toBeLessThanOrEqual(2.5 + 1e-9);
+			expect(
+				Math.hypot(walk[k][0] - walk[k - 1][0], walk[k][1] - walk[k - 1][1]),
+			).toBeLessThanOrEqual(2.5 + 1e-9);
 		}
 	});
 });

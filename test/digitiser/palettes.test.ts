@@ -21,6 +21,11 @@ describe('thread palettes', () => {
 	});
 
 	it('names the thread maker of each brand palette', () => {
-		expect(threadPalettes.map((palette) => palette.brand)).toEqual(['', 'Madeira', 'Isacord', 'Robison-Anton']);
+		expect(threadPalettes.map((palette) => palette.brand)).toEqual([
+			'',
+			'Madeira',
+			'Isacord',
+			'Robison-Anton',
+		]);
 	});
 });

@@ -4,7 +4,15 @@ import { digitise } from '../../sandbox/digitiser';
 import { Command } from '../../sandbox/engine/pattern';
 import { readPattern, writePattern } from '../../sandbox/engine';
 import { renderPreview } from '../../sandbox/engine/preview';
-import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches, stitchStats, type Frame } from './support/stitchCoverage';
+import {
+	artworkRegions,
+	blockNearest,
+	canvasFrame,
+	intersectionOverUnion,
+	renderStitches,
+	stitchStats,
+	type Frame,
+} from './support/stitchCoverage';
 
 /** Preview scale for the comparisons: a quarter millimetre a pixel. */
 const previewMm = 0.25;
@@ -31,11 +39,21 @@ async function pngOf(svg: string): Promise<Buffer> {
 }
 
 /** IoU of each artwork colour region against the block sewn in the nearest thread. */
-async function regionScores(artwork: Artwork, widthMm: number, colourCount: number, paletteKey?: string) {
+async function regionScores(
+	artwork: Artwork,
+	widthMm: number,
+	colourCount: number,
+	paletteKey?: string,
+) {
 	const { pattern, warnings } = await digitise(artwork.bytes, { widthMm, colourCount, paletteKey });
 	const frame = await frameOf(artwork, widthMm);
 	const raster = renderStitches(pattern, frame, previewMm);
-	const regions = await artworkRegions(artwork.bytes, raster.width, raster.height, artwork.keyColours);
+	const regions = await artworkRegions(
+		artwork.bytes,
+		raster.width,
+		raster.height,
+		artwork.keyColours,
+	);
 	const scores = artwork.keyColours.map((colour, k) => {
 		if (artwork.background && k === 0) return NaN;
 		const block = raster.blocks[blockNearest(pattern, colour)];
@@ -44,14 +62,32 @@ async function regionScores(artwork: Artwork, widthMm: number, colourCount: numb
 			block,
 		);
 	});
-	return { pattern, warnings, scores: scores.filter((s) => !Number.isNaN(s)), raster, regions, frame };
+	return {
+		pattern,
+		warnings,
+		scores: scores.filter((s) => !Number.isNaN(s)),
+		raster,
+		regions,
+		frame,
+	};
 }
 
 /** Where the artwork's canvas lies under the sewn design: its design (not its margins) is `widthMm` wide. */
 async function frameOf(artwork: Artwork, widthMm: number): Promise<Frame> {
-	const regions = await artworkRegions(artwork.bytes, artwork.widthPx, artwork.heightPx, artwork.keyColours);
+	const regions = await artworkRegions(
+		artwork.bytes,
+		artwork.widthPx,
+		artwork.heightPx,
+		artwork.keyColours,
+	);
 	const firstDesignColour = artwork.background ? 1 : 0;
-	return canvasFrame(regions, artwork.widthPx, artwork.heightPx, (region) => region >= firstDesignColour, widthMm);
+	return canvasFrame(
+		regions,
+		artwork.widthPx,
+		artwork.heightPx,
+		(region) => region >= firstDesignColour,
+		widthMm,
+	);
 }
 
 /** The flat logo digitised once at 100 mm with Isacord threads, shared by the checks that only read it. */
@@ -60,7 +96,13 @@ let logoResult: Awaited<ReturnType<typeof regionScores>>;
 
 beforeAll(async () => {
 	logoPng = await pngOf(logo);
-	const artwork = { bytes: logoPng, widthPx: 400, heightPx: 300, keyColours: logoColours, background: true };
+	const artwork = {
+		bytes: logoPng,
+		widthPx: 400,
+		heightPx: 300,
+		keyColours: logoColours,
+		background: true,
+	};
 	logoResult = await regionScores(artwork, 100, 4, 'isacord');
 });
 
@@ -75,14 +117,23 @@ describe('digitised designs look like their artwork', () => {
 	it("matches the artwork's regions in the engine's own rendered preview (IoU >= 0.8)", async () => {
 		const { pattern } = logoResult;
 		const preview = await renderPreview(pattern, { format: 'png', maxSizePx: 400 });
-		const { data, info } = await sharp(preview.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+		const { data, info } = await sharp(preview.bytes)
+			.ensureAlpha()
+			.raw()
+			.toBuffer({ resolveWithObject: true });
 		const box = contentBox(info.width, info.height, (i) => data[i * 4 + 3] > 0);
 		const regions = await artworkRegions(logoPng, 400, 300, logoColours);
 		const artBox = contentBox(400, 300, (i) => regions[i] > 0);
 		// Lay the artwork over the preview by their content boxes (the preview adds padding and scales).
 		const artworkAt = (x: number, y: number) => {
-			const ax = Math.floor(artBox.minX + ((x - box.minX + 0.5) / (box.maxX - box.minX + 1)) * (artBox.maxX - artBox.minX + 1));
-			const ay = Math.floor(artBox.minY + ((y - box.minY + 0.5) / (box.maxY - box.minY + 1)) * (artBox.maxY - artBox.minY + 1));
+			const ax = Math.floor(
+				artBox.minX +
+					((x - box.minX + 0.5) / (box.maxX - box.minX + 1)) * (artBox.maxX - artBox.minX + 1),
+			);
+			const ay = Math.floor(
+				artBox.minY +
+					((y - box.minY + 0.5) / (box.maxY - box.minY + 1)) * (artBox.maxY - artBox.minY + 1),
+			);
 			return regions[ay * 400 + ax];
 		};
 		for (let k = 1; k < logoColours.length; k++) {
@@ -103,9 +154,17 @@ describe('digitised designs look like their artwork', () => {
 	});
 
 	it('reads SVG artwork directly, rasterised for the requested width', async () => {
-		const artwork = { bytes: Buffer.from(logo), widthPx: 400, heightPx: 300, keyColours: logoColours, background: true };
+		const artwork = {
+			bytes: Buffer.from(logo),
+			widthPx: 400,
+			heightPx: 300,
+			keyColours: logoColours,
+			background: true,
+		};
 		const { pattern, scores } = await regionScores(artwork, 60, 4, 'madeira');
-		expect(pattern.threads.every((thread) => thread.brand === 'Madeira' && thread.catalogNumber)).toBe(true);
+		expect(
+			pattern.threads.every((thread) => thread.brand === 'Madeira' && thread.catalogNumber),
+		).toBe(true);
 		for (const score of scores) expect(score).toBeGreaterThanOrEqual(0.8);
 	});
 
@@ -115,7 +174,13 @@ describe('digitised designs look like their artwork', () => {
 <text x="20" y="110" font-size="110" font-weight="bold" font-family="sans-serif" fill="#101010">STITCH</text>
 <text x="20" y="190" font-size="44" font-family="sans-serif" fill="#101010">small text here</text>
 </svg>`;
-		const artwork = { bytes: await pngOf(text), widthPx: 600, heightPx: 220, keyColours: [0xffffff, 0x101010], background: true };
+		const artwork = {
+			bytes: await pngOf(text),
+			widthPx: 600,
+			heightPx: 220,
+			keyColours: [0xffffff, 0x101010],
+			background: true,
+		};
 		const { pattern, scores } = await regionScores(artwork, 120, 2);
 		expect(pattern.threads).toHaveLength(1);
 		expect(scores[0]).toBeGreaterThanOrEqual(0.8);
@@ -126,7 +191,13 @@ describe('digitised designs look like their artwork', () => {
 <circle cx="150" cy="150" r="120" fill="#f0b020"/>
 <rect x="100" y="100" width="100" height="100" fill="#602080"/>
 </svg>`;
-		const artwork = { bytes: await pngOf(shapes), widthPx: 300, heightPx: 300, keyColours: [0xf0b020, 0x602080], background: false };
+		const artwork = {
+			bytes: await pngOf(shapes),
+			widthPx: 300,
+			heightPx: 300,
+			keyColours: [0xf0b020, 0x602080],
+			background: false,
+		};
 		const { scores, raster, regions } = await regionScores(artwork, 80, 4);
 		for (const score of scores) expect(score).toBeGreaterThanOrEqual(0.8);
 		let outside = 0;
@@ -143,13 +214,21 @@ describe('digitised designs look like their artwork', () => {
 		const flat = await sharp(Buffer.from(logo)).removeAlpha().raw().toBuffer();
 		const noisy = Buffer.from(flat);
 		let seed = 12345;
-		const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+		const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 		for (let i = 0; i < noisy.length; i++) {
 			const noise = (random() + random() + random() - 1.5) * 40;
 			noisy[i] = Math.max(0, Math.min(255, Math.round(noisy[i] + noise)));
 		}
-		const jpeg = await sharp(noisy, { raw: { width: 400, height: 300, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
-		const artwork = { bytes: jpeg, widthPx: 400, heightPx: 300, keyColours: logoColours, background: true };
+		const jpeg = await sharp(noisy, { raw: { width: 400, height: 300, channels: 3 } })
+			.jpeg({ quality: 80 })
+			.toBuffer();
+		const artwork = {
+			bytes: jpeg,
+			widthPx: 400,
+			heightPx: 300,
+			keyColours: logoColours,
+			background: true,
+		};
 		const { pattern, scores } = await regionScores(artwork, 100, 3);
 		expect(pattern.threads.length).toBeLessThanOrEqual(3);
 		for (const score of scores) expect(score).toBeGreaterThanOrEqual(0.8);
@@ -165,11 +244,30 @@ describe('digitised designs look like their artwork', () => {
 		expect(pattern.threads.length).toBeGreaterThanOrEqual(2);
 		expect(pattern.threads.length).toBeLessThanOrEqual(3);
 		expect(warnings.join(' ')).toMatch(/more colours than 3 threads/);
-		const frame = await frameOf({ bytes, widthPx: 400, heightPx: 200, keyColours: [0xffffff, 0x1030c0, 0xf0e020, 0x808070], background: true }, 100);
+		const frame = await frameOf(
+			{
+				bytes,
+				widthPx: 400,
+				heightPx: 200,
+				keyColours: [0xffffff, 0x1030c0, 0xf0e020, 0x808070],
+				background: true,
+			},
+			100,
+		);
 		const raster = renderStitches(pattern, frame, previewMm);
-		const regions = await artworkRegions(bytes, raster.width, raster.height, [0xffffff, 0x1030c0, 0xf0e020, 0x808070]);
+		const regions = await artworkRegions(
+			bytes,
+			raster.width,
+			raster.height,
+			[0xffffff, 0x1030c0, 0xf0e020, 0x808070],
+		);
 		const union = raster.blocks[0].map((_, i) => (raster.blocks.some((block) => block[i]) ? 1 : 0));
-		expect(intersectionOverUnion(Array.from(regions, (r) => (r > 0 ? 1 : 0)), union)).toBeGreaterThanOrEqual(0.8);
+		expect(
+			intersectionOverUnion(
+				Array.from(regions, (r) => (r > 0 ? 1 : 0)),
+				union,
+			),
+		).toBeGreaterThanOrEqual(0.8);
 	});
 });
 
@@ -202,10 +300,13 @@ describe('digitised designs can be sewn', () => {
 		}
 		let offDesign = 0;
 		for (let i = 1; i < pattern.length; i++) {
-			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch)
+				continue;
 			for (let t = 0; t <= 1; t += 0.1) {
-				const xMm = (pattern.xs[i - 1] + (pattern.xs[i] - pattern.xs[i - 1]) * t) / 10 + frame.originXMm;
-				const yMm = (pattern.ys[i - 1] + (pattern.ys[i] - pattern.ys[i - 1]) * t) / 10 + frame.originYMm;
+				const xMm =
+					(pattern.xs[i - 1] + (pattern.xs[i] - pattern.xs[i - 1]) * t) / 10 + frame.originXMm;
+				const yMm =
+					(pattern.ys[i - 1] + (pattern.ys[i] - pattern.ys[i - 1]) * t) / 10 + frame.originYMm;
 				const px = Math.min(width - 1, Math.floor(xMm / previewMm));
 				const py = Math.min(height - 1, Math.floor(yMm / previewMm));
 				if (!near[py * width + px]) offDesign++;
@@ -235,15 +336,21 @@ describe('digitised designs can be sewn', () => {
 	});
 
 	it('fails with stitch_limit_exceeded when even the lightest density is over the cap', async () => {
-		await expect(digitise(logoPng, { widthMm: 100, colourCount: 4, maxStitchCount: 100 })).rejects.toMatchObject({
+		await expect(
+			digitise(logoPng, { widthMm: 100, colourCount: 4, maxStitchCount: 100 }),
+		).rejects.toMatchObject({
 			code: 'stitch_limit_exceeded',
 		});
 	});
 
 	it('gives the same design for the same artwork', async () => {
 		const first = logoResult.pattern;
-		const second = (await digitise(logoPng, { widthMm: 100, colourCount: 4, paletteKey: 'isacord' })).pattern;
-		expect(Array.from(second.xs.subarray(0, second.length))).toEqual(Array.from(first.xs.subarray(0, first.length)));
+		const second = (
+			await digitise(logoPng, { widthMm: 100, colourCount: 4, paletteKey: 'isacord' })
+		).pattern;
+		expect(Array.from(second.xs.subarray(0, second.length))).toEqual(
+			Array.from(first.xs.subarray(0, first.length)),
+		);
 		expect(second.threads).toEqual(first.threads);
 	});
 });

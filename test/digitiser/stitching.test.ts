@@ -5,7 +5,13 @@ import { pullCompensationMm, standardDensity } from '../../sandbox/digitiser/sew
 import { listFormats, readPattern, writePattern } from '../../sandbox/engine';
 import { measurePattern } from '../../sandbox/engine/metrics';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
-import { artworkRegions, blockNearest, canvasFrame, intersectionOverUnion, renderStitches } from './support/stitchCoverage';
+import {
+	artworkRegions,
+	blockNearest,
+	canvasFrame,
+	intersectionOverUnion,
+	renderStitches,
+} from './support/stitchCoverage';
 
 const { hypot } = Math;
 
@@ -26,7 +32,8 @@ beforeAll(async () => {
 		300,
 		200,
 	);
-	logo = (await digitise(png, { widthMm: 90, colourCount: 4, paletteKey: 'robison-anton' })).pattern;
+	logo = (await digitise(png, { widthMm: 90, colourCount: 4, paletteKey: 'robison-anton' }))
+		.pattern;
 });
 
 describe('how the digitiser sews', () => {
@@ -52,7 +59,12 @@ describe('how the digitiser sews', () => {
 			expect(commands[i - 1]).toBe(Command.Stitch);
 			expect(stepLength(logo, i - 1)).toBeLessThanOrEqual(1);
 			let next = i + 1;
-			while (next < logo.length && commands[next] !== Command.Stitch && commands[next] !== Command.End) next++;
+			while (
+				next < logo.length &&
+				commands[next] !== Command.Stitch &&
+				commands[next] !== Command.End
+			)
+				next++;
 			if (commands[next] === Command.End) continue;
 			// Tie-in: the needle goes down where it lands, then two short stitches.
 			expect(stepLength(logo, next + 1)).toBeLessThanOrEqual(1);
@@ -65,7 +77,8 @@ describe('how the digitiser sews', () => {
 		for (let i = 1; i < logo.length; i++) {
 			if (logo.commands[i] === Command.Trim) trimmed = true;
 			if (logo.commands[i] === Command.Stitch) trimmed = false;
-			if (logo.commands[i] === Command.Jump && stepLength(logo, i) > 2.5) expect(trimmed).toBe(true);
+			if (logo.commands[i] === Command.Jump && stepLength(logo, i) > 2.5)
+				expect(trimmed).toBe(true);
 		}
 	});
 
@@ -75,7 +88,12 @@ describe('how the digitiser sews', () => {
 		let block = 0;
 		for (let i = 1; i < logo.length; i++) {
 			if (logo.commands[i] === Command.ColorChange) block++;
-			if (block !== 0 || logo.commands[i] !== Command.Stitch || logo.commands[i - 1] !== Command.Stitch) continue;
+			if (
+				block !== 0 ||
+				logo.commands[i] !== Command.Stitch ||
+				logo.commands[i - 1] !== Command.Stitch
+			)
+				continue;
 			if (logo.ys[i] !== logo.ys[i - 1]) continue;
 			const row = rows.get(logo.ys[i]) ?? [];
 			row.push(logo.xs[i]);
@@ -97,13 +115,18 @@ describe('how the digitiser sews', () => {
 	});
 
 	it('sews a narrow bar as a satin column: stitches cross it from edge to edge', async () => {
-		const png = await svgPng('<rect x="20" y="97" width="360" height="5" fill="#202020"/>', 400, 200);
+		const png = await svgPng(
+			'<rect x="20" y="97" width="360" height="5" fill="#202020"/>',
+			400,
+			200,
+		);
 		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
 		// The bar is 90 mm long and 1.25 mm tall, 1.55 mm with pull compensation: satin stitches run across it, about 1.5 mm each.
 		let crossing = 0;
 		let stitches = 0;
 		for (let i = 1; i < pattern.length; i++) {
-			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch)
+				continue;
 			stitches++;
 			const dy = Math.abs(pattern.ys[i] - pattern.ys[i - 1]) / 10;
 			if (dy >= 1.2 && dy <= 1.8) crossing++;
@@ -113,13 +136,18 @@ describe('how the digitiser sews', () => {
 	});
 
 	it('lengthens satin stitches past both edges of the column by the pull compensation', async () => {
-		const png = await svgPng('<rect x="20" y="97" width="360" height="5" fill="#202020"/>', 400, 200);
+		const png = await svgPng(
+			'<rect x="20" y="97" width="360" height="5" fill="#202020"/>',
+			400,
+			200,
+		);
 		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
 		// The design is the bar, so a pixel is (90 - 2 x compensation) / 360 mm and the bar is 5 of them.
 		const drawnMm = (5 * (90 - 2 * pullCompensationMm)) / 360;
 		const crossings: number[] = [];
 		for (let i = 1; i < pattern.length; i++) {
-			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+			if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch)
+				continue;
 			const dy = Math.abs(pattern.ys[i] - pattern.ys[i - 1]) / 10;
 			if (dy >= drawnMm * 0.8) crossings.push(dy);
 		}
@@ -164,7 +192,8 @@ describe('how the digitiser sews', () => {
 		}
 		endRow(pattern.length - 1);
 		// The bars' middles do not move with compensation, so they give the scale the shapes were drawn at.
-		const barsApartMm = (barEnds.right[0] + barEnds.right[1] - barEnds.left[0] - barEnds.left[1]) / 20;
+		const barsApartMm =
+			(barEnds.right[0] + barEnds.right[1] - barEnds.left[0] - barEnds.left[1]) / 20;
 		const drawnMm = (200 * barsApartMm) / 352;
 		// Top-stitch rows only: the underlay runs 0.5 mm inside each edge.
 		const full = rows.filter((length) => length >= drawnMm - 0.5).sort((a, b) => a - b);
@@ -179,7 +208,10 @@ describe('how the digitiser sews', () => {
 <rect x="40" y="160" width="240" height="60" fill="#1060c0" transform="rotate(30 160 190)"/>
 <rect x="330" y="160" width="240" height="60" fill="#d03010" transform="rotate(-60 450 190)"/></svg>`;
 		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 100, colourCount: 3 });
-		for (const [colour, degrees] of [[0x1060c0, 30], [0xd03010, -60]] as const) {
+		for (const [colour, degrees] of [
+			[0x1060c0, 30],
+			[0xd03010, -60],
+		] as const) {
 			const block = blockNearest(pattern, colour);
 			// Direction (mod 180) of the long top-stitch steps in that block, weighted by length.
 			let sx = 0;
@@ -187,7 +219,12 @@ describe('how the digitiser sews', () => {
 			let current = 0;
 			for (let i = 1; i < pattern.length; i++) {
 				if (pattern.commands[i] === Command.ColorChange) current++;
-				if (current !== block || pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch) continue;
+				if (
+					current !== block ||
+					pattern.commands[i] !== Command.Stitch ||
+					pattern.commands[i - 1] !== Command.Stitch
+				)
+					continue;
 				const dx = pattern.xs[i] - pattern.xs[i - 1];
 				const dy = pattern.ys[i] - pattern.ys[i - 1];
 				const length = Math.hypot(dx, dy);
@@ -197,24 +234,33 @@ describe('how the digitiser sews', () => {
 				sy += length * Math.sin(doubled);
 			}
 			const sewnDegrees = (Math.atan2(sy, sx) / 2) * (180 / Math.PI);
-			const off = Math.abs(((sewnDegrees - degrees + 90) % 180 + 180) % 180 - 90);
+			const off = Math.abs(((((sewnDegrees - degrees + 90) % 180) + 180) % 180) - 90);
 			expect(off).toBeLessThan(8);
 		}
 	});
 
 	it('sews separate shapes of one colour nearest first, with one jump into each and none from the middle of a fill', async () => {
-		const dots = [...Array(12)].map((_, i) => `<circle cx="${50 + (i % 6) * 100}" cy="${i < 6 ? 80 : 220}" r="30" fill="#c00000"/>`);
-		const { pattern, metrics } = await digitise(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">${dots.join('')}</svg>`), {
-			widthMm: 100,
-			colourCount: 2,
-		});
+		const dots = [...Array(12)].map(
+			(_, i) =>
+				`<circle cx="${50 + (i % 6) * 100}" cy="${i < 6 ? 80 : 220}" r="30" fill="#c00000"/>`,
+		);
+		const { pattern, metrics } = await digitise(
+			Buffer.from(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">${dots.join('')}</svg>`,
+			),
+			{
+				widthMm: 100,
+				colourCount: 2,
+			},
+		);
 		expect(metrics.colourBlocks).toHaveLength(1);
 		expect(metrics.colourBlocks[0].jumps).toBeLessThanOrEqual(12);
 		expect(metrics.colourBlocks[0].trims).toBeLessThanOrEqual(12);
 		// The dots are 100 / 530 x 100 mm apart: visiting them in a snake needs 11 hops of about that.
 		const pitchMm = (100 * 100) / 530;
 		let jumpedMm = 0;
-		for (let i = 1; i < pattern.length; i++) if (pattern.commands[i] === Command.Jump) jumpedMm += stepLength(pattern, i);
+		for (let i = 1; i < pattern.length; i++)
+			if (pattern.commands[i] === Command.Jump) jumpedMm += stepLength(pattern, i);
 		expect(jumpedMm).toBeLessThan(11 * pitchMm);
 	});
 
@@ -248,13 +294,23 @@ describe('how the digitiser sews', () => {
 		let longest = 0;
 		for (let i = 1; i < pattern.length; i++) {
 			if (pattern.commands[i] === Command.ColorChange) block++;
-			if (block === black && pattern.commands[i] === Command.Stitch && pattern.commands[i - 1] === Command.Stitch) {
+			if (
+				block === black &&
+				pattern.commands[i] === Command.Stitch &&
+				pattern.commands[i - 1] === Command.Stitch
+			) {
 				longest = Math.max(longest, stepLength(pattern, i));
 			}
 		}
 		expect(longest).toBeLessThanOrEqual(1.6);
 		const keyColours = [0xffffff, 0x000000, 0x0066aa];
-		const frame = canvasFrame(await artworkRegions(png, 500, 300, keyColours), 500, 300, (region) => region > 0, 98);
+		const frame = canvasFrame(
+			await artworkRegions(png, 500, 300, keyColours),
+			500,
+			300,
+			(region) => region > 0,
+			98,
+		);
 		const raster = renderStitches(pattern, frame, 0.25);
 		const regions = await artworkRegions(png, raster.width, raster.height, keyColours);
 		const line = Array.from(regions, (r) => (r === 1 ? 1 : 0));

@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 
 import { digitise } from '../../sandbox/digitiser';
-import { listFormats, measurePattern, readPattern, renderPreview, writePattern } from '../../sandbox/engine';
+import {
+	listFormats,
+	measurePattern,
+	readPattern,
+	renderPreview,
+	writePattern,
+} from '../../sandbox/engine';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 
 /**
@@ -81,7 +87,8 @@ const cases: Case[] = [
  * Steps of the formats' 0.1 mm grid between a measured and the requested width. The issue allows 1% or
  * 0.5 mm; the digitiser fits the needle extent to width_mm on that grid, so the tests hold it to one step.
  */
-const gridStepsOff = (measuredMm: number, widthMm: number) => Math.abs(Math.round(measuredMm * 10) - Math.round(widthMm * 10));
+const gridStepsOff = (measuredMm: number, widthMm: number) =>
+	Math.abs(Math.round(measuredMm * 10) - Math.round(widthMm * 10));
 
 /** Bounds of every record (jumps, trims and colour changes too), the way pyembroidery's `bounds()` reads a file. */
 function allRecordsWidthMm(pattern: Pattern): number {
@@ -102,15 +109,21 @@ describe.each(cases)('$name at $widthMm mm', (artwork) => {
 	let metrics: Awaited<ReturnType<typeof digitise>>['metrics'];
 
 	beforeAll(async () => {
-		({ pattern, metrics } = await digitise(await artwork.bytes(), { widthMm: artwork.widthMm, colourCount: artwork.colourCount }));
+		({ pattern, metrics } = await digitise(await artwork.bytes(), {
+			widthMm: artwork.widthMm,
+			colourCount: artwork.colourCount,
+		}));
 	});
 
-	it.each(writable.map((format) => [format.format]))('is sewn width_mm wide in %s, read back from the file', (format) => {
-		const bytes = writePattern(pattern, format).bytes;
-		const back = readPattern(bytes, format);
-		expect(gridStepsOff(measurePattern(back).widthMm, artwork.widthMm)).toBeLessThanOrEqual(1);
-		expect(gridStepsOff(allRecordsWidthMm(back), artwork.widthMm)).toBeLessThanOrEqual(1);
-	});
+	it.each(writable.map((format) => [format.format]))(
+		'is sewn width_mm wide in %s, read back from the file',
+		(format) => {
+			const bytes = writePattern(pattern, format).bytes;
+			const back = readPattern(bytes, format);
+			expect(gridStepsOff(measurePattern(back).widthMm, artwork.widthMm)).toBeLessThanOrEqual(1);
+			expect(gridStepsOff(allRecordsWidthMm(back), artwork.widthMm)).toBeLessThanOrEqual(1);
+		},
+	);
 
 	it("keeps the design's proportions and reports the finished size in its metrics", () => {
 		const size = measurePattern(pattern);
@@ -122,14 +135,19 @@ describe.each(cases)('$name at $widthMm mm', (artwork) => {
 		expect(metrics.colourBlocks).toHaveLength(size.colourChanges + 1);
 		expect(metrics.colourBlocks.reduce((sum, block) => sum + block.jumps, 0)).toBe(size.jumpCount);
 		expect(metrics.colourBlocks.reduce((sum, block) => sum + block.trims, 0)).toBe(size.trimCount);
-		expect(metrics.colourBlocks.reduce((sum, block) => sum + block.stitches, 0)).toBe(size.stitchCount);
+		expect(metrics.colourBlocks.reduce((sum, block) => sum + block.stitches, 0)).toBe(
+			size.stitchCount,
+		);
 		expect(metrics.stitchesPerCm2).toBeGreaterThan(100);
 		expect(metrics.stitchesPerCm2).toBeLessThan(1000);
 	});
 
 	it('previews the design at its true aspect ratio', async () => {
 		const preview = await renderPreview(pattern, { format: 'png', maxSizePx: 600 });
-		const { data, info } = await sharp(preview.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+		const { data, info } = await sharp(preview.bytes)
+			.ensureAlpha()
+			.raw()
+			.toBuffer({ resolveWithObject: true });
 		let minX = info.width;
 		let maxX = -1;
 		let minY = info.height;
@@ -151,24 +169,38 @@ describe.each(cases)('$name at $widthMm mm', (artwork) => {
 
 describe('the sewn width at the edges of what can be sewn', () => {
 	it('says when a frame along the edge of the picture was left out of the design', async () => {
-		const framed = cases.find((artwork) => artwork.name.startsWith('a thin frame along the canvas edge'))!;
+		const framed = cases.find((artwork) =>
+			artwork.name.startsWith('a thin frame along the canvas edge'),
+		)!;
 		const { warnings } = await digitise(await framed.bytes(), { widthMm: 60, colourCount: 3 });
-		expect(warnings).toContain('A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.');
+		expect(warnings).toContain(
+			'A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.',
+		);
 	});
 
 	it('meets width_mm when density had to be relaxed for a stitch cap', async () => {
 		const bytes = await cases[1].bytes();
-		const natural = measurePattern((await digitise(bytes, { widthMm: 60, colourCount: 2 })).pattern).stitchCount;
-		const { pattern, warnings } = await digitise(bytes, { widthMm: 60, colourCount: 2, maxStitchCount: Math.round(natural * 0.7) });
+		const natural = measurePattern(
+			(await digitise(bytes, { widthMm: 60, colourCount: 2 })).pattern,
+		).stitchCount;
+		const { pattern, warnings } = await digitise(bytes, {
+			widthMm: 60,
+			colourCount: 2,
+			maxStitchCount: Math.round(natural * 0.7),
+		});
 		expect(warnings.join(' ')).toMatch(/density was reduced/);
 		expect(measurePattern(pattern).widthMm).toBe(60);
 	});
 
 	it('fails rather than sewing another size when the stitch cap cannot be met, naming the cap and what to change', async () => {
 		const bytes = await cases[0].bytes();
-		await expect(digitise(bytes, { widthMm: 90, colourCount: 3, maxStitchCount: 200 })).rejects.toMatchObject({
+		await expect(
+			digitise(bytes, { widthMm: 90, colourCount: 3, maxStitchCount: 200 }),
+		).rejects.toMatchObject({
 			code: 'stitch_limit_exceeded',
-			message: expect.stringMatching(/At 90 mm wide .* more than the maximum of 200; raise maximum_stitch_count or choose a smaller width_mm/),
+			message: expect.stringMatching(
+				/At 90 mm wide .* more than the maximum of 200; raise maximum_stitch_count or choose a smaller width_mm/,
+			),
 		});
 	});
 });

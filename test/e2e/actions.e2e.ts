@@ -6,15 +6,30 @@ import { createJob, setEngineFailureRate, waitForJobEnd } from '../../scripts/sa
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
-import { e2eCredentials, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
+import {
+	e2eCredentials,
+	n8nUnderTest,
+	openEnvironment,
+	type SandboxInfo,
+} from './support/environment';
 import { createAndWait, createConversion } from '../support/jobParameters';
-import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
+import {
+	embroideryStep,
+	manualWorkflow,
+	readFileStep,
+	setFields,
+	type Step,
+} from './support/workflows';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 type CredentialRole = keyof typeof e2eCredentials;
 
-function embroidery(name: string, parameters: Record<string, unknown>, role: CredentialRole = 'demo'): Step {
+function embroidery(
+	name: string,
+	parameters: Record<string, unknown>,
+	role: CredentialRole = 'demo',
+): Step {
 	const { id, name: credentialName } = e2eCredentials[role];
 	return embroideryStep(name, parameters, { id, name: credentialName });
 }
@@ -51,9 +66,16 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 		}
 
 		await n8n.importWorkflows([
-			manualWorkflow('e2eOpUsage000001', 'Account: get usage', [embroidery('Usage', { resource: 'account', operation: 'getUsage' })]),
+			manualWorkflow('e2eOpUsage000001', 'Account: get usage', [
+				embroidery('Usage', { resource: 'account', operation: 'getUsage' }),
+			]),
 			manualWorkflow('e2eOpFormats0001', 'Format: get many', [
-				embroidery('Formats', { resource: 'format', operation: 'getMany', output: 'formats', filters: {} }),
+				embroidery('Formats', {
+					resource: 'format',
+					operation: 'getMany',
+					output: 'formats',
+					filters: {},
+				}),
 			]),
 			manualWorkflow('e2eOpConvert0001', 'Job: create a conversion and wait', [
 				readFileStep('Read design', designPath),
@@ -73,20 +95,43 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 					options: {},
 				}),
 			]),
-			manualWorkflow('e2eOpGet00000001', 'Job: get', [jobRef(), embroidery('Get', { resource: 'job', operation: 'get' })]),
-			manualWorkflow('e2eOpGetMany0001', 'Job: get many', [embroidery('Jobs', { resource: 'job', operation: 'getMany' })]),
+			manualWorkflow('e2eOpGet00000001', 'Job: get', [
+				jobRef(),
+				embroidery('Get', { resource: 'job', operation: 'get' }),
+			]),
+			manualWorkflow('e2eOpGetMany0001', 'Job: get many', [
+				embroidery('Jobs', { resource: 'job', operation: 'getMany' }),
+			]),
 			manualWorkflow('e2eOpWait0000001', 'Job: wait for completion', [
 				jobRef(),
-				embroidery('Wait', { resource: 'job', operation: 'waitForCompletion', timeout: 60, downloadResults: [] }),
+				embroidery('Wait', {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					timeout: 60,
+					downloadResults: [],
+				}),
 			]),
 			manualWorkflow('e2eOpLocked00001', 'Job: download while locked', [
 				jobRef(),
-				embroidery('Download', { resource: 'job', operation: 'download', files: ['outputs'], options: {} }),
+				embroidery('Download', {
+					resource: 'job',
+					operation: 'download',
+					files: ['outputs'],
+					options: {},
+				}),
 			]),
-			manualWorkflow('e2eOpUnlock00001', 'Job: unlock', [jobRef(), embroidery('Unlock', { resource: 'job', operation: 'unlock' })]),
+			manualWorkflow('e2eOpUnlock00001', 'Job: unlock', [
+				jobRef(),
+				embroidery('Unlock', { resource: 'job', operation: 'unlock' }),
+			]),
 			manualWorkflow('e2eOpDownload001', 'Job: download', [
 				jobRef(),
-				embroidery('Download', { resource: 'job', operation: 'download', files: ['outputs', 'preview', 'source'], options: {} }),
+				embroidery('Download', {
+					resource: 'job',
+					operation: 'download',
+					files: ['outputs', 'preview', 'source'],
+					options: {},
+				}),
 			]),
 			manualWorkflow('e2eOpFileDownl01', 'File: download a signed URL', [
 				jobRef(),
@@ -103,7 +148,11 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 				embroidery('Retry', { resource: 'job', operation: 'retry' }),
 			]),
 			manualWorkflow('e2eErrWrongKey01', 'Error: wrong key', [
-				embroidery('Formats', { resource: 'format', operation: 'getMany', output: 'formats', filters: {} }, 'wrongKey'),
+				embroidery(
+					'Formats',
+					{ resource: 'format', operation: 'getMany', output: 'formats', filters: {} },
+					'wrongKey',
+				),
 			]),
 			manualWorkflow('e2eErrAbility001', 'Error: key without jobs:write', [
 				readFileStep('Read design', designPath),
@@ -129,21 +178,32 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 		const result = await run('e2eOpUsage000001');
 		expect(errorOf(result)).toBeUndefined();
 		expect(nodeItems(result, 'Usage')[0].json).toEqual(
-			expect.objectContaining({ creditBalance: expect.any(Number), previewRemaining: expect.any(Number) }),
+			expect.objectContaining({
+				creditBalance: expect.any(Number),
+				previewRemaining: expect.any(Number),
+			}),
 		);
 	});
 
 	it('Format > Get Many lists every engine format', async () => {
 		const result = await run('e2eOpFormats0001');
 		const formats = nodeItems(result, 'Formats').map((item) => item.json.format);
-		expect(formats).toEqual(expect.arrayContaining(['dst', 'exp', 'jef', 'pes', 'pec', 'vp3', 'xxx', 'u01']));
+		expect(formats).toEqual(
+			expect.arrayContaining(['dst', 'exp', 'jef', 'pes', 'pec', 'vp3', 'xxx', 'u01']),
+		);
 	});
 
 	it('Job > Create converts a file, waits and attaches the preview of the locked job', async () => {
 		const result = await run('e2eOpConvert0001');
 		expect(errorOf(result)).toBeUndefined();
 		const [item] = nodeItems(result, 'Convert');
-		expect(item.json).toEqual(expect.objectContaining({ workflow: 'conversion', status: 'completed', downloadsUnlocked: false }));
+		expect(item.json).toEqual(
+			expect.objectContaining({
+				workflow: 'conversion',
+				status: 'completed',
+				downloadsUnlocked: false,
+			}),
+		);
 		const preview = item.binary?.preview;
 		expect(preview?.mimeType).toBe('image/png');
 		expect((await n8n.readBinary(preview!)).subarray(0, 8)).toEqual(pngSignature);
@@ -153,14 +213,23 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 		const result = await run('e2eOpDigitise001');
 		expect(errorOf(result)).toBeUndefined();
 		const [item] = nodeItems(result, 'Digitise');
-		expect(item.json).toEqual(expect.objectContaining({ workflow: 'digitising', id: expect.stringMatching(/^[0-9A-Z]{26}$/) }));
+		expect(item.json).toEqual(
+			expect.objectContaining({
+				workflow: 'digitising',
+				id: expect.stringMatching(/^[0-9A-Z]{26}$/),
+			}),
+		);
 		const done = await waitForJobEnd(sandbox, { id: String(item.json.id), workflow: 'digitising' });
-		expect(done).toEqual(expect.objectContaining({ status: 'completed', widthMm: 50, colourCount: 2 }));
+		expect(done).toEqual(
+			expect.objectContaining({ status: 'completed', widthMm: 50, colourCount: 2 }),
+		);
 	});
 
 	it('Job > Get returns the job with its workflow', async () => {
 		const [item] = nodeItems(await run('e2eOpGet00000001'), 'Get');
-		expect(item.json).toEqual(expect.objectContaining({ id: completedJob.id, workflow: 'conversion', status: 'completed' }));
+		expect(item.json).toEqual(
+			expect.objectContaining({ id: completedJob.id, workflow: 'conversion', status: 'completed' }),
+		);
 	});
 
 	it('Job > Get Many lists the recent jobs', async () => {
@@ -170,7 +239,9 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('Job > Wait for Completion passes a finished job on', async () => {
 		const [item] = nodeItems(await run('e2eOpWait0000001'), 'Wait');
-		expect(item.json).toEqual(expect.objectContaining({ id: completedJob.id, status: 'completed' }));
+		expect(item.json).toEqual(
+			expect.objectContaining({ id: completedJob.id, status: 'completed' }),
+		);
 	});
 
 	it('Job > Download of a locked job ends in the message to unlock it first', async () => {
@@ -181,7 +252,9 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('Job > Unlock unlocks the machine files', async () => {
 		const [item] = nodeItems(await run('e2eOpUnlock00001'), 'Unlock');
-		expect(item.json).toEqual(expect.objectContaining({ id: completedJob.id, downloadsUnlocked: true }));
+		expect(item.json).toEqual(
+			expect.objectContaining({ id: completedJob.id, downloadsUnlocked: true }),
+		);
 	});
 
 	it('Job > Download returns the machine file, the clean preview and the source', async () => {
@@ -203,8 +276,12 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('Job > Retry queues a failed job again, which then completes', async () => {
 		const [item] = nodeItems(await run('e2eOpRetry000001'), 'Retry');
-		expect(item.json).toEqual(expect.objectContaining({ id: failedJob.id, workflow: 'conversion', status: 'queued' }));
-		expect(await waitForJobEnd(sandbox, failedJob)).toEqual(expect.objectContaining({ status: 'completed' }));
+		expect(item.json).toEqual(
+			expect.objectContaining({ id: failedJob.id, workflow: 'conversion', status: 'queued' }),
+		);
+		expect(await waitForJobEnd(sandbox, failedJob)).toEqual(
+			expect.objectContaining({ status: 'completed' }),
+		);
 	});
 
 	it('a wrong key ends in "Authentication failed"', async () => {
@@ -221,6 +298,8 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 
 	it('a width outside 10-300 mm ends in a message naming the parameter and its bounds', async () => {
 		const error = errorOf(await run('e2eErrWidth00001'));
-		expect(error?.message).toBe("'Width in Millimetres' must be between 10 and 300, got 5 [item 0]");
+		expect(error?.message).toBe(
+			"'Width in Millimetres' must be between 10 and 300, got 5 [item 0]",
+		);
 	});
 });

@@ -10,16 +10,31 @@ import { createJob, setEngineFailureRate, waitForJobEnd } from '../../scripts/sa
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { readPattern } from '../../sandbox/engine';
-import { e2eCredentials, e2eOwner, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
+import {
+	e2eCredentials,
+	e2eOwner,
+	n8nUnderTest,
+	openEnvironment,
+	type SandboxInfo,
+} from './support/environment';
 import { createConversion } from '../support/jobParameters';
-import { embroideryStep, manualWorkflow, readFileStep, setFields, type Step } from './support/workflows';
+import {
+	embroideryStep,
+	manualWorkflow,
+	readFileStep,
+	setFields,
+	type Step,
+} from './support/workflows';
 
 const credential = { id: e2eCredentials.demo.id, name: e2eCredentials.demo.name };
 
-const embroidery = (name: string, parameters: Record<string, unknown>): Step => embroideryStep(name, parameters, credential, 2);
+const embroidery = (name: string, parameters: Record<string, unknown>): Step =>
+	embroideryStep(name, parameters, credential, 2);
 
 function hintsOf(run: WorkflowRun, nodeName: string): Array<{ message: string; type?: string }> {
-	const task = run.data.resultData.runData[nodeName]?.[0] as { hints?: Array<{ message: string; type?: string }> } | undefined;
+	const task = run.data.resultData.runData[nodeName]?.[0] as
+		| { hints?: Array<{ message: string; type?: string }> }
+		| undefined;
 	return task?.hints ?? [];
 }
 
@@ -36,13 +51,25 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		const designPath = join(environment.filesDir, 'Star-editor.JEF');
 		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
 		const design = await readFile(designPath);
-		converted = await createJob(sandbox, { workflow: 'conversion', format: 'exp' }, { name: 'Star-editor.JEF', bytes: design });
+		converted = await createJob(
+			sandbox,
+			{ workflow: 'conversion', format: 'exp' },
+			{ name: 'Star-editor.JEF', bytes: design },
+		);
 		await waitForJobEnd(sandbox, converted);
-		picked = await createJob(sandbox, { workflow: 'conversion', format: 'dst' }, { name: 'Star-picked.JEF', bytes: design });
+		picked = await createJob(
+			sandbox,
+			{ workflow: 'conversion', format: 'dst' },
+			{ name: 'Star-picked.JEF', bytes: design },
+		);
 		await waitForJobEnd(sandbox, picked);
 		await setEngineFailureRate(sandbox, 1);
 		try {
-			const job = await createJob(sandbox, { workflow: 'conversion', format: 'dst' }, { name: 'Star-failed.JEF', bytes: design });
+			const job = await createJob(
+				sandbox,
+				{ workflow: 'conversion', format: 'dst' },
+				{ name: 'Star-failed.JEF', bytes: design },
+			);
 			const ended = await waitForJobEnd(sandbox, job);
 			failed = { ...job, failureReason: String(ended.failureReason) };
 		} finally {
@@ -53,12 +80,24 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 			manualWorkflow('e2eEditorChain01', 'Version 2: create, wait, get (Detect, Simplify, hints)', [
 				readFileStep('Read design', designPath),
 				embroidery('Convert', createConversion({ format: 'exp', options: {} })),
-				embroidery('Wait', { resource: 'job', operation: 'waitForCompletion', timeout: 120, downloadResults: ['preview'] }),
+				embroidery('Wait', {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					timeout: 120,
+					downloadResults: ['preview'],
+				}),
 				embroidery('Get', { resource: 'job', operation: 'get' }),
 			]),
 			manualWorkflow('e2eEditorByUrl01', 'Version 2: a job by link, and by ID with Detect', [
-				setFields('Job', { link: `${sandbox.baseUrl}/jobs/${converted.workflow}/${converted.id}`, other: converted.id }),
-				embroidery('By link', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'url', value: '={{ $json.link }}' } }),
+				setFields('Job', {
+					link: `${sandbox.baseUrl}/jobs/${converted.workflow}/${converted.id}`,
+					other: converted.id,
+				}),
+				embroidery('By link', {
+					resource: 'job',
+					operation: 'get',
+					jobId: { __rl: true, mode: 'url', value: '={{ $json.link }}' },
+				}),
 				embroidery('By ID', {
 					resource: 'job',
 					operation: 'get',
@@ -71,24 +110,36 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 				embroidery('Jobs', { resource: 'job', operation: 'getMany', returnAll: false, limit: 5 }),
 			]),
 			// As n8n saves a job picked in the editor: the list entry's name and link beside the ID; Workflow left at Detect.
-			manualWorkflow('e2eEditorList001', 'Version 2: a job picked from the list, unlocked and downloaded', [
-				embroidery('Picked', {
-					resource: 'job',
-					operation: 'get',
-					jobId: {
-						__rl: true,
-						mode: 'list',
-						value: picked.id,
-						cachedResultName: 'Star-picked.JEF → DST · conversion · completed · just now',
-						cachedResultUrl: `${sandbox.baseUrl}/jobs/conversion/${picked.id}`,
-					},
-				}),
-				embroidery('Unlock', { resource: 'job', operation: 'unlock' }),
-				embroidery('Download', { resource: 'job', operation: 'download', files: ['outputs'] }),
-			]),
-			manualWorkflow('e2eEditorFail001', 'Version 2: get a failed job (Detect), with its failure hint', [
-				embroidery('Failed job', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: failed.id } }),
-			]),
+			manualWorkflow(
+				'e2eEditorList001',
+				'Version 2: a job picked from the list, unlocked and downloaded',
+				[
+					embroidery('Picked', {
+						resource: 'job',
+						operation: 'get',
+						jobId: {
+							__rl: true,
+							mode: 'list',
+							value: picked.id,
+							cachedResultName: 'Star-picked.JEF → DST · conversion · completed · just now',
+							cachedResultUrl: `${sandbox.baseUrl}/jobs/conversion/${picked.id}`,
+						},
+					}),
+					embroidery('Unlock', { resource: 'job', operation: 'unlock' }),
+					embroidery('Download', { resource: 'job', operation: 'download', files: ['outputs'] }),
+				],
+			),
+			manualWorkflow(
+				'e2eEditorFail001',
+				'Version 2: get a failed job (Detect), with its failure hint',
+				[
+					embroidery('Failed job', {
+						resource: 'job',
+						operation: 'get',
+						jobId: { __rl: true, mode: 'id', value: failed.id },
+					}),
+				],
+			),
 		]);
 	});
 
@@ -121,7 +172,11 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 	it('takes a job by its link, and finds the workflow of a bare ID', async () => {
 		const run = await n8n.execute('e2eEditorByUrl01');
 		expect(run.status).toBe('success');
-		expect(nodeItems(run, 'By link')[0].json).toMatchObject({ id: converted.id, workflow: 'conversion', status: 'completed' });
+		expect(nodeItems(run, 'By link')[0].json).toMatchObject({
+			id: converted.id,
+			workflow: 'conversion',
+			status: 'completed',
+		});
 		expect(nodeItems(run, 'By ID')[0].json).toMatchObject({
 			id: converted.id,
 			workflow: 'conversion',
@@ -141,9 +196,19 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		const run = await n8n.execute('e2eEditorList001');
 		expect(run.status).toBe('success');
 		const [got] = nodeItems(run, 'Picked');
-		expect(got.json).toMatchObject({ id: picked.id, workflow: 'conversion', status: 'completed', sourceFile: 'Star-picked.JEF', downloadsUnlocked: false });
+		expect(got.json).toMatchObject({
+			id: picked.id,
+			workflow: 'conversion',
+			status: 'completed',
+			sourceFile: 'Star-picked.JEF',
+			downloadsUnlocked: false,
+		});
 		expect(JSON.stringify(got.json)).not.toMatch(/signature=/);
-		expect(nodeItems(run, 'Unlock')[0].json).toMatchObject({ id: picked.id, workflow: 'conversion', downloadsUnlocked: true });
+		expect(nodeItems(run, 'Unlock')[0].json).toMatchObject({
+			id: picked.id,
+			workflow: 'conversion',
+			downloadsUnlocked: true,
+		});
 		const [downloaded] = nodeItems(run, 'Download');
 		expect(downloaded.json).toMatchObject({ id: picked.id, workflow: 'conversion' });
 		const machineFile = downloaded.binary!.data;
@@ -169,7 +234,7 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		);
 	});
 
-	it('serves the Job picker\'s list through n8n\'s resource-locator endpoint', async () => {
+	it("serves the Job picker's list through n8n's resource-locator endpoint", async () => {
 		await n8n.start();
 		await n8n.setupOwner(e2eOwner).catch(() => undefined);
 		await n8n.login(e2eOwner.email, e2eOwner.password);
@@ -180,7 +245,11 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 				{
 					path: 'parameters.jobId',
 					nodeTypeAndVersion: { name: 'n8n-nodes-embroidery.embroidery', version: 2 },
-					currentNodeParameters: { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'list', value: '' } },
+					currentNodeParameters: {
+						resource: 'job',
+						operation: 'get',
+						jobId: { __rl: true, mode: 'list', value: '' },
+					},
 					methodName: 'searchJobs',
 					credentials: { embroideryApi: credential },
 					...(filter === undefined ? {} : { filter }),
@@ -189,7 +258,9 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		const all = await request();
 		const picked = all.results.find((result) => result.value === converted.id);
 		expect(picked).toEqual({
-			name: expect.stringMatching(/^Star-editor\.JEF → EXP · conversion · completed · (just now|\d+ min ago)$/),
+			name: expect.stringMatching(
+				/^Star-editor\.JEF → EXP · conversion · completed · (just now|\d+ min ago)$/,
+			),
 			value: converted.id,
 			url: `${sandbox.baseUrl}/jobs/conversion/${converted.id}`,
 		});

@@ -40,12 +40,20 @@ describe('the example workflows', () => {
 
 		expect(outcome.error).toBeUndefined();
 		expect(outcome.status).toBe('success');
-		expect(outcome.jobs).toEqual([expect.objectContaining({ workflow: 'conversion', status: 'completed', downloadsUnlocked: true })]);
+		expect(outcome.jobs).toEqual([
+			expect.objectContaining({
+				workflow: 'conversion',
+				status: 'completed',
+				downloadsUnlocked: true,
+			}),
+		]);
 		const machineFile = outcome.files.find((file) => file.field === 'data')!;
 		expect(machineFile.fileName).toMatch(/\.dst$/i);
 		const bytes = await readFile(machineFile.path);
 		const source = readPattern(await readFile(join(folders.inbox, 'Star.JEF')), 'jef');
-		expect(measurePattern(readPattern(bytes, 'dst')).stitchCount).toBeGreaterThanOrEqual(measurePattern(source).stitchCount * 0.95);
+		expect(measurePattern(readPattern(bytes, 'dst')).stitchCount).toBeGreaterThanOrEqual(
+			measurePattern(source).stitchCount * 0.95,
+		);
 		expect(await readFile(join(folders.delivered(slug), machineFile.fileName))).toEqual(bytes);
 		const preview = outcome.files.find((file) => file.field === 'preview')!;
 		expect((await readFile(preview.path)).subarray(0, 8)).toEqual(pngSignature);
@@ -56,7 +64,13 @@ describe('the example workflows', () => {
 		const { outcome } = await runExample(n8n, slug, workflows.get(slug)!, join(root, 'demo'));
 
 		expect(outcome.error).toBeUndefined();
-		expect(outcome.jobs).toEqual([expect.objectContaining({ workflow: 'digitising', status: 'completed', downloadsUnlocked: true })]);
+		expect(outcome.jobs).toEqual([
+			expect.objectContaining({
+				workflow: 'digitising',
+				status: 'completed',
+				downloadsUnlocked: true,
+			}),
+		]);
 		const saved = await readFile(join(folders.delivered(slug), 'order-SAMPLE-1001.pes'));
 		const metrics = measurePattern(readPattern(saved, 'pes'));
 		expect(metrics.widthMm).toBeGreaterThan(70);
@@ -84,7 +98,13 @@ describe('the example workflows', () => {
 		it('answers a signed shop order posted to its webhook with the saved machine file', async () => {
 			const samples = await serveSampleFiles();
 			try {
-				const order = JSON.stringify({ orderId: 'A-2001', artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' });
+				const order = JSON.stringify({
+					orderId: 'A-2001',
+					artworkUrl: `${samples.url}/logo.svg`,
+					widthMm: 60,
+					colourCount: 2,
+					format: 'dst',
+				});
 				const response = await fetch(`${n8n.url}/webhook/embroidery-order`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', 'X-Shop-Signature': signBody(order) },
@@ -92,11 +112,15 @@ describe('the example workflows', () => {
 					signal: AbortSignal.timeout(180_000),
 				});
 				expect(response.status).toBe(200);
-				expect(await response.json()).toEqual(expect.objectContaining({ status: 'completed', downloadsUnlocked: true }));
+				expect(await response.json()).toEqual(
+					expect.objectContaining({ status: 'completed', downloadsUnlocked: true }),
+				);
 			} finally {
 				samples.server.close();
 			}
-			const saved = await readFile(join(folders.delivered('shop-order-to-machine-file'), 'order-A-2001.dst'));
+			const saved = await readFile(
+				join(folders.delivered('shop-order-to-machine-file'), 'order-A-2001.dst'),
+			);
 			const metrics = measurePattern(readPattern(saved, 'dst'));
 			expect(metrics.widthMm).toBeGreaterThan(50);
 			expect(metrics.widthMm).toBeLessThanOrEqual(61);
@@ -112,8 +136,14 @@ describe('the example workflows', () => {
 			expect(outcome.status).toBe('success');
 			// The example's trigger is version 1.1: its items are simplified, and still carry every field the workflow reads.
 			const executions = await waitForExecutions(n8n, workflow.id, 1, 10_000);
-			const runs = await Promise.all(executions.map(async (execution) => await n8n.getExecution(execution.id)));
-			const emitted = new Map(runs.flatMap((run) => nodeItems(run, 'Job finished')).map((item) => [item.json.id, item.json]));
+			const runs = await Promise.all(
+				executions.map(async (execution) => await n8n.getExecution(execution.id)),
+			);
+			const emitted = new Map(
+				runs
+					.flatMap((run) => nodeItems(run, 'Job finished'))
+					.map((item) => [item.json.id, item.json]),
+			);
 			expect(emitted.get(jobs.completed)).toMatchObject({
 				workflow: 'conversion',
 				status: 'completed',
@@ -136,9 +166,16 @@ describe('the example workflows', () => {
 			}
 			const stored = await readFile(join(folders.delivered(slug), `${jobs.completed}-Star.pes`));
 			expect(measurePattern(readPattern(stored, 'pes')).stitchCount).toBeGreaterThan(2000);
-			const notice = JSON.parse(await readFile(join(folders.notices, `${jobs.failed}.json`), 'utf8'));
+			const notice = JSON.parse(
+				await readFile(join(folders.notices, `${jobs.failed}.json`), 'utf8'),
+			);
 			expect(notice).toEqual(
-				expect.objectContaining({ jobId: jobs.failed, failureCode: 'engine_error', willRetry: true, reason: expect.stringContaining('engine failed') }),
+				expect.objectContaining({
+					jobId: jobs.failed,
+					failureCode: 'engine_error',
+					willRetry: true,
+					reason: expect.stringContaining('engine failed'),
+				}),
 			);
 			// Only the workflow's Retry job step can bring a failed job back; the sandbox's faults are off again.
 			const retried = await waitForJobEnd(sandbox, { id: jobs.failed, workflow: 'conversion' });

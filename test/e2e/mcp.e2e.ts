@@ -8,23 +8,42 @@ import type { StreamableHTTPClientTransport as McpTransport } from '@modelcontex
 
 import { serveSampleFiles } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
-import { toolDescriptions, version1ToolDescriptions, version3ToolDescriptions } from '../../nodes/Embroidery/actions/versionDescription';
-import { e2eCredentials, e2eOwner, n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
+import {
+	toolDescriptions,
+	version1ToolDescriptions,
+	version3ToolDescriptions,
+} from '../../nodes/Embroidery/actions/versionDescription';
+import {
+	e2eCredentials,
+	e2eOwner,
+	n8nUnderTest,
+	openEnvironment,
+	type SandboxInfo,
+} from './support/environment';
 
 // Types come through the SDK's typesVersions (its ES module build); at run time jest requires the
 // CommonJS build that its package exports name for require.
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof McpClient };
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as {
-	StreamableHTTPClientTransport: typeof McpTransport;
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as {
+	Client: typeof McpClient;
 };
+const { StreamableHTTPClientTransport } =
+	require('@modelcontextprotocol/sdk/client/streamableHttp.js') as {
+		StreamableHTTPClientTransport: typeof McpTransport;
+	};
 
 const workflowId = 'e2eMcpTools00001';
 const mcpPath = 'embroidery-tools';
 const trigger = 'MCP Server Trigger';
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const fromAI = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
-function tool(name: string, parameters: Record<string, unknown>, index: number, typeVersion = 1): WorkflowNode {
+function tool(
+	name: string,
+	parameters: Record<string, unknown>,
+	index: number,
+	typeVersion = 1,
+): WorkflowNode {
 	return {
 		name,
 		type: 'n8n-nodes-embroidery.embroideryTool',
@@ -53,15 +72,52 @@ function mcpWorkflow(): WorkflowExport {
 			},
 			2,
 		),
-		tool('get_job', { resource: 'job', operation: 'get', jobId: fromAI('jobId', 'The job id Create returned'), workflow: fromAI('workflow', 'The job workflow') }, 3),
-		tool('unlock_job', { resource: 'job', operation: 'unlock', jobId: fromAI('jobId', 'The job id'), workflow: fromAI('workflow', 'The job workflow') }, 4),
+		tool(
+			'get_job',
+			{
+				resource: 'job',
+				operation: 'get',
+				jobId: fromAI('jobId', 'The job id Create returned'),
+				workflow: fromAI('workflow', 'The job workflow'),
+			},
+			3,
+		),
+		tool(
+			'unlock_job',
+			{
+				resource: 'job',
+				operation: 'unlock',
+				jobId: fromAI('jobId', 'The job id'),
+				workflow: fromAI('workflow', 'The job workflow'),
+			},
+			4,
+		),
 		// Version 2 (the default): the Job field, Workflow left on Detect, Simplify on.
-		tool('get_job_v2', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') } }, 5, 2),
+		tool(
+			'get_job_v2',
+			{
+				resource: 'job',
+				operation: 'get',
+				jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') },
+			},
+			5,
+			2,
+		),
 		// Version 3: Output left on Simplified, the ten fields with the file links an agent hands on.
-		tool('get_job_v3', { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') } }, 6, 3),
+		tool(
+			'get_job_v3',
+			{
+				resource: 'job',
+				operation: 'get',
+				jobId: { __rl: true, mode: 'id', value: fromAI('jobId', 'The job id Create returned') },
+			},
+			6,
+			3,
+		),
 	];
 	const connections: Record<string, unknown> = {};
-	for (const node of tools) connections[node.name] = { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] };
+	for (const node of tools)
+		connections[node.name] = { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] };
 	return {
 		id: workflowId,
 		name: 'E2e: Embroidery tools over MCP',
@@ -129,13 +185,28 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		const { tools } = await client.listTools();
 		const byName = new Map(tools.map((entry) => [entry.name, entry]));
 
-		expect([...byName.keys()].sort()).toEqual(['create_job', 'get_job', 'get_job_v2', 'get_job_v3', 'get_usage', 'list_jobs', 'unlock_job']);
+		expect([...byName.keys()].sort()).toEqual([
+			'create_job',
+			'get_job',
+			'get_job_v2',
+			'get_job_v3',
+			'get_usage',
+			'list_jobs',
+			'unlock_job',
+		]);
 		expect(byName.get('get_usage')?.description).toBe(version1ToolDescriptions.account.getUsage);
 		expect(byName.get('unlock_job')?.description).toBe(version1ToolDescriptions.job.unlock);
 		expect(byName.get('unlock_job')?.description).toMatch(/COSTS MONEY/);
 		expect(byName.get('create_job')?.description).toBe(version1ToolDescriptions.job.create);
-		expect(Object.keys(byName.get('create_job')?.inputSchema.properties ?? {}).sort()).toEqual(['format', 'sourceUrl', 'workflow']);
-		expect(Object.keys(byName.get('get_job')?.inputSchema.properties ?? {}).sort()).toEqual(['jobId', 'workflow']);
+		expect(Object.keys(byName.get('create_job')?.inputSchema.properties ?? {}).sort()).toEqual([
+			'format',
+			'sourceUrl',
+			'workflow',
+		]);
+		expect(Object.keys(byName.get('get_job')?.inputSchema.properties ?? {}).sort()).toEqual([
+			'jobId',
+			'workflow',
+		]);
 		expect(byName.get('get_job_v2')?.description).toBe(toolDescriptions.job.get);
 		expect(byName.get('get_job_v2')?.description).toMatch(/Workflow is optional/);
 		expect(Object.keys(byName.get('get_job_v2')?.inputSchema.properties ?? {})).toEqual(['jobId']);
@@ -145,35 +216,81 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 
 	it('Get Usage answers what the sandbox holds for the account', async () => {
 		const [usage] = answerOf(await client.callTool({ name: 'get_usage', arguments: {} }));
-		const { freeUsage } = await sandboxGet<{ freeUsage: Record<string, unknown> }>(sandbox, '/usage');
+		const { freeUsage } = await sandboxGet<{ freeUsage: Record<string, unknown> }>(
+			sandbox,
+			'/usage',
+		);
 
-		expect(usage).toEqual(expect.objectContaining({ creditBalance: freeUsage.creditBalance, limited: freeUsage.limited }));
+		expect(usage).toEqual(
+			expect.objectContaining({
+				creditBalance: freeUsage.creditBalance,
+				limited: freeUsage.limited,
+			}),
+		);
 	});
 
 	it('Create from a URL with wait converts the linked file; Get and Get Many then show that job as the sandbox does', async () => {
 		const [created] = answerOf(
 			await client.callTool(
-				{ name: 'create_job', arguments: { workflow: 'conversion', sourceUrl: `${samples.url}/Star.JEF`, format: 'dst' } },
+				{
+					name: 'create_job',
+					arguments: {
+						workflow: 'conversion',
+						sourceUrl: `${samples.url}/Star.JEF`,
+						format: 'dst',
+					},
+				},
 				undefined,
 				{ timeout: 180_000 },
 			),
 		);
-		expect(created).toEqual(expect.objectContaining({ workflow: 'conversion', status: 'completed', sourceFile: 'Star.JEF' }));
+		expect(created).toEqual(
+			expect.objectContaining({
+				workflow: 'conversion',
+				status: 'completed',
+				sourceFile: 'Star.JEF',
+			}),
+		);
 		const id = String(created.id);
-		const { job } = await sandboxGet<{ job: Record<string, unknown> }>(sandbox, `/jobs/conversion/${id}`);
-		expect(job).toEqual(expect.objectContaining({ id, status: 'completed', downloadsUnlocked: false }));
+		const { job } = await sandboxGet<{ job: Record<string, unknown> }>(
+			sandbox,
+			`/jobs/conversion/${id}`,
+		);
+		expect(job).toEqual(
+			expect.objectContaining({ id, status: 'completed', downloadsUnlocked: false }),
+		);
 
-		const [fetched] = answerOf(await client.callTool({ name: 'get_job', arguments: { jobId: id, workflow: 'conversion' } }));
-		expect(fetched).toEqual(expect.objectContaining({ id, workflow: 'conversion', status: 'completed', downloadsUnlocked: false }));
+		const [fetched] = answerOf(
+			await client.callTool({ name: 'get_job', arguments: { jobId: id, workflow: 'conversion' } }),
+		);
+		expect(fetched).toEqual(
+			expect.objectContaining({
+				id,
+				workflow: 'conversion',
+				status: 'completed',
+				downloadsUnlocked: false,
+			}),
+		);
 		expect(fetched.metrics).toEqual(job.metrics);
 
 		// Version 2 finds the workflow itself and, simplified, leaves the signed links out.
-		const [simplified] = answerOf(await client.callTool({ name: 'get_job_v2', arguments: { jobId: id } }));
-		expect(simplified).toEqual(expect.objectContaining({ id, workflow: 'conversion', status: 'completed', sourceFile: 'Star.JEF' }));
+		const [simplified] = answerOf(
+			await client.callTool({ name: 'get_job_v2', arguments: { jobId: id } }),
+		);
+		expect(simplified).toEqual(
+			expect.objectContaining({
+				id,
+				workflow: 'conversion',
+				status: 'completed',
+				sourceFile: 'Star.JEF',
+			}),
+		);
 		expect(JSON.stringify(simplified)).not.toMatch(/downloadUrl|previewUrl/);
 
 		// Version 3's tool answers with the ten fields, the preview link among them (the machine file's is null until Unlock).
-		const [answer] = answerOf(await client.callTool({ name: 'get_job_v3', arguments: { jobId: id } }));
+		const [answer] = answerOf(
+			await client.callTool({ name: 'get_job_v3', arguments: { jobId: id } }),
+		);
 		expect(Object.keys(answer)).toEqual([
 			'id',
 			'workflow',
@@ -186,11 +303,20 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 			'failureReason',
 			'attemptCount',
 		]);
-		expect(answer).toEqual(expect.objectContaining({ id, status: 'completed', outputUrl: null, previewUrl: expect.stringContaining('signature=') }));
+		expect(answer).toEqual(
+			expect.objectContaining({
+				id,
+				status: 'completed',
+				outputUrl: null,
+				previewUrl: expect.stringContaining('signature='),
+			}),
+		);
 
 		const listed = answerOf(await client.callTool({ name: 'list_jobs', arguments: {} }));
 		const { data } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/jobs');
 		expect(listed.map((entry) => entry.id)).toContain(id);
-		expect(listed.map((entry) => entry.id)).toEqual(data.slice(0, listed.length).map((entry) => entry.id));
+		expect(listed.map((entry) => entry.id)).toEqual(
+			data.slice(0, listed.length).map((entry) => entry.id),
+		);
 	});
 });

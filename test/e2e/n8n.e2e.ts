@@ -11,7 +11,12 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		await n8n.importWorkflows([
 			manualWorkflow('e2eHarnessFile01', 'Harness: JSON to file', [
 				setFields('Order', { orderId: 'A-100', widthMm: 80 }),
-				{ name: 'To File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, parameters: { operation: 'toJson', options: {} } },
+				{
+					name: 'To File',
+					type: 'n8n-nodes-base.convertToFile',
+					typeVersion: 1.1,
+					parameters: { operation: 'toJson', options: {} },
+				},
 			]),
 			linearWorkflow('e2eHarnessHook01', 'Harness: echo webhook', [
 				{
@@ -20,7 +25,12 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 					typeVersion: 2,
 					webhookId: 'e2e-harness-echo',
 					position: [0, 0],
-					parameters: { httpMethod: 'POST', path: 'harness-echo', responseMode: 'lastNode', options: {} },
+					parameters: {
+						httpMethod: 'POST',
+						path: 'harness-echo',
+						responseMode: 'lastNode',
+						options: {},
+					},
 				},
 				{ ...setFields('Reply', { echoed: '={{ $json.body.orderId }}' }), position: [220, 0] },
 			]),
@@ -48,8 +58,13 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		await n8n.login(e2eOwner.email, e2eOwner.password);
 		await n8n.waitForActivation(['e2eHarnessHook01']);
 
-		const workflows = await n8n.rest<Array<{ id: string; activeVersionId: string | null }>>('GET', '/rest/workflows');
-		expect(workflows.map((w) => w.id)).toEqual(expect.arrayContaining(['e2eHarnessFile01', 'e2eHarnessHook01']));
+		const workflows = await n8n.rest<Array<{ id: string; activeVersionId: string | null }>>(
+			'GET',
+			'/rest/workflows',
+		);
+		expect(workflows.map((w) => w.id)).toEqual(
+			expect.arrayContaining(['e2eHarnessFile01', 'e2eHarnessHook01']),
+		);
 		const response = await fetch(`${n8n.url}/webhook/harness-echo`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },

@@ -19,10 +19,21 @@ const credential = { id: 'embroideryRetries', name: 'Embroidery with downloads a
 
 /** The node with n8n's Retry On Fail on: three tries, one second apart. */
 function retried(step: Step, onError?: Step['onError']): Step {
-	return { ...step, retryOnFail: true, maxTries: 3, waitBetweenTries: 1000, ...(onError ? { onError } : {}) } as Step;
+	return {
+		...step,
+		retryOnFail: true,
+		maxTries: 3,
+		waitBetweenTries: 1000,
+		...(onError ? { onError } : {}),
+	} as Step;
 }
 
-const convert = createAndWait({ downloadResults: ['outputs'], unlockBeforeDownload: true, timeout: 90, options: {} });
+const convert = createAndWait({
+	downloadResults: ['outputs'],
+	unlockBeforeDownload: true,
+	timeout: 90,
+	options: {},
+});
 
 describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
@@ -30,8 +41,10 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 	let variant: VariantService;
 	let accountId: string;
 	const errorOf = (result: WorkflowRun) => result.data.resultData.error;
-	const creditBalance = async () => Number((await sandboxAdmin(sandbox).usage(accountId)).creditBalance);
-	const downloads = () => variant.requests.filter((request) => request.route.startsWith('GET /uploads/'));
+	const creditBalance = async () =>
+		Number((await sandboxAdmin(sandbox).usage(accountId)).creditBalance);
+	const downloads = () =>
+		variant.requests.filter((request) => request.route.startsWith('GET /uploads/'));
 
 	beforeAll(async () => {
 		const environment = await openEnvironment();
@@ -39,23 +52,38 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 		variant = await startVariantService(sandbox.origin);
 		const designPath = join(environment.filesDir, 'Star-retries.JEF');
 		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
-		const account = await sandboxAdmin(sandbox).createAccountWithKey({ plan: 'credits', creditBalance: 100 });
+		const account = await sandboxAdmin(sandbox).createAccountWithKey({
+			plan: 'credits',
+			creditBalance: 100,
+		});
 		accountId = account.accountId;
-		await n8n.importCredentials([{ ...credential, type: 'embroideryApi', data: { apiKey: account.key, baseUrl: variant.baseUrl } }]);
+		await n8n.importCredentials([
+			{
+				...credential,
+				type: 'embroideryApi',
+				data: { apiKey: account.key, baseUrl: variant.baseUrl },
+			},
+		]);
 		const steps = (onError?: Step['onError']) => [
 			readFileStep('Read design', designPath),
 			retried(embroideryStep('Convert', convert, credential), onError),
 		];
 		await n8n.importWorkflows([
 			manualWorkflow('e2eRetryStop0001', 'Retry On Fail: create, wait, unlock, download', steps()),
-			manualWorkflow('e2eRetryCont0001', 'Retry On Fail with Continue On Fail', steps('continueRegularOutput')),
+			manualWorkflow(
+				'e2eRetryCont0001',
+				'Retry On Fail with Continue On Fail',
+				steps('continueRegularOutput'),
+			),
 		]);
 	});
 
 	beforeEach(() => {
 		variant.reset();
 		// Every file download fails (the transport tries each five times, about 15 s, before giving up).
-		variant.on((request) => (request.route.startsWith('GET /uploads/') ? { status: 503 } : undefined));
+		variant.on((request) =>
+			request.route.startsWith('GET /uploads/') ? { status: 503 } : undefined,
+		);
 	});
 
 	afterAll(async () => {
@@ -70,14 +98,18 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
 		// n8n ran the node three times: each try asked for the file (the transport tries each request five times).
 		expect(downloads().length).toBeGreaterThanOrEqual(3 * 5);
-		expect(Number(usage.creditBalance) - (await creditBalance())).toBe(Number(usage.conversionCreditCost));
+		expect(Number(usage.creditBalance) - (await creditBalance())).toBe(
+			Number(usage.conversionCreditCost),
+		);
 	});
 
 	it('with Continue On Fail on, the error item is retried by n8n, still with one creation and one unlock', async () => {
 		const result = await n8n.execute('e2eRetryCont0001');
 		expect(errorOf(result)).toBeUndefined();
 		const [item] = nodeItems(result, 'Convert');
-		expect(item.json).toEqual(expect.objectContaining({ workflow: 'conversion', error: expect.any(String) }));
+		expect(item.json).toEqual(
+			expect.objectContaining({ workflow: 'conversion', error: expect.any(String) }),
+		);
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
 		// n8n ran the node again because the first item carried an error: the downloads were asked for in every try.

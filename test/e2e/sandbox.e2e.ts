@@ -15,7 +15,9 @@ import type { RunningSandbox } from '../support/sandbox';
 import { repositoryRoot, spawnSandbox } from '../support/sandboxProcess';
 
 const runtime = n8nRuntime();
-const nodeVersion = execFileSync(runtime.node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+const nodeVersion = execFileSync(runtime.node, ['-p', 'process.versions.node'], {
+	encoding: 'utf8',
+}).trim();
 /** The Node line scripts/n8n.sh installs each n8n line with. */
 const expectedMajor = runtime.major >= 2 ? 24 : 22;
 
@@ -29,7 +31,16 @@ describe(`npm run sandbox on Node ${nodeVersion}, the Node of n8n ${runtime.vers
 	it('starts sandbox/cli.ts with tsx, lists the formats, converts a file and stops on SIGTERM', async () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-node-'));
 		const { child, printed } = await spawnSandbox(
-			[join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', '--port', '0', '--data', dataDir, '--workers', '1'],
+			[
+				join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'),
+				'sandbox/cli.ts',
+				'--port',
+				'0',
+				'--data',
+				dataDir,
+				'--workers',
+				'1',
+			],
 			runtime.node,
 		);
 		try {
@@ -37,7 +48,9 @@ describe(`npm run sandbox on Node ${nodeVersion}, the Node of n8n ${runtime.vers
 			const api = new Api({ baseUrl: printed.baseUrl, origin } as RunningSandbox, printed.demoKey);
 			const formats = await api.get('/formats');
 			expect(formats.status).toBe(200);
-			expect(formats.body.data.map((entry: { format: string }) => entry.format)).toEqual(expect.arrayContaining(['dst', 'pes']));
+			expect(formats.body.data.map((entry: { format: string }) => entry.format)).toEqual(
+				expect.arrayContaining(['dst', 'pes']),
+			);
 			const { body } = await api.convert('Star.DST', 'pes');
 			expect((await api.waitForJob('conversion', body.job.id, 120_000)).status).toBe('completed');
 		} finally {

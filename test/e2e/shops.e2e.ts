@@ -13,7 +13,15 @@ import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { waitForExecutions } from '../../scripts/demo';
-import { exampleIds, localShop, readExamples, serveSampleFiles, signBody, useCredential, withLocalValues } from '../../scripts/examples';
+import {
+	exampleIds,
+	localShop,
+	readExamples,
+	serveSampleFiles,
+	signBody,
+	useCredential,
+	withLocalValues,
+} from '../../scripts/examples';
 import { sleep, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
@@ -41,7 +49,8 @@ const shopify: Shop = {
 		'X-Shopify-Webhook-Id': randomUUID(),
 		'X-Shopify-Triggered-At': '2026-11-25T10:00:00.000Z',
 	},
-	order: (artworkUrl) => `{"id":820982911946154508,"admin_graphql_api_id":"gid://shopify/Order/820982911946154508","name":"#1042","order_number":1042,"email":"ada@example.com","created_at":"2026-11-25T11:00:00+01:00","currency":"EUR","financial_status":"paid","total_price":"38.50","line_items":[{"id":866550311766439020,"admin_graphql_api_id":"gid://shopify/LineItem/866550311766439020","name":"Embroidered cap - Navy","title":"Embroidered cap","variant_title":"Navy","sku":"CAP-NAVY","product_id":632910392,"variant_id":808950810,"quantity":1,"price":"29.00","properties":[{"name":"Artwork","value":"${artworkUrl}"},{"name":"Width (mm)","value":"60"},{"name":"Colours","value":"2"},{"name":"_Format","value":"dst"}]},{"id":866550311766439021,"admin_graphql_api_id":"gid://shopify/LineItem/866550311766439021","name":"Gift wrap","title":"Gift wrap","sku":"WRAP","product_id":632910393,"variant_id":808950811,"quantity":1,"price":"9.50","properties":[]}]}`,
+	order: (artworkUrl) =>
+		`{"id":820982911946154508,"admin_graphql_api_id":"gid://shopify/Order/820982911946154508","name":"#1042","order_number":1042,"email":"ada@example.com","created_at":"2026-11-25T11:00:00+01:00","currency":"EUR","financial_status":"paid","total_price":"38.50","line_items":[{"id":866550311766439020,"admin_graphql_api_id":"gid://shopify/LineItem/866550311766439020","name":"Embroidered cap - Navy","title":"Embroidered cap","variant_title":"Navy","sku":"CAP-NAVY","product_id":632910392,"variant_id":808950810,"quantity":1,"price":"29.00","properties":[{"name":"Artwork","value":"${artworkUrl}"},{"name":"Width (mm)","value":"60"},{"name":"Colours","value":"2"},{"name":"_Format","value":"dst"}]},{"id":866550311766439021,"admin_graphql_api_id":"gid://shopify/LineItem/866550311766439021","name":"Gift wrap","title":"Gift wrap","sku":"WRAP","product_id":632910393,"variant_id":808950811,"quantity":1,"price":"9.50","properties":[]}]}`,
 	savedAs: 'shopify-1042-1.dst',
 };
 
@@ -78,13 +87,34 @@ const wooCommerce: Shop = {
 					sku: 'TOTE',
 					price: 25,
 					meta_data: [
-						{ id: 4211, key: 'artwork_url', value: artworkUrl, display_key: 'Artwork', display_value: artworkUrl },
-						{ id: 4212, key: 'width_mm', value: '70', display_key: 'Width (mm)', display_value: '70' },
+						{
+							id: 4211,
+							key: 'artwork_url',
+							value: artworkUrl,
+							display_key: 'Artwork',
+							display_value: artworkUrl,
+						},
+						{
+							id: 4212,
+							key: 'width_mm',
+							value: '70',
+							display_key: 'Width (mm)',
+							display_value: '70',
+						},
 						{ id: 4213, key: 'colours', value: '2', display_key: 'Colours', display_value: '2' },
 						{ id: 4214, key: '_format', value: 'pes', display_key: 'format', display_value: 'pes' },
 					],
 				},
-				{ id: 316, name: 'Shipping insurance', product_id: 94, variation_id: 0, quantity: 1, sku: 'INS', price: 6, meta_data: [] },
+				{
+					id: 316,
+					name: 'Shipping insurance',
+					product_id: 94,
+					variation_id: 0,
+					quantity: 1,
+					sku: 'INS',
+					price: 6,
+					meta_data: [],
+				},
 			],
 		}),
 	savedAs: 'woocommerce-727-1.pes',
@@ -108,15 +138,24 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 	};
 	/** What the service holds for the shop's account: its jobs and its usage (credits, allowances). */
 	const atTheService = async () => {
-		const response = await fetch(`${sandbox.baseUrl}/jobs`, { headers: { Authorization: `Bearer ${account.key}` } });
-		const listing = (await response.json()) as { data?: Array<Record<string, unknown>>; jobs?: Array<Record<string, unknown>> };
+		const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+			headers: { Authorization: `Bearer ${account.key}` },
+		});
+		const listing = (await response.json()) as {
+			data?: Array<Record<string, unknown>>;
+			jobs?: Array<Record<string, unknown>>;
+		};
 		const jobs = listing.data ?? listing.jobs ?? [];
 		return { jobs, usage: (await admin(`/accounts/${account.id}`)).freeUsage };
 	};
 	const deliver = async (rawBody: string, signature: string | undefined) =>
 		await fetch(`${n8n.url}/webhook/${shop.path}`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', ...shop.headers, ...(signature ? { [shop.signatureHeader]: signature } : {}) },
+			headers: {
+				'content-type': 'application/json',
+				...shop.headers,
+				...(signature ? { [shop.signatureHeader]: signature } : {}),
+			},
 			body: rawBody,
 			signal: AbortSignal.timeout(30_000),
 		});
@@ -124,15 +163,33 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 	beforeAll(async () => {
 		const environment = await openEnvironment();
 		({ n8n, sandbox } = environment);
-		const created = await admin('/accounts', { name: `${shop.slug} shop`, plan: 'credits', creditBalance: 20 });
-		const key = await admin('/keys', { accountId: created.id, abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'] });
+		const created = await admin('/accounts', {
+			name: `${shop.slug} shop`,
+			plan: 'credits',
+			creditBalance: 20,
+		});
+		const key = await admin('/keys', {
+			accountId: created.id,
+			abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'],
+		});
 		account = { id: String(created.id), key: String(key.key) };
-		const credential = { id: `shopCred${shop.workflowId.slice(-6)}`, name: `Embroidery for ${shop.slug}` };
-		await n8n.importCredentials([{ ...credential, type: 'embroideryApi', data: { apiKey: account.key, baseUrl: sandbox.baseUrl } }]);
+		const credential = {
+			id: `shopCred${shop.workflowId.slice(-6)}`,
+			name: `Embroidery for ${shop.slug}`,
+		};
+		await n8n.importCredentials([
+			{
+				...credential,
+				type: 'embroideryApi',
+				data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
+			},
+		]);
 		deliveryFolder = join(environment.filesDir, 'shops', shop.slug);
 		await mkdir(deliveryFolder, { recursive: true });
 		const example = (await readExamples()).find(({ slug }) => slug === shop.slug)!;
-		const workflow: WorkflowExport = withLocalValues(useCredential(example.workflow, credential), { deliveryFolder });
+		const workflow: WorkflowExport = withLocalValues(useCredential(example.workflow, credential), {
+			deliveryFolder,
+		});
 		await n8n.importWorkflows([workflow]);
 		await n8n.publishWorkflow(shop.workflowId);
 		samples = await serveSampleFiles();
@@ -156,7 +213,9 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 		];
 		for (const response of refused) {
 			expect(response.status).toBe(401);
-			expect(await response.json()).toEqual({ message: expect.stringMatching(/not signed with this workflow's webhook secret/) });
+			expect(await response.json()).toEqual({
+				message: expect.stringMatching(/not signed with this workflow's webhook secret/),
+			});
 		}
 		// The executions have ended (each refused in the Verify signature branch) before the service is counted.
 		await waitForExecutions(n8n, shop.workflowId, 3, 30_000);
@@ -181,7 +240,9 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 		expect(metrics.stitchCount).toBeGreaterThan(100);
 		expect(metrics.colourCount).toBeLessThanOrEqual(2);
 		const { jobs } = await atTheService();
-		expect(jobs).toEqual([expect.objectContaining({ kind: 'digitising', status: 'completed', downloadsUnlocked: true })]);
+		expect(jobs).toEqual([
+			expect.objectContaining({ kind: 'digitising', status: 'completed', downloadsUnlocked: true }),
+		]);
 		expect(await readdir(deliveryFolder)).toEqual([shop.savedAs]);
 	}, 300_000);
 
@@ -215,15 +276,23 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 		return (await response.json()) as Record<string, unknown>;
 	};
 	const atTheService = async () => {
-		const response = await fetch(`${sandbox.baseUrl}/jobs`, { headers: { Authorization: `Bearer ${account.key}` } });
+		const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+			headers: { Authorization: `Bearer ${account.key}` },
+		});
 		const { data } = (await response.json()) as { data: Array<Record<string, unknown>> };
 		return { jobs: data, usage: (await admin(`/accounts/${account.id}`)).freeUsage };
 	};
-	const post = async (order: Record<string, unknown>, secret: string | null = localShop.webhookSecret) => {
+	const post = async (
+		order: Record<string, unknown>,
+		secret: string | null = localShop.webhookSecret,
+	) => {
 		const rawBody = JSON.stringify(order);
 		return await fetch(`${n8n.url}/webhook/embroidery-order`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', ...(secret ? { 'X-Shop-Signature': signBody(rawBody, secret) } : {}) },
+			headers: {
+				'content-type': 'application/json',
+				...(secret ? { 'X-Shop-Signature': signBody(rawBody, secret) } : {}),
+			},
 			body: rawBody,
 			signal: AbortSignal.timeout(30_000),
 		});
@@ -232,15 +301,32 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 	beforeAll(async () => {
 		const environment = await openEnvironment();
 		({ n8n, sandbox } = environment);
-		const created = await admin('/accounts', { name: 'shop-order example', plan: 'credits', creditBalance: 20 });
-		const key = await admin('/keys', { accountId: created.id, abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'] });
+		const created = await admin('/accounts', {
+			name: 'shop-order example',
+			plan: 'credits',
+			creditBalance: 20,
+		});
+		const key = await admin('/keys', {
+			accountId: created.id,
+			abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'],
+		});
 		account = { id: String(created.id), key: String(key.key) };
 		const credential = { id: 'shopCredExShop1', name: 'Embroidery for the shop-order example' };
-		await n8n.importCredentials([{ ...credential, type: 'embroideryApi', data: { apiKey: account.key, baseUrl: sandbox.baseUrl } }]);
+		await n8n.importCredentials([
+			{
+				...credential,
+				type: 'embroideryApi',
+				data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
+			},
+		]);
 		deliveryFolder = join(environment.filesDir, 'shops', 'shop-order-to-machine-file');
 		await mkdir(deliveryFolder, { recursive: true });
-		const example = (await readExamples()).find(({ slug }) => slug === 'shop-order-to-machine-file')!;
-		await n8n.importWorkflows([withLocalValues(useCredential(example.workflow, credential), { deliveryFolder })]);
+		const example = (await readExamples()).find(
+			({ slug }) => slug === 'shop-order-to-machine-file',
+		)!;
+		await n8n.importWorkflows([
+			withLocalValues(useCredential(example.workflow, credential), { deliveryFolder }),
+		]);
 		await n8n.publishWorkflow(exampleIds.shopOrder);
 		samples = await serveSampleFiles();
 		await n8n.start();
@@ -255,13 +341,22 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 
 	it('refuses unsigned and mis-signed orders (401) and orders with a field out of bounds (422, naming it); none creates, spends or writes anything', async () => {
 		const before = await atTheService();
-		const good = { orderId: 'B-3001', artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' };
+		const good = {
+			orderId: 'B-3001',
+			artworkUrl: `${samples.url}/logo.svg`,
+			widthMm: 60,
+			colourCount: 2,
+			format: 'dst',
+		};
 		expect((await post(good, null)).status).toBe(401);
 		expect((await post(good, 'not-the-shop-secret')).status).toBe(401);
 		const refusals: Array<[Record<string, unknown>, RegExp]> = [
 			[{ ...good, orderId: '../../etc/cron.d/x' }, /orderId: 1-40 letters, digits or dashes/],
 			[{ ...good, orderId: 'B-3001.dst/..' }, /orderId/],
-			[{ ...good, artworkUrl: 'http://169.254.169.254/latest/meta-data/' }, /artworkUrl: an http\(s\) link on a host listed in Settings/],
+			[
+				{ ...good, artworkUrl: 'http://169.254.169.254/latest/meta-data/' },
+				/artworkUrl: an http\(s\) link on a host listed in Settings/,
+			],
 			[{ ...good, artworkUrl: `file:///etc/passwd` }, /artworkUrl/],
 			[{ ...good, artworkUrl: `http://user@127.0.0.1.evil.example/logo.svg` }, /artworkUrl/],
 			[{ ...good, widthMm: 5000 }, /widthMm: a number from 10 to 300/],

@@ -43,7 +43,10 @@ describe(`Source URL in ${n8nUnderTest()}`, () => {
 				requests.push(request.url ?? '');
 				if (request.url === '/stall') {
 					stalled.add(response);
-					response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+					response.writeHead(200, {
+						'content-type': 'application/octet-stream',
+						'content-length': '100000',
+					});
 					response.write(Buffer.alloc(10, 1));
 					return;
 				}
@@ -52,10 +55,18 @@ describe(`Source URL in ${n8nUnderTest()}`, () => {
 		);
 		const port = files.port;
 		await n8n.importWorkflows([
-			manualWorkflow('e2eSourceUrlLit1', 'Source URL: loopback address', [create(`http://127.0.0.1:${port}/Star.JEF`, false)]),
-			manualWorkflow('e2eSourceUrlName', 'Source URL: name on loopback', [create(`http://runsc:${port}/Star.JEF`, false)]),
-			manualWorkflow('e2eSourceUrlAllo', 'Source URL: allowed', [create(`http://runsc:${port}/Star.JEF`, true)]),
-			manualWorkflow('e2eSourceUrlStal', 'Source URL: stalled', [create(`http://127.0.0.1:${port}/stall`, true)]),
+			manualWorkflow('e2eSourceUrlLit1', 'Source URL: loopback address', [
+				create(`http://127.0.0.1:${port}/Star.JEF`, false),
+			]),
+			manualWorkflow('e2eSourceUrlName', 'Source URL: name on loopback', [
+				create(`http://runsc:${port}/Star.JEF`, false),
+			]),
+			manualWorkflow('e2eSourceUrlAllo', 'Source URL: allowed', [
+				create(`http://runsc:${port}/Star.JEF`, true),
+			]),
+			manualWorkflow('e2eSourceUrlStal', 'Source URL: stalled', [
+				create(`http://127.0.0.1:${port}/stall`, true),
+			]),
 		]);
 	});
 
@@ -67,7 +78,9 @@ describe(`Source URL in ${n8nUnderTest()}`, () => {
 	it('refuses a loopback address before any request, naming the class and the option', async () => {
 		requests.length = 0;
 		const error = errorOf(await n8n.execute('e2eSourceUrlLit1'));
-		expect(error?.message).toMatch(/is on 127\.0\.0\.1, a loopback address: not fetched \[item 0\]/);
+		expect(error?.message).toMatch(
+			/is on 127\.0\.0\.1, a loopback address: not fetched \[item 0\]/,
+		);
 		expect(String(error?.description)).toContain('Allow Private Network Addresses');
 		expect(requests).toHaveLength(0);
 	});
@@ -75,14 +88,20 @@ describe(`Source URL in ${n8nUnderTest()}`, () => {
 	it('refuses a name the machine resolves to loopback (n8n 2: resolved first; n8n 1: the socket that answered)', async () => {
 		requests.length = 0;
 		const error = errorOf(await n8n.execute('e2eSourceUrlName'));
-		expect(error?.message).toMatch(/^The 'Source URL' http:\/\/runsc:\d+\/Star\.JEF (resolves to|was answered from) [\d.:a-f]+, a loopback address/);
-		console.log(`${n8nUnderTest()}: ${error?.message} (file server saw ${requests.length} request(s))`);
+		expect(error?.message).toMatch(
+			/^The 'Source URL' http:\/\/runsc:\d+\/Star\.JEF (resolves to|was answered from) [\d.:a-f]+, a loopback address/,
+		);
+		console.log(
+			`${n8nUnderTest()}: ${error?.message} (file server saw ${requests.length} request(s))`,
+		);
 	});
 
 	it('fetches it with Allow Private Network Addresses on', async () => {
 		const result = await n8n.execute('e2eSourceUrlAllo');
 		expect(errorOf(result)).toBeUndefined();
-		expect(nodeItems(result, 'Create')[0].json).toEqual(expect.objectContaining({ sourceFile: 'Star.JEF' }));
+		expect(nodeItems(result, 'Create')[0].json).toEqual(
+			expect.objectContaining({ sourceFile: 'Star.JEF' }),
+		);
 	});
 
 	it('ends a server that sends 10 of 100000 bytes and stalls, at the idle limit', async () => {

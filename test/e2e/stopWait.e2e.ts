@@ -27,10 +27,15 @@ interface ExecutionSummary {
 }
 
 /** Waits until `done()` holds, checking every 200 ms, for at most `limitMs`. */
-async function until(done: () => boolean | Promise<boolean>, limitMs: number, what: string): Promise<void> {
+async function until(
+	done: () => boolean | Promise<boolean>,
+	limitMs: number,
+	what: string,
+): Promise<void> {
 	const deadline = Date.now() + limitMs;
 	while (!(await done())) {
-		if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what} after ${limitMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`Gave up waiting for ${what} after ${limitMs / 1000} s`);
 		await sleep(200);
 	}
 }
@@ -44,20 +49,38 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 		({ n8n } = environment);
 		const { sandbox } = environment;
 		variant = await startVariantService(sandbox.origin);
-		const { key } = await sandboxAdmin(sandbox).createAccountWithKey({ plan: 'credits', creditBalance: 10 });
-		const design = { name: 'Star.JEF', bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')) };
-		const job = await createJob({ baseUrl: sandbox.baseUrl, demoKey: key }, { workflow: 'conversion', format: 'dst' }, design);
+		const { key } = await sandboxAdmin(sandbox).createAccountWithKey({
+			plan: 'credits',
+			creditBalance: 10,
+		});
+		const design = {
+			name: 'Star.JEF',
+			bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
+		};
+		const job = await createJob(
+			{ baseUrl: sandbox.baseUrl, demoKey: key },
+			{ workflow: 'conversion', format: 'dst' },
+			design,
+		);
 		await waitForJobEnd({ baseUrl: sandbox.baseUrl, demoKey: key }, job);
 		// The job never ends, as far as the node can tell.
 		variant.on((request) => {
 			if (request.route === 'GET /jobs') {
 				return {
-					rewrite: (body) => ({ ...body, data: (body.data as Array<Record<string, unknown>>).map((item) => ({ ...item, status: 'processing' })) }),
+					rewrite: (body) => ({
+						...body,
+						data: (body.data as Array<Record<string, unknown>>).map((item) => ({
+							...item,
+							status: 'processing',
+						})),
+					}),
 				};
 			}
 			return undefined;
 		});
-		await n8n.importCredentials([{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: variant.baseUrl } }]);
+		await n8n.importCredentials([
+			{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: variant.baseUrl } },
+		]);
 		await n8n.importWorkflows([
 			linearWorkflow(workflowId, 'Stop: wait for a job that never ends', [
 				{
@@ -66,10 +89,25 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 					typeVersion: 2,
 					webhookId: 'e2e-stop-wait',
 					position: [0, 0],
-					parameters: { httpMethod: 'POST', path: 'stop-wait', responseMode: 'onReceived', options: {} },
+					parameters: {
+						httpMethod: 'POST',
+						path: 'stop-wait',
+						responseMode: 'onReceived',
+						options: {},
+					},
 				},
 				{
-					...embroideryStep('Wait', { resource: 'job', operation: 'waitForCompletion', jobId: job.id, workflow: 'conversion', timeout: 600 }, credential),
+					...embroideryStep(
+						'Wait',
+						{
+							resource: 'job',
+							operation: 'waitForCompletion',
+							jobId: job.id,
+							workflow: 'conversion',
+							timeout: 600,
+						},
+						credential,
+					),
 					position: [220, 0],
 				},
 			]),
@@ -86,14 +124,22 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 	});
 
 	it('ends the execution at once while the node sleeps between polls, and the node sends nothing more after the Stop', async () => {
-		const response = await fetch(`${n8n.url}/webhook/stop-wait`, { method: 'POST', signal: AbortSignal.timeout(30_000) });
+		const response = await fetch(`${n8n.url}/webhook/stop-wait`, {
+			method: 'POST',
+			signal: AbortSignal.timeout(30_000),
+		});
 		expect(response.status).toBe(200);
 		// The sixth listing is followed by a sleep of about 15 s (2 s growing by 1.5 each round).
 		await until(() => variant.of('GET /jobs').length >= 6, 90_000, 'six polls');
 		await sleep(1000);
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const listed = await n8n.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}`);
-		const running = listed.results.find((execution) => execution.status === 'running' || execution.status === 'new');
+		const listed = await n8n.rest<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?filter=${filter}`,
+		);
+		const running = listed.results.find(
+			(execution) => execution.status === 'running' || execution.status === 'new',
+		);
 		expect(running).toBeDefined();
 		const sentBeforeStop = variant.requests.length;
 

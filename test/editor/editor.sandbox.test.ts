@@ -13,19 +13,28 @@ const env = useSandbox();
 
 const v2 = { typeVersion: 2 };
 
-async function createJobs(credentials: ApiCredentials, workflow: 'conversion' | 'digitising', format: string, input: Parameters<typeof run>[2]) {
+async function createJobs(
+	credentials: ApiCredentials,
+	workflow: 'conversion' | 'digitising',
+	format: string,
+	input: Parameters<typeof run>[2],
+) {
 	const extra = workflow === 'digitising' ? { widthMm: 60, colourCount: 3 } : {};
 	const items = itemsOf(
-		await run(credentials, {
-			resource: 'job',
-			operation: 'create',
-			workflow,
-			binaryPropertyName: 'data',
-			format,
-			waitForCompletion: true,
-			timeout: 120,
-			...extra,
-		}, input),
+		await run(
+			credentials,
+			{
+				resource: 'job',
+				operation: 'create',
+				workflow,
+				binaryPropertyName: 'data',
+				format,
+				waitForCompletion: true,
+				timeout: 120,
+				...extra,
+			},
+			input,
+		),
 	);
 	return items.map((item) => item.json);
 }
@@ -42,10 +51,12 @@ const picked = (credentials: ApiCredentials, job: IDataObject) => ({
 	cachedResultUrl: `${credentials.baseUrl}/jobs/${String(job.workflow)}/${String(job.id)}`,
 });
 
-describe('the Job picker lists the account\'s recent jobs', () => {
+describe("the Job picker lists the account's recent jobs", () => {
 	test('each with its source file, output format, workflow, status and age; searchable; linked with its workflow', async () => {
 		const credentials = await env.credentials();
-		const [converted] = await createJobs(credentials, 'conversion', 'dst', [embroideryItem('Star.pes')]);
+		const [converted] = await createJobs(credentials, 'conversion', 'dst', [
+			embroideryItem('Star.pes'),
+		]);
 		const [digitised] = await createJobs(credentials, 'digitising', 'pes', [artworkItem()]);
 
 		const all = await listSearch('searchJobs', credentials);
@@ -61,13 +72,22 @@ describe('the Job picker lists the account\'s recent jobs', () => {
 				url: `${credentials.baseUrl}/jobs/conversion/${String(converted.id)}`,
 			},
 		]);
-		expect((await listSearch('searchJobs', credentials, 'star')).results.map((result) => result.value)).toEqual([converted.id]);
-		expect((await listSearch('searchJobs', credentials, 'digitising logo')).results.map((result) => result.value)).toEqual([digitised.id]);
-		expect((await listSearch('searchJobs', credentials, String(converted.id).slice(-6).toLowerCase())).results).toHaveLength(1);
+		expect(
+			(await listSearch('searchJobs', credentials, 'star')).results.map((result) => result.value),
+		).toEqual([converted.id]);
+		expect(
+			(await listSearch('searchJobs', credentials, 'digitising logo')).results.map(
+				(result) => result.value,
+			),
+		).toEqual([digitised.id]);
+		expect(
+			(await listSearch('searchJobs', credentials, String(converted.id).slice(-6).toLowerCase()))
+				.results,
+		).toHaveLength(1);
 		expect((await listSearch('searchJobs', credentials, 'failed')).results).toEqual([]);
 	});
 
-	test('a key without jobs:read gets the service\'s refusal, not an empty list', async () => {
+	test("a key without jobs:read gets the service's refusal, not an empty list", async () => {
 		const credentials = await env.credentials({ plan: 'credits' }, ['formats:read']);
 		await expect(listSearch('searchJobs', credentials)).rejects.toThrow(/jobs:read/);
 	});
@@ -77,7 +97,14 @@ describe('Simplify (on by default from version 2)', () => {
 	test('Get keeps what people read and leaves signed links and raw objects out; off returns everything', async () => {
 		const credentials = await env.credentials();
 		const [job] = await createJobs(credentials, 'conversion', 'exp', [embroideryItem('Star.pes')]);
-		const [simple] = itemsOf(await run(credentials, { resource: 'job', operation: 'get', jobId: picked(credentials, job) }, [{}], v2));
+		const [simple] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'get', jobId: picked(credentials, job) },
+				[{}],
+				v2,
+			),
+		);
 		expect(simple.json).toMatchObject({
 			id: job.id,
 			workflow: 'conversion',
@@ -92,23 +119,40 @@ describe('Simplify (on by default from version 2)', () => {
 			warnings: expect.arrayContaining([expect.stringMatching(/EXP carries no thread colours/)]),
 		});
 		expect(JSON.stringify(simple.json)).not.toMatch(/signature=|downloadUrl|previewUrl/);
-		for (const raw of ['source', 'outputs', 'artifacts', 'events', 'unlock', 'provider']) expect(simple.json).not.toHaveProperty(raw);
+		for (const raw of ['source', 'outputs', 'artifacts', 'events', 'unlock', 'provider'])
+			expect(simple.json).not.toHaveProperty(raw);
 
 		const [full] = itemsOf(
-			await run(credentials, { resource: 'job', operation: 'get', jobId: picked(credentials, job), simplify: false }, [{}], v2),
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'get', jobId: picked(credentials, job), simplify: false },
+				[{}],
+				v2,
+			),
 		);
-		expect(full.json).toMatchObject({ id: job.id, workflow: 'conversion', source: { downloadUrl: expect.stringContaining('signature=') } });
+		expect(full.json).toMatchObject({
+			id: job.id,
+			workflow: 'conversion',
+			source: { downloadUrl: expect.stringContaining('signature=') },
+		});
 		expect(full.json.events).toEqual(expect.any(Array));
 	});
 
 	test('Get Many is simplified in version 2 and unchanged in version 1', async () => {
 		const credentials = await env.credentials();
-		await createJobs(credentials, 'conversion', 'dst', [embroideryItem('Star.JEF'), embroideryItem('Star.EXP')]);
-		const simple = itemsOf(await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }, [{}], v2));
+		await createJobs(credentials, 'conversion', 'dst', [
+			embroideryItem('Star.JEF'),
+			embroideryItem('Star.EXP'),
+		]);
+		const simple = itemsOf(
+			await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }, [{}], v2),
+		);
 		expect(simple).toHaveLength(2);
 		expect(simple.map((item) => item.json.sourceFile).sort()).toEqual(['Star.EXP', 'Star.JEF']);
 		expect(JSON.stringify(simple.map((item) => item.json))).not.toMatch(/signature=/);
-		const raw = itemsOf(await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }));
+		const raw = itemsOf(
+			await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }),
+		);
 		expect(raw[0].json).toHaveProperty('kind', 'conversion');
 		expect(raw[0].json).toHaveProperty('preview.previewUrl', expect.stringContaining('signature='));
 	});
@@ -118,13 +162,22 @@ describe('execution hints on the node', () => {
 	test('job warnings and locked machine files, with the next step', async () => {
 		const credentials = await env.credentials();
 		const [job] = await createJobs(credentials, 'conversion', 'exp', [embroideryItem('Star.pes')]);
-		const result = await run(credentials, { resource: 'job', operation: 'get', jobId: picked(credentials, job) }, [{}], v2);
+		const result = await run(
+			credentials,
+			{ resource: 'job', operation: 'get', jobId: picked(credentials, job) },
+			[{}],
+			v2,
+		);
 		const hints = hintsOf(result);
 		expect(hints).toEqual([
 			{
 				type: 'warning',
 				location: 'outputPane',
-				message: expect.stringMatching(new RegExp(`^Job ${String(job.id)} has \\d+ warnings?: .*EXP carries no thread colours.* Check the design before you stitch it\\.$`)),
+				message: expect.stringMatching(
+					new RegExp(
+						`^Job ${String(job.id)} has \\d+ warnings?: .*EXP carries no thread colours.* Check the design before you stitch it\\.$`,
+					),
+				),
 			},
 			{
 				type: 'info',
@@ -137,12 +190,39 @@ describe('execution hints on the node', () => {
 	test('a preview downloaded while locked is watermarked; after Unlock no lock hint remains', async () => {
 		const credentials = await env.credentials();
 		const [job] = await createJobs(credentials, 'conversion', 'dst', [embroideryItem('Star.JEF')]);
-		const locked = await run(credentials, { resource: 'job', operation: 'download', jobId: picked(credentials, job), files: ['preview'] }, [{}], v2);
+		const locked = await run(
+			credentials,
+			{
+				resource: 'job',
+				operation: 'download',
+				jobId: picked(credentials, job),
+				files: ['preview'],
+			},
+			[{}],
+			v2,
+		);
 		expect(hintsOf(locked).map((hint) => hint.message)).toContain(
 			`The machine files of job ${String(job.id)} are locked, and its preview is watermarked. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
 		);
-		itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: picked(credentials, job) }, [{}], v2));
-		const unlocked = await run(credentials, { resource: 'job', operation: 'download', jobId: picked(credentials, job), files: ['outputs', 'preview'] }, [{}], v2);
+		itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'unlock', jobId: picked(credentials, job) },
+				[{}],
+				v2,
+			),
+		);
+		const unlocked = await run(
+			credentials,
+			{
+				resource: 'job',
+				operation: 'download',
+				jobId: picked(credentials, job),
+				files: ['outputs', 'preview'],
+			},
+			[{}],
+			v2,
+		);
 		expect(itemsOf(unlocked)[0].binary?.data).toBeDefined();
 		expect(hintsOf(unlocked).filter((hint) => /locked/.test(hint.message))).toEqual([]);
 	});
@@ -151,16 +231,31 @@ describe('execution hints on the node', () => {
 		const credentials = await env.credentials();
 		await env.admin().setFaults({ engineFailureRate: 1 });
 		try {
-			const [job] = await createJobs(credentials, 'conversion', 'dst', [embroideryItem('Star.JEF')]);
+			const [job] = await createJobs(credentials, 'conversion', 'dst', [
+				embroideryItem('Star.JEF'),
+			]);
 			expect(job.status).toBe('failed');
-			const result = await run(credentials, { resource: 'job', operation: 'get', jobId: picked(credentials, job) }, [{}], v2);
+			const result = await run(
+				credentials,
+				{ resource: 'job', operation: 'get', jobId: picked(credentials, job) },
+				[{}],
+				v2,
+			);
 			const [hint] = hintsOf(result);
 			expect(hint).toEqual({
 				type: 'danger',
 				location: 'outputPane',
-				message: expect.stringMatching(new RegExp(`^Job ${String(job.id)} failed: .+\\. Fix the source if the reason points at it, then use Job > Retry\\.$`)),
+				message: expect.stringMatching(
+					new RegExp(
+						`^Job ${String(job.id)} failed: .+\\. Fix the source if the reason points at it, then use Job > Retry\\.$`,
+					),
+				),
 			});
-			expect(itemsOf(result)[0].json).toMatchObject({ status: 'failed', failureCode: expect.any(String), failureReason: expect.any(String) });
+			expect(itemsOf(result)[0].json).toMatchObject({
+				status: 'failed',
+				failureCode: expect.any(String),
+				failureReason: expect.any(String),
+			});
 		} finally {
 			await env.admin().clearFaults();
 		}
@@ -169,7 +264,12 @@ describe('execution hints on the node', () => {
 	test('version 1 nodes show the same hints over their unchanged output', async () => {
 		const credentials = await env.credentials();
 		const [job] = await createJobs(credentials, 'conversion', 'exp', [embroideryItem('Star.pes')]);
-		const result = await run(credentials, { resource: 'job', operation: 'get', jobId: job.id as string, workflow: 'conversion' });
+		const result = await run(credentials, {
+			resource: 'job',
+			operation: 'get',
+			jobId: job.id as string,
+			workflow: 'conversion',
+		});
 		expect(itemsOf(result)[0].json).toHaveProperty('source.downloadUrl');
 		expect(hintsOf(result).map((hint) => hint.type)).toEqual(['warning', 'info']);
 	});

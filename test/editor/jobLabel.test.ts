@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 
 import { ageOf, jobCreatedAt, jobLabel } from '../../nodes/Embroidery/helpers/jobLabel';
 
-describe('a job\'s age, read from its ULID', () => {
+describe("a job's age, read from its ULID", () => {
 	test('the first ten characters are the creation time in milliseconds', () => {
 		const created = Date.UTC(2026, 10, 23, 8, 0, 0, 123);
 		expect(jobCreatedAt(ulid(created))).toBe(created);
@@ -22,11 +22,21 @@ describe('a job\'s age, read from its ULID', () => {
 		expect(ageOf(undefined, now)).toBe('age unknown');
 	});
 
-	test('a listing entry\'s label: source, output format, workflow, status, age', () => {
+	test("a listing entry's label: source, output format, workflow, status, age", () => {
 		const now = Date.UTC(2026, 10, 23, 12, 0, 0);
 		const id = ulid(now - 2 * 3_600_000);
-		const base = { id, kind: 'digitising' as const, status: 'failed' as const, formats: ['dst'], downloadsUnlocked: false };
-		expect(jobLabel({ ...base, title: 'logo.png' }, now)).toBe('logo.png → DST · digitising · failed · 2 h ago');
-		expect(jobLabel({ ...base, formats: [] }, now)).toBe('unnamed source · digitising · failed · 2 h ago');
+		const base = {
+			id,
+			kind: 'digitising' as const,
+			status: 'failed' as const,
+			formats: ['dst'],
+			downloadsUnlocked: false,
+		};
+		expect(jobLabel({ ...base, title: 'logo.png' }, now)).toBe(
+			'logo.png → DST · digitising · failed · 2 h ago',
+		);
+		expect(jobLabel({ ...base, formats: [] }, now)).toBe(
+			'unnamed source · digitising · failed · 2 h ago',
+		);
 	});
 });

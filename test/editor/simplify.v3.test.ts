@@ -10,11 +10,16 @@ import type { ApiCredentials } from '../support/n8n';
 import { embroideryItem, itemsOf, run, useSandbox } from '../nodes/support/sandboxRun';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.
-const { Embroidery } = require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
+const { Embroidery } =
+	require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
 
 const toolType = `${packageName}.embroideryTool`;
 const tool = new Embroidery();
-tool.description = { ...tool.description, name: `${tool.description.name}Tool`, displayName: `${tool.description.displayName} Tool` };
+tool.description = {
+	...tool.description,
+	name: `${tool.description.name}Tool`,
+	displayName: `${tool.description.displayName} Tool`,
+};
 registerNodeType(toolType, tool);
 
 const env = useSandbox();
@@ -38,7 +43,15 @@ async function convertedJob(credentials: ApiCredentials, name = 'Star.pes'): Pro
 	const [item] = itemsOf(
 		await run(
 			credentials,
-			{ resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'exp', waitForCompletion: true, timeout: 120 },
+			{
+				resource: 'job',
+				operation: 'create',
+				workflow: 'conversion',
+				binaryPropertyName: 'data',
+				format: 'exp',
+				waitForCompletion: true,
+				timeout: 120,
+			},
 			[embroideryItem(name)],
 			v3,
 		),
@@ -48,13 +61,32 @@ async function convertedJob(credentials: ApiCredentials, name = 'Star.pes'): Pro
 
 const byId = (job: IDataObject) => ({ __rl: true, mode: 'id', value: job.id as string });
 
-async function getJob(credentials: ApiCredentials, job: IDataObject, extra: IDataObject = {}, options = v3): Promise<IDataObject> {
-	const [item] = itemsOf(await run(credentials, { resource: 'job', operation: 'get', jobId: byId(job), ...extra }, [{}], options));
+async function getJob(
+	credentials: ApiCredentials,
+	job: IDataObject,
+	extra: IDataObject = {},
+	options = v3,
+): Promise<IDataObject> {
+	const [item] = itemsOf(
+		await run(
+			credentials,
+			{ resource: 'job', operation: 'get', jobId: byId(job), ...extra },
+			[{}],
+			options,
+		),
+	);
 	return item.json;
 }
 
 async function downloadLink(credentials: ApiCredentials, url: string) {
-	const [item] = itemsOf(await run(credentials, { resource: 'file', operation: 'download', url, binaryPropertyName: 'data' }, [{}], v3));
+	const [item] = itemsOf(
+		await run(
+			credentials,
+			{ resource: 'file', operation: 'download', url, binaryPropertyName: 'data' },
+			[{}],
+			v3,
+		),
+	);
 	return item;
 }
 
@@ -78,9 +110,14 @@ describe('Simplify in node version 3', () => {
 		const preview = await downloadLink(credentials, locked.previewUrl as string);
 		expect(preview.binary?.data.mimeType).toMatch(/^image\//);
 
-		itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3));
+		itemsOf(
+			await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3),
+		);
 		const unlocked = await getJob(credentials, job);
-		expect(unlocked).toMatchObject({ downloadsUnlocked: true, outputUrl: expect.stringContaining('signature=') });
+		expect(unlocked).toMatchObject({
+			downloadsUnlocked: true,
+			outputUrl: expect.stringContaining('signature='),
+		});
 		const machineFile = await downloadLink(credentials, unlocked.outputUrl as string);
 		expect(machineFile.binary?.data.fileName).toMatch(/\.exp$/i);
 	});
@@ -88,11 +125,29 @@ describe('Simplify in node version 3', () => {
 	test('Get Many returns the ten fields for each listed job; Simplify off returns the listing entry', async () => {
 		const credentials = await env.credentials();
 		const job = await convertedJob(credentials, 'Star.JEF');
-		const [listed] = itemsOf(await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }, [{}], v3));
+		const [listed] = itemsOf(
+			await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }, [{}], v3),
+		);
 		expect(Object.keys(listed.json)).toEqual(tenFields);
-		expect(listed.json).toMatchObject({ id: job.id, status: 'completed', previewUrl: expect.stringContaining('signature='), outputUrl: null });
-		const [raw] = itemsOf(await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true, simplify: false }, [{}], v3));
-		expect(raw.json).toMatchObject({ id: job.id, kind: 'conversion', preview: { previewUrl: expect.stringContaining('signature=') } });
+		expect(listed.json).toMatchObject({
+			id: job.id,
+			status: 'completed',
+			previewUrl: expect.stringContaining('signature='),
+			outputUrl: null,
+		});
+		const [raw] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'getMany', returnAll: true, simplify: false },
+				[{}],
+				v3,
+			),
+		);
+		expect(raw.json).toMatchObject({
+			id: job.id,
+			kind: 'conversion',
+			preview: { previewUrl: expect.stringContaining('signature=') },
+		});
 	});
 
 	test('Create with Wait for Completion, Wait for Completion and Unlock return the ten fields; the binary stays as it is', async () => {
@@ -116,40 +171,93 @@ describe('Simplify in node version 3', () => {
 			),
 		);
 		expect(Object.keys(created.json)).toEqual(tenFields);
-		expect(created.json).toMatchObject({ status: 'completed', downloadsUnlocked: true, outputUrl: expect.stringContaining('signature=') });
+		expect(created.json).toMatchObject({
+			status: 'completed',
+			downloadsUnlocked: true,
+			outputUrl: expect.stringContaining('signature='),
+		});
 		expect(Object.values(created.binary ?? {}).map((file) => file.fileName)).toEqual(
 			expect.arrayContaining([expect.stringMatching(/\.exp$/i)]),
 		);
 
 		const job = await convertedJob(credentials, 'Star.JEF');
 		expect(Object.keys(job)).toEqual(tenFields);
-		const [waited] = itemsOf(await run(credentials, { resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 }, [{}], v3));
+		const [waited] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 },
+				[{}],
+				v3,
+			),
+		);
 		expect(Object.keys(waited.json)).toEqual(tenFields);
-		expect(waited.json).toMatchObject({ id: job.id, status: 'completed', downloadsUnlocked: false, outputUrl: null });
+		expect(waited.json).toMatchObject({
+			id: job.id,
+			status: 'completed',
+			downloadsUnlocked: false,
+			outputUrl: null,
+		});
 
-		const [unlocked] = itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3));
+		const [unlocked] = itemsOf(
+			await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3),
+		);
 		expect(Object.keys(unlocked.json)).toEqual(tenFields);
-		expect(unlocked.json).toMatchObject({ id: job.id, downloadsUnlocked: true, outputUrl: expect.stringContaining('signature=') });
+		expect(unlocked.json).toMatchObject({
+			id: job.id,
+			downloadsUnlocked: true,
+			outputUrl: expect.stringContaining('signature='),
+		});
 
-		const [rawUnlock] = itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job), simplify: false }, [{}], v3));
-		expect(rawUnlock.json).toMatchObject({ id: job.id, downloadsUnlocked: true, message: expect.any(String), outputs: expect.any(Array) });
+		const [rawUnlock] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'unlock', jobId: byId(job), simplify: false },
+				[{}],
+				v3,
+			),
+		);
+		expect(rawUnlock.json).toMatchObject({
+			id: job.id,
+			downloadsUnlocked: true,
+			message: expect.any(String),
+			outputs: expect.any(Array),
+		});
 	});
 
 	test('version 2 Unlock and Wait for Completion return the whole job as before', async () => {
 		const credentials = await env.credentials();
 		const job = await convertedJob(credentials);
 		const v2 = { typeVersion: 2 };
-		const [waited] = itemsOf(await run(credentials, { resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 }, [{}], v2));
+		const [waited] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 },
+				[{}],
+				v2,
+			),
+		);
 		expect(waited.json).toMatchObject({ id: job.id, status: 'completed', formats: ['exp'] });
-		const [unlocked] = itemsOf(await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v2));
-		expect(unlocked.json).toMatchObject({ id: job.id, downloadsUnlocked: true, message: expect.any(String), outputs: expect.any(Array) });
+		const [unlocked] = itemsOf(
+			await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v2),
+		);
+		expect(unlocked.json).toMatchObject({
+			id: job.id,
+			downloadsUnlocked: true,
+			message: expect.any(String),
+			outputs: expect.any(Array),
+		});
 	});
 
 	test('version 2 keeps the Simplify it shipped with', async () => {
 		const credentials = await env.credentials();
 		const job = await convertedJob(credentials);
 		const simple = await getJob(credentials, job, {}, { typeVersion: 2 });
-		expect(simple).toMatchObject({ id: job.id, formats: ['exp'], sourceFile: 'Star.pes', metrics: expect.any(Object) });
+		expect(simple).toMatchObject({
+			id: job.id,
+			formats: ['exp'],
+			sourceFile: 'Star.pes',
+			metrics: expect.any(Object),
+		});
 		expect(JSON.stringify(simple)).not.toMatch(/signature=/);
 	});
 });
@@ -167,11 +275,31 @@ describe('Output in the AI tool variant of version 3', () => {
 		expect(raw).toMatchObject({ id: job.id, source: { name: 'Star.pes' } });
 		expect(raw.events).toEqual(expect.any(Array));
 
-		const selected = await getJob(credentials, job, { output: 'selected', fields: ['outputFile', 'status'] }, asTool);
-		expect(selected).toEqual({ id: job.id, status: 'completed', outputFile: expect.stringMatching(/\.exp$/i) });
+		const selected = await getJob(
+			credentials,
+			job,
+			{ output: 'selected', fields: ['outputFile', 'status'] },
+			asTool,
+		);
+		expect(selected).toEqual({
+			id: job.id,
+			status: 'completed',
+			outputFile: expect.stringMatching(/\.exp$/i),
+		});
 
 		const [listed] = itemsOf(
-			await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true, output: 'selected', fields: ['sourceFile'] }, [{}], asTool),
+			await run(
+				credentials,
+				{
+					resource: 'job',
+					operation: 'getMany',
+					returnAll: true,
+					output: 'selected',
+					fields: ['sourceFile'],
+				},
+				[{}],
+				asTool,
+			),
 		);
 		expect(listed.json).toEqual({ id: job.id, sourceFile: 'Star.pes' });
 	});
@@ -190,8 +318,19 @@ describe('Get Usage in version 3', () => {
 		'monthlyResetsAt',
 		'subscriptionPlanSlug',
 	];
-	const usage = async (credentials: ApiCredentials, extra: IDataObject, options: { typeVersion: number; nodeType?: string }) => {
-		const [item] = itemsOf(await run(credentials, { resource: 'account', operation: 'getUsage', ...extra }, [{}], options));
+	const usage = async (
+		credentials: ApiCredentials,
+		extra: IDataObject,
+		options: { typeVersion: number; nodeType?: string },
+	) => {
+		const [item] = itemsOf(
+			await run(
+				credentials,
+				{ resource: 'account', operation: 'getUsage', ...extra },
+				[{}],
+				options,
+			),
+		);
 		return item.json;
 	};
 
@@ -204,7 +343,13 @@ describe('Get Usage in version 3', () => {
 		for (const field of kept) expect(simple[field]).toEqual(everything[field] ?? null);
 		expect(await usage(credentials, { simplify: false }, v3)).toEqual(everything);
 		expect(Object.keys(await usage(credentials, {}, asTool))).toEqual(kept);
-		expect(await usage(credentials, { output: 'selected', fields: ['creditBalance', 'monthlyUsed'] }, asTool)).toEqual({
+		expect(
+			await usage(
+				credentials,
+				{ output: 'selected', fields: ['creditBalance', 'monthlyUsed'] },
+				asTool,
+			),
+		).toEqual({
 			creditBalance: everything.creditBalance,
 			monthlyUsed: everything.monthlyUsed ?? null,
 		});

@@ -34,7 +34,8 @@ describe('Embroidery Trigger: Simplify', () => {
 			files: [expect.objectContaining({ kind: 'preview' })],
 		});
 		expect(JSON.stringify(item.json)).not.toMatch(/signature=/);
-		for (const raw of ['source', 'outputs', 'artifacts', 'events', 'unlock']) expect(item.json).not.toHaveProperty(raw);
+		for (const raw of ['source', 'outputs', 'artifacts', 'events', 'unlock'])
+			expect(item.json).not.toHaveProperty(raw);
 		expect(item.binary?.preview?.mimeType).toMatch(/^image\//);
 	});
 
@@ -78,13 +79,27 @@ describe('Embroidery Trigger: Simplify', () => {
 		const ids = await convert(account, 1);
 		await waitUntilEnded(account, ids);
 		const parameters = { ...both, options: { includeFullJob: true } };
-		const [[off]] = (await testTriggerManually({ parameters: { ...parameters, simplify: false }, credentials: account.credentials, typeVersion: 1.1 })) ?? [[]];
-		const [[v1]] = (await testTriggerManually({ parameters, credentials: account.credentials })) ?? [[]];
+		const [[off]] = (await testTriggerManually({
+			parameters: { ...parameters, simplify: false },
+			credentials: account.credentials,
+			typeVersion: 1.1,
+		})) ?? [[]];
+		const [[v1]] = (await testTriggerManually({
+			parameters,
+			credentials: account.credentials,
+		})) ?? [[]];
 		for (const item of [off, v1]) {
-			expect(item.json).toMatchObject({ id: ids[0], source: { downloadUrl: expect.stringContaining('signature=') } });
+			expect(item.json).toMatchObject({
+				id: ids[0],
+				source: { downloadUrl: expect.stringContaining('signature=') },
+			});
 			expect(item.json.events).toEqual(expect.any(Array));
 		}
-		const [[simple]] = (await testTriggerManually({ parameters, credentials: account.credentials, typeVersion: 1.1 })) ?? [[]];
+		const [[simple]] = (await testTriggerManually({
+			parameters,
+			credentials: account.credentials,
+			typeVersion: 1.1,
+		})) ?? [[]];
 		expect(simple.json).not.toHaveProperty('source');
 		expect(simple.json.sourceFile).toBe('star-0.dst');
 	});

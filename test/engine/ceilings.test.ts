@@ -2,7 +2,12 @@ import { ceilings } from '../../sandbox/engine/ceilings';
 import { PatternTooLargeError, UnreadableSourceError } from '../../sandbox/engine/errors';
 import { ByteBuilder } from '../../sandbox/engine/formats/binary-io';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { detectFormat, listFormats, readPattern, writePattern } from '../../sandbox/engine/registry';
+import {
+	detectFormat,
+	listFormats,
+	readPattern,
+	writePattern,
+} from '../../sandbox/engine/registry';
 
 /** A Singer XXX file of nothing but 16-bit long moves: five bytes each, up to 3.2 m per record. */
 function xxxOfLongMoves(moves: Array<[number, number]>): Uint8Array {
@@ -65,7 +70,9 @@ describe('Ceilings of one job', () => {
 
 	it('refuses moves that lead off the pattern model instead of wrapping the 32-bit positions', () => {
 		// 70,000 moves of 3.2 m would wrap a 32-bit position (2^31 / 32,000 is about 67,109).
-		const source = xxxOfLongMoves(Array.from({ length: 70_000 }, (): [number, number] => [32_000, 0]));
+		const source = xxxOfLongMoves(
+			Array.from({ length: 70_000 }, (): [number, number] => [32_000, 0]),
+		);
 		expect(() => readPattern(source)).toThrow(UnreadableSourceError);
 		expect(() => readPattern(source)).toThrow(
 			/The file is damaged: its moves lead 12\.8 m from its origin, beyond the 10\.0 m on each axis/,
@@ -76,8 +83,12 @@ describe('Ceilings of one job', () => {
 		const pattern = new Pattern();
 		pattern.add(ceilings.coordinate, -ceilings.coordinate, Command.Jump);
 		expect([pattern.xs[0], pattern.ys[0]]).toEqual([ceilings.coordinate, -ceilings.coordinate]);
-		expect(() => pattern.add(ceilings.coordinate + 1, 0, Command.Jump)).toThrow(UnreadableSourceError);
-		expect(() => pattern.add(0, -ceilings.coordinate - 1, Command.Jump)).toThrow(UnreadableSourceError);
+		expect(() => pattern.add(ceilings.coordinate + 1, 0, Command.Jump)).toThrow(
+			UnreadableSourceError,
+		);
+		expect(() => pattern.add(0, -ceilings.coordinate - 1, Command.Jump)).toThrow(
+			UnreadableSourceError,
+		);
 		expect(() => pattern.add(Number.NaN, 0, Command.Jump)).toThrow(/not a number/);
 		expect(pattern.length).toBe(1);
 	});

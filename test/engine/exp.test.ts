@@ -2,7 +2,12 @@ import { expFormat } from '../../sandbox/engine/formats/exp';
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { compareEvents, expControlRecords, loadFixture, patternEvents } from './support/referenceDecoding';
+import {
+	compareEvents,
+	expControlRecords,
+	loadFixture,
+	patternEvents,
+} from './support/referenceDecoding';
 
 const read = expFormat.read!;
 const write = expFormat.write!;

@@ -9,7 +9,8 @@ describe('hoop warnings for a finished design', () => {
 		expect(hoopWarning('pes', 130, 180, resizable)).toBeNull();
 		// 170 x 120 fits the 130 x 180 mm hoop turned by 90 degrees.
 		expect(hoopWarning('pes', 170, 120, resizable)).toBeNull();
-		for (const format of ['dst', 'exp', 'u01']) expect(hoopWarning(format, 300, 900, resizable)).toBeNull();
+		for (const format of ['dst', 'exp', 'u01'])
+			expect(hoopWarning(format, 300, 900, resizable)).toBeNull();
 	});
 
 	it('names the hoop, the widest width_mm for these proportions and the formats that take the design', () => {
@@ -43,9 +44,11 @@ describe('hoop warnings for a finished design', () => {
 		);
 	});
 
-	it('states every writable format\'s hoop shorter side first, or null', () => {
+	it("states every writable format's hoop shorter side first, or null", () => {
 		for (const module of formatModules.filter((candidate) => candidate.write)) {
-			expect(module.largestHoop === null || module.largestHoop.widthMm <= module.largestHoop.heightMm).toBe(true);
+			expect(
+				module.largestHoop === null || module.largestHoop.widthMm <= module.largestHoop.heightMm,
+			).toBe(true);
 		}
 	});
 });

@@ -81,7 +81,12 @@ describe('measurePattern', () => {
 			[500, 500, Command.Jump],
 			[500, 500, Command.End],
 		]);
-		expect(measurePattern(onlyMoves)).toMatchObject({ jumpCount: 2, colourCount: 0, widthMm: 0, heightMm: 0 });
+		expect(measurePattern(onlyMoves)).toMatchObject({
+			jumpCount: 2,
+			colourCount: 0,
+			widthMm: 0,
+			heightMm: 0,
+		});
 	});
 });
 
@@ -102,7 +107,13 @@ function referenceMetrics({ commands, expected }: Fixture) {
 		}
 	}
 	const [minX, minY, maxX, maxY] = expected['bounds_0.1mm'];
-	return { stitchCount, colourChanges, colourCount, widthMm: (maxX - minX) / 10, heightMm: (maxY - minY) / 10 };
+	return {
+		stitchCount,
+		colourChanges,
+		colourCount,
+		widthMm: (maxX - minX) / 10,
+		heightMm: (maxY - minY) / 10,
+	};
 }
 
 describe('measurePattern on real files', () => {

@@ -2,7 +2,11 @@ import sharp from 'sharp';
 
 import { readPattern } from '../../sandbox/engine';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import { defaultPreviewPalette, rasterisePattern, renderPreview } from '../../sandbox/engine/preview';
+import {
+	defaultPreviewPalette,
+	rasterisePattern,
+	renderPreview,
+} from '../../sandbox/engine/preview';
 import { loadFixture } from './support/referenceDecoding';
 
 const RED = 0xcc2222;
@@ -10,7 +14,13 @@ const BLUE = 0x2244cc;
 const GREEN = 0x22aa44;
 
 /** Back-and-forth fill of a rectangle: rows 0.4 mm apart, stitches up to 2.5 mm long. */
-function fillRectangle(pattern: Pattern, left: number, top: number, right: number, bottom: number): void {
+function fillRectangle(
+	pattern: Pattern,
+	left: number,
+	top: number,
+	right: number,
+	bottom: number,
+): void {
 	for (let y = top, row = 0; y <= bottom; y += 4, row++) {
 		const xs: number[] = [];
 		for (let x = left; x < right; x += 25) xs.push(x);
@@ -51,12 +61,20 @@ interface DecodedImage {
 
 async function decode(bytes: Buffer): Promise<DecodedImage> {
 	const { format, channels } = await sharp(bytes).metadata();
-	const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+	const { data, info } = await sharp(bytes)
+		.ensureAlpha()
+		.raw()
+		.toBuffer({ resolveWithObject: true });
 	return { data, width: info.width, height: info.height, format, channels };
 }
 
 /** Mean RGBA of a small square around a pixel, so one needle hole does not decide a test. */
-function sample(image: DecodedImage, px: number, py: number, half = 2): [number, number, number, number] {
+function sample(
+	image: DecodedImage,
+	px: number,
+	py: number,
+	half = 2,
+): [number, number, number, number] {
 	const sum = [0, 0, 0, 0];
 	let count = 0;
 	for (let y = Math.round(py) - half; y <= Math.round(py) + half; y++) {
@@ -121,10 +139,16 @@ describe('renderPreview', () => {
 	});
 
 	it('draws each colour block in its thread colour, later blocks over earlier ones, and no jumps', async () => {
-		const image = await decode((await renderPreview(threeBlockDesign(true), { maxSizePx: 600 })).bytes);
+		const image = await decode(
+			(await renderPreview(threeBlockDesign(true), { maxSizePx: 600 })).bytes,
+		);
 		const ink = inkBox(image);
 		const at = (x: number, y: number) =>
-			sample(image, ink.left + ((ink.right - ink.left) * x) / 600, ink.top + ((ink.bottom - ink.top) * y) / 200);
+			sample(
+				image,
+				ink.left + ((ink.right - ink.left) * x) / 600,
+				ink.top + ((ink.bottom - ink.top) * y) / 200,
+			);
 
 		const red = at(100, 100);
 		expect(red[3]).toBeGreaterThan(200);
@@ -173,7 +197,9 @@ describe('renderPreview', () => {
 	});
 
 	it('shades the thread, so a block is not one flat colour', async () => {
-		const image = await decode((await renderPreview(threeBlockDesign(true), { maxSizePx: 600 })).bytes);
+		const image = await decode(
+			(await renderPreview(threeBlockDesign(true), { maxSizePx: 600 })).bytes,
+		);
 		const ink = inkBox(image);
 		const reds = new Set<number>();
 		for (let y = ink.top + 40; y < ink.top + 80; y++) {
@@ -183,10 +209,16 @@ describe('renderPreview', () => {
 	});
 
 	it('gives designs without thread colours a distinct default colour per block', async () => {
-		const image = await decode((await renderPreview(threeBlockDesign(false), { maxSizePx: 600 })).bytes);
+		const image = await decode(
+			(await renderPreview(threeBlockDesign(false), { maxSizePx: 600 })).bytes,
+		);
 		const ink = inkBox(image);
 		const at = (x: number, y: number) =>
-			sample(image, ink.left + ((ink.right - ink.left) * x) / 600, ink.top + ((ink.bottom - ink.top) * y) / 200);
+			sample(
+				image,
+				ink.left + ((ink.right - ink.left) * x) / 600,
+				ink.top + ((ink.bottom - ink.top) * y) / 200,
+			);
 		const first = at(100, 100);
 		const second = at(450, 100);
 		expect(first[3]).toBeGreaterThan(200);
@@ -200,13 +232,23 @@ describe('renderPreview', () => {
 		const webp = await renderPreview(pattern, { format: 'webp', maxSizePx: 300 });
 		expect(webp).toMatchObject({ mimeType: 'image/webp', extension: 'webp', width: 300 });
 		const webpImage = await decode(webp.bytes);
-		expect(webpImage).toMatchObject({ format: 'webp', width: 300, height: webp.height, channels: 4 });
+		expect(webpImage).toMatchObject({
+			format: 'webp',
+			width: 300,
+			height: webp.height,
+			channels: 4,
+		});
 		expect(sample(webpImage, 0, 0, 0)[3]).toBe(0);
 
 		const jpeg = await renderPreview(pattern, { format: 'jpeg', maxSizePx: 300 });
 		expect(jpeg).toMatchObject({ mimeType: 'image/jpeg', extension: 'jpg', width: 300 });
 		const jpegImage = await decode(jpeg.bytes);
-		expect(jpegImage).toMatchObject({ format: 'jpeg', width: 300, height: jpeg.height, channels: 3 });
+		expect(jpegImage).toMatchObject({
+			format: 'jpeg',
+			width: 300,
+			height: jpeg.height,
+			channels: 3,
+		});
 		const corner = sample(jpegImage, 2, 2);
 		for (const channel of corner) expect(channel).toBeGreaterThan(245);
 	});
@@ -224,11 +266,16 @@ describe('renderPreview', () => {
 		expect(dominantChannel(centre)).toBe(dominantChannel(hexChannels(defaultPreviewPalette[0])));
 		const inkByChannel = { r: 0, g: 0, b: 0 };
 		for (let index = 0; index < image.data.length; index += 4) {
-			if (image.data[index + 3] > 200) inkByChannel[dominantChannel([...image.data.subarray(index, index + 3)])]++;
+			if (image.data[index + 3] > 200)
+				inkByChannel[dominantChannel([...image.data.subarray(index, index + 3)])]++;
 		}
 		const ink = inkByChannel.r + inkByChannel.g + inkByChannel.b;
-		expect(inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[1]))] / ink).toBeGreaterThan(0.1);
-		expect(inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[0]))] / ink).toBeGreaterThan(0.3);
+		expect(
+			inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[1]))] / ink,
+		).toBeGreaterThan(0.1);
+		expect(
+			inkByChannel[dominantChannel(hexChannels(defaultPreviewPalette[0]))] / ink,
+		).toBeGreaterThan(0.3);
 	});
 
 	it('draws a design too costly for its pixel budget smaller, then scales it to the asked size', async () => {
@@ -262,7 +309,9 @@ describe('renderPreview', () => {
 		const pattern = threeBlockDesign(true);
 		await expect(renderPreview(pattern, { maxSizePx: 5 })).rejects.toThrow(/16 to 4096/);
 		await expect(renderPreview(pattern, { maxSizePx: 100.5 })).rejects.toThrow(/whole number/);
-		await expect(renderPreview(pattern, { format: 'gif' as 'png' })).rejects.toThrow(/png, webp or jpeg/);
+		await expect(renderPreview(pattern, { format: 'gif' as 'png' })).rejects.toThrow(
+			/png, webp or jpeg/,
+		);
 		await expect(renderPreview(pattern, { pixelBudget: -1 })).rejects.toThrow(/positive number/);
 	});
 });

@@ -62,14 +62,19 @@ const readerCases: ReaderCase[] = [
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
 		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [thread.hex, thread.description ?? undefined, thread.catalog ?? undefined]),
+			fixture.expected.threads.map((thread) => [
+				thread.hex,
+				thread.description ?? undefined,
+				thread.catalog ?? undefined,
+			]),
 	},
 	{
 		format: 'xxx',
 		fixture: 'Star.XXX',
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: (fixture) => fixture.expected.threads.map((thread) => [thread.hex, undefined, undefined]),
+		threads: (fixture) =>
+			fixture.expected.threads.map((thread) => [thread.hex, undefined, undefined]),
 	},
 	{
 		format: 'pes',
@@ -77,7 +82,11 @@ const readerCases: ReaderCase[] = [
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
 		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [thread.hex, thread.description ?? undefined, thread.catalog ?? undefined]),
+			fixture.expected.threads.map((thread) => [
+				thread.hex,
+				thread.description ?? undefined,
+				thread.catalog ?? undefined,
+			]),
 		also: (pattern, fixture) => expect(pattern.length).toBe(fixture.commands.length),
 	},
 	{
@@ -116,7 +125,9 @@ describe.each(readerCases)('$format reader on $fixture', (readerCase) => {
 		const shifted = Buffer.concat([Buffer.alloc(13), Buffer.from(bytes)]).subarray(13);
 		expect(module.detect!(shifted)).toBe(true);
 		expect(detectFormat(shifted)).toBe(readerCase.format);
-		expect(compareWithReference(module.read!(shifted), fixture, readerCase.compare).differences).toEqual([]);
+		expect(
+			compareWithReference(module.read!(shifted), fixture, readerCase.compare).differences,
+		).toEqual([]);
 	});
 
 	it('puts the needle everywhere pyembroidery does', () => {
@@ -129,20 +140,24 @@ describe.each(readerCases)('$format reader on $fixture', (readerCase) => {
 	it('changes colour where pyembroidery does, within the same extents, and ends with End', () => {
 		expect(countCommands(pattern, Command.ColorChange)).toBe(readerCase.colourChanges(fixture));
 		const bounds = patternBounds(pattern);
-		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(fixture.expected['bounds_0.1mm']);
+		expect([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY]).toEqual(
+			fixture.expected['bounds_0.1mm'],
+		);
 		expect(pattern.commands[pattern.length - 1]).toBe(Command.End);
 		expect(countCommands(pattern, Command.End)).toBe(1);
 	});
 
 	it('reads the threads the file carries', () => {
-		expect(pattern.threads.map((thread) => [hex(thread.color), thread.name, thread.catalogNumber])).toEqual(
-			readerCase.threads(fixture),
-		);
+		expect(
+			pattern.threads.map((thread) => [hex(thread.color), thread.name, thread.catalogNumber]),
+		).toEqual(readerCase.threads(fixture));
 	});
 });
 
 it('covers every readable format', () => {
-	const readable = formatModules.filter((module) => module.read).map((module) => module.info.format);
+	const readable = formatModules
+		.filter((module) => module.read)
+		.map((module) => module.info.format);
 	expect(readerCases.map((readerCase) => readerCase.format).sort()).toEqual(
 		readable.filter((format) => format !== 'vp3').sort(),
 	);

@@ -8,7 +8,13 @@ import { countCommands } from '../../sandbox/engine/normalise';
 import { threadBlocks } from '../../sandbox/engine/threads/colour-blocks';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import type { Thread } from '../../sandbox/engine/pattern';
-import { compareEvents, countKind, fixtureNames, loadFixture, patternEvents } from './support/referenceDecoding';
+import {
+	compareEvents,
+	countKind,
+	fixtureNames,
+	loadFixture,
+	patternEvents,
+} from './support/referenceDecoding';
 import type { EventOptions } from './support/referenceDecoding';
 
 const formats = listFormats();

@@ -2,12 +2,7 @@ import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { u01Format } from '../../sandbox/engine/formats/u01';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
-import {
-	compareEvents,
-	loadFixture,
-	patternEvents,
-	patternOf,
-} from './support/referenceDecoding';
+import { compareEvents, loadFixture, patternEvents, patternOf } from './support/referenceDecoding';
 
 const read = u01Format.read!;
 const write = u01Format.write!;

@@ -20,7 +20,10 @@ function discDesign(): Pattern {
 }
 
 async function rawPixels(bytes: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
-	const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+	const { data, info } = await sharp(bytes)
+		.ensureAlpha()
+		.raw()
+		.toBuffer({ resolveWithObject: true });
 	return { data, width: info.width, height: info.height };
 }
 
@@ -74,7 +77,11 @@ describe('locked preview watermark', () => {
 	it('renderPreview with watermark differs from the plain preview in every part of the image', async () => {
 		const plain = await renderPreview(discDesign(), { maxSizePx: 1024 });
 		const locked = await renderPreview(discDesign(), { maxSizePx: 1024, watermark: true });
-		expect([locked.width, locked.height, locked.mimeType]).toEqual([plain.width, plain.height, plain.mimeType]);
+		expect([locked.width, locked.height, locked.mimeType]).toEqual([
+			plain.width,
+			plain.height,
+			plain.mimeType,
+		]);
 		for (const share of await changedShareByCell(plain.bytes, locked.bytes)) {
 			expect(share).toBeGreaterThan(0.03);
 		}
@@ -89,7 +96,9 @@ describe('locked preview watermark', () => {
 	});
 
 	it('refuses bytes that are not a PNG, WebP or JPEG preview', async () => {
-		await expect(watermarkImage(Buffer.from('not an image'))).rejects.toThrow(/not a readable image/);
+		await expect(watermarkImage(Buffer.from('not an image'))).rejects.toThrow(
+			/not a readable image/,
+		);
 		const gif = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#000' } })
 			.gif()
 			.toBuffer();

@@ -25,7 +25,9 @@ afterEach(() => {
 	shop.proxy.answerWith(undefined);
 });
 
-async function newKey(account: Parameters<typeof shopKey>[1] = { plan: 'internal' }): Promise<ShopKey> {
+async function newKey(
+	account: Parameters<typeof shopKey>[1] = { plan: 'internal' },
+): Promise<ShopKey> {
 	const key = await shopKey(shop, account);
 	keys.push(key.apiKey);
 	return key;
@@ -34,13 +36,23 @@ async function newKey(account: Parameters<typeof shopKey>[1] = { plan: 'internal
 /** Orders created outside the node (with their own key), completed or failed as the engine decides. */
 async function createdJobs(key: ShopKey, count: number): Promise<string[]> {
 	const api = new Api(shop.sandbox, (await shop.admin.createKey(key.accountId)).key);
-	const files = orderItems(count).map((item, index) => ({ field: 'files[]', name: `order-${index + 1}.dst`, bytes: item.binary!.data.data }));
+	const files = orderItems(count).map((item, index) => ({
+		field: 'files[]',
+		name: `order-${index + 1}.dst`,
+		bytes: item.binary!.data.data,
+	}));
 	const answer = await api.createJob({ workflow: 'conversion', format: 'pes' }, files);
-	if (answer.status !== 202) throw new Error(`POST /jobs answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+	if (answer.status !== 202)
+		throw new Error(`POST /jobs answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 	const ids = (answer.body.jobs as Array<{ id: string }>).map((job) => job.id);
 	for (let tries = 0; tries < 120; tries++) {
 		const stored = storedJobs(shop.sandbox, key.accountId);
-		if (ids.every((id) => ['completed', 'failed'].includes(stored.find((job) => job.id === id)?.status ?? ''))) return ids;
+		if (
+			ids.every((id) =>
+				['completed', 'failed'].includes(stored.find((job) => job.id === id)?.status ?? ''),
+			)
+		)
+			return ids;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	throw new Error('The jobs did not end within 30 s');
@@ -60,16 +72,24 @@ describe('per-item errors while the other items go on', () => {
 		const key = await newKey();
 		const [stale, ...fresh] = await createdJobs(key, 3);
 		const api = new Api(shop.sandbox, key.apiKey);
-		const urlOf = async (id: string) => (await api.get(`/jobs/conversion/${id}`)).body.job.artifacts[0].previewUrl as string;
+		const urlOf = async (id: string) =>
+			(await api.get(`/jobs/conversion/${id}`)).body.job.artifacts[0].previewUrl as string;
 		const staleUrl = (await urlOf(stale)).replace(shop.sandbox.origin, shop.proxy.origin);
 		await shop.admin.advanceClock(601);
-		const freshUrls = await Promise.all(fresh.map(async (id) => (await urlOf(id)).replace(shop.sandbox.origin, shop.proxy.origin)));
+		const freshUrls = await Promise.all(
+			fresh.map(async (id) => (await urlOf(id)).replace(shop.sandbox.origin, shop.proxy.origin)),
+		);
 
 		const { run } = await runOrders(
 			shop,
 			key,
 			[staleUrl, ...freshUrls].map((url) => ({ json: { url } })),
-			{ resource: 'file', operation: 'download', url: '={{ $json.url }}', binaryPropertyName: 'data' },
+			{
+				resource: 'file',
+				operation: 'download',
+				url: '={{ $json.url }}',
+				binaryPropertyName: 'data',
+			},
 		);
 
 		expect(run.error).toBeUndefined();
@@ -105,7 +125,11 @@ describe('per-item errors while the other items go on', () => {
 			expect(errorOf(run.items[0])).toMatch(/source file has expired/);
 			expect(errorOf(run.items[0])).toMatch(/Create a new job/);
 			for (const item of run.items.slice(1)) expect(item.json).toMatchObject({ status: 'queued' });
-			expect(storedJobs(shop.sandbox, key.accountId).map((job) => job.status)).toEqual(['failed', 'queued', 'queued']);
+			expect(storedJobs(shop.sandbox, key.accountId).map((job) => job.status)).toEqual([
+				'failed',
+				'queued',
+				'queued',
+			]);
 			expectNoKeyIn(run.items, key);
 		} finally {
 			await shop.admin.clearFaults();
@@ -117,19 +141,27 @@ describe('per-item errors while the other items go on', () => {
 		const ids = await createdJobs(key, 5);
 		let downloads = 0;
 		shop.proxy.answerWith(async (request) => {
-			if (request.route === 'GET /jobs/conversion/{id}' && ++downloads === 3) await shop.admin.revokeKey(key.keyId);
+			if (request.route === 'GET /jobs/conversion/{id}' && ++downloads === 3)
+				await shop.admin.revokeKey(key.keyId);
 			return undefined;
 		});
 		const { run } = await runOrders(
 			shop,
 			key,
 			ids.map((id) => ({ json: { id } })),
-			{ resource: 'job', operation: 'download', jobId: '={{ $json.id }}', workflow: 'conversion', files: ['preview'] },
+			{
+				resource: 'job',
+				operation: 'download',
+				jobId: '={{ $json.id }}',
+				workflow: 'conversion',
+				files: ['preview'],
+			},
 		);
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(5);
-		for (const item of run.items.slice(0, 2)) expect(item.binary?.preview ?? item.binary?.data).toBeDefined();
+		for (const item of run.items.slice(0, 2))
+			expect(item.binary?.preview ?? item.binary?.data).toBeDefined();
 		for (const item of run.items.slice(2)) {
 			expect(item.json.httpCode).toBe('401');
 			expect(errorOf(item)).toMatch(/Authentication failed/);
@@ -142,7 +174,12 @@ describe('per-item errors while the other items go on', () => {
 		const probe = await newKey({ plan: 'credits', creditBalance: 0 });
 		const cost = Number((await shop.admin.usage(probe.accountId)).conversionCreditCost);
 		const key = await newKey({ plan: 'credits', creditBalance: 3 * cost });
-		const { run } = await runOrders(shop, key, orderItems(5), createWaitDownload(['outputs'], true));
+		const { run } = await runOrders(
+			shop,
+			key,
+			orderItems(5),
+			createWaitDownload(['outputs'], true),
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(5);
@@ -164,7 +201,7 @@ describe('per-item errors while the other items go on', () => {
 });
 
 describe('one job whose detail cannot be read while the others finish (Include Full Job)', () => {
-	it('fails only that job\'s item; the other orders are waited for and downloaded', async () => {
+	it("fails only that job's item; the other orders are waited for and downloaded", async () => {
 		const key = await newKey();
 		let unreadable: string | undefined;
 		shop.proxy.answerWith((request, url) => {
@@ -173,7 +210,10 @@ describe('one job whose detail cannot be read while the others finish (Include F
 			unreadable ??= id;
 			return id === unreadable ? 503 : undefined;
 		});
-		const { run } = await runOrders(shop, key, orderItems(3), { ...createWaitDownload(['preview']), includeFullJob: true });
+		const { run } = await runOrders(shop, key, orderItems(3), {
+			...createWaitDownload(['preview']),
+			includeFullJob: true,
+		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(3);

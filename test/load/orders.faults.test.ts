@@ -49,7 +49,9 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 
 			// Every order is accounted for by the first run: its file, or an error that says what happened.
 			expect(first.run.error).toBeUndefined();
-			const pairedOrders = first.run.items.map((item) => (item.pairedItem as { item: number }).item);
+			const pairedOrders = first.run.items.map(
+				(item) => (item.pairedItem as { item: number }).item,
+			);
 			expect([...pairedOrders].sort((a, b) => a - b)).toEqual(input.map((_, order) => order));
 			for (const [index, item] of first.run.items.entries()) {
 				if (item.binary?.data) delivered.set(pairedOrders[index], item);
@@ -64,18 +66,27 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 			for (; delivered.size < orders && reruns < 8; reruns++) {
 				const stored = storedJobs(shop.sandbox, key.accountId);
 				const missing = input.map((_, order) => order).filter((order) => !delivered.has(order));
-				const withoutJob = missing.filter((order) => !stored.some((job) => job.title === fileNameOf(order)));
+				const withoutJob = missing.filter(
+					(order) => !stored.some((job) => job.title === fileNameOf(order)),
+				);
 				const withJob = missing.filter((order) => !withoutJob.includes(order));
 				if (withoutJob.length > 0) {
-					const again = await runOrders(shop, key, withoutJob.map((order) => input[order]), createWaitDownload(['outputs'], true));
+					const again = await runOrders(
+						shop,
+						key,
+						withoutJob.map((order) => input[order]),
+						createWaitDownload(['outputs'], true),
+					);
 					everyItem.push(...again.run.items);
 					requests.push(...again.requests);
 					again.run.items.forEach((item) => {
-						if (item.binary?.data) delivered.set(withoutJob[(item.pairedItem as { item: number }).item], item);
+						if (item.binary?.data)
+							delivered.set(withoutJob[(item.pairedItem as { item: number }).item], item);
 					});
 				}
 				if (withJob.length > 0) {
-					const jobIdOf = (order: number) => stored.find((job) => job.title === fileNameOf(order))!.id;
+					const jobIdOf = (order: number) =>
+						stored.find((job) => job.title === fileNameOf(order))!.id;
 					const again = await runOrders(
 						shop,
 						key,
@@ -93,7 +104,8 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 					everyItem.push(...again.run.items);
 					requests.push(...again.requests);
 					again.run.items.forEach((item) => {
-						if (item.binary?.data) delivered.set(withJob[(item.pairedItem as { item: number }).item], item);
+						if (item.binary?.data)
+							delivered.set(withJob[(item.pairedItem as { item: number }).item], item);
 					});
 				}
 			}
@@ -102,7 +114,8 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 			logs.stop();
 		}
 
-		const answered = (status: number) => requests.filter((request) => request.status === status).length;
+		const answered = (status: number) =>
+			requests.filter((request) => request.status === status).length;
 		console.log(
 			`50 orders under faults: the first run delivered ${firstDelivered} in ${firstSeconds.toFixed(0)} s, ${reruns} re-run(s) the rest; ` +
 				`${requests.length} requests: ${answered(429)} answered 429, ${answered(503)} 503, ${answered(0)} dropped`,
@@ -110,7 +123,9 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 
 		// The sandbox's own records: one job per order, each created once, unlocked once and charged once.
 		const stored = storedJobs(shop.sandbox, key.accountId);
-		expect(stored.map((job) => job.title).sort()).toEqual(input.map((_, order) => fileNameOf(order)).sort());
+		expect(stored.map((job) => job.title).sort()).toEqual(
+			input.map((_, order) => fileNameOf(order)).sort(),
+		);
 		for (const job of stored) {
 			expect(job.status).toBe('completed');
 			expect(job.events.created).toBe(1);
@@ -129,7 +144,9 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 
 		// The key is in no output item, error or log line, though the logs did record the retries.
 		const everything = JSON.stringify(everyItem) + logs.lines.join('\n');
-		expect(logs.lines.join('\n')).toMatch(/Embroidery API (GET|POST) \/jobs\S*: (HTTP \d+|no answer)/);
+		expect(logs.lines.join('\n')).toMatch(
+			/Embroidery API (GET|POST) \/jobs\S*: (HTTP \d+|no answer)/,
+		);
 		expect(everything).not.toContain(key.apiKey);
 	});
 });

@@ -15,7 +15,10 @@ const orders = 50;
 const shop = useShop();
 
 /** n8n retries a failed activation later; under these faults the activation poll may fail a few times. */
-async function activateDespiteFaults(trigger: ActiveTriggerHarness, restart: boolean): Promise<void> {
+async function activateDespiteFaults(
+	trigger: ActiveTriggerHarness,
+	restart: boolean,
+): Promise<void> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			await (restart ? trigger.restart() : trigger.activate());
@@ -46,7 +49,11 @@ describe('Embroidery Trigger, a shop of 50 orders under 30% 429s, 10% 5xx, 5% dr
 			for (let start = 0; start < orders; start += 10) {
 				// The shop's own uploads go through a calm network: the faults are for the trigger's requests.
 				await shop.admin.setFaults({ ...calm, engineFailureRate: 0.2 });
-				const files = sources.slice(start, start + 10).map((item) => ({ field: 'files[]', name: item.binary!.data.fileName, bytes: item.binary!.data.data }));
+				const files = sources.slice(start, start + 10).map((item) => ({
+					field: 'files[]',
+					name: item.binary!.data.fileName,
+					bytes: item.binary!.data.data,
+				}));
 				const answer = await shopSide.createJob({ workflow: 'conversion', format: 'pes' }, files);
 				expect(answer.status).toBe(202);
 				created.push(...(answer.body.jobs as Array<{ id: string }>).map((job) => job.id));
@@ -56,9 +63,16 @@ describe('Embroidery Trigger, a shop of 50 orders under 30% 429s, 10% 5xx, 5% dr
 				if (start === 20 || start === 40) await activateDespiteFaults(trigger, true);
 			}
 
-			const ended = () => storedJobs(shop.sandbox, key.accountId).filter((job) => ['completed', 'failed'].includes(job.status));
+			const ended = () =>
+				storedJobs(shop.sandbox, key.accountId).filter((job) =>
+					['completed', 'failed'].includes(job.status),
+				);
 			const emittedIds = () => trigger.emittedItems().map((item) => String(item.json.id));
-			for (let poll = 0; poll < 60 && (ended().length < orders || new Set(emittedIds()).size < orders); poll++) {
+			for (
+				let poll = 0;
+				poll < 60 && (ended().length < orders || new Set(emittedIds()).size < orders);
+				poll++
+			) {
 				await trigger.poll();
 				await new Promise((resolve) => setTimeout(resolve, 500));
 			}
@@ -76,7 +90,8 @@ describe('Embroidery Trigger, a shop of 50 orders under 30% 429s, 10% 5xx, 5% dr
 				expect(item.json.status).toBe(stored.find((job) => job.id === item.json.id)?.status);
 			}
 			expect(JSON.stringify(emitted)).not.toContain(triggerKey.key);
-			for (const failure of trigger.failures) expect(`${failure.message} ${JSON.stringify(failure)}`).not.toContain(triggerKey.key);
+			for (const failure of trigger.failures)
+				expect(`${failure.message} ${JSON.stringify(failure)}`).not.toContain(triggerKey.key);
 			const lines = logs.lines.join('\n');
 			expect(lines).toMatch(/Embroidery API GET \/jobs: (HTTP \d+|no answer)/);
 			expect(lines).not.toContain(triggerKey.key);

@@ -132,7 +132,17 @@ describe('address classes', () => {
 	});
 
 	test('host names and malformed addresses are not addresses (they are resolved first)', () => {
-		for (const text of ['localhost', 'example.com', '256.0.0.1', '1.2.3', '1.2.3.4.5', ':::', '1::2::3', '12345::', 'g::1']) {
+		for (const text of [
+			'localhost',
+			'example.com',
+			'256.0.0.1',
+			'1.2.3',
+			'1.2.3.4.5',
+			':::',
+			'1::2::3',
+			'12345::',
+			'g::1',
+		]) {
 			expect([text, addressClassOf(text)]).toEqual([text, undefined]);
 		}
 		expect(parseIpv6('1:2:3:4:5:6:7:8:9')).toBeUndefined();

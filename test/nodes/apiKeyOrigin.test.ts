@@ -13,15 +13,23 @@ jest.setTimeout(120_000);
 
 const { variant, credentials, completedJob, createdIds } = useVariantSuite();
 
-describe('the API key goes to the service\'s own origin only', () => {
+describe("the API key goes to the service's own origin only", () => {
 	it('refuses an API answer redirected to another origin, and the other origin never sees the key', async () => {
 		const other = await startOtherOrigin();
 		try {
 			const creds = await credentials();
-			variant.on((request) => (request.route === 'GET /usage' ? { redirectTo: `${other.origin}/api/v1/usage` } : undefined));
-			const result = await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] });
+			variant.on((request) =>
+				request.route === 'GET /usage' ? { redirectTo: `${other.origin}/api/v1/usage` } : undefined,
+			);
+			const result = await runNode({
+				credentials: creds,
+				parameters: { resource: 'account', operation: 'getUsage' },
+				input: [{}],
+			});
 			expect(result.error?.message).toContain(`redirected GET /usage to ${other.origin}`);
-			expect(result.error?.description).toMatch(/only sent to the origin of the credential's 'Base URL'/);
+			expect(result.error?.description).toMatch(
+				/only sent to the origin of the credential's 'Base URL'/,
+			);
 			expect(other.requests).toHaveLength(0);
 			expect(variant.of('GET /usage')).toHaveLength(1);
 		} finally {
@@ -34,31 +42,49 @@ describe('the API key goes to the service\'s own origin only', () => {
 		try {
 			const { creds, id } = await completedJob();
 			variant.on((request) =>
-				request.route === 'GET /uploads/{id}/preview' ? { redirectTo: `${other.origin}/files/preview.png` } : undefined,
+				request.route === 'GET /uploads/{id}/preview'
+					? { redirectTo: `${other.origin}/files/preview.png` }
+					: undefined,
 			);
 			const [item] = itemsOf(
 				await runNode({
 					credentials: creds,
-					parameters: { resource: 'job', operation: 'download', jobId: id, workflow: 'conversion', files: ['preview'] },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId: id,
+						workflow: 'conversion',
+						files: ['preview'],
+					},
 					input: [{}],
 				}),
 			);
 			expect(other.requests.map((request) => request.url)).toEqual(['/files/preview.png']);
 			expect(other.requests[0].headers.authorization).toBeUndefined();
 			expect(JSON.stringify(other.requests[0].headers)).not.toContain(creds.apiKey);
-			expect((await binaryBuffer(item.binary!.preview)).toString()).toBe('PNG bytes from the other origin');
+			expect((await binaryBuffer(item.binary!.preview)).toString()).toBe(
+				'PNG bytes from the other origin',
+			);
 			expect(item.binary!.preview.fileName).toBe('from-cdn.png');
 		} finally {
 			await other.close();
 		}
 	});
 
-	it('follows a redirect within the service\'s origin with the key', async () => {
+	it("follows a redirect within the service's origin with the key", async () => {
 		const creds = await credentials();
 		variant.on((request) =>
-			request.route === 'GET /usage' && !request.url.includes('again') ? { redirectTo: '/api/v1/usage?again=1', status: 307 } : undefined,
+			request.route === 'GET /usage' && !request.url.includes('again')
+				? { redirectTo: '/api/v1/usage?again=1', status: 307 }
+				: undefined,
 		);
-		const [item] = itemsOf(await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] }));
+		const [item] = itemsOf(
+			await runNode({
+				credentials: creds,
+				parameters: { resource: 'account', operation: 'getUsage' },
+				input: [{}],
+			}),
+		);
 		expect(typeof item.json.creditBalance).toBe('number');
 		expect(variant.of('GET /usage').map((request) => request.headers.authorization)).toEqual([
 			`Bearer ${creds.apiKey}`,
@@ -66,15 +92,27 @@ describe('the API key goes to the service\'s own origin only', () => {
 		]);
 	});
 
-	it('refuses a POST redirected within the service\'s origin: nothing is sent again, and the error says what to check', async () => {
+	it("refuses a POST redirected within the service's origin: nothing is sent again, and the error says what to check", async () => {
 		const creds = await credentials();
-		variant.on((request) => (request.route === 'POST /jobs' ? { redirectTo: '/api/v1/jobs?again=1', status: 307 } : undefined));
-		const result = await runNode({ credentials: creds, parameters: createConversion(), input: stars(1) });
+		variant.on((request) =>
+			request.route === 'POST /jobs'
+				? { redirectTo: '/api/v1/jobs?again=1', status: 307 }
+				: undefined,
+		);
+		const result = await runNode({
+			credentials: creds,
+			parameters: createConversion(),
+			input: stars(1),
+		});
 		expect(result.error?.message).toBe(
 			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again [item 0]`,
 		);
-		expect(result.error?.description).toMatch(/never sent twice \(an upload cannot even be resent as it was\): nothing went to the new address/);
-		expect(result.error?.description).toMatch(/Check Job > Get Many for a job this request may have created/);
+		expect(result.error?.description).toMatch(
+			/never sent twice \(an upload cannot even be resent as it was\): nothing went to the new address/,
+		);
+		expect(result.error?.description).toMatch(
+			/Check Job > Get Many for a job this request may have created/,
+		);
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		expect(await createdIds(creds)).toEqual([]);
 	});
@@ -95,13 +133,23 @@ describe('the API key goes to the service\'s own origin only', () => {
 		const { creds, id } = await completedJob();
 		variant.on((request) =>
 			request.route === 'GET /uploads/{id}/preview'
-				? { headers: { 'content-disposition': "attachment; filename*=UTF-8''..%2F..%2F.ssh%2Fevil%07.png" } }
+				? {
+						headers: {
+							'content-disposition': "attachment; filename*=UTF-8''..%2F..%2F.ssh%2Fevil%07.png",
+						},
+					}
 				: undefined,
 		);
 		const [item] = itemsOf(
 			await runNode({
 				credentials: creds,
-				parameters: { resource: 'job', operation: 'download', jobId: id, workflow: 'conversion', files: ['preview'] },
+				parameters: {
+					resource: 'job',
+					operation: 'download',
+					jobId: id,
+					workflow: 'conversion',
+					files: ['preview'],
+				},
 				input: [{}],
 			}),
 		);

@@ -3,7 +3,12 @@
  * paces the next creations by it, instead of sending uploads that the same limit refuses again. Real HTTP
  * through n8n-core's request helpers against a loopback server with a creation limit of its own.
  */
-import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, routes } from '../../nodes/Embroidery/transport';
+import {
+	JobAcceptedSchema,
+	UsageResponseSchema,
+	embroideryApiRequest,
+	routes,
+} from '../../nodes/Embroidery/transport';
 import { defaultPacing } from '../../nodes/Embroidery/transport/pacing';
 import { withinNodeExecution } from '../support/n8n';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
@@ -12,7 +17,13 @@ jest.setTimeout(60_000);
 
 const apiKey = 'emb_live_SECRET-key-1234567890';
 const usage = {
-	freeUsage: { limited: true, previewRemaining: 3, creditBalance: 5, digitisingCreditCost: 2, conversionCreditCost: 1 },
+	freeUsage: {
+		limited: true,
+		previewRemaining: 3,
+		creditBalance: 5,
+		digitisingCreditCost: 2,
+		conversionCreditCost: 1,
+	},
 };
 const job = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion', status: 'queued' };
 const uploadBytes = 256 * 1024;
@@ -44,7 +55,12 @@ describe('job creation after a 429', () => {
 			if (recent.length >= limit) {
 				refusedUploadBytes += request.body.length;
 				const seconds = Math.max(1, Math.ceil((recent[0] + windowMs - now) / 1000));
-				return sendJson(response, 429, { message: 'Too many job creation requests' }, { 'retry-after': String(seconds) });
+				return sendJson(
+					response,
+					429,
+					{ message: 'Too many job creation requests' },
+					{ 'retry-after': String(seconds) },
+				);
 			}
 			createdAt.push(now);
 			sendJson(response, 202, { message: 'Accepted', job, jobs: [job] });
@@ -54,13 +70,22 @@ describe('job creation after a 429', () => {
 				// Like a workflow that checks usage, then creates, item after item.
 				for (let item = 0; item < 6; item++) {
 					for (let check = 0; check < 3; check++) {
-						await embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema });
+						await embroideryApiRequest.call(context, {
+							...routes.getUsage(),
+							schema: UsageResponseSchema,
+						});
 					}
-					await embroideryApiRequest.call(context, { ...routes.createJobs(), body: upload(), schema: JobAcceptedSchema });
+					await embroideryApiRequest.call(context, {
+						...routes.createJobs(),
+						body: upload(),
+						schema: JobAcceptedSchema,
+					});
 				}
 			});
 			const refusedUploads = refusedUploadBytes / uploadBytes;
-			console.log(`6 creations at 2 per 2 s: ${Math.round(refusedUploads * 10) / 10} uploads refused with 429`);
+			console.log(
+				`6 creations at 2 per 2 s: ${Math.round(refusedUploads * 10) / 10} uploads refused with 429`,
+			);
 			expect(createdAt).toHaveLength(6);
 			// One refusal teaches the limit; every later upload waits for a free slot instead of being refused.
 			expect(refusedUploads).toBeLessThanOrEqual(1.01);

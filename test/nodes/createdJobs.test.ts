@@ -14,7 +14,11 @@ const { variant, credentials, completedJob, createdIds } = useVariantSuite();
 describe('nothing the service created is lost', () => {
 	it('a listing that fails after creation: each created job comes out as an error item with its id and workflow', async () => {
 		const creds = await credentials();
-		variant.on((request) => (request.route === 'GET /jobs' ? { status: 500, body: { message: 'Server Error' } } : undefined));
+		variant.on((request) =>
+			request.route === 'GET /jobs'
+				? { status: 500, body: { message: 'Server Error' } }
+				: undefined,
+		);
 		const result = await runNode({
 			credentials: creds,
 			parameters: createAndWaitOnly(),
@@ -25,11 +29,18 @@ describe('nothing the service created is lost', () => {
 		expect(created).toHaveLength(3);
 		expect(result.items.map((item) => item.json.id)).toEqual(created);
 		for (const item of result.items) {
-			expect(item.json).toMatchObject({ workflow: 'conversion', error: expect.stringContaining('Server Error') });
+			expect(item.json).toMatchObject({
+				workflow: 'conversion',
+				error: expect.stringContaining('Server Error'),
+			});
 			expect(item.json.description).toMatch(/do not create it again/);
 		}
 
-		const stopped = await runNode({ credentials: creds, parameters: createAndWaitOnly(), input: stars(3) });
+		const stopped = await runNode({
+			credentials: creds,
+			parameters: createAndWaitOnly(),
+			input: stars(3),
+		});
 		const all = await createdIds(creds);
 		expect(all).toHaveLength(6);
 		// Each job is named once: by the error it is about, or in the list of the others the run created.
@@ -41,28 +52,49 @@ describe('nothing the service created is lost', () => {
 		let posts = 0;
 		variant.on((request) =>
 			request.route === 'POST /jobs' && ++posts === 2
-				? { status: 422, body: { message: 'The given data was invalid.', errors: { 'files.0': ['The file is not readable.'] } } }
+				? {
+						status: 422,
+						body: {
+							message: 'The given data was invalid.',
+							errors: { 'files.0': ['The file is not readable.'] },
+						},
+					}
 				: undefined,
 		);
-		const twoFiles = (): InputItem => ({ binary: { ...embroideryItem('Star.DST', 'a').binary, ...embroideryItem('Star.DST', 'b').binary } });
+		const twoFiles = (): InputItem => ({
+			binary: {
+				...embroideryItem('Star.DST', 'a').binary,
+				...embroideryItem('Star.DST', 'b').binary,
+			},
+		});
 		const result = await runNode({
 			credentials: creds,
-			parameters: { ...createAndWaitOnly({ binaryPropertyName: 'a, b' }), waitForCompletion: false },
+			parameters: {
+				...createAndWaitOnly({ binaryPropertyName: 'a, b' }),
+				waitForCompletion: false,
+			},
 			input: [twoFiles(), twoFiles()],
 			onError: 'continueRegularOutput',
 		});
 		const created = await createdIds(creds);
 		expect(created).toHaveLength(2);
-		expect(result.items.map((item) => item.json.id ?? item.json.httpCode)).toEqual([...created, '422']);
+		expect(result.items.map((item) => item.json.id ?? item.json.httpCode)).toEqual([
+			...created,
+			'422',
+		]);
 
 		posts = 0;
 		const stopped = await runNode({
 			credentials: creds,
-			parameters: { ...createAndWaitOnly({ binaryPropertyName: 'a, b' }), waitForCompletion: false },
+			parameters: {
+				...createAndWaitOnly({ binaryPropertyName: 'a, b' }),
+				waitForCompletion: false,
+			},
 			input: [twoFiles(), twoFiles()],
 		});
 		expect(stopped.error?.message).toMatch(/rejected the request/);
-		for (const id of (await createdIds(creds)).slice(2)) expect(stopped.error?.description).toContain(id);
+		for (const id of (await createdIds(creds)).slice(2))
+			expect(stopped.error?.description).toContain(id);
 	});
 
 	it('an answer naming fewer jobs than files were sent: the jobs it names reach the error items (Continue On Fail)', async () => {
@@ -82,7 +114,11 @@ describe('nothing the service created is lost', () => {
 				: undefined,
 		);
 		const threeFiles = (): InputItem => ({
-			binary: { ...embroideryItem('Star.DST', 'a').binary, ...embroideryItem('Star.DST', 'b').binary, ...embroideryItem('Star.DST', 'c').binary },
+			binary: {
+				...embroideryItem('Star.DST', 'a').binary,
+				...embroideryItem('Star.DST', 'b').binary,
+				...embroideryItem('Star.DST', 'c').binary,
+			},
 		});
 		const result = await runNode({
 			credentials: creds,
@@ -97,14 +133,18 @@ describe('nothing the service created is lost', () => {
 			jobs: named[0].map((id) => ({ id, workflow: 'conversion' })),
 			error: 'The service accepted 2 jobs for 3 files [item 0]',
 		});
-		expect(second.json).toMatchObject({ id: named[1][0], workflow: 'conversion', error: 'The service accepted 1 job for 3 files [item 1]' });
+		expect(second.json).toMatchObject({
+			id: named[1][0],
+			workflow: 'conversion',
+			error: 'The service accepted 1 job for 3 files [item 1]',
+		});
 		for (const [index, item] of result.items.entries()) {
 			for (const id of named[index]) expect(item.json.description).toContain(`${id} (conversion)`);
 			expect(item.json.description).toMatch(/do not create (it|them) again/);
 		}
 	});
 
-	it('at the wait\'s timeout, finished jobs are delivered with their files and only the unfinished one is an error', async () => {
+	it("at the wait's timeout, finished jobs are delivered with their files and only the unfinished one is an error", async () => {
 		const creds = await credentials();
 		let stuck: string | undefined;
 		variant.on((request) => {
@@ -128,9 +168,16 @@ describe('nothing the service created is lost', () => {
 		});
 		expect(result.items).toHaveLength(2);
 		const [finished, unfinished] = result.items;
-		expect(finished.json).toMatchObject({ status: 'completed', files: [expect.objectContaining({ kind: 'preview' })] });
+		expect(finished.json).toMatchObject({
+			status: 'completed',
+			files: [expect.objectContaining({ kind: 'preview' })],
+		});
 		expect(finished.binary?.preview).toBeDefined();
-		expect(unfinished.json).toMatchObject({ id: stuck, workflow: 'conversion', error: `Job ${stuck} is still processing after 30 s [item 1]` });
+		expect(unfinished.json).toMatchObject({
+			id: stuck,
+			workflow: 'conversion',
+			error: `Job ${stuck} is still processing after 30 s [item 1]`,
+		});
 	});
 
 	it('an unlock whose answer is lost is reported as unknown, with its id, and never sent again', async () => {
@@ -143,12 +190,22 @@ describe('nothing the service created is lost', () => {
 			onError: 'continueRegularOutput',
 		});
 		const [id] = await createdIds(creds);
-		expect(result.items[0].json).toMatchObject({ id, workflow: 'conversion', error: expect.stringMatching(/Unlock state unknown: the answer to the unlock request was lost/) });
+		expect(result.items[0].json).toMatchObject({
+			id,
+			workflow: 'conversion',
+			error: expect.stringMatching(
+				/Unlock state unknown: the answer to the unlock request was lost/,
+			),
+		});
 		expect(result.items[0].json.description).toMatch(/Check the job with Job > Get/);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
 		variant.reset();
 		const [got] = itemsOf(
-			await runNode({ credentials: creds, parameters: { resource: 'job', operation: 'get', jobId: id, workflow: 'conversion' }, input: [{}] }),
+			await runNode({
+				credentials: creds,
+				parameters: { resource: 'job', operation: 'get', jobId: id, workflow: 'conversion' },
+				input: [{}],
+			}),
 		);
 		expect(got.json.downloadsUnlocked).toBe(true);
 	});
@@ -178,9 +235,12 @@ describe('nothing the service created is lost', () => {
 	it('Job > Unlock of one job named by two items sends one unlock; both items get its answer, or its error', async () => {
 		const { creds, id } = await completedJob('subscription');
 		const unlock = { resource: 'job', operation: 'unlock', jobId: id, workflow: 'conversion' };
-		const [first, second] = itemsOf(await runNode({ credentials: creds, parameters: unlock, input: [{}, {}] }));
+		const [first, second] = itemsOf(
+			await runNode({ credentials: creds, parameters: unlock, input: [{}, {}] }),
+		);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
-		for (const item of [first, second]) expect(item.json).toMatchObject({ id, workflow: 'conversion', downloadsUnlocked: true });
+		for (const item of [first, second])
+			expect(item.json).toMatchObject({ id, workflow: 'conversion', downloadsUnlocked: true });
 		expect(second.json.message).toBe(first.json.message);
 		expect(typeof first.json.message).toBe('string');
 

@@ -9,19 +9,25 @@ jest.setTimeout(120_000);
 const { variant, credentials } = useVariantSuite();
 
 describe('warnings reach the user', () => {
-	it('by default each completed job\'s warnings are on its item and become execution hints', async () => {
+	it("by default each completed job's warnings are on its item and become execution hints", async () => {
 		const creds = await credentials();
 		variant.on((request) =>
 			request.route === 'GET /jobs/conversion/{id}'
 				? {
 						rewrite: (body) => {
-							(body.job as Record<string, unknown>).warnings = ['Thread 3 is approximated by the nearest colour.'];
+							(body.job as Record<string, unknown>).warnings = [
+								'Thread 3 is approximated by the nearest colour.',
+							];
 							return body;
 						},
 					}
 				: undefined,
 		);
-		const result = await runNode({ credentials: creds, parameters: createAndWaitOnly(), input: stars(1) });
+		const result = await runNode({
+			credentials: creds,
+			parameters: createAndWaitOnly(),
+			input: stars(1),
+		});
 		const [item] = itemsOf(result);
 		expect(item.json.warnings).toEqual(['Thread 3 is approximated by the nearest colour.']);
 		const hints = result.run.data.resultData.runData.Embroidery[0].hints;
@@ -41,7 +47,12 @@ describe('warnings reach the user', () => {
 
 	it('jobHints: one hint per job with warnings, the rest summed up', () => {
 		const items = Array.from({ length: 12 }, (_, index) => ({
-			json: { id: `J${index}`, status: 'completed', downloadsUnlocked: true, warnings: index === 0 ? [] : ['w'] },
+			json: {
+				id: `J${index}`,
+				status: 'completed',
+				downloadsUnlocked: true,
+				warnings: index === 0 ? [] : ['w'],
+			},
 		}));
 		const hints = jobHints([...items, { json: { error: 'x' } }]);
 		expect(hints).toHaveLength(11);

@@ -37,8 +37,12 @@ describe('retry policy', () => {
 			1000, 2000, 4000, 8000, 16000, 30000, 30000,
 		]);
 		expect(retryDelayMs(1, null, defaultRetryPolicy, () => 0)).toBe(1000);
-		expect(retryDelayMs(1, null, defaultRetryPolicy, () => 0.999)).toBeLessThan(1000 + defaultRetryPolicy.maxJitterMs);
-		expect(retryDelayMs(3, 5000, defaultRetryPolicy, () => 0.5)).toBe(5000 + defaultRetryPolicy.maxJitterMs / 2);
+		expect(retryDelayMs(1, null, defaultRetryPolicy, () => 0.999)).toBeLessThan(
+			1000 + defaultRetryPolicy.maxJitterMs,
+		);
+		expect(retryDelayMs(3, 5000, defaultRetryPolicy, () => 0.5)).toBe(
+			5000 + defaultRetryPolicy.maxJitterMs / 2,
+		);
 	});
 });
 
@@ -54,7 +58,8 @@ describe('pacing', () => {
 			void pacer.waitForTurn();
 			now += 10;
 		}
-		for (let i = 3; i < starts.length; i++) expect(starts[i] - starts[i - 3]).toBeGreaterThanOrEqual(1000);
+		for (let i = 3; i < starts.length; i++)
+			expect(starts[i] - starts[i - 3]).toBeGreaterThanOrEqual(1000);
 		expect(starts.slice(0, 3)).toEqual([0, 10, 20]);
 	});
 
@@ -94,7 +99,7 @@ describe('learned unlock pacing', () => {
 		expect(pacer.delayBeforeNext()).toBe(61_000 + 500 - now);
 	});
 
-	test('a 429 that cannot be this limit (Retry-After shorter than the oldest request\'s time left) teaches nothing', () => {
+	test("a 429 that cannot be this limit (Retry-After shorter than the oldest request's time left) teaches nothing", () => {
 		let now = 0;
 		const pacer = new LearnedLimitPacer(60_000, () => now);
 		pacer.recordAccepted(now);
@@ -113,7 +118,9 @@ describe('learned unlock pacing', () => {
 
 describe('waiting schedule', () => {
 	test('polls about every 2 s at first, growing to 30 s, with up to 20% jitter', () => {
-		const plain = [1, 2, 3, 4, 8, 20].map((round) => pollDelayMs(round, defaultPollSchedule, () => 0));
+		const plain = [1, 2, 3, 4, 8, 20].map((round) =>
+			pollDelayMs(round, defaultPollSchedule, () => 0),
+		);
 		expect(plain).toEqual([2000, 3000, 4500, 6750, 30000, 30000]);
 		expect(pollDelayMs(1, defaultPollSchedule, () => 1)).toBe(2400);
 	});
@@ -136,17 +143,26 @@ describe('batching', () => {
 
 	test('combining respects the byte cap, and a single large source still gets its own request', () => {
 		const mb = 1024 * 1024;
-		const batches = planBatches([[source(0, 30 * mb)], [source(1, 30 * mb)], [source(2, 50 * mb)], [source(3, 1)]], 'combine', {
-			maxSources: 10,
-			maxBytes: 64 * mb,
-		});
-		expect(batches.map((batch) => batch.map((s) => s.itemIndex))).toEqual([[0, 1], [2, 3]]);
+		const batches = planBatches(
+			[[source(0, 30 * mb)], [source(1, 30 * mb)], [source(2, 50 * mb)], [source(3, 1)]],
+			'combine',
+			{
+				maxSources: 10,
+				maxBytes: 64 * mb,
+			},
+		);
+		expect(batches.map((batch) => batch.map((s) => s.itemIndex))).toEqual([
+			[0, 1],
+			[2, 3],
+		]);
 	});
 });
 
 describe('errors', () => {
 	test('redact removes the key and any Bearer token', () => {
-		expect(redact('key abc12345 in Bearer abc12345', ['abc12345'])).toBe('key [redacted] in Bearer [redacted]');
+		expect(redact('key abc12345 in Bearer abc12345', ['abc12345'])).toBe(
+			'key [redacted] in Bearer [redacted]',
+		);
 		expect(redact('Authorization: Bearer xyz.987', [])).toBe('Authorization: Bearer [redacted]');
 	});
 

@@ -3,10 +3,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { Socket } from 'node:net';
 
-
-import { JobAcceptedSchema, UsageResponseSchema, defaultRetryPolicy, embroideryApiRequest, routes } from '../../nodes/Embroidery/transport';
+import {
+	JobAcceptedSchema,
+	UsageResponseSchema,
+	defaultRetryPolicy,
+	embroideryApiRequest,
+	routes,
+} from '../../nodes/Embroidery/transport';
 import type { RetryPolicy } from '../../nodes/Embroidery/transport/retryPolicy';
-import { caughtApiError, registerNodeType, runNode, testNodeType, withinNodeExecution } from '../support/n8n';
+import {
+	caughtApiError,
+	registerNodeType,
+	runNode,
+	testNodeType,
+	withinNodeExecution,
+} from '../support/n8n';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
 import { listenOnLoopback } from '../support/loopback';
 import { TestClock, useTestClock } from '../support/testClock';
@@ -22,18 +33,34 @@ const clock = new TestClock();
 
 const apiKey = 'emb_live_SECRET-key-1234567890';
 const usage = {
-	freeUsage: { limited: true, previewRemaining: 3, creditBalance: 5, digitisingCreditCost: 2, conversionCreditCost: 1 },
+	freeUsage: {
+		limited: true,
+		previewRemaining: 3,
+		creditBalance: 5,
+		digitisingCreditCost: 2,
+		conversionCreditCost: 1,
+	},
 };
 const job = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion', status: 'queued' };
 const accepted = { message: 'Accepted', job, jobs: [job] };
 /** Short waits so a storm of many refusals fits in a test; the budget is what bounds it. */
-const quickPolicy: RetryPolicy = { ...defaultRetryPolicy, baseDelayMs: 100, maxDelayMs: 400, maxJitterMs: 50, refusedBudgetMs: 20_000 };
+const quickPolicy: RetryPolicy = {
+	...defaultRetryPolicy,
+	baseDelayMs: 100,
+	maxDelayMs: 400,
+	maxJitterMs: 50,
+	refusedBudgetMs: 20_000,
+};
 
 const caught = caughtApiError;
 
 function getUsage(baseUrl: string, retryPolicy?: RetryPolicy) {
 	return withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-		embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema, retryPolicy }),
+		embroideryApiRequest.call(context, {
+			...routes.getUsage(),
+			schema: UsageResponseSchema,
+			retryPolicy,
+		}),
 	);
 }
 
@@ -47,11 +74,16 @@ function upload(size: number): FormData {
 
 function createJob(baseUrl: string, size: number) {
 	return withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-		embroideryApiRequest.call(context, { ...routes.createJobs(), body: upload(size), schema: JobAcceptedSchema }),
+		embroideryApiRequest.call(context, {
+			...routes.createJobs(),
+			body: upload(size),
+			schema: JobAcceptedSchema,
+		}),
 	);
 }
 
-const head = (status: string, headers: string[]) => [`HTTP/1.1 ${status}`, ...headers, '', ''].join('\r\n');
+const head = (status: string, headers: string[]) =>
+	[`HTTP/1.1 ${status}`, ...headers, '', ''].join('\r\n');
 
 /**
  * A raw TCP server speaking HTTP/1.1 with one script per connection, so it can do what a real front end
@@ -90,11 +122,19 @@ function acceptWholeUpload(socket: Socket, received: () => Buffer) {
 		const end = text.indexOf('\r\n\r\n');
 		if (end < 0) return;
 		const length = /content-length:\s*(\d+)/i.exec(text.slice(0, end));
-		const complete = length ? received().length >= end + 4 + Number(length[1]) : text.endsWith('0\r\n\r\n');
+		const complete = length
+			? received().length >= end + 4 + Number(length[1])
+			: text.endsWith('0\r\n\r\n');
 		if (!complete) return;
 		socket.off('data', check);
 		const body = JSON.stringify(accepted);
-		socket.end(head('202 Accepted', ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close']) + body);
+		socket.end(
+			head('202 Accepted', [
+				'Content-Type: application/json',
+				`Content-Length: ${Buffer.byteLength(body)}`,
+				'Connection: close',
+			]) + body,
+		);
 	};
 	socket.on('data', check);
 }
@@ -111,7 +151,9 @@ describe('refusals are repeated within a time budget', () => {
 
 	test('a 429 storm longer than 5 tries but shorter than the budget ends in success', async () => {
 		const server = await startScriptedServer((_request, response, count) =>
-			count <= 8 ? sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' }) : sendJson(response, 200, usage),
+			count <= 8
+				? sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' })
+				: sendJson(response, 200, usage),
 		);
 		try {
 			const answer = await getUsage(server.baseUrl, quickPolicy);
@@ -130,7 +172,9 @@ describe('refusals are repeated within a time budget', () => {
 		});
 		try {
 			const started = clock.now();
-			const error = await caught(getUsage(server.baseUrl, { ...quickPolicy, refusedBudgetMs: 2500 }));
+			const error = await caught(
+				getUsage(server.baseUrl, { ...quickPolicy, refusedBudgetMs: 2500 }),
+			);
 			expect(error.httpCode).toBe('429');
 			expect(error.message).toContain('Slow down');
 			expect(clock.now() - started).toBeLessThan(2500 + 1000);
@@ -145,7 +189,9 @@ describe('refusals are repeated within a time budget', () => {
 	});
 
 	test('5xx answers to a GET are still tried 5 times only', async () => {
-		const server = await startScriptedServer((_request, response) => sendJson(response, 503, { message: 'Down' }));
+		const server = await startScriptedServer((_request, response) =>
+			sendJson(response, 503, { message: 'Down' }),
+		);
 		try {
 			const error = await caught(getUsage(server.baseUrl, quickPolicy));
 			expect(error.httpCode).toBe('503');
@@ -173,7 +219,8 @@ describe('refusals are repeated within a time budget', () => {
 		const resume = clock.pause();
 		try {
 			await withinNodeExecution({ apiKey, baseUrl: server.baseUrl }, async (context) => {
-				const one = () => embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema });
+				const one = () =>
+					embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema });
 				await Promise.all([one(), one(), one(), one()]);
 				// Then 8 more, one started every 100 ms: all but the first start after the 429 and during its pause.
 				const later = [];
@@ -207,38 +254,58 @@ describe('two workers share one key', () => {
 		const handle = (request: IncomingMessage, response: ServerResponse) => {
 			request.resume();
 			request.on('end', () => {
-				if (request.headers.authorization !== `Bearer ${apiKey}`) return sendJson(response, 401, { message: 'Unauthenticated.' });
+				if (request.headers.authorization !== `Bearer ${apiKey}`)
+					return sendJson(response, 401, { message: 'Unauthenticated.' });
 				const now = Date.now();
 				const recent = acceptedAt.filter((time) => now - time < windowMs);
 				if (recent.length >= limit) {
 					refused++;
 					const seconds = Math.ceil((recent[0] + windowMs - now) / 1000);
-					return sendJson(response, 429, { message: 'Rate limit exceeded: at most 10 per 2 s per API key' }, { 'retry-after': String(seconds) });
+					return sendJson(
+						response,
+						429,
+						{ message: 'Rate limit exceeded: at most 10 per 2 s per API key' },
+						{ 'retry-after': String(seconds) },
+					);
 				}
 				acceptedAt.push(now);
 				sendJson(response, 200, usage);
 			});
 		};
-		const servers = await Promise.all([listenOnLoopback(createHttpServer(handle)), listenOnLoopback(createHttpServer(handle))]);
+		const servers = await Promise.all([
+			listenOnLoopback(createHttpServer(handle)),
+			listenOnLoopback(createHttpServer(handle)),
+		]);
 		try {
 			// Each worker is its own node type and its own n8n execution (the harness's probe runs one at a time).
 			const worker = async (baseUrl: string, index: number) => {
 				const failures: unknown[] = [];
 				const nodeType = `test.worker${index}`;
-				registerNodeType(nodeType, testNodeType('worker', 'Sends a burst of requests', async (context) => {
-					const one = () => embroideryApiRequest.call(context, { ...routes.getUsage(), schema: UsageResponseSchema });
-					for (let round = 0; round < 3; round++) {
-						for (const result of await Promise.allSettled(Array.from({ length: 16 }, one))) {
-							if (result.status === 'rejected') failures.push(result.reason);
+				registerNodeType(
+					nodeType,
+					testNodeType('worker', 'Sends a burst of requests', async (context) => {
+						const one = () =>
+							embroideryApiRequest.call(context, {
+								...routes.getUsage(),
+								schema: UsageResponseSchema,
+							});
+						for (let round = 0; round < 3; round++) {
+							for (const result of await Promise.allSettled(Array.from({ length: 16 }, one))) {
+								if (result.status === 'rejected') failures.push(result.reason);
+							}
 						}
-					}
-				}));
+					}),
+				);
 				const run = await runNode({ parameters: {}, credentials: { apiKey, baseUrl }, nodeType });
 				if (run.error) throw run.error;
 				if (failures.length > 0) throw failures[0];
 			};
-			const results = await Promise.allSettled(servers.map((server, index) => worker(server.baseUrl, index)));
-			for (const result of results) if (result.status === 'rejected') console.log(String(result.reason), (result.reason as Error).stack);
+			const results = await Promise.allSettled(
+				servers.map((server, index) => worker(server.baseUrl, index)),
+			);
+			for (const result of results)
+				if (result.status === 'rejected')
+					console.log(String(result.reason), (result.reason as Error).stack);
 			expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
 			expect(acceptedAt).toHaveLength(96);
 			console.log(`two workers, 96 requests at 10 per 2 s: ${refused} answered 429`);
@@ -256,7 +323,14 @@ describe('an upload cut off before it was sent', () => {
 			(socket, received) =>
 				after(socket, received, 1, () => {
 					const body = '{"message":"Rate limit exceeded: at most 60 per minute per API key"}';
-					socket.end(head('429 Too Many Requests', ['Content-Type: application/json', 'Retry-After: 1', `Content-Length: ${body.length}`, 'Connection: close']) + body);
+					socket.end(
+						head('429 Too Many Requests', [
+							'Content-Type: application/json',
+							'Retry-After: 1',
+							`Content-Length: ${body.length}`,
+							'Connection: close',
+						]) + body,
+					);
 					socket.destroy();
 				}),
 			(socket, received) => after(socket, received, 64 * 1024, () => socket.resetAndDestroy()),
@@ -294,5 +368,4 @@ describe('an upload cut off before it was sent', () => {
 			await server.close();
 		}
 	});
-
 });

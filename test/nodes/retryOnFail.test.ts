@@ -5,7 +5,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { keepAfterLastTryMs, rememberedExecutions } from '../../nodes/Embroidery/helpers/earlierTries';
+import {
+	keepAfterLastTryMs,
+	rememberedExecutions,
+} from '../../nodes/Embroidery/helpers/earlierTries';
 import { defaultRetryPolicy, useClock, wallClock } from '../../nodes/Embroidery/transport';
 import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
@@ -22,7 +25,10 @@ const variant = useVariantService(sandbox);
 const retryOnFail = { maxTries: 3, waitBetweenTries: 1000 };
 
 async function account(): Promise<{ creds: ApiCredentials; creditBalance: () => Promise<number> }> {
-	const { accountId, key } = await admin.createAccountWithKey({ plan: 'credits', creditBalance: 100 });
+	const { accountId, key } = await admin.createAccountWithKey({
+		plan: 'credits',
+		creditBalance: 100,
+	});
 	return {
 		creds: { apiKey: key, baseUrl: variant.baseUrl },
 		creditBalance: async () => Number((await admin.usage(accountId)).creditBalance),
@@ -31,19 +37,34 @@ async function account(): Promise<{ creds: ApiCredentials; creditBalance: () => 
 
 /** Create with Wait, Unlock Before Download and the machine file downloaded. */
 const createUnlockDownload = (extra: INodeParameters = {}): INodeParameters =>
-	createAndWait({ downloadResults: ['outputs'], unlockBeforeDownload: true, timeout: 90, ...extra });
+	createAndWait({
+		downloadResults: ['outputs'],
+		unlockBeforeDownload: true,
+		timeout: 90,
+		...extra,
+	});
 
-const stars = (count: number): InputItem[] => Array.from({ length: count }, (_, index) => embroideryItem(index % 2 ? 'Star.JEF' : 'Star.DST'));
+const stars = (count: number): InputItem[] =>
+	Array.from({ length: count }, (_, index) => embroideryItem(index % 2 ? 'Star.JEF' : 'Star.DST'));
 
 const downloadsFail = () =>
-	variant.on((request) => (request.method === 'GET' && request.route.startsWith('GET /uploads/') ? { status: 503 } : undefined));
+	variant.on((request) =>
+		request.method === 'GET' && request.route.startsWith('GET /uploads/')
+			? { status: 503 }
+			: undefined,
+	);
 
 describe('Retry On Fail with downloads answering 503', () => {
 	it('creates one job per item and unlocks (charges) each once, however many tries', async () => {
 		const { creds, creditBalance } = await account();
 		const before = await creditBalance();
 		downloadsFail();
-		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(2), retryOnFail });
+		const result = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(2),
+			retryOnFail,
+		});
 		expect(result.error).toBeDefined();
 		// One request per item (Batching: One Request per Item), in the first try only.
 		expect(variant.of('POST /jobs')).toHaveLength(2);
@@ -51,8 +72,12 @@ describe('Retry On Fail with downloads answering 503', () => {
 		const unlocks = variant.of('POST /jobs/conversion/{id}/unlock').map((request) => request.url);
 		expect(unlocks).toHaveLength(1);
 		// Every try reached the downloads: the retries ran, and carried on with the same jobs.
-		const downloads = variant.requests.filter((request) => request.route.startsWith('GET /uploads/'));
-		expect(downloads.length).toBeGreaterThanOrEqual(retryOnFail.maxTries * defaultRetryPolicy.maxAttempts);
+		const downloads = variant.requests.filter((request) =>
+			request.route.startsWith('GET /uploads/'),
+		);
+		expect(downloads.length).toBeGreaterThanOrEqual(
+			retryOnFail.maxTries * defaultRetryPolicy.maxAttempts,
+		);
 		expect(await sandboxJobs(creds)).toHaveLength(2);
 		// Charged once: what one unlock costs.
 		expect(before - (await creditBalance())).toBe(await unlockCost(creds));
@@ -70,7 +95,11 @@ describe('Retry On Fail with downloads answering 503', () => {
 		});
 		const [id] = (await sandboxJobs(creds)).map((job) => job.id);
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({ id, workflow: 'conversion', error: expect.any(String) });
+		expect(result.items[0].json).toMatchObject({
+			id,
+			workflow: 'conversion',
+			error: expect.any(String),
+		});
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
 	});
@@ -79,13 +108,26 @@ describe('Retry On Fail with downloads answering 503', () => {
 		const { creds } = await account();
 		// The first try's download fails every time the transport asks; from the second try on the service answers.
 		let failures = defaultRetryPolicy.maxAttempts;
-		variant.on((request) => (request.route.startsWith('GET /uploads/') && failures-- > 0 ? { status: 503 } : undefined));
-		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(1), retryOnFail });
+		variant.on((request) =>
+			request.route.startsWith('GET /uploads/') && failures-- > 0 ? { status: 503 } : undefined,
+		);
+		const result = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+			retryOnFail,
+		});
 		expect(result.error).toBeUndefined();
 		const [id] = (await sandboxJobs(creds)).map((job) => job.id);
-		expect(result.items[0].json).toMatchObject({ id, status: 'completed', downloadsUnlocked: true });
+		expect(result.items[0].json).toMatchObject({
+			id,
+			status: 'completed',
+			downloadsUnlocked: true,
+		});
 		expect(result.items[0].binary?.data).toBeDefined();
-		expect(variant.requests.filter((request) => request.route.startsWith('GET /uploads/')).length).toBeGreaterThan(defaultRetryPolicy.maxAttempts);
+		expect(
+			variant.requests.filter((request) => request.route.startsWith('GET /uploads/')).length,
+		).toBeGreaterThan(defaultRetryPolicy.maxAttempts);
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
 	});
@@ -96,7 +138,12 @@ describe('an unlock whose answer was lost is not sent again by a retry', () => {
 		const { creds, creditBalance } = await account();
 		const before = await creditBalance();
 		variant.on((request) => (request.route.endsWith('/unlock') ? { dropAnswer: true } : undefined));
-		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(1), retryOnFail });
+		const result = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+			retryOnFail,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ status: 'completed', downloadsUnlocked: true });
 		expect(result.items[0].binary?.data).toBeDefined();
@@ -109,9 +156,16 @@ describe('an unlock whose answer was lost is not sent again by a retry', () => {
 		const { creds, creditBalance } = await account();
 		const before = await creditBalance();
 		variant.on((request) => (request.route.endsWith('/unlock') ? { status: 503 } : undefined));
-		const result = await runNode({ credentials: creds, parameters: createUnlockDownload(), input: stars(1), retryOnFail });
+		const result = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+			retryOnFail,
+		});
 		const [id] = (await sandboxJobs(creds)).map((job) => job.id);
-		expect(result.error?.message).toBe(`An earlier try of this node sent the unlock of job ${id} and got no answer; it was not sent again [item 0]`);
+		expect(result.error?.message).toBe(
+			`An earlier try of this node sent the unlock of job ${id} and got no answer; it was not sent again [item 0]`,
+		);
 		expect(result.error?.description).toMatch(/Job > Get/);
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
@@ -123,9 +177,16 @@ describe('a creation whose answer was lost is not sent again by a retry', () => 
 	it('the retry refuses the item, naming what happened, and the service saw one request', async () => {
 		const { creds } = await account();
 		variant.on((request) => (request.route === 'POST /jobs' ? { dropAnswer: true } : undefined));
-		const result = await runNode({ credentials: creds, parameters: createConversion(), input: stars(1), retryOnFail });
+		const result = await runNode({
+			credentials: creds,
+			parameters: createConversion(),
+			input: stars(1),
+			retryOnFail,
+		});
 		expect(variant.of('POST /jobs')).toHaveLength(1);
-		expect(result.error?.message).toMatch(/An earlier try of this node sent the file of item 0 and got no usable answer/);
+		expect(result.error?.message).toMatch(
+			/An earlier try of this node sent the file of item 0 and got no usable answer/,
+		);
 		expect(result.error?.description).toMatch(/Job > Get Many/);
 		// The one request did make a job; nothing made a second.
 		expect(await sandboxJobs(creds)).toHaveLength(1);
@@ -135,9 +196,16 @@ describe('a creation whose answer was lost is not sent again by a retry', () => 
 		const { creds } = await account();
 		let refusals = 1;
 		variant.on((request) =>
-			request.route === 'POST /jobs' && refusals-- > 0 ? { status: 422, body: { message: 'Refused once.', errors: {} } } : undefined,
+			request.route === 'POST /jobs' && refusals-- > 0
+				? { status: 422, body: { message: 'Refused once.', errors: {} } }
+				: undefined,
 		);
-		const result = await runNode({ credentials: creds, parameters: createConversion(), input: stars(1), retryOnFail });
+		const result = await runNode({
+			credentials: creds,
+			parameters: createConversion(),
+			input: stars(1),
+			retryOnFail,
+		});
 		expect(result.error).toBeUndefined();
 		expect(variant.of('POST /jobs')).toHaveLength(2);
 		expect(await sandboxJobs(creds)).toHaveLength(1);
@@ -157,7 +225,11 @@ describe('what is remembered, and for how long', () => {
 			expect(variant.of('POST /jobs')).toHaveLength(2);
 			expect(rememberedExecutions()).toBe(remembered + 2);
 			offsetMs = keepAfterLastTryMs + 1000;
-			await runNode({ credentials: creds, parameters: { resource: 'account', operation: 'getUsage' }, input: [{}] });
+			await runNode({
+				credentials: creds,
+				parameters: { resource: 'account', operation: 'getUsage' },
+				input: [{}],
+			});
 			expect(rememberedExecutions()).toBe(0);
 		} finally {
 			restore();
@@ -166,12 +238,22 @@ describe('what is remembered, and for how long', () => {
 });
 
 /** The account's jobs, read from the sandbox directly (not through the node or the variant). */
-async function sandboxJobs(creds: ApiCredentials): Promise<Array<{ id: string; downloadsUnlocked: boolean }>> {
-	const response = await fetch(`${sandbox.baseUrl}/jobs`, { headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' } });
-	return ((await response.json()) as { data: Array<{ id: string; downloadsUnlocked: boolean }> }).data;
+async function sandboxJobs(
+	creds: ApiCredentials,
+): Promise<Array<{ id: string; downloadsUnlocked: boolean }>> {
+	const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+		headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' },
+	});
+	return ((await response.json()) as { data: Array<{ id: string; downloadsUnlocked: boolean }> })
+		.data;
 }
 
 async function unlockCost(creds: ApiCredentials): Promise<number> {
-	const response = await fetch(`${sandbox.baseUrl}/usage`, { headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' } });
-	return Number(((await response.json()) as { freeUsage: { conversionCreditCost: number } }).freeUsage.conversionCreditCost);
+	const response = await fetch(`${sandbox.baseUrl}/usage`, {
+		headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' },
+	});
+	return Number(
+		((await response.json()) as { freeUsage: { conversionCreditCost: number } }).freeUsage
+			.conversionCreditCost,
+	);
 }

@@ -31,10 +31,19 @@ describe('response schemas from the spec', () => {
 	test('a missing required field is named with its path', () => {
 		const result = JobsListResponseSchema.safeParse({
 			data: [{ id, kind: 'conversion', status: 'queued', formats: ['pes'] }],
-			freeUsage: { limited: false, previewRemaining: 0, creditBalance: 1, digitisingCreditCost: 2, conversionCreditCost: 1 },
+			freeUsage: {
+				limited: false,
+				previewRemaining: 0,
+				creditBalance: 1,
+				digitisingCreditCost: 2,
+				conversionCreditCost: 1,
+			},
 		});
 		expect(result.success).toBe(false);
-		if (!result.success) expect(describeSchemaProblem(result.error)).toBe('missing required field "data[0].downloadsUnlocked"');
+		if (!result.success)
+			expect(describeSchemaProblem(result.error)).toBe(
+				'missing required field "data[0].downloadsUnlocked"',
+			);
 	});
 
 	test('wrong values are described with field and reason', () => {
@@ -50,7 +59,8 @@ describe('response schemas from the spec', () => {
 			job: { id, status: 'done', formats: [], warnings: [], downloadsUnlocked: true },
 		});
 		expect(status.success).toBe(false);
-		if (!status.success) expect(describeSchemaProblem(status.error)).toContain('field "job.status"');
+		if (!status.success)
+			expect(describeSchemaProblem(status.error)).toContain('field "job.status"');
 	});
 
 	test('formats, 422 bodies and the creation answer parse as the spec shows them', () => {
@@ -60,7 +70,9 @@ describe('response schemas from the spec', () => {
 				artworkInputs: ['png'],
 			}).data[0].format,
 		).toBe('dst');
-		expect(ValidationErrorBodySchema.parse({ message: 'bad', errors: { format: ['x'] } }).errors.format).toEqual(['x']);
+		expect(
+			ValidationErrorBodySchema.parse({ message: 'bad', errors: { format: ['x'] } }).errors.format,
+		).toEqual(['x']);
 		expect(ValidationErrorBodySchema.safeParse({ message: 'bad' }).success).toBe(false);
 		const accepted = JobAcceptedSchema.parse({
 			message: 'Accepted',

@@ -8,7 +8,10 @@ import type { Handler } from './support/scriptedServer';
 
 const apiKey = 'emb_test_key_0123456789';
 
-async function withServer(handler: Handler, test: (server: Awaited<ReturnType<typeof startScriptedServer>>) => Promise<void>) {
+async function withServer(
+	handler: Handler,
+	test: (server: Awaited<ReturnType<typeof startScriptedServer>>) => Promise<void>,
+) {
 	const server = await startScriptedServer(handler);
 	try {
 		await test(server);
@@ -32,23 +35,77 @@ const file = (fileName: string, bytes: number, mimeType = 'application/octet-str
 
 describe('validation happens before any request', () => {
 	const cases: Array<[string, INodeParameters, Parameters<typeof runNode>[0]['input'], RegExp]> = [
-		['a missing binary field', create({ binaryPropertyName: 'artwork' }), [file('Star.dst', 10)], /Item 0 has no binary field "artwork"/],
-		['a conversion source over 50 MB', create(), [file('ok.dst', 10), file('huge.dst', 50 * 1024 * 1024 + 1)], /"huge.dst" in binary field "data" of item 1 is 50 MB; conversion accepts at most 50 MB/],
-		['artwork over 20 MB', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('big.png', 20 * 1024 * 1024 + 1, 'image/png')], /digitising accepts at most 20 MB/],
-		['artwork of a type not accepted', create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }), [file('logo.gif', 100, 'image/gif')], /"logo.gif" \(image\/gif\) in binary field "data" of item 0 is not artwork digitising accepts: jpg, jpeg, png, svg, webp/],
-		['a width out of range', create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }), [file('logo.png', 100, 'image/png')], /'Width in Millimetres' must be between 10 and 300, got 301 \[item 0\]/],
-		['a fractional colour count', create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }), [file('logo.png', 100, 'image/png')], /'Colour Count' must be a whole number, got 2.5 \[item 0\]/],
-		['a stitch limit out of range', create({ options: { maximumStitchCount: 250001 } }), [file('a.dst', 10)], /'Maximum Stitch Count' must be between 1 and 250000, got 250001 \[item 0\]/],
-		['a timeout that is not positive', create({ waitForCompletion: true, timeout: -5 }), [file('a.dst', 10)], /'Timeout \(Seconds\)' must be a positive number, got "-5" \[item 0\]/],
-		['an invalid job id', { resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' }, [{}], /'Job ID' must be a 26-character job id \(ULID\), got "nope" \[item 0\]/],
-		['a wrong workflow', { resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' }, [{}], /'Workflow' must be "conversion" or "digitising", got "convert"/],
+		[
+			'a missing binary field',
+			create({ binaryPropertyName: 'artwork' }),
+			[file('Star.dst', 10)],
+			/Item 0 has no binary field "artwork"/,
+		],
+		[
+			'a conversion source over 50 MB',
+			create(),
+			[file('ok.dst', 10), file('huge.dst', 50 * 1024 * 1024 + 1)],
+			/"huge.dst" in binary field "data" of item 1 is 50 MB; conversion accepts at most 50 MB/,
+		],
+		[
+			'artwork over 20 MB',
+			create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }),
+			[file('big.png', 20 * 1024 * 1024 + 1, 'image/png')],
+			/digitising accepts at most 20 MB/,
+		],
+		[
+			'artwork of a type not accepted',
+			create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }),
+			[file('logo.gif', 100, 'image/gif')],
+			/"logo.gif" \(image\/gif\) in binary field "data" of item 0 is not artwork digitising accepts: jpg, jpeg, png, svg, webp/,
+		],
+		[
+			'a width out of range',
+			create({ workflow: 'digitising', widthMm: 301, colourCount: 3 }),
+			[file('logo.png', 100, 'image/png')],
+			/'Width in Millimetres' must be between 10 and 300, got 301 \[item 0\]/,
+		],
+		[
+			'a fractional colour count',
+			create({ workflow: 'digitising', widthMm: 50, colourCount: 2.5 }),
+			[file('logo.png', 100, 'image/png')],
+			/'Colour Count' must be a whole number, got 2.5 \[item 0\]/,
+		],
+		[
+			'a stitch limit out of range',
+			create({ options: { maximumStitchCount: 250001 } }),
+			[file('a.dst', 10)],
+			/'Maximum Stitch Count' must be between 1 and 250000, got 250001 \[item 0\]/,
+		],
+		[
+			'a timeout that is not positive',
+			create({ waitForCompletion: true, timeout: -5 }),
+			[file('a.dst', 10)],
+			/'Timeout \(Seconds\)' must be a positive number, got "-5" \[item 0\]/,
+		],
+		[
+			'an invalid job id',
+			{ resource: 'job', operation: 'get', jobId: 'nope', workflow: 'conversion' },
+			[{}],
+			/'Job ID' must be a 26-character job id \(ULID\), got "nope" \[item 0\]/,
+		],
+		[
+			'a wrong workflow',
+			{ resource: 'job', operation: 'unlock', jobId: jobIds.a, workflow: 'convert' },
+			[{}],
+			/'Workflow' must be "conversion" or "digitising", got "convert"/,
+		],
 	];
 
 	test.each(cases)('%s', async (_name, parameters, input, message) => {
 		await withServer(
 			(_request, response) => sendJson(response, 500, { message: 'should not be called' }),
 			async (server) => {
-				const result = await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters, input });
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters,
+					input,
+				});
 				expect(result.error?.message).toMatch(message);
 				expect(server.requests).toHaveLength(0);
 			},
@@ -57,7 +114,12 @@ describe('validation happens before any request', () => {
 
 	test('more than 10 sources in one item', async () => {
 		const binary: Record<string, { data: Buffer; fileName: string; mimeType: string }> = {};
-		for (let i = 0; i < 11; i++) binary[`f${i}`] = { data: Buffer.from('x'), fileName: `f${i}.dst`, mimeType: 'application/octet-stream' };
+		for (let i = 0; i < 11; i++)
+			binary[`f${i}`] = {
+				data: Buffer.from('x'),
+				fileName: `f${i}.dst`,
+				mimeType: 'application/octet-stream',
+			};
 		await withServer(
 			(_request, response) => sendJson(response, 500, {}),
 			async (server) => {
@@ -66,7 +128,9 @@ describe('validation happens before any request', () => {
 					parameters: create({ binaryPropertyName: Object.keys(binary).join(',') }),
 					input: [{ binary }],
 				});
-				expect(result.error?.message).toMatch(/Item 0 has 11 source files; one request takes at most 10/);
+				expect(result.error?.message).toMatch(
+					/Item 0 has 11 source files; one request takes at most 10/,
+				);
 				expect(server.requests).toHaveLength(0);
 			},
 		);
@@ -77,7 +141,12 @@ describe('validation happens before any request', () => {
 		await withServer(
 			(_request, response) => {
 				const id = [jobIds.a, jobIds.b][count++];
-				sendJson(response, 202, { message: 'Accepted', job: { id, status: 'queued', workflow: 'conversion' }, jobs: [{ id, status: 'queued', workflow: 'conversion' }], freeUsage });
+				sendJson(response, 202, {
+					message: 'Accepted',
+					job: { id, status: 'queued', workflow: 'conversion' },
+					jobs: [{ id, status: 'queued', workflow: 'conversion' }],
+					freeUsage,
+				});
 			},
 			async (server) => {
 				const result = await runNode({
@@ -86,9 +155,17 @@ describe('validation happens before any request', () => {
 					input: [file('a.dst', 10), { json: {} }, file('c.dst', 10)],
 					onError: 'continueRegularOutput',
 				});
-				expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+				expect(result.items.map((item) => item.pairedItem)).toEqual([
+					{ item: 0 },
+					{ item: 1 },
+					{ item: 2 },
+				]);
 				expect(result.items[1].json.error).toMatch(/Item 1 has no binary field "data"/);
-				expect(result.items.map((item) => item.json.id ?? null)).toEqual([jobIds.a, null, jobIds.b]);
+				expect(result.items.map((item) => item.json.id ?? null)).toEqual([
+					jobIds.a,
+					null,
+					jobIds.b,
+				]);
 				expect(server.requests).toHaveLength(2);
 			},
 		);
@@ -106,7 +183,13 @@ describe('job creation requests', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: create({ workflow: 'digitising', widthMm: 80, colourCount: 4, threadPaletteKey: 'isacord', options: { batching: 'combine', maximumStitchCount: 9000 } }),
+					parameters: create({
+						workflow: 'digitising',
+						widthMm: 80,
+						colourCount: 4,
+						threadPaletteKey: 'isacord',
+						options: { batching: 'combine', maximumStitchCount: 9000 },
+					}),
 					input: ['a.png', 'b.svg', 'c.webp'].map((name) => file(name, 50, 'image/png')),
 				});
 				expect(server.requests).toHaveLength(1);
@@ -116,10 +199,19 @@ describe('job creation requests', () => {
 				expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
 				const body = request.body.toString('latin1');
 				expect(body.match(/name="files\[\]"; filename="/g)).toHaveLength(3);
-				for (const [field, value] of [['workflow', 'digitising'], ['format', 'pes'], ['width_mm', '80'], ['colour_count', '4'], ['thread_palette_key', 'isacord'], ['maximum_stitch_count', '9000']]) {
+				for (const [field, value] of [
+					['workflow', 'digitising'],
+					['format', 'pes'],
+					['width_mm', '80'],
+					['colour_count', '4'],
+					['thread_palette_key', 'isacord'],
+					['maximum_stitch_count', '9000'],
+				]) {
 					expect(body).toContain(`name="${field}"\r\n\r\n${value}\r\n`);
 				}
-				expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual(ids.map((id, item) => [id, { item }]));
+				expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual(
+					ids.map((id, item) => [id, { item }]),
+				);
 			},
 		);
 	});
@@ -131,9 +223,14 @@ describe('job creation requests', () => {
 				sendJson(response, 202, { message: 'Accepted', job, jobs: [job], freeUsage });
 			},
 			async (server) => {
-				await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters: create(), input: [file('a.dst', 10), file('b.dst', 10)] });
+				await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: create(),
+					input: [file('a.dst', 10), file('b.dst', 10)],
+				});
 				expect(server.requests).toHaveLength(2);
-				for (const request of server.requests) expect(request.body.toString('latin1')).toContain('name="file"; filename="');
+				for (const request of server.requests)
+					expect(request.body.toString('latin1')).toContain('name="file"; filename="');
 			},
 		);
 	});
@@ -148,13 +245,24 @@ describe('waiting for many jobs', () => {
 				if (request.url === '/api/v1/jobs') {
 					round++;
 					return sendJson(response, 200, {
-						data: [listItem(jobIds.a, round === 1 ? 'queued' : 'completed'), listItem(jobIds.c, 'failed')],
+						data: [
+							listItem(jobIds.a, round === 1 ? 'queued' : 'completed'),
+							listItem(jobIds.c, 'failed'),
+						],
 						freeUsage,
 					});
 				}
 				const id = request.url.split('/').pop()!;
 				alone.push(`${round}:${id}`);
-				if (id === jobIds.c) return sendJson(response, 200, detailedJob(id, 'failed', { failureCode: 'engine_error', failureReason: 'The engine stopped.' }));
+				if (id === jobIds.c)
+					return sendJson(
+						response,
+						200,
+						detailedJob(id, 'failed', {
+							failureCode: 'engine_error',
+							failureReason: 'The engine stopped.',
+						}),
+					);
 				sendJson(response, 200, detailedJob(id, round === 1 ? 'processing' : 'completed'));
 			},
 			async (server) => {
@@ -162,46 +270,87 @@ describe('waiting for many jobs', () => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
 					// Warnings off: this test counts the waiting's own requests (warnings cost one job GET per listed job).
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 60, showWarnings: false },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: '={{ $json.id }}',
+						workflow: 'conversion',
+						timeout: 60,
+						showWarnings: false,
+					},
 					input: [jobIds.a, jobIds.b, jobIds.c].map((id) => ({ json: { id } })),
 				});
 				expect(result.error).toBeUndefined();
 				expect(round).toBe(2);
 				// B (outside the listing) every round, C once for its failure code; A comes from the listing alone.
 				expect(alone.sort()).toEqual([`1:${jobIds.b}`, `1:${jobIds.c}`, `2:${jobIds.b}`].sort());
-				expect(result.items.map((item) => [item.json.id, item.json.workflow, item.json.status, item.pairedItem])).toEqual([
+				expect(
+					result.items.map((item) => [
+						item.json.id,
+						item.json.workflow,
+						item.json.status,
+						item.pairedItem,
+					]),
+				).toEqual([
 					[jobIds.a, 'conversion', 'completed', { item: 0 }],
 					[jobIds.b, 'conversion', 'completed', { item: 1 }],
 					[jobIds.c, 'conversion', 'failed', { item: 2 }],
 				]);
 				expect(result.items[0].json).not.toHaveProperty('warnings');
-				expect(result.items[2].json).toMatchObject({ failureCode: 'engine_error', failureReason: 'The engine stopped.' });
+				expect(result.items[2].json).toMatchObject({
+					failureCode: 'engine_error',
+					failureReason: 'The engine stopped.',
+				});
 				expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
 			},
 		);
 	});
 
-	test('Include Full Job fetches each completed job\'s detail once', async () => {
+	test("Include Full Job fetches each completed job's detail once", async () => {
 		const fetched: string[] = [];
 		await withServer(
 			(request, response) => {
 				if (request.url === '/api/v1/jobs') {
-					return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed'), listItem(jobIds.b, 'completed')], freeUsage });
+					return sendJson(response, 200, {
+						data: [listItem(jobIds.a, 'completed'), listItem(jobIds.b, 'completed')],
+						freeUsage,
+					});
 				}
 				const id = request.url.split('/').pop()!;
 				fetched.push(id);
-				sendJson(response, 200, detailedJob(id, 'completed', { warnings: ['PES v1 only'], events: [{ type: 'completed' }] }));
+				sendJson(
+					response,
+					200,
+					detailedJob(id, 'completed', {
+						warnings: ['PES v1 only'],
+						events: [{ type: 'completed' }],
+					}),
+				);
 			},
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 60, includeFullJob: true },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: '={{ $json.id }}',
+						workflow: 'conversion',
+						timeout: 60,
+						includeFullJob: true,
+					},
 					input: [jobIds.a, jobIds.b].map((id) => ({ json: { id } })),
 				});
 				expect(result.error).toBeUndefined();
 				expect(fetched.sort()).toEqual([jobIds.a, jobIds.b].sort());
-				expect(result.items.map((item) => item.json.warnings)).toEqual([['PES v1 only'], ['PES v1 only']]);
-				expect(result.items[0].json).toMatchObject({ id: jobIds.a, workflow: 'conversion', events: [{ type: 'completed' }] });
+				expect(result.items.map((item) => item.json.warnings)).toEqual([
+					['PES v1 only'],
+					['PES v1 only'],
+				]);
+				expect(result.items[0].json).toMatchObject({
+					id: jobIds.a,
+					workflow: 'conversion',
+					events: [{ type: 'completed' }],
+				});
 			},
 		);
 	});
@@ -209,18 +358,28 @@ describe('waiting for many jobs', () => {
 	test('a job that cannot be looked up fails alone; the others are still waited for', async () => {
 		await withServer(
 			(request, response) => {
-				if (request.url === '/api/v1/jobs') return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed')], freeUsage });
-				if (request.url.endsWith(jobIds.b)) return sendJson(response, 404, { message: 'Job not found.' });
+				if (request.url === '/api/v1/jobs')
+					return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed')], freeUsage });
+				if (request.url.endsWith(jobIds.b))
+					return sendJson(response, 404, { message: 'Job not found.' });
 				sendJson(response, 200, detailedJob(jobIds.a, 'completed'));
 			},
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 30 },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: '={{ $json.id }}',
+						workflow: 'conversion',
+						timeout: 30,
+					},
 					input: [{ json: { id: jobIds.b } }, { json: { id: jobIds.a } }],
 					onError: 'continueRegularOutput',
 				});
-				expect(result.items.map((item) => [item.pairedItem, item.json.status ?? item.json.httpCode])).toEqual([
+				expect(
+					result.items.map((item) => [item.pairedItem, item.json.status ?? item.json.httpCode]),
+				).toEqual([
 					[{ item: 0 }, '404'],
 					[{ item: 1 }, 'completed'],
 				]);
@@ -233,14 +392,29 @@ describe('waiting for many jobs', () => {
 		await withServer(
 			(_request, response) => sendJson(response, 401, { message: 'Unauthenticated.' }),
 			async (server) => {
-				const parameters = { resource: 'job', operation: 'waitForCompletion', jobId: '={{ $json.id }}', workflow: 'conversion', timeout: 30 };
+				const parameters = {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					jobId: '={{ $json.id }}',
+					workflow: 'conversion',
+					timeout: 30,
+				};
 				const input = [{ json: { id: jobIds.a } }, { json: { id: jobIds.b } }];
-				const continued = await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters, input, onError: 'continueRegularOutput' });
+				const continued = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters,
+					input,
+					onError: 'continueRegularOutput',
+				});
 				expect(continued.items.map((item) => [item.pairedItem, item.json.httpCode])).toEqual([
 					[{ item: 0 }, '401'],
 					[{ item: 1 }, '401'],
 				]);
-				const stopped = await runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters, input });
+				const stopped = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters,
+					input,
+				});
 				expect(stopped.error?.message).toMatch(/Authentication failed: Unauthenticated/);
 			},
 		);
@@ -248,28 +422,44 @@ describe('waiting for many jobs', () => {
 
 	test('a job still running at the timeout is an error naming its state', async () => {
 		await withServer(
-			(_request, response) => sendJson(response, 200, { data: [listItem(jobIds.a, 'processing')], freeUsage }),
+			(_request, response) =>
+				sendJson(response, 200, { data: [listItem(jobIds.a, 'processing')], freeUsage }),
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: jobIds.a, workflow: 'conversion', timeout: 1 },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						timeout: 1,
+					},
 					input: [{}],
 					onError: 'continueRegularOutput',
 				});
-				expect(result.items[0].json.error).toBe(`Job ${jobIds.a} is still processing after 1 s [item 0]`);
+				expect(result.items[0].json.error).toBe(
+					`Job ${jobIds.a} is still processing after 1 s [item 0]`,
+				);
 			},
 		);
 	});
 
 	test('stopping the execution ends the wait at once', async () => {
 		await withServer(
-			(_request, response) => sendJson(response, 200, { data: [listItem(jobIds.a, 'queued')], freeUsage }),
+			(_request, response) =>
+				sendJson(response, 200, { data: [listItem(jobIds.a, 'queued')], freeUsage }),
 			async (server) => {
 				const controller = new AbortController();
 				const started = Date.now();
 				const running = runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'waitForCompletion', jobId: jobIds.a, workflow: 'conversion', timeout: 600 },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						timeout: 600,
+					},
 					input: [{}],
 					signal: controller.signal,
 				});
@@ -285,7 +475,7 @@ describe('waiting for many jobs', () => {
 });
 
 describe('downloads', () => {
-	test('Create -> Wait -> Download takes files from the listing\'s signed URLs; an expired one costs one job GET', async () => {
+	test("Create -> Wait -> Download takes files from the listing's signed URLs; an expired one costs one job GET", async () => {
 		const privateFile = (host: string, upload: string, signature: string) => ({
 			id: upload,
 			name: `${upload}.png`,
@@ -297,7 +487,11 @@ describe('downloads', () => {
 			(request, response) => {
 				const host = String(request.headers.host);
 				if (request.method === 'POST') {
-					const jobs = [jobIds.a, jobIds.b].map((id) => ({ id, status: 'queued', workflow: 'conversion' }));
+					const jobs = [jobIds.a, jobIds.b].map((id) => ({
+						id,
+						status: 'queued',
+						workflow: 'conversion',
+					}));
 					return sendJson(response, 202, { message: 'Accepted', job: jobs[0], jobs, freeUsage });
 				}
 				if (request.url === '/api/v1/jobs') {
@@ -310,9 +504,16 @@ describe('downloads', () => {
 					});
 				}
 				if (request.url.startsWith('/api/v1/jobs/')) {
-					return sendJson(response, 200, detailedJob(jobIds.b, 'completed', { artifacts: [{ kind: 'preview', ...privateFile(host, 'upb', 'fresh') }] }));
+					return sendJson(
+						response,
+						200,
+						detailedJob(jobIds.b, 'completed', {
+							artifacts: [{ kind: 'preview', ...privateFile(host, 'upb', 'fresh') }],
+						}),
+					);
 				}
-				if (request.url.includes('signature=stale')) return sendJson(response, 403, { message: 'The signed URL has expired.' });
+				if (request.url.includes('signature=stale'))
+					return sendJson(response, 403, { message: 'The signed URL has expired.' });
 				response.writeHead(200, { 'content-type': 'image/png' });
 				response.end(Buffer.from(`PNG ${request.url.split('/')[3]}`));
 			},
@@ -320,11 +521,19 @@ describe('downloads', () => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
 					// Warnings off: this test counts the requests of the listing path alone (warnings cost one job GET each).
-					parameters: create({ waitForCompletion: true, timeout: 60, downloadResults: ['preview'], showWarnings: false, options: { batching: 'combine' } }),
+					parameters: create({
+						waitForCompletion: true,
+						timeout: 60,
+						downloadResults: ['preview'],
+						showWarnings: false,
+						options: { batching: 'combine' },
+					}),
 					input: [file('a.dst', 10), file('b.dst', 10)],
 				});
 				expect(result.error).toBeUndefined();
-				expect(server.requests.map((request) => `${request.method} ${request.url.replace(/\?.*/, '')}`)).toEqual([
+				expect(
+					server.requests.map((request) => `${request.method} ${request.url.replace(/\?.*/, '')}`),
+				).toEqual([
 					'POST /api/v1/jobs',
 					'GET /api/v1/jobs',
 					'GET /api/v1/uploads/upa/preview',
@@ -332,12 +541,21 @@ describe('downloads', () => {
 					`GET /api/v1/jobs/conversion/${jobIds.b}`,
 					'GET /api/v1/uploads/upb/preview',
 				]);
-				expect(result.items.map((item) => [item.json.id, item.json.workflow, item.json.status, item.json.sourceFile])).toEqual([
+				expect(
+					result.items.map((item) => [
+						item.json.id,
+						item.json.workflow,
+						item.json.status,
+						item.json.sourceFile,
+					]),
+				).toEqual([
 					[jobIds.a, 'conversion', 'completed', 'a.dst'],
 					[jobIds.b, 'conversion', 'completed', 'b.dst'],
 				]);
 				expect(result.items[1].binary?.preview).toMatchObject({ mimeType: 'image/png' });
-				expect(result.items[1].json.files).toEqual([{ kind: 'preview', field: 'preview', fileName: 'upb.png', mimeType: 'image/png' }]);
+				expect(result.items[1].json.files).toEqual([
+					{ kind: 'preview', field: 'preview', fileName: 'upb.png', mimeType: 'image/png' },
+				]);
 			},
 		);
 	});
@@ -349,21 +567,40 @@ describe('downloads', () => {
 				if (request.url.startsWith('/api/v1/jobs/')) {
 					jobFetches++;
 					const url = `http://${request.headers.host}/api/v1/uploads/up1/preview?expires=${jobFetches}&signature=s${jobFetches}`;
-					return sendJson(response, 200, detailedJob(jobIds.a, 'completed', { artifacts: [{ kind: 'preview', name: 'p.png', previewUrl: url, downloadUrl: null }] }));
+					return sendJson(
+						response,
+						200,
+						detailedJob(jobIds.a, 'completed', {
+							artifacts: [{ kind: 'preview', name: 'p.png', previewUrl: url, downloadUrl: null }],
+						}),
+					);
 				}
-				if (request.url.includes('signature=s1')) return sendJson(response, 403, { message: 'The signed URL has expired.' });
-				response.writeHead(200, { 'content-type': 'image/png', 'content-disposition': 'inline; filename="preview.png"' });
+				if (request.url.includes('signature=s1'))
+					return sendJson(response, 403, { message: 'The signed URL has expired.' });
+				response.writeHead(200, {
+					'content-type': 'image/png',
+					'content-disposition': 'inline; filename="preview.png"',
+				});
 				response.end(Buffer.from('PNGDATA'));
 			},
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, workflow: 'conversion', files: ['preview'] },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						files: ['preview'],
+					},
 					input: [{}],
 				});
 				expect(result.error).toBeUndefined();
 				expect(jobFetches).toBe(2);
-				expect(result.items[0].binary?.preview).toMatchObject({ fileName: 'preview.png', mimeType: 'image/png' });
+				expect(result.items[0].binary?.preview).toMatchObject({
+					fileName: 'preview.png',
+					mimeType: 'image/png',
+				});
 				expect(server.requests.map((request) => request.url.replace(/\?.*/, ''))).toEqual([
 					`/api/v1/jobs/conversion/${jobIds.a}`,
 					'/api/v1/uploads/up1/preview',
@@ -379,14 +616,24 @@ describe('downloads', () => {
 			(request, response) => {
 				if (request.url.startsWith('/api/v1/jobs/')) {
 					const url = `http://${request.headers.host}/api/v1/uploads/up1/preview?expires=1&signature=s`;
-					return sendJson(response, 200, detailedJob(jobIds.a, 'completed', { artifacts: [{ previewUrl: url }] }));
+					return sendJson(
+						response,
+						200,
+						detailedJob(jobIds.a, 'completed', { artifacts: [{ previewUrl: url }] }),
+					);
 				}
 				sendJson(response, 403, { message: 'The signed URL has expired.' });
 			},
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: { resource: 'job', operation: 'download', jobId: jobIds.a, workflow: 'conversion', files: ['preview'] },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						files: ['preview'],
+					},
 					input: [{}],
 				});
 				expect(result.error?.message).toMatch(/The signed URL has expired/);

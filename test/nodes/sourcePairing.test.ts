@@ -17,16 +17,17 @@ describe('pairBySourceName', () => {
 	const job = (sentName: string, shownName?: string, batch = 1) => ({ sentName, shownName, batch });
 
 	it('keeps the order when every shown name matches, or none is shown', () => {
-		expect(pairBySourceName([job('a.dst', 'a.dst'), job('b.dst', 'b.dst')])).toEqual([{ use: 0 }, { use: 1 }]);
+		expect(pairBySourceName([job('a.dst', 'a.dst'), job('b.dst', 'b.dst')])).toEqual([
+			{ use: 0 },
+			{ use: 1 },
+		]);
 		expect(pairBySourceName([job('a.dst'), job('b.dst')])).toEqual([{ use: 0 }, { use: 1 }]);
 	});
 
 	it('pairs a swapped request by name when its names are unique', () => {
-		expect(pairBySourceName([job('a.dst', 'c.dst'), job('b.dst', 'a.dst'), job('c.dst', 'b.dst')])).toEqual([
-			{ use: 2 },
-			{ use: 0 },
-			{ use: 1 },
-		]);
+		expect(
+			pairBySourceName([job('a.dst', 'c.dst'), job('b.dst', 'a.dst'), job('c.dst', 'b.dst')]),
+		).toEqual([{ use: 2 }, { use: 0 }, { use: 1 }]);
 	});
 
 	it('never pairs across requests', () => {
@@ -38,7 +39,9 @@ describe('pairBySourceName', () => {
 
 	it('a mismatch that names cannot settle is reported, and only the jobs that showed it', () => {
 		// Two files of one name: a job that shows the other name cannot be placed.
-		expect(pairBySourceName([job('a.dst', 'b.dst'), job('a.dst', 'a.dst'), job('b.dst', 'a.dst')])).toEqual([
+		expect(
+			pairBySourceName([job('a.dst', 'b.dst'), job('a.dst', 'a.dst'), job('b.dst', 'a.dst')]),
+		).toEqual([
 			{ mismatch: { sent: 'a.dst', shown: 'b.dst' } },
 			{ use: 1 },
 			{ mismatch: { sent: 'b.dst', shown: 'a.dst' } },
@@ -72,8 +75,12 @@ describe('Create with Wait and Combine Items, against a service that answers the
 
 	/** The account's jobs by source name, read from the sandbox directly. */
 	async function jobsBySource(creds: ApiCredentials): Promise<Map<string, string>> {
-		const response = await fetch(`${sandbox.baseUrl}/jobs`, { headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' } });
-		const { data } = (await response.json()) as { data: Array<{ id: string; source: { name: string } }> };
+		const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+			headers: { Authorization: `Bearer ${creds.apiKey}`, Accept: 'application/json' },
+		});
+		const { data } = (await response.json()) as {
+			data: Array<{ id: string; source: { name: string } }>;
+		};
 		return new Map(data.map((job) => [job.source.name, job.id]));
 	}
 
@@ -97,7 +104,10 @@ describe('Create with Wait and Combine Items, against a service that answers the
 			['Star.DST', bySource.get('Star.DST')],
 			['Star.JEF', bySource.get('Star.JEF')],
 		]);
-		expect(items.map((item) => (item.json.source as { name: string }).name)).toEqual(['Star.DST', 'Star.JEF']);
+		expect(items.map((item) => (item.json.source as { name: string }).name)).toEqual([
+			'Star.DST',
+			'Star.JEF',
+		]);
 	});
 
 	it('fails the items whose job shows a name no file of the request had, naming both; attaches nothing', async () => {
@@ -105,20 +115,43 @@ describe('Create with Wait and Combine Items, against a service that answers the
 		const renamed = (file: unknown) => ({ ...(file as object), name: 'Renamed.DST' });
 		variant.on((request) => {
 			if (request.route === 'GET /jobs') {
-				return { rewrite: (body) => ({ ...body, data: (body.data as Array<Record<string, unknown>>).map((job) => ({ ...job, source: renamed(job.source) })) }) };
+				return {
+					rewrite: (body) => ({
+						...body,
+						data: (body.data as Array<Record<string, unknown>>).map((job) => ({
+							...job,
+							source: renamed(job.source),
+						})),
+					}),
+				};
 			}
 			if (request.route === 'GET /jobs/conversion/{id}') {
-				return { rewrite: (body) => ({ ...body, job: { ...(body.job as object), source: renamed((body.job as { source: unknown }).source) } }) };
+				return {
+					rewrite: (body) => ({
+						...body,
+						job: {
+							...(body.job as object),
+							source: renamed((body.job as { source: unknown }).source),
+						},
+					}),
+				};
 			}
 			return undefined;
 		});
-		const result = await runNode({ credentials: creds, parameters, input: twoFiles, onError: 'continueRegularOutput' });
+		const result = await runNode({
+			credentials: creds,
+			parameters,
+			input: twoFiles,
+			onError: 'continueRegularOutput',
+		});
 		expect(variant.of('POST /jobs')).toHaveLength(1);
 		const bySource = await jobsBySource(creds);
 		expect(result.items).toHaveLength(2);
 		for (const [index, name] of ['Star.DST', 'Star.JEF'].entries()) {
 			const item = result.items[index];
-			expect(item.json.error).toBe(`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} is "${name}"; no file of it was attached [item ${index}]`);
+			expect(item.json.error).toBe(
+				`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} is "${name}"; no file of it was attached [item ${index}]`,
+			);
 			expect(item.json).toMatchObject({ id: bySource.get(name), workflow: 'conversion' });
 			expect(item.json.description).toMatch(/Job > Get/);
 			expect(item.binary).toBeUndefined();

@@ -30,13 +30,22 @@ beforeAll(async () => {
 		const path = new URL(request.url ?? '/', 'http://x').pathname;
 		requests.push({ path, headers: request.headers });
 		if (path === '/Star.JEF') {
-			response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fixture('Star.JEF'));
+			response
+				.writeHead(200, { 'content-type': 'application/octet-stream' })
+				.end(fixture('Star.JEF'));
 		} else if (path === '/to-loopback') {
-			response.writeHead(302, { location: `http://localhost:${(server.address() as { port: number }).port}/Star.JEF` }).end();
+			response
+				.writeHead(302, {
+					location: `http://localhost:${(server.address() as { port: number }).port}/Star.JEF`,
+				})
+				.end();
 		} else if (path === '/stall') {
 			// Announces 100000 bytes, sends 10, then nothing: only an idle limit ends it.
 			open.add(response);
-			response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+			response.writeHead(200, {
+				'content-type': 'application/octet-stream',
+				'content-length': '100000',
+			});
 			response.write(Buffer.alloc(10, 1));
 		} else if (path === '/silent') {
 			// Accepts the request and never answers it.
@@ -45,7 +54,10 @@ beforeAll(async () => {
 			// A byte every 100 ms, forever: never idle, only the total limit ends it.
 			open.add(response);
 			response.writeHead(200, { 'content-type': 'application/octet-stream' });
-			const timer = setInterval(() => (response.destroyed ? clearInterval(timer) : response.write(Buffer.alloc(1, 2))), 100);
+			const timer = setInterval(
+				() => (response.destroyed ? clearInterval(timer) : response.write(Buffer.alloc(1, 2))),
+				100,
+			);
 		} else {
 			response.writeHead(404).end();
 		}
@@ -71,7 +83,8 @@ beforeEach(() => {
 });
 
 /** The test's resolver: two names on loopback, nothing else. */
-const testResolver = async (hostname: string) => (['artwork.intranet.test', 'localhost'].includes(hostname) ? ['127.0.0.1'] : []);
+const testResolver = async (hostname: string) =>
+	['artwork.intranet.test', 'localhost'].includes(hostname) ? ['127.0.0.1'] : [];
 
 const createFrom = (sourceUrl: string, options: INodeParameters = {}) => ({
 	resource: 'job',
@@ -85,9 +98,18 @@ const createFrom = (sourceUrl: string, options: INodeParameters = {}) => ({
 
 async function attempt(sourceUrl: string, options: INodeParameters = {}, signal?: AbortSignal) {
 	const credentials = await env.credentials();
-	const result = await run(credentials, createFrom(sourceUrl, options), [{}], { onError: 'continueRegularOutput', signal });
-	const listed = itemsOf(await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }));
-	return { error: result.items[0]?.json.error, result, jobs: listed.filter((item) => item.json.id) };
+	const result = await run(credentials, createFrom(sourceUrl, options), [{}], {
+		onError: 'continueRegularOutput',
+		signal,
+	});
+	const listed = itemsOf(
+		await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }),
+	);
+	return {
+		error: result.items[0]?.json.error,
+		result,
+		jobs: listed.filter((item) => item.json.id),
+	};
 }
 
 describe('Source URL: private networks', () => {
@@ -96,17 +118,25 @@ describe('Source URL: private networks', () => {
 		try {
 			const port = files.port;
 			const cases: Array<[string, RegExp]> = [
-				[`http://127.0.0.1:${port}/Star.JEF`, /is on 127\.0\.0\.1, a loopback address: not fetched \[item 0\]$/],
+				[
+					`http://127.0.0.1:${port}/Star.JEF`,
+					/is on 127\.0\.0\.1, a loopback address: not fetched \[item 0\]$/,
+				],
 				[`http://[::1]:${port}/Star.JEF`, /is on ::1, a loopback address/],
 				[`http://[::ffff:127.0.0.1]:${port}/Star.JEF`, /is on ::ffff:7f00:1, a loopback address/],
 				[`http://2130706433:${port}/Star.JEF`, /is on 127\.0\.0\.1, a loopback address/],
 				[`http://0.0.0.0:${port}/Star.JEF`, /is on 0\.0\.0\.0, an unspecified address/],
-				[`http://artwork.intranet.test:${port}/Star.JEF`, /resolves to 127\.0\.0\.1, a loopback address/],
+				[
+					`http://artwork.intranet.test:${port}/Star.JEF`,
+					/resolves to 127\.0\.0\.1, a loopback address/,
+				],
 			];
 			for (const [link, message] of cases) {
 				const { error, result, jobs } = await attempt(link);
 				expect([link, error]).toEqual([link, expect.stringMatching(message)]);
-				expect(String(result.items[0].json.error ?? '')).not.toMatch(/error|problem|failure|mistake/i);
+				expect(String(result.items[0].json.error ?? '')).not.toMatch(
+					/error|problem|failure|mistake/i,
+				);
 				expect(jobs).toHaveLength(0);
 			}
 			expect(files.requests).toHaveLength(0);
@@ -118,7 +148,11 @@ describe('Source URL: private networks', () => {
 	test("a name n8n's own resolver maps to loopback (localhost, and a name /etc/hosts maps) is refused before any request", async () => {
 		for (const name of ['localhost', 'runsc']) {
 			const { error, jobs } = await attempt(`http://${name}:${files.port}/Star.JEF`);
-			expect(error).toMatch(new RegExp(`^The 'Source URL' http://${name}:\\d+/Star.JEF resolves to (127\\.0\\.0\\.1|::1), a loopback address`));
+			expect(error).toMatch(
+				new RegExp(
+					`^The 'Source URL' http://${name}:\\d+/Star.JEF resolves to (127\\.0\\.0\\.1|::1), a loopback address`,
+				),
+			);
 			expect(jobs).toHaveLength(0);
 		}
 		expect(files.requests).toHaveLength(0);
@@ -130,7 +164,9 @@ describe('Source URL: private networks', () => {
 		const restore = useResolver(null);
 		try {
 			const { error, jobs } = await attempt(`http://localhost:${files.port}/Star.JEF`);
-			expect(error).toBe(`The 'Source URL' http://localhost:${files.port}/Star.JEF was answered from an address the node could not read, so it was not fetched [item 0]`);
+			expect(error).toBe(
+				`The 'Source URL' http://localhost:${files.port}/Star.JEF was answered from an address the node could not read, so it was not fetched [item 0]`,
+			);
 			expect(jobs).toHaveLength(0);
 		} finally {
 			restore();
@@ -141,12 +177,20 @@ describe('Source URL: private networks', () => {
 		const restore = useResolver(testResolver);
 		try {
 			const credentials = await env.credentials();
-			for (const link of [`http://127.0.0.1:${files.port}/Star.JEF`, `http://artwork.intranet.test:${files.port}/Star.JEF`, `http://localhost:${files.port}/to-loopback`]) {
-				const [created] = itemsOf(await run(credentials, createFrom(link, { allowPrivateNetworks: true })));
+			for (const link of [
+				`http://127.0.0.1:${files.port}/Star.JEF`,
+				`http://artwork.intranet.test:${files.port}/Star.JEF`,
+				`http://localhost:${files.port}/to-loopback`,
+			]) {
+				const [created] = itemsOf(
+					await run(credentials, createFrom(link, { allowPrivateNetworks: true })),
+				);
 				expect([link, created.json.sourceFile]).toEqual([link, 'Star.JEF']);
 			}
 			// The pinned request went to 127.0.0.1 and still named its host to the server.
-			expect(files.requests.map((request) => request.headers.host)).toContain(`artwork.intranet.test:${files.port}`);
+			expect(files.requests.map((request) => request.headers.host)).toContain(
+				`artwork.intranet.test:${files.port}`,
+			);
 		} finally {
 			restore();
 		}
@@ -162,30 +206,46 @@ describe('Source URL: time limits and Stop', () => {
 	test('200 with Content-Length 100000, 10 bytes, then nothing: ends within the idle limit with a clear message', async () => {
 		Object.assign(sourceUrlLimits, { idleMs: 1000 });
 		const started = Date.now();
-		const { error, jobs } = await attempt(`http://127.0.0.1:${files.port}/stall`, { allowPrivateNetworks: true });
+		const { error, jobs } = await attempt(`http://127.0.0.1:${files.port}/stall`, {
+			allowPrivateNetworks: true,
+		});
 		const took = Date.now() - started;
-		expect(error).toMatch(/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/stall stopped sending: no data for 1 s \[item 0\]$/);
+		expect(error).toMatch(
+			/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/stall stopped sending: no data for 1 s \[item 0\]$/,
+		);
 		expect(took).toBeLessThan(8000);
 		expect(jobs).toHaveLength(0);
 	});
 
 	test('a server that never answers ends at the answer limit', async () => {
 		Object.assign(sourceUrlLimits, { answerMs: 800 });
-		const { error } = await attempt(`http://127.0.0.1:${files.port}/silent`, { allowPrivateNetworks: true });
-		expect(error).toMatch(/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 0\.8 s \[item 0\]$/);
+		const { error } = await attempt(`http://127.0.0.1:${files.port}/silent`, {
+			allowPrivateNetworks: true,
+		});
+		expect(error).toMatch(
+			/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 0\.8 s \[item 0\]$/,
+		);
 	});
 
 	test('a server that keeps trickling ends at the limit on the whole transfer', async () => {
 		Object.assign(sourceUrlLimits, { totalMs: 1500 });
-		const { error } = await attempt(`http://127.0.0.1:${files.port}/trickle`, { allowPrivateNetworks: true });
-		expect(error).toMatch(/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/trickle took longer than 1\.5 s to send its file \[item 0\]$/);
+		const { error } = await attempt(`http://127.0.0.1:${files.port}/trickle`, {
+			allowPrivateNetworks: true,
+		});
+		expect(error).toMatch(
+			/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/trickle took longer than 1\.5 s to send its file \[item 0\]$/,
+		);
 	});
 
 	test('Stop while the file is stalled ends the execution at once', async () => {
 		const stop = new AbortController();
 		const started = Date.now();
 		setTimeout(() => stop.abort(), 1000);
-		const { result } = await attempt(`http://127.0.0.1:${files.port}/stall`, { allowPrivateNetworks: true }, stop.signal);
+		const { result } = await attempt(
+			`http://127.0.0.1:${files.port}/stall`,
+			{ allowPrivateNetworks: true },
+			stop.signal,
+		);
 		const took = Date.now() - started;
 		// The idle limit (30 s) is far away: only Stop can have ended it.
 		expect(took).toBeLessThan(5000);

@@ -12,7 +12,10 @@ import { sendJson, startScriptedServer } from './support/scriptedServer';
 jest.mock('n8n-workflow', () => {
 	const actual = jest.requireActual<Record<string, unknown>>('n8n-workflow');
 	// n8n 1.123's sleep: a timer, and the signal is ignored.
-	return { ...actual, sleep: async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms)) };
+	return {
+		...actual,
+		sleep: async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms)),
+	};
 });
 
 jest.setTimeout(60_000);
@@ -20,7 +23,8 @@ jest.setTimeout(60_000);
 const apiKey = 'emb_test_key_0123456789';
 
 async function until(done: () => boolean, limitMs: number): Promise<void> {
-	for (let waited = 0; !done() && waited < limitMs; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+	for (let waited = 0; !done() && waited < limitMs; waited += 20)
+		await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 it('with a sleep that ignores the signal, the wait still ends when the execution is stopped, and sends nothing more', async () => {
@@ -33,7 +37,9 @@ it('with a sleep that ignores the signal, the wait still ends when the execution
 		'harness.waitProbe',
 		testNodeType('waitProbe', 'Waits for one job that never ends', async (context) => {
 			try {
-				outcome = await waitForJobs(context, [{ id: jobIds.a, workflow: 'conversion' }], { timeoutMs: 600_000 });
+				outcome = await waitForJobs(context, [{ id: jobIds.a, workflow: 'conversion' }], {
+					timeoutMs: 600_000,
+				});
 			} catch (error) {
 				outcome = error;
 			} finally {
@@ -43,7 +49,12 @@ it('with a sleep that ignores the signal, the wait still ends when the execution
 	);
 	try {
 		const stop = new AbortController();
-		const running = runNode({ credentials: { apiKey, baseUrl: server.baseUrl }, parameters: {}, nodeType: 'harness.waitProbe', signal: stop.signal });
+		const running = runNode({
+			credentials: { apiKey, baseUrl: server.baseUrl },
+			parameters: {},
+			nodeType: 'harness.waitProbe',
+			signal: stop.signal,
+		});
 		// The second listing is followed by a sleep of 3 to 3.6 s.
 		await until(() => server.requests.length >= 2, 20_000);
 		await new Promise((resolve) => setTimeout(resolve, 300));

@@ -13,11 +13,23 @@ import type { Handler } from './support/scriptedServer';
 
 const apiKey = 'emb_live_SECRET-key-1234567890';
 const usage = {
-	freeUsage: { limited: true, previewRemaining: 3, creditBalance: 5, digitisingCreditCost: 2, conversionCreditCost: 1 },
+	freeUsage: {
+		limited: true,
+		previewRemaining: 3,
+		creditBalance: 5,
+		digitisingCreditCost: 2,
+		conversionCreditCost: 1,
+	},
 };
-const formats = { data: [{ format: 'dst', label: 'Tajima', readable: true, writable: true, warning: null }], artworkInputs: ['png'] };
+const formats = {
+	data: [{ format: 'dst', label: 'Tajima', readable: true, writable: true, warning: null }],
+	artworkInputs: ['png'],
+};
 
-async function withServer<T>(handler: Handler, run: (baseUrl: string, server: Awaited<ReturnType<typeof startScriptedServer>>) => Promise<T>) {
+async function withServer<T>(
+	handler: Handler,
+	run: (baseUrl: string, server: Awaited<ReturnType<typeof startScriptedServer>>) => Promise<T>,
+) {
 	const server = await startScriptedServer(handler);
 	try {
 		return await run(server.baseUrl, server);
@@ -51,7 +63,9 @@ describe('transport', () => {
 	test('429 with Retry-After waits that long, then succeeds', async () => {
 		await withServer(
 			(_request, response, count) =>
-				count === 1 ? sendJson(response, 429, { message: 'Too many' }, { 'retry-after': '1' }) : sendJson(response, 200, usage),
+				count === 1
+					? sendJson(response, 429, { message: 'Too many' }, { 'retry-after': '1' })
+					: sendJson(response, 200, usage),
 			async (baseUrl, server) => {
 				const started = Date.now();
 				await getUsage(baseUrl);
@@ -63,7 +77,8 @@ describe('transport', () => {
 
 	test('429 without Retry-After backs off, and attempts are bounded by the time budget', async () => {
 		await withServer(
-			(_request, response) => sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' }),
+			(_request, response) =>
+				sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' }),
 			async (baseUrl, server) => {
 				// Waits of 1 s and 2 s (plus jitter) fit in 4 s; the next, 4 s, would not.
 				const error = await caught(
@@ -81,7 +96,8 @@ describe('transport', () => {
 			},
 		);
 		await withServer(
-			(_request, response, count) => (count === 1 ? sendJson(response, 429, { message: 'x' }) : sendJson(response, 200, usage)),
+			(_request, response, count) =>
+				count === 1 ? sendJson(response, 429, { message: 'x' }) : sendJson(response, 200, usage),
 			async (baseUrl, server) => {
 				const started = Date.now();
 				await getUsage(baseUrl);
@@ -93,7 +109,8 @@ describe('transport', () => {
 
 	test('a Retry-After longer than the node waits fails at once and says how long to wait', async () => {
 		await withServer(
-			(_request, response) => sendJson(response, 429, { message: 'Daily burst used' }, { 'retry-after': '3600' }),
+			(_request, response) =>
+				sendJson(response, 429, { message: 'Daily burst used' }, { 'retry-after': '3600' }),
 			async (baseUrl, server) => {
 				const error = await caught(getUsage(baseUrl));
 				expect(server.requests).toHaveLength(1);
@@ -111,7 +128,11 @@ describe('transport', () => {
 				form.append('workflow', 'conversion');
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.createJobs(), body: form, schema: JobAcceptedSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.createJobs(),
+							body: form,
+							schema: JobAcceptedSchema,
+						}),
 					),
 				);
 				expect(server.requests).toHaveLength(1);
@@ -127,7 +148,10 @@ describe('transport', () => {
 			async (baseUrl, server) => {
 				await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' }), schema: UsageResponseSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' }),
+							schema: UsageResponseSchema,
+						}),
 					),
 				);
 				expect(server.requests).toHaveLength(1);
@@ -154,17 +178,26 @@ describe('transport', () => {
 			(_request, response) =>
 				sendJson(response, 422, {
 					message: 'The given data was invalid.',
-					errors: { format: ['The format must differ from the source format.'], width_mm: ['Too wide.', 'Must be a number.'] },
+					errors: {
+						format: ['The format must differ from the source format.'],
+						width_mm: ['Too wide.', 'Must be a number.'],
+					},
 				}),
 			async (baseUrl) => {
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.createJobs(), body: new FormData(), schema: JobAcceptedSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.createJobs(),
+							body: new FormData(),
+							schema: JobAcceptedSchema,
+						}),
 					),
 				);
 				expect(error.httpCode).toBe('422');
 				expect(error.message).toContain('The given data was invalid.');
-				expect(error.description).toContain('format: The format must differ from the source format.');
+				expect(error.description).toContain(
+					'format: The format must differ from the source format.',
+				);
 				expect(error.description).toContain('width_mm: Too wide.; Must be a number.');
 			},
 		);
@@ -179,14 +212,20 @@ describe('transport', () => {
 			async (baseUrl) => {
 				const unlock = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'digitising' }), schema: UsageResponseSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'digitising' }),
+							schema: UsageResponseSchema,
+						}),
 					),
 				);
 				expect(unlock.httpCode).toBe('409');
 				expect(unlock.description).toContain('Only completed jobs can be unlocked');
 				const retry = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.retryJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' }), schema: UsageResponseSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.retryJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' }),
+							schema: UsageResponseSchema,
+						}),
 					),
 				);
 				expect(retry.httpCode).toBe('410');
@@ -199,7 +238,9 @@ describe('transport', () => {
 		await withServer(
 			(request, response) =>
 				request.url.endsWith('/usage')
-					? sendJson(response, 401, { message: `Invalid key ${String(request.headers.authorization)}` })
+					? sendJson(response, 401, {
+							message: `Invalid key ${String(request.headers.authorization)}`,
+						})
 					: sendJson(response, 403, { message: 'Missing ability.' }),
 			async (baseUrl) => {
 				const invalid = await caught(getUsage(baseUrl));
@@ -207,12 +248,20 @@ describe('transport', () => {
 				expect(invalid.description).toContain('invalid, expired or revoked');
 				const lacking = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.listFormats(), schema: FormatsResponseSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.listFormats(),
+							schema: FormatsResponseSchema,
+						}),
 					),
 				);
 				expect(lacking.description).toContain('formats:read');
 				for (const error of [invalid, lacking]) {
-					const everything = JSON.stringify({ ...error, message: error.message, description: error.description, stack: error.stack });
+					const everything = JSON.stringify({
+						...error,
+						message: error.message,
+						description: error.description,
+						stack: error.stack,
+					});
 					expect(everything).not.toContain(apiKey);
 				}
 			},
@@ -220,21 +269,32 @@ describe('transport', () => {
 	});
 
 	test('a network failure after retries names the problem without the key', async () => {
-		const server = await startScriptedServer((_request, response) => sendJson(response, 200, formats));
+		const server = await startScriptedServer((_request, response) =>
+			sendJson(response, 200, formats),
+		);
 		const baseUrl = server.baseUrl;
 		await server.close();
 		const error = await caught(getUsage(baseUrl));
 		expect(error.message).toMatch(/could not be reached/);
-		expect(JSON.stringify({ ...error, m: error.message, d: error.description })).not.toContain(apiKey);
+		expect(JSON.stringify({ ...error, m: error.message, d: error.description })).not.toContain(
+			apiKey,
+		);
 	}, 60_000);
 
 	test('an answer missing a required field is an error naming the field', async () => {
 		await withServer(
-			(_request, response) => sendJson(response, 200, { data: [{ format: 'dst', label: 'Tajima', readable: true, warning: null }], artworkInputs: [] }),
+			(_request, response) =>
+				sendJson(response, 200, {
+					data: [{ format: 'dst', label: 'Tajima', readable: true, warning: null }],
+					artworkInputs: [],
+				}),
 			async (baseUrl) => {
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						embroideryApiRequest.call(context, { ...routes.listFormats(), schema: FormatsResponseSchema }),
+						embroideryApiRequest.call(context, {
+							...routes.listFormats(),
+							schema: FormatsResponseSchema,
+						}),
 					),
 				);
 				expect(error.message).toContain('missing required field "data[0].writable"');
@@ -245,7 +305,10 @@ describe('transport', () => {
 	test('signed URLs are fetched exactly as given, streamed, and only from the service host', async () => {
 		await withServer(
 			(_request, response) => {
-				response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="Star.dst"' });
+				response.writeHead(200, {
+					'content-type': 'application/octet-stream',
+					'content-disposition': 'attachment; filename="Star.dst"',
+				});
 				response.end(Buffer.from('STITCHES'));
 			},
 			async (baseUrl, server) => {
@@ -256,7 +319,9 @@ describe('transport', () => {
 					for await (const chunk of downloaded.stream as AsyncIterable<Buffer>) chunks.push(chunk);
 					return { ...downloaded, text: Buffer.concat(chunks).toString() };
 				});
-				expect(server.requests[0].url).toBe('/api/v1/uploads/01ABC/download?expires=1999999999&signature=abc%2Fdef');
+				expect(server.requests[0].url).toBe(
+					'/api/v1/uploads/01ABC/download?expires=1999999999&signature=abc%2Fdef',
+				);
 				expect(file.text).toBe('STITCHES');
 				expect(file.fileName).toBe('Star.dst');
 				await expect(

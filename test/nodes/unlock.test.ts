@@ -16,7 +16,10 @@ const { sandbox, admin } = useSandbox();
 const variant = useVariantService(sandbox);
 
 async function account(): Promise<{ creds: ApiCredentials; creditBalance: () => Promise<number> }> {
-	const { accountId, key } = await admin.createAccountWithKey({ plan: 'credits', creditBalance: 100 });
+	const { accountId, key } = await admin.createAccountWithKey({
+		plan: 'credits',
+		creditBalance: 100,
+	});
 	return {
 		creds: { apiKey: key, baseUrl: variant.baseUrl },
 		creditBalance: async () => Number((await admin.usage(accountId)).creditBalance),
@@ -31,7 +34,11 @@ describe('Job > Unlock inspects the job first', () => {
 		const [made] = itemsOf(
 			await runNode({
 				credentials: creds,
-				parameters: createAndWait({ downloadResults: ['outputs'], unlockBeforeDownload: true, timeout: 90 }),
+				parameters: createAndWait({
+					downloadResults: ['outputs'],
+					unlockBeforeDownload: true,
+					timeout: 90,
+				}),
 				input: [embroideryItem('Star.DST')],
 			}),
 		);
@@ -48,11 +55,22 @@ describe('Job > Unlock inspects the job first', () => {
 		);
 		expect(variant.of(unlockRoute)).toHaveLength(0);
 		expect(variant.of('GET /jobs/conversion/{id}')).toHaveLength(1);
-		expect(unlocked.json).toMatchObject({ id, workflow: 'conversion', status: 'completed', downloadsUnlocked: true });
-		expect(unlocked.json.message).toBe('The job was already unlocked; no unlock was sent and nothing was spent');
+		expect(unlocked.json).toMatchObject({
+			id,
+			workflow: 'conversion',
+			status: 'completed',
+			downloadsUnlocked: true,
+		});
+		expect(unlocked.json.message).toBe(
+			'The job was already unlocked; no unlock was sent and nothing was spent',
+		);
 		// The links are the ones the job's detail handed out just now.
 		const outputs = unlocked.json.outputs as Array<{ downloadUrl?: string }>;
-		expect(outputs.some((output) => typeof output.downloadUrl === 'string' && output.downloadUrl.length > 0)).toBe(true);
+		expect(
+			outputs.some(
+				(output) => typeof output.downloadUrl === 'string' && output.downloadUrl.length > 0,
+			),
+		).toBe(true);
 		expect(await creditBalance()).toBe(balance);
 	});
 
@@ -60,7 +78,13 @@ describe('Job > Unlock inspects the job first', () => {
 		const { creds, creditBalance } = await account();
 		await admin.setFaults({ processingPaused: true });
 		try {
-			const [queued] = itemsOf(await runNode({ credentials: creds, parameters: createConversion(), input: [embroideryItem('Star.DST')] }));
+			const [queued] = itemsOf(
+				await runNode({
+					credentials: creds,
+					parameters: createConversion(),
+					input: [embroideryItem('Star.DST')],
+				}),
+			);
 			const id = String(queued.json.id);
 			const balance = await creditBalance();
 			variant.reset();
@@ -79,7 +103,9 @@ describe('Job > Unlock inspects the job first', () => {
 					workflow: 'conversion',
 					httpCode: '409',
 					error: `The job can't be unlocked yet: job ${id} is queued, and only a completed job can be unlocked (no unlock was sent) [item ${index}]`,
-					description: expect.stringMatching(/Only completed jobs can be unlocked\. Run Job > Wait for Completion first/),
+					description: expect.stringMatching(
+						/Only completed jobs can be unlocked\. Run Job > Wait for Completion first/,
+					),
 				});
 			}
 			expect(await creditBalance()).toBe(balance);
@@ -90,7 +116,13 @@ describe('Job > Unlock inspects the job first', () => {
 
 	it('a completed, locked job is unlocked with one request after one look', async () => {
 		const { creds, creditBalance } = await account();
-		const [made] = itemsOf(await runNode({ credentials: creds, parameters: createAndWait({ timeout: 90 }), input: [embroideryItem('Star.DST')] }));
+		const [made] = itemsOf(
+			await runNode({
+				credentials: creds,
+				parameters: createAndWait({ timeout: 90 }),
+				input: [embroideryItem('Star.DST')],
+			}),
+		);
 		const id = String(made.json.id);
 		const balance = await creditBalance();
 		variant.reset();
@@ -101,7 +133,10 @@ describe('Job > Unlock inspects the job first', () => {
 				input: [{}],
 			}),
 		);
-		expect(variant.requests.map((request) => request.route)).toEqual(['GET /jobs/conversion/{id}', unlockRoute]);
+		expect(variant.requests.map((request) => request.route)).toEqual([
+			'GET /jobs/conversion/{id}',
+			unlockRoute,
+		]);
 		expect(unlocked.json).toMatchObject({ id, downloadsUnlocked: true });
 		expect(await creditBalance()).toBeLessThan(balance);
 	});

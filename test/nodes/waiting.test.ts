@@ -43,7 +43,8 @@ describe('waiting on more than 50 jobs', () => {
 		const newer = Array.from({ length: 50 }, (_, n) => listItem(jobId('NW', n), 'processing'));
 		const waited = Array.from({ length: 60 }, (_, n) => jobId('WT', n));
 		const server = await startScriptedServer((request, response) => {
-			if (request.url === '/api/v1/jobs') return sendJson(response, 200, { data: newer, freeUsage });
+			if (request.url === '/api/v1/jobs')
+				return sendJson(response, 200, { data: newer, freeUsage });
 			const id = request.url.split('/').pop() ?? '';
 			sendJson(response, 200, detailedJob(id, 'processing'));
 		});
@@ -53,7 +54,13 @@ describe('waiting on more than 50 jobs', () => {
 			const startedAt = clock.now();
 			const result = await runNode({
 				credentials: { apiKey, baseUrl: server.baseUrl },
-				parameters: { resource: 'job', operation: 'waitForCompletion', jobId: waited.join(','), workflow: 'conversion', timeout: timeoutMs / 1000 },
+				parameters: {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					jobId: waited.join(','),
+					workflow: 'conversion',
+					timeout: timeoutMs / 1000,
+				},
 				input: [{}],
 				onError: 'continueRegularOutput',
 			});
@@ -63,7 +70,12 @@ describe('waiting on more than 50 jobs', () => {
 			// Every job is reported, as still running, with how to wait longer.
 			expect(result.items).toHaveLength(60);
 			expect(result.items.map((item) => String(item.json.error))).toEqual(
-				waited.map((id) => expect.stringMatching(new RegExp(`^Job ${id} is still (processing|unknown) after 20 s`)) as unknown as string),
+				waited.map(
+					(id) =>
+						expect.stringMatching(
+							new RegExp(`^Job ${id} is still (processing|unknown) after 20 s`),
+						) as unknown as string,
+				),
 			);
 			// Nothing of the wait goes on after the node returned.
 			const sent = server.requests.length;

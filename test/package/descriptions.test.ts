@@ -6,14 +6,22 @@
  * of the two pages is met, and argues each deviation this test lists as argued.
  */
 import { NodeHelpers } from 'n8n-workflow';
-import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	INode,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
 import { simplifyJob } from '../../nodes/Embroidery/helpers/simplify';
 
 // Named with their extension: beside each X.node.ts lies its codex X.node.json, which the resolver would pick.
-const { Embroidery } = require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
-const { EmbroideryTrigger } = require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
+const { Embroidery } =
+	require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
+const { EmbroideryTrigger } =
+	require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
 
 const action = new Embroidery().description;
 const trigger = new EmbroideryTrigger().description;
@@ -23,7 +31,15 @@ const nodes = [action, trigger];
 /** One piece of text the user reads, with where it is and how the guidelines say it must read. */
 interface Copy {
 	where: string;
-	kind: 'label' | 'dropdownTitle' | 'tooltip' | 'hint' | 'infoBox' | 'dropdownDescription' | 'action' | 'placeholder';
+	kind:
+		| 'label'
+		| 'dropdownTitle'
+		| 'tooltip'
+		| 'hint'
+		| 'infoBox'
+		| 'dropdownDescription'
+		| 'action'
+		| 'placeholder';
 	text: string;
 	property: INodeProperties;
 }
@@ -37,14 +53,19 @@ function isCollection(value: unknown): value is INodePropertyCollection {
 }
 
 /** Every property, nested ones included (collection options, fixed collection values), each with its path. */
-function allProperties(properties: INodeProperties[], path: string): Array<{ property: INodeProperties; where: string }> {
+function allProperties(
+	properties: INodeProperties[],
+	path: string,
+): Array<{ property: INodeProperties; where: string }> {
 	return properties.flatMap((property) => {
 		const where = `${path} > ${property.name}`;
-		const nested = (property.options ?? []).flatMap((option): Array<{ property: INodeProperties; where: string }> => {
-			if (isCollection(option)) return allProperties(option.values, `${where} > ${option.name}`);
-			if (isOption(option)) return [];
-			return allProperties([option as INodeProperties], where);
-		});
+		const nested = (property.options ?? []).flatMap(
+			(option): Array<{ property: INodeProperties; where: string }> => {
+				if (isCollection(option)) return allProperties(option.values, `${where} > ${option.name}`);
+				if (isOption(option)) return [];
+				return allProperties([option as INodeProperties], where);
+			},
+		);
 		return [{ property, where }, ...nested];
 	});
 }
@@ -58,7 +79,8 @@ function copyOf(property: INodeProperties, where: string): Copy[] {
 	else add('label', property.displayName);
 	add('tooltip', property.description);
 	add('hint', property.hint);
-	if (property.type !== 'collection' && property.type !== 'fixedCollection') add('placeholder', property.placeholder);
+	if (property.type !== 'collection' && property.type !== 'fixedCollection')
+		add('placeholder', property.placeholder);
 	for (const option of property.options ?? []) {
 		if (!isOption(option)) continue;
 		add('dropdownTitle', option.name, `${where} = ${String(option.value)}`);
@@ -75,16 +97,45 @@ function copyOf(property: INodeProperties, where: string): Copy[] {
 }
 
 const propertiesByNode = [
-	...nodes.map((node) => ({ name: node.displayName, properties: allProperties(node.properties, node.displayName) })),
-	{ name: credentials.displayName, properties: allProperties(credentials.properties, credentials.displayName) },
+	...nodes.map((node) => ({
+		name: node.displayName,
+		properties: allProperties(node.properties, node.displayName),
+	})),
+	{
+		name: credentials.displayName,
+		properties: allProperties(credentials.properties, credentials.displayName),
+	},
 ];
-const allCopy: Copy[] = propertiesByNode.flatMap(({ properties }) => properties.flatMap(({ property, where }) => copyOf(property, where)));
+const allCopy: Copy[] = propertiesByNode.flatMap(({ properties }) =>
+	properties.flatMap(({ property, where }) => copyOf(property, where)),
+);
 /** The tool variant's Description fields hold what a model is told, not interface copy. */
 const interfaceCopy = allCopy.filter((copy) => copy.property.name !== 'toolDescription');
 
 const articles = /\b(a|an|the)\b/i;
 /** Words Title Case leaves in lower case. */
-const smallWords = new Set(['a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'on', 'at', 'to', 'from', 'by', 'of', 'in', 'per', 'with', 'as', 'into', 'vs']);
+const smallWords = new Set([
+	'a',
+	'an',
+	'the',
+	'and',
+	'but',
+	'or',
+	'nor',
+	'for',
+	'on',
+	'at',
+	'to',
+	'from',
+	'by',
+	'of',
+	'in',
+	'per',
+	'with',
+	'as',
+	'into',
+	'vs',
+]);
 /** Names that keep their capitals inside a sentence: products and file types. */
 const properNouns = new Set(['WebP', 'Embroidery']);
 
@@ -118,7 +169,9 @@ function sentenceCaseProblem(text: string): string | undefined {
 	if (/^\p{Ll}/u.test(first)) return 'starts in lower case';
 	for (const sentence of sentencesOf(text)) {
 		const words = sentence.match(/[\p{L}][\p{L}\d'’-]*/gu) ?? [];
-		const titled = words.slice(1).filter((word) => /^\p{Lu}\p{Ll}/u.test(word) && !properNouns.has(word));
+		const titled = words
+			.slice(1)
+			.filter((word) => /^\p{Lu}\p{Ll}/u.test(word) && !properNouns.has(word));
 		if (titled.length > 0) return `capitalised inside a sentence: ${titled.join(', ')}`;
 	}
 	return undefined;
@@ -132,10 +185,14 @@ describe('the checks themselves', () => {
 	test('tell Title Case, sentence case and quoted names apart', () => {
 		expect(isTitleCase('Wait for Completion')).toBe(true);
 		expect(isTitleCase('Wait for completion')).toBe(false);
-		expect(sentenceCaseProblem('The machine files; unlock them with \'Unlock\' first')).toBeUndefined();
-		expect(sentenceCaseProblem('The machine files; unlock them with Job > Unlock first')).toMatch(/Job, Unlock/);
+		expect(
+			sentenceCaseProblem("The machine files; unlock them with 'Unlock' first"),
+		).toBeUndefined();
+		expect(sentenceCaseProblem('The machine files; unlock them with Job > Unlock first')).toMatch(
+			/Job, Unlock/,
+		);
 		expect(sentenceCaseProblem('the job to use')).toBe('starts in lower case');
-		expect(sentencesOf('One. Two \'e.g. three\'.')).toHaveLength(2);
+		expect(sentencesOf("One. Two 'e.g. three'.")).toHaveLength(2);
 		expect(articles.test('Get a job')).toBe(true);
 		expect(articles.test('Get job')).toBe(false);
 	});
@@ -145,7 +202,10 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 	test('the newest version of each node is its default version', () => {
 		for (const node of nodes) {
 			const versions = Array.isArray(node.version) ? node.version : [node.version];
-			expect({ node: node.name, defaultVersion: node.defaultVersion }).toEqual({ node: node.name, defaultVersion: Math.max(...versions) });
+			expect({ node: node.name, defaultVersion: node.defaultVersion }).toEqual({
+				node: node.name,
+				defaultVersion: Math.max(...versions),
+			});
 		}
 	});
 
@@ -156,12 +216,17 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 				const resource = String(copy.property.displayOptions?.show?.resource?.[0] ?? '');
 				const found: string[] = [];
 				if (articles.test(copy.text)) found.push(`${copy.where}: "${copy.text}" has an article`);
-				if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(copy.text)) found.push(`${copy.where}: "${copy.text}" does not name the ${resource}`);
+				if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(copy.text))
+					found.push(`${copy.where}: "${copy.text}" does not name the ${resource}`);
 				const casing = sentenceCaseProblem(copy.text);
 				if (casing) found.push(`${copy.where}: "${copy.text}" ${casing}`);
-				const option = (copy.property.options ?? []).filter(isOption).find((entry) => entry.action === copy.text);
+				const option = (copy.property.options ?? [])
+					.filter(isOption)
+					.find((entry) => entry.action === copy.text);
 				if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(String(option?.description))) {
-					found.push(`${copy.where}: the description "${String(option?.description)}" does not name the ${resource}`);
+					found.push(
+						`${copy.where}: the description "${String(option?.description)}" does not name the ${resource}`,
+					);
 				}
 				return found;
 			});
@@ -178,7 +243,10 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 	test('boolean descriptions start with "Whether"', () => {
 		const problems = propertiesByNode
 			.flatMap(({ properties }) => properties)
-			.filter(({ property }) => property.type === 'boolean' && !String(property.description ?? '').startsWith('Whether '))
+			.filter(
+				({ property }) =>
+					property.type === 'boolean' && !String(property.description ?? '').startsWith('Whether '),
+			)
 			.map(({ where, property }) => `${where}: "${String(property.description)}"`);
 		expect(listed(problems)).toBe('');
 	});
@@ -188,14 +256,21 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 			...nodes.map((node) => ({ where: node.name, text: node.displayName })),
 			...interfaceCopy.filter((copy) => copy.kind === 'label' || copy.kind === 'dropdownTitle'),
 		];
-		const problems = titles.filter(({ text }) => !isTitleCase(text)).map(({ where, text }) => `${where}: "${text}"`);
+		const problems = titles
+			.filter(({ text }) => !isTitleCase(text))
+			.map(({ where, text }) => `${where}: "${text}"`);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('descriptions, tooltips, hints, info boxes and dropdown descriptions are in sentence case', () => {
 		const sentences = [
-			...nodes.map((node) => ({ where: `${node.name} (node description)`, text: node.description })),
-			...interfaceCopy.filter((copy) => ['tooltip', 'hint', 'infoBox', 'dropdownDescription'].includes(copy.kind)),
+			...nodes.map((node) => ({
+				where: `${node.name} (node description)`,
+				text: node.description,
+			})),
+			...interfaceCopy.filter((copy) =>
+				['tooltip', 'hint', 'infoBox', 'dropdownDescription'].includes(copy.kind),
+			),
 		];
 		const problems = sentences.flatMap(({ where, text }) => {
 			const casing = sentenceCaseProblem(text);
@@ -206,12 +281,17 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 
 	test('tooltips and info boxes end with a period only when they hold more than one sentence', () => {
 		const problems = interfaceCopy
-			.filter((copy) => copy.kind === 'tooltip' || copy.kind === 'infoBox' || copy.kind === 'dropdownDescription')
+			.filter(
+				(copy) =>
+					copy.kind === 'tooltip' || copy.kind === 'infoBox' || copy.kind === 'dropdownDescription',
+			)
 			.flatMap((copy) => {
 				const several = sentencesOf(copy.text).length > 1;
 				const period = /\.$/.test(copy.text.trim());
-				if (several && !period) return [`${copy.where}: several sentences without a final period: "${copy.text}"`];
-				if (!several && period) return [`${copy.where}: one sentence with a final period: "${copy.text}"`];
+				if (several && !period)
+					return [`${copy.where}: several sentences without a final period: "${copy.text}"`];
+				if (!several && period)
+					return [`${copy.where}: one sentence with a final period: "${copy.text}"`];
 				return [];
 			});
 		expect(listed(problems)).toBe('');
@@ -228,7 +308,9 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 			.filter((copy) => ['tooltip', 'hint', 'infoBox', 'dropdownDescription'].includes(copy.kind))
 			.flatMap((copy) => {
 				const text = unquoted(copy.text);
-				return [...names].filter((name) => text.includes(name)).map((name) => `${copy.where}: ${name} unquoted in "${copy.text}"`);
+				return [...names]
+					.filter((name) => text.includes(name))
+					.map((name) => `${copy.where}: ${name} unquoted in "${copy.text}"`);
 			});
 		expect(listed(problems)).toBe('');
 	});
@@ -236,7 +318,10 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 	test('dropdown options are sorted alphabetically', () => {
 		const problems = propertiesByNode
 			.flatMap(({ properties }) => properties)
-			.filter(({ property }) => ['options', 'multiOptions'].includes(property.type) && Array.isArray(property.options))
+			.filter(
+				({ property }) =>
+					['options', 'multiOptions'].includes(property.type) && Array.isArray(property.options),
+			)
 			.flatMap(({ property, where }) => {
 				const names = (property.options ?? []).filter(isOption).map((option) => option.name);
 				const sorted = [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
@@ -250,7 +335,9 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 			.flatMap(({ properties }) => properties)
 			.filter(({ property }) => property.type === 'collection')
 			.flatMap(({ property, where }) => {
-				const names = (property.options ?? []).map((option) => (option as INodeProperties).displayName);
+				const names = (property.options ?? []).map(
+					(option) => (option as INodeProperties).displayName,
+				);
 				const sorted = [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 				return names.join('|') === sorted.join('|') ? [] : [`${where}: ${names.join(', ')}`];
 			});
@@ -273,7 +360,9 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 	});
 
 	test('API keys are password fields', () => {
-		const secrets = credentials.properties.filter((property) => /key|token|secret|password/i.test(property.name));
+		const secrets = credentials.properties.filter((property) =>
+			/key|token|secret|password/i.test(property.name),
+		);
 		expect(secrets.length).toBeGreaterThan(0);
 		for (const secret of secrets) expect(secret.typeOptions?.password).toBe(true);
 	});
@@ -288,19 +377,29 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 			.filter(({ property }) => property.modes?.some((mode) => mode.type === 'list'))
 			.filter(({ property }) => (property.default as { mode?: string }).mode !== 'list')
 			.filter(({ where }) => !locatorsArguedById.includes(where))
-			.map(({ where, property }) => `${where}: default mode ${String((property.default as { mode?: string }).mode)}`);
+			.map(
+				({ where, property }) =>
+					`${where}: default mode ${String((property.default as { mode?: string }).mode)}`,
+			);
 		expect(listed(problems)).toBe('');
 	});
 });
 
-describe('Simplify and the AI tool variant\'s Output, on the newest version', () => {
-	const newest = (node: INodeTypeDescription) => Math.max(...(Array.isArray(node.version) ? node.version : [node.version]));
+describe("Simplify and the AI tool variant's Output, on the newest version", () => {
+	const newest = (node: INodeTypeDescription) =>
+		Math.max(...(Array.isArray(node.version) ? node.version : [node.version]));
 
 	/** The properties n8n shows for these values, in this version, in the node or in its tool variant. */
-	function shown(node: INodeTypeDescription, values: Record<string, unknown>, tool: boolean): INodeProperties[] {
+	function shown(
+		node: INodeTypeDescription,
+		values: Record<string, unknown>,
+		tool: boolean,
+	): INodeProperties[] {
 		const instance = { typeVersion: newest(node), parameters: values } as unknown as INode;
 		const type = { ...node, name: tool ? `${node.name}Tool` : node.name };
-		return node.properties.filter((property) => NodeHelpers.displayParameter(values as never, property, instance, type));
+		return node.properties.filter((property) =>
+			NodeHelpers.displayParameter(values as never, property, instance, type),
+		);
 	}
 
 	const operations = action.properties
@@ -328,15 +427,38 @@ describe('Simplify and the AI tool variant\'s Output, on the newest version', ()
 		failureReason: null,
 		downloadsUnlocked: true,
 		unlock: { unlocked: true },
-		source: { id: 's', name: 'logo.png', size: 1000, downloadUrl: 'http://127.0.0.1/s?signature=1', previewUrl: null },
-		outputs: [{ id: 'o', name: 'logo.dst', size: 900, downloadUrl: 'http://127.0.0.1/o?signature=1', previewUrl: null }],
-		artifacts: [{ kind: 'preview', name: 'logo.png', previewUrl: 'http://127.0.0.1/p?signature=1', downloadUrl: null }],
+		source: {
+			id: 's',
+			name: 'logo.png',
+			size: 1000,
+			downloadUrl: 'http://127.0.0.1/s?signature=1',
+			previewUrl: null,
+		},
+		outputs: [
+			{
+				id: 'o',
+				name: 'logo.dst',
+				size: 900,
+				downloadUrl: 'http://127.0.0.1/o?signature=1',
+				previewUrl: null,
+			},
+		],
+		artifacts: [
+			{
+				kind: 'preview',
+				name: 'logo.png',
+				previewUrl: 'http://127.0.0.1/p?signature=1',
+				downloadUrl: null,
+			},
+		],
 		events: [{ type: 'completed' }],
 		createdAt: '2026-01-01T00:00:00.000Z',
 		completedAt: '2026-01-01T00:01:00.000Z',
 		message: 'Unlocked',
 		sourceBinaryField: 'data',
-		files: [{ kind: 'preview', binaryField: 'preview', fileName: 'logo.png', mimeType: 'image/png' }],
+		files: [
+			{ kind: 'preview', binaryField: 'preview', fileName: 'logo.png', mimeType: 'image/png' },
+		],
 		outputsLocked: false,
 		outputsLockedNote: 'note',
 	};
@@ -347,30 +469,48 @@ describe('Simplify and the AI tool variant\'s Output, on the newest version', ()
 		const simple = simplifyJob({ ...everyField, detailError: 'The service failed: Server Error' });
 		const fields = Object.keys(simple).filter((key) => !runReports.includes(key));
 		expect(fields.length).toBeLessThanOrEqual(10);
-		const nested = fields.filter((key) => typeof simple[key] === 'object' && simple[key] !== null && !Array.isArray(simple[key]));
+		const nested = fields.filter(
+			(key) =>
+				typeof simple[key] === 'object' && simple[key] !== null && !Array.isArray(simple[key]),
+		);
 		expect(nested).toEqual([]);
 		expect(simple.detailError).toBe('The service failed: Server Error');
 	});
 
 	test('Simplify is named and described as the guideline says, wherever it is shown', () => {
-		const simplify = [...action.properties, ...trigger.properties].filter((property) => property.name === 'simplify');
+		const simplify = [...action.properties, ...trigger.properties].filter(
+			(property) => property.name === 'simplify',
+		);
 		expect(simplify.length).toBeGreaterThan(0);
 		for (const property of simplify) {
 			expect(property).toMatchObject({ displayName: 'Simplify', type: 'boolean', default: true });
-			expect(property.description).toMatch(/^Whether to return a simplified version of the response instead of the raw data\b/);
+			expect(property.description).toMatch(
+				/^Whether to return a simplified version of the response instead of the raw data\b/,
+			);
 		}
-		expect(shown(trigger, { events: ['completed'] }, false).map((property) => property.name)).toContain('simplify');
+		expect(
+			shown(trigger, { events: ['completed'] }, false).map((property) => property.name),
+		).toContain('simplify');
 	});
 
 	test('the tool variant has Output (Simplified, Raw, Selected Fields) wherever the node has Simplify, and no Simplify', () => {
-		const simplified = operations.filter((values) => shown(action, values, false).some((property) => property.name === 'simplify'));
-		expect(simplified.map(({ resource, operation }) => `${resource}:${operation}`)).toEqual(expect.arrayContaining(['job:get', 'job:getMany']));
+		const simplified = operations.filter((values) =>
+			shown(action, values, false).some((property) => property.name === 'simplify'),
+		);
+		expect(simplified.map(({ resource, operation }) => `${resource}:${operation}`)).toEqual(
+			expect.arrayContaining(['job:get', 'job:getMany']),
+		);
 		for (const values of simplified) {
 			const inTool = shown(action, values, true);
-			expect({ ...values, simplify: inTool.some((property) => property.name === 'simplify') }).toEqual({ ...values, simplify: false });
+			expect({
+				...values,
+				simplify: inTool.some((property) => property.name === 'simplify'),
+			}).toEqual({ ...values, simplify: false });
 			const output = inTool.find((property) => property.name === 'output');
 			expect({ ...values, output: output?.type }).toEqual({ ...values, output: 'options' });
-			expect((output?.options ?? []).filter(isOption).map((option) => [option.name, option.value])).toEqual(
+			expect(
+				(output?.options ?? []).filter(isOption).map((option) => [option.name, option.value]),
+			).toEqual(
 				expect.arrayContaining([
 					['Simplified', 'simplified'],
 					['Raw', 'raw'],
@@ -378,13 +518,24 @@ describe('Simplify and the AI tool variant\'s Output, on the newest version', ()
 				]),
 			);
 			expect(output?.default).toBe('simplified');
-			const fields = shown(action, { ...values, output: 'selected' }, true).find((property) => property.name === 'fields');
+			const fields = shown(action, { ...values, output: 'selected' }, true).find(
+				(property) => property.name === 'fields',
+			);
 			expect(fields?.type).toBe('multiOptions');
 			// The ID always comes with the selected fields, so it is no choice.
-			expect((fields?.options ?? []).filter(isOption).map((option) => option.value)).not.toContain('id');
-			expect(shown(action, { ...values, output: 'simplified' }, true).some((property) => property.name === 'fields')).toBe(false);
+			expect((fields?.options ?? []).filter(isOption).map((option) => option.value)).not.toContain(
+				'id',
+			);
+			expect(
+				shown(action, { ...values, output: 'simplified' }, true).some(
+					(property) => property.name === 'fields',
+				),
+			).toBe(false);
 		}
 		// The node itself (not the tool) has no Output.
-		for (const values of simplified) expect(shown(action, values, false).some((property) => property.name === 'output')).toBe(false);
+		for (const values of simplified)
+			expect(shown(action, values, false).some((property) => property.name === 'output')).toBe(
+				false,
+			);
 	});
 });

@@ -54,7 +54,13 @@ describe('the published package', () => {
 			/^dist\/icons\/[^/]+\.svg$/,
 		];
 		expect(shipped.filter((file) => !allowed.some((pattern) => pattern.test(file)))).toEqual([]);
-		for (const unwanted of [/\.map$/, /\.d\.ts$/, /tsbuildinfo/, /^(test|sandbox|scripts|bench|examples|docs)\//, /\.ts$/]) {
+		for (const unwanted of [
+			/\.map$/,
+			/\.d\.ts$/,
+			/tsbuildinfo/,
+			/^(test|sandbox|scripts|bench|examples|docs)\//,
+			/\.ts$/,
+		]) {
 			expect(shipped.filter((file) => unwanted.test(file))).toEqual([]);
 		}
 	});
@@ -62,9 +68,17 @@ describe('the published package', () => {
 	test('ships every node and credential source compiled, and nothing compiled from a source that is gone', () => {
 		const shipped = new Set(pack.files.map((file) => file.path));
 		const sources = [...sourcesUnder('nodes'), ...sourcesUnder('credentials')];
-		expect(sources.filter((source) => !shipped.has(`dist/${source.replace(/\.ts$/, '.js')}`))).toEqual([]);
-		const compiled = [...shipped].filter((file) => /^dist\/(nodes|credentials)\/.+\.js$/.test(file));
-		expect(compiled.filter((file) => !sources.includes(file.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toEqual([]);
+		expect(
+			sources.filter((source) => !shipped.has(`dist/${source.replace(/\.ts$/, '.js')}`)),
+		).toEqual([]);
+		const compiled = [...shipped].filter((file) =>
+			/^dist\/(nodes|credentials)\/.+\.js$/.test(file),
+		);
+		expect(
+			compiled.filter(
+				(file) => !sources.includes(file.replace(/^dist\//, '').replace(/\.js$/, '.ts')),
+			),
+		).toEqual([]);
 	});
 
 	test('holds every file its n8n section registers, and the icons the nodes and credential name', () => {
@@ -73,7 +87,8 @@ describe('the published package', () => {
 			n8n: { nodes: string[]; credentials: string[] };
 			dependencies?: Record<string, string>;
 		};
-		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(shipped).toContain(file);
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+			expect(shipped).toContain(file);
 		expect(shipped).toContain('dist/icons/embroidery.svg');
 		expect(shipped).toContain('dist/icons/embroidery.dark.svg');
 		expect(manifest.dependencies ?? {}).toEqual({});

@@ -20,20 +20,34 @@ const fixtures = path.join(root, 'test/fixtures/scanner');
 function threatRulesCached(): boolean {
 	const chosen = process.env.EMBROIDERY_GUARDDOG_RULES_DIR;
 	if (chosen) return existsSync(path.join(chosen, 'LICENSE'));
-	const commit = /^guarddog_commit=([0-9a-f]{40})$/m.exec(readFileSync(path.join(root, 'scripts/scan.sh'), 'utf8'))?.[1];
-	const cache = spawnSync('bash', ['-c', '. scripts/node24.sh && embroidery_cache_dir'], { cwd: root, encoding: 'utf8' });
-	return commit !== undefined && existsSync(path.join(cache.stdout.trim(), `guarddog-rules-${commit}`, 'LICENSE'));
+	const commit = /^guarddog_commit=([0-9a-f]{40})$/m.exec(
+		readFileSync(path.join(root, 'scripts/scan.sh'), 'utf8'),
+	)?.[1];
+	const cache = spawnSync('bash', ['-c', '. scripts/node24.sh && embroidery_cache_dir'], {
+		cwd: root,
+		encoding: 'utf8',
+	});
+	return (
+		commit !== undefined &&
+		existsSync(path.join(cache.stdout.trim(), `guarddog-rules-${commit}`, 'LICENSE'))
+	);
 }
 const withThreatRules = threatRulesCached() ? test : test.skip;
 const withoutThreatRules = threatRulesCached() ? test.skip : test;
 /** How the clean package's YARA line and the closing line read, with or without the rules. */
-const yaraPassed = threatRulesCached() ? /✅ YARA threat rules: passed/ : /⚠️ {2}YARA threat rules: not run: GuardDog's rules are not cached/;
+const yaraPassed = threatRulesCached()
+	? /✅ YARA threat rules: passed/
+	: /⚠️ {2}YARA threat rules: not run: GuardDog's rules are not cached/;
 const scanPassed = threatRulesCached()
 	? /✅ Package scan passed: all 4 checks\./
 	: /✅ Package scan passed: 3 of 4 checks run, 1 not run \(above\)\./;
 
 function scan(folder: string): { status: number | null; output: string } {
-	const run = spawnSync('bash', ['scripts/scan.sh', folder], { cwd: root, encoding: 'utf8', timeout: 170_000 });
+	const run = spawnSync('bash', ['scripts/scan.sh', folder], {
+		cwd: root,
+		encoding: 'utf8',
+		timeout: 170_000,
+	});
 	return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -41,10 +55,14 @@ function verdict(cliOutput: string): { status: number | null; output: string } {
 	const folder = mkdtempSync(path.join(tmpdir(), 'embroidery-verdict-'));
 	try {
 		writeFileSync(path.join(folder, 'scanner.txt'), cliOutput);
-		const run = spawnSync('node', ['scripts/scan-package.mjs', '--verdict', path.join(folder, 'scanner.txt')], {
-			cwd: root,
-			encoding: 'utf8',
-		});
+		const run = spawnSync(
+			'node',
+			['scripts/scan-package.mjs', '--verdict', path.join(folder, 'scanner.txt')],
+			{
+				cwd: root,
+				encoding: 'utf8',
+			},
+		);
 		return { status: run.status, output: `${run.stdout}${run.stderr}` };
 	} finally {
 		rmSync(folder, { recursive: true, force: true });
@@ -52,24 +70,36 @@ function verdict(cliOutput: string): { status: number | null; output: string } {
 }
 
 describe('the package scan', () => {
-	withThreatRules('passes a clean package on every check, and says provenance is not checked before publishing', () => {
-		const { status, output } = scan(path.join(fixtures, 'clean'));
-		expect(output).toMatch(/✅ ESLint, tarball: passed/);
-		expect(output).toMatch(/✅ ESLint, sources: passed/);
-		expect(output).toMatch(/✅ YARA threat rules: passed \(\d+ threat rules, no findings\)/);
-		expect(output).toMatch(/Provenance: not checked\. An unpublished package has no npm provenance statement/);
-		expect(output).toMatch(/✅ Package scan passed: all 4 checks\./);
-		expect(status).toBe(0);
-	}, 180_000);
+	withThreatRules(
+		'passes a clean package on every check, and says provenance is not checked before publishing',
+		() => {
+			const { status, output } = scan(path.join(fixtures, 'clean'));
+			expect(output).toMatch(/✅ ESLint, tarball: passed/);
+			expect(output).toMatch(/✅ ESLint, sources: passed/);
+			expect(output).toMatch(/✅ YARA threat rules: passed \(\d+ threat rules, no findings\)/);
+			expect(output).toMatch(
+				/Provenance: not checked\. An unpublished package has no npm provenance statement/,
+			);
+			expect(output).toMatch(/✅ Package scan passed: all 4 checks\./);
+			expect(status).toBe(0);
+		},
+		180_000,
+	);
 
-	withoutThreatRules('without the YARA rules, says the YARA check did not run and how to get them', () => {
-		const { status, output } = scan(path.join(fixtures, 'clean'));
-		expect(output).toMatch(/✅ ESLint, tarball: passed/);
-		expect(output).toMatch(/✅ ESLint, sources: passed/);
-		expect(output).toMatch(/⚠️ {2}YARA threat rules: not run: .*bash scripts\/scan\.sh --fetch-rules/);
-		expect(output).toMatch(/✅ Package scan passed: 3 of 4 checks run, 1 not run \(above\)\./);
-		expect(status).toBe(0);
-	}, 180_000);
+	withoutThreatRules(
+		'without the YARA rules, says the YARA check did not run and how to get them',
+		() => {
+			const { status, output } = scan(path.join(fixtures, 'clean'));
+			expect(output).toMatch(/✅ ESLint, tarball: passed/);
+			expect(output).toMatch(/✅ ESLint, sources: passed/);
+			expect(output).toMatch(
+				/⚠️ {2}YARA threat rules: not run: .*bash scripts\/scan\.sh --fetch-rules/,
+			);
+			expect(output).toMatch(/✅ Package scan passed: 3 of 4 checks run, 1 not run \(above\)\./);
+			expect(status).toBe(0);
+		},
+		180_000,
+	);
 
 	test('refuses to scan without the YARA rules where they are required (publish.yml)', () => {
 		const run = spawnSync('bash', ['scripts/scan.sh', path.join(fixtures, 'clean')], {
@@ -82,27 +112,37 @@ describe('the package scan', () => {
 				EMBROIDERY_GUARDDOG_RULES_DIR: path.join(tmpdir(), 'embroidery-no-rules-here'),
 			},
 		});
-		expect(`${run.stdout}${run.stderr}`).toMatch(/GuardDog's YARA rules are not in .* and they are required here/);
+		expect(`${run.stdout}${run.stderr}`).toMatch(
+			/GuardDog's YARA rules are not in .* and they are required here/,
+		);
 		expect(run.status).toBe(2);
 	}, 180_000);
 
 	test('fails on one ESLint rule of the scanner (console.log in a compiled node), and only on that', () => {
 		const { status, output } = scan(path.join(fixtures, 'eslint-violation'));
 		expect(output).toMatch(/❌ ESLint, tarball: failed: ESLint violations found/);
-		expect(output).toMatch(/Greeting\.node\.js\s+\d+:\d+\s+error\s+Unexpected console statement\s+no-console/);
+		expect(output).toMatch(
+			/Greeting\.node\.js\s+\d+:\d+\s+error\s+Unexpected console statement\s+no-console/,
+		);
 		expect(output).toMatch(yaraPassed);
 		expect(output).toMatch(/❌ Package scan failed: 1 of 4 checks/);
 		expect(status).toBe(1);
 	}, 180_000);
 
-	withThreatRules('fails on a YARA threat rule (a hard-coded Discord webhook), naming rule, file and line, and only on that', () => {
-		const { status, output } = scan(path.join(fixtures, 'yara-threat'));
-		expect(output).toMatch(/✅ ESLint, tarball: passed/);
-		expect(output).toMatch(/❌ YARA threat rules: failed: \d+ YARA rule match/);
-		expect(output).toMatch(/dist\/nodes\/Greeting\/Greeting\.node\.js:4 {2}threat-network-exfil-messenger: /);
-		expect(output).toMatch(/❌ Package scan failed: 1 of 4 checks/);
-		expect(status).toBe(1);
-	}, 180_000);
+	withThreatRules(
+		'fails on a YARA threat rule (a hard-coded Discord webhook), naming rule, file and line, and only on that',
+		() => {
+			const { status, output } = scan(path.join(fixtures, 'yara-threat'));
+			expect(output).toMatch(/✅ ESLint, tarball: passed/);
+			expect(output).toMatch(/❌ YARA threat rules: failed: \d+ YARA rule match/);
+			expect(output).toMatch(
+				/dist\/nodes\/Greeting\/Greeting\.node\.js:4 {2}threat-network-exfil-messenger: /,
+			);
+			expect(output).toMatch(/❌ Package scan failed: 1 of 4 checks/);
+			expect(status).toBe(1);
+		},
+		180_000,
+	);
 
 	test('passes this package as built', () => {
 		if (!existsSync(path.join(root, 'dist/nodes/Embroidery/Embroidery.node.js'))) {

@@ -24,11 +24,18 @@ describe('n8n 2.41.1 in queue mode: one main, two workers, Postgres and Redis', 
 	it('runs a burst of 20 shop orders through the webhook example on both workers, each order delivered once', async () => {
 		const burst = await runOrderBurst(env, 20);
 
-		const failed = burst.executions.filter(({ status }) => status !== 'success').map(({ orderId, error }) => `${orderId}: ${error}`);
+		const failed = burst.executions
+			.filter(({ status }) => status !== 'success')
+			.map(({ orderId, error }) => `${orderId}: ${error}`);
 		expect(failed).toEqual([]);
 		for (const response of burst.responses) {
-			expect({ orderId: response.orderId, status: response.httpStatus }).toEqual({ orderId: response.orderId, status: 200 });
-			expect(response.body).toEqual(expect.objectContaining({ status: 'completed', downloadsUnlocked: true }));
+			expect({ orderId: response.orderId, status: response.httpStatus }).toEqual({
+				orderId: response.orderId,
+				status: 200,
+			});
+			expect(response.body).toEqual(
+				expect.objectContaining({ status: 'completed', downloadsUnlocked: true }),
+			);
 		}
 		// One successful execution per order, each started by exactly one worker and by no other process.
 		expect(burst.executions.map(({ orderId }) => orderId).sort()).toEqual(burst.orders);
@@ -42,8 +49,17 @@ describe('n8n 2.41.1 in queue mode: one main, two workers, Postgres and Redis', 
 		// Delivered once: one machine file per order, one digitising job per order at the service, each unlocked.
 		expect(burst.delivered).toEqual(burst.orders.map((orderId) => `order-${orderId}.dst`));
 		expect(burst.jobs).toHaveLength(20);
-		for (const job of burst.jobs) expect(job).toEqual(expect.objectContaining({ kind: 'digitising', status: 'completed', downloadsUnlocked: true }));
-		const saved = measurePattern(readPattern(await readFile(join(env.folders.orders, 'order-Q-001.dst')), 'dst'));
+		for (const job of burst.jobs)
+			expect(job).toEqual(
+				expect.objectContaining({
+					kind: 'digitising',
+					status: 'completed',
+					downloadsUnlocked: true,
+				}),
+			);
+		const saved = measurePattern(
+			readPattern(await readFile(join(env.folders.orders, 'order-Q-001.dst')), 'dst'),
+		);
 		expect(saved.widthMm).toBeGreaterThan(50);
 		expect(saved.widthMm).toBeLessThanOrEqual(61);
 	});
@@ -78,7 +94,10 @@ describe('n8n 2.41.1 in queue mode: one main, two workers, Postgres and Redis', 
 		expect(result.job).toEqual(expect.objectContaining({ status: 'completed' }));
 		console.log(
 			[result.upload, result.download, result.httpRequest]
-				.map((run) => `${run.what}: ${run.worker}, RSS ${run.rssBeforeMb?.toFixed(0)} MiB before, peak ${run.peakRssMb?.toFixed(0)} MiB, ${run.seconds.toFixed(1)} s`)
+				.map(
+					(run) =>
+						`${run.what}: ${run.worker}, RSS ${run.rssBeforeMb?.toFixed(0)} MiB before, peak ${run.peakRssMb?.toFixed(0)} MiB, ${run.seconds.toFixed(1)} s`,
+				)
 				.join('\n'),
 		);
 	});

@@ -13,7 +13,8 @@ import { descendants, repositoryRoot, spawnSandbox } from '../support/sandboxPro
 jest.setTimeout(120_000);
 
 /** Starts `tsx sandbox/cli.ts` (what `npm run sandbox` runs) and reads what it prints. */
-const startCli = (args: string[]) => spawnSandbox([join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', ...args]);
+const startCli = (args: string[]) =>
+	spawnSandbox([join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', ...args]);
 
 function alive(pid: number): boolean {
 	try {
@@ -59,7 +60,10 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 		try {
 			first = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
 			const origin = first.printed.baseUrl.replace(/\/api\/v1$/, '');
-			const api = new Api({ baseUrl: first.printed.baseUrl, origin } as RunningSandbox, first.printed.demoKey);
+			const api = new Api(
+				{ baseUrl: first.printed.baseUrl, origin } as RunningSandbox,
+				first.printed.demoKey,
+			);
 			// Two million short stitches, just under the entry ceiling: reading, writing and previews take
 			// many seconds (tens on a loaded machine), far more than the stop may.
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
@@ -88,14 +92,19 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 			const second = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
 			try {
 				const again = new Api(
-					{ baseUrl: second.printed.baseUrl, origin: second.printed.baseUrl.replace(/\/api\/v1$/, '') } as RunningSandbox,
+					{
+						baseUrl: second.printed.baseUrl,
+						origin: second.printed.baseUrl.replace(/\/api\/v1$/, ''),
+					} as RunningSandbox,
 					second.printed.demoKey,
 				);
 				const job = (await again.get(`/jobs/conversion/${id}`)).body.job;
 				expect(['queued', 'processing']).toContain(job.status);
 				expect(existsSync(stray)).toBe(false);
 				const db = new DatabaseSync(join(dataDir, 'sandbox.db'), { readOnly: true });
-				const named = (db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path);
+				const named = (db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map(
+					(row) => row.path,
+				);
 				db.close();
 				const stored = readdirSync(join(dataDir, 'files'), { recursive: true, withFileTypes: true })
 					.filter((entry) => entry.isFile())
@@ -157,7 +166,10 @@ const { startSandbox } = require('./sandbox/index.ts');
 	console.log('closed');
 })();`;
 		for (let run = 0; run < 4; run++) {
-			const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+			const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+				cwd: repositoryRoot,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			});
 			let output = '';
 			child.stdout!.on('data', (chunk) => (output += chunk));
 			child.stderr!.on('data', (chunk) => (output += chunk));

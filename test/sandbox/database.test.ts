@@ -27,7 +27,9 @@ describe('the sandbox database', () => {
 			expect(db.prepare("SELECT * FROM meta WHERE key = 'clockOffsetMs'").all()).toEqual([
 				{ key: 'clockOffsetMs', value: '42' },
 			]);
-			expect(() => insertRow(db, 'meta', ['key', 'value'], row)).toThrow(/UNIQUE constraint failed: meta.key/);
+			expect(() => insertRow(db, 'meta', ['key', 'value'], row)).toThrow(
+				/UNIQUE constraint failed: meta.key/,
+			);
 			db.close();
 		} finally {
 			rmSync(dir, { recursive: true, force: true });

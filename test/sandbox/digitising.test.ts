@@ -38,7 +38,9 @@ describe('digitising jobs', () => {
 			expect.objectContaining({ jumps: expect.any(Number), trims: expect.any(Number) }),
 		]);
 		expect(job.events).toContainEqual(
-			expect.objectContaining({ message: `Wrote logo.pes (${job.metrics.widthMm} x ${job.metrics.heightMm} mm).` }),
+			expect.objectContaining({
+				message: `Wrote logo.pes (${job.metrics.widthMm} x ${job.metrics.heightMm} mm).`,
+			}),
 		);
 		expect(job.source).toMatchObject({
 			name: 'logo.svg',
@@ -105,14 +107,20 @@ describe('digitising jobs', () => {
 				'<rect x="0" y="0" width="100" height="100" fill="#1f4e79"/></svg>',
 		);
 		const order = async (format: string, widthMm: number) => {
-			const created = await api.createJob({ ...fields, format, width_mm: widthMm, colour_count: 1 }, [
-				{ name: 'square.svg', bytes: square },
-			]);
+			const created = await api.createJob(
+				{ ...fields, format, width_mm: widthMm, colour_count: 1 },
+				[{ name: 'square.svg', bytes: square }],
+			);
 			return api.waitForJob('digitising', created.body.job.id, 60000);
 		};
-		const [tooWide, fitting, roomier] = await Promise.all([order('pes', 150), order('pes', 100), order('vp3', 150)]);
+		const [tooWide, fitting, roomier] = await Promise.all([
+			order('pes', 150),
+			order('pes', 100),
+			order('vp3', 150),
+		]);
 		expect(tooWide).toMatchObject({ status: 'completed' });
-		const hoopWarnings = (job: { warnings: string[] }) => job.warnings.filter((text) => /hoop/.test(text));
+		const hoopWarnings = (job: { warnings: string[] }) =>
+			job.warnings.filter((text) => /hoop/.test(text));
 		expect(hoopWarnings(tooWide)).toEqual([
 			`The design is ${tooWide.metrics.widthMm} x ${tooWide.metrics.heightMm} mm, larger than the 130 x 180 mm hoop, ` +
 				"the largest a PES v1 file declares. Choose a width_mm of at most 130 mm for this design's proportions, " +

@@ -77,7 +77,7 @@ describe('the sandbox on a driven clock', () => {
 	const sandboxes = useOwnSandboxes();
 	useTestClock(clock);
 
-	it('is the node\'s clock while in force', () => {
+	it("is the node's clock while in force", () => {
 		const before = clock.skipped;
 		clock.advance(5_000);
 		expect(Math.abs(nodeClock.now() - clock.now())).toBeLessThan(1_000);
@@ -88,7 +88,8 @@ describe('the sandbox on a driven clock', () => {
 		const sandbox = await sandboxes.own({ time: clock, networkRateLimit: 0 });
 		const api = await newClient(sandbox);
 		const statuses: number[] = [];
-		for (let request = 0; request < 61; request++) statuses.push((await api.get('/formats')).status);
+		for (let request = 0; request < 61; request++)
+			statuses.push((await api.get('/formats')).status);
 		expect(statuses.filter((status) => status === 200)).toHaveLength(60);
 		expect(statuses[60]).toBe(429);
 		clock.advance(61_000);
@@ -118,7 +119,8 @@ describe('the sandbox on a driven clock', () => {
 		expect(sandbox.atRest()).toBe(false);
 		const job = await api.waitForJob('conversion', String(created.body.job.id), 120_000);
 		expect(job.status).toBe('completed');
-		for (let waited = 0; !sandbox.atRest() && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+		for (let waited = 0; !sandbox.atRest() && waited < 5_000; waited += 20)
+			await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(sandbox.atRest()).toBe(true);
 	});
 });

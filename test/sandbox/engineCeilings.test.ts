@@ -9,7 +9,8 @@ const suite = useSandbox({ workers: 1 });
 describe('the engine ceilings, over HTTP', () => {
 	/** Milliseconds from the job's `processing` event to its `failed` one. */
 	const processingMs = (job: any) => {
-		const at = (type: string) => Date.parse(job.events.find((event: any) => event.type === type).at);
+		const at = (type: string) =>
+			Date.parse(job.events.find((event: any) => event.type === type).at);
 		return at('failed') - at('processing');
 	};
 

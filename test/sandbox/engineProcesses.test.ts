@@ -88,11 +88,18 @@ describe('a timed-out job', () => {
 		const db = new DatabaseSync(join(own.dataDir, 'sandbox.db'), { readOnly: true });
 		try {
 			const named = new Set(
-				(db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map((row) => row.path),
+				(db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map(
+					(row) => row.path,
+				),
 			);
-			const stored = readdirSync(join(own.dataDir, 'files'), { recursive: true, withFileTypes: true })
+			const stored = readdirSync(join(own.dataDir, 'files'), {
+				recursive: true,
+				withFileTypes: true,
+			})
 				.filter((entry) => entry.isFile())
-				.map((entry) => join(entry.parentPath, entry.name).slice(join(own.dataDir, 'files').length + 1));
+				.map((entry) =>
+					join(entry.parentPath, entry.name).slice(join(own.dataDir, 'files').length + 1),
+				);
 			// The long source, Star.DST and the completed job's output and two previews.
 			expect(stored.sort()).toEqual([...named].sort());
 			expect(stored).toHaveLength(5);

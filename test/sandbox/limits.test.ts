@@ -168,13 +168,19 @@ describe('control API', () => {
 			});
 			return [response.status, await response.json()];
 		};
-		const notAnObject = [422, { message: expect.any(String), errors: { body: ['Send a JSON object body.'] } }];
+		const notAnObject = [
+			422,
+			{ message: expect.any(String), errors: { body: ['Send a JSON object body.'] } },
+		];
 		for (const path of ['/accounts', '/keys', '/clock']) {
 			for (const body of [undefined, '', 'null', '[]', '[{}]', '"x"', '5']) {
 				expect([path, body, await send(path, body)]).toEqual([path, body, notAnObject]);
 			}
 			// The admin token is checked first, whatever the body.
-			expect(await send(path, '[]', false)).toEqual([401, { message: expect.stringMatching(/admin token/) }]);
+			expect(await send(path, '[]', false)).toEqual([
+				401,
+				{ message: expect.stringMatching(/admin token/) },
+			]);
 		}
 		const badSeconds = [
 			422,
@@ -189,7 +195,10 @@ describe('control API', () => {
 			expect([body, await send('/clock', body)]).toEqual([body, badSeconds]);
 		}
 		expect(await send('/clock', '{}')).toEqual(badSeconds);
-		expect(await send('/clock', '{"advanceSeconds": 0}')).toEqual([200, { now: expect.any(String) }]);
+		expect(await send('/clock', '{"advanceSeconds": 0}')).toEqual([
+			200,
+			{ now: expect.any(String) },
+		]);
 	});
 
 	it('moves the clock forward and reports it', async () => {
@@ -233,7 +242,9 @@ describe('control API', () => {
 			expect(refused.status).toBe(500);
 			const jobs = await api.get('/jobs');
 			expect(jobs.status).toBe(200);
-			expect(jobs.body.data.map((job: any) => [job.id, job.status])).toEqual([[body.job.id, 'completed']]);
+			expect(jobs.body.data.map((job: any) => [job.id, job.status])).toEqual([
+				[body.job.id, 'completed'],
+			]);
 			expect((await api.get(`/jobs/conversion/${body.job.id}`)).body.job.outputs).toHaveLength(1);
 			expect(Date.parse((await ownAdmin.advanceClock(0)).now)).toBeGreaterThanOrEqual(moved);
 			// Jobs still run after the failed reset.

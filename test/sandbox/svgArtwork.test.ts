@@ -88,8 +88,11 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 		{
 			name: 'a CSS url() of a loopback server in a <style> sheet',
 			artwork: () =>
-				svg(`<style>circle { fill: url('${recorder.server!.origin}/paint.svg#p'); }</style><circle cx="50" cy="50" r="40"/>`),
-			reason: /<style> refers to "http:\/\/127\.0\.0\.1:\d+\/paint\.svg#p" outside the SVG with url\(\)/,
+				svg(
+					`<style>circle { fill: url('${recorder.server!.origin}/paint.svg#p'); }</style><circle cx="50" cy="50" r="40"/>`,
+				),
+			reason:
+				/<style> refers to "http:\/\/127\.0\.0\.1:\d+\/paint\.svg#p" outside the SVG with url\(\)/,
 		},
 		{
 			name: 'a fill="url(file:///etc/passwd)" attribute',
@@ -117,7 +120,8 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 		{
 			name: 'a billion laughs (nine levels of ten references each)',
 			artwork: () => svg('<text x="0" y="20">&lol9;</text>', billionLaughs(9)),
-			reason: /its entity &lol1; refers to other entities or holds markup \(the "billion laughs" pattern\)/,
+			reason:
+				/its entity &lol1; refers to other entities or holds markup \(the "billion laughs" pattern\)/,
 		},
 		{
 			name: 'an entity expanded past 4 million characters',
@@ -142,7 +146,9 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 		{
 			name: 'a <use> cycle',
 			artwork: () =>
-				svg('<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>'),
+				svg(
+					'<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>',
+				),
 			reason: /refers back to itself through <use> or url\(#…\), an endless loop/,
 		},
 	];
@@ -159,7 +165,11 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 			);
 			expect(created.status).toBe(202);
 			const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
-			expect(job).toMatchObject({ status: 'failed', failureCode: 'unreadable_artwork', outputs: [] });
+			expect(job).toMatchObject({
+				status: 'failed',
+				failureCode: 'unreadable_artwork',
+				outputs: [],
+			});
 			expect(job.failureReason).toMatch(/^The SVG artwork was refused: /);
 			expect(job.failureReason).toMatch(reason);
 			const answer = JSON.stringify(job);

@@ -65,10 +65,17 @@ function cutOffPost(
 }
 
 /** A job upload of `head` (multipart, `boundary`) announced as 20 MB and cut off after 5 MB. */
-function cutOffJobUpload(api: { key: string | null }, boundary: string, head: Buffer): Promise<number | null> {
+function cutOffJobUpload(
+	api: { key: string | null },
+	boundary: string,
+	head: Buffer,
+): Promise<number | null> {
 	return cutOffPost(
 		`${suite.sandbox.baseUrl}/jobs`,
-		{ authorization: `Bearer ${api.key ?? ''}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+		{
+			authorization: `Bearer ${api.key ?? ''}`,
+			'content-type': `multipart/form-data; boundary=${boundary}`,
+		},
 		head,
 		20 * 1024 * 1024,
 		5 * 1024 * 1024,
@@ -116,16 +123,25 @@ describe('an upload whose connection drops mid-file', () => {
 		const before = (await api.get('/usage')).body.freeUsage;
 		const boundary = 'cut-off-second-file';
 		const part = (headers: string[], body: Buffer | string) =>
-			Buffer.concat([Buffer.from([`--${boundary}`, ...headers, '', ''].join('\r\n')), Buffer.from(body)]);
+			Buffer.concat([
+				Buffer.from([`--${boundary}`, ...headers, '', ''].join('\r\n')),
+				Buffer.from(body),
+			]);
 		const head = Buffer.concat([
 			part(['Content-Disposition: form-data; name="workflow"'], 'conversion\r\n'),
 			part(['Content-Disposition: form-data; name="format"'], 'pes\r\n'),
 			part(
-				['Content-Disposition: form-data; name="files[]"; filename="first.dst"', 'Content-Type: application/octet-stream'],
+				[
+					'Content-Disposition: form-data; name="files[]"; filename="first.dst"',
+					'Content-Type: application/octet-stream',
+				],
 				Buffer.concat([fixture('Star.DST'), Buffer.from('\r\n')]),
 			),
 			part(
-				['Content-Disposition: form-data; name="files[]"; filename="second.dst"', 'Content-Type: application/octet-stream'],
+				[
+					'Content-Disposition: form-data; name="files[]"; filename="second.dst"',
+					'Content-Type: application/octet-stream',
+				],
 				'',
 			),
 		]);

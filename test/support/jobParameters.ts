@@ -6,10 +6,22 @@ import type { INodeParameters } from 'n8n-workflow';
 
 /** Job > Create, conversion of the `data` binary to PES; `extra` adds or overrides parameters. */
 export function createConversion(extra: INodeParameters = {}): INodeParameters {
-	return { resource: 'job', operation: 'create', workflow: 'conversion', binaryPropertyName: 'data', format: 'pes', ...extra };
+	return {
+		resource: 'job',
+		operation: 'create',
+		workflow: 'conversion',
+		binaryPropertyName: 'data',
+		format: 'pes',
+		...extra,
+	};
 }
 
 /** Job > Create with Wait for Completion (and, unless `extra` says otherwise, the preview downloaded). */
 export function createAndWait(extra: INodeParameters = {}): INodeParameters {
-	return createConversion({ waitForCompletion: true, timeout: 120, downloadResults: ['preview'], ...extra });
+	return createConversion({
+		waitForCompletion: true,
+		timeout: 120,
+		downloadResults: ['preview'],
+		...extra,
+	});
 }

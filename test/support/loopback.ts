@@ -19,8 +19,12 @@ export interface Loopback {
  * Listens on a free loopback port. `keepAliveMs` shortens how long an idle kept-alive connection stays
  * open (for proxies standing between the node and the sandbox, so closing never waits on them).
  */
-export async function listenOnLoopback(server: HttpServer | TcpServer, options: { keepAliveMs?: number } = {}): Promise<Loopback> {
-	if (options.keepAliveMs !== undefined && 'keepAliveTimeout' in server) server.keepAliveTimeout = options.keepAliveMs;
+export async function listenOnLoopback(
+	server: HttpServer | TcpServer,
+	options: { keepAliveMs?: number } = {},
+): Promise<Loopback> {
+	if (options.keepAliveMs !== undefined && 'keepAliveTimeout' in server)
+		server.keepAliveTimeout = options.keepAliveMs;
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	const origin = `http://127.0.0.1:${port}`;

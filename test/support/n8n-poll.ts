@@ -28,10 +28,15 @@ import { credentialsData, ensureBinaryDataService, HarnessCredentialsHelper } fr
 export { binaryBuffer } from './n8n';
 
 // Named with its extension: tsx would otherwise resolve the extension-less path to the codex EmbroideryTrigger.node.json.
-const { EmbroideryTrigger } = require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
+const { EmbroideryTrigger } =
+	require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
 
-const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
-const { Logger } = createRequire(require.resolve('n8n-core'))('@n8n/backend-common') as typeof import('@n8n/backend-common');
+const { Container } = createRequire(require.resolve('n8n-core'))(
+	'@n8n/di',
+) as typeof import('@n8n/di');
+const { Logger } = createRequire(require.resolve('n8n-core'))(
+	'@n8n/backend-common',
+) as typeof import('@n8n/backend-common');
 
 export const triggerNodeType = 'n8n-nodes-embroidery.embroideryTrigger';
 export const triggerNodeName = 'Embroidery Trigger';
@@ -86,7 +91,9 @@ export class ActiveTriggerHarness {
 	constructor(private options: PollHarnessOptions) {}
 
 	/** Activates the workflow (n8n start, or the user publishing it): one poll that may throw, then a save. */
-	async activate(activation: WorkflowActivateMode = 'activate'): Promise<INodeExecutionData[] | null> {
+	async activate(
+		activation: WorkflowActivateMode = 'activate',
+	): Promise<INodeExecutionData[] | null> {
 		await ensureBinaryDataService();
 		const node: INode = {
 			id: 'trigger-node',
@@ -98,7 +105,9 @@ export class ActiveTriggerHarness {
 				pollTimes: { item: [{ mode: 'everyMinute' }] },
 				...this.options.parameters,
 			},
-			credentials: { embroideryApi: { id: this.options.credentialId ?? 'cred-1', name: 'Embroidery API' } },
+			credentials: {
+				embroideryApi: { id: this.options.credentialId ?? 'cred-1', name: 'Embroidery API' },
+			},
 		};
 		this.workflow = new Workflow({
 			id: 'poll-harness-workflow',
@@ -209,7 +218,9 @@ export class ActiveTriggerHarness {
 }
 
 /** Records the warnings n8n's logger receives while `fn` runs. */
-export async function collectLoggedWarnings<T>(fn: () => Promise<T>): Promise<{ value: T; warnings: string[] }> {
+export async function collectLoggedWarnings<T>(
+	fn: () => Promise<T>,
+): Promise<{ value: T; warnings: string[] }> {
 	const logger = Container.get(Logger);
 	const warnings: string[] = [];
 	const original = logger.warn.bind(logger);
@@ -225,7 +236,9 @@ export async function collectLoggedWarnings<T>(fn: () => Promise<T>): Promise<{ 
 }
 
 /** Runs the trigger's poll in manual mode (the editor's "Test step"): its items, or the error it throws. */
-export async function testTriggerManually(options: PollHarnessOptions): Promise<INodeExecutionData[][] | null> {
+export async function testTriggerManually(
+	options: PollHarnessOptions,
+): Promise<INodeExecutionData[][] | null> {
 	await ensureBinaryDataService();
 	const node: INode = {
 		id: 'trigger-node',
@@ -234,7 +247,9 @@ export async function testTriggerManually(options: PollHarnessOptions): Promise<
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...options.parameters },
-		credentials: { embroideryApi: { id: options.credentialId ?? 'cred-1', name: 'Embroidery API' } },
+		credentials: {
+			embroideryApi: { id: options.credentialId ?? 'cred-1', name: 'Embroidery API' },
+		},
 	};
 	const workflow = new Workflow({
 		id: 'poll-harness-manual',
@@ -251,6 +266,7 @@ export async function testTriggerManually(options: PollHarnessOptions): Promise<
 	const context = new PollContext(workflow, node, additionalData, 'manual', 'manual');
 	const result = await new EmbroideryTrigger().poll.call(context);
 	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
-	if (staticData.__dataChanged === true) throw new Error('A manual test run changed the static data');
+	if (staticData.__dataChanged === true)
+		throw new Error('A manual test run changed the static data');
 	return result;
 }

@@ -17,7 +17,13 @@ import {
 	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
-import { ICredentialsHelper, NodeApiError, Workflow, createEmptyRunExecutionData, isExpression } from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeApiError,
+	Workflow,
+	createEmptyRunExecutionData,
+	isExpression,
+} from 'n8n-workflow';
 import type {
 	ExecutionError,
 	IBinaryData,
@@ -44,7 +50,9 @@ import type {
 import { EmbroideryApi } from '../../credentials/EmbroideryApi.credentials';
 
 // n8n-core resolves its own copy of the DI container; services must come from that one.
-const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
+const { Container } = createRequire(require.resolve('n8n-core'))(
+	'@n8n/di',
+) as typeof import('@n8n/di');
 
 export const packageName = 'n8n-nodes-embroidery';
 export const embroideryNodeType = `${packageName}.embroidery`;
@@ -97,7 +105,8 @@ export function registerNodeType(name: string, nodeType: INodeType): void {
 
 // Named with its extension: beside Embroidery.node.ts lies the codex Embroidery.node.json, which
 // Node's resolver (under tsx) would otherwise pick for the extension-less path.
-const { Embroidery } = require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
+const { Embroidery } =
+	require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
 registerNodeType(embroideryNodeType, new Embroidery());
 
 const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);
@@ -249,7 +258,9 @@ function nodeTypesWith(extra: Map<string, INodeType>): INodeTypes {
 
 let executionCounter = 0;
 
-export function credentialsData(credentials?: ApiCredentials): Record<string, ICredentialDataDecryptedObject> {
+export function credentialsData(
+	credentials?: ApiCredentials,
+): Record<string, ICredentialDataDecryptedObject> {
 	return credentials ? { embroideryApi: { ...credentials } } : {};
 }
 
@@ -258,7 +269,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	await ensureBinaryDataService();
 	const executionId = `harness-${process.pid}-${++executionCounter}`;
 	const nodeName = 'Embroidery';
-	const extraTypes = new Map<string, INodeType>([[inputNodeType, inputNode(options.input ?? [{}])]]);
+	const extraTypes = new Map<string, INodeType>([
+		[inputNodeType, inputNode(options.input ?? [{}])],
+	]);
 	const node: INode = {
 		id: 'node-under-test',
 		name: nodeName,
@@ -268,13 +281,22 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		parameters: options.parameters,
 		...(options.onError ? { onError: options.onError } : {}),
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
-		credentials: options.credentials ? { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } } : undefined,
+		credentials: options.credentials
+			? { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } }
+			: undefined,
 	};
 	const workflow = new Workflow({
 		id: 'harness-workflow',
 		name: 'Harness',
 		nodes: [
-			{ id: 'input', name: 'Input', type: inputNodeType, typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'input',
+				name: 'Input',
+				type: inputNodeType,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			node,
 		],
 		connections: { Input: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
@@ -317,7 +339,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		executionData: {
 			contextData: {},
 			metadata: {},
-			nodeExecutionStack: [{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null },
+			],
 			waitingExecution: {},
 			waitingExecutionSource: {},
 		},
@@ -350,7 +374,11 @@ export async function binaryBuffer(binary: IBinaryData): Promise<Buffer> {
 }
 
 /** A node type using the embroideryApi credential that runs `work` and passes one empty item on. */
-export function testNodeType(name: string, description: string, work: (context: IExecuteFunctions) => Promise<void>): INodeType {
+export function testNodeType(
+	name: string,
+	description: string,
+	work: (context: IExecuteFunctions) => Promise<void>,
+): INodeType {
 	return {
 		description: {
 			displayName: name,
@@ -445,7 +473,9 @@ export async function loadOptions(
 	methodName: string,
 	credentials: ApiCredentials,
 	parameters: INodeParameters = {},
-): Promise<Awaited<ReturnType<NonNullable<NonNullable<INodeType['methods']>['loadOptions']>[string]>>> {
+): Promise<
+	Awaited<ReturnType<NonNullable<NonNullable<INodeType['methods']>['loadOptions']>[string]>>
+> {
 	const method = nodeTypeRegistry.get(embroideryNodeType)!.methods?.loadOptions?.[methodName];
 	if (!method) throw new Error(`No loadOptions method ${methodName}`);
 	return await method.call(await loadOptionsContext(credentials, parameters, 1));
@@ -463,7 +493,9 @@ export async function listSearch(
 	return await method.call(await loadOptionsContext(credentials, parameters, 2), filter);
 }
 
-export type CredentialTestResult = { status: 'OK'; message: string } | { status: 'Error'; message: string };
+export type CredentialTestResult =
+	| { status: 'OK'; message: string }
+	| { status: 'Error'; message: string };
 
 /**
  * Runs the credential's declarative `test` request the way n8n's credentials tester does:
@@ -486,7 +518,13 @@ export async function testCredential(credentials: ApiCredentials): Promise<Crede
 			outputs: ['main'],
 			credentials: [{ name: 'embroideryApi', required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: testRequest.request } },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: testRequest.request },
+				},
 			],
 		},
 	};
@@ -523,11 +561,17 @@ export async function testCredential(credentials: ApiCredentials): Promise<Crede
 		{ node, data: {}, source: null },
 		[],
 	);
-	const decrypted = { id: 'cred-1', name: 'Embroidery API', type: 'embroideryApi', data: { ...credentials } };
+	const decrypted = {
+		id: 'cred-1',
+		name: 'Embroidery API',
+		type: 'embroideryApi',
+		data: { ...credentials },
+	};
 	try {
 		await new RoutingNode(context, tempType, decrypted).runNode();
 	} catch (error) {
-		const status = (error as { cause?: { response?: { status?: number } } }).cause?.response?.status;
+		const status = (error as { cause?: { response?: { status?: number } } }).cause?.response
+			?.status;
 		for (const rule of testRequest.rules ?? []) {
 			if (rule.type === 'responseCode' && rule.properties.value === status) {
 				return { status: 'Error', message: rule.properties.message };

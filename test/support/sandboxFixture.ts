@@ -41,7 +41,9 @@ export function liveHandle<T extends object>(current: () => T): T {
 		get: (_target, key) => {
 			const target = current();
 			const value = Reflect.get(target, key, target) as unknown;
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+			return typeof value === 'function'
+				? (value as (...args: unknown[]) => unknown).bind(target)
+				: value;
 		},
 	});
 }
@@ -64,7 +66,8 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
 		await state.sandbox?.close();
 	});
 	const started = <T>(value: T | undefined): T => {
-		if (value === undefined) throw new Error('The sandbox has not started: use it inside a test or a hook');
+		if (value === undefined)
+			throw new Error('The sandbox has not started: use it inside a test or a hook');
 		return value;
 	};
 	return {
@@ -79,7 +82,10 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
  * file's tests: its rules reset after each test, together with the settings objects in `restoreAfterEach`.
  * Retries of a failing request wait 20 ms instead of seconds (the count of tries stays).
  */
-export function useVariantService(sandbox: RunningSandbox, restoreAfterEach: object[] = []): VariantService {
+export function useVariantService(
+	sandbox: RunningSandbox,
+	restoreAfterEach: object[] = [],
+): VariantService {
 	const state: { variant?: VariantService } = {};
 	const savedPolicy = { ...defaultRetryPolicy };
 	const saved = restoreAfterEach.map((settings) => ({ ...settings }));
@@ -96,7 +102,8 @@ export function useVariantService(sandbox: RunningSandbox, restoreAfterEach: obj
 		await state.variant?.close();
 	});
 	return liveHandle(() => {
-		if (!state.variant) throw new Error('The variant service has not started: use it inside a test or a hook');
+		if (!state.variant)
+			throw new Error('The variant service has not started: use it inside a test or a hook');
 		return state.variant;
 	});
 }

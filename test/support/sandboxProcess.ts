@@ -18,8 +18,14 @@ export interface SandboxProcess {
  * Runs Node (this one, or the `node` binary given) with `nodeArguments` from the repository root and
  * resolves once the sandbox has printed "Press Ctrl+C"; rejects with everything it printed if it exits first.
  */
-export async function spawnSandbox(nodeArguments: string[], node = process.execPath): Promise<SandboxProcess> {
-	const child = spawn(node, nodeArguments, { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnSandbox(
+	nodeArguments: string[],
+	node = process.execPath,
+): Promise<SandboxProcess> {
+	const child = spawn(node, nodeArguments, {
+		cwd: repositoryRoot,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	child.stderr!.on('data', (chunk) => (output += chunk));
 	await new Promise<void>((resolve, reject) => {
@@ -30,7 +36,14 @@ export async function spawnSandbox(nodeArguments: string[], node = process.execP
 		child.once('exit', (code) => reject(new Error(`The sandbox exited with ${code}: ${output}`)));
 	});
 	const line = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(output)?.[1] ?? '';
-	return { child, printed: { baseUrl: line('Base URL'), demoKey: line('Demo API key'), adminToken: line('Admin token') } };
+	return {
+		child,
+		printed: {
+			baseUrl: line('Base URL'),
+			demoKey: line('Demo API key'),
+			adminToken: line('Admin token'),
+		},
+	};
 }
 
 /** Every process below `pid`, read from /proc (a process that ends meanwhile is passed over). */
@@ -47,6 +60,7 @@ export function descendants(pid: number): number[] {
 			// The process ended while the table was read.
 		}
 	}
-	const below = (parent: number): number[] => (children.get(parent) ?? []).flatMap((child) => [child, ...below(child)]);
+	const below = (parent: number): number[] =>
+		(children.get(parent) ?? []).flatMap((child) => [child, ...below(child)]);
 	return below(pid);
 }

@@ -3,6 +3,9 @@ const ulidOrUploadId = /\/[0-9A-HJKMNP-TV-Z]{26}/g;
 
 /** `GET /jobs`, `GET /jobs/conversion/{id}`, `GET /uploads/{id}/preview`… for a request's method and URL. */
 export function routeOf(method: string, url: string): string {
-	const path = url.split('?')[0].replace(/^\/api\/v1/, '').replace(ulidOrUploadId, '/{id}');
+	const path = url
+		.split('?')[0]
+		.replace(/^\/api\/v1/, '')
+		.replace(ulidOrUploadId, '/{id}');
 	return `${method} ${path}`;
 }

@@ -80,7 +80,9 @@ export class TestClock implements Clock, TimeSource {
 	advance(ms: number): void {
 		this.skippedMs += Math.max(0, ms);
 		const now = Date.now() + this.skippedMs;
-		const due = [...this.sleepers].filter((sleeper) => sleeper.at <= now).sort((a, b) => a.at - b.at);
+		const due = [...this.sleepers]
+			.filter((sleeper) => sleeper.at <= now)
+			.sort((a, b) => a.at - b.at);
 		for (const sleeper of due) sleeper.wake();
 		// The others still end in real time, now that much sooner.
 		for (const sleeper of this.sleepers) {
@@ -92,7 +94,8 @@ export class TestClock implements Clock, TimeSource {
 	/** The earliest pending wake-up, or undefined when nothing waits. */
 	get nextWakeAt(): number | undefined {
 		let earliest: number | undefined;
-		for (const sleeper of this.sleepers) if (earliest === undefined || sleeper.at < earliest) earliest = sleeper.at;
+		for (const sleeper of this.sleepers)
+			if (earliest === undefined || sleeper.at < earliest) earliest = sleeper.at;
 		return earliest;
 	}
 
@@ -112,7 +115,12 @@ export class TestClock implements Clock, TimeSource {
 		this.driveOptions = options;
 		const tick = () => {
 			const next = this.nextWakeAt;
-			if (next !== undefined && performance.now() - this.lastUsed >= settleMs && !ioPending() && !busy()) {
+			if (
+				next !== undefined &&
+				performance.now() - this.lastUsed >= settleMs &&
+				!ioPending() &&
+				!busy()
+			) {
 				this.advance(next - (Date.now() + this.skippedMs));
 			}
 			this.driving = setTimeout(tick, Math.max(1, Math.floor(settleMs / 3)));

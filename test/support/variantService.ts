@@ -48,12 +48,18 @@ const pick = (object: unknown, keys: string[]): Json => {
 	return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 };
 
-
 const freeUsage = (usage: unknown) =>
-	pick(usage, ['limited', 'previewRemaining', 'creditBalance', 'digitisingCreditCost', 'conversionCreditCost']);
+	pick(usage, [
+		'limited',
+		'previewRemaining',
+		'creditBalance',
+		'digitisingCreditCost',
+		'conversionCreditCost',
+	]);
 const jobSummary = (job: unknown) => pick(job, ['id', 'status', 'workflow']);
 /** A detailed job with only its required fields, plus the file lists: a job's files exist nowhere else. */
-const leanJob = (job: unknown) => pick(job, ['id', 'status', 'formats', 'warnings', 'downloadsUnlocked', 'outputs', 'artifacts']);
+const leanJob = (job: unknown) =>
+	pick(job, ['id', 'status', 'formats', 'warnings', 'downloadsUnlocked', 'outputs', 'artifacts']);
 
 /** Every answer reduced to what the spec marks required (spec: Resources and their fields). */
 export function leanAnswer(route: string, body: Json): Json {
@@ -89,7 +95,15 @@ export function leanAnswer(route: string, body: Json): Json {
 
 /** Fields the spec allows to be null, per resource. */
 const nullable: Record<string, string[]> = {
-	job: ['provider', 'metrics', 'failureCode', 'failureReason', 'unlock', 'createdAt', 'completedAt'],
+	job: [
+		'provider',
+		'metrics',
+		'failureCode',
+		'failureReason',
+		'unlock',
+		'createdAt',
+		'completedAt',
+	],
 	listItem: ['preview', 'output', 'metrics', 'failureReason'],
 	freeUsage: ['dailyResetsAt', 'monthlyResetsAt', 'subscriptionPlanSlug', 'subscriptionRenewsAt'],
 };
@@ -135,12 +149,19 @@ export function extraAnswer(route: string, body: Json): Json {
 			nulled(item.source, ['previewUrl']);
 		}
 	}
-	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route)) nulledJob(copy.job);
-	if (['GET /jobs', 'POST /jobs', 'GET /usage'].includes(route)) nulled(copy.freeUsage, nullable.freeUsage);
+	if (/^(GET \/jobs\/\w+\/\{id\}|POST \/jobs\/\w+\/\{id\}\/unlock)$/.test(route))
+		nulledJob(copy.job);
+	if (['GET /jobs', 'POST /jobs', 'GET /usage'].includes(route))
+		nulled(copy.freeUsage, nullable.freeUsage);
 	return copy;
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function sendJson(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) {
 	response.writeHead(status, { 'content-type': 'application/json', ...headers });
 	response.end(JSON.stringify(body));
 }
@@ -170,7 +191,10 @@ export async function startVariantService(sandboxOrigin: string) {
 		if (behaviour && 'redirectTo' in behaviour) {
 			seen.handling = `redirected to ${behaviour.redirectTo}`;
 			await readAll(incoming);
-			outgoing.writeHead(behaviour.status ?? 302, { location: behaviour.redirectTo, 'content-type': 'text/plain' });
+			outgoing.writeHead(behaviour.status ?? 302, {
+				location: behaviour.redirectTo,
+				'content-type': 'text/plain',
+			});
 			return void outgoing.end('Moved');
 		}
 		if (behaviour && 'status' in behaviour) {
@@ -205,7 +229,10 @@ export async function startVariantService(sandboxOrigin: string) {
 				}
 				if (behaviour && 'stallAfterBytes' in behaviour) {
 					const bytes = await readAll(answer);
-					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': type, 'content-length': String(bytes.length) });
+					outgoing.writeHead(answer.statusCode ?? 502, {
+						'content-type': type,
+						'content-length': String(bytes.length),
+					});
 					outgoing.write(bytes.subarray(0, behaviour.stallAfterBytes));
 					seen.handling = 'stalled';
 					hanging.add(outgoing);
@@ -219,7 +246,10 @@ export async function startVariantService(sandboxOrigin: string) {
 					const bytes = await readAll(answer);
 					const { chunks, everyMs } = behaviour.trickle;
 					const size = Math.ceil(bytes.length / chunks);
-					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': type, 'content-length': String(bytes.length) });
+					outgoing.writeHead(answer.statusCode ?? 502, {
+						'content-type': type,
+						'content-length': String(bytes.length),
+					});
 					for (let part = 0; part < chunks; part++) {
 						if (part > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
 						outgoing.write(bytes.subarray(part * size, (part + 1) * size));
@@ -227,7 +257,10 @@ export async function startVariantService(sandboxOrigin: string) {
 					seen.handling = `trickled in ${chunks} chunks`;
 					return void outgoing.end();
 				}
-				const headers = { ...answer.headers, ...(behaviour && 'headers' in behaviour ? behaviour.headers : {}) };
+				const headers = {
+					...answer.headers,
+					...(behaviour && 'headers' in behaviour ? behaviour.headers : {}),
+				};
 				const rewrite = behaviour && 'rewrite' in behaviour ? behaviour.rewrite : undefined;
 				if (!type.includes('application/json') || (state.variant === 'asIs' && !rewrite)) {
 					outgoing.writeHead(answer.statusCode ?? 502, headers);
@@ -241,7 +274,10 @@ export async function startVariantService(sandboxOrigin: string) {
 				const text = JSON.stringify(body);
 				delete headers['content-length'];
 				delete headers['transfer-encoding'];
-				outgoing.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+				outgoing.writeHead(answer.statusCode ?? 502, {
+					...headers,
+					'content-length': String(Buffer.byteLength(text)),
+				});
 				outgoing.end(text);
 			},
 		);
@@ -290,10 +326,21 @@ export async function startOtherOrigin() {
 			handling: 'served',
 		});
 		if ((incoming.url ?? '').startsWith('/files/')) {
-			outgoing.writeHead(200, { 'content-type': 'image/png', 'content-disposition': 'inline; filename="from-cdn.png"' });
+			outgoing.writeHead(200, {
+				'content-type': 'image/png',
+				'content-disposition': 'inline; filename="from-cdn.png"',
+			});
 			return void outgoing.end(Buffer.from('PNG bytes from the other origin'));
 		}
-		sendJson(outgoing, 200, { freeUsage: { limited: false, previewRemaining: 0, creditBalance: 999, digitisingCreditCost: 1, conversionCreditCost: 1 } });
+		sendJson(outgoing, 200, {
+			freeUsage: {
+				limited: false,
+				previewRemaining: 0,
+				creditBalance: 999,
+				digitisingCreditCost: 1,
+				conversionCreditCost: 1,
+			},
+		});
 	});
 	const { origin, close } = await listenOnLoopback(server);
 	return { origin, requests, close };

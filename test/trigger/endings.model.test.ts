@@ -11,7 +11,11 @@ import fc from 'fast-check';
 import { decodeTime } from 'ulid';
 
 import type { PollState, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
-import { CLOCK_SKEW_TOLERANCE_MS, RETRY_WATCH_MS, readPollState } from '../../nodes/Embroidery/trigger/pollState';
+import {
+	CLOCK_SKEW_TOLERANCE_MS,
+	RETRY_WATCH_MS,
+	readPollState,
+} from '../../nodes/Embroidery/trigger/pollState';
 import { pollJobs } from '../../nodes/Embroidery/trigger/pollJobs';
 import type { JobStatus, Workflow } from '../../nodes/Embroidery/transport/schemas';
 import { JobsInMemory } from './support/jobsInMemory';
@@ -34,13 +38,56 @@ type TriggerEvent =
 type Step = ServiceEvent | TriggerEvent;
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-	{ weight: 6, arbitrary: fc.record({ kind: fc.constant('create' as const), workflow: fc.constantFrom<Workflow>('conversion', 'digitising'), skewMs: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: CLOCK_SKEW_TOLERANCE_MS / 2 }) }) }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), count: fc.integer({ min: 10, max: 60 }) }) },
-	{ weight: 8, arbitrary: fc.record({ kind: fc.constant('run' as const), pick: fc.nat(), ending: fc.constantFrom<'completed' | 'failed'>('completed', 'failed') }) },
+	{
+		weight: 6,
+		arbitrary: fc.record({
+			kind: fc.constant('create' as const),
+			workflow: fc.constantFrom<Workflow>('conversion', 'digitising'),
+			skewMs: fc.oneof(
+				{ weight: 5, arbitrary: fc.constant(0) },
+				{ weight: 1, arbitrary: fc.integer({ min: 1, max: CLOCK_SKEW_TOLERANCE_MS / 2 }) },
+			),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('burst' as const),
+			count: fc.integer({ min: 10, max: 60 }),
+		}),
+	},
+	{
+		weight: 8,
+		arbitrary: fc.record({
+			kind: fc.constant('run' as const),
+			pick: fc.nat(),
+			ending: fc.constantFrom<'completed' | 'failed'>('completed', 'failed'),
+		}),
+	},
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('retry' as const), pick: fc.nat() }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('unreachable' as const), pick: fc.nat(), on: fc.boolean() }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('time' as const), ms: fc.integer({ min: 1000, max: 30 * 60_000 }) }) },
-	{ weight: 8, arbitrary: fc.record({ kind: fc.constant('poll' as const), listingRefused: fc.integer({ min: 0, max: 9 }).map((roll) => roll < 2), followUpsBeforeTimeUp: fc.option(fc.integer({ min: 0, max: 5 })) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('unreachable' as const),
+			pick: fc.nat(),
+			on: fc.boolean(),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant('time' as const),
+			ms: fc.integer({ min: 1000, max: 30 * 60_000 }),
+		}),
+	},
+	{
+		weight: 8,
+		arbitrary: fc.record({
+			kind: fc.constant('poll' as const),
+			listingRefused: fc.integer({ min: 0, max: 9 }).map((roll) => roll < 2),
+			followUpsBeforeTimeUp: fc.option(fc.integer({ min: 0, max: 5 })),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'crash' as const }) },
 );
@@ -92,9 +139,19 @@ class Oracle {
 	ended(id: string, status: 'completed' | 'failed', exempt?: Ending['exempt']): void {
 		const before = this.lastStatus.get(id);
 		const attempt = this.attempts.get(id) ?? 1;
-		const ending: Ending = { id, attempt, status, lookedAt: false, everRead: () => this.read.has(id), sameAsBefore: before === status, emissions: [], exempt };
+		const ending: Ending = {
+			id,
+			attempt,
+			status,
+			lookedAt: false,
+			everRead: () => this.read.has(id),
+			sameAsBefore: before === status,
+			emissions: [],
+			exempt,
+		};
 		// Failed, retried and failed again with no look in between: the listing shows the same ending as before.
-		if (!ending.exempt && before === status && !this.seenUnfinished.has(id)) ending.exempt = 'same ending again, unseen in between';
+		if (!ending.exempt && before === status && !this.seenUnfinished.has(id))
+			ending.exempt = 'same ending again, unseen in between';
 		this.current.set(id, ending);
 		this.lastStatus.set(id, status);
 		this.seenUnfinished.delete(id);
@@ -117,7 +174,8 @@ class Oracle {
 
 	emitted(id: string, status: string, crashed: boolean): void {
 		const ending = this.current.get(id);
-		if (!ending || ending.status !== status) throw new Error(`emitted ${id}:${status}, which is not the job's ending now`);
+		if (!ending || ending.status !== status)
+			throw new Error(`emitted ${id}:${status}, which is not the job's ending now`);
 		ending.emissions.push({ crashed });
 	}
 
@@ -127,9 +185,14 @@ class Oracle {
 	 */
 	restarted(saved: PollState | undefined): void {
 		this.seenUnfinished.clear();
-		const unfinished = new Set((saved?.jobs ?? []).filter((job) => job.status === 'queued' || job.status === 'processing').map((job) => job.id));
+		const unfinished = new Set(
+			(saved?.jobs ?? [])
+				.filter((job) => job.status === 'queued' || job.status === 'processing')
+				.map((job) => job.id),
+		);
 		for (const ending of this.current.values()) {
-			if (ending.sameAsBefore && ending.emissions.length === 0 && !unfinished.has(ending.id)) ending.exempt ??= 'same ending again, unseen in between';
+			if (ending.sameAsBefore && ending.emissions.length === 0 && !unfinished.has(ending.id))
+				ending.exempt ??= 'same ending again, unseen in between';
 		}
 	}
 }
@@ -156,7 +219,8 @@ class ModelledN8n {
 	async poll(event: Extract<TriggerEvent, { kind: 'poll' }>, crash = false): Promise<void> {
 		let followUps = 0;
 		const source = this.jobs.source();
-		const outOfTime = () => event.followUpsBeforeTimeUp !== null && followUps >= event.followUpsBeforeTimeUp;
+		const outOfTime = () =>
+			event.followUpsBeforeTimeUp !== null && followUps >= event.followUpsBeforeTimeUp;
 		const result = await pollJobs(
 			this.memory,
 			{
@@ -201,7 +265,10 @@ class ModelledN8n {
 
 	/** The jobs the trigger can find: those in its state, and those in the listing. */
 	known(): Set<string> {
-		return new Set([...(this.memory?.jobs ?? []).map((job) => job.id), ...this.jobs.listing().map((job) => job.id)]);
+		return new Set([
+			...(this.memory?.jobs ?? []).map((job) => job.id),
+			...this.jobs.listing().map((job) => job.id),
+		]);
 	}
 }
 
@@ -251,7 +318,13 @@ async function runSequence(steps: Step[], filter: TriggerFilter): Promise<RunFig
 				break;
 			}
 			case 'burst':
-				ids.push(...jobs.createMany(event.count, ids.length % 2 === 0 ? 'conversion' : 'digitising', 'processing'));
+				ids.push(
+					...jobs.createMany(
+						event.count,
+						ids.length % 2 === 0 ? 'conversion' : 'digitising',
+						'processing',
+					),
+				);
 				break;
 			case 'run': {
 				const job = pick(event.pick, (status) => status === 'queued' || status === 'processing');
@@ -308,9 +381,17 @@ async function runSequence(steps: Step[], filter: TriggerFilter): Promise<RunFig
 		await n8n.poll({ kind: 'poll', listingRefused: false, followUpsBeforeTimeUp: null });
 	}
 
-	const figures: RunFigures = { endings: 0, required: 0, exempt: {}, exemptYetEmitted: 0, duplicatesAfterCrash: 0 };
+	const figures: RunFigures = {
+		endings: 0,
+		required: 0,
+		exempt: {},
+		exemptYetEmitted: 0,
+		duplicatesAfterCrash: 0,
+	};
 	for (const ending of oracle.endings) {
-		const matches = filter.events.includes(ending.status) && filter.workflows.includes(jobs.all().find((job) => job.id === ending.id)!.workflow);
+		const matches =
+			filter.events.includes(ending.status) &&
+			filter.workflows.includes(jobs.all().find((job) => job.id === ending.id)!.workflow);
 		const label = `${ending.id} attempt ${ending.attempt} ${ending.status}`;
 		if (!matches) {
 			expect({ label, emissions: ending.emissions.length }).toEqual({ label, emissions: 0 });
@@ -318,10 +399,16 @@ async function runSequence(steps: Step[], filter: TriggerFilter): Promise<RunFig
 		}
 		figures.endings++;
 		// Never more than once, except an ending emitted again because a crash lost the save of the poll that emitted it.
-		const beyondCrashes = ending.emissions.length - ending.emissions.filter((emission) => emission.crashed).length;
-		expect({ label, emittedOutsideCrashes: Math.min(beyondCrashes, 2) }).toEqual({ label, emittedOutsideCrashes: Math.min(beyondCrashes, 1) });
+		const beyondCrashes =
+			ending.emissions.length - ending.emissions.filter((emission) => emission.crashed).length;
+		expect({ label, emittedOutsideCrashes: Math.min(beyondCrashes, 2) }).toEqual({
+			label,
+			emittedOutsideCrashes: Math.min(beyondCrashes, 1),
+		});
 		figures.duplicatesAfterCrash += Math.max(0, ending.emissions.length - 1);
-		const unseen = ending.everRead() ? 'retried before the trigger looked at this ending' : 'never listed: more than 50 jobs created between two polls';
+		const unseen = ending.everRead()
+			? 'retried before the trigger looked at this ending'
+			: 'never listed: more than 50 jobs created between two polls';
 		const exempt = ending.exempt ?? (ending.lookedAt ? undefined : unseen);
 		if (exempt === undefined) {
 			figures.required++;
@@ -336,10 +423,18 @@ async function runSequence(steps: Step[], filter: TriggerFilter): Promise<RunFig
 }
 
 describe('every ending against the oracle, in long random sequences', () => {
-	it.each(filters.map((filter) => [filter.events.join('+'), filter.workflows.join('+'), filter] as const))(
+	it.each(
+		filters.map((filter) => [filter.events.join('+'), filter.workflows.join('+'), filter] as const),
+	)(
 		'%s of %s: emitted exactly once, never lost, the stated exceptions aside',
 		async (_events, _workflows, filter) => {
-			const totals: RunFigures = { endings: 0, required: 0, exempt: {}, exemptYetEmitted: 0, duplicatesAfterCrash: 0 };
+			const totals: RunFigures = {
+				endings: 0,
+				required: 0,
+				exempt: {},
+				exemptYetEmitted: 0,
+				duplicatesAfterCrash: 0,
+			};
 			await fc.assert(
 				fc.asyncProperty(fc.array(step, { minLength: 100, maxLength: 400 }), async (steps) => {
 					const figures = await runSequence(steps, filter);
@@ -347,12 +442,15 @@ describe('every ending against the oracle, in long random sequences', () => {
 					totals.required += figures.required;
 					totals.exemptYetEmitted += figures.exemptYetEmitted;
 					totals.duplicatesAfterCrash += figures.duplicatesAfterCrash;
-					for (const [reason, count] of Object.entries(figures.exempt)) totals.exempt[reason] = (totals.exempt[reason] ?? 0) + count;
+					for (const [reason, count] of Object.entries(figures.exempt))
+						totals.exempt[reason] = (totals.exempt[reason] ?? 0) + count;
 				}),
 				{ numRuns: 60, endOnFailure: true },
 			);
 			// The figures the README states: how many endings the exceptions cover, out of all.
-			console.info(`${filter.events.join('+')} of ${filter.workflows.join('+')}: ${JSON.stringify(totals)}`);
+			console.info(
+				`${filter.events.join('+')} of ${filter.workflows.join('+')}: ${JSON.stringify(totals)}`,
+			);
 			expect(totals.required).toBeGreaterThan(totals.endings * 0.5);
 		},
 	);

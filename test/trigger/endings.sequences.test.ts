@@ -19,11 +19,19 @@ import {
 import { JobsInMemory } from './support/jobsInMemory';
 import { SavedStatePoller } from './support/savedStatePoller';
 
-const everything: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] };
+const everything: TriggerFilter = {
+	events: ['completed', 'failed'],
+	workflows: ['conversion', 'digitising'],
+};
 const ending = (id: string, status: string) => `${id}:${status}`;
 
 /** Polls until `done` or the polls run out; a minute of the service's clock passes between polls. */
-async function pollUntil(jobs: JobsInMemory, poller: SavedStatePoller, polls: number, done: () => boolean) {
+async function pollUntil(
+	jobs: JobsInMemory,
+	poller: SavedStatePoller,
+	polls: number,
+	done: () => boolean,
+) {
 	for (let poll = 0; poll < polls && !done(); poll++) {
 		jobs.advance(60_000);
 		await poller.poll();
@@ -48,7 +56,10 @@ describe('a job that ended, left the listing, then was retried with Job > Retry'
 		jobs.set(id, 'completed');
 		await pollUntil(jobs, poller, 30, () => poller.emitted.includes(ending(id, 'completed')));
 		await pollUntil(jobs, poller, 30, () => false);
-		expect(poller.emitted.filter((entry) => entry.startsWith(id))).toEqual([ending(id, 'failed'), ending(id, 'completed')]);
+		expect(poller.emitted.filter((entry) => entry.startsWith(id))).toEqual([
+			ending(id, 'failed'),
+			ending(id, 'completed'),
+		]);
 	});
 
 	it('a retry that failed again before the trigger looked is told apart by its attempt count, and emitted once', async () => {
@@ -64,7 +75,10 @@ describe('a job that ended, left the listing, then was retried with Job > Retry'
 		jobs.retry(id);
 		jobs.set(id, 'failed');
 		await pollUntil(jobs, poller, 40, () => false);
-		expect(poller.emitted.filter((entry) => entry.startsWith(id))).toEqual([ending(id, 'failed'), ending(id, 'failed')]);
+		expect(poller.emitted.filter((entry) => entry.startsWith(id))).toEqual([
+			ending(id, 'failed'),
+			ending(id, 'failed'),
+		]);
 	});
 
 	it('is watched for a retry only while its source may be retried, so the state does not keep it for ever', async () => {
@@ -107,8 +121,12 @@ describe('a followed job whose per-job request keeps failing', () => {
 		jobs.createMany(jobsListingSize, 'conversion', 'completed');
 		const [stuck] = followed;
 		const poll = (reach: (id: string) => boolean) => {
-			const asked = jobsToFollowUp(state, jobs.listing(), everything, jobs.now()).filter((job) => reach(job.id));
-			const results = asked.map((job) => (job.id === stuck ? { id: job.id, unreachable: true as const } : { ...job }));
+			const asked = jobsToFollowUp(state, jobs.listing(), everything, jobs.now()).filter((job) =>
+				reach(job.id),
+			);
+			const results = asked.map((job) =>
+				job.id === stuck ? { id: job.id, unreachable: true as const } : { ...job },
+			);
 			const outcome = advancePoll(state, jobs.listing(), results, everything, jobs.now());
 			state = outcome.state;
 			return outcome.unreachable.map((job) => job.failedChecks);
@@ -142,8 +160,16 @@ describe('an ending whose item keeps failing', () => {
 		state = restarted(outcome.state)!;
 		const [followUp] = jobsToFollowUp(state, jobs.listing(), everything, jobs.now());
 		expect(followUp.id).toBe(id);
-		outcome = advancePoll(state, jobs.listing(), [{ id, workflow: 'conversion', status: 'completed' }], everything, jobs.now());
-		expect(outcome.emit).toEqual([{ id, workflow: 'conversion', status: 'completed', failedPolls: 2 }]);
+		outcome = advancePoll(
+			state,
+			jobs.listing(),
+			[{ id, workflow: 'conversion', status: 'completed' }],
+			everything,
+			jobs.now(),
+		);
+		expect(outcome.emit).toEqual([
+			{ id, workflow: 'conversion', status: 'completed', failedPolls: 2 },
+		]);
 	});
 });
 
@@ -161,7 +187,11 @@ describe('a job whose id was made on a service machine with a slower clock', () 
 		}
 		const oldest = jobs.listing().at(-1)!.id;
 		// Created now (the next second), with an id a minute older than the listing's oldest job.
-		const skewed = jobs.create('digitising', 'completed', jobs.now() + 1000 - (decodeTime(oldest) - 60_000));
+		const skewed = jobs.create(
+			'digitising',
+			'completed',
+			jobs.now() + 1000 - (decodeTime(oldest) - 60_000),
+		);
 		expect(skewed < oldest).toBe(true);
 		expect(await poller.poll()).toEqual([ending(skewed, 'completed')]);
 		expect(await poller.poll()).toEqual([]);

@@ -29,20 +29,27 @@ afterEach(() => restoreClock());
 
 const minutes = (count: number) => (count * 60_000) / scale;
 const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-const idsOf = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => String(item.json.id));
+const idsOf = (items: INodeExecutionData[] | null) =>
+	(items ?? []).map((item) => String(item.json.id));
 
 describe('polls longer than the time after which the next poll goes ahead', () => {
 	it('each poll keeps to its budget and emits what it finished, so every ending goes out once although each item takes 4 minutes', async () => {
 		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({
-			parameters: { events: ['completed', 'failed'], workflow: 'both', options: { includeFullJob: true } },
+			parameters: {
+				events: ['completed', 'failed'],
+				workflow: 'both',
+				options: { includeFullJob: true },
+			},
 			credentials: { ...account.credentials, baseUrl: variant.baseUrl },
 		});
 		expect(await trigger.activate()).toBeNull();
 		const ids = await convert(account, 6);
 		await waitUntilEnded(account, ids);
 		// Every job's detail takes 4 minutes to arrive: six of them are 24 minutes, beyond the 15 after which a poll is presumed stuck.
-		variant.on((request) => (request.route === 'GET /jobs/conversion/{id}' ? { delayMs: minutes(4) } : undefined));
+		variant.on((request) =>
+			request.route === 'GET /jobs/conversion/{id}' ? { delayMs: minutes(4) } : undefined,
+		);
 		speedUpTheClock();
 
 		const polls: Array<{ startedAt: number; endedAt?: number; emitted?: string[] }> = [];
@@ -69,7 +76,8 @@ describe('polls longer than the time after which the next poll goes ahead', () =
 			expect((poll.endedAt! - poll.startedAt) * scale).toBeLessThan(6 * 60_000);
 		}
 		expect(warnings.join('\n')).not.toMatch(/overtaken/);
-		for (let more = 0; more < 6 && trigger.emittedItems().length < ids.length; more++) await trigger.poll();
+		for (let more = 0; more < 6 && trigger.emittedItems().length < ids.length; more++)
+			await trigger.poll();
 		const emitted = trigger.emittedItems().map((item) => String(item.json.id));
 		expect([...emitted].sort()).toEqual([...ids].sort());
 		expect(trigger.failures).toEqual([]);

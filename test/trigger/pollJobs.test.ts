@@ -119,7 +119,9 @@ describe('pollJobs across polls and restarts', () => {
 		jobs.set(kept, 'failed');
 		expect(await poller.poll()).toEqual([ending(kept, 'failed')]);
 		for (const id of [lostInRestart, unseen]) jobs.set(id, 'completed');
-		expect((await poller.poll()).sort()).toEqual([ending(lostInRestart, 'completed'), ending(unseen, 'completed')].sort());
+		expect((await poller.poll()).sort()).toEqual(
+			[ending(lostInRestart, 'completed'), ending(unseen, 'completed')].sort(),
+		);
 	});
 
 	it('emits everything that ended while many jobs left the listing at once, FOLLOW_UPS_PER_POLL at a time', async () => {
@@ -176,54 +178,67 @@ const filters: TriggerFilter[] = [
 describe('pollJobs under random sequences with restarts', () => {
 	it.each(
 		Array.from({ length: 40 }, (_, index) => [index + 1, filters[index % filters.length]] as const),
-	)('seed %i: every ending after activation is emitted exactly once, except the documented limit', async (seed, filter) => {
-		const random = seededRandom(seed);
-		const jobs = new JobsInMemory();
-		jobs.createMany(Math.floor(random() * 70), 'conversion', 'completed');
-		jobs.createMany(Math.floor(random() * 10), 'digitising', 'processing');
-		const poller = new SavedStatePoller(jobs, filter);
-		await poller.poll();
-		const atActivation = new Map(jobs.listing().map((job) => [job.id, job.status]));
-		const invisibleAtActivation = new Set(jobs.all().map((job) => job.id).filter((id) => !atActivation.has(id)));
-		const unknowable = new Set<string>();
-		// A job the service never listed while the poller ran cannot be known to it.
-		const everListed = new Set(atActivation.keys());
-
-		for (let step = 0; step < 120; step++) {
-			const burst = random() < 0.05 ? jobsListingSize + 5 : Math.floor(random() * 4);
-			for (let index = 0; index < burst; index++) jobs.create(random() < 0.5 ? 'conversion' : 'digitising');
-			for (const job of jobs.all()) {
-				if (isEnded(job.status) || random() < 0.6) continue;
-				jobs.set(job.id, job.status === 'queued' ? 'processing' : random() < 0.3 ? 'failed' : 'completed');
-			}
-			if (random() < 0.15) {
-				poller.restart();
-				// After a restart only the saved state's jobs and the next listing can be found again.
-				const findable = new Set([
-					...(poller.state?.jobs ?? []).map((job: TrackedJob) => job.id),
-					...jobs.listing().map((job) => job.id),
-				]);
-				const emittedIds = new Set(poller.emitted.map((entry) => entry.slice(0, 26)));
-				for (const job of jobs.all()) if (!emittedIds.has(job.id) && !findable.has(job.id)) unknowable.add(job.id);
-			}
-			for (const job of jobs.listing()) everListed.add(job.id);
+	)(
+		'seed %i: every ending after activation is emitted exactly once, except the documented limit',
+		async (seed, filter) => {
+			const random = seededRandom(seed);
+			const jobs = new JobsInMemory();
+			jobs.createMany(Math.floor(random() * 70), 'conversion', 'completed');
+			jobs.createMany(Math.floor(random() * 10), 'digitising', 'processing');
+			const poller = new SavedStatePoller(jobs, filter);
 			await poller.poll();
-		}
-		for (const job of jobs.all()) if (!isEnded(job.status)) jobs.set(job.id, 'completed');
-		for (let settle = 0; settle < 30; settle++) await poller.poll();
+			const atActivation = new Map(jobs.listing().map((job) => [job.id, job.status]));
+			const invisibleAtActivation = new Set(
+				jobs
+					.all()
+					.map((job) => job.id)
+					.filter((id) => !atActivation.has(id)),
+			);
+			const unknowable = new Set<string>();
+			// A job the service never listed while the poller ran cannot be known to it.
+			const everListed = new Set(atActivation.keys());
 
-		const endedAfterActivation = jobs
-			.all()
-			.filter((job) => !invisibleAtActivation.has(job.id))
-			.filter((job) => !isEnded(atActivation.get(job.id) ?? 'queued'))
-			.filter((job) => matchesFilter(job, filter));
-		const expected = endedAfterActivation
-			.filter((job) => everListed.has(job.id) && !unknowable.has(job.id))
-			.map((job) => ending(job.id, job.status));
-		expect(new Set(poller.emitted).size).toBe(poller.emitted.length);
-		expect(poller.emitted.sort()).toEqual(expected.sort());
-		// The sequences are busy on purpose (bursts larger than the listing), yet the limit stays the exception.
-		expect(expected.length).toBeGreaterThan(endedAfterActivation.length * 0.8);
-		expect(poller.abandoned).toEqual([]);
-	});
+			for (let step = 0; step < 120; step++) {
+				const burst = random() < 0.05 ? jobsListingSize + 5 : Math.floor(random() * 4);
+				for (let index = 0; index < burst; index++)
+					jobs.create(random() < 0.5 ? 'conversion' : 'digitising');
+				for (const job of jobs.all()) {
+					if (isEnded(job.status) || random() < 0.6) continue;
+					jobs.set(
+						job.id,
+						job.status === 'queued' ? 'processing' : random() < 0.3 ? 'failed' : 'completed',
+					);
+				}
+				if (random() < 0.15) {
+					poller.restart();
+					// After a restart only the saved state's jobs and the next listing can be found again.
+					const findable = new Set([
+						...(poller.state?.jobs ?? []).map((job: TrackedJob) => job.id),
+						...jobs.listing().map((job) => job.id),
+					]);
+					const emittedIds = new Set(poller.emitted.map((entry) => entry.slice(0, 26)));
+					for (const job of jobs.all())
+						if (!emittedIds.has(job.id) && !findable.has(job.id)) unknowable.add(job.id);
+				}
+				for (const job of jobs.listing()) everListed.add(job.id);
+				await poller.poll();
+			}
+			for (const job of jobs.all()) if (!isEnded(job.status)) jobs.set(job.id, 'completed');
+			for (let settle = 0; settle < 30; settle++) await poller.poll();
+
+			const endedAfterActivation = jobs
+				.all()
+				.filter((job) => !invisibleAtActivation.has(job.id))
+				.filter((job) => !isEnded(atActivation.get(job.id) ?? 'queued'))
+				.filter((job) => matchesFilter(job, filter));
+			const expected = endedAfterActivation
+				.filter((job) => everListed.has(job.id) && !unknowable.has(job.id))
+				.map((job) => ending(job.id, job.status));
+			expect(new Set(poller.emitted).size).toBe(poller.emitted.length);
+			expect(poller.emitted.sort()).toEqual(expected.sort());
+			// The sequences are busy on purpose (bursts larger than the listing), yet the limit stays the exception.
+			expect(expected.length).toBeGreaterThan(endedAfterActivation.length * 0.8);
+			expect(poller.abandoned).toEqual([]);
+		},
+	);
 });

@@ -1,4 +1,8 @@
-import type { PollState, TrackedJob, TriggerFilter } from '../../nodes/Embroidery/trigger/pollState';
+import type {
+	PollState,
+	TrackedJob,
+	TriggerFilter,
+} from '../../nodes/Embroidery/trigger/pollState';
 import {
 	FOLLOW_UPS_PER_POLL,
 	MAX_FOLLOWED_JOBS,
@@ -11,7 +15,10 @@ import {
 import { jobsListingSize } from '../../nodes/Embroidery/transport';
 import { JobsInMemory } from './support/jobsInMemory';
 
-const everything: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] };
+const everything: TriggerFilter = {
+	events: ['completed', 'failed'],
+	workflows: ['conversion', 'digitising'],
+};
 
 function ids(jobs: TrackedJob[]): string[] {
 	return jobs.map((job) => job.id);
@@ -94,7 +101,10 @@ describe('advancePoll', () => {
 			failedDigitising,
 		]);
 		expect(run({ events: ['failed'], workflows: ['conversion'] })).toEqual([failedConversion]);
-		const filtered = advancePoll(baseline, listing, [], { events: ['failed'], workflows: ['conversion'] });
+		const filtered = advancePoll(baseline, listing, [], {
+			events: ['failed'],
+			workflows: ['conversion'],
+		});
 		// Widening the filter later does not bring back endings that were already passed over.
 		expect(advancePoll(filtered.state, listing, [], everything).emit).toEqual([]);
 	});
@@ -107,10 +117,20 @@ describe('advancePoll', () => {
 		const listing = jobs.listing();
 		expect(ids(listing)).not.toContain(id);
 		expect(ids(jobsToFollowUp(state, listing, everything))).toEqual([id]);
-		const stillRunning = advancePoll(state, listing, [{ id, workflow: 'conversion', status: 'processing' }], everything);
+		const stillRunning = advancePoll(
+			state,
+			listing,
+			[{ id, workflow: 'conversion', status: 'processing' }],
+			everything,
+		);
 		expect(stillRunning.emit).toEqual([]);
 		expect(ids(jobsToFollowUp(stillRunning.state, listing, everything))).toEqual([id]);
-		const ended = advancePoll(stillRunning.state, listing, [{ id, workflow: 'conversion', status: 'failed' }], everything);
+		const ended = advancePoll(
+			stillRunning.state,
+			listing,
+			[{ id, workflow: 'conversion', status: 'failed' }],
+			everything,
+		);
 		expect(ended.emit).toEqual([{ id, workflow: 'conversion', status: 'failed' }]);
 		expect(jobsToFollowUp(ended.state, listing, everything)).toEqual([]);
 	});
@@ -121,7 +141,10 @@ describe('advancePoll', () => {
 		jobs.create('conversion', 'completed');
 		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
 		jobs.createMany(jobsListingSize, 'conversion', 'queued');
-		const conversionOnly: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion'] };
+		const conversionOnly: TriggerFilter = {
+			events: ['completed', 'failed'],
+			workflows: ['conversion'],
+		};
 		expect(jobsToFollowUp(state, jobs.listing(), conversionOnly)).toEqual([]);
 		const next = advancePoll(state, jobs.listing(), [], conversionOnly);
 		expect(next.state.jobs).toHaveLength(jobsListingSize);
@@ -163,7 +186,9 @@ describe('advancePoll', () => {
 			state = outcome.state;
 		}
 		expect(leftListing).toHaveLength(6 * jobsListingSize);
-		expect(ids(abandoned).sort()).toEqual(leftListing.sort().slice(0, leftListing.length - MAX_FOLLOWED_JOBS));
+		expect(ids(abandoned).sort()).toEqual(
+			leftListing.sort().slice(0, leftListing.length - MAX_FOLLOWED_JOBS),
+		);
 		expect(state.jobs).toHaveLength(jobsListingSize + MAX_FOLLOWED_JOBS);
 	});
 
@@ -221,8 +246,18 @@ describe('readPollState', () => {
 		['another version', { version: 2, floor: null, jobs: [] }],
 		['jobs that are not a list', { version: STATE_VERSION, floor: null, jobs: {} }],
 		['a bad floor', { version: STATE_VERSION, floor: 5, jobs: [] }],
-		['a job without a workflow', { version: STATE_VERSION, floor: null, jobs: [{ id: 'x', status: 'queued' }] }],
-		['a job with an unknown status', { version: STATE_VERSION, floor: null, jobs: [{ id: 'x', workflow: 'conversion', status: 'done' }] }],
+		[
+			'a job without a workflow',
+			{ version: STATE_VERSION, floor: null, jobs: [{ id: 'x', status: 'queued' }] },
+		],
+		[
+			'a job with an unknown status',
+			{
+				version: STATE_VERSION,
+				floor: null,
+				jobs: [{ id: 'x', workflow: 'conversion', status: 'done' }],
+			},
+		],
 	])('treats %s as no state', (_name, saved) => {
 		expect(readPollState(saved)).toBeUndefined();
 	});
@@ -237,14 +272,20 @@ describe('holdBackEndings', () => {
 		jobs.set(other, 'completed');
 		const second = advancePoll(first.state, jobs.listing(), [], everything);
 		expect(ids(second.emit).sort()).toEqual([held, other].sort());
-		const state = holdBackEndings(second.state, second.emit.filter((job) => job.id === held));
+		const state = holdBackEndings(
+			second.state,
+			second.emit.filter((job) => job.id === held),
+		);
 		const third = advancePoll(state, jobs.listing(), [], everything);
 		expect(ids(third.emit)).toEqual([held]);
 		expect(advancePoll(third.state, jobs.listing(), [], everything).emit).toEqual([]);
 
 		// Held back when it came from a follow-up (not in the listing): it is followed again, not dropped.
 		const outside = { id: held, workflow: 'conversion' as const, status: 'completed' as const };
-		const withoutIt: PollState = { ...third.state, jobs: third.state.jobs.filter((job) => job.id !== held) };
+		const withoutIt: PollState = {
+			...third.state,
+			jobs: third.state.jobs.filter((job) => job.id !== held),
+		};
 		const kept = holdBackEndings(withoutIt, [outside]);
 		expect(kept.jobs.find((job) => job.id === held)?.status).toBe('processing');
 		expect(ids(jobsToFollowUp(kept, [], everything))).toContain(held);

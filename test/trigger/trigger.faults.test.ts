@@ -12,7 +12,10 @@ const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 
 const calmNetwork = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0 };
 
 /** n8n retries a failed activation later; under injected faults the first poll may fail a few times. */
-async function activateDespiteFaults(trigger: ActiveTriggerHarness, restart: boolean): Promise<INodeExecutionData[]> {
+async function activateDespiteFaults(
+	trigger: ActiveTriggerHarness,
+	restart: boolean,
+): Promise<INodeExecutionData[]> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return (await (restart ? trigger.restart() : trigger.activate())) ?? [];
@@ -26,7 +29,11 @@ describe('Embroidery Trigger under faults', () => {
 	it('emits every job that ends exactly once, with its preview, through 429s, 5xx, dropped connections and restarts', async () => {
 		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({
-			parameters: { events: ['completed', 'failed'], workflow: 'both', options: { downloadFiles: true } },
+			parameters: {
+				events: ['completed', 'failed'],
+				workflow: 'both',
+				options: { downloadFiles: true },
+			},
 			credentials: account.credentials,
 		});
 		await admin.setFaults(networkTrouble);
@@ -45,7 +52,12 @@ describe('Embroidery Trigger under faults', () => {
 		await admin.setFaults(calmNetwork);
 		const statuses = await waitUntilEnded(account, created);
 		await admin.setFaults({ ...networkTrouble, engineFailureRate: 0 });
-		for (let poll = 0; poll < 30 && new Set(trigger.emittedItems().map((item) => item.json.id)).size < created.length; poll++) {
+		for (
+			let poll = 0;
+			poll < 30 &&
+			new Set(trigger.emittedItems().map((item) => item.json.id)).size < created.length;
+			poll++
+		) {
 			await trigger.poll();
 		}
 		await activateDespiteFaults(trigger, true);
@@ -68,7 +80,10 @@ describe('Embroidery Trigger under faults', () => {
 });
 
 describe('Embroidery Trigger when a file cannot be downloaded', () => {
-	const { sandbox: shortLived, admin: control } = useSandbox({ workers: 1, signedUrlTtlSeconds: 1 });
+	const { sandbox: shortLived, admin: control } = useSandbox({
+		workers: 1,
+		signedUrlTtlSeconds: 1,
+	});
 
 	it('reports the file on the item after one refetch of fresh URLs, emits the job anyway, and does not emit it again', async () => {
 		const account = await newAccount(control, shortLived);
@@ -88,7 +103,10 @@ describe('Embroidery Trigger when a file cannot be downloaded', () => {
 		expect(item.json).toMatchObject({ id, status: 'completed', files: [] });
 		expect(item.binary).toBeUndefined();
 		expect(item.json.fileErrors).toEqual([
-			expect.objectContaining({ kind: 'preview', error: expect.stringMatching(/signed URL has expired/) }),
+			expect.objectContaining({
+				kind: 'preview',
+				error: expect.stringMatching(/signed URL has expired/),
+			}),
 		]);
 		expect(JSON.stringify(item.json)).not.toContain(account.credentials.apiKey);
 		expect(trigger.failures).toEqual([]);

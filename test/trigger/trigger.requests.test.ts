@@ -21,7 +21,10 @@ async function countingProxy(origin: string) {
 	const refusals: string[] = [];
 	let broken: RegExp | undefined;
 	const server = createServer((incoming, outgoing) => {
-		const path = (incoming.url ?? '').split('?')[0].replace('/api/v1', '').replace(/\/[0-9A-HJKMNP-TV-Z]{26}/g, '/{id}');
+		const path = (incoming.url ?? '')
+			.split('?')[0]
+			.replace('/api/v1', '')
+			.replace(/\/[0-9A-HJKMNP-TV-Z]{26}/g, '/{id}');
 		const line = `${incoming.method} ${path}`;
 		if (refusals.includes(line)) {
 			refusals.splice(refusals.indexOf(line), 1);
@@ -39,10 +42,14 @@ async function countingProxy(origin: string) {
 			return;
 		}
 		requests.push(line);
-		const upstream = forward(`${origin}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-			outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(outgoing);
-		});
+		const upstream = forward(
+			`${origin}${incoming.url}`,
+			{ method: incoming.method, headers: incoming.headers },
+			(answer) => {
+				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(outgoing);
+			},
+		);
 		forwardBody(incoming, upstream);
 	});
 	const { baseUrl, close } = await listenOnLoopback(server);
@@ -123,9 +130,16 @@ describe('Embroidery Trigger request budget', () => {
 			proxy.take();
 			proxy.refuseOnce('GET /jobs', 'GET /jobs/conversion/{id}');
 			const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
-			expect((value ?? []).map((item) => [item.json.id, item.json.status])).toEqual([[id, 'failed']]);
+			expect((value ?? []).map((item) => [item.json.id, item.json.status])).toEqual([
+				[id, 'failed'],
+			]);
 			expect(typeof value![0].json.failureCode).toBe('string');
-			expect(proxy.take()).toEqual(['429 GET /jobs', 'GET /jobs', '429 GET /jobs/conversion/{id}', 'GET /jobs/conversion/{id}']);
+			expect(proxy.take()).toEqual([
+				'429 GET /jobs',
+				'GET /jobs',
+				'429 GET /jobs/conversion/{id}',
+				'GET /jobs/conversion/{id}',
+			]);
 			expect(warnings.filter((warning) => warning.includes('poll failed'))).toEqual([]);
 			expect(trigger.failures).toEqual([]);
 		} finally {

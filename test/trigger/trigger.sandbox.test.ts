@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings, testTriggerManually } from '../support/n8n-poll';
+import {
+	ActiveTriggerHarness,
+	binaryBuffer,
+	collectLoggedWarnings,
+	testTriggerManually,
+} from '../support/n8n-poll';
 import { useSandbox } from '../support/sandboxFixture';
 import type { Faults } from '../support/sandbox';
 import { convert, digitise, newAccount, waitUntilEnded } from './support/sandboxJobs';
@@ -54,7 +59,11 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		const items = (await trigger.poll()) ?? [];
 		expect(idsOf(items).sort()).toEqual([...ids].sort());
 		for (const item of items) {
-			expect(item.json).toMatchObject({ workflow: 'conversion', status: 'completed', outputsLocked: true });
+			expect(item.json).toMatchObject({
+				workflow: 'conversion',
+				status: 'completed',
+				outputsLocked: true,
+			});
 			expect(item.binary?.preview).toBeDefined();
 			expect(item.binary?.output).toBeUndefined();
 			const preview = await binaryBuffer(item.binary!.preview);
@@ -71,7 +80,11 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	it('downloads the machine file of a job unlocked before the poll, intact', async () => {
 		const account = await newAccount(admin, sandbox, 'internal');
 		const trigger = new ActiveTriggerHarness({
-			parameters: { events: ['completed'], workflow: 'conversion', options: { downloadFiles: true, includeFullJob: true } },
+			parameters: {
+				events: ['completed'],
+				workflow: 'conversion',
+				options: { downloadFiles: true, includeFullJob: true },
+			},
 			credentials: account.credentials,
 		});
 		await trigger.activate();
@@ -80,8 +93,15 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		const unlocked = await account.api.post(`/jobs/conversion/${id}/unlock`);
 		expect(unlocked.status).toBe(200);
 		const [item] = (await trigger.poll()) ?? [];
-		expect(item.json).toMatchObject({ id, workflow: 'conversion', status: 'completed', downloadsUnlocked: true });
-		expect(item.json.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'completed' })]));
+		expect(item.json).toMatchObject({
+			id,
+			workflow: 'conversion',
+			status: 'completed',
+			downloadsUnlocked: true,
+		});
+		expect(item.json.events).toEqual(
+			expect.arrayContaining([expect.objectContaining({ type: 'completed' })]),
+		);
 		expect(item.json.outputsLocked).toBeUndefined();
 		const output = await binaryBuffer(item.binary!.output);
 		const expected = (unlocked.body.job.outputs as Array<{ checksum: string }>)[0].checksum;
@@ -92,7 +112,11 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	it('watches only digitising jobs when asked, and fetches their full job from the digitising route', async () => {
 		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({
-			parameters: { events: ['completed', 'failed'], workflow: 'digitising', options: { includeFullJob: true } },
+			parameters: {
+				events: ['completed', 'failed'],
+				workflow: 'digitising',
+				options: { includeFullJob: true },
+			},
 			credentials: account.credentials,
 		});
 		await trigger.activate();
@@ -104,14 +128,19 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		for (const item of items) {
 			expect(item.json.workflow).toBe('digitising');
 			expect(Array.isArray(item.json.warnings)).toBe(true);
-			expect(item.json.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: item.json.status })]));
+			expect(item.json.events).toEqual(
+				expect.arrayContaining([expect.objectContaining({ type: item.json.status })]),
+			);
 		}
 		expect(await trigger.poll()).toBeNull();
 	});
 
 	it('emits failures with failureCode and failureReason, and respects the event filter', async () => {
 		const account = await newAccount(admin, sandbox);
-		const failuresOnly = new ActiveTriggerHarness({ parameters: { events: ['failed'], workflow: 'both' }, credentials: account.credentials });
+		const failuresOnly = new ActiveTriggerHarness({
+			parameters: { events: ['failed'], workflow: 'both' },
+			credentials: account.credentials,
+		});
 		await failuresOnly.activate();
 		const completed = await convert(account, 1);
 		const failed = await withFaults({ engineFailureRate: 1 }, async () => {
@@ -133,13 +162,18 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 	it('emits a job seen queued by a poll whose state n8n never saved, after a restart, once', async () => {
 		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		const trigger = new ActiveTriggerHarness({
+			parameters: both,
+			credentials: account.credentials,
+		});
 		await trigger.activate();
 		const [id] = await convert(account, 1);
 		expect(await trigger.poll()).toBeNull();
 		const savedBefore = JSON.stringify(trigger.savedStaticData());
 		await waitUntilEnded(account, [id]);
-		expect(await trigger.restart()).toEqual([expect.objectContaining({ json: expect.objectContaining({ id }) })]);
+		expect(await trigger.restart()).toEqual([
+			expect.objectContaining({ json: expect.objectContaining({ id }) }),
+		]);
 		expect(JSON.stringify(trigger.savedStaticData())).not.toBe(savedBefore);
 		expect(await trigger.restart()).toBeNull();
 		expect(await trigger.poll()).toBeNull();
@@ -148,7 +182,10 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 	it('does not emit what ended while the workflow was deactivated, once the user activates it again', async () => {
 		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		const trigger = new ActiveTriggerHarness({
+			parameters: both,
+			credentials: account.credentials,
+		});
 		await trigger.activate();
 		const [whileActive] = await convert(account, 1);
 		await waitUntilEnded(account, [whileActive]);
@@ -170,7 +207,10 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 	it('follows up a job that left the 50-job listing before the trigger saw it end', async () => {
 		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		const trigger = new ActiveTriggerHarness({
+			parameters: both,
+			credentials: account.credentials,
+		});
 		await trigger.activate();
 		const [first] = await convert(account, 1);
 		// This poll sees the job unfinished (it emits nothing), so only a follow-up can find its ending.
@@ -186,13 +226,18 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 	it('after a successful poll, logs a failing poll and tries again next time instead of throwing', async () => {
 		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials });
+		const trigger = new ActiveTriggerHarness({
+			parameters: both,
+			credentials: account.credentials,
+		});
 		await trigger.activate();
 		await admin.revokeKey(account.keyId);
 		const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
 		expect(value).toBeNull();
 		expect(trigger.failures).toEqual([]);
-		expect(warnings.join('\n')).toMatch(/poll failed, trying again at the next poll: Authentication failed/);
+		expect(warnings.join('\n')).toMatch(
+			/poll failed, trying again at the next poll: Authentication failed/,
+		);
 		expect(warnings.join('\n')).not.toContain(account.credentials.apiKey);
 		// A new activation with the broken key throws, so the user sees it when publishing.
 		await expect(trigger.restart()).rejects.toThrow(/Authentication failed/);
@@ -200,7 +245,10 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 	it('lets only one of two overlapping polls emit, so a slow poll never doubles an ending', async () => {
 		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({ parameters: { ...both, options: { downloadFiles: true } }, credentials: account.credentials });
+		const trigger = new ActiveTriggerHarness({
+			parameters: { ...both, options: { downloadFiles: true } },
+			credentials: account.credentials,
+		});
 		await trigger.activate();
 		const ids = await convert(account, 3);
 		await waitUntilEnded(account, ids);
@@ -214,7 +262,11 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		const first = await newAccount(admin, sandbox);
 		const second = await newAccount(admin, sandbox);
 		await waitUntilEnded(second, await convert(second, 2));
-		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: first.credentials, credentialId: 'first' });
+		const trigger = new ActiveTriggerHarness({
+			parameters: both,
+			credentials: first.credentials,
+			credentialId: 'first',
+		});
 		await trigger.activate();
 		trigger.useCredential(second.credentials, 'second');
 		expect(await trigger.restart()).toBeNull();
@@ -225,12 +277,16 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	});
 });
 
-describe('Embroidery Trigger under n8n\'s poll cursor (each poll reads its own copy of the static data)', () => {
+describe("Embroidery Trigger under n8n's poll cursor (each poll reads its own copy of the static data)", () => {
 	it('emits a job that ends after the user activated the workflow once, and logs a later failing poll instead of throwing', async () => {
 		const account = await newAccount(admin, sandbox);
 		const before = await convert(account, 1);
 		await waitUntilEnded(account, before);
-		const trigger = new ActiveTriggerHarness({ parameters: both, credentials: account.credentials, pollCursor: true });
+		const trigger = new ActiveTriggerHarness({
+			parameters: both,
+			credentials: account.credentials,
+			pollCursor: true,
+		});
 		expect(await trigger.activate('activate')).toBeNull();
 		const [id] = await convert(account, 1);
 		expect(await trigger.poll()).toBeNull();
@@ -266,12 +322,21 @@ describe('Embroidery Trigger in a manual test run', () => {
 			await waitUntilEnded(account, created);
 			return created;
 		});
-		const [[newestFailure]] = (await testTriggerManually({ parameters: both, credentials: account.credentials })) ?? [[]];
-		expect(newestFailure.json).toMatchObject({ id: failed[0], workflow: 'conversion', status: 'failed' });
+		const [[newestFailure]] = (await testTriggerManually({
+			parameters: both,
+			credentials: account.credentials,
+		})) ?? [[]];
+		expect(newestFailure.json).toMatchObject({
+			id: failed[0],
+			workflow: 'conversion',
+			status: 'failed',
+		});
 		expect(typeof newestFailure.json.failureCode).toBe('string');
 		expect(typeof newestFailure.json.failureReason).toBe('string');
-		const [[newestCompleted]] =
-			(await testTriggerManually({ parameters: { events: ['completed'], workflow: 'both' }, credentials: account.credentials })) ?? [[]];
+		const [[newestCompleted]] = (await testTriggerManually({
+			parameters: { events: ['completed'], workflow: 'both' },
+			credentials: account.credentials,
+		})) ?? [[]];
 		expect(newestCompleted.json.id).toBe(ids[1]);
 	});
 
@@ -280,16 +345,30 @@ describe('Embroidery Trigger in a manual test run', () => {
 		const ids = await convert(account, 1);
 		await waitUntilEnded(account, ids);
 		await expect(
-			testTriggerManually({ parameters: { events: ['failed'], workflow: 'both' }, credentials: account.credentials }),
-		).rejects.toThrow('None of the 50 most recent jobs is a conversion or digitising job that failed');
+			testTriggerManually({
+				parameters: { events: ['failed'], workflow: 'both' },
+				credentials: account.credentials,
+			}),
+		).rejects.toThrow(
+			'None of the 50 most recent jobs is a conversion or digitising job that failed',
+		);
 		await expect(
-			testTriggerManually({ parameters: { events: ['completed'], workflow: 'digitising' }, credentials: account.credentials }),
+			testTriggerManually({
+				parameters: { events: ['completed'], workflow: 'digitising' },
+				credentials: account.credentials,
+			}),
 		).rejects.toThrow('None of the 50 most recent jobs is a digitising job that completed');
 		await expect(
-			testTriggerManually({ parameters: { events: ['completed'], workflow: 'embroidering' }, credentials: account.credentials }),
+			testTriggerManually({
+				parameters: { events: ['completed'], workflow: 'embroidering' },
+				credentials: account.credentials,
+			}),
 		).rejects.toThrow('Workflow is "embroidering", which is not a workflow');
 		await expect(
-			testTriggerManually({ parameters: { events: [], workflow: 'both' }, credentials: account.credentials }),
+			testTriggerManually({
+				parameters: { events: [], workflow: 'both' },
+				credentials: account.credentials,
+			}),
 		).rejects.toThrow('Choose at least one event to trigger on');
 	});
 });

@@ -16,7 +16,9 @@ const { sandbox, admin } = useSandbox();
 const variant = useVariantService(sandbox, [pollLimits]);
 
 /** An active trigger of a fresh account that talks to the variant service; jobs are made straight at the sandbox. */
-async function activeTrigger(options: { downloadFiles?: boolean; includeFullJob?: boolean } = {}): Promise<{ account: Account; trigger: ActiveTriggerHarness }> {
+async function activeTrigger(
+	options: { downloadFiles?: boolean; includeFullJob?: boolean } = {},
+): Promise<{ account: Account; trigger: ActiveTriggerHarness }> {
 	const account = await newAccount(admin, sandbox);
 	const trigger = new ActiveTriggerHarness({
 		parameters: { events: ['completed', 'failed'], workflow: 'both', options },
@@ -52,20 +54,36 @@ describe('one job that keeps failing', () => {
 		const [broken, healthy] = await convert(account, 2);
 		await waitUntilEnded(account, [broken, healthy]);
 		variant.on((request) =>
-			request.route === 'GET /jobs/conversion/{id}' && request.url.includes(broken) ? { status: 500, body: { message: 'Server Error' } } : undefined,
+			request.route === 'GET /jobs/conversion/{id}' && request.url.includes(broken)
+				? { status: 500, body: { message: 'Server Error' } }
+				: undefined,
 		);
 		const first = await collectLoggedWarnings(async () => await trigger.poll());
 		expect(idsOf(first.value)).toEqual([healthy]);
-		expect(first.warnings.join('\n')).toMatch(new RegExp(`poll failed, trying again at the next poll for conversion job ${broken}: The service failed: Server Error`));
+		expect(first.warnings.join('\n')).toMatch(
+			new RegExp(
+				`poll failed, trying again at the next poll for conversion job ${broken}: The service failed: Server Error`,
+			),
+		);
 		expect(await trigger.poll()).toBeNull();
 		const third = (await trigger.poll()) ?? [];
 		expect(idsOf(third)).toEqual([broken]);
-		expect(third[0].json).toMatchObject({ status: 'completed', detailError: 'The service failed: Server Error' });
+		expect(third[0].json).toMatchObject({
+			status: 'completed',
+			detailError: 'The service failed: Server Error',
+		});
 		expect(await trigger.poll()).toBeNull();
-		expect(trigger.emittedItems().map((item) => item.json.id).sort()).toEqual([broken, healthy].sort());
+		expect(
+			trigger
+				.emittedItems()
+				.map((item) => item.json.id)
+				.sort(),
+		).toEqual([broken, healthy].sort());
 		expect(trigger.failures).toEqual([]);
 		// Every poll asked for the broken job again (each ask retried by the transport), the healthy one only once.
-		expect(variant.of('GET /jobs/conversion/{id}').filter((request) => request.url.includes(healthy))).toHaveLength(1);
+		expect(
+			variant.of('GET /jobs/conversion/{id}').filter((request) => request.url.includes(healthy)),
+		).toHaveLength(1);
 	});
 });
 
@@ -76,7 +94,10 @@ describe('polls that overlap', () => {
 		await waitUntilEnded(account, ids);
 		variant.requests.splice(0);
 		variant.on((request) => (request.route === 'GET /jobs' ? { delayMs: 800 } : undefined));
-		await Promise.all([trigger.poll(), new Promise((resolve) => setTimeout(resolve, 200)).then(async () => await trigger.poll())]);
+		await Promise.all([
+			trigger.poll(),
+			new Promise((resolve) => setTimeout(resolve, 200)).then(async () => await trigger.poll()),
+		]);
 		expect(trigger.emittedItems().map((item) => item.json.id)).toEqual(ids);
 		expect(variant.of('GET /jobs')).toHaveLength(1);
 	});
@@ -87,7 +108,9 @@ describe('polls that overlap', () => {
 		await waitUntilEnded(account, ids);
 		pollLimits.stuckPollMs = 300;
 		let listings = 0;
-		variant.on((request) => (request.route === 'GET /jobs' && ++listings === 1 ? { delayMs: 1500 } : undefined));
+		variant.on((request) =>
+			request.route === 'GET /jobs' && ++listings === 1 ? { delayMs: 1500 } : undefined,
+		);
 		const { warnings } = await collectLoggedWarnings(async () => {
 			const stalled = trigger.poll();
 			await new Promise((resolve) => setTimeout(resolve, 500));

@@ -40,7 +40,8 @@ async function activeTrigger(
 	return { account, trigger };
 }
 
-const idsOf = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => item.json.id as string);
+const idsOf = (items: INodeExecutionData[] | null) =>
+	(items ?? []).map((item) => item.json.id as string);
 
 describe('Embroidery Trigger version 1.1: Show Warnings', () => {
 	it('is on by default: each completed job carries its warnings, at one detail GET per completed job; a failed job costs its one GET as before', async () => {
@@ -56,13 +57,18 @@ describe('Embroidery Trigger version 1.1: Show Warnings', () => {
 		const items = (await trigger.poll()) ?? [];
 		expect(idsOf(items).sort()).toEqual([...completed, ...failed].sort());
 		for (const item of items.filter((each) => each.json.status === 'completed')) {
-			expect(item.json).toMatchObject({ workflow: 'conversion', warnings: [expWarning], sourceFile: expect.stringMatching(/^star-\d\.jef$/) });
+			expect(item.json).toMatchObject({
+				workflow: 'conversion',
+				warnings: [expWarning],
+				sourceFile: expect.stringMatching(/^star-\d\.jef$/),
+			});
 		}
 		const [failedItem] = items.filter((each) => each.json.status === 'failed');
 		expect(typeof failedItem.json.failureCode).toBe('string');
 		expect(variant.of('GET /jobs')).toHaveLength(1);
 		expect(variant.of(detailRoute)).toHaveLength(3);
-		for (const id of [...completed, ...failed]) expect(variant.of(detailRoute).filter((request) => request.url.includes(id))).toHaveLength(1);
+		for (const id of [...completed, ...failed])
+			expect(variant.of(detailRoute).filter((request) => request.url.includes(id))).toHaveLength(1);
 
 		variant.requests.splice(0);
 		expect(await trigger.poll()).toBeNull();
@@ -73,61 +79,81 @@ describe('Embroidery Trigger version 1.1: Show Warnings', () => {
 	it.each([
 		['turned off', { showWarnings: false }, 1.1],
 		['in a version 1 trigger, which keeps its output', {}, 1],
-	])('%s, completed jobs come from the listing alone: no warnings, no detail GET', async (_case, parameters, typeVersion) => {
-		const { account, trigger } = await activeTrigger(parameters, typeVersion);
-		const ids = await convert(account, 2, warnedDesign);
-		await waitUntilEnded(account, ids);
-		variant.requests.splice(0);
+	])(
+		'%s, completed jobs come from the listing alone: no warnings, no detail GET',
+		async (_case, parameters, typeVersion) => {
+			const { account, trigger } = await activeTrigger(parameters, typeVersion);
+			const ids = await convert(account, 2, warnedDesign);
+			await waitUntilEnded(account, ids);
+			variant.requests.splice(0);
 
-		const items = (await trigger.poll()) ?? [];
-		expect(idsOf(items).sort()).toEqual([...ids].sort());
-		for (const item of items) {
-			expect(item.json.status).toBe('completed');
-			expect(item.json).not.toHaveProperty('warnings');
-		}
-		expect(variant.requests.map((request) => request.route)).toEqual(['GET /jobs']);
-	});
+			const items = (await trigger.poll()) ?? [];
+			expect(idsOf(items).sort()).toEqual([...ids].sort());
+			for (const item of items) {
+				expect(item.json.status).toBe('completed');
+				expect(item.json).not.toHaveProperty('warnings');
+			}
+			expect(variant.requests.map((request) => request.route)).toEqual(['GET /jobs']);
+		},
+	);
 
 	it.each([
 		['Include Full Job', { includeFullJob: true }, 'asIs'],
 		['Download Files, from a listing with file links', { downloadFiles: true }, 'asIs'],
 		['Download Files, from a lean listing without file links', { downloadFiles: true }, 'lean'],
-	] as const)('with %s, the one detail GET per job serves the warnings too', async (_case, options, shape) => {
-		const { account, trigger } = await activeTrigger({ options });
-		const ids = await convert(account, 2, warnedDesign);
-		await waitUntilEnded(account, ids);
-		variant.answer(shape);
-		variant.requests.splice(0);
+	] as const)(
+		'with %s, the one detail GET per job serves the warnings too',
+		async (_case, options, shape) => {
+			const { account, trigger } = await activeTrigger({ options });
+			const ids = await convert(account, 2, warnedDesign);
+			await waitUntilEnded(account, ids);
+			variant.answer(shape);
+			variant.requests.splice(0);
 
-		const items = (await trigger.poll()) ?? [];
-		expect(idsOf(items).sort()).toEqual([...ids].sort());
-		for (const item of items) {
-			expect(item.json).toMatchObject({ status: 'completed', warnings: [expWarning] });
-			if ('downloadFiles' in options) expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
-		}
-		expect(variant.of('GET /jobs')).toHaveLength(1);
-		for (const id of ids) expect(variant.of(detailRoute).filter((request) => request.url.includes(id))).toHaveLength(1);
-		expect(trigger.failures).toEqual([]);
-	});
+			const items = (await trigger.poll()) ?? [];
+			expect(idsOf(items).sort()).toEqual([...ids].sort());
+			for (const item of items) {
+				expect(item.json).toMatchObject({ status: 'completed', warnings: [expWarning] });
+				if ('downloadFiles' in options)
+					expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
+			}
+			expect(variant.of('GET /jobs')).toHaveLength(1);
+			for (const id of ids)
+				expect(variant.of(detailRoute).filter((request) => request.url.includes(id))).toHaveLength(
+					1,
+				);
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 
 	it('a job whose detail keeps failing is emitted after two more polls without warnings, with detailError kept by Simplify', async () => {
 		const { account, trigger } = await activeTrigger();
 		const [broken, healthy] = await convert(account, 2, warnedDesign);
 		await waitUntilEnded(account, [broken, healthy]);
 		variant.on((request) =>
-			request.route === detailRoute && request.url.includes(broken) ? { status: 500, body: { message: 'Server Error' } } : undefined,
+			request.route === detailRoute && request.url.includes(broken)
+				? { status: 500, body: { message: 'Server Error' } }
+				: undefined,
 		);
 
 		const first = await collectLoggedWarnings(async () => await trigger.poll());
 		expect(idsOf(first.value)).toEqual([healthy]);
 		expect(first.value![0].json.warnings).toEqual([expWarning]);
-		expect(first.warnings.join('\n')).toMatch(new RegExp(`poll failed, trying again at the next poll for conversion job ${broken}`));
+		expect(first.warnings.join('\n')).toMatch(
+			new RegExp(`poll failed, trying again at the next poll for conversion job ${broken}`),
+		);
 		expect(await trigger.poll()).toBeNull();
 		const [late] = (await trigger.poll()) ?? [];
-		expect(late.json).toMatchObject({ id: broken, status: 'completed', detailError: 'The service failed: Server Error' });
+		expect(late.json).toMatchObject({
+			id: broken,
+			status: 'completed',
+			detailError: 'The service failed: Server Error',
+		});
 		expect(late.json).not.toHaveProperty('warnings');
 		expect(await trigger.poll()).toBeNull();
-		expect(variant.of(detailRoute).filter((request) => request.url.includes(healthy))).toHaveLength(1);
+		expect(variant.of(detailRoute).filter((request) => request.url.includes(healthy))).toHaveLength(
+			1,
+		);
 		expect(trigger.failures).toEqual([]);
 	});
 });

@@ -50,7 +50,11 @@ class CollectedResults implements ItemResults {
 		// The jobs the error is about go on its item: one as id and workflow, several as a list.
 		const jobs = jobsOfError(nodeError);
 		const json: INodeExecutionData['json'] =
-			jobs.length === 1 ? { ...jobs[0] } : jobs.length > 1 ? { jobs: jobs.map((job) => ({ ...job })) } : {};
+			jobs.length === 1
+				? { ...jobs[0] }
+				: jobs.length > 1
+					? { jobs: jobs.map((job) => ({ ...job })) }
+					: {};
 		json.error = nodeError.message;
 		if (nodeError.description) json.description = nodeError.description;
 		if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
@@ -67,7 +71,8 @@ class CollectedResults implements ItemResults {
 		if (others.length === 0) return error;
 		const list = others.map((job) => `${job.id} (${job.workflow})`).join(', ');
 		const also = named.size > 0 ? ' also' : '';
-		error.description = `${error.description ?? ''} This run${also} created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`.trim();
+		error.description =
+			`${error.description ?? ''} This run${also} created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`.trim();
 		return error;
 	}
 
@@ -83,10 +88,16 @@ class CollectedResults implements ItemResults {
 
 /** Runs the operation over every item; each failure lands on its item, or ends the run without Continue On Fail. */
 /** Get and Get Many shape their own items; from version 3 the operations that end with whole jobs are shaped here. */
-function simplifiesJobItems(context: IExecuteFunctions, resource: string, operationName: string): boolean {
+function simplifiesJobItems(
+	context: IExecuteFunctions,
+	resource: string,
+	operationName: string,
+): boolean {
 	if (resource !== 'job' || context.getNode().typeVersion < 3) return false;
 	if (operationName === 'unlock' || operationName === 'waitForCompletion') return true;
-	return operationName === 'create' && context.getNodeParameter('waitForCompletion', 0, false) === true;
+	return (
+		operationName === 'create' && context.getNodeParameter('waitForCompletion', 0, false) === true
+	);
 }
 
 /** A job the operation put out, not a failure's item (which carries `error`) or anything else. */
@@ -95,7 +106,10 @@ function isJobItem(json: INodeExecutionData['json']): boolean {
 }
 
 /** Simplify (or the tool's Output) on each job item's JSON; binary data stays as it is. */
-function simplifiedJobItems(context: IExecuteFunctions, output: INodeExecutionData[]): INodeExecutionData[] {
+function simplifiedJobItems(
+	context: IExecuteFunctions,
+	output: INodeExecutionData[],
+): INodeExecutionData[] {
 	return output.map((item) => {
 		if (!isJobItem(item.json)) return item;
 		const itemIndex = (item.pairedItem as { item: number }).item;
@@ -115,12 +129,14 @@ async function runItems(
 		} catch (error) {
 			// A failure shared by all items (say, the jobs listing refused): each unanswered item gets it.
 			const answered = results.answeredItems();
-			for (const itemIndex of itemIndices) if (!answered.has(itemIndex)) results.fail(itemIndex, error);
+			for (const itemIndex of itemIndices)
+				if (!answered.has(itemIndex)) results.fail(itemIndex, error);
 		}
 	} else {
 		for (const itemIndex of itemIndices) {
 			try {
-				for (const output of await operation.execute.call(context, itemIndex)) results.add(itemIndex, output);
+				for (const output of await operation.execute.call(context, itemIndex))
+					results.add(itemIndex, output);
 			} catch (error) {
 				results.fail(itemIndex, error);
 			}
@@ -134,7 +150,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operations[resource]?.[operationName];
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not known`,
+		);
 	}
 	const results = new CollectedResults(this);
 	const itemIndices = items.map((_, index) => index);
@@ -149,7 +168,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// A listing's locked and failed jobs are no news about this run; its items still carry their warnings.
 	const hints = resource === 'job' && operationName === 'getMany' ? [] : jobHints(output);
 	// Execution hints reach the editor's output pane; older n8n versions have no such method.
-	if (hints.length > 0 && typeof this.addExecutionHints === 'function') this.addExecutionHints(...hints);
+	if (hints.length > 0 && typeof this.addExecutionHints === 'function')
+		this.addExecutionHints(...hints);
 	// Shaped after the hints, which read what Simplify leaves out (the downloaded files).
-	return [simplifiesJobItems(this, resource, operationName) ? simplifiedJobItems(this, output) : output];
+	return [
+		simplifiesJobItems(this, resource, operationName) ? simplifiedJobItems(this, output) : output,
+	];
 }

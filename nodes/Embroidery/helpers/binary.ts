@@ -57,7 +57,9 @@ export async function describeSources(
 		sources.push({
 			itemIndex,
 			propertyName,
-			fileName: binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
+			fileName:
+				binary.fileName ??
+				`${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
 			mimeType: binary.mimeType ?? 'application/octet-stream',
 			bytes: await sizeOf(context, binary),
 			binaryId: binary.id,
@@ -105,14 +107,19 @@ class StoredSourceFile extends File {
  * A source as a named FormData file part: streamed from n8n's binary store when it keeps the file
  * there, otherwise read into memory (inline binary data is in memory already).
  */
-export async function sourceFile(context: IExecuteFunctions, source: SourceFile & { content?: Buffer }): Promise<File> {
+export async function sourceFile(
+	context: IExecuteFunctions,
+	source: SourceFile & { content?: Buffer },
+): Promise<File> {
 	const binaryId = source.binaryId;
 	if (binaryId) {
 		const open = async () => await context.helpers.getBinaryStream(binaryId);
 		return new StoredSourceFile(source.bytes, open, source.fileName, source.mimeType);
 	}
 	// A source fetched from a URL (jobCreation/urlSource.ts) is not on the item; it brings its bytes.
-	const buffer = source.content ?? (await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName));
+	const buffer =
+		source.content ??
+		(await context.helpers.getBinaryDataBuffer(source.itemIndex, source.propertyName));
 	// The cast only narrows Buffer's ArrayBufferLike; File copies the bytes once either way.
 	return new File([buffer as Uint8Array<ArrayBuffer>], source.fileName, { type: source.mimeType });
 }

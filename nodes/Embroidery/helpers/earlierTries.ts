@@ -14,7 +14,9 @@ import type { CreatedJob } from './jobCreation/createJobs';
  */
 
 /** What a try sent for one source file of an item: the job it became, or a request whose answer was lost. */
-export type SentSource = { outcome: 'created'; job: CreatedJob } | { outcome: 'unknown'; reason: string };
+export type SentSource =
+	| { outcome: 'created'; job: CreatedJob }
+	| { outcome: 'unknown'; reason: string };
 
 interface ItemRecord {
 	/** The item's parameters and input files, so a record is reused only for the same request. */
@@ -44,12 +46,16 @@ const executions = new Map<string, ExecutionRecord>();
 
 function dropStale(now: number): void {
 	for (const [id, record] of executions) {
-		if (record.runningTries === 0 && now - record.lastUsedAt > keepAfterLastTryMs) executions.delete(id);
+		if (record.runningTries === 0 && now - record.lastUsedAt > keepAfterLastTryMs)
+			executions.delete(id);
 	}
 }
 
 function executionIdOf(context: EmbroideryContext): string | undefined {
-	const id = 'getExecutionId' in context && typeof context.getExecutionId === 'function' ? context.getExecutionId() : undefined;
+	const id =
+		'getExecutionId' in context && typeof context.getExecutionId === 'function'
+			? context.getExecutionId()
+			: undefined;
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
@@ -76,7 +82,8 @@ export function startTry(context: IExecuteFunctions): { end(): void } {
 		end() {
 			started.runningTries--;
 			started.lastUsedAt = clock.now();
-			if (started.runningTries === 0 && started.items.size === 0 && started.unlocks.size === 0) executions.delete(id);
+			if (started.runningTries === 0 && started.items.size === 0 && started.unlocks.size === 0)
+				executions.delete(id);
 		},
 	};
 }
@@ -109,7 +116,12 @@ export function refusedBeforeActing(error: unknown): boolean {
 }
 
 /** One source file as a key: where it came from and what it is. */
-export function sourceKey(source: { propertyName: string; fileName: string; bytes: number; sourceUrl?: string }): string {
+export function sourceKey(source: {
+	propertyName: string;
+	fileName: string;
+	bytes: number;
+	sourceUrl?: string;
+}): string {
 	return JSON.stringify([source.sourceUrl ?? source.propertyName, source.fileName, source.bytes]);
 }
 
@@ -146,11 +158,18 @@ export class EarlierCreations {
 		this.item(itemIndex, identity)?.sources.set(key, { outcome: 'unknown', reason });
 	}
 
-	created(itemIndex: number, identity: string, key: string, job: CreatedJob, sourceCount: number): void {
+	created(
+		itemIndex: number,
+		identity: string,
+		key: string,
+		job: CreatedJob,
+		sourceCount: number,
+	): void {
 		const item = this.item(itemIndex, identity);
 		if (!item) return;
 		item.sources.set(key, { outcome: 'created', job });
-		item.complete = [...item.sources.values()].filter((sent) => sent.outcome === 'created').length >= sourceCount;
+		item.complete =
+			[...item.sources.values()].filter((sent) => sent.outcome === 'created').length >= sourceCount;
 	}
 
 	/** The answer was lost, or could not be paired: the job may exist, so the source is never sent again. */
@@ -169,11 +188,18 @@ export function earlierCreationsOf(context: IExecuteFunctions): EarlierCreations
 }
 
 /** What this execution knows of its own unlock of a job. */
-export function earlierUnlockOf(context: EmbroideryContext, ref: JobRef): UnlockOutcome | undefined {
+export function earlierUnlockOf(
+	context: EmbroideryContext,
+	ref: JobRef,
+): UnlockOutcome | undefined {
 	return recordOf(context)?.unlocks.get(jobKey(ref));
 }
 
-export function recordUnlock(context: EmbroideryContext, ref: JobRef, outcome: UnlockOutcome | 'refused'): void {
+export function recordUnlock(
+	context: EmbroideryContext,
+	ref: JobRef,
+	outcome: UnlockOutcome | 'refused',
+): void {
 	const unlocks = recordOf(context)?.unlocks;
 	if (!unlocks) return;
 	if (outcome === 'refused') unlocks.delete(jobKey(ref));

@@ -29,7 +29,9 @@ function text(value: unknown): string | undefined {
 }
 
 function record(value: unknown): IDataObject | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /**
@@ -64,7 +66,9 @@ export function privateFileLink(file: IDataObject, kind: FileKind): FileLink {
 	const url = keys.map((key) => file[key]).find(isUsableLink);
 	if (url !== undefined) return { url, ...named };
 	const held = keys.map((key) =>
-		file[key] === null || file[key] === undefined ? `${key} is ${String(file[key])}` : `${key} is not a URL the node can read`,
+		file[key] === null || file[key] === undefined
+			? `${key} is ${String(file[key])}`
+			: `${key} is not a URL the node can read`,
 	);
 	return { url: null, ...named, unusable: held.join(', ') };
 }
@@ -80,7 +84,9 @@ function walk(value: unknown, path = '', depth = 0, found: Found[] = []): Found[
 	if (depth > 4) return found;
 	const entries = Array.isArray(value)
 		? value.map((inner, index) => [`${path}[${index}]`, inner] as const)
-		: Object.entries(record(value) ?? {}).map(([key, inner]) => [path ? `${path}.${key}` : key, inner] as const);
+		: Object.entries(record(value) ?? {}).map(
+				([key, inner]) => [path ? `${path}.${key}` : key, inner] as const,
+			);
 	for (const [innerPath, inner] of entries) {
 		found.push({ path: innerPath, value: inner, depth });
 		if (typeof inner === 'object' && inner !== null) walk(inner, innerPath, depth + 1, found);
@@ -99,7 +105,9 @@ function rank(found: Found, kind: FileKind): number {
 	const key = found.path.split(/[.[]/).pop() ?? '';
 	const known = preferredKeys[kind].indexOf(key);
 	const namesKind = new RegExp(kind === 'preview' ? 'preview' : 'download', 'i').test(found.path);
-	return (known === -1 ? preferredKeys[kind].length : known) * 100 + (namesKind ? 0 : 50) + found.depth;
+	return (
+		(known === -1 ? preferredKeys[kind].length : known) * 100 + (namesKind ? 0 : 50) + found.depth
+	);
 }
 
 /** The field names of an object (top level and one level in), for an error that says what a file carried. */
@@ -110,7 +118,9 @@ function fieldNames(file: unknown): string {
 		.map((found) => found.path.replace(/\[\d+\]/g, '[]'));
 	const unique = [...new Set(names)];
 	if (unique.length === 0) return 'no fields';
-	return unique.length > 12 ? `${unique.slice(0, 12).join(', ')} and ${unique.length - 12} more` : unique.join(', ');
+	return unique.length > 12
+		? `${unique.slice(0, 12).join(', ')} and ${unique.length - 12} more`
+		: unique.join(', ');
 }
 
 /** The link of an open-ended file object, whatever its shape: a known field, a link nested in objects or arrays. */
@@ -119,7 +129,9 @@ export function openFileLink(file: unknown, kind: FileKind): FileLink {
 	const named = { fileName: text(object.name), mimeType: text(object.mimeType) };
 	// A preview link beside a locked file is the watermarked image, never the file itself.
 	const links = walk(file)
-		.filter((found) => looksLikeLink(found.value) && (kind === 'preview' || !/preview/i.test(found.path)))
+		.filter(
+			(found) => looksLikeLink(found.value) && (kind === 'preview' || !/preview/i.test(found.path)),
+		)
 		.sort((a, b) => rank(a, kind) - rank(b, kind));
 	const usable = links.find((found) => isUsableLink(found.value));
 	if (usable) return { url: usable.value as string, ...named };
@@ -144,7 +156,9 @@ function privateFileOf(sighting: JobSighting, kind: FileKind): IDataObject | und
 	const { listed, detail } = sighting;
 	if (kind === 'source') {
 		// Both are PrivateFiles: the one whose link is usable, else the listing's.
-		const both = [record(listed?.source), record(detail?.source)].filter((file): file is IDataObject => file !== undefined);
+		const both = [record(listed?.source), record(detail?.source)].filter(
+			(file): file is IDataObject => file !== undefined,
+		);
 		return both.find((file) => privateFileLink(file, kind).url !== null) ?? both[0];
 	}
 	return record(kind === 'outputs' ? listed?.output : listed?.preview);
@@ -168,8 +182,11 @@ export function fileLinksOf(sighting: JobSighting, kind: FileKind): FileLink[] {
 	const matching = open.filter((file) => sameFile(spec, file) || open.length === 1);
 	const others = open.filter((file) => !matching.includes(file));
 	const specLink = privateFileLink(spec, kind);
-	const fallback = specLink.url === null ? openLinks(matching).find((link) => link.url !== null) : undefined;
-	const first = fallback ? { ...fallback, fileName: fallback.fileName ?? specLink.fileName } : specLink;
+	const fallback =
+		specLink.url === null ? openLinks(matching).find((link) => link.url !== null) : undefined;
+	const first = fallback
+		? { ...fallback, fileName: fallback.fileName ?? specLink.fileName }
+		: specLink;
 	return [first, ...openLinks(others).filter((link) => link.url !== null)];
 }
 
@@ -188,7 +205,9 @@ export function unusableListedLinks(item: JobListItem): IDataObject[] {
 		const file = record(value);
 		if (!file) continue;
 		const keys = ['downloadUrl', 'previewUrl'] as const;
-		const broken = keys.filter((key) => file[key] !== null && file[key] !== undefined && !isUsableLink(file[key]));
+		const broken = keys.filter(
+			(key) => file[key] !== null && file[key] !== undefined && !isUsableLink(file[key]),
+		);
 		if (broken.length === 0) continue;
 		notes.push({
 			kind: label,

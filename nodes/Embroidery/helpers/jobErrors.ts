@@ -33,7 +33,9 @@ export function jobError(
 
 function asJobRef(value: unknown): JobRef | undefined {
 	const job = value as Partial<JobRef> | undefined;
-	return job && typeof job.id === 'string' && isWorkflow(job.workflow) ? { id: job.id, workflow: job.workflow } : undefined;
+	return job && typeof job.id === 'string' && isWorkflow(job.workflow)
+		? { id: job.id, workflow: job.workflow }
+		: undefined;
 }
 
 /** The jobs an error is about: the one of jobError, or the several of jobsError. */
@@ -45,7 +47,10 @@ export function jobsOfError(error: NodeApiError | NodeOperationError): JobRef[] 
 }
 
 /** An error that carries the jobs it is about (the service created them), so their ids reach the error item. */
-export function jobsError<E extends NodeApiError | NodeOperationError>(error: E, jobs: JobRef[]): E {
+export function jobsError<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	jobs: JobRef[],
+): E {
 	error.context.jobs = jobs.map(({ id, workflow }) => ({ id, workflow }));
 	return error;
 }

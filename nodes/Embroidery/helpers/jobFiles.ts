@@ -1,5 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { nodeErrorOf } from '../transport';
 import type { JobListItem, JobRef } from '../transport';
@@ -56,22 +62,34 @@ export interface JobFiles {
 }
 
 function isClientError(error: unknown): boolean {
-	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '') && error.httpCode !== '429';
+	return (
+		error instanceof NodeApiError &&
+		/^4\d\d$/.test(error.httpCode ?? '') &&
+		error.httpCode !== '429'
+	);
 }
 
 /** A download, or why not; `noUrl` when the job gave no link at all (a refusal a fresh job may cure). */
 type Attempt = { data: IBinaryData } | { error: NodeApiError | NodeOperationError; noUrl?: true };
 
-async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: number): Promise<Attempt> {
+async function tryDownload(
+	context: FilesContext,
+	link: FileLink,
+	itemIndex?: number,
+): Promise<Attempt> {
 	if (!link.url) {
 		const which = link.fileName ? ` "${link.fileName}"` : '';
 		const found = link.unusable ? ` (${link.unusable})` : '';
 		return {
-			error: new NodeOperationError(context.getNode(), `The service gave no signed URL the node can use for this file${which}${found}`, {
-				itemIndex,
-				description:
-					'A locked machine file has no link until Job > Unlock; otherwise the service sent a link the node cannot read. Only this file is affected.',
-			}),
+			error: new NodeOperationError(
+				context.getNode(),
+				`The service gave no signed URL the node can use for this file${which}${found}`,
+				{
+					itemIndex,
+					description:
+						'A locked machine file has no link until Job > Unlock; otherwise the service sent a link the node cannot read. Only this file is affected.',
+				},
+			),
 			noUrl: true,
 		};
 	}
@@ -84,7 +102,11 @@ async function tryDownload(context: FilesContext, link: FileLink, itemIndex?: nu
 
 /** A file the job fetched again no longer lists: it keeps its name, and what was found of it before. */
 function notListedAgain(link: FileLink): FileLink {
-	return { ...link, url: null, unusable: link.unusable ?? 'the job fetched again lists no such file' };
+	return {
+		...link,
+		url: null,
+		unusable: link.unusable ?? 'the job fetched again lists no such file',
+	};
 }
 
 /** An expired signature is refused with 403; a 410 means the source itself expired, which no fresh link cures. */
@@ -93,7 +115,10 @@ const REFETCH_ON_REFUSAL: readonly string[] = ['403'];
 /** A link with no URL, or one the service refused in a way a fresh link may cure. */
 function mayBeCuredByRefetch(attempt: Exclude<Attempt, { data: IBinaryData }>): boolean {
 	if (attempt.noUrl) return true;
-	return attempt.error instanceof NodeApiError && REFETCH_ON_REFUSAL.includes(attempt.error.httpCode ?? '');
+	return (
+		attempt.error instanceof NodeApiError &&
+		REFETCH_ON_REFUSAL.includes(attempt.error.httpCode ?? '')
+	);
 }
 
 /** A refusal that retrying later will not change: reported on the trigger's item at once. */
@@ -102,7 +127,11 @@ function laterTryWontHelp(attempt: Exclude<Attempt, { data: IBinaryData }>): boo
 }
 
 /** A link taken from a job fetched moments ago was refused: expiry is ruled out, so say what else it can be. */
-function refusedAfterRefetch(context: FilesContext, error: NodeApiError | NodeOperationError, itemIndex?: number) {
+function refusedAfterRefetch(
+	context: FilesContext,
+	error: NodeApiError | NodeOperationError,
+	itemIndex?: number,
+) {
 	if (!(error instanceof NodeApiError) || error.httpCode !== '403') return error;
 	return new NodeApiError(
 		context.getNode(),
@@ -137,7 +166,8 @@ export async function streamJobFiles(
 	const { itemIndex } = options;
 	let job: JobSnapshot = options.known ?? { detail: await fetchJob(context, ref, itemIndex) };
 	let listed = job.listed ?? options.listed;
-	const hasUsableLink = (kind: FileKind) => linksOf(job, kind, listed).some((link) => link.url !== null);
+	const hasUsableLink = (kind: FileKind) =>
+		linksOf(job, kind, listed).some((link) => link.url !== null);
 	// Listing entries may carry only the spec's required fields: the detailed job has every file.
 	let detailError: NodeApiError | NodeOperationError | undefined;
 	if (job.listed && !kinds.every(hasUsableLink)) {
@@ -155,35 +185,57 @@ export async function streamJobFiles(
 	for (const kind of kinds) {
 		const links = linksOf(job, kind, listed);
 		if (links.length === 0 && policy.missingKind === 'throw') {
-			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kindLabel(kind)}`, { itemIndex });
+			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kindLabel(kind)}`, {
+				itemIndex,
+			});
 		}
-		if (links.length === 0 && detailError) failed.push({ kind, fileName: null, error: detailError });
+		if (links.length === 0 && detailError)
+			failed.push({ kind, fileName: null, error: detailError });
 		for (let index = 0; index < links.length; index++) {
 			// After a refetch, the later files of this kind come from the fresh job too.
-			let attempt = await tryDownload(context, linksOf(job, kind, listed)[index] ?? { url: null }, itemIndex);
+			let attempt = await tryDownload(
+				context,
+				linksOf(job, kind, listed)[index] ?? { url: null },
+				itemIndex,
+			);
 			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt)) {
 				refetched = true;
 				try {
 					job = { detail: await fetchJob(context, ref, itemIndex) };
 					// The listing entry's links are as old as the one just refused: the fresh job's links replace them.
 					listed = undefined;
-					const fresh = await tryDownload(context, linksOf(job, kind)[index] ?? notListedAgain(links[index]), itemIndex);
-					attempt = 'error' in fresh ? { ...fresh, error: refusedAfterRefetch(context, fresh.error, itemIndex) } : fresh;
+					const fresh = await tryDownload(
+						context,
+						linksOf(job, kind)[index] ?? notListedAgain(links[index]),
+						itemIndex,
+					);
+					attempt =
+						'error' in fresh
+							? { ...fresh, error: refusedAfterRefetch(context, fresh.error, itemIndex) }
+							: fresh;
 				} catch (error) {
 					// The job itself is gone or refused: the file's own refusal says more; anything else is the job's
 					// failure, tried again later unless this is the last try.
 					const tryLater = policy.onFailure === 'reportClientErrors' && !isClientError(error);
-					if (policy.onFailure === 'throw' || tryLater) throw nodeErrorOf(context.getNode(), error, itemIndex);
+					if (policy.onFailure === 'throw' || tryLater)
+						throw nodeErrorOf(context.getNode(), error, itemIndex);
 				}
 			}
 			if ('error' in attempt) {
-				const report = policy.onFailure === 'reportAll' || (policy.onFailure === 'reportClientErrors' && laterTryWontHelp(attempt));
+				const report =
+					policy.onFailure === 'reportAll' ||
+					(policy.onFailure === 'reportClientErrors' && laterTryWontHelp(attempt));
 				if (!report) throw attempt.error;
 				failed.push({ kind, fileName: links[index].fileName ?? null, error: attempt.error });
 				continue;
 			}
 			const field = addBinary(binary, policy.fields[kind], attempt.data);
-			saved.push({ kind, field, fileName: attempt.data.fileName ?? null, mimeType: attempt.data.mimeType });
+			saved.push({
+				kind,
+				field,
+				fileName: attempt.data.fileName ?? null,
+				mimeType: attempt.data.mimeType,
+			});
 		}
 	}
 	return { job, binary, saved, failed };
@@ -209,25 +261,42 @@ export async function downloadJobFiles(
 	const needsCompletion = kinds.some((kind) => kind !== 'source');
 	if (needsCompletion && status !== 'completed') {
 		const failureReason = job.detail ? job.detail.failureReason : job.listed.failureReason;
-		throw new NodeOperationError(context.getNode(), `Job ${ref.id} is ${status}; its results exist only once it is completed`, {
-			itemIndex,
-			description:
-				status === 'failed'
-					? `It failed: ${failureReason ?? 'no reason given'}. Use Job > Retry, then wait for it.`
-					: 'Use Job > Wait for Completion before downloading.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Job ${ref.id} is ${status}; its results exist only once it is completed`,
+			{
+				itemIndex,
+				description:
+					status === 'failed'
+						? `It failed: ${failureReason ?? 'no reason given'}. Use Job > Retry, then wait for it.`
+						: 'Use Job > Wait for Completion before downloading.',
+			},
+		);
 	}
 	if (kinds.includes('outputs') && !snapshotUnlocked(job)) {
-		throw new NodeOperationError(context.getNode(), `The machine files of job ${ref.id} are locked`, {
-			itemIndex,
-			description:
-				'Run Job > Unlock first (it spends a subscription entitlement or credits), or download only the preview, which is watermarked while locked.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The machine files of job ${ref.id} are locked`,
+			{
+				itemIndex,
+				description:
+					'Run Job > Unlock first (it spends a subscription entitlement or credits), or download only the preview, which is watermarked while locked.',
+			},
+		);
 	}
-	const result = await streamJobFiles(context, ref, kinds, actionFilePolicy(fields), { known: job, listed, itemIndex });
+	const result = await streamJobFiles(context, ref, kinds, actionFilePolicy(fields), {
+		known: job,
+		listed,
+		itemIndex,
+	});
 	return {
 		job: result.job,
 		binary: result.binary,
-		files: result.saved.map(({ kind, field, fileName, mimeType }) => ({ kind, field, fileName, mimeType })),
+		files: result.saved.map(({ kind, field, fileName, mimeType }) => ({
+			kind,
+			field,
+			fileName,
+			mimeType,
+		})),
 	};
 }

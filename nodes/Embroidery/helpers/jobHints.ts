@@ -15,7 +15,10 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 	const failed = jobs.filter((job) => job.status === 'failed');
 	if (failed.length > 0) {
 		const [first] = failed;
-		const reason = typeof first.failureReason === 'string' && first.failureReason ? first.failureReason : 'no reason given';
+		const reason =
+			typeof first.failureReason === 'string' && first.failureReason
+				? first.failureReason
+				: 'no reason given';
 		hints.push({
 			type: 'danger',
 			location: 'outputPane',
@@ -44,10 +47,15 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 		});
 	}
 
-	const locked = jobs.filter((job) => job.status === 'completed' && job.downloadsUnlocked === false);
+	const locked = jobs.filter(
+		(job) => job.status === 'completed' && job.downloadsUnlocked === false,
+	);
 	if (locked.length > 0) {
 		const watermarked = locked.filter(hasDownloadedPreview).length;
-		const what = locked.length === 1 ? `The machine files of job ${String(locked[0].id)} are locked` : `The machine files of ${locked.length} jobs are locked`;
+		const what =
+			locked.length === 1
+				? `The machine files of job ${String(locked[0].id)} are locked`
+				: `The machine files of ${locked.length} jobs are locked`;
 		const preview =
 			watermarked === 0
 				? ''
@@ -65,7 +73,9 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 
 function warningsOf(job: IDataObject): string[] {
 	const { warnings } = job;
-	return Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === 'string' && warning !== '') : [];
+	return Array.isArray(warnings)
+		? warnings.filter((warning): warning is string => typeof warning === 'string' && warning !== '')
+		: [];
 }
 
 function isJob(json: IDataObject): boolean {
@@ -73,7 +83,9 @@ function isJob(json: IDataObject): boolean {
 }
 
 function hasDownloadedPreview(job: IDataObject): boolean {
-	return Array.isArray(job.files) && job.files.some((file) => (file as IDataObject)?.kind === 'preview');
+	return (
+		Array.isArray(job.files) && job.files.some((file) => (file as IDataObject)?.kind === 'preview')
+	);
 }
 
 function plural(count: number, noun: string): string {

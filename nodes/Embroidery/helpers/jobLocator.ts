@@ -1,7 +1,14 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
-import { JobsListResponseSchema, embroideryApiRequest, isWorkflow, jobsListingSize, nodeErrorOf, routes } from '../transport';
+import {
+	JobsListResponseSchema,
+	embroideryApiRequest,
+	isWorkflow,
+	jobsListingSize,
+	nodeErrorOf,
+	routes,
+} from '../transport';
 import type { Job, JobListItem, JobRef, Workflow } from '../transport';
 import { fetchJob } from './jobSnapshot';
 import { ofRun } from './ofRun';
@@ -59,9 +66,13 @@ export function jobRefsOfItem(context: IExecuteFunctions, itemIndex: number): Jo
 export function singleJobRef(context: IExecuteFunctions, itemIndex: number): JobRef {
 	const refs = jobRefsOfItem(context, itemIndex);
 	if (refs.length > 1) {
-		throw new NodeOperationError(context.getNode(), `'Job ID' holds ${refs.length} ids; this operation takes one`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`'Job ID' holds ${refs.length} ids; this operation takes one`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return refs[0];
 }
@@ -84,9 +95,14 @@ interface JobPointer {
 }
 
 /** The workflow of the incoming item, when the item is the job itself (it came from Create, Get or the trigger). */
-function workflowOfIncomingItem(context: IExecuteFunctions, itemIndex: number, id: string): Workflow | undefined {
+function workflowOfIncomingItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	id: string,
+): Workflow | undefined {
 	const json = context.getInputData()[itemIndex]?.json;
-	if (!json || typeof json.id !== 'string' || json.id.toUpperCase() !== id.toUpperCase()) return undefined;
+	if (!json || typeof json.id !== 'string' || json.id.toUpperCase() !== id.toUpperCase())
+		return undefined;
 	return isWorkflow(json.workflow) ? json.workflow : undefined;
 }
 
@@ -94,7 +110,12 @@ function isLocator(value: unknown): value is INodeParameterResourceLocator {
 	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
 }
 
-function fail(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
+function fail(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }
 
@@ -108,7 +129,7 @@ function workflowField(context: IExecuteFunctions, itemIndex: number): Workflow 
 		context,
 		itemIndex,
 		`'Workflow' must be "conversion", "digitising" or empty, got "${String(raw)}"`,
-		'Leave it empty (or choose Detect) and the node finds the job\'s workflow itself.',
+		"Leave it empty (or choose Detect) and the node finds the job's workflow itself.",
 	);
 }
 
@@ -123,7 +144,9 @@ export function jobPointersOfItem(
 	options: { several: boolean } = { several: false },
 ): JobPointer[] {
 	const raw = context.getNodeParameter('jobId', itemIndex) as unknown;
-	const locator = isLocator(raw) ? raw : { mode: 'id', value: raw as string, cachedResultUrl: undefined };
+	const locator = isLocator(raw)
+		? raw
+		: { mode: 'id', value: raw as string, cachedResultUrl: undefined };
 	const value = String(locator.value ?? '').trim();
 	const fieldWorkflow = workflowField(context, itemIndex);
 	const valueLink = parseJobLink(value);
@@ -138,12 +161,21 @@ export function jobPointersOfItem(
 		}
 		return [{ ...valueLink, source: 'given' }];
 	}
-	const listLink = locator.mode === 'list' ? parseJobLink(locator.cachedResultUrl ?? '') : undefined;
-	const ids = (options.several ? value.split(',') : [value]).map((id) => id.trim()).filter((id) => id !== '');
+	const listLink =
+		locator.mode === 'list' ? parseJobLink(locator.cachedResultUrl ?? '') : undefined;
+	const ids = (options.several ? value.split(',') : [value])
+		.map((id) => id.trim())
+		.filter((id) => id !== '');
 	if (ids.length === 0) ids.push('');
 	return ids.map((id) => {
 		const problem = jobIdProblem(id);
-		if (problem) fail(context, itemIndex, problem.replace(/^'Job ID'/, "'Job'"), 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.');
+		if (problem)
+			fail(
+				context,
+				itemIndex,
+				problem.replace(/^'Job ID'/, "'Job'"),
+				'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.',
+			);
 		const given = listLink?.id === id.toUpperCase() ? listLink.workflow : fieldWorkflow;
 		if (given) return { id, workflow: given, source: 'given' };
 		const incoming = workflowOfIncomingItem(context, itemIndex, id);
@@ -167,11 +199,20 @@ export class WorkflowFinder {
 	constructor(private readonly context: IExecuteFunctions) {}
 
 	async locate(pointer: JobPointer, itemIndex: number): Promise<LocatedJob> {
-		if (pointer.workflow) return { id: pointer.id, workflow: pointer.workflow, workflowSource: pointer.source ?? 'given' };
+		if (pointer.workflow)
+			return {
+				id: pointer.id,
+				workflow: pointer.workflow,
+				workflowSource: pointer.source ?? 'given',
+			};
 		const listed = (await this.recentJobs(itemIndex)).get(pointer.id.toUpperCase());
 		if (listed) return { id: pointer.id, workflow: listed.kind, workflowSource: 'listing' };
 		try {
-			const job = await fetchJob(this.context, { id: pointer.id, workflow: 'conversion' }, itemIndex);
+			const job = await fetchJob(
+				this.context,
+				{ id: pointer.id, workflow: 'conversion' },
+				itemIndex,
+			);
 			return { id: pointer.id, workflow: 'conversion', workflowSource: 'conversionRoute', job };
 		} catch (error) {
 			if (!isNotFound(error)) throw nodeErrorOf(this.context.getNode(), error, itemIndex);
@@ -200,7 +241,10 @@ export function workflowFinderOf(context: IExecuteFunctions): WorkflowFinder {
 }
 
 /** The one job an item names, with its workflow found when the fields leave it open. */
-export async function locateJob(context: IExecuteFunctions, itemIndex: number): Promise<LocatedJob> {
+export async function locateJob(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<LocatedJob> {
 	const [pointer] = jobPointersOfItem(context, itemIndex);
 	return await workflowFinderOf(context).locate(pointer, itemIndex);
 }
@@ -209,22 +253,29 @@ export async function locateJob(context: IExecuteFunctions, itemIndex: number): 
  * The one job an item names, for operations that act on it: version 1 takes the Job ID and Workflow fields
  * as they are; from version 2 on, the workflow is found when the fields leave it open, and `located` says how.
  */
-export async function jobRefOf(context: IExecuteFunctions, itemIndex: number): Promise<{ ref: JobRef; located?: LocatedJob }> {
+export async function jobRefOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ ref: JobRef; located?: LocatedJob }> {
 	if (context.getNode().typeVersion < 2) return { ref: singleJobRef(context, itemIndex) };
 	const located = await locateJob(context, itemIndex);
 	return { ref: { id: located.id, workflow: located.workflow }, located };
 }
 
 /** A 404 on the last route left says plainly that neither workflow knows the job. */
-export function notFoundAnywhere(context: IExecuteFunctions, error: unknown, job: LocatedJob, itemIndex: number): unknown {
+export function notFoundAnywhere(
+	context: IExecuteFunctions,
+	error: unknown,
+	job: LocatedJob,
+	itemIndex: number,
+): unknown {
 	if (job.workflowSource !== 'elimination' || !isNotFound(error)) return error;
 	return new NodeApiError(
 		context.getNode(),
 		{ message: (error as NodeApiError).message, httpCode: '404' },
 		{
 			message: `Job ${job.id} was not found`,
-			description:
-				`It is not among the account's ${jobsListingSize} most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.`,
+			description: `It is not among the account's ${jobsListingSize} most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.`,
 			httpCode: '404',
 			itemIndex,
 		},

@@ -6,7 +6,11 @@ import type { EmbroideryContext, Job, JobListItem, JobRef, Workflow } from '../t
 // A job as the node sees it: fetched in detail (GET one job) or as a jobs-listing entry, and as item JSON.
 
 /** `GET /jobs/{workflow}/{id}`: the detailed job, with fresh signed file URLs. */
-export async function fetchJob(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<Job> {
+export async function fetchJob(
+	context: EmbroideryContext,
+	ref: JobRef,
+	itemIndex?: number,
+): Promise<Job> {
 	const { job } = await embroideryApiRequest.call(context, {
 		...routes.getJob(ref),
 		schema: JobResponseSchema,
@@ -26,7 +30,9 @@ export function listItemToJson(item: JobListItem): IDataObject {
 }
 
 /** A job as the node last saw it: detailed, or its jobs-listing entry (which already carries signed URLs). */
-export type JobSnapshot = { detail: Job; listed?: undefined } | { listed: JobListItem; detail?: undefined };
+export type JobSnapshot =
+	| { detail: Job; listed?: undefined }
+	| { listed: JobListItem; detail?: undefined };
 
 export function snapshotStatus(seen: JobSnapshot): Job['status'] {
 	return seen.detail ? seen.detail.status : seen.listed.status;
@@ -41,6 +47,12 @@ export function snapshotUnlocked(seen: JobSnapshot): boolean {
 	return seen.detail ? seen.detail.downloadsUnlocked : seen.listed.downloadsUnlocked;
 }
 
-export function snapshotToJson(seen: JobSnapshot, workflow: Workflow, extra: IDataObject = {}): IDataObject {
-	return seen.detail ? jobToJson(seen.detail, workflow, extra) : { ...listItemToJson(seen.listed), ...extra };
+export function snapshotToJson(
+	seen: JobSnapshot,
+	workflow: Workflow,
+	extra: IDataObject = {},
+): IDataObject {
+	return seen.detail
+		? jobToJson(seen.detail, workflow, extra)
+		: { ...listItemToJson(seen.listed), ...extra };
 }

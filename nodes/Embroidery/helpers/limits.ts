@@ -34,7 +34,10 @@ export function formatMegabytes(bytes: number): string {
 }
 
 /** The artwork type of a file from its extension, else its MIME type; null when it is not artwork. */
-export function artworkTypeOf(fileName: string | undefined, mimeType: string | undefined): string | null {
+export function artworkTypeOf(
+	fileName: string | undefined,
+	mimeType: string | undefined,
+): string | null {
 	const extension = fileName?.includes('.') ? fileName.split('.').pop()?.toLowerCase() : undefined;
 	if (extension && (artworkExtensions as readonly string[]).includes(extension)) return extension;
 	const fromMime = mimeType ? artworkMimeTypes[mimeType.toLowerCase()] : undefined;

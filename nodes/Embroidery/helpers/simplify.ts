@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { Job, JobListItem } from '../transport';
 import { fileLinksOf } from './fileLinks';
@@ -67,7 +72,9 @@ export const flatJobFields = [
 export type FlatJobField = (typeof flatJobFields)[number];
 
 function record(value: unknown): IDataObject | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 function text(value: unknown): string | undefined {
@@ -87,7 +94,9 @@ function firstOutput(job: IDataObject): IDataObject | undefined {
 /** The job's signed links, read where the file downloads read them (a detailed job or a listing entry). */
 function firstLink(job: IDataObject, kind: 'outputs' | 'preview'): string | null {
 	const detailed = Array.isArray(job.outputs) || Array.isArray(job.artifacts);
-	const sighting = detailed ? { detail: job as unknown as Job } : { listed: job as unknown as JobListItem };
+	const sighting = detailed
+		? { detail: job as unknown as Job }
+		: { listed: job as unknown as JobListItem };
 	return fileLinksOf(sighting, kind)[0]?.url ?? null;
 }
 
@@ -136,7 +145,8 @@ export function simplifyJob(job: IDataObject): IDataObject {
 export function selectJobFields(job: IDataObject, picked: string[]): IDataObject {
 	const flat = flattenJob(job);
 	const selected: IDataObject = { id: flat.id as string };
-	for (const key of flatJobFields) if (picked.includes(key)) selected[key] = flat[key] as IDataObject[string];
+	for (const key of flatJobFields)
+		if (picked.includes(key)) selected[key] = flat[key] as IDataObject[string];
 	return withRunReports(job, selected);
 }
 
@@ -174,24 +184,39 @@ function isToolVariant(context: IExecuteFunctions): boolean {
 }
 
 /** From version 3: Simplify in a workflow, Output (Simplified, Raw, Selected Fields) in the AI tool variant. */
-export function shapeOutput(context: IExecuteFunctions, itemIndex: number, raw: IDataObject, view: OutputView): IDataObject {
+export function shapeOutput(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	raw: IDataObject,
+	view: OutputView,
+): IDataObject {
 	if (isToolVariant(context)) {
 		const mode = context.getNodeParameter('output', itemIndex, 'simplified') as OutputMode;
 		if (mode === 'raw') return raw;
-		if (mode === 'selected') return view.select(raw, context.getNodeParameter('fields', itemIndex, []) as string[]);
+		if (mode === 'selected')
+			return view.select(raw, context.getNodeParameter('fields', itemIndex, []) as string[]);
 		return view.simplify(raw);
 	}
-	return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? view.simplify(raw) : raw;
+	return (context.getNodeParameter('simplify', itemIndex, true) as boolean)
+		? view.simplify(raw)
+		: raw;
 }
 
 /**
  * How Get and Get Many shape a job item: version 1 returns the job as it is, version 2 applies Simplify as it
  * shipped, from version 3 Simplify and Output keep the ten fields.
  */
-export function shapeJobItem(context: IExecuteFunctions, itemIndex: number, job: IDataObject): IDataObject {
+export function shapeJobItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	job: IDataObject,
+): IDataObject {
 	const version = context.getNode().typeVersion;
 	if (version < 2) return job;
-	if (version < 3) return (context.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplifyJobAsVersion2(job) : job;
+	if (version < 3)
+		return (context.getNodeParameter('simplify', itemIndex, true) as boolean)
+			? simplifyJobAsVersion2(job)
+			: job;
 	return shapeOutput(context, itemIndex, job, jobView);
 }
 
@@ -209,7 +234,10 @@ export function simplifyPropertyAsVersion2(displayOptions: IDisplayOptions): INo
 }
 
 /** A Simplify switch (from node version 3 and trigger 1.2); `kept` says which fields it keeps. */
-export function simplifyProperty(displayOptions: IDisplayOptions, kept = jobFieldsKept): INodeProperties {
+export function simplifyProperty(
+	displayOptions: IDisplayOptions,
+	kept = jobFieldsKept,
+): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -258,12 +286,17 @@ export interface OutputChoices {
 
 const jobChoices: OutputChoices = {
 	simplified: `Ten flat fields: ${jobFieldsKept}`,
-	fields: flatJobFields.filter((field) => field !== 'id').map((field) => ({ name: jobFieldNames[field], value: field })),
+	fields: flatJobFields
+		.filter((field) => field !== 'id')
+		.map((field) => ({ name: jobFieldNames[field], value: field })),
 	selected: 'Only the fields chosen below, always with the job ID',
 };
 
 /** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs; a job's by default. */
-export function outputProperties(displayOptions: IDisplayOptions, choices: OutputChoices = jobChoices): INodeProperties[] {
+export function outputProperties(
+	displayOptions: IDisplayOptions,
+	choices: OutputChoices = jobChoices,
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Output',
@@ -272,11 +305,16 @@ export function outputProperties(displayOptions: IDisplayOptions, choices: Outpu
 			default: 'simplified',
 			displayOptions,
 			options: [
-				{ name: 'Raw', value: 'raw', description: 'Every field the service returns, nested objects included' },
+				{
+					name: 'Raw',
+					value: 'raw',
+					description: 'Every field the service returns, nested objects included',
+				},
 				{ name: 'Selected Fields', value: 'selected', description: choices.selected },
 				{ name: 'Simplified', value: 'simplified', description: choices.simplified },
 			],
-			description: 'What the tool answers with; an agent cannot read binary files, so a job\'s answer carries its file links',
+			description:
+				"What the tool answers with; an agent cannot read binary files, so a job's answer carries its file links",
 		},
 		{
 			displayName: 'Fields',

@@ -1,7 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { NodeApiError } from 'n8n-workflow';
 
-import { UnlockResponseSchema, embroideryApiRequest, jobKey, nodeErrorOf, routes } from '../transport';
+import {
+	UnlockResponseSchema,
+	embroideryApiRequest,
+	jobKey,
+	nodeErrorOf,
+	routes,
+} from '../transport';
 import type { EmbroideryContext, Job, JobRef } from '../transport';
 import { apiErrorFromResponse } from '../transport/errors';
 import { earlierUnlockOf, recordUnlock, refusedBeforeActing } from './earlierTries';
@@ -20,7 +26,11 @@ export interface UnlockAnswer {
 const unlocksOfRun = new WeakMap<object, Map<string, Promise<UnlockAnswer>>>();
 
 /** An earlier try of this execution sent the unlock and lost its answer, and the job does not show it unlocked. */
-function unlockNotSentAgain(context: EmbroideryContext, ref: JobRef, itemIndex: number | undefined): NodeOperationError {
+function unlockNotSentAgain(
+	context: EmbroideryContext,
+	ref: JobRef,
+	itemIndex: number | undefined,
+): NodeOperationError {
 	const error = new NodeOperationError(
 		context.getNode(),
 		`An earlier try of this node sent the unlock of job ${ref.id} and got no answer; it was not sent again`,
@@ -34,10 +44,18 @@ function unlockNotSentAgain(context: EmbroideryContext, ref: JobRef, itemIndex: 
 }
 
 /** One unlock request; the execution's record says, before it goes out, that it may have spent credits. */
-async function sendUnlock(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<UnlockAnswer> {
+async function sendUnlock(
+	context: EmbroideryContext,
+	ref: JobRef,
+	itemIndex?: number,
+): Promise<UnlockAnswer> {
 	recordUnlock(context, ref, 'unknown');
 	try {
-		const { job, message } = await embroideryApiRequest.call(context, { ...routes.unlockJob(ref), schema: UnlockResponseSchema, itemIndex });
+		const { job, message } = await embroideryApiRequest.call(context, {
+			...routes.unlockJob(ref),
+			schema: UnlockResponseSchema,
+			itemIndex,
+		});
 		recordUnlock(context, ref, 'unlocked');
 		return { job, message };
 	} catch (error) {
@@ -48,20 +66,32 @@ async function sendUnlock(context: EmbroideryContext, ref: JobRef, itemIndex?: n
 }
 
 /** An unlock sent by an earlier try of this execution is never sent again; the job as it is now answers instead. */
-async function unlockedEarlier(context: EmbroideryContext, ref: JobRef, itemIndex?: number): Promise<UnlockAnswer | undefined> {
+async function unlockedEarlier(
+	context: EmbroideryContext,
+	ref: JobRef,
+	itemIndex?: number,
+): Promise<UnlockAnswer | undefined> {
 	const earlier = earlierUnlockOf(context, ref);
 	if (earlier === undefined) return undefined;
 	const job = await fetchJob(context, ref, itemIndex);
-	if (earlier === 'unknown' && !job.downloadsUnlocked) throw unlockNotSentAgain(context, ref, itemIndex);
+	if (earlier === 'unknown' && !job.downloadsUnlocked)
+		throw unlockNotSentAgain(context, ref, itemIndex);
 	return { job, message: 'Unlocked by an earlier try of this node; the unlock was not sent again' };
 }
 
 /** The 409 the service would give, said without sending the unlock: the node has just seen the job's state. */
-function notCompleted(context: EmbroideryContext, ref: JobRef, job: Job, itemIndex?: number): NodeApiError {
+function notCompleted(
+	context: EmbroideryContext,
+	ref: JobRef,
+	job: Job,
+	itemIndex?: number,
+): NodeApiError {
 	const error = apiErrorFromResponse(
 		context.getNode(),
 		409,
-		{ message: `job ${ref.id} is ${job.status}, and only a completed job can be unlocked (no unlock was sent)` },
+		{
+			message: `job ${ref.id} is ${job.status}, and only a completed job can be unlocked (no unlock was sent)`,
+		},
 		{ ...routes.unlockJob(ref), itemIndex, attempts: 0 },
 		[],
 	);
@@ -81,7 +111,11 @@ async function inspectedBeforeUnlock(
 	itemIndex?: number,
 ): Promise<UnlockAnswer | undefined> {
 	const job = inspect === 'fetch' ? await fetchJob(context, ref, itemIndex) : inspect;
-	if (job.downloadsUnlocked) return { job, message: 'The job was already unlocked; no unlock was sent and nothing was spent' };
+	if (job.downloadsUnlocked)
+		return {
+			job,
+			message: 'The job was already unlocked; no unlock was sent and nothing was spent',
+		};
 	if (job.status !== 'completed') throw notCompleted(context, ref, job, itemIndex);
 	return undefined;
 }
@@ -107,7 +141,9 @@ export async function unlockJob(
 	if (!unlock) {
 		unlock = (async () =>
 			(await unlockedEarlier(context, ref, itemIndex)) ??
-			(options.inspect === undefined ? undefined : await inspectedBeforeUnlock(context, ref, options.inspect, itemIndex)) ??
+			(options.inspect === undefined
+				? undefined
+				: await inspectedBeforeUnlock(context, ref, options.inspect, itemIndex)) ??
 			(await sendUnlock(context, ref, itemIndex)))();
 		unlocks.set(jobKey(ref), unlock);
 	}

@@ -1,4 +1,13 @@
-import { JobsListResponseSchema, cancelSignalOf, clock, embroideryApiRequest, isEnded, jobKey, nodeErrorOf, routes } from '../transport';
+import {
+	JobsListResponseSchema,
+	cancelSignalOf,
+	clock,
+	embroideryApiRequest,
+	isEnded,
+	jobKey,
+	nodeErrorOf,
+	routes,
+} from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../transport';
 import { fetchJob } from './jobSnapshot';
 import type { JobSnapshot } from './jobSnapshot';
@@ -19,8 +28,15 @@ export const defaultPollSchedule: PollSchedule = {
 };
 
 /** The wait before poll round `round` (1 = the first re-check): about 2 s growing to 30 s, with jitter. */
-export function pollDelayMs(round: number, schedule: PollSchedule, random: () => number = Math.random): number {
-	const base = Math.min(schedule.maxDelayMs, schedule.firstDelayMs * schedule.factor ** Math.max(0, round - 1));
+export function pollDelayMs(
+	round: number,
+	schedule: PollSchedule,
+	random: () => number = Math.random,
+): number {
+	const base = Math.min(
+		schedule.maxDelayMs,
+		schedule.firstDelayMs * schedule.factor ** Math.max(0, round - 1),
+	);
 	return Math.round(base * (1 + schedule.jitter * random()));
 }
 
@@ -45,7 +61,9 @@ const deadlineStepMs = 5000;
  */
 function withDeadline(context: EmbroideryContext, signal: AbortSignal): EmbroideryContext {
 	if (!('getExecutionCancelSignal' in context)) return context;
-	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as EmbroideryContext;
+	return Object.create(context, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as EmbroideryContext;
 }
 
 /**
@@ -75,9 +93,17 @@ export async function waitForJobs(
 		timeUp.abort(new Error(`The wait's ${options.timeoutMs / 1000} s are up`));
 	};
 	watchDeadline().catch(() => undefined);
-	const requestContext = withDeadline(context, signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal);
+	const requestContext = withDeadline(
+		context,
+		signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal,
+	);
 	try {
-		return await pollUntilEnded(requestContext, refs, options, { schedule, signal, deadline, timeUp: timeUp.signal });
+		return await pollUntilEnded(requestContext, refs, options, {
+			schedule,
+			signal,
+			deadline,
+			timeUp: timeUp.signal,
+		});
 	} finally {
 		waitDone.abort();
 	}
@@ -130,7 +156,9 @@ async function pollUntilEnded(
 			for (const ref of pending) failed.set(jobKey(ref), error);
 			break;
 		}
-		const listed = new Map(listing.data.map((item) => [jobKey({ id: item.id, workflow: item.kind }), item]));
+		const listed = new Map(
+			listing.data.map((item) => [jobKey({ id: item.id, workflow: item.kind }), item]),
+		);
 		for (const ref of pending) {
 			const item = listed.get(jobKey(ref));
 			if (item === undefined) {
@@ -157,6 +185,11 @@ async function pollUntilEnded(
 	return refs.map((ref) => {
 		const job = finished.get(jobKey(ref));
 		if (job) return { ref, finished: true, job };
-		return { ref, finished: false, lastStatus: lastStatus.get(jobKey(ref)) ?? 'unknown', error: failed.get(jobKey(ref)) };
+		return {
+			ref,
+			finished: false,
+			lastStatus: lastStatus.get(jobKey(ref)) ?? 'unknown',
+			error: failed.get(jobKey(ref)),
+		};
 	});
 }

@@ -4,7 +4,9 @@ import { threadPalettes } from '../helpers/limits';
 import { FormatsResponseSchema, embroideryApiRequest, routes } from '../transport';
 
 /** Formats a job can produce, with the service's compatibility warning as the option's description. */
-export async function getWritableFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getWritableFormats(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const answer = await embroideryApiRequest.call(this, {
 		...routes.listFormats(),
 		schema: FormatsResponseSchema,
@@ -19,6 +21,8 @@ export async function getWritableFormats(this: ILoadOptionsFunctions): Promise<I
 }
 
 /** The service has no palette listing; these are the keys its spec names. */
-export async function getThreadPalettes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getThreadPalettes(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return threadPalettes.map((palette) => ({ name: palette.label, value: palette.key }));
 }

@@ -60,7 +60,8 @@ const ipv4Ranges: Ipv4Range[] = [
 /** A dotted-quad IPv4 address as a 32-bit number; undefined for anything else. */
 export function parseIpv4(text: string): number | undefined {
 	const parts = text.split('.');
-	if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)) return undefined;
+	if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255))
+		return undefined;
 	return parts.reduce((value, part) => value * 256 + Number(part), 0);
 }
 
@@ -121,7 +122,8 @@ function ipv6Class(groups: number[]): AddressClass | null {
 	if (startsWith(groups, [0x64, 0xff9b, 1], 48)) return 'local-use NAT64';
 	if (startsWith(groups, [0x100, 0, 0, 0], 64)) return 'discard-only IPv6';
 	if (startsWith(groups, [0x2001, 0], 32)) return 'Teredo tunnel';
-	if (startsWith(groups, [0x2001, 0xdb8], 32) || startsWith(groups, [0x3fff], 20)) return 'documentation';
+	if (startsWith(groups, [0x2001, 0xdb8], 32) || startsWith(groups, [0x3fff], 20))
+		return 'documentation';
 	if (startsWith(groups, [0x2001, 0x0002, 0], 48)) return 'benchmarking';
 	if (startsWith(groups, [0x2001], 23)) return 'IETF protocol assignment';
 	if (startsWith(groups, [0xfc00], 7)) return 'unique-local IPv6 (fc00::/7)';

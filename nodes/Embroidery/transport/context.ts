@@ -21,7 +21,9 @@ export function normaliseBaseUrl(context: EmbroideryContext, baseUrl: unknown): 
 		throw new NodeOperationError(
 			context.getNode(),
 			`The 'Base URL' of the Embroidery API credential is not an http(s) URL: "${String(baseUrl)}"`,
-			{ description: 'Set it to the v1 root of the API, for example http://127.0.0.1:8787/api/v1.' },
+			{
+				description: 'Set it to the v1 root of the API, for example http://127.0.0.1:8787/api/v1.',
+			},
 		);
 	}
 	return text;
@@ -54,4 +56,3 @@ export function pacingKey(context: EmbroideryContext): string {
 export function serviceLimitKey(context: EmbroideryContext, origin: string): string {
 	return `${credentialIdOf(context)}|${origin}`;
 }
-

@@ -53,7 +53,13 @@ export async function downloadSignedFile(
 	const stopRequest = new AbortController();
 	const response = await send(
 		this,
-		{ method: 'GET', url: signedUrl, encoding: 'stream', headers: { Accept: '*/*' }, timeout: timeLimits.fileIdleMs },
+		{
+			method: 'GET',
+			url: signedUrl,
+			encoding: 'stream',
+			headers: { Accept: '*/*' },
+			timeout: timeLimits.fileIdleMs,
+		},
 		{ ...routes.signedFile(target), itemIndex },
 		{
 			secrets: [apiKey, target.searchParams.get('signature') ?? ''],
@@ -66,7 +72,15 @@ export async function downloadSignedFile(
 	return {
 		stream: limitedStream(
 			response.body as ByteStream,
-			{ idle: { ms: timeLimits.fileIdleMs, error: () => new Error(`No data arrived for ${Math.round(timeLimits.fileIdleMs / 1000)} s while downloading ${target.pathname}`) } },
+			{
+				idle: {
+					ms: timeLimits.fileIdleMs,
+					error: () =>
+						new Error(
+							`No data arrived for ${Math.round(timeLimits.fileIdleMs / 1000)} s while downloading ${target.pathname}`,
+						),
+				},
+			},
 			() => stopRequest.abort(),
 		).stream,
 		fileName: fileNameFromDisposition(headerOf(response.headers, 'content-disposition')),

@@ -48,7 +48,9 @@ export function apiErrorFromResponse(
 /** Why a request got no answer, in words: n8n reports a time limit only as an aborted connection. */
 function reasonOf(cause: unknown): string {
 	const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : '';
-	const timeout = /timeout of (\d+)ms exceeded/.exec(inner || (cause instanceof Error ? cause.message : ''));
+	const timeout = /timeout of (\d+)ms exceeded/.exec(
+		inner || (cause instanceof Error ? cause.message : ''),
+	);
 	if (timeout) return `no answer within ${Number(timeout[1]) / 1000} s`;
 	return cause instanceof Error ? cause.message : String(cause);
 }
@@ -92,7 +94,7 @@ export function redirectRefusedError(
 		{
 			message,
 			description:
-				'The API key is only sent to the origin of the credential\'s \'Base URL\', so the node did not follow this redirect. Set the \'Base URL\' to the address the service answers at itself.',
+				"The API key is only sent to the origin of the credential's 'Base URL', so the node did not follow this redirect. Set the 'Base URL' to the address the service answers at itself.",
 			itemIndex: request.itemIndex,
 		},
 	);
@@ -100,8 +102,10 @@ export function redirectRefusedError(
 
 /** What to look at after a POST whose outcome the node cannot know. */
 function checkAfterPost(action: Route['action']): string {
-	if (action === 'createJobs') return 'Check Job > Get Many for a job this request may have created before you create it again.';
-	if (action === 'unlockJob') return 'Check the job with Job > Get (downloadsUnlocked) before you unlock it again.';
+	if (action === 'createJobs')
+		return 'Check Job > Get Many for a job this request may have created before you create it again.';
+	if (action === 'unlockJob')
+		return 'Check the job with Job > Get (downloadsUnlocked) before you unlock it again.';
 	return 'Check the job with Job > Get before you try again.';
 }
 
@@ -139,7 +143,7 @@ export function unexpectedResponseError(
 		{
 			message,
 			description:
-				'The service answered in a shape the node does not know. Check that the \'Base URL\' points to the v1 API.',
+				"The service answered in a shape the node does not know. Check that the 'Base URL' points to the v1 API.",
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},
@@ -147,19 +151,28 @@ export function unexpectedResponseError(
 }
 
 /** Any thrown value as the node error n8n shows, naming the item; node errors pass through unchanged. */
-export function nodeErrorOf(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function nodeErrorOf(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (itemIndex !== undefined) error.context.itemIndex ??= itemIndex;
 		return error;
 	}
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }
 
 /**
  * n8n's guideline: a message about an item ends with `[item N]`. A tag picked up on the way (an error passed
  * from one item to the next) is replaced, so the message names the item it lands on, once, at its end.
  */
-export function tagItem<E extends NodeApiError | NodeOperationError>(error: E, itemIndex: number): E {
+export function tagItem<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	itemIndex: number,
+): E {
 	error.message = `${error.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;
 	return error;
 }

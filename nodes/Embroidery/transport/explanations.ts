@@ -43,7 +43,7 @@ export function explain(
 				return {
 					message: `The file link was refused: ${apiMessage}`,
 					description:
-						'Signed file links expire soon after the service hands them out. Job > Download (and \'Download Results\') fetch fresh links from the job and use those, so take the file from there, or run Job > Get for new links. A locked machine file also needs Job > Unlock first; files of another account are never served.',
+						"Signed file links expire soon after the service hands them out. Job > Download (and 'Download Results') fetch fresh links from the job and use those, so take the file from there, or run Job > Get for new links. A locked machine file also needs Job > Unlock first; files of another account are never served.",
 				};
 			}
 			return {
@@ -54,7 +54,7 @@ export function explain(
 			return {
 				message: `Not found: ${apiMessage}`,
 				description:
-					'Check the job id and its workflow (conversion or digitising): both must match the job, and a key only sees its own account\'s jobs.',
+					"Check the job id and its workflow (conversion or digitising): both must match the job, and a key only sees its own account's jobs.",
 			};
 		case 409:
 			return action === 'unlockJob'
@@ -73,7 +73,7 @@ export function explain(
 				? {
 						message: `The job's source file has expired: ${apiMessage}`,
 						description:
-							'The service no longer keeps the uploaded source, so this job can\'t be retried. Create a new job from the original file.',
+							"The service no longer keeps the uploaded source, so this job can't be retried. Create a new job from the original file.",
 					}
 				: {
 						message: `The file has expired: ${apiMessage}`,
@@ -89,8 +89,9 @@ export function explain(
 			return {
 				message: `The service rejected the request: ${apiMessage}`,
 				description:
-					(fields.length > 0 ? `Fix these fields: ${fields.join(' | ')}.` : 'Check the fields and files sent.') +
-					quotaHint,
+					(fields.length > 0
+						? `Fix these fields: ${fields.join(' | ')}.`
+						: 'Check the fields and files sent.') + quotaHint,
 			};
 		}
 		case 429:
@@ -112,8 +113,8 @@ export function explain(
 						action === 'unlockJob'
 							? unlockUnknownAdvice
 							: request.method === 'POST'
-							? 'The request was not repeated automatically because the service may already have acted on it. Check Job > Get Many before trying again.'
-							: `The service kept failing after ${request.attempts} tries. Try again later.`,
+								? 'The request was not repeated automatically because the service may already have acted on it. Check Job > Get Many before trying again.'
+								: `The service kept failing after ${request.attempts} tries. Try again later.`,
 				};
 			}
 			return {
@@ -122,4 +123,3 @@ export function explain(
 			};
 	}
 }
-

@@ -30,7 +30,10 @@ function isUnsafeChar(char: string): boolean {
 export function safeFileName(name: string | undefined): string | undefined {
 	if (name === undefined) return undefined;
 	const lastSegment = name.split(/[/\\]/).pop() ?? '';
-	const clean = [...lastSegment].filter((char) => !isUnsafeChar(char)).join('').trim();
+	const clean = [...lastSegment]
+		.filter((char) => !isUnsafeChar(char))
+		.join('')
+		.trim();
 	if (clean === '' || /^\.+$/.test(clean)) return undefined;
 	return [...clean].slice(-maxFileNameLength).join('');
 }

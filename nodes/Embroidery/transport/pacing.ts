@@ -99,13 +99,15 @@ export class LearnedLimitPacer {
 	) {}
 
 	get limit(): number | undefined {
-		if (this.limitLastsOneWindow && this.now() - this.learnedAt >= this.windowMs) this.learnedLimit = undefined;
+		if (this.limitLastsOneWindow && this.now() - this.learnedAt >= this.windowMs)
+			this.learnedLimit = undefined;
 		return this.learnedLimit;
 	}
 
 	private inWindow(): number[] {
 		const now = this.now();
-		while (this.accepted.length > 0 && now - this.accepted[0] >= this.windowMs) this.accepted.shift();
+		while (this.accepted.length > 0 && now - this.accepted[0] >= this.windowMs)
+			this.accepted.shift();
 		return this.accepted;
 	}
 
@@ -115,7 +117,8 @@ export class LearnedLimitPacer {
 		const recent = this.inWindow();
 		const limit = this.limit;
 		if (limit === undefined || recent.length < limit) return paused;
-		const slotFree = recent[recent.length - limit] + this.windowMs + learnedSlotSlackMs - this.now();
+		const slotFree =
+			recent[recent.length - limit] + this.windowMs + learnedSlotSlackMs - this.now();
 		return Math.max(paused, slotFree);
 	}
 
@@ -164,10 +167,18 @@ const learnedPacers = new Map<string, LearnedLimitPacer>();
  * and service for the service's limit per API key and for job creation (`…|create`), shared by every
  * execution of this process (rateLimit.ts says which request uses which).
  */
-export function learnedPacerFor(key: string, options: { limitLastsOneWindow?: boolean } = {}): LearnedLimitPacer {
+export function learnedPacerFor(
+	key: string,
+	options: { limitLastsOneWindow?: boolean } = {},
+): LearnedLimitPacer {
 	return pacerIn(
 		learnedPacers,
 		key,
-		() => new LearnedLimitPacer(defaultPacing.windowMs, clock.now, options.limitLastsOneWindow ?? false),
+		() =>
+			new LearnedLimitPacer(
+				defaultPacing.windowMs,
+				clock.now,
+				options.limitLastsOneWindow ?? false,
+			),
 	);
 }

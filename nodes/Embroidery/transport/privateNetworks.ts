@@ -42,14 +42,19 @@ type LookupAll = (
 
 /** n8n's own resolver, where n8n lends it to nodes (2.x); undefined elsewhere. */
 function n8nResolver(context: IExecuteFunctions): Resolver | undefined {
-	const helpers = context.helpers as Partial<Pick<IExecuteFunctions['helpers'], 'getSecureEgressFilter'>>;
+	const helpers = context.helpers as Partial<
+		Pick<IExecuteFunctions['helpers'], 'getSecureEgressFilter'>
+	>;
 	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
 	const lookup = helpers.getSecureEgressFilter().createSecureLookup() as unknown as LookupAll;
 	return async (hostname) =>
 		await new Promise<string[]>((resolve, reject) => {
 			lookup(hostname, { all: true }, (error, addresses) => {
 				if (error) reject(error);
-				else resolve(typeof addresses === 'string' ? [addresses] : addresses.map((one) => one.address));
+				else
+					resolve(
+						typeof addresses === 'string' ? [addresses] : addresses.map((one) => one.address),
+					);
 			});
 		});
 }
@@ -94,7 +99,11 @@ export async function checkBeforeConnecting(
 	const host = withoutBrackets(url.hostname);
 	const literal = addressClassOf(host);
 	if (literal !== undefined) {
-		return { url, checkedAddress: host, ...(literal === null ? {} : { refused: { address: host, kind: literal, seenIn: 'link' } }) };
+		return {
+			url,
+			checkedAddress: host,
+			...(literal === null ? {} : { refused: { address: host, kind: literal, seenIn: 'link' } }),
+		};
 	}
 	if (!resolver) return { url };
 	const addresses = await resolver(host);
@@ -109,7 +118,8 @@ export async function checkBeforeConnecting(
 	};
 	for (const address of addresses) {
 		const kind = addressClassOf(address);
-		if (kind !== null) return { ...hop, refused: { address, kind: kind ?? 'unconfirmed', seenIn: 'resolver' } };
+		if (kind !== null)
+			return { ...hop, refused: { address, kind: kind ?? 'unconfirmed', seenIn: 'resolver' } };
 	}
 	return hop;
 }
@@ -127,7 +137,8 @@ function connectedAddressOf(body: unknown): string | undefined {
 export function checkConnected(body: unknown, hop: CheckedHop): RefusedAddress | undefined {
 	if (hop.checkedAddress !== undefined) return undefined;
 	const address = connectedAddressOf(body);
-	if (address === undefined) return { address: hop.url.hostname, kind: 'unconfirmed', seenIn: 'socket' };
+	if (address === undefined)
+		return { address: hop.url.hostname, kind: 'unconfirmed', seenIn: 'socket' };
 	const kind = addressClassOf(address);
 	return kind === null ? undefined : { address, kind: kind ?? 'unconfirmed', seenIn: 'socket' };
 }

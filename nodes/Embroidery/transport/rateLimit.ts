@@ -20,7 +20,9 @@ import type { RequestAction } from './routes';
  */
 
 /** Routes with a limit of their own besides the key's; the value names the pacer that learns it. */
-const routeLimits: Partial<Record<RequestAction, (context: EmbroideryContext, origin: string) => string>> = {
+const routeLimits: Partial<
+	Record<RequestAction, (context: EmbroideryContext, origin: string) => string>
+> = {
 	// The creation limit belongs to the key, whichever execution uploads: learned once for the whole process.
 	createJobs: (context, origin) => `${serviceLimitKey(context, origin)}|create`,
 	unlockJob: (context) => `${pacingKey(context)}|unlock`,

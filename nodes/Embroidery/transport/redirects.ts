@@ -50,7 +50,9 @@ export async function followRedirects(
 			return { refused: rules.refuse(location, 'not a valid address') };
 		}
 		if (redirects >= rules.maxRedirects) {
-			return { refused: rules.refuse(next.origin, `more than ${rules.maxRedirects} redirects in a row`) };
+			return {
+				refused: rules.refuse(next.origin, `more than ${rules.maxRedirects} redirects in a row`),
+			};
 		}
 		const decision = rules.follow(hop, next, response.statusCode);
 		if ('refused' in decision) return decision;
@@ -69,15 +71,20 @@ export function apiRedirectRules(
 	origin: string,
 	maxRedirects: number,
 ): RedirectRules {
-	const refuse = (target: string, reason: string) => redirectRefusedError(node, request, target, reason);
+	const refuse = (target: string, reason: string) =>
+		redirectRefusedError(node, request, target, reason);
 	return {
 		maxRedirects,
 		refuse,
 		follow(from, to, status) {
-			if (request.method !== 'GET') return { refused: redirectedPostError(node, request, to, status) };
-			if (to.origin === origin) return { next: { url: to, withKey: from.withKey, redirected: true } };
+			if (request.method !== 'GET')
+				return { refused: redirectedPostError(node, request, to, status) };
+			if (to.origin === origin)
+				return { next: { url: to, withKey: from.withKey, redirected: true } };
 			if (request.action !== 'downloadFile') {
-				return { refused: refuse(to.origin, `another origin than the credential's 'Base URL' (${origin})`) };
+				return {
+					refused: refuse(to.origin, `another origin than the credential's 'Base URL' (${origin})`),
+				};
 			}
 			return { next: { url: to, withKey: false, redirected: true } };
 		},

@@ -62,7 +62,10 @@ async function apiRequest<S extends ZodTypeAny>(
 /** `embroideryApiRequest.call(context, request)` keeps the schema's type (a plain `.call` would lose it). */
 export interface EmbroideryApiRequest {
 	<S extends ZodTypeAny>(this: EmbroideryContext, request: ApiRequest<S>): Promise<z.output<S>>;
-	call<S extends ZodTypeAny>(context: EmbroideryContext, request: ApiRequest<S>): Promise<z.output<S>>;
+	call<S extends ZodTypeAny>(
+		context: EmbroideryContext,
+		request: ApiRequest<S>,
+	): Promise<z.output<S>>;
 }
 
 /** Calls the JSON API and checks the answer against its zod schema. */

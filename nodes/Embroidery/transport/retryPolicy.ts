@@ -97,7 +97,11 @@ export function refusalDelayMs(
 /** Errors and the errors they wrap, outermost first (n8n wraps axios's error, which wraps the socket's). */
 function errorChain(error: unknown): object[] {
 	const chain: object[] = [];
-	for (let link = error; link !== null && typeof link === 'object' && chain.length < 5; link = (link as { cause?: unknown }).cause) {
+	for (
+		let link = error;
+		link !== null && typeof link === 'object' && chain.length < 5;
+		link = (link as { cause?: unknown }).cause
+	) {
 		chain.push(link);
 	}
 	return chain;
@@ -114,7 +118,10 @@ export function bodyNotSent(error: unknown): boolean {
 	if (chain.some((link) => (link as { code?: unknown }).code === 'EPIPE')) return true;
 	const request = chain
 		.map((link) => (link as { request?: unknown }).request)
-		.find((candidate) => candidate !== null && typeof candidate === 'object' && 'writableFinished' in candidate);
+		.find(
+			(candidate) =>
+				candidate !== null && typeof candidate === 'object' && 'writableFinished' in candidate,
+		);
 	return (request as { writableFinished?: unknown } | undefined)?.writableFinished === false;
 }
 
@@ -129,7 +136,8 @@ export function failureDelayMs(
 	policy: RetryPolicy,
 ): number | null {
 	if (reason === null) return null;
-	if (!serviceLeftUntouched(reason)) return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
+	if (!serviceLeftUntouched(reason))
+		return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
 	const delay = refusalDelayMs(tries.refused, null, policy);
 	return elapsedMs + delay <= policy.refusedBudgetMs ? delay : null;
 }

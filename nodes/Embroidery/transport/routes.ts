@@ -43,11 +43,36 @@ function jobBase(ref: JobRef): string {
 
 /** Every route of the v1 API, built in one place with what it is. */
 export const routes = {
-	listFormats: (): Route => ({ method: 'GET', path: '/formats', action: 'listFormats', ability: 'formats:read' }),
-	getUsage: (): Route => ({ method: 'GET', path: '/usage', action: 'getUsage', ability: 'usage:read' }),
-	listJobs: (): Route => ({ method: 'GET', path: '/jobs', action: 'listJobs', ability: 'jobs:read' }),
-	createJobs: (): Route => ({ method: 'POST', path: '/jobs', action: 'createJobs', ability: 'jobs:write' }),
-	getJob: (ref: JobRef): Route => ({ method: 'GET', path: jobBase(ref), action: 'getJob', ability: 'jobs:read' }),
+	listFormats: (): Route => ({
+		method: 'GET',
+		path: '/formats',
+		action: 'listFormats',
+		ability: 'formats:read',
+	}),
+	getUsage: (): Route => ({
+		method: 'GET',
+		path: '/usage',
+		action: 'getUsage',
+		ability: 'usage:read',
+	}),
+	listJobs: (): Route => ({
+		method: 'GET',
+		path: '/jobs',
+		action: 'listJobs',
+		ability: 'jobs:read',
+	}),
+	createJobs: (): Route => ({
+		method: 'POST',
+		path: '/jobs',
+		action: 'createJobs',
+		ability: 'jobs:write',
+	}),
+	getJob: (ref: JobRef): Route => ({
+		method: 'GET',
+		path: jobBase(ref),
+		action: 'getJob',
+		ability: 'jobs:read',
+	}),
 	retryJob: (ref: JobRef): Route => ({
 		method: 'POST',
 		path: `${jobBase(ref)}/retry`,

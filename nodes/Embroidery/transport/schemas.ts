@@ -53,7 +53,6 @@ export const FreeUsageSchema = z
 	})
 	.passthrough();
 
-
 export const UsageResponseSchema = z.object({ freeUsage: FreeUsageSchema }).passthrough();
 
 export const JobSummarySchema = z
@@ -89,7 +88,6 @@ export const PrivateFileSchema = z
 		previewUrl: z.string().nullable(),
 	})
 	.passthrough();
-
 
 export const JobSchema = z
 	.object({

@@ -26,9 +26,13 @@ export interface SendSettings {
 }
 
 /** Headers for a request that must not carry the API key, whatever an earlier hop added. */
-function withoutCredentials(headers: IHttpRequestOptions['headers']): IHttpRequestOptions['headers'] {
+function withoutCredentials(
+	headers: IHttpRequestOptions['headers'],
+): IHttpRequestOptions['headers'] {
 	return Object.fromEntries(
-		Object.entries(headers ?? {}).filter(([name]) => !/^(authorization|proxy-authorization|cookie)$/i.test(name)),
+		Object.entries(headers ?? {}).filter(
+			([name]) => !/^(authorization|proxy-authorization|cookie)$/i.test(name),
+		),
 	);
 }
 
@@ -38,7 +42,9 @@ function withoutCredentials(headers: IHttpRequestOptions['headers']): IHttpReque
  */
 function withRequestSignal(context: EmbroideryContext, signal: AbortSignal): EmbroideryContext {
 	if (!('getExecutionCancelSignal' in context)) return context;
-	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as EmbroideryContext;
+	return Object.create(context, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as EmbroideryContext;
 }
 
 /** One try of a request, with the redirects it meets (redirects.ts says which are followed, and with the key or not). */
@@ -49,9 +55,12 @@ async function exchange(
 	settings: SendSettings,
 	signal: AbortSignal | undefined,
 ): Promise<{ response: FullResponse } | { refused: Error }> {
-	const signals = [signal, settings.abortSignal].filter((one): one is AbortSignal => one !== undefined);
+	const signals = [signal, settings.abortSignal].filter(
+		(one): one is AbortSignal => one !== undefined,
+	);
 	const requestSignal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-	const requestContext = settings.abortSignal && requestSignal ? withRequestSignal(context, requestSignal) : context;
+	const requestContext =
+		settings.abortSignal && requestSignal ? withRequestSignal(context, requestSignal) : context;
 	const sendHop = async (hop: Hop): Promise<FullResponse> => {
 		const sent: IHttpRequestOptions = {
 			...options,
@@ -66,12 +75,21 @@ async function exchange(
 		};
 		return (
 			hop.withKey
-				? await requestContext.helpers.httpRequestWithAuthentication.call(requestContext, credentialType, sent)
+				? await requestContext.helpers.httpRequestWithAuthentication.call(
+						requestContext,
+						credentialType,
+						sent,
+					)
 				: await context.helpers.httpRequest(sent)
 		) as FullResponse;
 	};
 	const first: Hop = { url: new URL(options.url), withKey: true, redirected: false };
-	const rules = apiRedirectRules(context.getNode(), request, settings.origin, timeLimits.maxRedirects);
+	const rules = apiRedirectRules(
+		context.getNode(),
+		request,
+		settings.origin,
+		timeLimits.maxRedirects,
+	);
 	return await followRedirects(first, sendHop, rules);
 }
 
@@ -94,7 +112,9 @@ export async function send(
 	const firstStartedAt = clock.now();
 	const tries = { refused: 0, failed: 0 };
 	const retryLater = async (delayMs: number, what: string, attempt: number) => {
-		context.logger.debug(`Embroidery API ${request.method} ${request.path}: ${what}, try ${attempt + 1} in ${delayMs} ms`);
+		context.logger.debug(
+			`Embroidery API ${request.method} ${request.path}: ${what}, try ${attempt + 1} in ${delayMs} ms`,
+		);
 		await clock.sleep(delayMs, signal);
 	};
 	for (let attempt = 1; ; attempt++) {
@@ -105,12 +125,20 @@ export async function send(
 			answer = await exchange(context, options, request, settings, signal);
 		} catch (error) {
 			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled');
-			const reason = retryReason(request.method, { networkError: true, bodyNotSent: bodyNotSent(error) });
+			const reason = retryReason(request.method, {
+				networkError: true,
+				bodyNotSent: bodyNotSent(error),
+			});
 			if (reason === 'bodyNotSent') tries.refused++;
 			else tries.failed++;
 			const delay = failureDelayMs(reason, tries, clock.now() - firstStartedAt, policy);
-			if (delay === null) throw networkError(node, error, { ...request, attempts: attempt }, secrets);
-			await retryLater(delay, reason === 'bodyNotSent' ? 'the upload was cut off before it was sent' : 'no answer', attempt);
+			if (delay === null)
+				throw networkError(node, error, { ...request, attempts: attempt }, secrets);
+			await retryLater(
+				delay,
+				reason === 'bodyNotSent' ? 'the upload was cut off before it was sent' : 'no answer',
+				attempt,
+			);
 			continue;
 		}
 		if ('refused' in answer) throw answer.refused;
@@ -128,12 +156,24 @@ export async function send(
 				await retryLater(outcome.delayMs, 'HTTP 429', attempt);
 				continue;
 			}
-			throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt, ...outcome.giveUp }, secrets);
+			throw apiErrorFromResponse(
+				node,
+				status,
+				body,
+				{ ...request, attempts: attempt, ...outcome.giveUp },
+				secrets,
+			);
 		}
 		tries.failed++;
-		const delay = failureDelayMs(retryReason(request.method, { status }), tries, clock.now() - firstStartedAt, policy);
+		const delay = failureDelayMs(
+			retryReason(request.method, { status }),
+			tries,
+			clock.now() - firstStartedAt,
+			policy,
+		);
 		const body = await readSmallBody(response.body);
-		if (delay === null) throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt }, secrets);
+		if (delay === null)
+			throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt }, secrets);
 		await retryLater(delay, `HTTP ${status}`, attempt);
 	}
 }

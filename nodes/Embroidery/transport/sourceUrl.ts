@@ -46,20 +46,41 @@ export function shownUrl(url: URL): string {
 const articleOf = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
 const privateNetworkAdvice =
-	'Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, unique-local and other non-public addresses are refused by default, so a workflow cannot reach the n8n server\'s own network. If the file lives on your intranet and you trust where this workflow\'s links come from, turn on Options > Allow Private Network Addresses.';
+	"Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, unique-local and other non-public addresses are refused by default, so a workflow cannot reach the n8n server's own network. If the file lives on your intranet and you trust where this workflow's links come from, turn on Options > Allow Private Network Addresses.";
 
-function refusedAddressError(context: IExecuteFunctions, itemIndex: number, link: URL, first: boolean, refused: RefusedAddress) {
-	const subject = first ? `The 'Source URL' ${shownUrl(link)}` : `The 'Source URL' redirects to ${shownUrl(link)}, which`;
-	const where = { link: 'is on', resolver: 'resolves to', socket: 'was answered from' }[refused.seenIn] + ` ${refused.address}`;
+function refusedAddressError(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	link: URL,
+	first: boolean,
+	refused: RefusedAddress,
+) {
+	const subject = first
+		? `The 'Source URL' ${shownUrl(link)}`
+		: `The 'Source URL' redirects to ${shownUrl(link)}, which`;
+	const where =
+		{ link: 'is on', resolver: 'resolves to', socket: 'was answered from' }[refused.seenIn] +
+		` ${refused.address}`;
 	const message =
 		refused.kind === 'unconfirmed'
 			? `${subject} was answered from an address the node could not read, so it was not fetched [item ${itemIndex}]`
 			: `${subject} ${where}, ${articleOf(refused.kind)} ${refused.kind} address: not fetched [item ${itemIndex}]`;
-	return new NodeOperationError(context.getNode(), message, { itemIndex, description: privateNetworkAdvice });
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex,
+		description: privateNetworkAdvice,
+	});
 }
 
-function sourceUrlRefused(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {
-	return new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, { itemIndex, description });
+function sourceUrlRefused(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+) {
+	return new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, {
+		itemIndex,
+		description,
+	});
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -71,7 +92,12 @@ type Waited<T> = { answer: T } | { failed: unknown } | { ended: 'limit' | 'cance
  * Waits for `answer` at most `ms` (on the node's clock) and never past the execution's Stop; on either, the
  * request underneath is ended with `stop`.
  */
-async function withinLimit<T>(answer: Promise<T>, ms: number, cancel: AbortSignal | undefined, stop: () => void): Promise<Waited<T>> {
+async function withinLimit<T>(
+	answer: Promise<T>,
+	ms: number,
+	cancel: AbortSignal | undefined,
+	stop: () => void,
+): Promise<Waited<T>> {
 	const timer = new AbortController();
 	const limit = clock.sleep(ms, timer.signal).then(
 		(): Waited<T> => ({ ended: 'limit' }),
@@ -83,7 +109,9 @@ async function withinLimit<T>(answer: Promise<T>, ms: number, cancel: AbortSigna
 		if (cancel.aborted) onAbort();
 		else {
 			cancel.addEventListener('abort', onAbort, { once: true });
-			timer.signal.addEventListener('abort', () => cancel.removeEventListener('abort', onAbort), { once: true });
+			timer.signal.addEventListener('abort', () => cancel.removeEventListener('abort', onAbort), {
+				once: true,
+			});
 		}
 	});
 	const answered = answer.then(
@@ -99,13 +127,17 @@ async function withinLimit<T>(answer: Promise<T>, ms: number, cancel: AbortSigna
 	}
 }
 
-export async function fetchSourceUrl(context: IExecuteFunctions, request: SourceUrlRequest): Promise<FetchedSource> {
+export async function fetchSourceUrl(
+	context: IExecuteFunctions,
+	request: SourceUrlRequest,
+): Promise<FetchedSource> {
 	const { itemIndex, allowPrivateNetworks } = request;
 	const startedAt = clock.now();
 	const cancel = context.getExecutionCancelSignal?.();
 	const stopRequest = new AbortController();
 	const requestSignal = cancel ? AbortSignal.any([cancel, stopRequest.signal]) : stopRequest.signal;
-	const cancelledError = () => new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
+	const cancelledError = () =>
+		new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
 	const resolver = resolverFor(context);
 	const limits = sourceUrlLimits;
 
@@ -118,7 +150,7 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 				context,
 				itemIndex,
 				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
-				'Check the link; where n8n\'s outbound network policy refuses the address, the n8n administrator decides which hosts workflows may reach.',
+				"Check the link; where n8n's outbound network policy refuses the address, the n8n administrator decides which hosts workflows may reach.",
 			);
 		}
 		if (checked.refused && !allowPrivateNetworks) {
@@ -134,12 +166,19 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 			timeout: limits.answerMs,
 			abortSignal: requestSignal,
 			// Identity: a compressed answer would hide the socket whose address is checked.
-			headers: { Accept: '*/*', 'Accept-Encoding': 'identity', ...(checked.hostHeader ? { Host: checked.hostHeader } : {}) },
+			headers: {
+				Accept: '*/*',
+				'Accept-Encoding': 'identity',
+				...(checked.hostHeader ? { Host: checked.hostHeader } : {}),
+			},
 			...(checked.serverName ? { agentOptions: { servername: checked.serverName } } : {}),
 		};
 		const answerMs = Math.min(limits.answerMs, limits.totalMs - (clock.now() - startedAt));
-		const waited = await withinLimit(context.helpers.httpRequest(options) as Promise<FullResponse>, answerMs, cancel, () =>
-			stopRequest.abort(),
+		const waited = await withinLimit(
+			context.helpers.httpRequest(options) as Promise<FullResponse>,
+			answerMs,
+			cancel,
+			() => stopRequest.abort(),
 		);
 		if ('ended' in waited) {
 			if (waited.ended === 'cancel') throw cancelledError();
@@ -153,7 +192,12 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		if ('failed' in waited) {
 			if (cancel?.aborted) throw cancelledError();
 			const reason = waited.failed instanceof Error ? waited.failed.message : String(waited.failed);
-			throw sourceUrlRefused(context, itemIndex, `Could not fetch the 'Source URL' ${shownUrl(hop.url)}: ${reason}`, 'Check that the link is reachable from the n8n server.');
+			throw sourceUrlRefused(
+				context,
+				itemIndex,
+				`Could not fetch the 'Source URL' ${shownUrl(hop.url)}: ${reason}`,
+				'Check that the link is reachable from the n8n server.',
+			);
 		}
 		const response = waited.answer;
 		const connected = allowPrivateNetworks ? undefined : checkConnected(response.body, checked);
@@ -167,19 +211,38 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 	const rules: RedirectRules = {
 		maxRedirects: limits.maxRedirects,
 		refuse: (target, reason) =>
-			sourceUrlRefused(context, itemIndex, `The 'Source URL' ${shownUrl(request.url)} redirects to ${target}: ${reason}`, 'Link the file itself.'),
+			sourceUrlRefused(
+				context,
+				itemIndex,
+				`The 'Source URL' ${shownUrl(request.url)} redirects to ${target}: ${reason}`,
+				'Link the file itself.',
+			),
 		follow(_from, to) {
 			if (to.protocol !== 'http:' && to.protocol !== 'https:') {
-				return { refused: rules.refuse(shownUrl(to), `a ${to.protocol.replace(/:$/, '')} link; only http and https are followed`) };
+				return {
+					refused: rules.refuse(
+						shownUrl(to),
+						`a ${to.protocol.replace(/:$/, '')} link; only http and https are followed`,
+					),
+				};
 			}
 			return { next: { url: to, withKey: false, redirected: true } };
 		},
 	};
-	const outcome = await followRedirects({ url: request.url, withKey: false, redirected: false }, sendHop, rules);
+	const outcome = await followRedirects(
+		{ url: request.url, withKey: false, redirected: false },
+		sendHop,
+		rules,
+	);
 	if ('refused' in outcome) throw outcome.refused;
 	const { response, hop } = outcome;
 	const announced = Number(headerOf(response.headers, 'content-length'));
-	if (response.statusCode >= 200 && response.statusCode < 300 && Number.isFinite(announced) && announced > request.maxBytes) {
+	if (
+		response.statusCode >= 200 &&
+		response.statusCode < 300 &&
+		Number.isFinite(announced) &&
+		announced > request.maxBytes
+	) {
 		discardBody(response.body);
 		throw request.tooLarge(announced);
 	}
@@ -188,12 +251,24 @@ export async function fetchSourceUrl(context: IExecuteFunctions, request: Source
 		{
 			idle: {
 				ms: limits.idleMs,
-				error: () => sourceUrlRefused(context, itemIndex, `The 'Source URL' ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`, 'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.'),
+				error: () =>
+					sourceUrlRefused(
+						context,
+						itemIndex,
+						`The 'Source URL' ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`,
+						'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.',
+					),
 			},
 			total: {
 				ms: limits.totalMs,
 				startedAt,
-				error: () => sourceUrlRefused(context, itemIndex, `The 'Source URL' ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`, 'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.'),
+				error: () =>
+					sourceUrlRefused(
+						context,
+						itemIndex,
+						`The 'Source URL' ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`,
+						'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.',
+					),
 			},
 			size: { maxBytes: request.maxBytes, error: () => request.tooLarge(undefined) },
 			...(cancel ? { cancel: { signal: cancel, error: cancelledError } } : {}),

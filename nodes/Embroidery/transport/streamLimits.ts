@@ -28,7 +28,11 @@ export interface LimitedStream {
  * its error and calls `stop`, which ends the request underneath (a stalled socket would keep it open).
  * The watch reads the node's clock and ends with the stream.
  */
-export function limitedStream(source: ByteStream, limits: StreamLimits, stop: () => void): LimitedStream {
+export function limitedStream(
+	source: ByteStream,
+	limits: StreamLimits,
+	stop: () => void,
+): LimitedStream {
 	let lastByteAt = clock.now();
 	let bytes = 0;
 	let failure: Error | undefined;

@@ -13,12 +13,14 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Job Completed',
 				value: 'completed',
-				description: 'A job finished and its preview and machine files are ready; each job starts the workflow once',
+				description:
+					'A job finished and its preview and machine files are ready; each job starts the workflow once',
 			},
 			{
 				name: 'Job Failed',
 				value: 'failed',
-				description: 'A job could not be processed; the item says why, and each ending starts the workflow once',
+				description:
+					'A job could not be processed; the item says why, and each ending starts the workflow once',
 			},
 		],
 	},
@@ -30,7 +32,11 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Which kind of job to watch',
 		options: [
 			{ name: 'All', value: 'both', description: 'Conversions and digitising jobs' },
-			{ name: 'Conversion', value: 'conversion', description: 'Machine files converted to another format' },
+			{
+				name: 'Conversion',
+				value: 'conversion',
+				description: 'Machine files converted to another format',
+			},
 			{ name: 'Digitising', value: 'digitising', description: 'Artwork turned into stitches' },
 		],
 	},
@@ -44,7 +50,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 		description:
-			'Whether to put each completed job\'s warnings (compatibility or production notes from the service) on its item. Costs one request per completed job, unless \'Include Full Job\' fetches it anyway.',
+			"Whether to put each completed job's warnings (compatibility or production notes from the service) on its item. Costs one request per completed job, unless 'Include Full Job' fetches it anyway.",
 	},
 	{
 		displayName: 'Options',

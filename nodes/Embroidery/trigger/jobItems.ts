@@ -26,7 +26,11 @@ const lockedOutputsNote =
 	'The machine files stay locked until the job is unlocked (Embroidery node: Job > Unlock, which spends a subscription entitlement or credits). The preview is watermarked until then.';
 
 /** Item names of the files the trigger attaches: the preview, and the machine files under "output". */
-const triggerFields: Record<FileKind, string> = { preview: 'preview', outputs: 'output', source: 'source' };
+const triggerFields: Record<FileKind, string> = {
+	preview: 'preview',
+	outputs: 'output',
+	source: 'source',
+};
 
 /**
  * A file the service refuses for good is reported on the item; a network or server failure is thrown so the
@@ -41,12 +45,20 @@ function triggerFilePolicy(lastTry: boolean): FilePolicy {
 }
 
 function without(record: object, keys: string[]): IDataObject {
-	return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key))) as IDataObject;
+	return Object.fromEntries(
+		Object.entries(record).filter(([key]) => !keys.includes(key)),
+	) as IDataObject;
 }
 
 /** id, workflow and status first (as the trigger saw them), then the listing entry's or the detailed job's fields. */
-function summaryJson(job: TrackedJob, item: JobListItem | undefined, full: Job | undefined): IDataObject {
-	const details = item ? without(item, ['id', 'kind', 'status']) : without(full ?? {}, ['id', 'status']);
+function summaryJson(
+	job: TrackedJob,
+	item: JobListItem | undefined,
+	full: Job | undefined,
+): IDataObject {
+	const details = item
+		? without(item, ['id', 'kind', 'status'])
+		: without(full ?? {}, ['id', 'status']);
 	return { id: job.id, workflow: job.workflow, status: job.status, ...details };
 }
 
@@ -65,7 +77,11 @@ export async function jobEndingItem(
 	const wantsWarnings = options.showWarnings && job.status === 'completed';
 	// Only the detailed job has a failure's code and a job's warnings: one request per such job, and its files
 	// then come from that same detail, so no job is fetched twice.
-	const needsFullJob = options.includeFullJob || job.status === 'failed' || wantsWarnings || (wantsFiles && !ended.listed);
+	const needsFullJob =
+		options.includeFullJob ||
+		job.status === 'failed' ||
+		wantsWarnings ||
+		(wantsFiles && !ended.listed);
 	let full = ended.fetched?.job;
 	let detailError: string | undefined;
 	if (!full && needsFullJob) {
@@ -77,7 +93,11 @@ export async function jobEndingItem(
 		}
 	}
 
-	const json = summaryJson(job, options.includeFullJob && full ? undefined : ended.listed?.item, full);
+	const json = summaryJson(
+		job,
+		options.includeFullJob && full ? undefined : ended.listed?.item,
+		full,
+	);
 	if (detailError !== undefined) json.detailError = detailError;
 	if (wantsWarnings && full) json.warnings = full.warnings;
 	if (job.status === 'failed') {
@@ -89,11 +109,18 @@ export async function jobEndingItem(
 		json.outputsLocked = true;
 		json.outputsLockedNote = lockedOutputsNote;
 	}
-	const known: JobSnapshot | undefined = full ? { detail: full } : ended.listed ? { listed: ended.listed.item } : undefined;
+	const known: JobSnapshot | undefined = full
+		? { detail: full }
+		: ended.listed
+			? { listed: ended.listed.item }
+			: undefined;
 	if (!wantsFiles) return { json };
 	if (!known) return { json: { ...json, files: [] } };
 	const kinds: FileKind[] = unlocked ? ['preview', 'outputs'] : ['preview'];
-	const result = await streamJobFiles(context, job, kinds, triggerFilePolicy(lastTry), { known, listed: ended.listed?.item });
+	const result = await streamJobFiles(context, job, kinds, triggerFilePolicy(lastTry), {
+		known,
+		listed: ended.listed?.item,
+	});
 	json.files = result.saved.map((file) => ({
 		kind: file.kind === 'outputs' ? 'output' : file.kind,
 		binaryField: file.field,

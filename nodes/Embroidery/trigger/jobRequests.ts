@@ -21,7 +21,12 @@ export async function listRecentJobs(context: IPollFunctions): Promise<ListedJob
 		...routes.listJobs(),
 		schema: JobsListResponseSchema,
 	});
-	return data.map((item: JobListItem) => ({ id: item.id, workflow: item.kind, status: item.status, item }));
+	return data.map((item: JobListItem) => ({
+		id: item.id,
+		workflow: item.kind,
+		status: item.status,
+		item,
+	}));
 }
 
 /** `GET /jobs/{workflow}/{id}`; undefined when the job is gone (404) or no longer the key owner's (403). */
@@ -31,7 +36,13 @@ export async function fetchJobIfPresent(
 ): Promise<FetchedJob | undefined> {
 	try {
 		const job = await fetchJob(context, ref);
-		return { id: job.id, workflow: ref.workflow, status: job.status, attempts: job.attemptCount, job };
+		return {
+			id: job.id,
+			workflow: ref.workflow,
+			status: job.status,
+			attempts: job.attemptCount,
+			job,
+		};
 	} catch (error) {
 		if (error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '403')) {
 			return undefined;

@@ -1,4 +1,10 @@
-import type { FollowUpResult, PollState, RememberedJob, TrackedJob, TriggerFilter } from './pollState';
+import type {
+	FollowUpResult,
+	PollState,
+	RememberedJob,
+	TrackedJob,
+	TriggerFilter,
+} from './pollState';
 import { clock } from '../transport/clock';
 import { advancePoll, jobsToFollowUp } from './pollState';
 

@@ -68,7 +68,10 @@ export interface RememberedJob extends TrackedJob {
 }
 
 /** A job that left the listing and was fetched on its own; `gone` when the service no longer has it, `unreachable` when the request failed. */
-export type FollowUpResult = TrackedJob | { id: string; gone: true } | { id: string; unreachable: true };
+export type FollowUpResult =
+	| TrackedJob
+	| { id: string; gone: true }
+	| { id: string; unreachable: true };
 
 export interface PollState {
 	version: typeof STATE_VERSION;
@@ -100,7 +103,9 @@ export interface PollOutcome {
 
 export function matchesFilter(job: TrackedJob, filter: TriggerFilter): boolean {
 	return (
-		isEnded(job.status) && filter.events.includes(job.status) && filter.workflows.includes(job.workflow)
+		isEnded(job.status) &&
+		filter.events.includes(job.status) &&
+		filter.workflows.includes(job.workflow)
 	);
 }
 
@@ -125,7 +130,11 @@ export function ulidTime(id: string): number | undefined {
 /** The smallest ULID of a millisecond. */
 function ulidAt(time: number): string {
 	let encoded = '';
-	for (let rest = Math.max(0, Math.floor(time)), index = 0; index < 10; index++, rest = Math.floor(rest / 32)) {
+	for (
+		let rest = Math.max(0, Math.floor(time)), index = 0;
+		index < 10;
+		index++, rest = Math.floor(rest / 32)
+	) {
 		encoded = crockford[rest % 32] + encoded;
 	}
 	return encoded + '0'.repeat(16);
@@ -139,7 +148,8 @@ function lowered(id: string): string {
 
 function smallestId(jobs: TrackedJob[]): string | null {
 	let smallest: string | null = null;
-	for (const job of jobs) if (smallest === null || compareIds(job.id, smallest) < 0) smallest = job.id;
+	for (const job of jobs)
+		if (smallest === null || compareIds(job.id, smallest) < 0) smallest = job.id;
 	return smallest;
 }
 
@@ -165,7 +175,10 @@ function isAboveFloor(id: string, floor: string | null): boolean {
 }
 
 /** The job as the service reports it; `keep` carries the trigger's own counts over. */
-function copy(job: TrackedJob, keep: Pick<RememberedJob, 'failedChecks' | 'failedPolls'> = {}): RememberedJob {
+function copy(
+	job: TrackedJob,
+	keep: Pick<RememberedJob, 'failedChecks' | 'failedPolls'> = {},
+): RememberedJob {
 	const result: RememberedJob = { id: job.id, workflow: job.workflow, status: job.status };
 	if (job.attempts !== undefined) result.attempts = job.attempts;
 	if (keep.failedChecks) result.failedChecks = keep.failedChecks;
@@ -227,19 +240,32 @@ export function jobsToFollowUp(
 ): TrackedJob[] {
 	if (!state) return [];
 	const listed = new Set(listing.map((job) => job.id));
-	const outside = state.jobs.filter((job) => !listed.has(job.id) && filter.workflows.includes(job.workflow));
+	const outside = state.jobs.filter(
+		(job) => !listed.has(job.id) && filter.workflows.includes(job.workflow),
+	);
 	const unfinished = outside.filter((job) => !isEnded(job.status));
 	const watched = outside.filter((job) => isWatchedForRetry(job, now));
-	const watchedTurns = Math.min(watched.length, Math.max(limit - unfinished.length, Math.min(RETRY_WATCH_FOLLOW_UPS, limit)));
-	return [...unfinished.slice(0, limit - watchedTurns), ...watched.slice(0, watchedTurns)].map((job) => copy(job));
+	const watchedTurns = Math.min(
+		watched.length,
+		Math.max(limit - unfinished.length, Math.min(RETRY_WATCH_FOLLOW_UPS, limit)),
+	);
+	return [...unfinished.slice(0, limit - watchedTurns), ...watched.slice(0, watchedTurns)].map(
+		(job) => copy(job),
+	);
 }
 
 /** What a per-job request says about a followed or watched job: a new ending, still running, or nothing new. */
-function judgeFollowUp(before: RememberedJob, result: TrackedJob): 'ended' | 'running' | 'unchanged' {
+function judgeFollowUp(
+	before: RememberedJob,
+	result: TrackedJob,
+): 'ended' | 'running' | 'unchanged' {
 	if (!isEnded(result.status)) return 'running';
 	if (!isEnded(before.status) || before.status !== result.status) return 'ended';
 	// Failed before and failed now: a retry ran in between only if the attempt count went up.
-	const retried = before.attempts !== undefined && result.attempts !== undefined && result.attempts > before.attempts;
+	const retried =
+		before.attempts !== undefined &&
+		result.attempts !== undefined &&
+		result.attempts > before.attempts;
 	return retried ? 'ended' : 'unchanged';
 }
 
@@ -258,12 +284,24 @@ export function advancePoll(
 	const known = new Map((previous?.jobs ?? []).map((job) => [job.id, job]));
 	const windowJobs = listing.map((job) => {
 		const before = known.get(job.id);
-		const attempts = job.attempts ?? (before && before.status === job.status ? before.attempts : undefined);
+		const attempts =
+			job.attempts ?? (before && before.status === job.status ? before.attempts : undefined);
 		return copy({ ...job, attempts });
 	});
 	if (!previous) {
-		const state: PollState = { version: STATE_VERSION, floor: nextFloor(null, windowJobs), jobs: windowJobs };
-		return { emit: [], state, abandoned: [], unwatched: [], unreachable: [], mayHaveMissedJobs: false };
+		const state: PollState = {
+			version: STATE_VERSION,
+			floor: nextFloor(null, windowJobs),
+			jobs: windowJobs,
+		};
+		return {
+			emit: [],
+			state,
+			abandoned: [],
+			unwatched: [],
+			unreachable: [],
+			mayHaveMissedJobs: false,
+		};
 	}
 
 	const endings: RememberedJob[] = [];
@@ -272,7 +310,8 @@ export function advancePoll(
 		const isNew = before === undefined && isAboveFloor(job.id, previous.floor);
 		// A known job ends anew when it was unfinished, or when a retry turned one ending into the other between polls.
 		const endedNow =
-			isEnded(job.status) && (before ? !isEnded(before.status) || before.status !== job.status : isNew);
+			isEnded(job.status) &&
+			(before ? !isEnded(before.status) || before.status !== job.status : isNew);
 		// An ending held back by an earlier poll keeps the count of polls its item failed in.
 		if (endedNow) endings.push(endingOf(job, before?.failedPolls));
 	}
@@ -300,13 +339,19 @@ export function advancePoll(
 			const verdict = judgeFollowUp(job, result);
 			if (verdict === 'ended') endings.push(endingOf(reported, job.failedPolls));
 			// An ending found by a follow-up is remembered too: a failed one is watched for its next retry.
-			checked.push(verdict === 'unchanged' ? copy({ ...job, attempts: result.attempts ?? job.attempts }) : reported);
+			checked.push(
+				verdict === 'unchanged'
+					? copy({ ...job, attempts: result.attempts ?? job.attempts })
+					: reported,
+			);
 		}
 	}
 
 	// Checked jobs go to the back so every followed job gets its turn; an ended job stays while it may be retried.
 	const outside = [...unchecked, ...checked].filter(
-		(job) => filter.workflows.includes(job.workflow) && (!isEnded(job.status) || isWatchedForRetry(job, now)),
+		(job) =>
+			filter.workflows.includes(job.workflow) &&
+			(!isEnded(job.status) || isWatchedForRetry(job, now)),
 	);
 	const capped = capRemembered(outside);
 	const mayHaveMissedJobs =
@@ -330,11 +375,27 @@ export function advancePoll(
  * Keeps the saved state small: at most MAX_FOLLOWED_JOBS unfinished jobs and MAX_WATCHED_FAILED_JOBS failed jobs
  * watched for a retry, the newest of each, are kept; the others are reported.
  */
-function capRemembered(outside: RememberedJob[]): { kept: RememberedJob[]; abandoned: TrackedJob[]; unwatched: TrackedJob[] } {
+function capRemembered(outside: RememberedJob[]): {
+	kept: RememberedJob[];
+	abandoned: TrackedJob[];
+	unwatched: TrackedJob[];
+} {
 	const newestFirst = (jobs: RememberedJob[]) => [...jobs].sort((a, b) => compareIds(b.id, a.id));
-	const abandoned = new Set(newestFirst(outside.filter((job) => !isEnded(job.status))).slice(MAX_FOLLOWED_JOBS).map((job) => job.id));
-	const unwatched = new Set(newestFirst(outside.filter((job) => isEnded(job.status))).slice(MAX_WATCHED_FAILED_JOBS).map((job) => job.id));
-	const letGo = (ids: Set<string>) => outside.filter((job) => ids.has(job.id)).map((job) => copy(job)).reverse();
+	const abandoned = new Set(
+		newestFirst(outside.filter((job) => !isEnded(job.status)))
+			.slice(MAX_FOLLOWED_JOBS)
+			.map((job) => job.id),
+	);
+	const unwatched = new Set(
+		newestFirst(outside.filter((job) => isEnded(job.status)))
+			.slice(MAX_WATCHED_FAILED_JOBS)
+			.map((job) => job.id),
+	);
+	const letGo = (ids: Set<string>) =>
+		outside
+			.filter((job) => ids.has(job.id))
+			.map((job) => copy(job))
+			.reverse();
 	return {
 		kept: outside.filter((job) => !abandoned.has(job.id) && !unwatched.has(job.id)),
 		abandoned: letGo(abandoned),
@@ -347,7 +408,11 @@ function capRemembered(outside: RememberedJob[]): { kept: RememberedJob[]; aband
  * not be made is kept as unfinished (followed through its own route once it leaves the listing), never dropped.
  * `failed` says the item failed (counted towards FAILED_POLLS_BEFORE_REPORT); otherwise the poll ran out of time.
  */
-export function holdBackEndings(state: PollState, endings: RememberedJob[], failed = true): PollState {
+export function holdBackEndings(
+	state: PollState,
+	endings: RememberedJob[],
+	failed = true,
+): PollState {
 	const held = new Map(endings.map((job) => [job.id, job]));
 	const hold = (job: RememberedJob): RememberedJob => {
 		const failedPolls = (job.failedPolls ?? 0) + (failed ? 1 : 0);
@@ -404,7 +469,8 @@ export function claimTriggerState(
 ): TriggerStateHandle | undefined {
 	const memory = activations.get(context) ?? {};
 	activations.set(context, memory);
-	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs) return undefined;
+	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs)
+		return undefined;
 	const poll = { startedAt: now };
 	memory.currentPoll = poll;
 	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
@@ -412,7 +478,8 @@ export function claimTriggerState(
 	const activatedNow = context.getActivationMode() === 'activate' && memory.lastSaved === undefined;
 	const last = memory.lastSaved ?? saved;
 	// Another credential may mean another account: its jobs start from a fresh baseline too.
-	const previous = !activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
+	const previous =
+		!activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
 	return {
 		previous,
 		hasSaved: memory.lastSaved !== undefined,

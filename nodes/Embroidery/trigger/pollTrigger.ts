@@ -9,7 +9,13 @@ import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { pollJobs } from './pollJobs';
 import type { RememberedJob, TriggerFilter, TriggerStateHandle } from './pollState';
-import { FAILED_POLLS_BEFORE_REPORT, MAX_WATCHED_FAILED_JOBS, claimTriggerState, holdBackEndings, matchesFilter } from './pollState';
+import {
+	FAILED_POLLS_BEFORE_REPORT,
+	MAX_WATCHED_FAILED_JOBS,
+	claimTriggerState,
+	holdBackEndings,
+	matchesFilter,
+} from './pollState';
 
 export const pollLimits = {
 	/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
@@ -28,7 +34,8 @@ export { FAILED_POLLS_BEFORE_REPORT } from './pollState';
  */
 export function pollBudgetMs(context: IPollFunctions): number {
 	// n8n 1.x has no getPollBudgetMs, although its types may say otherwise.
-	const fromN8n = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	const fromN8n =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
 	const budget = typeof fromN8n === 'number' && fromN8n > 0 ? fromN8n : pollLimits.defaultBudgetMs;
 	return Math.min(budget, pollLimits.maxBudgetMs);
 }
@@ -42,15 +49,23 @@ export function readFilter(context: IPollFunctions): TriggerFilter {
 	}
 	const unknownEvent = events.find((event) => event !== 'completed' && event !== 'failed');
 	if (unknownEvent !== undefined) {
-		throw new NodeOperationError(context.getNode(), `Trigger On holds "${String(unknownEvent)}", which is not an event`, {
-			description: 'Use "completed", "failed" or both.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Trigger On holds "${String(unknownEvent)}", which is not an event`,
+			{
+				description: 'Use "completed", "failed" or both.',
+			},
+		);
 	}
 	const workflow = context.getNodeParameter('workflow', 'both') as Workflow | 'both';
 	if (workflow !== 'both' && workflow !== 'conversion' && workflow !== 'digitising') {
-		throw new NodeOperationError(context.getNode(), `Workflow is "${String(workflow)}", which is not a workflow`, {
-			description: 'Use "both", "conversion" or "digitising".',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Workflow is "${String(workflow)}", which is not a workflow`,
+			{
+				description: 'Use "both", "conversion" or "digitising".',
+			},
+		);
 	}
 	const workflows: Workflow[] = workflow === 'both' ? ['conversion', 'digitising'] : [workflow];
 	return { events, workflows };
@@ -59,12 +74,22 @@ export function readFilter(context: IPollFunctions): TriggerFilter {
 export function readOptions(context: IPollFunctions): TriggerOptions {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	// Version 1 triggers keep their output: warnings only with Include Full Job.
-	const showWarnings = context.getNode().typeVersion >= 1.1 && context.getNodeParameter('showWarnings', true) !== false;
-	return { includeFullJob: options.includeFullJob === true, downloadFiles: options.downloadFiles === true, showWarnings };
+	const showWarnings =
+		context.getNode().typeVersion >= 1.1 &&
+		context.getNodeParameter('showWarnings', true) !== false;
+	return {
+		includeFullJob: options.includeFullJob === true,
+		downloadFiles: options.downloadFiles === true,
+		showWarnings,
+	};
 }
 
 /** The editor's test run: the newest matching job as a sample, without moving any state. */
-async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, options: TriggerOptions) {
+async function sampleRecentJob(
+	context: IPollFunctions,
+	filter: TriggerFilter,
+	options: TriggerOptions,
+) {
 	const listing = await listRecentJobs(context);
 	const newest = listing.find((job) => matchesFilter(job, filter));
 	if (!newest) {
@@ -87,7 +112,9 @@ async function sampleRecentJob(context: IPollFunctions, filter: TriggerFilter, o
  * an execution, so no wait (a long Retry-After, a slow download) carries a poll past its budget.
  */
 function boundedBy(context: IPollFunctions, signal: AbortSignal): IPollFunctions {
-	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IPollFunctions;
+	return Object.create(context, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as IPollFunctions;
 }
 
 /** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
@@ -102,7 +129,10 @@ async function emitEndedJobs(
 	const outOfTime = () => clock.now() >= deadline;
 	const result = await pollJobs<ListedJob, FetchedJob>(
 		handle.previous,
-		{ listJobs: async () => await listRecentJobs(context), getJob: async (job) => await fetchJobIfPresent(context, job) },
+		{
+			listJobs: async () => await listRecentJobs(context),
+			getJob: async (job) => await fetchJobIfPresent(context, job),
+		},
 		filter,
 		{ now: clock.now(), outOfTime },
 	);
@@ -139,7 +169,9 @@ async function emitEndedJobs(
 		// Each try is already retried by the transport; after a few failed polls the failure goes on the item instead.
 		const failedPolls = ended.job.failedPolls ?? 0;
 		try {
-			items.push(await jobEndingItem(context, ended, options, failedPolls >= FAILED_POLLS_BEFORE_REPORT));
+			items.push(
+				await jobEndingItem(context, ended, options, failedPolls >= FAILED_POLLS_BEFORE_REPORT),
+			);
 		} catch (error) {
 			// Cut short by the end of the poll's time: it counts as failed only when it had the poll's time to itself,
 			// so an item that never fits in a poll still goes out (with the failure on it) after a few polls.
@@ -170,7 +202,9 @@ async function emitEndedJobs(
 	return items.length > 0 ? [items] : null;
 }
 
-export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollForEndedJobs(
+	context: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const filter = readFilter(context);
 	const options = readOptions(context);
 	if (context.getMode() === 'manual') return await sampleRecentJob(context, filter, options);
@@ -180,7 +214,9 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 	const handle = claimTriggerState(context, credential, startedAt, pollLimits.stuckPollMs);
 	if (handle === undefined) {
 		// Two polls over one state would emit the same endings twice.
-		context.logger.debug(`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`);
+		context.logger.debug(
+			`Embroidery Trigger "${context.getNode().name}": the previous poll is still running; skipping this one`,
+		);
 		return null;
 	}
 	const budgetMs = pollBudgetMs(context);
@@ -192,7 +228,14 @@ export async function pollForEndedJobs(context: IPollFunctions): Promise<INodeEx
 		() => undefined,
 	);
 	try {
-		return await emitEndedJobs(boundedBy(context, timeUp.signal), handle, deadline, budgetMs, filter, options);
+		return await emitEndedJobs(
+			boundedBy(context, timeUp.signal),
+			handle,
+			deadline,
+			budgetMs,
+			filter,
+			options,
+		);
 	} catch (error) {
 		if (!handle.owns()) return null;
 		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.

@@ -11,7 +11,17 @@ export interface ThreadPalette {
  * A palette from its card's rows: catalogue number (empty when the card has none), colour name
  * and 0xRRGGBB. The brand is written into each thread of the pattern; empty for the generic card.
  */
-export function threadPalette(key: string, label: string, brand: string, rows: Array<[string, string, number]>): ThreadPalette {
-	const threads = rows.map(([catalogNumber, name, color], index) => ({ code: index + 1, color, name, catalogNumber }));
+export function threadPalette(
+	key: string,
+	label: string,
+	brand: string,
+	rows: Array<[string, string, number]>,
+): ThreadPalette {
+	const threads = rows.map(([catalogNumber, name, color], index) => ({
+		code: index + 1,
+		color,
+		name,
+		catalogNumber,
+	}));
 	return { key, label, chart: new ThreadChart(brand, threads) };
 }

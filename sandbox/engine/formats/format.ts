@@ -32,8 +32,15 @@ export interface HoopLimit {
 }
 
 /** A design fits a hoop either way round: machines and their software turn it by 90 degrees. Any one unit. */
-export function fitsHoop(width: number, height: number, hoopWidth: number, hoopHeight: number): boolean {
-	return (width <= hoopWidth && height <= hoopHeight) || (width <= hoopHeight && height <= hoopWidth);
+export function fitsHoop(
+	width: number,
+	height: number,
+	hoopWidth: number,
+	hoopHeight: number,
+): boolean {
+	return (
+		(width <= hoopWidth && height <= hoopHeight) || (width <= hoopHeight && height <= hoopWidth)
+	);
 }
 
 /** One embroidery file format: its reader and writer side by side. */

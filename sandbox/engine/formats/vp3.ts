@@ -22,5 +22,9 @@ export const vp3Format: FormatModule = {
 	write: writeVp3,
 	// The largest hoop shipped with Husqvarna Viking's top machine, the DESIGNER EPIC 2: the DESIGNER Imperial
 	// Hoop, 360 x 260 mm (quiltsocial.com, "The anatomy of a machine embroidery hoop").
-	largestHoop: { widthMm: 260, heightMm: 360, description: "Husqvarna Viking's 360 x 260 mm Imperial hoop" },
+	largestHoop: {
+		widthMm: 260,
+		heightMm: 360,
+		description: "Husqvarna Viking's 360 x 260 mm Imperial hoop",
+	},
 };

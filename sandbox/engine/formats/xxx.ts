@@ -25,5 +25,9 @@ export const xxxFormat: FormatModule = {
 	write: writeXxx,
 	// Singer's Futura machines, which sew XXX, come with a 10 x 6 inch large hoop (254 x 152 mm) as their
 	// biggest (reviews of the Futura XL-420 on topembroiderymachines.com and best-home-ideas.com).
-	largestHoop: { widthMm: 152, heightMm: 254, description: "Singer Futura's 10 x 6 inch (254 x 152 mm) large hoop" },
+	largestHoop: {
+		widthMm: 152,
+		heightMm: 254,
+		description: "Singer Futura's 10 x 6 inch (254 x 152 mm) large hoop",
+	},
 };

@@ -48,7 +48,11 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
 			.header('Cache-Control', 'private, no-store')
 			.send(createReadStream(file.path));
 	};
-	const route = { schema: uploadSchema, attachValidation: true, config: { ability: 'jobs:read' } } as const;
+	const route = {
+		schema: uploadSchema,
+		attachValidation: true,
+		config: { ability: 'jobs:read' },
+	} as const;
 	app.get('/uploads/:upload/download', route, sendFile('download'));
 	app.get('/uploads/:upload/preview', route, sendFile('preview'));
 }

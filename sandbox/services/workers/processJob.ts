@@ -57,7 +57,12 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 		]);
 		return {
 			ok: true,
-			metrics: { ...metrics, ...digitised, sourceFormat: task.sourceFormat, outputFormat: task.format },
+			metrics: {
+				...metrics,
+				...digitised,
+				sourceFormat: task.sourceFormat,
+				outputFormat: task.format,
+			},
 			warnings,
 			output,
 			preview: await store(
@@ -85,7 +90,12 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 }
 
 /** The source's pattern; a digitising job's own figures (requested width, density, jumps and trims per colour) go to `digitised`. */
-async function patternFor(task: JobTask, source: Buffer, warnings: string[], digitised: Record<string, unknown>): Promise<Pattern> {
+async function patternFor(
+	task: JobTask,
+	source: Buffer,
+	warnings: string[],
+	digitised: Record<string, unknown>,
+): Promise<Pattern> {
 	if (task.workflow === 'conversion') return readPattern(source, task.sourceFormat);
 	const result = await digitise(source, {
 		widthMm: task.widthMm!,

@@ -34,7 +34,13 @@ export function centredFrame(widthMm: number, heightMm: number): Frame {
  * `isDesign` accepts in `regions`, a `widthPx` x `heightPx` map of the canvas) is sewn
  * `widthMm` wide, pull compensation included, and centred on the pattern's origin.
  */
-export function canvasFrame(regions: Int8Array, widthPx: number, heightPx: number, isDesign: (region: number) => boolean, widthMm: number): Frame {
+export function canvasFrame(
+	regions: Int8Array,
+	widthPx: number,
+	heightPx: number,
+	isDesign: (region: number) => boolean,
+	widthMm: number,
+): Frame {
 	let minX = widthPx;
 	let maxX = -1;
 	let minY = heightPx;
@@ -65,7 +71,10 @@ export function renderStitches(pattern: Pattern, frame: Frame, pixelMm: number):
 	const width = round(frame.widthMm / pixelMm);
 	const height = round(frame.heightMm / pixelMm);
 	const blocks: Uint8Array[] = [new Uint8Array(width * height)];
-	const toPx = (x: number, y: number): [number, number] => [(x / 10 + frame.originXMm) / pixelMm, (y / 10 + frame.originYMm) / pixelMm];
+	const toPx = (x: number, y: number): [number, number] => [
+		(x / 10 + frame.originXMm) / pixelMm,
+		(y / 10 + frame.originYMm) / pixelMm,
+	];
 	const radius = threadWidthMm / 2 / pixelMm;
 	const stamp = (mask: Uint8Array, x: number, y: number) => {
 		for (let py = floor(y - radius - 0.5); py <= ceil(y + radius); py++) {
@@ -88,7 +97,8 @@ export function renderStitches(pattern: Pattern, frame: Frame, pixelMm: number):
 		if (previousStitch) {
 			const [ax, ay] = toPx(pattern.xs[i - 1], pattern.ys[i - 1]);
 			const steps = max(1, ceil(hypot(bx - ax, by - ay) / 0.25));
-			for (let s = 0; s <= steps; s++) stamp(mask, ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps);
+			for (let s = 0; s <= steps; s++)
+				stamp(mask, ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps);
 		} else {
 			stamp(mask, bx, by);
 		}
@@ -98,7 +108,12 @@ export function renderStitches(pattern: Pattern, frame: Frame, pixelMm: number):
 }
 
 /** The artwork at preview scale, each pixel given the index of its nearest key colour (-1 for transparent). */
-export async function artworkRegions(bytes: Buffer, width: number, height: number, keyColours: number[]): Promise<Int8Array> {
+export async function artworkRegions(
+	bytes: Buffer,
+	width: number,
+	height: number,
+	keyColours: number[],
+): Promise<Int8Array> {
 	const { data } = await sharp(bytes, { density: 300 })
 		.resize(width, height, { fit: 'fill' })
 		.ensureAlpha()
@@ -114,7 +129,9 @@ export async function artworkRegions(bytes: Buffer, width: number, height: numbe
 		let bestDistance = Infinity;
 		keyColours.forEach((colour, k) => {
 			const d =
-				((colour >> 16) - data[i * 4]) ** 2 + (((colour >> 8) & 255) - data[i * 4 + 1]) ** 2 + ((colour & 255) - data[i * 4 + 2]) ** 2;
+				((colour >> 16) - data[i * 4]) ** 2 +
+				(((colour >> 8) & 255) - data[i * 4 + 1]) ** 2 +
+				((colour & 255) - data[i * 4 + 2]) ** 2;
 			if (d < bestDistance) {
 				bestDistance = d;
 				best = k;
@@ -169,7 +186,10 @@ export function stitchStats(pattern: Pattern): StitchStats {
 		if (command !== Command.Stitch) continue;
 		stitches++;
 		if (i > 0 && pattern.commands[i - 1] === Command.Stitch) {
-			longest = max(longest, hypot(pattern.xs[i] - pattern.xs[i - 1], pattern.ys[i] - pattern.ys[i - 1]) / 10);
+			longest = max(
+				longest,
+				hypot(pattern.xs[i] - pattern.xs[i - 1], pattern.ys[i] - pattern.ys[i - 1]) / 10,
+			);
 		}
 	}
 	return { stitches, colourChanges, longestStitchMm: longest };

@@ -32,7 +32,12 @@ export const e2eCredentials = {
 } as const;
 
 /** The editor account of the e2e n8n; whichever file starts n8n first sets it up. */
-export const e2eOwner: Owner = { email: 'owner@example.com', password: 'Embroidery1', firstName: 'E2e', lastName: 'Owner' };
+export const e2eOwner: Owner = {
+	email: 'owner@example.com',
+	password: 'Embroidery1',
+	firstName: 'E2e',
+	lastName: 'Owner',
+};
 
 export function n8nOptions(root: string) {
 	return {
@@ -63,7 +68,10 @@ export function shareEnvironment(root: string, sandbox: SandboxInfo): void {
 export async function openEnvironment(): Promise<E2eEnvironment> {
 	const root = process.env[rootKey];
 	const sandbox = process.env[sandboxKey];
-	if (!root || !sandbox) throw new Error('Run the end-to-end suite with "npm run test:e2e" (its global setup prepares n8n).');
+	if (!root || !sandbox)
+		throw new Error(
+			'Run the end-to-end suite with "npm run test:e2e" (its global setup prepares n8n).',
+		);
 	return {
 		root,
 		filesDir: join(root, 'files'),

@@ -16,7 +16,11 @@ export default async function globalSetup(): Promise<void> {
 	await mkdir(join(root, 'files'), { recursive: true });
 	const sandbox = await startSandbox({ port: 0, dataDir: join(root, 'sandbox') });
 	(globalThis as { embroiderySandbox?: typeof sandbox }).embroiderySandbox = sandbox;
-	const readOnly = await sandboxAdmin(sandbox).createKey(sandbox.demoAccountId, ['formats:read', 'usage:read', 'jobs:read']);
+	const readOnly = await sandboxAdmin(sandbox).createKey(sandbox.demoAccountId, [
+		'formats:read',
+		'usage:read',
+		'jobs:read',
+	]);
 
 	const n8n = await LocalN8n.create(n8nOptions(root));
 	await n8n.installPackage();

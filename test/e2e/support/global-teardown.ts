@@ -9,5 +9,6 @@ import type { RunningSandbox } from '../../support/sandbox';
 export default async function globalTeardown(): Promise<void> {
 	await (globalThis as { embroiderySandbox?: RunningSandbox }).embroiderySandbox?.close();
 	const root = process.env.EMBROIDERY_E2E_ROOT;
-	if (root && process.env.EMBROIDERY_E2E_KEEP !== '1') await rm(root, { recursive: true, force: true });
+	if (root && process.env.EMBROIDERY_E2E_KEEP !== '1')
+		await rm(root, { recursive: true, force: true });
 }

@@ -5,7 +5,13 @@ export type Step = Omit<WorkflowNode, 'position'>;
 
 export function manualWorkflow(id: string, name: string, steps: Step[]): WorkflowExport {
 	const nodes: WorkflowNode[] = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
+		{
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			parameters: {},
+			position: [0, 0],
+		},
 		...steps.map((step, index): WorkflowNode => ({ ...step, position: [220 * (index + 1), 0] })),
 	];
 	return linearWorkflow(id, name, nodes);
@@ -53,7 +59,13 @@ export function embroideryStep(
 	credential: { id: string; name: string },
 	typeVersion = 1,
 ): Step {
-	return { name, type: 'n8n-nodes-embroidery.embroidery', typeVersion, parameters, credentials: { embroideryApi: credential } };
+	return {
+		name,
+		type: 'n8n-nodes-embroidery.embroidery',
+		typeVersion,
+		parameters,
+		credentials: { embroideryApi: credential },
+	};
 }
 
 /** A "Read/Write Files from Disk" node that reads one file into the binary property `field`. */

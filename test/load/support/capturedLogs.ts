@@ -16,7 +16,9 @@ const consoleMethods = ['error', 'warn', 'info', 'log', 'debug'] as const;
 export function captureLogs() {
 	const lines: string[] = [];
 	const record = (level: string, args: unknown[]) => {
-		lines.push(`${level}: ${args.map((arg) => (typeof arg === 'string' ? arg : safeJson(arg))).join(' ')}`);
+		lines.push(
+			`${level}: ${args.map((arg) => (typeof arg === 'string' ? arg : safeJson(arg))).join(' ')}`,
+		);
 	};
 	const original = Container.get(Logger);
 	const recorder: Record<string, unknown> = { scoped: () => recorder };
@@ -41,7 +43,8 @@ export function captureLogs() {
 }
 
 function safeJson(value: unknown): string {
-	if (value instanceof Error) return `${value.name}: ${value.message} ${value.stack ?? ''} ${safeJson({ ...value })}`;
+	if (value instanceof Error)
+		return `${value.name}: ${value.message} ${value.stack ?? ''} ${safeJson({ ...value })}`;
 	try {
 		return JSON.stringify(value) ?? String(value);
 	} catch {

@@ -15,7 +15,10 @@ export interface CountedRequest {
 }
 
 /** A status for the test's proxy to answer with, or undefined to pass the request on (after any awaited work). */
-export type Answer = (request: CountedRequest, url: string) => number | undefined | Promise<number | undefined>;
+export type Answer = (
+	request: CountedRequest,
+	url: string,
+) => number | undefined | Promise<number | undefined>;
 
 /**
  * A loopback pass-through proxy in front of the sandbox that records every request the client
@@ -42,14 +45,20 @@ export async function startCountingProxy(origin: string) {
 			counted.status = answer;
 			incoming.resume();
 			outgoing.writeHead(answer, { 'content-type': 'application/json' });
-			return void outgoing.end(JSON.stringify({ message: `Answered ${answer} by the test's proxy.` }));
+			return void outgoing.end(
+				JSON.stringify({ message: `Answered ${answer} by the test's proxy.` }),
+			);
 		}
-		const upstream = forward(`${origin}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-			counted.status = answer.statusCode ?? 0;
-			outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(outgoing);
-			answer.on('error', () => outgoing.destroy());
-		});
+		const upstream = forward(
+			`${origin}${incoming.url}`,
+			{ method: incoming.method, headers: incoming.headers },
+			(answer) => {
+				counted.status = answer.statusCode ?? 0;
+				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(outgoing);
+				answer.on('error', () => outgoing.destroy());
+			},
+		);
 		forwardBody(incoming, upstream);
 	});
 	const loopback = await listenOnLoopback(server, { keepAliveMs: 1000 });

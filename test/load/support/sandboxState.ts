@@ -26,16 +26,20 @@ export function storedJobs(sandbox: RunningSandbox, accountId: string): StoredJo
 	const db = new DatabaseSync(join(sandbox.dataDir, 'sandbox.db'), { readOnly: true });
 	try {
 		const jobs = db
-			.prepare('SELECT id, title, status, downloads_unlocked, created_at, completed_at FROM jobs WHERE account_id = ? ORDER BY created_at, id')
+			.prepare(
+				'SELECT id, title, status, downloads_unlocked, created_at, completed_at FROM jobs WHERE account_id = ? ORDER BY created_at, id',
+			)
 			.all(accountId) as Array<{
-				id: string;
-				title: string;
-				status: string;
-				downloads_unlocked: number;
-				created_at: number;
-				completed_at: number | null;
-			}>;
-		const events = db.prepare('SELECT type, COUNT(*) AS count FROM job_events WHERE job_id = ? GROUP BY type');
+			id: string;
+			title: string;
+			status: string;
+			downloads_unlocked: number;
+			created_at: number;
+			completed_at: number | null;
+		}>;
+		const events = db.prepare(
+			'SELECT type, COUNT(*) AS count FROM job_events WHERE job_id = ? GROUP BY type',
+		);
 		const output = db.prepare("SELECT checksum FROM uploads WHERE job_id = ? AND role = 'output'");
 		return jobs.map((job) => ({
 			id: job.id,
@@ -43,7 +47,10 @@ export function storedJobs(sandbox: RunningSandbox, accountId: string): StoredJo
 			status: job.status,
 			downloadsUnlocked: job.downloads_unlocked === 1,
 			events: Object.fromEntries(
-				(events.all(job.id) as Array<{ type: string; count: number }>).map((row) => [row.type, row.count]),
+				(events.all(job.id) as Array<{ type: string; count: number }>).map((row) => [
+					row.type,
+					row.count,
+				]),
 			),
 			outputChecksum: (output.get(job.id) as { checksum: string } | undefined)?.checksum,
 			createdAt: job.created_at,

@@ -6,7 +6,12 @@ import { runNode } from '../../support/n8n';
 import type { InputItem, NodeRun } from '../../support/n8n';
 import { liveHandle, useSandbox } from '../../support/sandboxFixture';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
-import type { NewAccount, RunningSandbox, SandboxAdmin, SandboxOptions } from '../../support/sandbox';
+import type {
+	NewAccount,
+	RunningSandbox,
+	SandboxAdmin,
+	SandboxOptions,
+} from '../../support/sandbox';
 import { startCountingProxy } from './countingProxy';
 import type { CountedRequest, CountingProxy } from './countingProxy';
 
@@ -19,13 +24,27 @@ export function orderItems(count: number, fixture = 'Star.DST'): InputItem[] {
 	const extension = path.extname(fixture);
 	return Array.from({ length: count }, (_, index) => ({
 		json: { order: index + 1 },
-		binary: { data: { data: bytes, fileName: `order-${index + 1}${extension}`, mimeType: 'application/octet-stream' } },
+		binary: {
+			data: {
+				data: bytes,
+				fileName: `order-${index + 1}${extension}`,
+				mimeType: 'application/octet-stream',
+			},
+		},
 	}));
 }
 
 /** Create -> wait -> download in one node, batching ten files per request, as a shop workflow would. */
-export function createWaitDownload(download: Array<'outputs' | 'preview'>, unlock = false): INodeParameters {
-	return createAndWait({ timeout: 600, downloadResults: download, unlockBeforeDownload: unlock, options: { batching: 'combine' } });
+export function createWaitDownload(
+	download: Array<'outputs' | 'preview'>,
+	unlock = false,
+): INodeParameters {
+	return createAndWait({
+		timeout: 600,
+		downloadResults: download,
+		unlockBeforeDownload: unlock,
+		options: { batching: 'combine' },
+	});
 }
 
 /** A sandbox with a counting proxy in front: every request the node makes is seen and counted. */
@@ -56,7 +75,9 @@ export function useShop(options: Partial<SandboxOptions> = {}): Shop {
 }
 
 /** A shop for a script outside jest (bench/), which closes it itself. */
-export async function openShop(options: Partial<SandboxOptions> = {}): Promise<Shop & { close(): Promise<void> }> {
+export async function openShop(
+	options: Partial<SandboxOptions> = {},
+): Promise<Shop & { close(): Promise<void> }> {
 	const sandbox = await startSandbox({ port: 0, workers: 2, ...options });
 	const proxy = await startCountingProxy(sandbox.origin);
 	return {
@@ -79,9 +100,21 @@ export interface ShopKey {
 }
 
 /** A fresh account and key (so rate windows never carry over between runs); internal accounts unlock free. */
-export async function shopKey(shop: Shop, account: NewAccount = { plan: 'internal' }): Promise<ShopKey> {
-	const created = await shop.admin.createAccountWithKey({ dailyLimit: 1000, monthlyLimit: 10000, ...account });
-	return { apiKey: created.key, baseUrl: shop.proxy.baseUrl, accountId: created.accountId, keyId: created.keyId };
+export async function shopKey(
+	shop: Shop,
+	account: NewAccount = { plan: 'internal' },
+): Promise<ShopKey> {
+	const created = await shop.admin.createAccountWithKey({
+		dailyLimit: 1000,
+		monthlyLimit: 10000,
+		...account,
+	});
+	return {
+		apiKey: created.key,
+		baseUrl: shop.proxy.baseUrl,
+		accountId: created.accountId,
+		keyId: created.keyId,
+	};
 }
 
 export interface OrdersRun {

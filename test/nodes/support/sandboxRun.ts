@@ -11,7 +11,11 @@ import { fixture } from '../../support/embroideryFiles';
 export { fixture };
 
 export function embroideryItem(name: string, field = 'data'): InputItem {
-	return { binary: { [field]: { data: fixture(name), fileName: name, mimeType: 'application/octet-stream' } } };
+	return {
+		binary: {
+			[field]: { data: fixture(name), fileName: name, mimeType: 'application/octet-stream' },
+		},
+	};
 }
 
 /** A small artwork the digitiser accepts: two coloured shapes on white. */
@@ -23,7 +27,9 @@ export const artworkSvg = Buffer.from(
 );
 
 export function artworkItem(field = 'data'): InputItem {
-	return { binary: { [field]: { data: artworkSvg, fileName: 'logo.svg', mimeType: 'image/svg+xml' } } };
+	return {
+		binary: { [field]: { data: artworkSvg, fileName: 'logo.svg', mimeType: 'image/svg+xml' } },
+	};
 }
 
 /** One sandbox per test file (the shared fixture), and a fresh account and key per test so rate limits never interfere. */
@@ -37,7 +43,12 @@ export function useSandbox() {
 			abilities: Ability[] = allAbilities,
 		): Promise<ApiCredentials & { accountId: string; keyId: string }> {
 			const created = await fixture.admin.createAccountWithKey(account, abilities);
-			return { apiKey: created.key, baseUrl: fixture.sandbox.baseUrl, accountId: created.accountId, keyId: created.keyId };
+			return {
+				apiKey: created.key,
+				baseUrl: fixture.sandbox.baseUrl,
+				accountId: created.accountId,
+				keyId: created.keyId,
+			};
 		},
 	};
 }
@@ -53,6 +64,9 @@ export async function run(
 
 /** The run's items, or the run's error as a failed expectation with its message. */
 export function itemsOf(result: NodeRun) {
-	if (result.error) throw new Error(`The node failed: ${result.error.message} | ${String(result.error.description ?? '')}`);
+	if (result.error)
+		throw new Error(
+			`The node failed: ${result.error.message} | ${String(result.error.description ?? '')}`,
+		);
 	return result.items;
 }

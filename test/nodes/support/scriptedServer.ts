@@ -18,7 +18,12 @@ export async function startScriptedServer(handler: Handler) {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+			const recorded = {
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks),
+			};
 			requests.push(recorded);
 			handler(recorded, res, requests.length);
 		});
@@ -27,7 +32,12 @@ export async function startScriptedServer(handler: Handler) {
 	return { origin, baseUrl, requests, close };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) {
 	response.writeHead(status, { 'content-type': 'application/json', ...headers });
 	response.end(JSON.stringify(body));
 }

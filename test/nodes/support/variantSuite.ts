@@ -17,7 +17,8 @@ import { embroideryItem, itemsOf } from './sandboxRun';
 export const createAndWaitOnly = (extra: INodeParameters = {}): INodeParameters =>
 	createConversion({ waitForCompletion: true, timeout: 90, ...extra });
 
-export const stars = (count: number): InputItem[] => Array.from({ length: count }, () => embroideryItem('Star.DST'));
+export const stars = (count: number): InputItem[] =>
+	Array.from({ length: count }, () => embroideryItem('Star.DST'));
 
 /**
  * A sandbox and the variant service in front of it for the file's tests, the variant's rules and the node's
@@ -31,15 +32,23 @@ export function useVariantSuite() {
 	const variant = useVariantService(sandbox, [timeLimits]);
 
 	/** A fresh account with credits and entitlements, reached through the variant. */
-	async function credentials(plan: 'credits' | 'subscription' = 'credits'): Promise<ApiCredentials> {
-		const { key } = await admin.createAccountWithKey({ plan, creditBalance: 100, entitlements: 100 });
+	async function credentials(
+		plan: 'credits' | 'subscription' = 'credits',
+	): Promise<ApiCredentials> {
+		const { key } = await admin.createAccountWithKey({
+			plan,
+			creditBalance: 100,
+			entitlements: 100,
+		});
 		return { apiKey: key, baseUrl: variant.baseUrl };
 	}
 
 	/** One completed conversion job of a fresh account, made through the node with the service answering as-is. */
 	async function completedJob(plan: 'credits' | 'subscription' = 'credits') {
 		const creds = await credentials(plan);
-		const [item] = itemsOf(await runNode({ credentials: creds, parameters: createAndWaitOnly(), input: stars(1) }));
+		const [item] = itemsOf(
+			await runNode({ credentials: creds, parameters: createAndWaitOnly(), input: stars(1) }),
+		);
 		expect(item.json.status).toBe('completed');
 		variant.reset();
 		return { creds, id: String(item.json.id) };

@@ -63,7 +63,11 @@ export class QueueWorker {
 		this.process = await this.instance.launch(
 			this.name,
 			['worker', `--concurrency=${this.concurrency}`],
-			{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.instance.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			{
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(this.instance.port),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
 			() => answers(`${this.instance.url}/healthz/readiness`),
 			timeoutMs,
 		);
@@ -89,7 +93,8 @@ export class QueueWorker {
 	/** Resident memory now and its peak since the last `resetPeakMemory()`, in MiB (/proc/<pid>/status). */
 	async memory(): Promise<{ rssMb: number; peakMb: number }> {
 		const status = await readFile(`/proc/${this.requirePid()}/status`, 'utf8');
-		const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+		const kib = (field: string) =>
+			Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
 		return { rssMb: kib('VmRSS') / 1024, peakMb: kib('VmHWM') / 1024 };
 	}
 
@@ -99,7 +104,8 @@ export class QueueWorker {
 	}
 
 	private requirePid(): number {
-		if (!this.process?.pid || this.process.exitCode !== null) throw new Error(`${this.name} is not running`);
+		if (!this.process?.pid || this.process.exitCode !== null)
+			throw new Error(`${this.name} is not running`);
 		return this.process.pid;
 	}
 }
@@ -114,13 +120,21 @@ export class QueueCluster {
 	static async create(options: QueueClusterOptions): Promise<QueueCluster> {
 		const settings = queueSettings(options.services);
 		const instance = async (name: string) =>
-			await LocalN8n.create({ userFolder: join(options.root, name), fileAccess: options.fileAccess, encryptionKey, env: settings });
+			await LocalN8n.create({
+				userFolder: join(options.root, name),
+				fileAccess: options.fileAccess,
+				encryptionKey,
+				env: settings,
+			});
 		const main = await instance('main');
 		const workers: QueueWorker[] = [];
 		for (let n = 1; n <= (options.workers ?? 2); n++) {
-			workers.push(new QueueWorker(`worker-${n}`, await instance(`worker-${n}`), options.concurrency ?? 5));
+			workers.push(
+				new QueueWorker(`worker-${n}`, await instance(`worker-${n}`), options.concurrency ?? 5),
+			);
 		}
-		for (const target of [main, ...workers.map((worker) => worker.instance)]) await target.installPackage();
+		for (const target of [main, ...workers.map((worker) => worker.instance)])
+			await target.installPackage();
 		return new QueueCluster(main, workers);
 	}
 
@@ -130,14 +144,18 @@ export class QueueCluster {
 	}
 
 	async stop(): Promise<void> {
-		await Promise.allSettled([this.main.stop(), ...this.workers.map(async (worker) => await worker.stop())]);
+		await Promise.allSettled([
+			this.main.stop(),
+			...this.workers.map(async (worker) => await worker.stop()),
+		]);
 	}
 
 	/** Which workers started each execution, by execution id (one name each when all is well). */
 	async executors(): Promise<Map<string, string[]>> {
 		const ranBy = new Map<string, string[]>();
 		for (const worker of this.workers) {
-			for (const id of await worker.executionIds()) ranBy.set(id, [...(ranBy.get(id) ?? []), worker.name]);
+			for (const id of await worker.executionIds())
+				ranBy.set(id, [...(ranBy.get(id) ?? []), worker.name]);
 		}
 		return ranBy;
 	}

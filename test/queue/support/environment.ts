@@ -7,14 +7,24 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { exampleIds, readExamples, useCredential, withLocalValues } from '../../../scripts/examples';
+import {
+	exampleIds,
+	readExamples,
+	useCredential,
+	withLocalValues,
+} from '../../../scripts/examples';
 import type { CredentialExport, LocalN8n, Owner, WorkflowExport } from '../../../scripts/n8n';
 import { sandboxAdmin, startSandbox, type RunningSandbox } from '../../support/sandbox';
 import { QueueCluster } from './cluster';
 import { startQueueServices, type QueueServices } from './services';
 import { bigFileWorkflowExports } from './workflows';
 
-export const queueOwner: Owner = { email: 'owner@example.com', password: 'Embroidery1', firstName: 'Queue', lastName: 'Owner' };
+export const queueOwner: Owner = {
+	email: 'owner@example.com',
+	password: 'Embroidery1',
+	firstName: 'Queue',
+	lastName: 'Owner',
+};
 
 export { exampleIds };
 
@@ -40,9 +50,13 @@ export interface QueueEnvironment {
 type Step = (message: string) => void;
 
 /** Starts everything; on failure stops what already runs. `step` hears about each stage. */
-export async function openQueueEnvironment(step: Step = () => undefined, options: { workers?: number } = {}): Promise<QueueEnvironment> {
+export async function openQueueEnvironment(
+	step: Step = () => undefined,
+	options: { workers?: number } = {},
+): Promise<QueueEnvironment> {
 	const began = performance.now();
-	const stage = (message: string) => step(`${message} (${((performance.now() - began) / 1000).toFixed(0)} s)`);
+	const stage = (message: string) =>
+		step(`${message} (${((performance.now() - began) / 1000).toFixed(0)} s)`);
 	const root = await mkdtemp(join(tmpdir(), 'embroidery-queue-'));
 	const files = join(root, 'files');
 	const folders = {
@@ -71,7 +85,12 @@ export async function openQueueEnvironment(step: Step = () => undefined, options
 		};
 
 		stage('n8n user folders with the package on every instance');
-		const cluster = await QueueCluster.create({ root, services, fileAccess: [files], workers: options.workers });
+		const cluster = await QueueCluster.create({
+			root,
+			services,
+			fileAccess: [files],
+			workers: options.workers,
+		});
 		cleanups.push(async () => await cluster.stop());
 		const main = cluster.main;
 		await main.importCredentials(Object.values(accounts).map(({ credential }) => credential));
@@ -94,12 +113,22 @@ export async function openQueueEnvironment(step: Step = () => undefined, options
 }
 
 async function publish(main: LocalN8n, workflowId: string): Promise<void> {
-	const { versionId } = await main.rest<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
+	const { versionId } = await main.rest<{ versionId: string }>(
+		'GET',
+		`/rest/workflows/${workflowId}`,
+	);
 	await main.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
 }
 
-async function scenarioAccount(sandbox: RunningSandbox, name: string, credentialId: string): Promise<ScenarioAccount> {
-	const { accountId, key } = await sandboxAdmin(sandbox).createAccountWithKey({ name: `Queue ${name}`, plan: 'internal' });
+async function scenarioAccount(
+	sandbox: RunningSandbox,
+	name: string,
+	credentialId: string,
+): Promise<ScenarioAccount> {
+	const { accountId, key } = await sandboxAdmin(sandbox).createAccountWithKey({
+		name: `Queue ${name}`,
+		plan: 'internal',
+	});
 	const credential: CredentialExport = {
 		id: credentialId,
 		name: `Embroidery sandbox (${name})`,
@@ -110,7 +139,10 @@ async function scenarioAccount(sandbox: RunningSandbox, name: string, credential
 }
 
 /** The two examples as they ship (this machine's folders, the scenario's credential) and the 50 MB workflows. */
-async function queueWorkflows(accounts: QueueEnvironment['accounts'], folders: QueueEnvironment['folders']): Promise<WorkflowExport[]> {
+async function queueWorkflows(
+	accounts: QueueEnvironment['accounts'],
+	folders: QueueEnvironment['folders'],
+): Promise<WorkflowExport[]> {
 	const examples = new Map((await readExamples()).map(({ workflow }) => [workflow.id, workflow]));
 	const example = (id: string) => {
 		const workflow = examples.get(id);
@@ -118,7 +150,9 @@ async function queueWorkflows(accounts: QueueEnvironment['accounts'], folders: Q
 		return workflow;
 	};
 	return [
-		withLocalValues(useCredential(example(exampleIds.shopOrder), accounts.orders.credential), { deliveryFolder: folders.orders }),
+		withLocalValues(useCredential(example(exampleIds.shopOrder), accounts.orders.credential), {
+			deliveryFolder: folders.orders,
+		}),
 		withLocalValues(useCredential(example(exampleIds.finishedJobs), accounts.trigger.credential), {
 			deliveryFolder: folders.finished,
 			noticeFolder: folders.notices,
@@ -133,6 +167,7 @@ export async function listJobs(account: ScenarioAccount): Promise<Array<Record<s
 		headers: { Authorization: `Bearer ${account.key}`, Accept: 'application/json' },
 		signal: AbortSignal.timeout(30_000),
 	});
-	if (!response.ok) throw new Error(`GET /jobs answered ${response.status}: ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`GET /jobs answered ${response.status}: ${await response.text()}`);
 	return ((await response.json()) as { data: Array<Record<string, unknown>> }).data;
 }

@@ -28,13 +28,22 @@ export interface ExecutionRecord {
 }
 
 /** Every finished execution of a workflow, with its run data, read from main over REST. */
-async function executionsOf(main: LocalN8n, workflowId: string): Promise<Array<{ id: string; status: string }>> {
+async function executionsOf(
+	main: LocalN8n,
+	workflowId: string,
+): Promise<Array<{ id: string; status: string }>> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const { results } = await main.rest<{ results: Array<{ id: string; status: string }> }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+	const { results } = await main.rest<{ results: Array<{ id: string; status: string }> }>(
+		'GET',
+		`/rest/executions?filter=${filter}&limit=100`,
+	);
 	return results.filter(({ status }) => !['new', 'running', 'waiting'].includes(status));
 }
 
-async function withExecutors(cluster: QueueCluster, executions: Array<{ id: string; status: string }>): Promise<ExecutionRecord[]> {
+async function withExecutors(
+	cluster: QueueCluster,
+	executions: Array<{ id: string; status: string }>,
+): Promise<ExecutionRecord[]> {
 	const executors = await cluster.executors();
 	return executions.map(({ id, status }) => ({ id, status, ranBy: executors.get(id) ?? [] }));
 }
@@ -69,7 +78,13 @@ export async function runOrderBurst(env: QueueEnvironment, count = 20): Promise<
 	try {
 		responses = await Promise.all(
 			orders.map(async (orderId) => {
-				const order = JSON.stringify({ orderId, artworkUrl: `${samples.url}/logo.svg`, widthMm: 60, colourCount: 2, format: 'dst' });
+				const order = JSON.stringify({
+					orderId,
+					artworkUrl: `${samples.url}/logo.svg`,
+					widthMm: 60,
+					colourCount: 2,
+					format: 'dst',
+				});
 				const response = await fetch(`${main.url}/webhook/embroidery-order`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', 'X-Shop-Signature': signBody(order) },
@@ -96,7 +111,11 @@ export async function runOrderBurst(env: QueueEnvironment, count = 20): Promise<
 			const run = await main.getExecution(execution.id);
 			const body = nodeItems(run, 'New order')[0]?.json.body as { orderId?: string } | undefined;
 			const error = run.data.resultData.error;
-			return { ...execution, orderId: body?.orderId, error: error && `${error.node?.name ?? 'workflow'}: ${error.message}` };
+			return {
+				...execution,
+				orderId: body?.orderId,
+				error: error && `${error.node?.name ?? 'workflow'}: ${error.message}`,
+			};
 		}),
 	);
 	return {
@@ -110,7 +129,12 @@ export async function runOrderBurst(env: QueueEnvironment, count = 20): Promise<
 }
 
 /** Waits (bounded) until a workflow has at least `count` finished executions. */
-async function waitForFinished(main: LocalN8n, workflowId: string, count: number, timeoutMs: number) {
+async function waitForFinished(
+	main: LocalN8n,
+	workflowId: string,
+	count: number,
+	timeoutMs: number,
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const finished = await executionsOf(main, workflowId);
@@ -141,23 +165,39 @@ export async function runTriggerAcrossRestart(env: QueueEnvironment): Promise<Tr
 	const { main } = env.cluster;
 	const workflowId = exampleIds.finishedJobs;
 	const account = env.accounts.trigger.access;
-	const design = { name: 'Star.JEF', bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')) };
+	const design = {
+		name: 'Star.JEF',
+		bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
+	};
 	const endJobs = async (count: number) => {
-		const created = await Promise.all(Array.from({ length: count }, async () => await createJob(account, { workflow: 'conversion', format: 'pes' }, design)));
+		const created = await Promise.all(
+			Array.from(
+				{ length: count },
+				async () => await createJob(account, { workflow: 'conversion', format: 'pes' }, design),
+			),
+		);
 		await Promise.all(created.map(async (job) => await waitForJobEnd(account, job, 180_000)));
 		return created.map(({ id }) => id);
 	};
 	const runs = new Map<string, WorkflowRun>();
 	const emittedNow = async () => {
-		for (const { id } of await executionsOf(main, workflowId)) if (!runs.has(id)) runs.set(id, await main.getExecution(id));
-		return countBy([...runs.values()].flatMap((run) => nodeItems(run, 'Job finished').map((item) => String(item.json.id))));
+		for (const { id } of await executionsOf(main, workflowId))
+			if (!runs.has(id)) runs.set(id, await main.getExecution(id));
+		return countBy(
+			[...runs.values()].flatMap((run) =>
+				nodeItems(run, 'Job finished').map((item) => String(item.json.id)),
+			),
+		);
 	};
 	const waitForEmitted = async (ids: string[], timeoutMs: number) => {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const emitted = await emittedNow();
 			if (ids.every((id) => emitted.has(id))) return;
-			if (Date.now() > deadline) throw new Error(`The trigger emitted ${ids.filter((id) => emitted.has(id)).length} of ${ids.length} job endings within ${timeoutMs / 1000} s; see ${main.logFile}`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`The trigger emitted ${ids.filter((id) => emitted.has(id)).length} of ${ids.length} job endings within ${timeoutMs / 1000} s; see ${main.logFile}`,
+				);
 			await sleep(3_000);
 		}
 	};
@@ -229,8 +269,13 @@ export interface BigFileTransfers {
  * A real DST design followed by padding up to 50 MiB: DST readers stop at the END code, so the
  * service accepts and converts it quickly while every byte still travels.
  */
-export async function bigDesignFile(folder: string): Promise<{ path: string; bytes: number; sha256: string }> {
-	const design = writePattern(readPattern(await readFile(join(examplesDir, 'files', 'Star.JEF')), 'jef'), 'dst').bytes;
+export async function bigDesignFile(
+	folder: string,
+): Promise<{ path: string; bytes: number; sha256: string }> {
+	const design = writePattern(
+		readPattern(await readFile(join(examplesDir, 'files', 'Star.JEF')), 'jef'),
+		'dst',
+	).bytes;
 	const file = Buffer.alloc(50 * mib);
 	file.set(design, 0);
 	const path = join(folder, 'queue-50mb.dst');
@@ -241,7 +286,11 @@ export async function bigDesignFile(folder: string): Promise<{ path: string; byt
 async function serveFile(path: string): Promise<{ server: Server; url: string }> {
 	const { size } = await stat(path);
 	const server = createServer((request, response) => {
-		response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size), 'content-disposition': 'attachment; filename="queue-50mb.dst"' });
+		response.writeHead(200, {
+			'content-type': 'application/octet-stream',
+			'content-length': String(size),
+			'content-disposition': 'attachment; filename="queue-50mb.dst"',
+		});
 		createReadStream(path).pipe(response);
 	});
 	const port = await freePort();
@@ -253,7 +302,12 @@ async function serveFile(path: string): Promise<{ server: Server; url: string }>
  * Posts to one of the 50 MB webhooks on freshly started workers (so no run inherits another's
  * garbage), and reads which worker ran it and its peak resident memory during the run.
  */
-async function measuredRun(env: QueueEnvironment, what: string, workflow: { id: string; path: string }, body: unknown): Promise<BigFileRun> {
+async function measuredRun(
+	env: QueueEnvironment,
+	what: string,
+	workflow: { id: string; path: string },
+	body: unknown,
+): Promise<BigFileRun> {
 	const { cluster } = env;
 	const seen = new Set((await executionsOf(cluster.main, workflow.id)).map(({ id }) => id));
 	await Promise.all(cluster.workers.map(async (worker) => await worker.restart()));
@@ -273,7 +327,9 @@ async function measuredRun(env: QueueEnvironment, what: string, workflow: { id: 
 	const seconds = (performance.now() - started) / 1000;
 	const peaks = new Map<string, number>();
 	for (const worker of cluster.workers) peaks.set(worker.name, (await worker.memory()).peakMb);
-	const finished = (await waitForFinished(cluster.main, workflow.id, seen.size + 1, 60_000)).filter(({ id }) => !seen.has(id));
+	const finished = (await waitForFinished(cluster.main, workflow.id, seen.size + 1, 60_000)).filter(
+		({ id }) => !seen.has(id),
+	);
 	const [execution] = await withExecutors(cluster, finished);
 	const worker = execution?.ranBy.length === 1 ? execution.ranBy[0] : undefined;
 	let parsed: Record<string, unknown> = {};
@@ -297,10 +353,17 @@ async function measuredRun(env: QueueEnvironment, what: string, workflow: { id: 
 }
 
 /** n8n's database binary store keeps a file as one row of binary_data; ids read "database:<fileId>". */
-async function storedInDatabase(env: QueueEnvironment, binaryId: string): Promise<{ bytes: number; sha256: string } | undefined> {
+async function storedInDatabase(
+	env: QueueEnvironment,
+	binaryId: string,
+): Promise<{ bytes: number; sha256: string } | undefined> {
 	const match = /^database:([0-9a-f-]{36})$/i.exec(binaryId);
 	if (!match) return undefined;
-	const row = (await env.services.sql(`select octet_length(data), encode(sha256(data), 'hex') from binary_data where "fileId" = '${match[1]}'`)).trim();
+	const row = (
+		await env.services.sql(
+			`select octet_length(data), encode(sha256(data), 'hex') from binary_data where "fileId" = '${match[1]}'`,
+		)
+	).trim();
 	if (!row) return undefined;
 	const [bytes, sha256] = row.split('\t');
 	return { bytes: Number(bytes), sha256 };
@@ -315,12 +378,34 @@ export async function runBigFileTransfers(env: QueueEnvironment): Promise<BigFil
 	const file = await bigDesignFile(env.folders.served);
 	const served = await serveFile(file.path);
 	try {
-		const upload = await measuredRun(env, 'HTTP Request fetch + Embroidery Create upload', bigFileWorkflows.upload, { url: served.url });
+		const upload = await measuredRun(
+			env,
+			'HTTP Request fetch + Embroidery Create upload',
+			bigFileWorkflows.upload,
+			{ url: served.url },
+		);
 		const jobId = String(upload.body.jobId ?? '');
-		if (!jobId) throw new Error(`The 50 MB upload created no job: HTTP ${upload.httpStatus} ${JSON.stringify(upload.body)}`);
-		const job = await waitForJobEnd(env.accounts.files.access, { id: jobId, workflow: 'conversion' }, 300_000);
-		const download = await measuredRun(env, 'Embroidery Job > Download (source)', bigFileWorkflows.download, { jobId });
-		const httpRequest = await measuredRun(env, "n8n's HTTP Request node download", bigFileWorkflows.httpRequest, { url: served.url });
+		if (!jobId)
+			throw new Error(
+				`The 50 MB upload created no job: HTTP ${upload.httpStatus} ${JSON.stringify(upload.body)}`,
+			);
+		const job = await waitForJobEnd(
+			env.accounts.files.access,
+			{ id: jobId, workflow: 'conversion' },
+			300_000,
+		);
+		const download = await measuredRun(
+			env,
+			'Embroidery Job > Download (source)',
+			bigFileWorkflows.download,
+			{ jobId },
+		);
+		const httpRequest = await measuredRun(
+			env,
+			"n8n's HTTP Request node download",
+			bigFileWorkflows.httpRequest,
+			{ url: served.url },
+		);
 		return { ...file, upload, job, download, httpRequest };
 	} finally {
 		served.server.close();

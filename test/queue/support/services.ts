@@ -34,9 +34,13 @@ export interface QueueServices {
 /** The newest Postgres server Debian installed (/usr/lib/postgresql/<major>/bin). */
 export function postgresBinDir(): string {
 	const root = '/usr/lib/postgresql';
-	const majors = existsSync(root) ? readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb'))) : [];
+	const majors = existsSync(root)
+		? readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+		: [];
 	if (majors.length === 0) {
-		throw new Error('Postgres is not installed: run test/queue/run.sh, which installs Debian\'s postgresql package, or apt-get install postgresql.');
+		throw new Error(
+			"Postgres is not installed: run test/queue/run.sh, which installs Debian's postgresql package, or apt-get install postgresql.",
+		);
 	}
 	return join(root, majors.sort((a, b) => Number(b) - Number(a))[0], 'bin');
 }
@@ -49,32 +53,67 @@ async function postgresAccount(): Promise<{ prefix: string[]; uid?: number; gid?
 	return { prefix: ['runuser', '-u', 'postgres', '--'], uid, gid };
 }
 
-async function runAs(prefix: string[], command: string, args: string[], timeoutMs = 120_000): Promise<string> {
+async function runAs(
+	prefix: string[],
+	command: string,
+	args: string[],
+	timeoutMs = 120_000,
+): Promise<string> {
 	const [file, ...rest] = [...prefix, command, ...args];
 	try {
 		return (await run(file, rest, { timeout: timeoutMs, cwd: '/' })).stdout;
 	} catch (error) {
 		const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-		throw new Error(`${command} ${args.join(' ')} failed: ${(error as Error).message}\n${stdout}\n${stderr}`);
+		throw new Error(
+			`${command} ${args.join(' ')} failed: ${(error as Error).message}\n${stdout}\n${stderr}`,
+		);
 	}
 }
 
-export async function startPostgres(): Promise<{ info: PostgresInfo; sql: QueueServices['sql']; stop: () => Promise<void> }> {
+export async function startPostgres(): Promise<{
+	info: PostgresInfo;
+	sql: QueueServices['sql'];
+	stop: () => Promise<void>;
+}> {
 	const bin = postgresBinDir();
 	const account = await postgresAccount();
 	const folder = await mkdtemp(join(tmpdir(), 'embroidery-queue-pg-'));
 	if (account.uid !== undefined) await chown(folder, account.uid, account.gid!);
 	const data = join(folder, 'data');
-	const info: PostgresInfo = { host: '127.0.0.1', port: await freePort(), database: 'n8n', user: 'n8n', password: 'n8n-queue-test' };
+	const info: PostgresInfo = {
+		host: '127.0.0.1',
+		port: await freePort(),
+		database: 'n8n',
+		user: 'n8n',
+		password: 'n8n-queue-test',
+	};
 	const stop = async () => {
 		if (existsSync(join(data, 'postmaster.pid'))) {
-			await runAs(account.prefix, join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']).catch(() => undefined);
+			await runAs(account.prefix, join(bin, 'pg_ctl'), [
+				'-D',
+				data,
+				'-m',
+				'fast',
+				'-w',
+				'-t',
+				'60',
+				'stop',
+			]).catch(() => undefined);
 		}
 		await rm(folder, { recursive: true, force: true });
 	};
 	try {
 		// Trust is confined to this throwaway cluster, which listens on loopback and a socket in its own folder.
-		await runAs(account.prefix, join(bin, 'initdb'), ['-D', data, '-U', info.user, '--auth=trust', '-E', 'UTF8', '--no-sync']);
+		await runAs(account.prefix, join(bin, 'initdb'), [
+			'-D',
+			data,
+			'-U',
+			info.user,
+			'--auth=trust',
+			'-E',
+			'UTF8',
+			'--no-sync',
+		]);
 		const settings = [
 			`-c listen_addresses=${info.host}`,
 			`-p ${info.port}`,
@@ -82,23 +121,74 @@ export async function startPostgres(): Promise<{ info: PostgresInfo; sql: QueueS
 			// A test database: durability across a crash of the machine is not needed, speed on 2 cores is.
 			'-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
 		].join(' ');
-		await runAs(account.prefix, join(bin, 'pg_ctl'), ['-D', data, '-l', join(folder, 'postgres.log'), '-o', settings, '-w', '-t', '120', 'start']);
-		await runAs([], join(bin, 'createdb'), ['-h', info.host, '-p', String(info.port), '-U', info.user, info.database]);
+		await runAs(account.prefix, join(bin, 'pg_ctl'), [
+			'-D',
+			data,
+			'-l',
+			join(folder, 'postgres.log'),
+			'-o',
+			settings,
+			'-w',
+			'-t',
+			'120',
+			'start',
+		]);
+		await runAs([], join(bin, 'createdb'), [
+			'-h',
+			info.host,
+			'-p',
+			String(info.port),
+			'-U',
+			info.user,
+			info.database,
+		]);
 	} catch (error) {
 		await stop();
 		throw error;
 	}
 	const sql = async (statement: string) =>
-		await runAs([], join(bin, 'psql'), ['-h', info.host, '-p', String(info.port), '-U', info.user, '-d', info.database, '-At', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', statement]);
+		await runAs([], join(bin, 'psql'), [
+			'-h',
+			info.host,
+			'-p',
+			String(info.port),
+			'-U',
+			info.user,
+			'-d',
+			info.database,
+			'-At',
+			'-F',
+			'\t',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-c',
+			statement,
+		]);
 	return { info, sql, stop };
 }
 
-export async function startRedis(): Promise<{ info: QueueServices['redis']; stop: () => Promise<void> }> {
+export async function startRedis(): Promise<{
+	info: QueueServices['redis'];
+	stop: () => Promise<void>;
+}> {
 	const folder = await mkdtemp(join(tmpdir(), 'embroidery-queue-redis-'));
 	const info = { host: '127.0.0.1', port: await freePort() };
 	const server: ChildProcess = spawn(
 		'redis-server',
-		['--bind', info.host, '--port', String(info.port), '--save', '', '--appendonly', 'no', '--dir', folder, '--logfile', join(folder, 'redis.log')],
+		[
+			'--bind',
+			info.host,
+			'--port',
+			String(info.port),
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			folder,
+			'--logfile',
+			join(folder, 'redis.log'),
+		],
 		{ stdio: 'ignore', cwd: folder },
 	);
 	const stop = async () => {
@@ -115,7 +205,9 @@ export async function startRedis(): Promise<{ info: QueueServices['redis']; stop
 	});
 	if (spawned) {
 		await rm(folder, { recursive: true, force: true });
-		throw new Error(`Could not start redis-server (${spawned.message}): run test/queue/run.sh, which installs Debian's redis-server package.`);
+		throw new Error(
+			`Could not start redis-server (${spawned.message}): run test/queue/run.sh, which installs Debian's redis-server package.`,
+		);
 	}
 	const deadline = Date.now() + 30_000;
 	while (!(await redisAnswers(info.port))) {

@@ -32,7 +32,10 @@ function httpRequestDownload(url: string): WorkflowNode {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
 		position: [0, 0],
-		parameters: { url, options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } } },
+		parameters: {
+			url,
+			options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+		},
 	};
 }
 
@@ -44,7 +47,11 @@ function describeBinary(field: string): WorkflowNode {
 		typeVersion: 3.4,
 		position: [0, 0],
 		parameters: {
-			assignments: { assignments: [{ id: 'stored-0', name: 'stored', value: `={{ $binary.${field} }}`, type: 'object' }] },
+			assignments: {
+				assignments: [
+					{ id: 'stored-0', name: 'stored', value: `={{ $binary.${field} }}`, type: 'object' },
+				],
+			},
 			options: {},
 		},
 	};
@@ -81,7 +88,12 @@ export function bigFileWorkflowExports(credential: { id: string; name: string })
 							assignments: [
 								{ id: 'job-0', name: 'jobId', value: '={{ $json.id }}', type: 'string' },
 								{ id: 'job-1', name: 'workflow', value: '={{ $json.workflow }}', type: 'string' },
-								{ id: 'job-2', name: 'stored', value: "={{ $('HTTP Request').item.binary.data }}", type: 'object' },
+								{
+									id: 'job-2',
+									name: 'stored',
+									value: "={{ $('HTTP Request').item.binary.data }}",
+									type: 'object',
+								},
 							],
 						},
 						options: {},
@@ -100,7 +112,14 @@ export function bigFileWorkflowExports(credential: { id: string; name: string })
 					typeVersion: 1,
 					position: [0, 0],
 					credentials: embroideryApi,
-					parameters: { resource: 'job', operation: 'download', jobId: '={{ $json.body.jobId }}', workflow: 'conversion', files: ['source'], options: {} },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId: '={{ $json.body.jobId }}',
+						workflow: 'conversion',
+						files: ['source'],
+						options: {},
+					},
 				},
 				describeBinary('source'),
 			]),
@@ -108,7 +127,11 @@ export function bigFileWorkflowExports(credential: { id: string; name: string })
 		linearWorkflow(
 			bigFileWorkflows.httpRequest.id,
 			'Queue: 50 MB downloaded by the HTTP Request node',
-			placed([webhook(bigFileWorkflows.httpRequest.path), httpRequestDownload('={{ $json.body.url }}'), describeBinary('data')]),
+			placed([
+				webhook(bigFileWorkflows.httpRequest.path),
+				httpRequestDownload('={{ $json.body.url }}'),
+				describeBinary('data'),
+			]),
 		),
 	];
 }

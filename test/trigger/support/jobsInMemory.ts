@@ -47,7 +47,11 @@ export class JobsInMemory {
 		this.attempts.set(id, (this.attempts.get(id) ?? 1) + 1);
 	}
 
-	createMany(count: number, workflow: Workflow = 'conversion', status: JobStatus = 'queued'): string[] {
+	createMany(
+		count: number,
+		workflow: Workflow = 'conversion',
+		status: JobStatus = 'queued',
+	): string[] {
 		return Array.from({ length: count }, () => this.create(workflow, status));
 	}
 
@@ -83,7 +87,8 @@ export class JobsInMemory {
 			},
 			getJob: async (job) => {
 				this.requests.get++;
-				if (this.unreachable.has(job.id)) throw new Error(`The service failed: Server Error (job ${job.id})`);
+				if (this.unreachable.has(job.id))
+					throw new Error(`The service failed: Server Error (job ${job.id})`);
 				const found = this.jobs.find((candidate) => candidate.id === job.id);
 				return found ? { ...found, attempts: this.attempts.get(found.id) } : undefined;
 			},

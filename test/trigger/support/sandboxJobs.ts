@@ -9,7 +9,11 @@ export interface Account {
 	keyId: string;
 }
 
-export async function newAccount(admin: SandboxAdmin, sandbox: RunningSandbox, plan: Plan = 'credits'): Promise<Account> {
+export async function newAccount(
+	admin: SandboxAdmin,
+	sandbox: RunningSandbox,
+	plan: Plan = 'credits',
+): Promise<Account> {
 	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
 	const tools = await admin.createKey(accountId);
 	const trigger = await admin.createKey(accountId, ['jobs:read']);
@@ -21,7 +25,11 @@ export async function newAccount(admin: SandboxAdmin, sandbox: RunningSandbox, p
 }
 
 /** Conversions of the Star design, named star-0.dst, star-1.dst… (DST to PES unless `design` says otherwise). */
-export async function convert(account: Account, count = 1, design = { file: 'Star.DST', format: 'pes' }): Promise<string[]> {
+export async function convert(
+	account: Account,
+	count = 1,
+	design = { file: 'Star.DST', format: 'pes' },
+): Promise<string[]> {
 	const ids: string[] = [];
 	const extension = design.file.split('.').pop()!.toLowerCase();
 	for (let start = 0; start < count; start += 10) {
@@ -30,8 +38,12 @@ export async function convert(account: Account, count = 1, design = { file: 'Sta
 			name: `star-${start + index}.${extension}`,
 			bytes: fixture(design.file),
 		}));
-		const response = await account.api.createJob({ workflow: 'conversion', format: design.format }, files);
-		if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+		const response = await account.api.createJob(
+			{ workflow: 'conversion', format: design.format },
+			files,
+		);
+		if (response.status !== 202)
+			throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
 		ids.push(...(response.body.jobs as Array<{ id: string }>).map((job) => job.id));
 	}
 	return ids;
@@ -41,7 +53,11 @@ export async function convert(account: Account, count = 1, design = { file: 'Sta
  * Waits through the listing (one request a second, within the key's rate limit) until every job has ended, on
  * the clock in force: a driven test clock (test/support/testClock.ts) ends each wait once the sandbox is at rest.
  */
-export async function waitUntilEnded(account: Account, ids: string[], timeoutMs = 120_000): Promise<Map<string, string>> {
+export async function waitUntilEnded(
+	account: Account,
+	ids: string[],
+	timeoutMs = 120_000,
+): Promise<Map<string, string>> {
 	const deadline = clock.now() + timeoutMs;
 	for (;;) {
 		const { status, headers, body } = await account.api.get('/jobs');
@@ -66,8 +82,16 @@ const logo = Buffer.from(
 
 /** One digitising job per artwork, sent in one request. */
 export async function digitise(account: Account, count = 1): Promise<string[]> {
-	const files = Array.from({ length: count }, (_, index) => ({ field: 'files[]', name: `logo-${index}.svg`, bytes: logo }));
-	const response = await account.api.createJob({ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 3 }, files);
-	if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+	const files = Array.from({ length: count }, (_, index) => ({
+		field: 'files[]',
+		name: `logo-${index}.svg`,
+		bytes: logo,
+	}));
+	const response = await account.api.createJob(
+		{ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 3 },
+		files,
+	);
+	if (response.status !== 202)
+		throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
 	return (response.body.jobs as Array<{ id: string }>).map((job) => job.id);
 }

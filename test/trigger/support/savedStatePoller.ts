@@ -1,5 +1,9 @@
 import { pollJobs } from '../../../nodes/Embroidery/trigger/pollJobs';
-import type { PollState, TrackedJob, TriggerFilter } from '../../../nodes/Embroidery/trigger/pollState';
+import type {
+	PollState,
+	TrackedJob,
+	TriggerFilter,
+} from '../../../nodes/Embroidery/trigger/pollState';
 import { readPollState } from '../../../nodes/Embroidery/trigger/pollState';
 import type { JobsInMemory } from './jobsInMemory';
 
@@ -23,14 +27,24 @@ export class SavedStatePoller {
 
 	constructor(
 		private readonly jobs: JobsInMemory,
-		public filter: TriggerFilter = { events: ['completed', 'failed'], workflows: ['conversion', 'digitising'] },
+		public filter: TriggerFilter = {
+			events: ['completed', 'failed'],
+			workflows: ['conversion', 'digitising'],
+		},
 	) {}
 
 	async poll(): Promise<string[]> {
-		const result = await pollJobs(this.memory, this.jobs.source(), this.filter, { now: this.jobs.now() });
+		const result = await pollJobs(this.memory, this.jobs.source(), this.filter, {
+			now: this.jobs.now(),
+		});
 		this.memory = result.state;
 		this.abandoned.push(...result.abandoned);
-		this.unreachable.push(...(result.unreachable ?? []).map((job) => ({ id: job.id, failedChecks: job.failedChecks ?? 0 })));
+		this.unreachable.push(
+			...(result.unreachable ?? []).map((job) => ({
+				id: job.id,
+				failedChecks: job.failedChecks ?? 0,
+			})),
+		);
 		const endings = result.endings.map(({ job }) => `${job.id}:${job.status}`);
 		if (endings.length > 0 || this.activating) this.saved = JSON.stringify(this.memory);
 		this.activating = false;

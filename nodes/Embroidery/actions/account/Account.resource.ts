@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Usage',
 				value: 'getUsage',
-				description: 'Get the account\'s free previews, credits, costs and daily and monthly allowances',
+				description:
+					"Get the account's free previews, credits, costs and daily and monthly allowances",
 				action: 'Get account usage',
 			},
 		],

@@ -45,7 +45,11 @@ function pick(usage: IDataObject, fields: string[]): IDataObject {
 
 const usageView: OutputView = {
 	simplify: (usage) => pick(usage, keptFields),
-	select: (usage, picked) => pick(usage, Object.keys(fieldNames).filter((field) => picked.includes(field))),
+	select: (usage, picked) =>
+		pick(
+			usage,
+			Object.keys(fieldNames).filter((field) => picked.includes(field)),
+		),
 };
 
 const kept =
@@ -64,14 +68,25 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['getUsage'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['getUsage'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	const answer = await embroideryApiRequest.call(this, {
 		...routes.getUsage(),
 		schema: UsageResponseSchema,
 		itemIndex,
 	});
 	const usage = { ...answer.freeUsage } as IDataObject;
-	return [{ json: this.getNode().typeVersion >= 3 ? shapeOutput(this, itemIndex, usage, usageView) : usage }];
+	return [
+		{
+			json:
+				this.getNode().typeVersion >= 3 ? shapeOutput(this, itemIndex, usage, usageView) : usage,
+		},
+	];
 }

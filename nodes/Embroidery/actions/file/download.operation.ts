@@ -31,26 +31,36 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
-	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
+	const field =
+		String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
 	if (!url) {
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is empty`, {
 			itemIndex,
-			description: "Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job > Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with 'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
+			description:
+				"Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job > Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with 'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
 		});
 	}
 	if (!isUsableLink(url)) {
 		// The signature is a secret of its own: the message does not repeat the link.
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is not a URL the node can read`, {
 			itemIndex,
-			description: 'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service returned it; fetch the job again (Job > Get) for a fresh one.',
+			description:
+				'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service returned it; fetch the job again (Job > Get) for a fresh one.',
 		});
 	}
 	const binary = await downloadToBinary(this, url, itemIndex);
 	return [
 		{
-			json: { fileName: binary.fileName ?? null, mimeType: binary.mimeType, fileSize: binary.fileSize ?? null },
+			json: {
+				fileName: binary.fileName ?? null,
+				mimeType: binary.mimeType,
+				fileSize: binary.fileSize ?? null,
+			},
 			binary: { [field]: binary },
 		},
 	];

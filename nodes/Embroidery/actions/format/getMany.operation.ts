@@ -14,7 +14,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'One Item per Format',
 				value: 'formats',
-				description: 'Each embroidery format with whether it can be read and written, and its warning',
+				description:
+					'Each embroidery format with whether it can be read and written, and its warning',
 			},
 			{
 				name: 'One Summary Item',
@@ -53,7 +54,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	const output = this.getNodeParameter('output', itemIndex, 'formats') as string;
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as {
 		writableOnly?: boolean;

@@ -25,16 +25,22 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					'Upload files to convert or digitise, one job per file; each job counts against the account\'s processing allowance',
+					"Upload files to convert or digitise, one job per file; each job counts against the account's processing allowance",
 				action: 'Create jobs',
 			},
 			{
 				name: 'Download',
 				value: 'download',
-				description: 'Download a job\'s output files, preview or source as binary data; machine files need an unlocked job',
+				description:
+					"Download a job's output files, preview or source as binary data; machine files need an unlocked job",
 				action: 'Download job files',
 			},
-			{ name: 'Get', value: 'get', description: 'Get a job\'s status and details', action: 'Get job' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: "Get a job's status and details",
+				action: 'Get job',
+			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
@@ -50,7 +56,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Unlock',
 				value: 'unlock',
-				description: 'Unlock a completed job\'s machine files: spends a subscription entitlement or credits',
+				description:
+					"Unlock a completed job's machine files: spends a subscription entitlement or credits",
 				action: 'Unlock job',
 			},
 			{
@@ -70,6 +77,12 @@ export const description: INodeProperties[] = [
 	...unlock.description,
 	...waitForCompletion.description,
 	// From version 3 the router simplifies the job items these return too (Get and Get Many shape their own).
-	...updateDisplayOptions({ show: { resource: ['job'], operation: ['unlock', 'waitForCompletion'] } }, simplifyFieldsFromVersion3),
-	...updateDisplayOptions({ show: { resource: ['job'], operation: ['create'], waitForCompletion: [true] } }, simplifyFieldsFromVersion3),
+	...updateDisplayOptions(
+		{ show: { resource: ['job'], operation: ['unlock', 'waitForCompletion'] } },
+		simplifyFieldsFromVersion3,
+	),
+	...updateDisplayOptions(
+		{ show: { resource: ['job'], operation: ['create'], waitForCompletion: [true] } },
+		simplifyFieldsFromVersion3,
+	),
 ];

@@ -5,7 +5,13 @@ import type { CreatedJob } from '../../helpers/jobCreation/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobError } from '../../helpers/jobErrors';
-import { fetchJob, snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from '../../helpers/jobSnapshot';
+import {
+	fetchJob,
+	snapshotSourceName,
+	snapshotStatus,
+	snapshotToJson,
+	snapshotUnlocked,
+} from '../../helpers/jobSnapshot';
 import type { JobSnapshot } from '../../helpers/jobSnapshot';
 import { pairBySourceName, sourceMismatchError } from '../../helpers/jobCreation/sourcePairing';
 import { unlockJob } from '../../helpers/unlocking';
@@ -30,7 +36,8 @@ export const completionFields: INodeProperties[] = [
 		default: 600,
 		typeOptions: { minValue: 1 },
 		displayOptions: { show: { waitForCompletion: [true] } },
-		description: 'How long to wait in total; a job still running then ends its item with a message that it timed out',
+		description:
+			'How long to wait in total; a job still running then ends its item with a message that it timed out',
 	},
 	{
 		displayName: 'Download Results',
@@ -42,9 +49,13 @@ export const completionFields: INodeProperties[] = [
 			{
 				name: 'Output Files',
 				value: 'outputs',
-				description: 'The machine files; the job must be unlocked first (operation \'Unlock\')',
+				description: "The machine files; the job must be unlocked first (operation 'Unlock')",
 			},
-			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
+			{
+				name: 'Preview',
+				value: 'preview',
+				description: 'The stitch preview, watermarked while locked',
+			},
 		],
 		description: 'Which files of each completed job to attach as binary data',
 	},
@@ -73,7 +84,7 @@ export const completionFields: INodeProperties[] = [
 		default: true,
 		displayOptions: { show: { waitForCompletion: [true] } },
 		description:
-			'Whether to show each completed job\'s warnings (compatibility or production notes from the service) on its item and in the editor. Costs one request per completed job that does not come detailed anyway.',
+			"Whether to show each completed job's warnings (compatibility or production notes from the service) on its item and in the editor. Costs one request per completed job that does not come detailed anyway.",
 	},
 ];
 
@@ -92,23 +103,49 @@ export interface CompletionOptions {
  * The options of the whole run, read from its first item: the jobs of every item are waited for, unlocked and
  * downloaded together. Wait for Completion always waits, on jobs it did not create; Create waits when asked.
  */
-export function runCompletionOptions(context: IExecuteFunctions, operation: 'create' | 'waitForCompletion'): CompletionOptions {
+export function runCompletionOptions(
+	context: IExecuteFunctions,
+	operation: 'create' | 'waitForCompletion',
+): CompletionOptions {
 	const created = operation === 'create';
-	const waitForCompletion = !created || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
+	const waitForCompletion =
+		!created || (context.getNodeParameter('waitForCompletion', 0, false) as boolean);
 	if (!waitForCompletion) {
-		return { waitForCompletion, timeoutMs: 0, download: [], unlock: false, includeFullJob: false, showWarnings: false, created };
+		return {
+			waitForCompletion,
+			timeoutMs: 0,
+			download: [],
+			unlock: false,
+			includeFullJob: false,
+			showWarnings: false,
+			created,
+		};
 	}
 	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
-		throw new NodeOperationError(context.getNode(), `'Timeout (Seconds)' must be a positive number, got "${String(seconds)}"`, {
-			description: "Set 'Timeout (Seconds)' to how long to wait in total, e.g. 600.",
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`'Timeout (Seconds)' must be a positive number, got "${String(seconds)}"`,
+			{
+				description: "Set 'Timeout (Seconds)' to how long to wait in total, e.g. 600.",
+			},
+		);
 	}
 	const download = context.getNodeParameter('downloadResults', 0, []) as FileKind[];
-	const unlock = download.includes('outputs') && (context.getNodeParameter('unlockBeforeDownload', 0, false) as boolean);
+	const unlock =
+		download.includes('outputs') &&
+		(context.getNodeParameter('unlockBeforeDownload', 0, false) as boolean);
 	const includeFullJob = context.getNodeParameter('includeFullJob', 0, false) as boolean;
 	const showWarnings = context.getNodeParameter('showWarnings', 0, true) !== false;
-	return { waitForCompletion, timeoutMs: seconds * 1000, download, unlock, includeFullJob, showWarnings, created };
+	return {
+		waitForCompletion,
+		timeoutMs: seconds * 1000,
+		download,
+		unlock,
+		includeFullJob,
+		showWarnings,
+		created,
+	};
 }
 
 /** What Show Warnings adds to a completed job's item, and the detail fetched for it, if any. */
@@ -121,13 +158,20 @@ interface WarningsSeen {
  * A listed job's warnings come only with its detail: one request, and a failure of it costs the job nothing.
  * The detail is kept, so the job's files are taken from it instead of being fetched again.
  */
-async function warningsOf(context: IExecuteFunctions, job: JobSnapshot, ref: JobRef, itemIndex: number): Promise<WarningsSeen> {
+async function warningsOf(
+	context: IExecuteFunctions,
+	job: JobSnapshot,
+	ref: JobRef,
+	itemIndex: number,
+): Promise<WarningsSeen> {
 	if (job.detail) return { fields: {} };
 	try {
 		const detail = await fetchJob(context, ref, itemIndex);
 		return { fields: { warnings: detail.warnings }, detail };
 	} catch (error) {
-		return { fields: { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message } };
+		return {
+			fields: { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message },
+		};
 	}
 }
 
@@ -165,12 +209,18 @@ export async function deliverJobsWhenDone(
 	for (const [index, outcome] of outcomes.entries()) {
 		const paired = pairing[index];
 		if ('mismatch' in paired) {
-			results.fail(jobs[index].itemIndex, sourceMismatchError(context.getNode(), outcome.ref, jobs[index].itemIndex, paired.mismatch));
+			results.fail(
+				jobs[index].itemIndex,
+				sourceMismatchError(context.getNode(), outcome.ref, jobs[index].itemIndex, paired.mismatch),
+			);
 			continue;
 		}
 		const { itemIndex, json: known } = jobs[paired.use];
 		const failForJob = (error: unknown) =>
-			results.fail(itemIndex, jobError(context.getNode(), error, outcome.ref, itemIndex, options.created));
+			results.fail(
+				itemIndex,
+				jobError(context.getNode(), error, outcome.ref, itemIndex, options.created),
+			);
 		if (!outcome.finished && outcome.error !== undefined) {
 			failForJob(outcome.error);
 			continue;
@@ -186,16 +236,27 @@ export async function deliverJobsWhenDone(
 			continue;
 		}
 		const { sourceFile, sourceBinaryField, sourceUrl } = known;
-		const extra = sourceFile === undefined ? {} : sourceUrl === undefined ? { sourceFile, sourceBinaryField } : { sourceFile, sourceUrl };
+		const extra =
+			sourceFile === undefined
+				? {}
+				: sourceUrl === undefined
+					? { sourceFile, sourceBinaryField }
+					: { sourceFile, sourceUrl };
 		const completed = snapshotStatus(outcome.job) === 'completed';
 		try {
 			let job: JobSnapshot = outcome.job;
-			const wantsUnlock = completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
+			const wantsUnlock =
+				completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
 			// A job named by several items is unlocked once; they all get its answer.
 			if (wantsUnlock) job = { detail: (await unlockJob(context, outcome.ref, itemIndex)).job };
-			const seen = completed && options.showWarnings ? await warningsOf(context, job, outcome.ref, itemIndex) : { fields: {} };
+			const seen =
+				completed && options.showWarnings
+					? await warningsOf(context, job, outcome.ref, itemIndex)
+					: { fields: {} };
 			if (options.download.length === 0 || !completed) {
-				results.add(itemIndex, { json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }) });
+				results.add(itemIndex, {
+					json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }),
+				});
 				continue;
 			}
 			const downloaded = await downloadJobFiles(
@@ -210,7 +271,10 @@ export async function deliverJobsWhenDone(
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {
-				json: { ...snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }), files: downloaded.files },
+				json: {
+					...snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }),
+					files: downloaded.files,
+				},
 				binary: downloaded.binary,
 			});
 		} catch (error) {

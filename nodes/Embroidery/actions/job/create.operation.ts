@@ -10,7 +10,11 @@ import type { JobRequestFields } from '../../helpers/jobCreation/jobForm';
 import { jobsError } from '../../helpers/jobErrors';
 import { limits } from '../../helpers/limits';
 import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/jobCreation/urlSource';
-import { numberProblem, sourceProblem, tooManySourcesProblem } from '../../helpers/jobCreation/checks';
+import {
+	numberProblem,
+	sourceProblem,
+	tooManySourcesProblem,
+} from '../../helpers/jobCreation/checks';
 import type { Workflow } from '../../transport';
 import type { ItemResults } from '../types';
 import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
@@ -138,7 +142,7 @@ const properties: INodeProperties[] = [
 					{
 						name: 'One Request per Item',
 						value: 'perItem',
-						description: 'Each item\'s files are sent in their own request',
+						description: "Each item's files are sent in their own request",
 					},
 				],
 			},
@@ -147,14 +151,20 @@ const properties: INodeProperties[] = [
 				name: 'maximumStitchCount',
 				type: 'number',
 				default: 50000,
-				typeOptions: { minValue: limits.maximumStitchCount.min, maxValue: limits.maximumStitchCount.max },
+				typeOptions: {
+					minValue: limits.maximumStitchCount.min,
+					maxValue: limits.maximumStitchCount.max,
+				},
 				description: 'Upper bound of stitches in the result (1-250000)',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['create'] } },
+	properties,
+);
 
 function check(
 	context: IExecuteFunctions,
@@ -166,55 +176,111 @@ function check(
 }
 
 /** Reads and validates one item's request before anything is sent. */
-async function prepareItem(context: IExecuteFunctions, itemIndex: number, mode: BatchingMode, identity: string): Promise<PreparedItem> {
+async function prepareItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	mode: BatchingMode,
+	identity: string,
+): Promise<PreparedItem> {
 	const workflow = context.getNodeParameter('workflow', itemIndex) as Workflow;
 	const format = String(context.getNodeParameter('format', itemIndex, '')).trim();
-	if (!format) check(context, itemIndex, `'Output Format' is empty; choose a writable format`, 'Pick one from the list, or map a format key such as exp.');
-	const options = context.getNodeParameter('options', itemIndex, {}) as { maximumStitchCount?: number };
+	if (!format)
+		check(
+			context,
+			itemIndex,
+			`'Output Format' is empty; choose a writable format`,
+			'Pick one from the list, or map a format key such as exp.',
+		);
+	const options = context.getNodeParameter('options', itemIndex, {}) as {
+		maximumStitchCount?: number;
+	};
 	const fields: JobRequestFields = { workflow, format };
 	if (workflow === 'digitising') {
 		fields.widthMm = context.getNodeParameter('widthMm', itemIndex) as number;
 		fields.colourCount = context.getNodeParameter('colourCount', itemIndex) as number;
-		fields.threadPaletteKey = String(context.getNodeParameter('threadPaletteKey', itemIndex, '')).trim() || undefined;
-		check(context, itemIndex, numberProblem('Width in Millimetres', fields.widthMm, limits.widthMm, false));
-		check(context, itemIndex, numberProblem('Colour Count', fields.colourCount, limits.colourCount, true));
+		fields.threadPaletteKey =
+			String(context.getNodeParameter('threadPaletteKey', itemIndex, '')).trim() || undefined;
+		check(
+			context,
+			itemIndex,
+			numberProblem('Width in Millimetres', fields.widthMm, limits.widthMm, false),
+		);
+		check(
+			context,
+			itemIndex,
+			numberProblem('Colour Count', fields.colourCount, limits.colourCount, true),
+		);
 	}
 	if (options.maximumStitchCount !== undefined) {
 		fields.maximumStitchCount = options.maximumStitchCount;
 		check(
 			context,
 			itemIndex,
-			numberProblem('Maximum Stitch Count', options.maximumStitchCount, limits.maximumStitchCount, true),
+			numberProblem(
+				'Maximum Stitch Count',
+				options.maximumStitchCount,
+				limits.maximumStitchCount,
+				true,
+			),
 		);
 	}
 	if (context.getNodeParameter('source', itemIndex, 'binary') === 'url') {
 		// Size and type are checked while the file is fetched, in words that name the URL.
-		const source = await fetchUrlSource(context, itemIndex, context.getNodeParameter('sourceUrl', itemIndex, ''), workflow);
+		const source = await fetchUrlSource(
+			context,
+			itemIndex,
+			context.getNodeParameter('sourceUrl', itemIndex, ''),
+			workflow,
+		);
 		return { itemIndex, fields, sources: [source], identity, sourceCount: 1 };
 	}
 	const names = binaryPropertyNames(context.getNodeParameter('binaryPropertyName', itemIndex));
 	const sources = await describeSources(context, itemIndex, names);
-	if (mode === 'perItem') check(context, itemIndex, tooManySourcesProblem(sources.length, itemIndex));
+	if (mode === 'perItem')
+		check(context, itemIndex, tooManySourcesProblem(sources.length, itemIndex));
 	for (const source of sources) check(context, itemIndex, sourceProblem(source, workflow));
 	return { itemIndex, fields, sources, identity, sourceCount: sources.length };
 }
 
 /** The item's request as a key: its parameters and the input files they may name (nothing fetched or read). */
 function itemIdentity(context: IExecuteFunctions, itemIndex: number): string {
-	const parameters = ['workflow', 'format', 'widthMm', 'colourCount', 'threadPaletteKey', 'options', 'source', 'sourceUrl', 'binaryPropertyName'];
-	const files = Object.entries(context.getInputData()[itemIndex]?.binary ?? {}).map(([field, file]) => [
-		field,
-		file.id ?? null,
-		file.fileName ?? null,
-		file.fileSize ?? null,
-		file.mimeType,
+	const parameters = [
+		'workflow',
+		'format',
+		'widthMm',
+		'colourCount',
+		'threadPaletteKey',
+		'options',
+		'source',
+		'sourceUrl',
+		'binaryPropertyName',
+	];
+	const files = Object.entries(context.getInputData()[itemIndex]?.binary ?? {}).map(
+		([field, file]) => [
+			field,
+			file.id ?? null,
+			file.fileName ?? null,
+			file.fileSize ?? null,
+			file.mimeType,
+		],
+	);
+	return JSON.stringify([
+		parameters.map((name) => context.getNodeParameter(name, itemIndex, null) as unknown),
+		files,
 	]);
-	return JSON.stringify([parameters.map((name) => context.getNodeParameter(name, itemIndex, null) as unknown), files]);
 }
 
 /** An earlier try sent the item's file and its answer was lost: sending it again could make and charge a second job. */
-function notSentAgain(context: IExecuteFunctions, itemIndex: number, reason: string, jobs: CreatedJob[]): NodeOperationError {
-	const made = jobs.length === 0 ? '' : ` Jobs already made for this item: ${jobs.map((job) => `${job.id} (${job.workflow})`).join(', ')}.`;
+function notSentAgain(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	reason: string,
+	jobs: CreatedJob[],
+): NodeOperationError {
+	const made =
+		jobs.length === 0
+			? ''
+			: ` Jobs already made for this item: ${jobs.map((job) => `${job.id} (${job.workflow})`).join(', ')}.`;
 	const error = new NodeOperationError(
 		context.getNode(),
 		`An earlier try of this node sent the file of item ${itemIndex} and got no usable answer (${reason}); it was not sent again`,
@@ -231,7 +297,8 @@ export async function executeAll(
 	itemIndices: number[],
 	results: ItemResults,
 ): Promise<void> {
-	const mode = (this.getNodeParameter('options.batching', 0, 'perItem') as BatchingMode) ?? 'perItem';
+	const mode =
+		(this.getNodeParameter('options.batching', 0, 'perItem') as BatchingMode) ?? 'perItem';
 	const completion = runCompletionOptions(this, 'create');
 	// n8n's Retry On Fail runs this again: what an earlier try made is carried on with, never made twice.
 	const earlier = earlierCreationsOf(this);

@@ -21,10 +21,18 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Output Files',
 				value: 'outputs',
-				description: 'The machine files; the job must be unlocked first (operation \'Unlock\')',
+				description: "The machine files; the job must be unlocked first (operation 'Unlock')",
 			},
-			{ name: 'Preview', value: 'preview', description: 'The stitch preview, watermarked while locked' },
-			{ name: 'Source', value: 'source', description: 'The file the job was created from, while the service keeps it' },
+			{
+				name: 'Preview',
+				value: 'preview',
+				description: 'The stitch preview, watermarked while locked',
+			},
+			{
+				name: 'Source',
+				value: 'source',
+				description: 'The file the job was created from, while the service keeps it',
+			},
 		],
 		description: 'Which files of the job to download as binary data',
 	},
@@ -40,7 +48,8 @@ const properties: INodeProperties[] = [
 				name: 'outputsField',
 				type: 'string',
 				default: 'data',
-				description: 'Binary field for the machine files (a second file gets the suffix _2, and so on)',
+				description:
+					'Binary field for the machine files (a second file gets the suffix _2, and so on)',
 			},
 			{
 				displayName: 'Preview Field',
@@ -65,7 +74,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	const { ref, located } = await jobRefOf(this, itemIndex);
 	const kinds = this.getNodeParameter('files', itemIndex, []) as FileKind[];
 	if (kinds.length === 0) {

@@ -1,7 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../helpers/jobLocator';
-import { outputProperties, simplifyProperty, simplifyPropertyAsVersion2 } from '../../helpers/simplify';
+import {
+	outputProperties,
+	simplifyProperty,
+	simplifyPropertyAsVersion2,
+} from '../../helpers/simplify';
 
 /** Shown from node version 2 on: the job picker, the optional workflow, Simplify. */
 export const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
@@ -37,7 +41,9 @@ export const jobRefFields: INodeProperties[] = [
 
 /** Version 2: the job as a resource locator, and a Workflow the node can find by itself. */
 export function jobLocatorFields(several = false): INodeProperties[] {
-	const idValidation = several ? `^\\s*${jobIdPattern}(\\s*,\\s*${jobIdPattern})*\\s*$` : `^\\s*${jobIdPattern}\\s*$`;
+	const idValidation = several
+		? `^\\s*${jobIdPattern}(\\s*,\\s*${jobIdPattern})*\\s*$`
+		: `^\\s*${jobIdPattern}\\s*$`;
 	return [
 		{
 			displayName: several ? 'Jobs' : 'Job',
@@ -46,8 +52,8 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 			required: true,
 			default: { mode: 'id', value: '={{ $json.id }}' },
 			description: several
-				? 'The jobs to wait for. By default the ID of the incoming item, so the node works right after \'Create\'.'
-				: 'The job to use. By default the ID of the incoming item, so the node works right after \'Create\' or the trigger.',
+				? "The jobs to wait for. By default the ID of the incoming item, so the node works right after 'Create'."
+				: "The job to use. By default the ID of the incoming item, so the node works right after 'Create' or the trigger.",
 			displayOptions: { show: fromVersion2 },
 			modes: [
 				{
@@ -55,13 +61,19 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 					name: 'list',
 					type: 'list',
 					placeholder: 'Select a recent job…',
-					typeOptions: { searchListMethod: 'searchJobs', searchable: true, searchFilterRequired: false },
+					typeOptions: {
+						searchListMethod: 'searchJobs',
+						searchable: true,
+						searchFilterRequired: false,
+					},
 				},
 				{
 					displayName: 'By ID',
 					name: 'id',
 					type: 'string',
-					placeholder: several ? 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7, 01J9Z3R2…' : 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+					placeholder: several
+						? 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7, 01J9Z3R2…'
+						: 'e.g. 01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
 					hint: several ? '26-character job IDs, separated by commas' : 'The 26-character job ID',
 					validation: [
 						{
@@ -79,14 +91,16 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 					displayName: 'By URL',
 					name: 'url',
 					type: 'string',
-					placeholder: 'e.g. https://api.example.com/api/v1/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
-					hint: 'The job\'s API link: base URL, then /jobs/conversion/ or /jobs/digitising/ and the ID',
+					placeholder:
+						'e.g. https://api.example.com/api/v1/jobs/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7',
+					hint: "The job's API link: base URL, then /jobs/conversion/ or /jobs/digitising/ and the ID",
 					validation: [
 						{
 							type: 'regex',
 							properties: {
 								regex: jobLinkPattern,
-								errorMessage: 'Not a job link: it ends in /jobs/conversion/{ID} or /jobs/digitising/{ID}',
+								errorMessage:
+									'Not a job link: it ends in /jobs/conversion/{ID} or /jobs/digitising/{ID}',
 							},
 						},
 					],
@@ -104,7 +118,8 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 				{
 					name: 'Detect',
 					value: 'detect',
-					description: 'Take it from the incoming item when that item is the job, otherwise look it up',
+					description:
+						'Take it from the incoming item when that item is the job, otherwise look it up',
 				},
 				{ name: 'Digitising', value: 'digitising' },
 			],

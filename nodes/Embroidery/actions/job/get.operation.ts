@@ -7,13 +7,15 @@ import { shapeJobItem } from '../../helpers/simplify';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields, simplifyFields } from './fields';
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, [
-	...jobRefFields,
-	...jobLocatorFields(),
-	...simplifyFields,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['get'] } },
+	[...jobRefFields, ...jobLocatorFields(), ...simplifyFields],
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	if (this.getNode().typeVersion < 2) {
 		const ref = singleJobRef(this, itemIndex);
 		return [{ json: jobToJson(await fetchJob(this, ref, itemIndex), ref.workflow) }];

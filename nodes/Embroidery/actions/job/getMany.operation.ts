@@ -4,7 +4,12 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { unusableListedLinks } from '../../helpers/fileLinks';
 import { listItemToJson } from '../../helpers/jobSnapshot';
 import { shapeJobItem } from '../../helpers/simplify';
-import { JobsListResponseSchema, embroideryApiRequest, jobsListingSize, routes } from '../../transport';
+import {
+	JobsListResponseSchema,
+	embroideryApiRequest,
+	jobsListingSize,
+	routes,
+} from '../../transport';
 import type { OperationOutput } from '../types';
 import { simplifyFields } from './fields';
 
@@ -67,10 +72,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as { status?: string[]; workflow?: string };
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as {
+		status?: string[];
+		workflow?: string;
+	};
 	const listing = await embroideryApiRequest.call(this, {
 		...routes.listJobs(),
 		schema: JobsListResponseSchema,

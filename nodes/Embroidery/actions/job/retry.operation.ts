@@ -7,12 +7,15 @@ import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from './stateExplanation';
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['retry'] } }, [
-	...jobRefFields,
-	...jobLocatorFields(),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['retry'] } },
+	[...jobRefFields, ...jobLocatorFields()],
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	const { ref, located } = await jobRefOf(this, itemIndex);
 	try {
 		const answer = await embroideryApiRequest.call(this, {
@@ -20,8 +23,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			schema: RetryResponseSchema,
 			itemIndex,
 		});
-		return [{ json: { ...answer.job, id: answer.job.id, workflow: answer.job.workflow, message: answer.message } }];
+		return [
+			{
+				json: {
+					...answer.job,
+					id: answer.job.id,
+					workflow: answer.job.workflow,
+					message: answer.message,
+				},
+			},
+		];
 	} catch (error) {
-		throw await withCurrentState(this, located ? notFoundAnywhere(this, error, located, itemIndex) : error, ref, itemIndex);
+		throw await withCurrentState(
+			this,
+			located ? notFoundAnywhere(this, error, located, itemIndex) : error,
+			ref,
+			itemIndex,
+		);
 	}
 }

@@ -20,16 +20,29 @@ const properties: INodeProperties[] = [
 	...jobLocatorFields(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['unlock'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['unlock'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationOutput[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationOutput[]> {
 	// Finding the workflow only ever reads; the unlock itself is sent once per job, to the job's own route.
 	const { ref, located } = await jobRefOf(this, itemIndex);
 	try {
 		// Inspected first, from the detail the workflow search fetched when it did: an unlocked job is not unlocked again.
-		const { job, message } = await unlockJob(this, ref, itemIndex, { inspect: located?.job ?? 'fetch' });
+		const { job, message } = await unlockJob(this, ref, itemIndex, {
+			inspect: located?.job ?? 'fetch',
+		});
 		return [{ json: jobToJson(job, ref.workflow, { message }) }];
 	} catch (error) {
-		throw await withCurrentState(this, located ? notFoundAnywhere(this, error, located, itemIndex) : error, ref, itemIndex);
+		throw await withCurrentState(
+			this,
+			located ? notFoundAnywhere(this, error, located, itemIndex) : error,
+			ref,
+			itemIndex,
+		);
 	}
 }

@@ -10,7 +10,8 @@ import { jobLocatorFields, jobRefFields } from './fields';
 const properties: INodeProperties[] = [
 	{
 		...jobRefFields[0],
-		description: 'The ID of the job to wait for; several IDs of the same workflow may be separated by commas',
+		description:
+			'The ID of the job to wait for; several IDs of the same workflow may be separated by commas',
 	},
 	jobRefFields[1],
 	...jobLocatorFields(true),
@@ -50,7 +51,8 @@ export async function executeAll(
 	const jobs = [];
 	for (const itemIndex of itemIndices) {
 		try {
-			for (const ref of await jobsOfItem(this, itemIndex)) jobs.push({ ...ref, itemIndex, json: {} });
+			for (const ref of await jobsOfItem(this, itemIndex))
+				jobs.push({ ...ref, itemIndex, json: {} });
 		} catch (error) {
 			results.fail(itemIndex, error);
 		}

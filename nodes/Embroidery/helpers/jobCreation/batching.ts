@@ -25,7 +25,8 @@ export function planBatches<T extends Sized>(
 	let currentBytes = 0;
 	for (const source of nonEmpty.flat()) {
 		const full =
-			current.length >= caps.maxSources || (current.length > 0 && currentBytes + source.bytes > caps.maxBytes);
+			current.length >= caps.maxSources ||
+			(current.length > 0 && currentBytes + source.bytes > caps.maxBytes);
 		if (full) {
 			batches.push(current);
 			current = [];

@@ -1,7 +1,13 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { JobAcceptedSchema, UsageResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../../transport';
+import {
+	JobAcceptedSchema,
+	UsageResponseSchema,
+	embroideryApiRequest,
+	nodeErrorOf,
+	routes,
+} from '../../transport';
 import type { JobRef, Workflow } from '../../transport';
 import { sourceFile } from '../binary';
 import type { EarlierCreations } from '../earlierTries';
@@ -83,7 +89,8 @@ async function withOneFileHint(
 		{ message: error.message, httpCode: '422' },
 		{
 			message: `This account is on limited free processing, which accepts one file per request: ${error.message}`,
-			description: `${change}, or add credits or a subscription to the account. ${error.description ?? ''}`.trim(),
+			description:
+				`${change}, or add credits or a subscription to the account. ${error.description ?? ''}`.trim(),
 			httpCode: '422',
 			itemIndex,
 		},
@@ -94,7 +101,12 @@ async function withOneFileHint(
  * The service accepted another number of jobs than files were sent, so no job can be paired with its file:
  * the error names every accepted job (and carries them to the error items), so none is created again.
  */
-function jobCountMismatch(context: IExecuteFunctions, jobs: JobRef[], files: number, itemIndex: number): NodeApiError {
+function jobCountMismatch(
+	context: IExecuteFunctions,
+	jobs: JobRef[],
+	files: number,
+	itemIndex: number,
+): NodeApiError {
 	const one = jobs.length === 1;
 	const named = jobs.map((job) => `${job.id} (${job.workflow})`).join(', ');
 	const created =
@@ -133,7 +145,10 @@ export async function createJobs(
 	const itemOf = new Map(items.map((item) => [item.itemIndex, item]));
 	for (const group of groupByRequestFields(items)) {
 		const fields = group[0].fields;
-		for (const batch of planBatches(group.map((item) => item.sources), mode)) {
+		for (const batch of planBatches(
+			group.map((item) => item.sources),
+			mode,
+		)) {
 			const batchItems = [...new Set(batch.map((source) => source.itemIndex))];
 			const record = (note: (item: PreparedItem, key: string) => void) =>
 				batch.forEach((source) => note(itemOf.get(source.itemIndex)!, sourceKey(source)));
@@ -143,7 +158,14 @@ export async function createJobs(
 			try {
 				const files: File[] = [];
 				for (const source of batch) files.push(await sourceFile(context, source));
-				record((item, key) => earlier.sending(item.itemIndex, item.identity, key, 'the try ended before the answer came'));
+				record((item, key) =>
+					earlier.sending(
+						item.itemIndex,
+						item.identity,
+						key,
+						'the try ended before the answer came',
+					),
+				);
 				sent = true;
 				const accepted = await embroideryApiRequest.call(context, {
 					...routes.createJobs(),
@@ -153,10 +175,14 @@ export async function createJobs(
 				});
 				sent = false;
 				// Registered before anything else can fail, so an error that ends the run still names them.
-				accepted.jobs.forEach((job, index) => results.jobCreated(batch[index]?.itemIndex ?? batchItems[0], job));
+				accepted.jobs.forEach((job, index) =>
+					results.jobCreated(batch[index]?.itemIndex ?? batchItems[0], job),
+				);
 				if (accepted.jobs.length !== batch.length) {
 					const mismatch = jobCountMismatch(context, accepted.jobs, batch.length, batchItems[0]);
-					record((item, key) => earlier.unknown(item.itemIndex, item.identity, key, mismatch.message));
+					record((item, key) =>
+						earlier.unknown(item.itemIndex, item.identity, key, mismatch.message),
+					);
 					throw mismatch;
 				}
 				accepted.jobs.forEach((job, index) => {
@@ -174,17 +200,26 @@ export async function createJobs(
 							format: fields.format,
 							sourceFile: source.fileName,
 							// A job made from a URL names its link instead of a binary field.
-							...('sourceUrl' in source ? { sourceUrl: String(source.sourceUrl) } : { sourceBinaryField: source.propertyName }),
+							...('sourceUrl' in source
+								? { sourceUrl: String(source.sourceUrl) }
+								: { sourceBinaryField: source.propertyName }),
 							message: accepted.message,
 							...(accepted.freeUsage ? { freeUsage: accepted.freeUsage as IDataObject } : {}),
 						},
 					};
 					created.push(createdJob);
 					const item = itemOf.get(source.itemIndex)!;
-					earlier.created(item.itemIndex, item.identity, sourceKey(source), createdJob, item.sourceCount);
+					earlier.created(
+						item.itemIndex,
+						item.identity,
+						sourceKey(source),
+						createdJob,
+						item.sourceCount,
+					);
 				});
 			} catch (error) {
-				if (sent && refusedBeforeActing(error)) record((item, key) => earlier.refused(item.itemIndex, key));
+				if (sent && refusedBeforeActing(error))
+					record((item, key) => earlier.refused(item.itemIndex, key));
 				else if (sent) {
 					const reason = nodeErrorOf(context.getNode(), error).message;
 					record((item, key) => earlier.unknown(item.itemIndex, item.identity, key, reason));

@@ -34,10 +34,14 @@ export function pairBySourceName(jobs: PairingCheck[]): Pairing[] {
 	const pairing: Pairing[] = jobs.map((_, index) => ({ use: index }));
 	const batches = new Map<number, number[]>();
 	jobs.forEach((job, index) => {
-		if (job.batch !== undefined && job.sentName !== undefined) batches.set(job.batch, [...(batches.get(job.batch) ?? []), index]);
+		if (job.batch !== undefined && job.sentName !== undefined)
+			batches.set(job.batch, [...(batches.get(job.batch) ?? []), index]);
 	});
 	for (const members of batches.values()) {
-		const mismatched = members.filter((index) => jobs[index].shownName !== undefined && jobs[index].shownName !== jobs[index].sentName);
+		const mismatched = members.filter(
+			(index) =>
+				jobs[index].shownName !== undefined && jobs[index].shownName !== jobs[index].sentName,
+		);
 		if (mismatched.length === 0) continue;
 		const sent = members.map((index) => jobs[index].sentName!);
 		const shown = members.map((index) => jobs[index].shownName);
@@ -50,18 +54,25 @@ export function pairBySourceName(jobs: PairingCheck[]): Pairing[] {
 			for (const index of members) pairing[index] = { use: byName.get(jobs[index].shownName!)! };
 			continue;
 		}
-		for (const index of mismatched) pairing[index] = { mismatch: { sent: jobs[index].sentName!, shown: jobs[index].shownName! } };
+		for (const index of mismatched)
+			pairing[index] = { mismatch: { sent: jobs[index].sentName!, shown: jobs[index].shownName! } };
 		// A job that shows no name cannot keep an item whose file name another job of the request shows.
 		const claimed = new Set(mismatched.map((index) => jobs[index].shownName));
 		for (const index of members) {
-			if (jobs[index].shownName === undefined && claimed.has(jobs[index].sentName)) pairing[index] = { mismatch: { sent: jobs[index].sentName! } };
+			if (jobs[index].shownName === undefined && claimed.has(jobs[index].sentName))
+				pairing[index] = { mismatch: { sent: jobs[index].sentName! } };
 		}
 	}
 	return pairing;
 }
 
 /** A job whose source name matches no file of its item: no file of it is attached to any item. */
-export function sourceMismatchError(node: INode, job: JobRef, itemIndex: number, mismatch: Mismatch): NodeOperationError {
+export function sourceMismatchError(
+	node: INode,
+	job: JobRef,
+	itemIndex: number,
+	mismatch: Mismatch,
+): NodeOperationError {
 	const error = new NodeOperationError(
 		node,
 		mismatch.shown === undefined

@@ -1,7 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fetchSourceUrl, fileNameFromDisposition, headerOf, fileNameFromUrl, safeFileName, shownUrl } from '../../transport';
+import {
+	fetchSourceUrl,
+	fileNameFromDisposition,
+	headerOf,
+	fileNameFromUrl,
+	safeFileName,
+	shownUrl,
+} from '../../transport';
 import type { Workflow } from '../../transport';
 import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
 import type { SourceFile } from './checks';
@@ -29,7 +36,9 @@ function notAMachineFileType(mimeType: string): boolean {
 	return (
 		/^text\/(?!plain$)/.test(mimeType) ||
 		/^(image|audio|video|font)\//.test(mimeType) ||
-		/^application\/(json|xml|xhtml\+xml|javascript|ecmascript|pdf|x-www-form-urlencoded)$/.test(mimeType) ||
+		/^application\/(json|xml|xhtml\+xml|javascript|ecmascript|pdf|x-www-form-urlencoded)$/.test(
+			mimeType,
+		) ||
 		/\+(json|xml)$/.test(mimeType)
 	);
 }
@@ -38,7 +47,12 @@ function capitalised(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function problem(context: IExecuteFunctions, itemIndex: number, message: string, description: string): NodeOperationError {
+function problem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeOperationError {
 	return new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }
 
@@ -78,7 +92,7 @@ export const allowPrivateNetworksOption: INodeProperties = {
 	default: false,
 	displayOptions: { show: { '/source': ['url'] } },
 	description:
-		'Whether the \'Source URL\' may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are refused so a workflow cannot reach the n8n server\'s own network or a cloud metadata service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when you trust where the links come from.',
+		"Whether the 'Source URL' may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are refused so a workflow cannot reach the n8n server's own network or a cloud metadata service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when you trust where the links come from.",
 };
 
 /**
@@ -105,10 +119,15 @@ export async function fetchUrlSource(
 	const response = await fetchSourceUrl(context, {
 		url,
 		itemIndex,
-		allowPrivateNetworks: context.getNodeParameter('options.allowPrivateNetworks', itemIndex, false) === true,
+		allowPrivateNetworks:
+			context.getNodeParameter('options.allowPrivateNetworks', itemIndex, false) === true,
 		maxBytes,
 		tooLarge: (announced) =>
-			tooLarge(announced === undefined ? `larger than ${formatMegabytes(maxBytes)} (the download was stopped there)` : formatMegabytes(announced)),
+			tooLarge(
+				announced === undefined
+					? `larger than ${formatMegabytes(maxBytes)} (the download was stopped there)`
+					: formatMegabytes(announced),
+			),
 	});
 	const body = response.body;
 	try {
@@ -120,7 +139,9 @@ export async function fetchUrlSource(
 				'The link must lead to the file itself and be readable without logging in.',
 			);
 		}
-		const mimeType = headerOf(response.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || 'application/octet-stream';
+		const mimeType =
+			headerOf(response.headers, 'content-type')?.split(';')[0].trim().toLowerCase() ||
+			'application/octet-stream';
 		let fileName =
 			fileNameFromDisposition(headerOf(response.headers, 'content-disposition')) ??
 			safeFileName(fileNameFromUrl(response.servedFrom, '')) ??
@@ -137,7 +158,8 @@ export async function fetchUrlSource(
 		}
 		if (workflow === 'digitising') {
 			const fromMime = artworkExtensionOfMime[mimeType];
-			if (fromMime && artworkTypeOf(fileName, undefined) === null) fileName = `${fileName}.${fromMime}`;
+			if (fromMime && artworkTypeOf(fileName, undefined) === null)
+				fileName = `${fileName}.${fromMime}`;
 			if (artworkTypeOf(fileName, mimeType) === null) {
 				throw problem(
 					context,
@@ -155,14 +177,25 @@ export async function fetchUrlSource(
 		} catch (error) {
 			throw (
 				body.failure() ??
-				problem(context, itemIndex, `Could not read ${where}: ${(error as Error).message}`, 'Check that the link is reachable from the n8n server.')
+				problem(
+					context,
+					itemIndex,
+					`Could not read ${where}: ${(error as Error).message}`,
+					'Check that the link is reachable from the n8n server.',
+				)
 			);
 		}
 		// Some stores finish without the pipe's error: a limit that ended the stream still wins.
 		const failure = body.failure();
 		if (failure) throw failure;
 		const bytes = body.bytes();
-		if (bytes === 0) throw problem(context, itemIndex, `${capitalised(where)} is empty`, 'Link a file with content.');
+		if (bytes === 0)
+			throw problem(
+				context,
+				itemIndex,
+				`${capitalised(where)} is empty`,
+				'Link a file with content.',
+			);
 		return {
 			itemIndex,
 			propertyName: 'url',
