@@ -16,13 +16,16 @@ import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
 export const MAX_FOLLOWED_JOBS = 200;
 
 /** Failed jobs outside the listing watched for a retry, the newest first; older ones are no longer watched. */
-export const MAX_WATCHED_FAILED_JOBS = 10;
+export const MAX_WATCHED_FAILED_JOBS = 8;
 
 /** Per-job requests a single poll spends on jobs that left the listing. */
 export const FOLLOW_UPS_PER_POLL = 10;
 
 /** Of those, the share kept for failed jobs watched for a retry when unfinished jobs would take them all. */
 export const RETRY_WATCH_FOLLOW_UPS = 2;
+
+/** Failed jobs watched for a retry are checked at most this often: a retry is a person's action and runs for minutes. */
+export const RETRY_CHECK_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Ids are ULIDs made on the service's clocks, which may disagree: a job created after the floor was set can carry
@@ -85,6 +88,8 @@ export interface PollState {
 	 * may still be retried (least recently checked first), and ended ones above the floor.
 	 */
 	jobs: RememberedJob[];
+	/** When failed jobs watched for a retry were last checked (the node's clock). */
+	watchedAt?: number;
 }
 
 export interface PollOutcome {
@@ -221,7 +226,10 @@ export function readPollState(saved: unknown): PollState | undefined {
 	if (candidate.floor !== null && typeof candidate.floor !== 'string') return undefined;
 	if (!candidate.jobs.every(isRememberedJob)) return undefined;
 	const jobs = (candidate.jobs as RememberedJob[]).map((job) => copy(job, job));
-	return { version: STATE_VERSION, floor: candidate.floor, jobs };
+	const watchedAt = (saved as { watchedAt?: unknown }).watchedAt;
+	const state: PollState = { version: STATE_VERSION, floor: candidate.floor, jobs };
+	if (typeof watchedAt === 'number' && Number.isFinite(watchedAt)) state.watchedAt = watchedAt;
+	return state;
 }
 
 /** A failed job outside the listing that may still be retried: it is checked now and then for a new ending. */
@@ -244,7 +252,8 @@ export function jobsToFollowUp(
 		(job) => !listed.has(job.id) && filter.workflows.includes(job.workflow),
 	);
 	const unfinished = outside.filter((job) => !isEnded(job.status));
-	const watched = outside.filter((job) => isWatchedForRetry(job, now));
+	const due = state.watchedAt === undefined || now - state.watchedAt >= RETRY_CHECK_INTERVAL_MS;
+	const watched = due ? outside.filter((job) => isWatchedForRetry(job, now)) : [];
 	const watchedTurns = Math.min(
 		watched.length,
 		Math.max(limit - unfinished.length, Math.min(RETRY_WATCH_FOLLOW_UPS, limit)),
@@ -358,12 +367,24 @@ export function advancePoll(
 		previous.jobs.length > 0 &&
 		windowJobs.length >= jobsListingSize &&
 		windowJobs.every((job) => !known.has(job.id));
+	const checkedWatched = previous.jobs.some(
+		(job) => job.status === 'failed' && results.has(job.id) && !listed.has(job.id),
+	);
+	// The first failed job to be watched waits its interval too: it was just seen, no retry is due yet.
+	const watchedAt = checkedWatched
+		? now
+		: (previous.watchedAt ?? (capped.kept.some((job) => isEnded(job.status)) ? now : undefined));
 	const emit = endings
 		.filter((job) => matchesFilter(job, filter))
 		.sort((a, b) => compareIds(a.id, b.id));
 	return {
 		emit,
-		state: { version: STATE_VERSION, floor, jobs: [...windowJobs, ...capped.kept] },
+		state: {
+			version: STATE_VERSION,
+			floor,
+			jobs: [...windowJobs, ...capped.kept],
+			...(watchedAt === undefined ? {} : { watchedAt }),
+		},
 		abandoned: capped.abandoned,
 		unwatched: capped.unwatched,
 		unreachable,
