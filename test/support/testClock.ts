@@ -6,6 +6,8 @@
  * processed, nothing done for a moment. A 60-second rate window or a Retry-After then passes in
  * milliseconds, and both sides still agree on what "a minute" is.
  */
+import { subscribe } from 'node:diagnostics_channel';
+
 import type { Clock } from '../../nodes/Embroidery/transport/clock';
 import { useClock } from '../../nodes/Embroidery/transport/clock';
 import type { TimeSource } from '../../sandbox/services/clock';
@@ -29,8 +31,25 @@ export interface DriveOptions {
  */
 const ioUnderWay = /^(FSReq|GetAddrInfoReqWrap|TCPConnectWrap|WriteWrap|ShutdownWrap)/;
 
+/**
+ * HTTP requests of this process between being sent and their answer arriving: a node waiting on the service
+ * (or on a proxy in front of it) uses no clock, and a skip then would fire its time limits early.
+ */
+const requestsAwaitingAnswer = new Set<object>();
+subscribe('http.client.request.start', (message) => {
+	requestsAwaitingAnswer.add((message as { request: object }).request);
+});
+for (const ended of ['http.client.response.finish', 'http.client.request.error']) {
+	subscribe(ended, (message) => {
+		requestsAwaitingAnswer.delete((message as { request: object }).request);
+	});
+}
+
 function ioPending(): boolean {
-	return process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type));
+	return (
+		requestsAwaitingAnswer.size > 0 ||
+		process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type))
+	);
 }
 
 export class TestClock implements Clock, TimeSource {
