@@ -9,11 +9,12 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '../..');
 
 /**
- * The packed tarball stays under 64 kB and under 256 kB unpacked: about 54 kB and 217 kB in 67 files once the
- * README became a user's page (0.2.0 shipped 71 kB and 259 kB, 59 kB of it the README); the rest is headroom.
+ * The packed tarball stays under 96 kB and under 384 kB unpacked: 73 kB and 292 kB in 80 files with node
+ * version 3, the Source URL's address checks and the trigger's saved state (0.2.0 shipped 71 kB and 259 kB, 59 kB
+ * of it the README, which is now a user's page of 15 kB); the rest is headroom.
  */
-const maxPackedBytes = 64_000;
-const maxUnpackedBytes = 256_000;
+const maxPackedBytes = 96_000;
+const maxUnpackedBytes = 384_000;
 
 interface PackResult {
 	size: number;
