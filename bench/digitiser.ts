@@ -27,15 +27,18 @@ interface BenchArtwork {
 
 function logoSvg(size: number): string {
 	const s = size / 100;
-	return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 100 100">
+	return (
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 100 100">
 <rect width="100" height="100" fill="#ffffff"/>
 <circle cx="50" cy="42" r="34" fill="#1f4e9c"/>
 <circle cx="50" cy="42" r="22" fill="#f2c230"/>
 <path d="M30 42 L50 18 L70 42 L50 66 Z" fill="#d02b2b"/>
 <rect x="8" y="80" width="84" height="14" rx="4" fill="#1d7a3a"/>
-<text x="50" y="91" font-size="10" font-family="sans-serif" font-weight="bold" text-anchor="middle" fill="#ffffff">EMBROIDERY</text>
+<text x="50" y="91" font-size="10" font-family="sans-serif" font-weight="bold" ` +
+		`text-anchor="middle" fill="#ffffff">EMBROIDERY</text>
 <circle cx="12" cy="12" r="${Math.max(0.5, 0.8 / s)}" fill="#000"/>
-</svg>`;
+</svg>`
+	);
 }
 
 const png = (svg: string) => sharp(Buffer.from(svg)).png().toBuffer();
@@ -53,7 +56,9 @@ const artworks: BenchArtwork[] = [
 		colourCount: 3,
 		bytes: () =>
 			png(
-				`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><circle cx="100" cy="100" r="60" fill="#c01020"/><rect x="180" y="50" width="80" height="100" fill="#203080"/></svg>`,
+				`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><circle cx="100" ` +
+					`cy="100" r="60" fill="#c01020"/><rect x="180" y="50" width="80" height="100" ` +
+					`fill="#203080"/></svg>`,
 			),
 	},
 	{
@@ -62,7 +67,9 @@ const artworks: BenchArtwork[] = [
 		colourCount: 3,
 		bytes: () =>
 			png(
-				`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#fff"/><circle cx="200" cy="200" r="140" fill="none" stroke="#1a8a3a" stroke-width="40"/></svg>`,
+				`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" ` +
+					`height="400" fill="#fff"/><circle cx="200" cy="200" r="140" fill="none" ` +
+					`stroke="#1a8a3a" stroke-width="40"/></svg>`,
 			),
 	},
 	{
@@ -71,7 +78,9 @@ const artworks: BenchArtwork[] = [
 		colourCount: 3,
 		bytes: async () =>
 			Buffer.from(
-				`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 100"><rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle cx="50" cy="50" r="20" fill="#f0c020"/></svg>`,
+				`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 ` +
+					`100"><rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle ` +
+					`cx="50" cy="50" r="20" fill="#f0c020"/></svg>`,
 			),
 	},
 	...[500, 1000, 4000].map((size) => ({
@@ -111,7 +120,8 @@ async function measure(artwork: BenchArtwork): Promise<void> {
 	console.log(
 		`${artwork.name.padEnd(30)} ${String(artwork.widthMm).padStart(4)} mm -> ` +
 			`${Math.min(...fileWidths).toFixed(1)}-${Math.max(...fileWidths).toFixed(1)} x ${size.heightMm.toFixed(1)} mm  ` +
-			`${String(size.stitchCount).padStart(6)} st  ${String(size.jumpCount).padStart(3)} jumps  ${String(size.trimCount).padStart(3)} trims ` +
+			(`${String(size.stitchCount).padStart(6)} st  ${String(size.jumpCount).padStart(3)} ` +
+				`jumps  ${String(size.trimCount).padStart(3)} trims `) +
 			`(per colour ${perColour})  ${size.colourChanges} changes  ${metrics.stitchesPerCm2.toFixed(0)} st/cm²  ` +
 			`median ${times[1].toFixed(0)} ms  peak RSS ${peakMb.toFixed(0)} MB`,
 	);

@@ -115,7 +115,8 @@ function main(): void {
 		const runs = stitches >= 1_000_000 ? 3 : 7;
 		console.log(`\n${stitches.toLocaleString('en')} stitches (${runs} runs per pair)`);
 		console.log(
-			`${'from'.padEnd(5)} ${'to'.padEnd(5)} ${'wall ms'.padStart(8)} ${'cpu ms'.padStart(8)} ${'peak MB'.padStart(8)} ${'in KB'.padStart(8)} ${'out KB'.padStart(8)}`,
+			`${'from'.padEnd(5)} ${'to'.padEnd(5)} ${'wall ms'.padStart(8)} ${'cpu ms'.padStart(8)} ` +
+				`${'peak MB'.padStart(8)} ${'in KB'.padStart(8)} ${'out KB'.padStart(8)}`,
 		);
 		for (const from of readable) {
 			if (!writable.includes(from)) continue;
@@ -125,7 +126,8 @@ function main(): void {
 			for (const to of writable) {
 				const result = convert(source, from, to, runs);
 				console.log(
-					`${from.padEnd(5)} ${to.padEnd(5)} ${result.medianMs.toFixed(1).padStart(8)} ${result.medianCpuMs.toFixed(1).padStart(8)} ${result.peakMb.toFixed(1).padStart(8)} ` +
+					`${from.padEnd(5)} ${to.padEnd(5)} ${result.medianMs.toFixed(1).padStart(8)} ` +
+						`${result.medianCpuMs.toFixed(1).padStart(8)} ${result.peakMb.toFixed(1).padStart(8)} ` +
 						`${(source.length / 1024).toFixed(0).padStart(8)} ${result.outputKb.toFixed(0).padStart(8)}`,
 				);
 			}

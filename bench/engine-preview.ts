@@ -77,7 +77,8 @@ async function main(): Promise<void> {
 		'Raster = drawing only; total = renderPreview end to end (cpu ms includes sharp threads).',
 	);
 	console.log(
-		'design        stitches   drawn at   format  watermark  raster ms  raster cpu  total ms  total cpu  bytes      rss MB  +rss MB',
+		'design        stitches   drawn at   format  watermark  raster ms  raster cpu  total ms  ' +
+			'total cpu  bytes      rss MB  +rss MB',
 	);
 	const designs: Array<[string, () => Pattern]> = [
 		['fill', () => syntheticDesign(10_000)],

@@ -87,7 +87,10 @@ export function explodingPattern(random: Random, moves: number): Pattern {
 	return pattern;
 }
 
-/** Singer XXX records of 16-bit moves that all lead the same way, past any embroidery field (and, far enough, past 32 bits). */
+/**
+ * Singer XXX records of 16-bit moves that all lead the same way, past any embroidery field (and,
+ * far enough, past 32 bits).
+ */
 export function driftingXxx(moves: number): Uint8Array {
 	const bytes = new Uint8Array(0x100 + moves * 5 + 6);
 	const view = new DataView(bytes.buffer);
@@ -373,7 +376,8 @@ function svg(
 	prolog = '',
 ): Buffer {
 	return Buffer.from(
-		`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`,
+		`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" ` +
+			`xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`,
 	);
 }
 
@@ -446,7 +450,8 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 			return {
 				name: `external-${i}.svg`,
 				bytes: svg(
-					`<image href="${target}" xlink:href="${target}" width="200" height="200"/><rect width="80" height="80" fill="url(${target}#p)"/>`,
+					`<image href="${target}" xlink:href="${target}" width="200" height="200"/><rect ` +
+						`width="80" height="80" fill="url(${target}#p)"/>`,
 				),
 				origin: `SVG referring to ${target}`,
 			};
@@ -475,7 +480,8 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 		(i) => ({
 			name: `usecycle-${i}.svg`,
 			bytes: svg(
-				'<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/><use xlink:href="#c" id="c"/>',
+				'<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use ' +
+					'href="#a"/></g></defs><use href="#a"/><use xlink:href="#c" id="c"/>',
 			),
 			origin: 'SVG with <use> cycles',
 		}),
@@ -483,7 +489,9 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 			const depth = random.int(6, 12);
 			let defs = '<rect id="u0" width="2" height="2" fill="#0a0"/>';
 			for (let level = 1; level <= depth; level++)
-				defs += `<g id="u${level}">${Array.from({ length: 10 }, (_, k) => `<use href="#u${level - 1}" x="${k}"/>`).join('')}</g>`;
+				defs +=
+					`<g id="u${level}">` +
+					`${Array.from({ length: 10 }, (_, k) => `<use href="#u${level - 1}" x="${k}"/>`).join('')}</g>`;
 			return {
 				name: `usefan-${i}.svg`,
 				bytes: svg(`<defs>${defs}</defs><use href="#u${depth}"/>`),
@@ -504,7 +512,9 @@ export async function hostileArtworks(count: number, seed: number): Promise<Fuzz
 		(i) => ({
 			name: `blur-${i}.svg`,
 			bytes: svg(
-				'<defs><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="5000"/></filter></defs><rect width="20000" height="20000" filter="url(#f)"/>',
+				'<defs><filter id="f"><feTurbulence baseFrequency="0.9" ' +
+					'numOctaves="10"/><feGaussianBlur stdDeviation="5000"/></filter></defs><rect ' +
+					'width="20000" height="20000" filter="url(#f)"/>',
 				'width="20000" height="20000"',
 			),
 			origin: 'SVG with an expensive filter on a large canvas',

@@ -69,7 +69,10 @@ export interface FuzzReport {
 	expectedStoredFiles: number;
 	/** Files in the store that no upload record names: written by a job and then forgotten. */
 	orphanFiles: number;
-	/** Seconds from SIGTERM to the sandbox's exit, or null when it had not exited after `stopGraceSeconds` and was killed. */
+	/**
+	 * Seconds from SIGTERM to the sandbox's exit, or null when it had not exited after
+	 * `stopGraceSeconds` and was killed.
+	 */
 	stopSeconds: number | null;
 	seconds: number;
 }
@@ -108,10 +111,12 @@ const stopGraceSeconds = 30;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The same start as the CLI's, with a job timeout of its own; prints what the CLI prints. */
-const startWithTimeout = `
+const startWithTimeout =
+	`
 const { startSandbox } = require('./sandbox/index.ts');
 const [dataDir, workers, jobTimeoutSeconds] = process.argv.slice(1);
-startSandbox({ port: 0, dataDir, workers: Number(workers), jobTimeoutSeconds: Number(jobTimeoutSeconds), networkRateLimit: 0 }).then((sandbox) => {
+startSandbox({ port: 0, dataDir, workers: Number(workers), jobTimeoutSeconds: ` +
+	`Number(jobTimeoutSeconds), networkRateLimit: 0 }).then((sandbox) => {
 	console.log('Base URL: ' + sandbox.baseUrl + '\\nAdmin token: ' + sandbox.adminToken + '\\nPress Ctrl+C to stop.');
 	process.once('SIGTERM', () => sandbox.close().then(() => process.exit(0)));
 });`;
@@ -208,7 +213,10 @@ async function newKey(sandbox: Sandbox, index: number): Promise<string> {
 	return key.key;
 }
 
-/** Conversion batches of readable files, each to a format none of its sources has; unreadable files in batches of their own. */
+/**
+ * Conversion batches of readable files, each to a format none of its sources has; unreadable files
+ * in batches of their own.
+ */
 function conversionBatches(files: FuzzFile[], seed: number): Batch[] {
 	const random = randomSource(seed ^ 0xba7c4);
 	const writable = listFormats()
@@ -403,7 +411,8 @@ class Run {
 	progress(): void {
 		const done = this.tracked.filter((job) => job.done).length;
 		this.log(
-			`${Math.round((Date.now() - this.started) / 1000)} s: ${done}/${this.report.jobs} jobs ended, ${this.queue.length} batches to send, peak RSS ${Math.round(this.rss.sample())} MB`,
+			`${Math.round((Date.now() - this.started) / 1000)} s: ${done}/${this.report.jobs} jobs ` +
+				`ended, ${this.queue.length} batches to send, peak RSS ${Math.round(this.rss.sample())} MB`,
 		);
 	}
 }
@@ -565,19 +574,38 @@ export function printReport(report: FuzzReport, rssBoundMb: number): void {
 		.map(([outcome, count]) => `${outcome} ${count}`)
 		.join(', ');
 	const lines = [
-		`Fuzz run: ${report.files} embroidery files and ${report.artworks} hostile artworks, ${report.requests} requests in ${report.seconds.toFixed(0)} s`,
-		`  jobs:                 ${report.jobs} (${report.recordedJobs} recorded; ${report.refusedAtUpload} files refused at upload with 422 or another 4xx)`,
-		`  unaccounted inputs:   ${report.unaccounted} (${report.files + report.artworks} inputs - ${report.recordedJobs} recorded jobs - ${report.refusedAtUpload} refused - ${report.lostWithRequest} lost with their request - ${report.notSent} never sent; ${report.missingFromAcceptedRequests} were sent in requests answered 202 with fewer jobs than files)`,
+		`Fuzz run: ${report.files} embroidery files and ${report.artworks} hostile ` +
+			`artworks, ${report.requests} requests in ${report.seconds.toFixed(0)} s`,
+		`  jobs:                 ${report.jobs} (${report.recordedJobs} ` +
+			`recorded; ${report.refusedAtUpload} files refused at upload with 422 or another 4xx)`,
+		`  unaccounted inputs:   ${report.unaccounted} (${report.files + report.artworks} inputs ` +
+			`- ${report.recordedJobs} recorded jobs - ${report.refusedAtUpload} refused ` +
+			`- ${report.lostWithRequest} lost with their request - ${report.notSent} never ` +
+			`sent; ${report.missingFromAcceptedRequests} were sent in requests answered 202 with fewer ` +
+			`jobs than files)`,
 		`  outcomes:             ${outcomes}`,
-		`  crashes:              ${report.crashes} (engine_error jobs, 5xx answers, lost connections, sandbox exits; ${report.serverErrors} 5xx)`,
+		`  crashes:              ${report.crashes} (engine_error jobs, 5xx answers, lost ` +
+			`connections, sandbox exits; ${report.serverErrors} 5xx)`,
 		...report.crashExamples.map((example) => `                        ${example}`),
 		`  non-terminal jobs:    ${report.nonTerminal}`,
-		`  peak RSS of sandbox:  ${report.peakRssMb.toFixed(0)} MB, with its engine processes (summed RSS every 0.5 s, or their summed high-water marks if higher; bound ${rssBoundMb} MB)`,
-		`  slowest job:          ${report.slowest ? `${report.slowest.seconds.toFixed(2)} s, ${report.slowest.file} (${report.slowest.origin}) -> ${report.slowest.outcome}` : 'none'}`,
+		`  peak RSS of sandbox:  ${report.peakRssMb.toFixed(0)} MB, with its engine processes ` +
+			`(summed RSS every 0.5 s, or their summed high-water marks if higher; bound ${rssBoundMb} MB)`,
+		`  slowest job:          ${
+			report.slowest
+				? `${report.slowest.seconds.toFixed(2)} s, ${report.slowest.file} ` +
+					`(${report.slowest.origin}) -> ${report.slowest.outcome}`
+				: 'none'
+		}`,
 		`  leftover temp files:  ${report.leftoverTempFiles}`,
-		`  stored files:         ${report.storedFiles} (expected ${report.expectedStoredFiles}: every source, plus output and two previews per completed job; ${report.orphanFiles} named by no upload)`,
+		`  stored files:         ${report.storedFiles} (expected ${report.expectedStoredFiles}: ` +
+			`every source, plus output and two previews per completed job; ${report.orphanFiles} named ` +
+			`by no upload)`,
 		`  429 answers:          ${report.refusedByRateLimit}`,
-		`  stop after SIGTERM:   ${report.stopSeconds === null ? `not within ${stopGraceSeconds} s, killed` : `${report.stopSeconds.toFixed(1)} s`}`,
+		`  stop after SIGTERM:   ${
+			report.stopSeconds === null
+				? `not within ${stopGraceSeconds} s, killed`
+				: `${report.stopSeconds.toFixed(1)} s`
+		}`,
 	];
 	console.log(lines.join('\n'));
 }

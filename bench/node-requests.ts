@@ -170,8 +170,11 @@ export async function nodeRequestsBenchmark(): Promise<void> {
 		'Requests per job: Create (Combine Items) -> Wait -> Download Preview, real node via n8n-core, sandbox',
 		previews,
 		[
-			"minimum = ceil(jobs/10) creates + the run's listings (one per wait round) + one detail GET per completed job (Show Warnings, on by default: listings carry no warnings) + one request per download",
-			`naive = one create per order + each job polled alone every ${naivePollMs / 1000} s until it ends (from the same run's job timestamps, as the sandbox stored them) + downloads`,
+			"minimum = ceil(jobs/10) creates + the run's listings (one per wait round) + one detail " +
+				'GET per completed job (Show Warnings, on by default: listings carry no warnings) + one ' +
+				'request per download',
+			`naive = one create per order + each job polled alone every ${naivePollMs / 1000} s ` +
+				`until it ends (from the same run's job timestamps, as the sandbox stored them) + downloads`,
 			'goal at 50 jobs: at most 1.3x the minimum and no 429',
 		],
 	);
@@ -180,7 +183,8 @@ export async function nodeRequestsBenchmark(): Promise<void> {
 		'Requests per job: Create -> Wait -> Unlock -> Download Output (internal account)',
 		outputs,
 		[
-			'minimum adds the one unlock per job; the sandbox allows 10 unlocks a minute per key, so 50 unlocks take 4 minutes at best',
+			'minimum adds the one unlock per job; the sandbox allows 10 unlocks a minute per key, ' +
+				'so 50 unlocks take 4 minutes at best',
 		],
 	);
 }

@@ -36,7 +36,9 @@ async function measure(label: string, action: () => Promise<void>) {
 	const seconds = (performance.now() - started) / 1000;
 	const { heapMb, rssMb } = stop();
 	console.log(
-		`${label.padEnd(34)} ${seconds.toFixed(2).padStart(6)} s  ${(size / mb / seconds).toFixed(0).padStart(5)} MB/s  heap +${heapMb.toFixed(1).padStart(6)} MB  rss +${rssMb.toFixed(1).padStart(6)} MB`,
+		`${label.padEnd(34)} ${seconds.toFixed(2).padStart(6)} s ` +
+			` ${(size / mb / seconds).toFixed(0).padStart(5)} MB/s  heap ` +
+			`+${heapMb.toFixed(1).padStart(6)} MB  rss +${rssMb.toFixed(1).padStart(6)} MB`,
 	);
 }
 

@@ -64,7 +64,8 @@ async function main(): Promise<void> {
 				],
 			],
 			[
-				'Workers run 5 jobs at once each (n8n worker --concurrency=5); "Ran by" is read from each worker\'s "Worker started execution <id>" log lines.',
+				'Workers run 5 jobs at once each (n8n worker --concurrency=5); "Ran by" is read from ' +
+					'each worker\'s "Worker started execution <id>" log lines.',
 				...countLines(burst.executions.flatMap(({ error }) => (error ? [error] : []))).map(
 					(line) => `Failed: ${line}`,
 				),
@@ -116,7 +117,8 @@ async function main(): Promise<void> {
 			fixed(run.seconds, 1),
 		];
 		printTable(
-			'50 MiB through a worker, binary data mode "database" (n8n\'s default in queue mode); one run, one after the other',
+			'50 MiB through a worker, binary data mode "database" (n8n\'s default in queue mode); ' +
+				'one run, one after the other',
 			[
 				'Workflow',
 				'Worker',
@@ -129,14 +131,16 @@ async function main(): Promise<void> {
 			],
 			[row(files.download), row(files.httpRequest), row(files.upload)],
 			[
-				"Peak RSS is the worker process's VmHWM (/proc/<pid>/status), reset through /proc/<pid>/clear_refs before each run.",
+				"Peak RSS is the worker process's VmHWM (/proc/<pid>/status), reset through " +
+					'/proc/<pid>/clear_refs before each run.',
 				'"Bytes intact": the sha256 of the row n8n stored in Postgres equals the file\'s.',
 			],
 		);
 	} finally {
 		await env.close();
 		console.log(
-			`\nQueue environment: ${fixed(setupSeconds, 0)} s to start, ${fixed((performance.now() - started) / 1000, 0)} s in all.`,
+			`\nQueue environment: ${fixed(setupSeconds, 0)} s to ` +
+				`start, ${fixed((performance.now() - started) / 1000, 0)} s in all.`,
 		);
 	}
 }

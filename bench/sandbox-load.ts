@@ -23,22 +23,27 @@ async function main(): Promise<void> {
 		loop.disable();
 		const ms = (ns: number) => (ns / 1e6).toFixed(1);
 		console.log(
-			`sandbox load: ${keys} keys x ${jobsPerKey} jobs, ${workers} workers (conversion of Star.DST to rotating formats)`,
+			`sandbox load: ${keys} keys x ${jobsPerKey} jobs, ${workers} workers (conversion of ` +
+				`Star.DST to rotating formats)`,
 		);
 		console.log(
-			`  submitted ${result.submitted}, accepted ${result.accepted}, completed ${result.completed}, failed ${result.failed}`,
+			`  submitted ${result.submitted}, accepted ${result.accepted}, ` +
+				`completed ${result.completed}, failed ${result.failed}`,
 		);
 		console.log(
 			`  lost ${result.lost.length}, duplicate ids ${result.duplicateIds}, unexpected 429s ${result.unexpected429}`,
 		);
 		console.log(
-			`  all submissions answered in ${result.submitSeconds.toFixed(2)} s (${(result.submitted / result.submitSeconds).toFixed(1)} job requests/s)`,
+			`  all submissions answered in ${result.submitSeconds.toFixed(2)} s ` +
+				`(${(result.submitted / result.submitSeconds).toFixed(1)} job requests/s)`,
 		);
 		console.log(
-			`  all jobs finished in ${result.totalSeconds.toFixed(2)} s (${(result.completed / result.totalSeconds).toFixed(2)} jobs/s)`,
+			`  all jobs finished in ${result.totalSeconds.toFixed(2)} s ` +
+				`(${(result.completed / result.totalSeconds).toFixed(2)} jobs/s)`,
 		);
 		console.log(
-			`  job latency created->completed: p50 ${result.latencyMs.p50} ms, p95 ${result.latencyMs.p95} ms, max ${result.latencyMs.max} ms (sampled)`,
+			`  job latency created->completed: p50 ${result.latencyMs.p50} ms, ` +
+				`p95 ${result.latencyMs.p95} ms, max ${result.latencyMs.max} ms (sampled)`,
 		);
 		console.log(
 			`  HTTP requests ${result.requests}; event-loop delay p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`,

@@ -84,7 +84,8 @@ export async function triggerRequestsBenchmark(): Promise<void> {
 				],
 			],
 			[
-				`all ${inFlight} endings emitted once each; a job that fails costs one GET for its failure code, a completed one none`,
+				`all ${inFlight} endings emitted once each; a job that fails costs one GET for its ` +
+					`failure code, a completed one none`,
 			],
 		);
 	} finally {

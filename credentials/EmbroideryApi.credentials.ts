@@ -26,7 +26,8 @@ export class EmbroideryApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'A developer API key from the key-management page of the service. Give it the abilities your workflows need: formats:read, usage:read, jobs:read and jobs:write.',
+				'A developer API key from the key-management page of the service. Give it the ' +
+				'abilities your workflows need: formats:read, usage:read, jobs:read and jobs:write.',
 		},
 		{
 			displayName: 'Base URL',
@@ -70,7 +71,8 @@ export class EmbroideryApi implements ICredentialType {
 				properties: {
 					value: 403,
 					message:
-						'The API key is valid but lacks the formats:read ability. Create a key with the abilities your workflows need (formats:read, usage:read, jobs:read, jobs:write).',
+						'The API key is valid but lacks the formats:read ability. Create a key with the ' +
+						'abilities your workflows need (formats:read, usage:read, jobs:read, jobs:write).',
 				},
 			},
 			{

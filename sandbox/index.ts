@@ -31,7 +31,10 @@ export interface SandboxOptions {
 	logRequests?: boolean;
 	/** v1 requests per minute per client address (the spec's network-level ceiling), default 1200; 0 = off. */
 	networkRateLimit?: number;
-	/** Where the sandbox's time comes from; the wall clock by default, a driven clock in tests (test/support/testClock.ts). */
+	/**
+	 * Where the sandbox's time comes from; the wall clock by default, a driven clock in tests
+	 * (test/support/testClock.ts).
+	 */
 	time?: TimeSource;
 }
 
@@ -46,7 +49,10 @@ export interface RunningSandbox {
 	dataDir: string;
 	/** No v1 request is being answered and no job processed: a driven clock may skip ahead. */
 	atRest(): boolean;
-	/** Gives running jobs 3 s, kills the engine processes (unfinished jobs are queued again on the next start) and closes the database. */
+	/**
+	 * Gives running jobs 3 s, kills the engine processes (unfinished jobs are queued again on the
+	 * next start) and closes the database.
+	 */
 	close(): Promise<void>;
 }
 

@@ -7,6 +7,19 @@ import { readFileSync } from 'node:fs';
 const limit = 120;
 /** Files that are tables of data, whose rows read best one to a line. */
 const dataTables = new Set([]);
+/**
+ * Lines that must stay whole, each with why. n8n's lint (node-param-description-missing-from-dynamic-options)
+ * reads a dynamic-options parameter's `description` only from a single string literal, so it cannot be split.
+ */
+const wholeLines = [
+	{
+		file: 'nodes/Embroidery/actions/job/create.operation.ts',
+		startsWith: "'Thread maker whose colours the design uses;",
+		why: 'description of a dynamic-options parameter, which n8n lint reads only from one literal',
+	},
+];
+const isWhole = (file, line) =>
+	wholeLines.some((whole) => whole.file === file && line.trim().startsWith(whole.startsWith));
 
 const files = execFileSync(
 	'git',
@@ -24,7 +37,8 @@ for (const file of files) {
 		.split('\n')
 		.forEach((line, index) => {
 			const width = line.replace(/\t/g, '  ').length;
-			if (width > limit) long.push(`${file}:${index + 1}: ${width} characters`);
+			if (width > limit && !isWhole(file, line))
+				long.push(`${file}:${index + 1}: ${width} characters`);
 		});
 }
 if (long.length > 0) {

@@ -223,7 +223,8 @@ export async function waitForExecutions(
 		if (finished.length >= count) return finished;
 		if (Date.now() > deadline) {
 			throw new Error(
-				`Workflow ${workflowId} finished ${finished.length} of ${count} executions within ${timeoutMs / 1000} s; see ${n8n.logFile}`,
+				`Workflow ${workflowId} finished ${finished.length} of ${count} executions ` +
+					`within ${timeoutMs / 1000} s; see ${n8n.logFile}`,
 			);
 		}
 		await sleep(2_000);

@@ -1,5 +1,6 @@
 /**
- * A real n8n on this machine (the versions scripts/n8n.sh names: 2.x on Node 24, or 1.x on Node 22), isolated in its own user
+ * A real n8n on this machine (the versions scripts/n8n.sh names: 2.x on Node 24, or 1.x on Node
+ * 22), isolated in its own user
  * folder with its own ports: install this package into it, import credentials and workflows, run
  * workflows with `n8n execute`, and start/stop `n8n start` for the editor, webhooks and polling
  * triggers. Used by `npm start`, `npm run demo` and the end-to-end suite. Install n8n first with
@@ -74,7 +75,8 @@ export function n8nRuntime(): N8nRuntime {
 		join(cacheDir(), `n8n-${testedN8nVersions().current}`, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!existsSync(bin)) {
 		throw new Error(
-			`n8n is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and scripts/n8n.sh and call ensure_n8n.`,
+			`n8n is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and ` +
+				`scripts/n8n.sh and call ensure_n8n.`,
 		);
 	}
 	const packageJson = join(dirname(realpathSync(bin)), '..', 'package.json');

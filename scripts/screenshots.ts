@@ -34,7 +34,10 @@ async function openWorkflow(page: Page, url: string, id: string): Promise<void> 
 	await page.waitForTimeout(1_500);
 }
 
-/** A few finished jobs for the Job picker to list: a conversion with a warning, a digitising job, another conversion. */
+/**
+ * A few finished jobs for the Job picker to list: a conversion with a warning, a digitising job,
+ * another conversion.
+ */
 async function recentJobs(
 	sandbox: SandboxAccess,
 ): Promise<Array<{ id: string; workflow: string }>> {

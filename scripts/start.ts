@@ -92,20 +92,25 @@ async function runEditor(): Promise<number> {
 		await stop();
 		throw error;
 	}
-	console.log(`
+	console.log(
+		`
 n8n with the Embroidery nodes is ready.
   Editor:     ${n8n.url}
   Login:      ${demoOwner.email} / ${demoOwner.password}
   Credential: "Embroidery sandbox (demo account)" (API key ${sandbox.demoKey})
-  Sandbox:    ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header X-Sandbox-Admin: ${sandbox.adminToken})
+  Sandbox:    ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header ` +
+			`X-Sandbox-Admin: ${sandbox.adminToken})
   Examples:   five "Embroidery: ..." workflows; the shop order and the job trigger are published.
   Files:      ${folders.root}   (inbox with a sample design, delivered/, notices/)
 Place a shop order (signed with the local webhook secret, as the example requires):
-  body='{"orderId":"A-1001","artworkUrl":"${samples.url}/logo.svg","widthMm":90,"colourCount":3,"threadPalette":"madeira","format":"dst"}'
+  body='{"orderId":"A-1001","artworkUrl":"${samples.url}/logo.svg","widthMm":90,"colourCount` +
+			`":3,"threadPalette":"madeira","format":"dst"}'
   curl -X POST ${n8n.url}/webhook/embroidery-order -H 'content-type: application/json' \\
-    -H "X-Shop-Signature: $(printf '%s' "$body" | openssl dgst -sha256 -hmac ${localShop.webhookSecret} -binary | base64)" -d "$body"
+    -H "X-Shop-Signature: $(printf '%s' "$body" | openssl dgst -sha256 ` +
+			`-hmac ${localShop.webhookSecret} -binary | base64)" -d "$body"
 n8n's log: ${n8n.logFile}
-Press Ctrl-C to stop.`);
+Press Ctrl-C to stop.`,
+	);
 	const ended = await Promise.race([
 		signalled,
 		n8n.exited().then((code) => `n8n exited with code ${code}`),

@@ -19,7 +19,8 @@ export class Embroidery implements INodeType {
 			dark: 'file:../../icons/embroidery.dark.svg',
 		},
 		group: ['transform'],
-		// 2: the Job picker, an optional Workflow and Simplify on by default; version 1 workflows keep their fields and output.
+		// 2: the Job picker, an optional Workflow and Simplify on by default; version 1 workflows keep
+		// their fields and output.
 		// 3: Simplify's ten fields (with the file links) and, in the AI tool variant, Output; version 2 keeps its Simplify.
 		version: [1, 2, 3],
 		defaultVersion: 3,

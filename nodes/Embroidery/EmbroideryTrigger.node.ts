@@ -19,7 +19,8 @@ export class EmbroideryTrigger implements INodeType {
 			dark: 'file:../../icons/embroidery.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1: Simplify, on by default; version 1 triggers keep their output. 1.2: Simplify's ten fields; 1.1 keeps its own.
+		// 1.1: Simplify, on by default; version 1 triggers keep their output. 1.2: Simplify's ten
+		// fields; 1.1 keeps its own.
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{"On " + $parameter["events"].join(", ")}}',

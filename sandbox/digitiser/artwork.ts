@@ -85,7 +85,8 @@ function decodeFailure(type: ArtworkType, error: unknown): DigitiseError {
 export function emptyArtwork(widthMm: number): DigitiseError {
 	return new DigitiseError(
 		'empty_artwork',
-		`The artwork has nothing to stitch at ${widthMm} mm: it is blank, fully transparent or only background, or its details are too small to sew (try a larger width_mm).`,
+		`The artwork has nothing to stitch at ${widthMm} mm: it is blank, fully transparent or ` +
+			`only background, or its details are too small to sew (try a larger width_mm).`,
 	);
 }
 
@@ -131,7 +132,8 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	if (heightMm > maxHeightMm) {
 		throw new DigitiseError(
 			'artwork_too_large',
-			`At ${widthMm} mm wide the design would be ${round(heightMm)} mm tall, more than any hoop; crop it or choose a smaller width.`,
+			`At ${widthMm} mm wide the design would be ${round(heightMm)} mm tall, more than any ` +
+				`hoop; crop it or choose a smaller width.`,
 		);
 	}
 	const pixelMm = max(finestPixelMm, sqrt((widthMm * heightMm) / maxWorkingPixels));
@@ -222,7 +224,8 @@ async function openSource(bytes: Uint8Array): Promise<Source> {
 	if (pixels > maxInputPixels) {
 		throw new DigitiseError(
 			'artwork_too_large',
-			`The artwork is ${width} x ${height} pixels; images over ${maxInputPixels / 1_000_000} megapixels are refused. Send a smaller image.`,
+			`The artwork is ${width} x ${height} pixels; images over ${maxInputPixels / 1_000_000} ` +
+				`megapixels are refused. Send a smaller image.`,
 		);
 	}
 	return { type, input, svg, width, height };

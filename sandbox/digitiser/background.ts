@@ -184,7 +184,10 @@ function plainBorderColour(
 	return { lab, rgb };
 }
 
-/** Clears, from the ring `depth` pixels in from the edge inwards, every opaque pixel close to the backdrop colour; returns how many. */
+/**
+ * Clears, from the ring `depth` pixels in from the edge inwards, every opaque pixel close to the
+ * backdrop colour; returns how many.
+ */
 function floodBackground(
 	artwork: Raster,
 	mask: Uint8Array,

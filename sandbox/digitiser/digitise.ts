@@ -15,7 +15,10 @@ import { snapToPalette } from './snap';
 import { abs, round } from './math';
 
 export interface DigitiseOptions {
-	/** Finished width of the design in millimetres (its needle extent; the artwork's margins do not count); the height follows its proportions. */
+	/**
+	 * Finished width of the design in millimetres (its needle extent; the artwork's margins do not
+	 * count); the height follows its proportions.
+	 */
 	widthMm: number;
 	/** Most thread colours the design may use. */
 	colourCount: number;
@@ -38,7 +41,10 @@ const minDetailAreaMm2 = 0.4;
 /** Narrowest shape a satin stitch can still form. */
 const minDetailWidthMm = 0.3;
 
-/** Lighter densities tried, in order, when the standard one exceeds the stitch cap; the last is the sparsest still sane. */
+/**
+ * Lighter densities tried, in order, when the standard one exceeds the stitch cap; the last is the
+ * sparsest still sane.
+ */
 const relaxedDensities: Density[] = [
 	standardDensity,
 	{ fillSpacingMm: 0.5, fillStitchMm: 4, satinSpacingMm: 0.25, underlay: true },
@@ -78,13 +84,16 @@ export async function digitise(
 	if (foreground.pixelCount === 0) throw emptyArtwork(options.widthMm);
 	if (artwork.frameLeftOut) {
 		warnings.push(
-			'A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.',
+			'A thin frame along the edge of the artwork was left out: it borders the picture, not ' +
+				'the design, so it does not count in width_mm.',
 		);
 	}
 	const enclosedMm2 = foreground.enclosedBackground * artwork.pixelMm * artwork.pixelMm;
 	if (foreground.backgroundRgb !== null && enclosedMm2 >= 1) {
 		warnings.push(
-			`Areas inside the design in the background colour (${colourHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left unstitched so the fabric shows through.`,
+			`Areas inside the design in the background colour ` +
+				`(${colourHex(foreground.backgroundRgb)}, ${enclosedMm2.toFixed(0)} mm²) were left ` +
+				`unstitched so the fabric shows through.`,
 		);
 	}
 	const quantised = quantiseColours(
@@ -96,7 +105,8 @@ export async function digitise(
 	);
 	if (quantised.farShare > 0.05) {
 		warnings.push(
-			`The artwork has more colours than ${options.colourCount} threads can show; similar colours were merged (${round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
+			`The artwork has more colours than ${options.colourCount} threads can show; similar ` +
+				`colours were merged (${round(quantised.farShare * 100)}% of the design changed colour noticeably).`,
 		);
 	}
 	const snapped = snapToPalette(quantised, chart, palette.label);
@@ -109,7 +119,9 @@ export async function digitise(
 	});
 	if (cleaned.droppedDetails > 0) {
 		warnings.push(
-			`${cleaned.droppedDetails} detail${cleaned.droppedDetails === 1 ? ' was' : 's were'} too small or thin to sew at ${options.widthMm} mm and left out (${(cleaned.droppedAreaPx * pixelArea).toFixed(1)} mm² in all).`,
+			`${cleaned.droppedDetails} detail${cleaned.droppedDetails === 1 ? ' was' : 's were'} ` +
+				`too small or thin to sew at ${options.widthMm} mm and left out ` +
+				`(${(cleaned.droppedAreaPx * pixelArea).toFixed(1)} mm² in all).`,
 		);
 	}
 
@@ -151,7 +163,9 @@ function sewWithinCap(
 		if (maxStitchCount === undefined || stitchCount <= maxStitchCount) {
 			if (density !== standardDensity) {
 				warnings.push(
-					`Stitch density was reduced (fill rows ${density.fillSpacingMm} mm apart instead of ${standardDensity.fillSpacingMm} mm${density.underlay ? '' : ', no underlay'}) to stay within ${maxStitchCount} stitches.`,
+					`Stitch density was reduced (fill rows ${density.fillSpacingMm} mm apart instead ` +
+						`of ${standardDensity.fillSpacingMm} mm${density.underlay ? '' : ', no underlay'}) ` +
+						`to stay within ${maxStitchCount} stitches.`,
 				);
 			}
 			return plan;
@@ -159,7 +173,9 @@ function sewWithinCap(
 	}
 	throw new DigitiseError(
 		'stitch_limit_exceeded',
-		`At ${widthMm} mm wide the design needs about ${stitchCount} stitches even at the lightest sane density, more than the maximum of ${maxStitchCount}; raise maximum_stitch_count or choose a smaller width_mm.`,
+		`At ${widthMm} mm wide the design needs about ${stitchCount} stitches even at the ` +
+			`lightest sane density, more than the maximum of ${maxStitchCount}; raise ` +
+			`maximum_stitch_count or choose a smaller width_mm.`,
 	);
 }
 
@@ -170,7 +186,10 @@ interface SewnDesign {
 	coveredAreaMm2: number;
 }
 
-/** How far the needle extent may miss the width before the plan is redone at a corrected scale rather than stretched. */
+/**
+ * How far the needle extent may miss the width before the plan is redone at a corrected scale
+ * rather than stretched.
+ */
 const replanTolerance = 0.003;
 
 /**

@@ -28,7 +28,8 @@ export function snapToPalette(
 		const { thread: best, distance: bestDistance } = chart.nearestToLab(centre);
 		if (bestDistance > farMatch) {
 			warnings.push(
-				`Colour ${colourHex(labToRgb(centre))} has no close match in ${paletteLabel}; using ${threadName(best)} (difference ${bestDistance.toFixed(0)}).`,
+				`Colour ${colourHex(labToRgb(centre))} has no close match in ${paletteLabel}; ` +
+					`using ${threadName(best)} (difference ${bestDistance.toFixed(0)}).`,
 			);
 		}
 		const existing = threads.indexOf(best);
@@ -36,7 +37,9 @@ export function snapToPalette(
 			// Two shades of one artwork colour landing on one thread is no news; distinct colours are.
 			if (deltaE2000(centre, firstCentres[existing]) > distinctColours) {
 				warnings.push(
-					`Colours ${colourHex(labToRgb(firstCentres[existing]))} and ${colourHex(labToRgb(centre))} both match ${threadName(best)}; they were merged into that thread.`,
+					`Colours ${colourHex(labToRgb(firstCentres[existing]))} ` +
+						`and ${colourHex(labToRgb(centre))} both match ${threadName(best)}; they were merged ` +
+						`into that thread.`,
 				);
 			}
 			return existing;

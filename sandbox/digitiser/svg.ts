@@ -220,7 +220,8 @@ class SvgReader {
 				);
 			if (/[&%<]/.test(value)) {
 				throw unsafe(
-					`its entity &${name}; refers to other entities or holds markup (the "billion laughs" pattern); export it again as plain SVG.`,
+					`its entity &${name}; refers to other entities or holds markup (the "billion ` +
+						`laughs" pattern); export it again as plain SVG.`,
 				);
 			}
 			if (value.length > maxEntityLength)
@@ -358,7 +359,8 @@ class SvgReader {
 					this.embeddedImages.push(dataImage(target));
 				else
 					throw unsafe(
-						`<${name}> refers to "${target.slice(0, 80)}" outside the SVG; embed images as data: PNG or JPEG, or convert the artwork to PNG.`,
+						`<${name}> refers to "${target.slice(0, 80)}" outside the SVG; embed images as ` +
+							`data: PNG or JPEG, or convert the artwork to PNG.`,
 					);
 			} else if (attribute === 'style') {
 				checkCss(value, element);
@@ -488,7 +490,8 @@ function checkReferenceGraph(root: SvgElement): void {
 			if (child) {
 				if (onPath.has(child)) {
 					throw unsafe(
-						`its <${child.name}${child.id ? ` id="${child.id}"` : ''}> refers back to itself through <use> or url(#…), an endless loop.`,
+						`its <${child.name}${child.id ? ` id="${child.id}"` : ''}> refers back to itself ` +
+							`through <use> or url(#…), an endless loop.`,
 					);
 				}
 				if (!cost.has(child)) enter(child);

@@ -9,7 +9,10 @@ import { PatternTooLargeError, UnreadableSourceError } from './errors';
 export const ceilings = {
 	/** Entries (stitches, jumps and commands) in one pattern, read or written: twice the bench's 1M-stitch design. */
 	patternEntries: 2_000_000,
-	/** Every position lies within this distance of the origin on each axis, in 0.1 mm (10 m, wider than any embroidery field). */
+	/**
+	 * Every position lies within this distance of the origin on each axis, in 0.1 mm (10 m, wider
+	 * than any embroidery field).
+	 */
 	coordinate: 100_000,
 	/** Records a writer may write per entry of the design it is given, splitting long moves included... */
 	recordsPerEntry: 3,
@@ -25,7 +28,8 @@ const metres = (tenthsOfMm: number): string =>
 
 export function tooManyEntries(): PatternTooLargeError {
 	return new PatternTooLargeError(
-		`The design holds more than ${grouped(ceilings.patternEntries)} stitches and commands, the most one job handles. Split it into smaller designs.`,
+		`The design holds more than ${grouped(ceilings.patternEntries)} stitches and commands, ` +
+			`the most one job handles. Split it into smaller designs.`,
 	);
 }
 
@@ -36,7 +40,8 @@ export function coordinateOutOfRange(x: number, y: number): UnreadableSourceErro
 			? `lead ${metres(Math.max(Math.abs(x), Math.abs(y)))} from its origin`
 			: 'lead to a position that is not a number';
 	return new UnreadableSourceError(
-		`The file is damaged: its moves ${where}, beyond the ${metres(ceilings.coordinate)} on each axis that the engine handles (no embroidery field is that large).`,
+		`The file is damaged: its moves ${where}, beyond the ${metres(ceilings.coordinate)} on ` +
+			`each axis that the engine handles (no embroidery field is that large).`,
 	);
 }
 
@@ -56,12 +61,18 @@ export function tooManyRecords(
 	stepLength: number,
 ): PatternTooLargeError {
 	return new PatternTooLargeError(
-		`Written as ${label}, this design of ${grouped(entries)} entries would need ${grouped(records)} records: its moves (up to ${metres(longestMove)} long) must be split into steps of at most ${stepLength / 10} mm. A conversion may write at most ${grouped(recordBudget(entries))} records for it (${ceilings.recordsPerEntry} per entry plus ${grouped(ceilings.extraRecords)}, ${grouped(ceilings.patternEntries)} at most): the file's long moves are probably damaged.`,
+		`Written as ${label}, this design of ${grouped(entries)} entries would ` +
+			`need ${grouped(records)} records: its moves (up to ${metres(longestMove)} long) must be ` +
+			`split into steps of at most ${stepLength / 10} mm. A conversion may write at ` +
+			`most ${grouped(recordBudget(entries))} records for it (${ceilings.recordsPerEntry} per ` +
+			`entry plus ${grouped(ceilings.extraRecords)}, ${grouped(ceilings.patternEntries)} at ` +
+			`most): the file's long moves are probably damaged.`,
 	);
 }
 
 export function outputTooLarge(bytes: number): PatternTooLargeError {
 	return new PatternTooLargeError(
-		`The written file would be larger than ${ceilings.outputBytes / 1024 / 1024} MB (${grouped(bytes)} bytes at least), the most one job writes.`,
+		`The written file would be larger than ${ceilings.outputBytes / 1024 / 1024} MB ` +
+			`(${grouped(bytes)} bytes at least), the most one job writes.`,
 	);
 }

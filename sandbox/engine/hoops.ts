@@ -40,11 +40,13 @@ export function hoopWarning(
 		advice =
 			widest >= resizable.smallestWidthMm
 				? `Choose a width_mm of at most ${widest} mm for this design's proportions, or `
-				: `Even a width_mm of ${resizable.smallestWidthMm} mm is too large for this design's proportions in that hoop; crop the artwork or choose `;
+				: `Even a width_mm of ${resizable.smallestWidthMm} mm is too large for this design's ` +
+					`proportions in that hoop; crop the artwork or choose `;
 	}
 	return (
 		`The design is ${widthMm} x ${heightMm} mm, larger than ${hoop.description}. ` +
 		advice +
-		`a format whose machines have bigger hoops${roomier.length ? ` (${roomier.join(', ')} ${roomier.length === 1 ? 'takes' : 'take'} it as it is)` : ''}.`
+		(`a format whose machines have bigger hoop` +
+			`s${roomier.length ? ` (${roomier.join(', ')} ${roomier.length === 1 ? 'takes' : 'take'} it as it is)` : ''}.`)
 	);
 }

@@ -164,7 +164,8 @@ export function normaliseForWriter(source: Pattern, options: NormaliseOptions): 
 	const warnings: string[] = [];
 	if (splitStitches) {
 		warnings.push(
-			`${splitStitches} stitch(es) longer than ${options.label} allows (${maxStitch / 10} mm) were split into shorter stitches.`,
+			`${splitStitches} stitch(es) longer than ${options.label} allows (${maxStitch / 10} mm) ` +
+				`were split into shorter stitches.`,
 		);
 	}
 	if (splitJumps)

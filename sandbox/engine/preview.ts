@@ -75,7 +75,8 @@ function checkOptions(options: PreviewOptions): { format: PreviewFormat; maxSize
 		maxSizePx > MAX_PREVIEW_SIZE_PX
 	) {
 		throw new Error(
-			`Preview size must be a whole number of pixels from ${MIN_PREVIEW_SIZE_PX} to ${MAX_PREVIEW_SIZE_PX}, got ${maxSizePx}.`,
+			`Preview size must be a whole number of pixels from ${MIN_PREVIEW_SIZE_PX} ` +
+				`to ${MAX_PREVIEW_SIZE_PX}, got ${maxSizePx}.`,
 		);
 	}
 	const { pixelBudget } = options;

@@ -60,7 +60,8 @@ function watermarkSvg(width: number, height: number): Buffer {
 		`<g stroke="#fff" stroke-opacity="0.6" stroke-width="1">${text}</g></g>`;
 	const svg =
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-		`<defs><pattern id="watermark" patternUnits="userSpaceOnUse" width="${tileWidth}" height="${rowHeight * 2}" patternTransform="rotate(-30)">` +
+		(`<defs><pattern id="watermark" patternUnits="userSpaceOnUse" width="${tileWidth}" ` +
+			`height="${rowHeight * 2}" patternTransform="rotate(-30)">`) +
 		`<g fill="none" stroke-linecap="round" stroke-linejoin="round">` +
 		row(0, rowHeight / 2 - capPx / 2) +
 		row(tileWidth / 2, rowHeight * 1.5 - capPx / 2) +

@@ -34,7 +34,8 @@ export function refuseOversizedMultipart(app: FastifyInstance): void {
 		if (length > maxMultipartBytes && multipartBody) {
 			throw Object.assign(
 				new Error(
-					`The request body is ${length} bytes; a job request takes at most ${maxFilesPerRequest} files of ${sourceSizeLimits.conversion / 1024 / 1024} MB.`,
+					`The request body is ${length} bytes; a job request takes at ` +
+						`most ${maxFilesPerRequest} files of ${sourceSizeLimits.conversion / 1024 / 1024} MB.`,
 				),
 				{ statusCode: 413 },
 			);

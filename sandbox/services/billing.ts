@@ -90,14 +90,16 @@ export class BillingService {
 		if (usage.dailyRemaining < count) {
 			throw new ValidationError({
 				quota: [
-					`The daily processing allowance is used up (${usage.dailyUsed} of ${usage.dailyLimit}); it resets at ${usage.dailyResetsAt}.`,
+					`The daily processing allowance is used up (${usage.dailyUsed} ` +
+						`of ${usage.dailyLimit}); it resets at ${usage.dailyResetsAt}.`,
 				],
 			});
 		}
 		if (usage.monthlyRemaining < count) {
 			throw new ValidationError({
 				quota: [
-					`The monthly processing allowance is used up (${usage.monthlyUsed} of ${usage.monthlyLimit}); it resets at ${usage.monthlyResetsAt}.`,
+					`The monthly processing allowance is used up (${usage.monthlyUsed} ` +
+						`of ${usage.monthlyLimit}); it resets at ${usage.monthlyResetsAt}.`,
 				],
 			});
 		}
@@ -125,7 +127,8 @@ export class BillingService {
 		if (method === null) {
 			throw new ValidationError({
 				credits: [
-					`Unlocking needs ${creditsText(credits)} or a subscription entitlement; the balance is ${account.credit_balance}. Add credits on the service's site, then unlock again.`,
+					`Unlocking needs ${creditsText(credits)} or a subscription entitlement; the balance ` +
+						`is ${account.credit_balance}. Add credits on the service's site, then unlock again.`,
 				],
 			});
 		}

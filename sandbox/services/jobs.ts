@@ -98,7 +98,8 @@ export class JobService {
 		if (this.jobs.countActive(accountId) + checked.sources.length > maxActiveJobsPerAccount) {
 			throw new RateLimitedError(
 				5,
-				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing per account). Try again when some have finished.`,
+				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing ` +
+					`per account). Try again when some have finished.`,
 			);
 		}
 		const stored: string[] = [];

@@ -6,7 +6,9 @@ import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../san
 import { measurePattern } from '../../sandbox/engine';
 import { centredFrame, intersectionOverUnion, renderStitches } from './support/stitchCoverage';
 
-const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
+const logoSvg =
+	`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" ` +
+	`height="100" fill="#fff"/><rect x="20" y="20" width="160" height="60" fill="#c00"/></svg>`;
 
 /** A tiny PNG whose header claims a huge picture: the classic decompression bomb. */
 function pngClaiming(width: number, height: number): Buffer {
@@ -113,7 +115,8 @@ describe('artwork that cannot be digitised', () => {
 
 	it('refuses an SVG that declares a gigantic canvas', async () => {
 		const svg =
-			'<svg xmlns="http://www.w3.org/2000/svg" width="10000000" height="10000000"><circle cx="5000000" cy="5000000" r="4000000" fill="#00c"/></svg>';
+			'<svg xmlns="http://www.w3.org/2000/svg" width="10000000" height="10000000"><circle ' +
+			'cx="5000000" cy="5000000" r="4000000" fill="#00c"/></svg>';
 		expect((await failure(Buffer.from(svg))).code).toBe('artwork_too_large');
 	});
 
@@ -152,14 +155,18 @@ describe('artwork that cannot be digitised', () => {
 
 	it('fails as empty when every detail is too small to sew at the requested width', async () => {
 		// The design is a hairline: 50 mm long at the ordered width, 0.05 mm thick.
-		const hairline = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="0" y="500" width="1000" height="1" fill="#000"/></svg>`;
+		const hairline =
+			`<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" ` +
+			`height="1000" fill="#fff"/><rect x="0" y="500" width="1000" height="1" fill="#000"/></svg>`;
 		const error = await failure(await sharp(Buffer.from(hairline)).png().toBuffer());
 		expect(error.code).toBe('empty_artwork');
 		expect(error.message).toMatch(/larger width_mm/);
 	});
 
 	it('sews a small mark on a large empty canvas at the ordered width: margins are not part of the design', async () => {
-		const speck = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="500" y="500" width="30" height="20" fill="#000"/></svg>`;
+		const speck =
+			`<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" ` +
+			`height="1000" fill="#fff"/><rect x="500" y="500" width="30" height="20" fill="#000"/></svg>`;
 		const { pattern } = await digitise(await sharp(Buffer.from(speck)).png().toBuffer(), {
 			widthMm: 30,
 			colourCount: 2,

@@ -3,7 +3,10 @@ import sharp from 'sharp';
 import { Command } from '../../sandbox/engine/pattern';
 import { digitise, threadPalettes } from '../../sandbox/digitiser';
 
-const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="white"/><circle cx="150" cy="150" r="100" fill="#d00"/><rect x="260" y="60" width="100" height="180" fill="#0050a0"/></svg>`;
+const logoSvg =
+	`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" ` +
+	`height="300" fill="white"/><circle cx="150" cy="150" r="100" fill="#d00"/><rect x="260" ` +
+	`y="60" width="100" height="180" fill="#0050a0"/></svg>`;
 
 describe('digitise', () => {
 	it('offers the generic palette and three thread makers', () => {
@@ -31,7 +34,10 @@ describe('digitise', () => {
 	});
 
 	it('says when two distinct artwork colours had to share one thread', async () => {
-		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="300" height="150" fill="white"/><rect x="10" y="10" width="130" height="130" fill="#e60000"/><rect x="160" y="10" width="130" height="130" fill="#f01e3c"/></svg>`;
+		const svg =
+			`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="300" ` +
+			`height="150" fill="white"/><rect x="10" y="10" width="130" height="130" ` +
+			`fill="#e60000"/><rect x="160" y="10" width="130" height="130" fill="#f01e3c"/></svg>`;
 		const { pattern, warnings } = await digitise(await sharp(Buffer.from(svg)).png().toBuffer(), {
 			widthMm: 60,
 			colourCount: 4,

@@ -235,8 +235,10 @@ describe('digitised designs look like their artwork', () => {
 	});
 
 	it('bands a gradient into at most the requested colours and says colours were merged', async () => {
-		const gradient = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
-<defs><linearGradient id="g"><stop offset="0" stop-color="#1030c0"/><stop offset="1" stop-color="#f0e020"/></linearGradient></defs>
+		const gradient =
+			`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
+<defs><linearGradient id="g"><stop offset="0" stop-color="#1030c0"/><stop offset="1" ` +
+			`stop-color="#f0e020"/></linearGradient></defs>
 <rect width="400" height="200" fill="#ffffff"/><rect x="20" y="20" width="360" height="160" rx="20" fill="url(#g)"/>
 </svg>`;
 		const bytes = await pngOf(gradient);

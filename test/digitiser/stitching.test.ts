@@ -16,7 +16,9 @@ import {
 const { hypot } = Math;
 
 async function svgPng(body: string, width: number, height: number): Promise<Buffer> {
-	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#fff"/>${body}</svg>`;
+	const svg =
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect ` +
+		`width="${width}" height="${height}" fill="#fff"/>${body}</svg>`;
 	return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
@@ -28,7 +30,8 @@ let logo: Pattern;
 
 beforeAll(async () => {
 	const png = await svgPng(
-		'<circle cx="100" cy="100" r="80" fill="#c01020"/><rect x="200" y="30" width="80" height="140" fill="#203080"/><rect x="20" y="190" width="260" height="6" fill="#107030"/>',
+		'<circle cx="100" cy="100" r="80" fill="#c01020"/><rect x="200" y="30" width="80" ' +
+			'height="140" fill="#203080"/><rect x="20" y="190" width="260" height="6" fill="#107030"/>',
 		300,
 		200,
 	);
@@ -121,7 +124,8 @@ describe('how the digitiser sews', () => {
 			200,
 		);
 		const { pattern } = await digitise(png, { widthMm: 90, colourCount: 2 });
-		// The bar is 90 mm long and 1.25 mm tall, 1.55 mm with pull compensation: satin stitches run across it, about 1.5 mm each.
+		// The bar is 90 mm long and 1.25 mm tall, 1.55 mm with pull compensation: satin stitches run
+		// across it, about 1.5 mm each.
 		let crossing = 0;
 		let stitches = 0;
 		for (let i = 1; i < pattern.length; i++) {
@@ -161,7 +165,8 @@ describe('how the digitiser sews', () => {
 		// A 200 x 80 px fill between two satin bars 352 px apart (centre to centre). At 54 mm the 360 px
 		// design is drawn on the digitiser's 0.15 mm working grid one to one, so every edge falls on a pixel edge.
 		const png = await svgPng(
-			'<rect x="20" y="20" width="8" height="160" fill="#202020"/><rect x="372" y="20" width="8" height="160" fill="#202020"/>' +
+			'<rect x="20" y="20" width="8" height="160" fill="#202020"/><rect x="372" y="20" ' +
+				'width="8" height="160" fill="#202020"/>' +
 				'<rect x="100" y="60" width="200" height="80" fill="#1060c0"/>',
 			400,
 			200,
@@ -239,35 +244,41 @@ describe('how the digitiser sews', () => {
 		}
 	});
 
-	it('sews separate shapes of one colour nearest first, with one jump into each and none from the middle of a fill', async () => {
-		const dots = [...Array(12)].map(
-			(_, i) =>
-				`<circle cx="${50 + (i % 6) * 100}" cy="${i < 6 ? 80 : 220}" r="30" fill="#c00000"/>`,
-		);
-		const { pattern, metrics } = await digitise(
-			Buffer.from(
-				`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">${dots.join('')}</svg>`,
-			),
-			{
-				widthMm: 100,
-				colourCount: 2,
-			},
-		);
-		expect(metrics.colourBlocks).toHaveLength(1);
-		expect(metrics.colourBlocks[0].jumps).toBeLessThanOrEqual(12);
-		expect(metrics.colourBlocks[0].trims).toBeLessThanOrEqual(12);
-		// The dots are 100 / 530 x 100 mm apart: visiting them in a snake needs 11 hops of about that.
-		const pitchMm = (100 * 100) / 530;
-		let jumpedMm = 0;
-		for (let i = 1; i < pattern.length; i++)
-			if (pattern.commands[i] === Command.Jump) jumpedMm += stepLength(pattern, i);
-		expect(jumpedMm).toBeLessThan(11 * pitchMm);
-	});
+	it(
+		'sews separate shapes of one colour nearest first, with one jump into each and none from ' +
+			'the middle of a fill',
+		async () => {
+			const dots = [...Array(12)].map(
+				(_, i) =>
+					`<circle cx="${50 + (i % 6) * 100}" cy="${i < 6 ? 80 : 220}" r="30" fill="#c00000"/>`,
+			);
+			const { pattern, metrics } = await digitise(
+				Buffer.from(
+					`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">${dots.join('')}</svg>`,
+				),
+				{
+					widthMm: 100,
+					colourCount: 2,
+				},
+			);
+			expect(metrics.colourBlocks).toHaveLength(1);
+			expect(metrics.colourBlocks[0].jumps).toBeLessThanOrEqual(12);
+			expect(metrics.colourBlocks[0].trims).toBeLessThanOrEqual(12);
+			// The dots are 100 / 530 x 100 mm apart: visiting them in a snake needs 11 hops of about that.
+			const pitchMm = (100 * 100) / 530;
+			let jumpedMm = 0;
+			for (let i = 1; i < pattern.length; i++)
+				if (pattern.commands[i] === Command.Jump) jumpedMm += stepLength(pattern, i);
+			expect(jumpedMm).toBeLessThan(11 * pitchMm);
+		},
+	);
 
 	it('sews the design at the requested width, its height following the artwork', async () => {
 		// A full-bleed picture with no plain backdrop: a sky gradient behind a sun, everything is sewn.
-		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
-<defs><linearGradient id="sky" x2="0" y2="1"><stop offset="0" stop-color="#2050a0"/><stop offset="1" stop-color="#80b0e0"/></linearGradient></defs>
+		const svg =
+			`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
+<defs><linearGradient id="sky" x2="0" y2="1"><stop offset="0" stop-color="#2050a0"/><stop ` +
+			`offset="1" stop-color="#80b0e0"/></linearGradient></defs>
 <rect width="400" height="200" fill="url(#sky)"/><circle cx="200" cy="100" r="60" fill="#e0c040"/></svg>`;
 		const photo = await sharp(Buffer.from(svg)).jpeg().toBuffer();
 		const { pattern } = await digitise(photo, { widthMm: 80, colourCount: 3 });
@@ -281,8 +292,11 @@ describe('how the digitiser sews', () => {
 
 	it('sews hairlines too thin for satin as a short running stitch along them', async () => {
 		const png = await svgPng(
-			// The filled bar is the widest part, so the design's edges are fill (with pull compensation) as the frame assumes.
-			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/><rect x="5" y="270" width="490" height="15" fill="#06a"/>',
+			// The filled bar is the widest part, so the design's edges are fill (with pull compensation)
+			// as the frame assumes.
+			'<path d="M20 250 C 120 20, 250 20, 480 250" fill="none" stroke="#000" ' +
+				'stroke-width="2.6"/><rect x="50" y="50" width="80" height="60" fill="#06a"/><rect x="5" ' +
+				'y="270" width="490" height="15" fill="#06a"/>',
 			500,
 			300,
 		);

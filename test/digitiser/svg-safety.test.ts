@@ -50,13 +50,15 @@ describe('SVG artwork that reaches outside itself is refused before it is drawn'
 		[
 			'an image of a local file',
 			() =>
-				`<svg ${svgNs} width="200" height="100">${shape}<image href="file:///etc/passwd" width="50" height="50"/></svg>`,
+				`<svg ${svgNs} width="200" height="100">${shape}<image href="file:///etc/passwd" ` +
+				`width="50" height="50"/></svg>`,
 			/file:\/\/\/etc\/passwd/,
 		],
 		[
 			'an xlink:href image of a relative file',
 			() =>
-				`<svg ${svgNs} width="200" height="100">${shape}<image xlink:href="../../etc/hosts" width="50" height="50"/></svg>`,
+				`<svg ${svgNs} width="200" height="100">${shape}<image xlink:href="../../etc/hosts" ` +
+				`width="50" height="50"/></svg>`,
 			/outside the SVG/,
 		],
 		[
@@ -92,7 +94,8 @@ describe('SVG artwork that reaches outside itself is refused before it is drawn'
 		[
 			'a CSS url() in a style attribute',
 			(at) =>
-				`<svg ${svgNs} width="200" height="100"><rect width="200" height="100" style="fill: url('${at}/p.svg#p')"/></svg>`,
+				`<svg ${svgNs} width="200" height="100"><rect width="200" height="100" style="fill: ` +
+				`url('${at}/p.svg#p')"/></svg>`,
 			/url\(\)/,
 		],
 		[
@@ -110,43 +113,52 @@ describe('SVG artwork that reaches outside itself is refused before it is drawn'
 		[
 			'an XInclude of a local file',
 			() =>
-				`<svg ${svgNs} xmlns:xi="http://www.w3.org/2001/XInclude" width="200" height="100">${shape}<text><xi:include href="/etc/passwd" parse="text"/></text></svg>`,
+				`<svg ${svgNs} xmlns:xi="http://www.w3.org/2001/XInclude" width="200" ` +
+				`height="100">${shape}<text><xi:include href="/etc/passwd" parse="text"/></text></svg>`,
 			/includes another file/,
 		],
 		[
 			'an external entity (XXE) of a local file',
 			() =>
-				`<!DOCTYPE svg [<!ENTITY secret SYSTEM "file:///etc/passwd">]><svg ${svgNs} width="200" height="100">${shape}<text y="50">&secret;</text></svg>`,
+				`<!DOCTYPE svg [<!ENTITY secret SYSTEM "file:///etc/passwd">]><svg ${svgNs} ` +
+				`width="200" height="100">${shape}<text y="50">&secret;</text></svg>`,
 			/external entity/,
 		],
 		[
 			'an external entity on a web server',
 			(at) =>
-				`<!DOCTYPE svg [<!ENTITY remote SYSTEM "${at}/entity">]><svg ${svgNs} width="200" height="100">${shape}<text y="50">&remote;</text></svg>`,
+				`<!DOCTYPE svg [<!ENTITY remote SYSTEM "${at}/entity">]><svg ${svgNs} width="200" ` +
+				`height="100">${shape}<text y="50">&remote;</text></svg>`,
 			/external entity/,
 		],
 		[
 			'a parameter entity',
 			(at) =>
-				`<!DOCTYPE svg [<!ENTITY % dtd SYSTEM "${at}/evil.dtd"> %dtd;]><svg ${svgNs} width="200" height="100">${shape}</svg>`,
+				`<!DOCTYPE svg [<!ENTITY % dtd SYSTEM "${at}/evil.dtd"> %dtd;]><svg ${svgNs} ` +
+				`width="200" height="100">${shape}</svg>`,
 			/external entity|parameter entities/,
 		],
 		[
 			'a file name hidden in an entity',
 			() =>
-				`<!DOCTYPE svg [<!ENTITY f "file:///etc/passwd">]><svg ${svgNs} width="200" height="100">${shape}<image href="&f;" width="9" height="9"/></svg>`,
+				`<!DOCTYPE svg [<!ENTITY f "file:///etc/passwd">]><svg ${svgNs} width="200" ` +
+				`height="100">${shape}<image href="&f;" width="9" height="9"/></svg>`,
 			/file:\/\/\/etc\/passwd/,
 		],
 		[
 			'a file name hidden in character references',
 			() =>
-				`<svg ${svgNs} width="200" height="100">${shape}<image href="&#102;&#x69;le:///etc/passwd" width="9" height="9"/></svg>`,
+				`<svg ${svgNs} width="200" height="100">${shape}<image ` +
+				`href="&#102;&#x69;le:///etc/passwd" width="9" height="9"/></svg>`,
 			/file:\/\/\/etc\/passwd/,
 		],
 		[
 			'an embedded SVG image (which could reach out in turn)',
 			(at) =>
-				`<svg ${svgNs} width="200" height="100">${shape}<image href="data:image/svg+xml;base64,${Buffer.from(`<svg ${svgNs}><image href="${at}/x.png"/></svg>`).toString('base64')}" width="9" height="9"/></svg>`,
+				`<svg ${svgNs} width="200" height="100">${shape}<image ` +
+				`href="data:image/svg+xml;base64,` +
+				`${Buffer.from(`<svg ${svgNs}><image href="${at}/x.png"/></svg>`).toString('base64')}"` +
+				` width="9" height="9"/></svg>`,
 			/not PNG, JPEG, GIF or WebP/,
 		],
 	];
@@ -166,7 +178,8 @@ describe('SVG that would make the renderer loop or explode is refused', () => {
 		for (let i = 1; i <= 9; i++) levels.push(`<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`);
 		const started = Date.now();
 		const error = await refusal(
-			`<?xml version="1.0"?><!DOCTYPE svg [${levels.join('')}]><svg ${svgNs} width="200" height="100">${shape}<text y="50">&lol9;</text></svg>`,
+			`<?xml version="1.0"?><!DOCTYPE svg [${levels.join('')}]><svg ${svgNs} width="200" ` +
+				`height="100">${shape}<text y="50">&lol9;</text></svg>`,
 		);
 		expect(error.message).toMatch(/billion laughs/);
 		expect(Date.now() - started).toBeLessThan(2000);
@@ -175,14 +188,16 @@ describe('SVG that would make the renderer loop or explode is refused', () => {
 	it('refuses many references to one large entity', async () => {
 		const big = 'x'.repeat(4000);
 		const error = await refusal(
-			`<!DOCTYPE svg [<!ENTITY big "${big}">]><svg ${svgNs} width="200" height="100">${shape}<text y="50">${'&big;'.repeat(1100)}</text></svg>`,
+			`<!DOCTYPE svg [<!ENTITY big "${big}">]><svg ${svgNs} width="200" ` +
+				`height="100">${shape}<text y="50">${'&big;'.repeat(1100)}</text></svg>`,
 		);
 		expect(error.message).toMatch(/expand to more than 4 million characters/);
 	});
 
 	it('refuses a <use> that refers to itself through another', async () => {
 		const error = await refusal(
-			`<svg ${svgNs} width="200" height="100"><defs><g id="a"><use href="#b"/></g><g id="b"><use xlink:href="#a"/></g></defs>${shape}<use href="#a"/></svg>`,
+			`<svg ${svgNs} width="200" height="100"><defs><g id="a"><use href="#b"/></g><g ` +
+				`id="b"><use xlink:href="#a"/></g></defs>${shape}<use href="#a"/></svg>`,
 		);
 		expect(error.message).toMatch(/refers back to itself.*endless loop/);
 	});
@@ -214,14 +229,19 @@ describe('SVG that would make the renderer loop or explode is refused', () => {
 
 describe('ordinary SVG still digitises', () => {
 	it('accepts a DOCTYPE naming an external DTD without fetching it', async () => {
-		const svg = `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "${origin}/svg11.dtd">\n<!-- made by hand -->\n<svg ${svgNs} width="200" height="100">${shape}</svg>`;
+		const svg =
+			`<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" ` +
+			`"${origin}/svg11.dtd">\n<!-- made by hand -->\n<svg ${svgNs} width="200" height="100">${shape}</svg>`;
 		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 50, colourCount: 2 });
 		expect(measurePattern(pattern).widthMm).toBe(50);
 		expect(hits).toEqual([]);
 	});
 
 	it("expands an illustrator-style DOCTYPE's plain entities", async () => {
-		const svg = `<!DOCTYPE svg [<!ENTITY ns_svg "http://www.w3.org/2000/svg"><!ENTITY colour "#1f4e79">]><svg xmlns="&ns_svg;" width="200" height="100"><rect x="10" y="10" width="180" height="80" fill="&colour;"/></svg>`;
+		const svg =
+			`<!DOCTYPE svg [<!ENTITY ns_svg "http://www.w3.org/2000/svg"><!ENTITY colour ` +
+			`"#1f4e79">]><svg xmlns="&ns_svg;" width="200" height="100"><rect x="10" y="10" ` +
+			`width="180" height="80" fill="&colour;"/></svg>`;
 		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 50, colourCount: 2 });
 		expect(measurePattern(pattern).stitchCount).toBeGreaterThan(100);
 	});
@@ -232,8 +252,13 @@ describe('ordinary SVG still digitises', () => {
 		})
 			.png()
 			.toBuffer();
-		const svg = `<svg ${svgNs} width="200" height="100"><defs><linearGradient id="g"><stop offset="0" stop-color="#1f4e79"/><stop offset="1" stop-color="#1f4e79"/></linearGradient>
-<rect id="r" width="60" height="60" fill="url(#g)"/></defs><use href="#r" x="10" y="20"/><image href="data:image/png;base64,${red.toString('base64')}" x="120" y="30" width="40" height="40"/><a href="https://example.com/"><circle cx="100" cy="50" r="5" fill="#1f4e79"/></a></svg>`;
+		const svg =
+			`<svg ${svgNs} width="200" height="100"><defs><linearGradient id="g"><stop offset="0" ` +
+			`stop-color="#1f4e79"/><stop offset="1" stop-color="#1f4e79"/></linearGradient>
+<rect id="r" width="60" height="60" fill="url(#g)"/></defs><use href="#r" x="10" ` +
+			`y="20"/><image href="data:image/png;base64,${red.toString('base64')}" x="120" y="30" ` +
+			`width="40" height="40"/><a href="https://example.com/"><circle cx="100" cy="50" r="5" ` +
+			`fill="#1f4e79"/></a></svg>`;
 		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 60, colourCount: 3 });
 		expect(pattern.threads.map((thread) => thread.name).sort()).toEqual(['Dark Red', 'Royal Blue']);
 		expect(measurePattern(pattern).widthMm).toBe(60);

@@ -48,8 +48,11 @@ const cases: Case[] = [
 	{
 		name: 'a thin outline around the design, inside a white margin',
 		bytes: () =>
-			png(`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300"><rect width="500" height="300" fill="#fff"/>
-<rect x="60" y="50" width="380" height="200" fill="none" stroke="#202020" stroke-width="3"/><circle cx="250" cy="150" r="70" fill="#d04010"/></svg>`),
+			png(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300"><rect width="500" height="300" fill="#fff"/>
+<rect x="60" y="50" width="380" height="200" fill="none" stroke="#202020" ` +
+					`stroke-width="3"/><circle cx="250" cy="150" r="70" fill="#d04010"/></svg>`,
+			),
 		widthMm: 100,
 		colourCount: 3,
 		design: [383, 203],
@@ -57,8 +60,12 @@ const cases: Case[] = [
 	{
 		name: 'a thin frame along the canvas edge around a white backdrop',
 		bytes: () =>
-			png(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/>
-<rect x="1" y="1" width="398" height="298" fill="none" stroke="#777" stroke-width="2"/><circle cx="200" cy="150" r="80" fill="#c00000"/><rect x="150" y="60" width="100" height="20" fill="#0040a0"/></svg>`),
+			png(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/>
+<rect x="1" y="1" width="398" height="298" fill="none" stroke="#777" ` +
+					`stroke-width="2"/><circle cx="200" cy="150" r="80" fill="#c00000"/><rect x="150" y="60" ` +
+					`width="100" height="20" fill="#0040a0"/></svg>`,
+			),
 		widthMm: 60,
 		colourCount: 3,
 		design: [160, 170],
@@ -75,8 +82,11 @@ const cases: Case[] = [
 	{
 		name: 'an SVG badge whose viewBox differs from its width and height',
 		bytes: async () =>
-			Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 100">
-<rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle cx="50" cy="50" r="20" fill="#f0c020"/></svg>`),
+			Buffer.from(
+				`<svg xmlns="http://www.w3.org/2000/svg" width="500" height="300" viewBox="0 0 100 100">
+<rect x="10" y="20" width="80" height="60" rx="10" fill="#123c7a"/><circle cx="50" ` +
+					`cy="50" r="20" fill="#f0c020"/></svg>`,
+			),
 		widthMm: 70,
 		colourCount: 3,
 		design: [80, 60],
@@ -174,7 +184,8 @@ describe('the sewn width at the edges of what can be sewn', () => {
 		)!;
 		const { warnings } = await digitise(await framed.bytes(), { widthMm: 60, colourCount: 3 });
 		expect(warnings).toContain(
-			'A thin frame along the edge of the artwork was left out: it borders the picture, not the design, so it does not count in width_mm.',
+			'A thin frame along the edge of the artwork was left out: it borders the picture, not ' +
+				'the design, so it does not count in width_mm.',
 		);
 	});
 
@@ -192,15 +203,19 @@ describe('the sewn width at the edges of what can be sewn', () => {
 		expect(measurePattern(pattern).widthMm).toBe(60);
 	});
 
-	it('fails rather than sewing another size when the stitch cap cannot be met, naming the cap and what to change', async () => {
-		const bytes = await cases[0].bytes();
-		await expect(
-			digitise(bytes, { widthMm: 90, colourCount: 3, maxStitchCount: 200 }),
-		).rejects.toMatchObject({
-			code: 'stitch_limit_exceeded',
-			message: expect.stringMatching(
-				/At 90 mm wide .* more than the maximum of 200; raise maximum_stitch_count or choose a smaller width_mm/,
-			),
-		});
-	});
+	it(
+		'fails rather than sewing another size when the stitch cap cannot be met, naming the cap ' +
+			'and what to change',
+		async () => {
+			const bytes = await cases[0].bytes();
+			await expect(
+				digitise(bytes, { widthMm: 90, colourCount: 3, maxStitchCount: 200 }),
+			).rejects.toMatchObject({
+				code: 'stitch_limit_exceeded',
+				message: expect.stringMatching(
+					/At 90 mm wide .* more than the maximum of 200; raise maximum_stitch_count or choose a smaller width_mm/,
+				),
+			});
+		},
+	);
 });

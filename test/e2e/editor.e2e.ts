@@ -165,7 +165,9 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		expect(JSON.stringify(got.json)).not.toMatch(/signature=/);
 		expect(hintsOf(run, 'Get').map((hint) => hint.type)).toEqual(['warning', 'info']);
 		expect(hintsOf(run, 'Wait').map((hint) => hint.message)).toContain(
-			`The machine files of job ${String(created.json.id)} are locked, and its preview is watermarked. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+			`The machine files of job ${String(created.json.id)} are locked, and its preview is ` +
+				`watermarked. Use Job > Unlock (it spends a subscription entitlement or credits), then ` +
+				`download the files.`,
 		);
 	});
 
@@ -192,29 +194,33 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		expect(JSON.stringify(items.map((item) => item.json))).not.toMatch(/signature=/);
 	});
 
-	it('gets a job saved as picked From List with Workflow at Detect, then unlocks it and downloads its machine file', async () => {
-		const run = await n8n.execute('e2eEditorList001');
-		expect(run.status).toBe('success');
-		const [got] = nodeItems(run, 'Picked');
-		expect(got.json).toMatchObject({
-			id: picked.id,
-			workflow: 'conversion',
-			status: 'completed',
-			sourceFile: 'Star-picked.JEF',
-			downloadsUnlocked: false,
-		});
-		expect(JSON.stringify(got.json)).not.toMatch(/signature=/);
-		expect(nodeItems(run, 'Unlock')[0].json).toMatchObject({
-			id: picked.id,
-			workflow: 'conversion',
-			downloadsUnlocked: true,
-		});
-		const [downloaded] = nodeItems(run, 'Download');
-		expect(downloaded.json).toMatchObject({ id: picked.id, workflow: 'conversion' });
-		const machineFile = downloaded.binary!.data;
-		expect(machineFile.fileName).toMatch(/\.dst$/i);
-		expect(readPattern(await n8n.readBinary(machineFile), 'dst').xs.length).toBeGreaterThan(2000);
-	});
+	it(
+		'gets a job saved as picked From List with Workflow at Detect, then unlocks it and ' +
+			'downloads its machine file',
+		async () => {
+			const run = await n8n.execute('e2eEditorList001');
+			expect(run.status).toBe('success');
+			const [got] = nodeItems(run, 'Picked');
+			expect(got.json).toMatchObject({
+				id: picked.id,
+				workflow: 'conversion',
+				status: 'completed',
+				sourceFile: 'Star-picked.JEF',
+				downloadsUnlocked: false,
+			});
+			expect(JSON.stringify(got.json)).not.toMatch(/signature=/);
+			expect(nodeItems(run, 'Unlock')[0].json).toMatchObject({
+				id: picked.id,
+				workflow: 'conversion',
+				downloadsUnlocked: true,
+			});
+			const [downloaded] = nodeItems(run, 'Download');
+			expect(downloaded.json).toMatchObject({ id: picked.id, workflow: 'conversion' });
+			const machineFile = downloaded.binary!.data;
+			expect(machineFile.fileName).toMatch(/\.dst$/i);
+			expect(readPattern(await n8n.readBinary(machineFile), 'dst').xs.length).toBeGreaterThan(2000);
+		},
+	);
 
 	it('gets a failed job with its failure and the danger hint that says what to do next', async () => {
 		const run = await n8n.execute('e2eEditorFail001');
@@ -229,7 +235,9 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 		expect(hintsOf(run, 'Failed job')).toContainEqual(
 			expect.objectContaining({
 				type: 'danger',
-				message: `Job ${failed.id} failed: ${failed.failureReason}. Fix the source if the reason points at it, then use Job > Retry.`,
+				message:
+					`Job ${failed.id} failed: ${failed.failureReason}. Fix the source if the reason ` +
+					`points at it, then use Job > Retry.`,
 			}),
 		);
 	});

@@ -1,4 +1,7 @@
-/** The end-to-end suite: the sandbox and a real n8n (2.41.1 or 1.123.81, picked by test/e2e/run.sh), its CLI and server as child processes, on loopback ports. */
+/**
+ * The end-to-end suite: the sandbox and a real n8n (2.41.1 or 1.123.81, picked by test/e2e/run.sh),
+ * its CLI and server as child processes, on loopback ports.
+ */
 module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',

@@ -229,94 +229,102 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		);
 	});
 
-	it('Create from a URL with wait converts the linked file; Get and Get Many then show that job as the sandbox does', async () => {
-		const [created] = answerOf(
-			await client.callTool(
-				{
-					name: 'create_job',
-					arguments: {
-						workflow: 'conversion',
-						sourceUrl: `${samples.url}/Star.JEF`,
-						format: 'dst',
+	it(
+		'Create from a URL with wait converts the linked file; Get and Get Many then show that job ' +
+			'as the sandbox does',
+		async () => {
+			const [created] = answerOf(
+				await client.callTool(
+					{
+						name: 'create_job',
+						arguments: {
+							workflow: 'conversion',
+							sourceUrl: `${samples.url}/Star.JEF`,
+							format: 'dst',
+						},
 					},
-				},
-				undefined,
-				{ timeout: 180_000 },
-			),
-		);
-		expect(created).toEqual(
-			expect.objectContaining({
-				workflow: 'conversion',
-				status: 'completed',
-				sourceFile: 'Star.JEF',
-			}),
-		);
-		const id = String(created.id);
-		const { job } = await sandboxGet<{ job: Record<string, unknown> }>(
-			sandbox,
-			`/jobs/conversion/${id}`,
-		);
-		expect(job).toEqual(
-			expect.objectContaining({ id, status: 'completed', downloadsUnlocked: false }),
-		);
+					undefined,
+					{ timeout: 180_000 },
+				),
+			);
+			expect(created).toEqual(
+				expect.objectContaining({
+					workflow: 'conversion',
+					status: 'completed',
+					sourceFile: 'Star.JEF',
+				}),
+			);
+			const id = String(created.id);
+			const { job } = await sandboxGet<{ job: Record<string, unknown> }>(
+				sandbox,
+				`/jobs/conversion/${id}`,
+			);
+			expect(job).toEqual(
+				expect.objectContaining({ id, status: 'completed', downloadsUnlocked: false }),
+			);
 
-		const [fetched] = answerOf(
-			await client.callTool({ name: 'get_job', arguments: { jobId: id, workflow: 'conversion' } }),
-		);
-		expect(fetched).toEqual(
-			expect.objectContaining({
-				id,
-				workflow: 'conversion',
-				status: 'completed',
-				downloadsUnlocked: false,
-			}),
-		);
-		expect(fetched.metrics).toEqual(job.metrics);
+			const [fetched] = answerOf(
+				await client.callTool({
+					name: 'get_job',
+					arguments: { jobId: id, workflow: 'conversion' },
+				}),
+			);
+			expect(fetched).toEqual(
+				expect.objectContaining({
+					id,
+					workflow: 'conversion',
+					status: 'completed',
+					downloadsUnlocked: false,
+				}),
+			);
+			expect(fetched.metrics).toEqual(job.metrics);
 
-		// Version 2 finds the workflow itself and, simplified, leaves the signed links out.
-		const [simplified] = answerOf(
-			await client.callTool({ name: 'get_job_v2', arguments: { jobId: id } }),
-		);
-		expect(simplified).toEqual(
-			expect.objectContaining({
-				id,
-				workflow: 'conversion',
-				status: 'completed',
-				sourceFile: 'Star.JEF',
-			}),
-		);
-		expect(JSON.stringify(simplified)).not.toMatch(/downloadUrl|previewUrl/);
+			// Version 2 finds the workflow itself and, simplified, leaves the signed links out.
+			const [simplified] = answerOf(
+				await client.callTool({ name: 'get_job_v2', arguments: { jobId: id } }),
+			);
+			expect(simplified).toEqual(
+				expect.objectContaining({
+					id,
+					workflow: 'conversion',
+					status: 'completed',
+					sourceFile: 'Star.JEF',
+				}),
+			);
+			expect(JSON.stringify(simplified)).not.toMatch(/downloadUrl|previewUrl/);
 
-		// Version 3's tool answers with the ten fields, the preview link among them (the machine file's is null until Unlock).
-		const [answer] = answerOf(
-			await client.callTool({ name: 'get_job_v3', arguments: { jobId: id } }),
-		);
-		expect(Object.keys(answer)).toEqual([
-			'id',
-			'workflow',
-			'status',
-			'downloadsUnlocked',
-			'outputUrl',
-			'previewUrl',
-			'warnings',
-			'failureCode',
-			'failureReason',
-			'attemptCount',
-		]);
-		expect(answer).toEqual(
-			expect.objectContaining({
-				id,
-				status: 'completed',
-				outputUrl: null,
-				previewUrl: expect.stringContaining('signature='),
-			}),
-		);
+			// Version 3's tool answers with the ten fields, the preview link among them (the machine file's
+			// is null until Unlock).
+			const [answer] = answerOf(
+				await client.callTool({ name: 'get_job_v3', arguments: { jobId: id } }),
+			);
+			expect(Object.keys(answer)).toEqual([
+				'id',
+				'workflow',
+				'status',
+				'downloadsUnlocked',
+				'outputUrl',
+				'previewUrl',
+				'warnings',
+				'failureCode',
+				'failureReason',
+				'attemptCount',
+			]);
+			expect(answer).toEqual(
+				expect.objectContaining({
+					id,
+					status: 'completed',
+					outputUrl: null,
+					previewUrl: expect.stringContaining('signature='),
+				}),
+			);
 
-		const listed = answerOf(await client.callTool({ name: 'list_jobs', arguments: {} }));
-		const { data } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/jobs');
-		expect(listed.map((entry) => entry.id)).toContain(id);
-		expect(listed.map((entry) => entry.id)).toEqual(
-			data.slice(0, listed.length).map((entry) => entry.id),
-		);
-	});
+			const listed = answerOf(await client.callTool({ name: 'list_jobs', arguments: {} }));
+			const { data } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/jobs');
+			expect(listed.map((entry) => entry.id)).toContain(id);
+			expect(listed.map((entry) => entry.id)).toEqual(
+				data.slice(0, listed.length).map((entry) => entry.id),
+			);
+		},
+	);
 });

@@ -50,7 +50,18 @@ const shopify: Shop = {
 		'X-Shopify-Triggered-At': '2026-11-25T10:00:00.000Z',
 	},
 	order: (artworkUrl) =>
-		`{"id":820982911946154508,"admin_graphql_api_id":"gid://shopify/Order/820982911946154508","name":"#1042","order_number":1042,"email":"ada@example.com","created_at":"2026-11-25T11:00:00+01:00","currency":"EUR","financial_status":"paid","total_price":"38.50","line_items":[{"id":866550311766439020,"admin_graphql_api_id":"gid://shopify/LineItem/866550311766439020","name":"Embroidered cap - Navy","title":"Embroidered cap","variant_title":"Navy","sku":"CAP-NAVY","product_id":632910392,"variant_id":808950810,"quantity":1,"price":"29.00","properties":[{"name":"Artwork","value":"${artworkUrl}"},{"name":"Width (mm)","value":"60"},{"name":"Colours","value":"2"},{"name":"_Format","value":"dst"}]},{"id":866550311766439021,"admin_graphql_api_id":"gid://shopify/LineItem/866550311766439021","name":"Gift wrap","title":"Gift wrap","sku":"WRAP","product_id":632910393,"variant_id":808950811,"quantity":1,"price":"9.50","properties":[]}]}`,
+		`{"id":820982911946154508,"admin_graphql_api_id":"gid://shopify/Order/820982911946154508",` +
+		`"name":"#1042","order_number":1042,"email":"ada@example.com","created_at":"2026-11-25T11:0` +
+		`0:00+01:00","currency":"EUR","financial_status":"paid","total_price":"38.50","line_items":` +
+		`[{"id":866550311766439020,"admin_graphql_api_id":"gid://shopify/LineItem/86655031176643902` +
+		`0","name":"Embroidered cap - Navy","title":"Embroidered ` +
+		`cap","variant_title":"Navy","sku":"CAP-NAVY","product_id":632910392,"variant_id":808950810` +
+		`,"quantity":1,"price":"29.00","properties":[{"name":"Artwork","value":"${artworkUrl}"},{"n` +
+		`ame":"Width (mm)","value":"60"},{"name":"Colours","value":"2"},{"name":"_Format","value":"` +
+		`dst"}]},{"id":866550311766439021,"admin_graphql_api_id":"gid://shopify/LineItem/8665503117` +
+		`66439021","name":"Gift wrap","title":"Gift ` +
+		`wrap","sku":"WRAP","product_id":632910393,"variant_id":808950811,"quantity":1,"price":"9.5` +
+		`0","properties":[]}]}`,
 	savedAs: 'shopify-1042-1.dst',
 };
 
@@ -203,28 +214,33 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 		await n8n?.stop();
 	});
 
-	it('refuses a mis-signed, an unsigned and an altered delivery with 401, and nothing is created or spent', async () => {
-		const before = await atTheService();
-		const rawBody = shop.order(`${samples.url}/logo.svg`);
-		const refused = [
-			await deliver(rawBody, signBody(rawBody, 'not-the-shop-secret')),
-			await deliver(rawBody, undefined),
-			await deliver(rawBody.replace('"quantity":1', '"quantity":5'), signBody(rawBody)),
-		];
-		for (const response of refused) {
-			expect(response.status).toBe(401);
-			expect(await response.json()).toEqual({
-				message: expect.stringMatching(/not signed with this workflow's webhook secret/),
-			});
-		}
-		// The executions have ended (each refused in the Verify signature branch) before the service is counted.
-		await waitForExecutions(n8n, shop.workflowId, 3, 30_000);
-		await sleep(2_000);
-		const after = await atTheService();
-		expect(after.jobs).toHaveLength(before.jobs.length);
-		expect(after.usage).toEqual(before.usage);
-		expect(existsSync(join(deliveryFolder, shop.savedAs))).toBe(false);
-	}, 120_000);
+	it(
+		'refuses a mis-signed, an unsigned and an altered ' +
+			'delivery with 401, and nothing is created or spent',
+		async () => {
+			const before = await atTheService();
+			const rawBody = shop.order(`${samples.url}/logo.svg`);
+			const refused = [
+				await deliver(rawBody, signBody(rawBody, 'not-the-shop-secret')),
+				await deliver(rawBody, undefined),
+				await deliver(rawBody.replace('"quantity":1', '"quantity":5'), signBody(rawBody)),
+			];
+			for (const response of refused) {
+				expect(response.status).toBe(401);
+				expect(await response.json()).toEqual({
+					message: expect.stringMatching(/not signed with this workflow's webhook secret/),
+				});
+			}
+			// The executions have ended (each refused in the Verify signature branch) before the service is counted.
+			await waitForExecutions(n8n, shop.workflowId, 3, 30_000);
+			await sleep(2_000);
+			const after = await atTheService();
+			expect(after.jobs).toHaveLength(before.jobs.length);
+			expect(after.usage).toEqual(before.usage);
+			expect(existsSync(join(deliveryFolder, shop.savedAs))).toBe(false);
+		},
+		120_000,
+	);
 
 	it('turns a signed order into the machine file on disk, one job for the one line item with artwork', async () => {
 		const rawBody = shop.order(`${samples.url}/logo.svg`);
@@ -339,41 +355,46 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 		await n8n?.stop();
 	});
 
-	it('refuses unsigned and mis-signed orders (401) and orders with a field out of bounds (422, naming it); none creates, spends or writes anything', async () => {
-		const before = await atTheService();
-		const good = {
-			orderId: 'B-3001',
-			artworkUrl: `${samples.url}/logo.svg`,
-			widthMm: 60,
-			colourCount: 2,
-			format: 'dst',
-		};
-		expect((await post(good, null)).status).toBe(401);
-		expect((await post(good, 'not-the-shop-secret')).status).toBe(401);
-		const refusals: Array<[Record<string, unknown>, RegExp]> = [
-			[{ ...good, orderId: '../../etc/cron.d/x' }, /orderId: 1-40 letters, digits or dashes/],
-			[{ ...good, orderId: 'B-3001.dst/..' }, /orderId/],
-			[
-				{ ...good, artworkUrl: 'http://169.254.169.254/latest/meta-data/' },
-				/artworkUrl: an http\(s\) link on a host listed in Settings/,
-			],
-			[{ ...good, artworkUrl: `file:///etc/passwd` }, /artworkUrl/],
-			[{ ...good, artworkUrl: `http://user@127.0.0.1.evil.example/logo.svg` }, /artworkUrl/],
-			[{ ...good, widthMm: 5000 }, /widthMm: a number from 10 to 300/],
-			[{ ...good, colourCount: 2.5 }, /colourCount: a whole number from 1 to 24/],
-			[{ ...good, format: 'exe' }, /format: one of dst, exp/],
-			[{ ...good, threadPalette: 'Madeira; rm -rf' }, /threadPalette/],
-		];
-		for (const [order, reason] of refusals) {
-			const response = await post(order);
-			expect(response.status).toBe(422);
-			expect(((await response.json()) as { message: string }).message).toMatch(reason);
-		}
-		await waitForExecutions(n8n, exampleIds.shopOrder, 2 + refusals.length, 60_000);
-		await sleep(2_000);
-		const after = await atTheService();
-		expect(after.jobs).toHaveLength(before.jobs.length);
-		expect(after.usage).toEqual(before.usage);
-		expect(await readdir(deliveryFolder)).toEqual([]);
-	}, 180_000);
+	it(
+		'refuses unsigned and mis-signed orders (401) and orders with a field out of bounds (422, ' +
+			'naming it); none creates, spends or writes anything',
+		async () => {
+			const before = await atTheService();
+			const good = {
+				orderId: 'B-3001',
+				artworkUrl: `${samples.url}/logo.svg`,
+				widthMm: 60,
+				colourCount: 2,
+				format: 'dst',
+			};
+			expect((await post(good, null)).status).toBe(401);
+			expect((await post(good, 'not-the-shop-secret')).status).toBe(401);
+			const refusals: Array<[Record<string, unknown>, RegExp]> = [
+				[{ ...good, orderId: '../../etc/cron.d/x' }, /orderId: 1-40 letters, digits or dashes/],
+				[{ ...good, orderId: 'B-3001.dst/..' }, /orderId/],
+				[
+					{ ...good, artworkUrl: 'http://169.254.169.254/latest/meta-data/' },
+					/artworkUrl: an http\(s\) link on a host listed in Settings/,
+				],
+				[{ ...good, artworkUrl: `file:///etc/passwd` }, /artworkUrl/],
+				[{ ...good, artworkUrl: `http://user@127.0.0.1.evil.example/logo.svg` }, /artworkUrl/],
+				[{ ...good, widthMm: 5000 }, /widthMm: a number from 10 to 300/],
+				[{ ...good, colourCount: 2.5 }, /colourCount: a whole number from 1 to 24/],
+				[{ ...good, format: 'exe' }, /format: one of dst, exp/],
+				[{ ...good, threadPalette: 'Madeira; rm -rf' }, /threadPalette/],
+			];
+			for (const [order, reason] of refusals) {
+				const response = await post(order);
+				expect(response.status).toBe(422);
+				expect(((await response.json()) as { message: string }).message).toMatch(reason);
+			}
+			await waitForExecutions(n8n, exampleIds.shopOrder, 2 + refusals.length, 60_000);
+			await sleep(2_000);
+			const after = await atTheService();
+			expect(after.jobs).toHaveLength(before.jobs.length);
+			expect(after.usage).toEqual(before.usage);
+			expect(await readdir(deliveryFolder)).toEqual([]);
+		},
+		180_000,
+	);
 });

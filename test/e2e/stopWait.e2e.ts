@@ -123,37 +123,41 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 		await variant?.close();
 	});
 
-	it('ends the execution at once while the node sleeps between polls, and the node sends nothing more after the Stop', async () => {
-		const response = await fetch(`${n8n.url}/webhook/stop-wait`, {
-			method: 'POST',
-			signal: AbortSignal.timeout(30_000),
-		});
-		expect(response.status).toBe(200);
-		// The sixth listing is followed by a sleep of about 15 s (2 s growing by 1.5 each round).
-		await until(() => variant.of('GET /jobs').length >= 6, 90_000, 'six polls');
-		await sleep(1000);
-		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const listed = await n8n.rest<{ results: ExecutionSummary[] }>(
-			'GET',
-			`/rest/executions?filter=${filter}`,
-		);
-		const running = listed.results.find(
-			(execution) => execution.status === 'running' || execution.status === 'new',
-		);
-		expect(running).toBeDefined();
-		const sentBeforeStop = variant.requests.length;
+	it(
+		'ends the execution at once while the node sleeps between polls, and the node sends nothing ' +
+			'more after the Stop',
+		async () => {
+			const response = await fetch(`${n8n.url}/webhook/stop-wait`, {
+				method: 'POST',
+				signal: AbortSignal.timeout(30_000),
+			});
+			expect(response.status).toBe(200);
+			// The sixth listing is followed by a sleep of about 15 s (2 s growing by 1.5 each round).
+			await until(() => variant.of('GET /jobs').length >= 6, 90_000, 'six polls');
+			await sleep(1000);
+			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+			const listed = await n8n.rest<{ results: ExecutionSummary[] }>(
+				'GET',
+				`/rest/executions?filter=${filter}`,
+			);
+			const running = listed.results.find(
+				(execution) => execution.status === 'running' || execution.status === 'new',
+			);
+			expect(running).toBeDefined();
+			const sentBeforeStop = variant.requests.length;
 
-		const stopAt = Date.now();
-		await n8n.rest('POST', `/rest/executions/${running!.id}/stop`);
-		const stopTookMs = Date.now() - stopAt;
-		expect(stopTookMs).toBeLessThan(2000);
+			const stopAt = Date.now();
+			await n8n.rest('POST', `/rest/executions/${running!.id}/stop`);
+			const stopTookMs = Date.now() - stopAt;
+			expect(stopTookMs).toBeLessThan(2000);
 
-		// Past the end of the sleep the node was in: had it gone on sleeping, it would end (and be saved) only now.
-		await sleep(17_000);
-		const execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`);
-		expect(execution.status).toBe('canceled');
-		const endedAfterStopMs = new Date(String(execution.stoppedAt)).getTime() - stopAt;
-		expect(endedAfterStopMs).toBeLessThan(2000);
-		expect(variant.requests.length).toBe(sentBeforeStop);
-	});
+			// Past the end of the sleep the node was in: had it gone on sleeping, it would end (and be saved) only now.
+			await sleep(17_000);
+			const execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`);
+			expect(execution.status).toBe('canceled');
+			const endedAfterStopMs = new Date(String(execution.stoppedAt)).getTime() - stopAt;
+			expect(endedAfterStopMs).toBeLessThan(2000);
+			expect(variant.requests.length).toBe(sentBeforeStop);
+		},
+	);
 });

@@ -1,7 +1,9 @@
 /**
  * What the node guarantees, in a real n8n (2.41.1 or 1.123.81, `n8n execute`): the API key stays with
- * the service's origin when it redirects, and answers with only the spec's required fields (or extra fields and nulls) work.
- * The service is the suite's sandbox behind a loopback proxy that rewrites its answers (test/support/variantService.ts).
+ * the service's origin when it redirects, and answers with only the spec's required fields (or
+ * extra fields and nulls) work.
+ * The service is the suite's sandbox behind a loopback proxy that rewrites its answers
+ * (test/support/variantService.ts).
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

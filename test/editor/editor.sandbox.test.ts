@@ -52,40 +52,44 @@ const picked = (credentials: ApiCredentials, job: IDataObject) => ({
 });
 
 describe("the Job picker lists the account's recent jobs", () => {
-	test('each with its source file, output format, workflow, status and age; searchable; linked with its workflow', async () => {
-		const credentials = await env.credentials();
-		const [converted] = await createJobs(credentials, 'conversion', 'dst', [
-			embroideryItem('Star.pes'),
-		]);
-		const [digitised] = await createJobs(credentials, 'digitising', 'pes', [artworkItem()]);
+	test(
+		'each with its source file, output format, workflow, status and age; searchable; linked ' +
+			'with its workflow',
+		async () => {
+			const credentials = await env.credentials();
+			const [converted] = await createJobs(credentials, 'conversion', 'dst', [
+				embroideryItem('Star.pes'),
+			]);
+			const [digitised] = await createJobs(credentials, 'digitising', 'pes', [artworkItem()]);
 
-		const all = await listSearch('searchJobs', credentials);
-		expect(all.results).toEqual([
-			{
-				name: 'logo.svg → PES · digitising · completed · just now',
-				value: digitised.id,
-				url: `${credentials.baseUrl}/jobs/digitising/${String(digitised.id)}`,
-			},
-			{
-				name: 'Star.pes → DST · conversion · completed · just now',
-				value: converted.id,
-				url: `${credentials.baseUrl}/jobs/conversion/${String(converted.id)}`,
-			},
-		]);
-		expect(
-			(await listSearch('searchJobs', credentials, 'star')).results.map((result) => result.value),
-		).toEqual([converted.id]);
-		expect(
-			(await listSearch('searchJobs', credentials, 'digitising logo')).results.map(
-				(result) => result.value,
-			),
-		).toEqual([digitised.id]);
-		expect(
-			(await listSearch('searchJobs', credentials, String(converted.id).slice(-6).toLowerCase()))
-				.results,
-		).toHaveLength(1);
-		expect((await listSearch('searchJobs', credentials, 'failed')).results).toEqual([]);
-	});
+			const all = await listSearch('searchJobs', credentials);
+			expect(all.results).toEqual([
+				{
+					name: 'logo.svg → PES · digitising · completed · just now',
+					value: digitised.id,
+					url: `${credentials.baseUrl}/jobs/digitising/${String(digitised.id)}`,
+				},
+				{
+					name: 'Star.pes → DST · conversion · completed · just now',
+					value: converted.id,
+					url: `${credentials.baseUrl}/jobs/conversion/${String(converted.id)}`,
+				},
+			]);
+			expect(
+				(await listSearch('searchJobs', credentials, 'star')).results.map((result) => result.value),
+			).toEqual([converted.id]);
+			expect(
+				(await listSearch('searchJobs', credentials, 'digitising logo')).results.map(
+					(result) => result.value,
+				),
+			).toEqual([digitised.id]);
+			expect(
+				(await listSearch('searchJobs', credentials, String(converted.id).slice(-6).toLowerCase()))
+					.results,
+			).toHaveLength(1);
+			expect((await listSearch('searchJobs', credentials, 'failed')).results).toEqual([]);
+		},
+	);
 
 	test("a key without jobs:read gets the service's refusal, not an empty list", async () => {
 		const credentials = await env.credentials({ plan: 'credits' }, ['formats:read']);
@@ -175,14 +179,17 @@ describe('execution hints on the node', () => {
 				location: 'outputPane',
 				message: expect.stringMatching(
 					new RegExp(
-						`^Job ${String(job.id)} has \\d+ warnings?: .*EXP carries no thread colours.* Check the design before you stitch it\\.$`,
+						`^Job ${String(job.id)} has \\d+ warnings?: .*EXP carries no thread colours.* ` +
+							`Check the design before you stitch it\\.$`,
 					),
 				),
 			},
 			{
 				type: 'info',
 				location: 'outputPane',
-				message: `The machine files of job ${String(job.id)} are locked. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+				message:
+					`The machine files of job ${String(job.id)} are locked. Use Job > Unlock (it spends a ` +
+					`subscription entitlement or credits), then download the files.`,
 			},
 		]);
 	});
@@ -202,7 +209,8 @@ describe('execution hints on the node', () => {
 			v2,
 		);
 		expect(hintsOf(locked).map((hint) => hint.message)).toContain(
-			`The machine files of job ${String(job.id)} are locked, and its preview is watermarked. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+			`The machine files of job ${String(job.id)} are locked, and its preview is watermarked. ` +
+				`Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
 		);
 		itemsOf(
 			await run(

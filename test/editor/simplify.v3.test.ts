@@ -91,36 +91,45 @@ async function downloadLink(credentials: ApiCredentials, url: string) {
 }
 
 describe('Simplify in node version 3', () => {
-	test('Get returns the ten fields in order, flat, with links that download: the preview now, the machine file after Unlock', async () => {
-		const credentials = await env.credentials();
-		const job = await convertedJob(credentials);
-		const locked = await getJob(credentials, job);
-		expect(Object.keys(locked)).toEqual(tenFields);
-		expect(locked).toMatchObject({
-			id: job.id,
-			workflow: 'conversion',
-			status: 'completed',
-			downloadsUnlocked: false,
-			outputUrl: null,
-			previewUrl: expect.stringContaining('signature='),
-			warnings: expect.arrayContaining([expect.stringMatching(/EXP carries no thread colours/)]),
-			failureCode: null,
-			failureReason: null,
-		});
-		const preview = await downloadLink(credentials, locked.previewUrl as string);
-		expect(preview.binary?.data.mimeType).toMatch(/^image\//);
+	test(
+		'Get returns the ten fields in order, flat, with links that download: the preview now, the ' +
+			'machine file after Unlock',
+		async () => {
+			const credentials = await env.credentials();
+			const job = await convertedJob(credentials);
+			const locked = await getJob(credentials, job);
+			expect(Object.keys(locked)).toEqual(tenFields);
+			expect(locked).toMatchObject({
+				id: job.id,
+				workflow: 'conversion',
+				status: 'completed',
+				downloadsUnlocked: false,
+				outputUrl: null,
+				previewUrl: expect.stringContaining('signature='),
+				warnings: expect.arrayContaining([expect.stringMatching(/EXP carries no thread colours/)]),
+				failureCode: null,
+				failureReason: null,
+			});
+			const preview = await downloadLink(credentials, locked.previewUrl as string);
+			expect(preview.binary?.data.mimeType).toMatch(/^image\//);
 
-		itemsOf(
-			await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3),
-		);
-		const unlocked = await getJob(credentials, job);
-		expect(unlocked).toMatchObject({
-			downloadsUnlocked: true,
-			outputUrl: expect.stringContaining('signature='),
-		});
-		const machineFile = await downloadLink(credentials, unlocked.outputUrl as string);
-		expect(machineFile.binary?.data.fileName).toMatch(/\.exp$/i);
-	});
+			itemsOf(
+				await run(
+					credentials,
+					{ resource: 'job', operation: 'unlock', jobId: byId(job) },
+					[{}],
+					v3,
+				),
+			);
+			const unlocked = await getJob(credentials, job);
+			expect(unlocked).toMatchObject({
+				downloadsUnlocked: true,
+				outputUrl: expect.stringContaining('signature='),
+			});
+			const machineFile = await downloadLink(credentials, unlocked.outputUrl as string);
+			expect(machineFile.binary?.data.fileName).toMatch(/\.exp$/i);
+		},
+	);
 
 	test('Get Many returns the ten fields for each listed job; Simplify off returns the listing entry', async () => {
 		const credentials = await env.credentials();
@@ -150,79 +159,88 @@ describe('Simplify in node version 3', () => {
 		});
 	});
 
-	test('Create with Wait for Completion, Wait for Completion and Unlock return the ten fields; the binary stays as it is', async () => {
-		const credentials = await env.credentials();
-		const [created] = itemsOf(
-			await run(
-				credentials,
-				{
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'exp',
-					waitForCompletion: true,
-					timeout: 120,
-					downloadResults: ['outputs', 'preview'],
-					unlockBeforeDownload: true,
-				},
-				[embroideryItem('Star.pes')],
-				v3,
-			),
-		);
-		expect(Object.keys(created.json)).toEqual(tenFields);
-		expect(created.json).toMatchObject({
-			status: 'completed',
-			downloadsUnlocked: true,
-			outputUrl: expect.stringContaining('signature='),
-		});
-		expect(Object.values(created.binary ?? {}).map((file) => file.fileName)).toEqual(
-			expect.arrayContaining([expect.stringMatching(/\.exp$/i)]),
-		);
+	test(
+		'Create with Wait for Completion, Wait for Completion and Unlock return the ten fields; the ' +
+			'binary stays as it is',
+		async () => {
+			const credentials = await env.credentials();
+			const [created] = itemsOf(
+				await run(
+					credentials,
+					{
+						resource: 'job',
+						operation: 'create',
+						workflow: 'conversion',
+						binaryPropertyName: 'data',
+						format: 'exp',
+						waitForCompletion: true,
+						timeout: 120,
+						downloadResults: ['outputs', 'preview'],
+						unlockBeforeDownload: true,
+					},
+					[embroideryItem('Star.pes')],
+					v3,
+				),
+			);
+			expect(Object.keys(created.json)).toEqual(tenFields);
+			expect(created.json).toMatchObject({
+				status: 'completed',
+				downloadsUnlocked: true,
+				outputUrl: expect.stringContaining('signature='),
+			});
+			expect(Object.values(created.binary ?? {}).map((file) => file.fileName)).toEqual(
+				expect.arrayContaining([expect.stringMatching(/\.exp$/i)]),
+			);
 
-		const job = await convertedJob(credentials, 'Star.JEF');
-		expect(Object.keys(job)).toEqual(tenFields);
-		const [waited] = itemsOf(
-			await run(
-				credentials,
-				{ resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 },
-				[{}],
-				v3,
-			),
-		);
-		expect(Object.keys(waited.json)).toEqual(tenFields);
-		expect(waited.json).toMatchObject({
-			id: job.id,
-			status: 'completed',
-			downloadsUnlocked: false,
-			outputUrl: null,
-		});
+			const job = await convertedJob(credentials, 'Star.JEF');
+			expect(Object.keys(job)).toEqual(tenFields);
+			const [waited] = itemsOf(
+				await run(
+					credentials,
+					{ resource: 'job', operation: 'waitForCompletion', jobId: byId(job), timeout: 60 },
+					[{}],
+					v3,
+				),
+			);
+			expect(Object.keys(waited.json)).toEqual(tenFields);
+			expect(waited.json).toMatchObject({
+				id: job.id,
+				status: 'completed',
+				downloadsUnlocked: false,
+				outputUrl: null,
+			});
 
-		const [unlocked] = itemsOf(
-			await run(credentials, { resource: 'job', operation: 'unlock', jobId: byId(job) }, [{}], v3),
-		);
-		expect(Object.keys(unlocked.json)).toEqual(tenFields);
-		expect(unlocked.json).toMatchObject({
-			id: job.id,
-			downloadsUnlocked: true,
-			outputUrl: expect.stringContaining('signature='),
-		});
+			const [unlocked] = itemsOf(
+				await run(
+					credentials,
+					{ resource: 'job', operation: 'unlock', jobId: byId(job) },
+					[{}],
+					v3,
+				),
+			);
+			expect(Object.keys(unlocked.json)).toEqual(tenFields);
+			expect(unlocked.json).toMatchObject({
+				id: job.id,
+				downloadsUnlocked: true,
+				outputUrl: expect.stringContaining('signature='),
+			});
 
-		const [rawUnlock] = itemsOf(
-			await run(
-				credentials,
-				{ resource: 'job', operation: 'unlock', jobId: byId(job), simplify: false },
-				[{}],
-				v3,
-			),
-		);
-		expect(rawUnlock.json).toMatchObject({
-			id: job.id,
-			downloadsUnlocked: true,
-			message: expect.any(String),
-			outputs: expect.any(Array),
-		});
-	});
+			const [rawUnlock] = itemsOf(
+				await run(
+					credentials,
+					{ resource: 'job', operation: 'unlock', jobId: byId(job), simplify: false },
+					[{}],
+					v3,
+				),
+			);
+			expect(rawUnlock.json).toMatchObject({
+				id: job.id,
+				downloadsUnlocked: true,
+				message: expect.any(String),
+				outputs: expect.any(Array),
+			});
+		},
+	);
 
 	test('version 2 Unlock and Wait for Completion return the whole job as before', async () => {
 		const credentials = await env.credentials();

@@ -39,40 +39,44 @@ describe('Embroidery Trigger: Simplify', () => {
 		expect(item.binary?.preview?.mimeType).toMatch(/^image\//);
 	});
 
-	test('version 1.2 emits the ten flat fields, with the preview link (the machine file link stays null until Unlock)', async () => {
-		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({
-			parameters: { ...both, options: { downloadFiles: true } },
-			credentials: account.credentials,
-			typeVersion: 1.2,
-		});
-		expect(await trigger.activate()).toBeNull();
-		const ids = await convert(account, 1);
-		await waitUntilEnded(account, ids);
-		const [item] = (await trigger.poll()) ?? [];
-		expect(Object.keys(item.json)).toEqual([
-			'id',
-			'workflow',
-			'status',
-			'downloadsUnlocked',
-			'outputUrl',
-			'previewUrl',
-			'warnings',
-			'failureCode',
-			'failureReason',
-			'attemptCount',
-		]);
-		expect(item.json).toMatchObject({
-			id: ids[0],
-			workflow: 'conversion',
-			status: 'completed',
-			downloadsUnlocked: false,
-			outputUrl: null,
-			previewUrl: expect.stringContaining('signature='),
-			warnings: expect.any(Array),
-		});
-		expect(item.binary?.preview?.mimeType).toMatch(/^image\//);
-	});
+	test(
+		'version 1.2 emits the ten flat fields, with the preview link (the machine file link stays ' +
+			'null until Unlock)',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const trigger = new ActiveTriggerHarness({
+				parameters: { ...both, options: { downloadFiles: true } },
+				credentials: account.credentials,
+				typeVersion: 1.2,
+			});
+			expect(await trigger.activate()).toBeNull();
+			const ids = await convert(account, 1);
+			await waitUntilEnded(account, ids);
+			const [item] = (await trigger.poll()) ?? [];
+			expect(Object.keys(item.json)).toEqual([
+				'id',
+				'workflow',
+				'status',
+				'downloadsUnlocked',
+				'outputUrl',
+				'previewUrl',
+				'warnings',
+				'failureCode',
+				'failureReason',
+				'attemptCount',
+			]);
+			expect(item.json).toMatchObject({
+				id: ids[0],
+				workflow: 'conversion',
+				status: 'completed',
+				downloadsUnlocked: false,
+				outputUrl: null,
+				previewUrl: expect.stringContaining('signature='),
+				warnings: expect.any(Array),
+			});
+			expect(item.binary?.preview?.mimeType).toMatch(/^image\//);
+		},
+	);
 
 	test('Simplify off, and version 1 triggers, keep the raw job', async () => {
 		const account = await newAccount(admin, sandbox);

@@ -43,7 +43,11 @@ describe('Ceilings of one job', () => {
 			expect(() => writePattern(pattern, format)).toThrow(PatternTooLargeError);
 		expect(writePattern(pattern, 'xxx').bytes.length).toBeLessThan(source.length + 16);
 		expect(() => writePattern(pattern, 'dst')).toThrow(
-			/Written as DST, this design of 60,001 entries would need 15,900,001 records: its moves \(up to 3\.2 m long\) must be split into steps of at most 12\.1 mm\. A conversion may write at most 280,003 records/,
+			new RegExp(
+				'Written as DST, this design of 60,001 entries would need 15,900,001 ' +
+					'records: its moves \\(up to 3\\.2 m long\\) must be split into ' +
+					'steps of at most 12\\.1 mm\\. A conversion may write at most 280,003 records',
+			),
 		);
 	});
 

@@ -63,7 +63,8 @@ function expectSafeRead(module: FormatModule, bytes: Uint8Array, what: string): 
 	const limit = 4 * bytes.length + 4096;
 	if (pattern.length > limit || pattern.xs.length > 2 * limit) {
 		throw new Error(
-			`${module.info.format} reader made ${pattern.length} entries (capacity ${pattern.xs.length}) from ${bytes.length} bytes of ${what}`,
+			`${module.info.format} reader made ${pattern.length} entries ` +
+				`(capacity ${pattern.xs.length}) from ${bytes.length} bytes of ${what}`,
 		);
 	}
 	if (pattern.threads.length > bytes.length + 16) {

@@ -127,7 +127,10 @@ describe('colour blocks and chart snapping', () => {
 		expect(codes[2]).not.toBe(5);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toMatch(
-			/^PEC stores only Brother's 64-colour thread chart; colours were snapped to the nearest: #ee1111 → Red \(5, #ed171f\)/,
+			new RegExp(
+				"^PEC stores only Brother's 64-colour thread chart; colours were " +
+					'snapped to the nearest: #ee1111 → Red \\(5, #ed171f\\)',
+			),
 		);
 	});
 

@@ -158,32 +158,36 @@ describe('VP3 writer and reader', () => {
 		expect(warnings.join(' ')).toMatch(/split into shorter stitches/);
 	});
 
-	it('encodes moves as VP3 readers decode them: long moves over 25.5 mm are trimmed moves, shorter ones stitches', () => {
-		const design = patternOf([
-			[0, 0, Command.Stitch],
-			[10, 0, Command.Stitch],
-			[10, 0, Command.Trim],
-			[210, 100, Command.Jump],
-			[215, 100, Command.Stitch],
-			[215, 100, Command.Trim],
-			[3215, -2900, Command.Jump],
-			[3215, -2900, Command.Stitch],
-			[3220, -2900, Command.Stitch],
-			[3220, -2900, Command.End],
-		]);
-		const { bytes, warnings } = write(design);
-		const hex = Buffer.from(bytes).toString('hex');
-		// After the trim the 20 mm move folds into the next stitch, sent as a long move (80 01 .. 80 02).
-		expect(hex).toContain('8003' + '8001' + '00cd' + '0064' + '8002');
-		// The 300 mm move is a long move of its own, and the needle then sews where it landed.
-		expect(hex).toContain('8003' + '8001' + '0bb8' + 'f448' + '8002' + '0000' + '0500');
-		const back = read(bytes);
-		const kinds = Array.from(back.commands.subarray(0, back.length));
-		expect(kinds.filter((kind) => kind === Command.Jump)).toHaveLength(1);
-		expect(countCommands(back, Command.Trim)).toBe(2);
-		expect(countCommands(back, Command.Stitch)).toBe(5);
-		expect(warnings.join(' ')).not.toMatch(/without a trim/);
-	});
+	it(
+		'encodes moves as VP3 readers decode them: long moves over 25.5 mm are trimmed moves, ' +
+			'shorter ones stitches',
+		() => {
+			const design = patternOf([
+				[0, 0, Command.Stitch],
+				[10, 0, Command.Stitch],
+				[10, 0, Command.Trim],
+				[210, 100, Command.Jump],
+				[215, 100, Command.Stitch],
+				[215, 100, Command.Trim],
+				[3215, -2900, Command.Jump],
+				[3215, -2900, Command.Stitch],
+				[3220, -2900, Command.Stitch],
+				[3220, -2900, Command.End],
+			]);
+			const { bytes, warnings } = write(design);
+			const hex = Buffer.from(bytes).toString('hex');
+			// After the trim the 20 mm move folds into the next stitch, sent as a long move (80 01 .. 80 02).
+			expect(hex).toContain('8003' + '8001' + '00cd' + '0064' + '8002');
+			// The 300 mm move is a long move of its own, and the needle then sews where it landed.
+			expect(hex).toContain('8003' + '8001' + '0bb8' + 'f448' + '8002' + '0000' + '0500');
+			const back = read(bytes);
+			const kinds = Array.from(back.commands.subarray(0, back.length));
+			expect(kinds.filter((kind) => kind === Command.Jump)).toHaveLength(1);
+			expect(countCommands(back, Command.Trim)).toBe(2);
+			expect(countCommands(back, Command.Stitch)).toBe(5);
+			expect(warnings.join(' ')).not.toMatch(/without a trim/);
+		},
+	);
 
 	it('reads a long move over 25.5 mm after a stitch as a trim and a move, as Pfaff machines cut there', () => {
 		const design = patternOf([

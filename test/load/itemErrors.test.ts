@@ -102,102 +102,115 @@ describe('per-item errors while the other items go on', () => {
 		expectNoKeyIn(run.items, key);
 	});
 
-	it('an expired source: Retry of that job says it expired and cannot be retried, the others are queued again', async () => {
-		const key = await newKey();
-		await shop.admin.setFaults({ engineFailureRate: 1 });
-		try {
-			const [old] = await createdJobs(key, 1);
-			await shop.admin.advanceClock(3000);
-			const recent = await createdJobs(key, 2);
-			// The first source is now 3600 s old: past the sandbox's source lifetime; the two others are not.
-			await shop.admin.advanceClock(700);
-			await shop.admin.setFaults({ engineFailureRate: 0, processingPaused: true });
+	it(
+		'an expired source: Retry of that job says it expired and cannot be retried, the others are ' +
+			'queued again',
+		async () => {
+			const key = await newKey();
+			await shop.admin.setFaults({ engineFailureRate: 1 });
+			try {
+				const [old] = await createdJobs(key, 1);
+				await shop.admin.advanceClock(3000);
+				const recent = await createdJobs(key, 2);
+				// The first source is now 3600 s old: past the sandbox's source lifetime; the two others are not.
+				await shop.admin.advanceClock(700);
+				await shop.admin.setFaults({ engineFailureRate: 0, processingPaused: true });
+				const { run } = await runOrders(
+					shop,
+					key,
+					[old, ...recent].map((id) => ({ json: { id } })),
+					{ resource: 'job', operation: 'retry', jobId: '={{ $json.id }}', workflow: 'conversion' },
+				);
+
+				expect(run.error).toBeUndefined();
+				expect(run.items).toHaveLength(3);
+				expect(run.items[0].json.httpCode).toBe('410');
+				expect(errorOf(run.items[0])).toMatch(/source file has expired/);
+				expect(errorOf(run.items[0])).toMatch(/Create a new job/);
+				for (const item of run.items.slice(1))
+					expect(item.json).toMatchObject({ status: 'queued' });
+				expect(storedJobs(shop.sandbox, key.accountId).map((job) => job.status)).toEqual([
+					'failed',
+					'queued',
+					'queued',
+				]);
+				expectNoKeyIn(run.items, key);
+			} finally {
+				await shop.admin.clearFaults();
+			}
+		},
+	);
+
+	it(
+		'a key revoked mid-run: the items done before keep their files, each later item gets the ' +
+			'authentication error',
+		async () => {
+			const key = await newKey();
+			const ids = await createdJobs(key, 5);
+			let downloads = 0;
+			shop.proxy.answerWith(async (request) => {
+				if (request.route === 'GET /jobs/conversion/{id}' && ++downloads === 3)
+					await shop.admin.revokeKey(key.keyId);
+				return undefined;
+			});
 			const { run } = await runOrders(
 				shop,
 				key,
-				[old, ...recent].map((id) => ({ json: { id } })),
-				{ resource: 'job', operation: 'retry', jobId: '={{ $json.id }}', workflow: 'conversion' },
+				ids.map((id) => ({ json: { id } })),
+				{
+					resource: 'job',
+					operation: 'download',
+					jobId: '={{ $json.id }}',
+					workflow: 'conversion',
+					files: ['preview'],
+				},
 			);
 
 			expect(run.error).toBeUndefined();
-			expect(run.items).toHaveLength(3);
-			expect(run.items[0].json.httpCode).toBe('410');
-			expect(errorOf(run.items[0])).toMatch(/source file has expired/);
-			expect(errorOf(run.items[0])).toMatch(/Create a new job/);
-			for (const item of run.items.slice(1)) expect(item.json).toMatchObject({ status: 'queued' });
-			expect(storedJobs(shop.sandbox, key.accountId).map((job) => job.status)).toEqual([
-				'failed',
-				'queued',
-				'queued',
-			]);
+			expect(run.items).toHaveLength(5);
+			for (const item of run.items.slice(0, 2))
+				expect(item.binary?.preview ?? item.binary?.data).toBeDefined();
+			for (const item of run.items.slice(2)) {
+				expect(item.json.httpCode).toBe('401');
+				expect(errorOf(item)).toMatch(/Authentication failed/);
+				expect(errorOf(item)).toMatch(/revoked/);
+			}
 			expectNoKeyIn(run.items, key);
-		} finally {
-			await shop.admin.clearFaults();
-		}
-	});
+		},
+	);
 
-	it('a key revoked mid-run: the items done before keep their files, each later item gets the authentication error', async () => {
-		const key = await newKey();
-		const ids = await createdJobs(key, 5);
-		let downloads = 0;
-		shop.proxy.answerWith(async (request) => {
-			if (request.route === 'GET /jobs/conversion/{id}' && ++downloads === 3)
-				await shop.admin.revokeKey(key.keyId);
-			return undefined;
-		});
-		const { run } = await runOrders(
-			shop,
-			key,
-			ids.map((id) => ({ json: { id } })),
-			{
-				resource: 'job',
-				operation: 'download',
-				jobId: '={{ $json.id }}',
-				workflow: 'conversion',
-				files: ['preview'],
-			},
-		);
+	it(
+		'credits running out mid-batch: the unlocks paid for are downloaded, the others say credits ' +
+			'are missing',
+		async () => {
+			const probe = await newKey({ plan: 'credits', creditBalance: 0 });
+			const cost = Number((await shop.admin.usage(probe.accountId)).conversionCreditCost);
+			const key = await newKey({ plan: 'credits', creditBalance: 3 * cost });
+			const { run } = await runOrders(
+				shop,
+				key,
+				orderItems(5),
+				createWaitDownload(['outputs'], true),
+			);
 
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(5);
-		for (const item of run.items.slice(0, 2))
-			expect(item.binary?.preview ?? item.binary?.data).toBeDefined();
-		for (const item of run.items.slice(2)) {
-			expect(item.json.httpCode).toBe('401');
-			expect(errorOf(item)).toMatch(/Authentication failed/);
-			expect(errorOf(item)).toMatch(/revoked/);
-		}
-		expectNoKeyIn(run.items, key);
-	});
-
-	it('credits running out mid-batch: the unlocks paid for are downloaded, the others say credits are missing', async () => {
-		const probe = await newKey({ plan: 'credits', creditBalance: 0 });
-		const cost = Number((await shop.admin.usage(probe.accountId)).conversionCreditCost);
-		const key = await newKey({ plan: 'credits', creditBalance: 3 * cost });
-		const { run } = await runOrders(
-			shop,
-			key,
-			orderItems(5),
-			createWaitDownload(['outputs'], true),
-		);
-
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(5);
-		const downloaded = run.items.filter((item) => item.binary?.data !== undefined);
-		const refused = run.items.filter((item) => item.json.error !== undefined);
-		expect(downloaded).toHaveLength(3);
-		expect(refused).toHaveLength(2);
-		for (const item of refused) {
-			expect(item.json.httpCode).toBe('422');
-			expect(errorOf(item)).toMatch(/credit/i);
-		}
-		const stored = storedJobs(shop.sandbox, key.accountId);
-		expect(stored).toHaveLength(5);
-		expect(stored.filter((job) => job.downloadsUnlocked)).toHaveLength(3);
-		expect(stored.every((job) => (job.events.unlocked ?? 0) <= 1)).toBe(true);
-		expect((await shop.admin.usage(key.accountId)).creditBalance).toBe(0);
-		expectNoKeyIn(run.items, key);
-	});
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(5);
+			const downloaded = run.items.filter((item) => item.binary?.data !== undefined);
+			const refused = run.items.filter((item) => item.json.error !== undefined);
+			expect(downloaded).toHaveLength(3);
+			expect(refused).toHaveLength(2);
+			for (const item of refused) {
+				expect(item.json.httpCode).toBe('422');
+				expect(errorOf(item)).toMatch(/credit/i);
+			}
+			const stored = storedJobs(shop.sandbox, key.accountId);
+			expect(stored).toHaveLength(5);
+			expect(stored.filter((job) => job.downloadsUnlocked)).toHaveLength(3);
+			expect(stored.every((job) => (job.events.unlocked ?? 0) <= 1)).toBe(true);
+			expect((await shop.admin.usage(key.accountId)).creditBalance).toBe(0);
+			expectNoKeyIn(run.items, key);
+		},
+	);
 });
 
 describe('one job whose detail cannot be read while the others finish (Include Full Job)', () => {

@@ -29,74 +29,78 @@ async function activateDespiteFaults(
 	}
 }
 
-describe('Embroidery Trigger, a shop of 50 orders under 30% 429s, 10% 5xx, 5% dropped connections and 500 ms latency', () => {
-	it('emits every job that ends exactly once across restarts of the poller, and never shows the key', async () => {
-		const logs = captureLogs();
-		try {
-			const key = await shopKey(shop, { plan: 'internal' });
-			// Orders arrive through another key of the account; the trigger's own key only reads.
-			const shopSide = new Api(shop.sandbox, (await shop.admin.createKey(key.accountId)).key);
-			const triggerKey = await shop.admin.createKey(key.accountId, ['jobs:read']);
-			const trigger = new ActiveTriggerHarness({
-				parameters: { events: ['completed', 'failed'], workflow: 'both' },
-				credentials: { apiKey: triggerKey.key, baseUrl: key.baseUrl },
-			});
-			await shop.admin.setFaults(networkTrouble);
-			await activateDespiteFaults(trigger, false);
+describe(
+	'Embroidery Trigger, a shop of 50 orders under 30% 429s, 10% 5xx, 5% dropped connections and ' +
+		'500 ms latency',
+	() => {
+		it('emits every job that ends exactly once across restarts of the poller, and never shows the key', async () => {
+			const logs = captureLogs();
+			try {
+				const key = await shopKey(shop, { plan: 'internal' });
+				// Orders arrive through another key of the account; the trigger's own key only reads.
+				const shopSide = new Api(shop.sandbox, (await shop.admin.createKey(key.accountId)).key);
+				const triggerKey = await shop.admin.createKey(key.accountId, ['jobs:read']);
+				const trigger = new ActiveTriggerHarness({
+					parameters: { events: ['completed', 'failed'], workflow: 'both' },
+					credentials: { apiKey: triggerKey.key, baseUrl: key.baseUrl },
+				});
+				await shop.admin.setFaults(networkTrouble);
+				await activateDespiteFaults(trigger, false);
 
-			const created: string[] = [];
-			const sources = orderItems(orders);
-			for (let start = 0; start < orders; start += 10) {
-				// The shop's own uploads go through a calm network: the faults are for the trigger's requests.
-				await shop.admin.setFaults({ ...calm, engineFailureRate: 0.2 });
-				const files = sources.slice(start, start + 10).map((item) => ({
-					field: 'files[]',
-					name: item.binary!.data.fileName,
-					bytes: item.binary!.data.data,
-				}));
-				const answer = await shopSide.createJob({ workflow: 'conversion', format: 'pes' }, files);
-				expect(answer.status).toBe(202);
-				created.push(...(answer.body.jobs as Array<{ id: string }>).map((job) => job.id));
-				await shop.admin.setFaults({ ...networkTrouble, engineFailureRate: 0.2 });
-				await trigger.poll();
-				// Two restarts while jobs are still running: what was only in memory is lost, the saved state is not.
-				if (start === 20 || start === 40) await activateDespiteFaults(trigger, true);
-			}
+				const created: string[] = [];
+				const sources = orderItems(orders);
+				for (let start = 0; start < orders; start += 10) {
+					// The shop's own uploads go through a calm network: the faults are for the trigger's requests.
+					await shop.admin.setFaults({ ...calm, engineFailureRate: 0.2 });
+					const files = sources.slice(start, start + 10).map((item) => ({
+						field: 'files[]',
+						name: item.binary!.data.fileName,
+						bytes: item.binary!.data.data,
+					}));
+					const answer = await shopSide.createJob({ workflow: 'conversion', format: 'pes' }, files);
+					expect(answer.status).toBe(202);
+					created.push(...(answer.body.jobs as Array<{ id: string }>).map((job) => job.id));
+					await shop.admin.setFaults({ ...networkTrouble, engineFailureRate: 0.2 });
+					await trigger.poll();
+					// Two restarts while jobs are still running: what was only in memory is lost, the saved state is not.
+					if (start === 20 || start === 40) await activateDespiteFaults(trigger, true);
+				}
 
-			const ended = () =>
-				storedJobs(shop.sandbox, key.accountId).filter((job) =>
-					['completed', 'failed'].includes(job.status),
-				);
-			const emittedIds = () => trigger.emittedItems().map((item) => String(item.json.id));
-			for (
-				let poll = 0;
-				poll < 60 && (ended().length < orders || new Set(emittedIds()).size < orders);
-				poll++
-			) {
-				await trigger.poll();
-				await new Promise((resolve) => setTimeout(resolve, 500));
-			}
-			await activateDespiteFaults(trigger, true);
-			for (let poll = 0; poll < 3; poll++) await trigger.poll();
-			await shop.admin.clearFaults();
+				const ended = () =>
+					storedJobs(shop.sandbox, key.accountId).filter((job) =>
+						['completed', 'failed'].includes(job.status),
+					);
+				const emittedIds = () => trigger.emittedItems().map((item) => String(item.json.id));
+				for (
+					let poll = 0;
+					poll < 60 && (ended().length < orders || new Set(emittedIds()).size < orders);
+					poll++
+				) {
+					await trigger.poll();
+					await new Promise((resolve) => setTimeout(resolve, 500));
+				}
+				await activateDespiteFaults(trigger, true);
+				for (let poll = 0; poll < 3; poll++) await trigger.poll();
+				await shop.admin.clearFaults();
 
-			const stored = storedJobs(shop.sandbox, key.accountId);
-			expect(stored).toHaveLength(orders);
-			expect(stored.every((job) => ['completed', 'failed'].includes(job.status))).toBe(true);
-			expect(stored.some((job) => job.status === 'failed')).toBe(true);
-			const emitted: INodeExecutionData[] = trigger.emittedItems();
-			expect([...emittedIds()].sort()).toEqual([...created].sort());
-			for (const item of emitted) {
-				expect(item.json.status).toBe(stored.find((job) => job.id === item.json.id)?.status);
+				const stored = storedJobs(shop.sandbox, key.accountId);
+				expect(stored).toHaveLength(orders);
+				expect(stored.every((job) => ['completed', 'failed'].includes(job.status))).toBe(true);
+				expect(stored.some((job) => job.status === 'failed')).toBe(true);
+				const emitted: INodeExecutionData[] = trigger.emittedItems();
+				expect([...emittedIds()].sort()).toEqual([...created].sort());
+				for (const item of emitted) {
+					expect(item.json.status).toBe(stored.find((job) => job.id === item.json.id)?.status);
+				}
+				expect(JSON.stringify(emitted)).not.toContain(triggerKey.key);
+				for (const failure of trigger.failures)
+					expect(`${failure.message} ${JSON.stringify(failure)}`).not.toContain(triggerKey.key);
+				const lines = logs.lines.join('\n');
+				expect(lines).toMatch(/Embroidery API GET \/jobs: (HTTP \d+|no answer)/);
+				expect(lines).not.toContain(triggerKey.key);
+			} finally {
+				logs.stop();
 			}
-			expect(JSON.stringify(emitted)).not.toContain(triggerKey.key);
-			for (const failure of trigger.failures)
-				expect(`${failure.message} ${JSON.stringify(failure)}`).not.toContain(triggerKey.key);
-			const lines = logs.lines.join('\n');
-			expect(lines).toMatch(/Embroidery API GET \/jobs: (HTTP \d+|no answer)/);
-			expect(lines).not.toContain(triggerKey.key);
-		} finally {
-			logs.stop();
-		}
-	});
-});
+		});
+	},
+);

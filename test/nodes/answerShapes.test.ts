@@ -18,25 +18,29 @@ describe.each(['lean', 'extra'] as const)('a service that answers %s', (shape) =
 			? "only the spec's required fields"
 			: 'unknown fields everywhere and null wherever allowed';
 
-	it(`Create -> Wait -> Download Preview works (${describeShape}); listed jobs without files cost one detail each`, async () => {
-		const creds = await credentials();
-		variant.answer(shape);
-		const items = itemsOf(
-			await runNode({
-				credentials: creds,
-				parameters: createAndWaitOnly({ downloadResults: ['preview'] }),
-				input: stars(2),
-			}),
-		);
-		expect(items.map((item) => item.json.status)).toEqual(['completed', 'completed']);
-		for (const item of items)
-			expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
-		// One detail per job, for its warnings (Show Warnings is on) and its files alike.
-		const detailed = variant
-			.of('GET /jobs/conversion/{id}')
-			.map((request) => request.url.split('/').pop());
-		expect(detailed.sort()).toEqual(items.map((item) => String(item.json.id)).sort());
-	});
+	it(
+		`Create -> Wait -> Download Preview works (${describeShape}); listed jobs without files ` +
+			`cost one detail each`,
+		async () => {
+			const creds = await credentials();
+			variant.answer(shape);
+			const items = itemsOf(
+				await runNode({
+					credentials: creds,
+					parameters: createAndWaitOnly({ downloadResults: ['preview'] }),
+					input: stars(2),
+				}),
+			);
+			expect(items.map((item) => item.json.status)).toEqual(['completed', 'completed']);
+			for (const item of items)
+				expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
+			// One detail per job, for its warnings (Show Warnings is on) and its files alike.
+			const detailed = variant
+				.of('GET /jobs/conversion/{id}')
+				.map((request) => request.url.split('/').pop());
+			expect(detailed.sort()).toEqual(items.map((item) => String(item.json.id)).sort());
+		},
+	);
 
 	it(`every other operation works (${describeShape})`, async () => {
 		const { creds, id } = await completedJob('subscription');

@@ -92,30 +92,35 @@ describe("the API key goes to the service's own origin only", () => {
 		]);
 	});
 
-	it("refuses a POST redirected within the service's origin: nothing is sent again, and the error says what to check", async () => {
-		const creds = await credentials();
-		variant.on((request) =>
-			request.route === 'POST /jobs'
-				? { redirectTo: '/api/v1/jobs?again=1', status: 307 }
-				: undefined,
-		);
-		const result = await runNode({
-			credentials: creds,
-			parameters: createConversion(),
-			input: stars(1),
-		});
-		expect(result.error?.message).toBe(
-			`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the node did not send it again [item 0]`,
-		);
-		expect(result.error?.description).toMatch(
-			/never sent twice \(an upload cannot even be resent as it was\): nothing went to the new address/,
-		);
-		expect(result.error?.description).toMatch(
-			/Check Job > Get Many for a job this request may have created/,
-		);
-		expect(variant.of('POST /jobs')).toHaveLength(1);
-		expect(await createdIds(creds)).toEqual([]);
-	});
+	it(
+		"refuses a POST redirected within the service's origin: nothing is sent again, and the " +
+			'error says what to check',
+		async () => {
+			const creds = await credentials();
+			variant.on((request) =>
+				request.route === 'POST /jobs'
+					? { redirectTo: '/api/v1/jobs?again=1', status: 307 }
+					: undefined,
+			);
+			const result = await runNode({
+				credentials: creds,
+				parameters: createConversion(),
+				input: stars(1),
+			});
+			expect(result.error?.message).toBe(
+				`The service redirected POST /jobs (HTTP 307) to ${variant.origin}/api/v1/jobs; the ` +
+					`node did not send it again [item 0]`,
+			);
+			expect(result.error?.description).toMatch(
+				/never sent twice \(an upload cannot even be resent as it was\): nothing went to the new address/,
+			);
+			expect(result.error?.description).toMatch(
+				/Check Job > Get Many for a job this request may have created/,
+			);
+			expect(variant.of('POST /jobs')).toHaveLength(1);
+			expect(await createdIds(creds)).toEqual([]);
+		},
+	);
 
 	it('safeFileName drops C1 and bidi controls too', () => {
 		expect(safeFileName('report\u0085\u009b.pes')).toBe('report.pes');

@@ -72,9 +72,11 @@ function breaches({ where, message, description }: Said): string[] {
 	}
 	if (
 		description.trim() === '' ||
-		!/\b(check|use|run|create|set|wait|raise|add|pick|map|link|choose|try|give|take|remove|connect|point|put|fix|change)\b/i.test(
-			description,
-		)
+		!new RegExp(
+			'\\b(check|use|run|create|set|wait|raise|add|pick|map|link|' +
+				'choose|try|give|take|remove|connect|point|put|fix|change)\\b',
+			'i',
+		).test(description)
 	) {
 		found.push(`${where}: description names no next step: "${description}"`);
 	}

@@ -80,91 +80,107 @@ const fileRequests = (requests: RecordedRequest[]) =>
 		.filter((url) => url.startsWith('/files/'));
 
 describe('a link the node cannot read costs only its own file', () => {
-	it('Get Many lists every job when one preview link is refused by the URL parser, with a note on that file alone', async () => {
-		await withService(
-			{
-				listing: (origin) => [
-					completedListed(jobIds.a, {
-						preview: privateFile('a.png', { previewUrl: `${origin}/files/a.png` }),
-					}),
-					completedListed(jobIds.b, { preview: privateFile('b.png', { previewUrl: refusedLink }) }),
-					completedListed(jobIds.c),
-				],
-			},
-			async ({ baseUrl }) => {
-				const run = (simplify: boolean) =>
-					runNode({
+	it(
+		'Get Many lists every job when one preview link is refused by the URL parser, with a note ' +
+			'on that file alone',
+		async () => {
+			await withService(
+				{
+					listing: (origin) => [
+						completedListed(jobIds.a, {
+							preview: privateFile('a.png', { previewUrl: `${origin}/files/a.png` }),
+						}),
+						completedListed(jobIds.b, {
+							preview: privateFile('b.png', { previewUrl: refusedLink }),
+						}),
+						completedListed(jobIds.c),
+					],
+				},
+				async ({ baseUrl }) => {
+					const run = (simplify: boolean) =>
+						runNode({
+							credentials: { apiKey, baseUrl },
+							parameters: {
+								resource: 'job',
+								operation: 'getMany',
+								returnAll: true,
+								filters: {},
+								simplify,
+							},
+							typeVersion: 2,
+							input: [{}],
+						});
+					for (const simplify of [false, true]) {
+						const result = await run(simplify);
+						expect(result.error).toBeUndefined();
+						expect(result.items.map((item) => item.json.id)).toEqual([
+							jobIds.a,
+							jobIds.b,
+							jobIds.c,
+						]);
+						const [first, second, third] = result.items.map((item) => item.json);
+						expect(first.fileErrors).toBeUndefined();
+						expect(third.fileErrors).toBeUndefined();
+						expect(second.fileErrors).toEqual([
+							{
+								kind: 'preview',
+								fileName: 'b.png',
+								error:
+									'The previewUrl of this preview is not a URL the node can read; only this file is affected',
+							},
+						]);
+						if (!simplify)
+							expect(second.preview).toMatchObject({ name: 'b.png', previewUrl: refusedLink });
+					}
+				},
+			);
+		},
+	);
+
+	it(
+		'Wait for Completion with Download Results: the job with the unreadable link fails alone, ' +
+			'the other is delivered',
+		async () => {
+			await withService(
+				{
+					listing: (origin) => [
+						completedListed(jobIds.a, {
+							preview: privateFile('a.png', { previewUrl: refusedLink }),
+						}),
+						completedListed(jobIds.b, {
+							preview: privateFile('b.png', { previewUrl: `${origin}/files/b.png` }),
+						}),
+					],
+				},
+				async ({ baseUrl, requests }) => {
+					const result = await runNode({
 						credentials: { apiKey, baseUrl },
 						parameters: {
 							resource: 'job',
-							operation: 'getMany',
-							returnAll: true,
-							filters: {},
-							simplify,
+							operation: 'waitForCompletion',
+							jobId: `${jobIds.a},${jobIds.b}`,
+							workflow: 'conversion',
+							timeout: 30,
+							downloadResults: ['preview'],
+							showWarnings: false,
 						},
-						typeVersion: 2,
 						input: [{}],
+						onError: 'continueRegularOutput',
 					});
-				for (const simplify of [false, true]) {
-					const result = await run(simplify);
 					expect(result.error).toBeUndefined();
-					expect(result.items.map((item) => item.json.id)).toEqual([jobIds.a, jobIds.b, jobIds.c]);
-					const [first, second, third] = result.items.map((item) => item.json);
-					expect(first.fileErrors).toBeUndefined();
-					expect(third.fileErrors).toBeUndefined();
-					expect(second.fileErrors).toEqual([
-						{
-							kind: 'preview',
-							fileName: 'b.png',
-							error:
-								'The previewUrl of this preview is not a URL the node can read; only this file is affected',
-						},
-					]);
-					if (!simplify)
-						expect(second.preview).toMatchObject({ name: 'b.png', previewUrl: refusedLink });
-				}
-			},
-		);
-	});
-
-	it('Wait for Completion with Download Results: the job with the unreadable link fails alone, the other is delivered', async () => {
-		await withService(
-			{
-				listing: (origin) => [
-					completedListed(jobIds.a, { preview: privateFile('a.png', { previewUrl: refusedLink }) }),
-					completedListed(jobIds.b, {
-						preview: privateFile('b.png', { previewUrl: `${origin}/files/b.png` }),
-					}),
-				],
-			},
-			async ({ baseUrl, requests }) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: `${jobIds.a},${jobIds.b}`,
-						workflow: 'conversion',
-						timeout: 30,
-						downloadResults: ['preview'],
-						showWarnings: false,
-					},
-					input: [{}],
-					onError: 'continueRegularOutput',
-				});
-				expect(result.error).toBeUndefined();
-				const [failed, delivered] = result.items;
-				expect(String(failed.json.error)).toContain(
-					`Job ${jobIds.a}: The service gave no signed URL the node can use for this file "a.png"`,
-				);
-				expect(String(failed.json.error)).toContain('previewUrl is not a URL the node can read');
-				expect(JSON.stringify(failed.json)).not.toMatch(/SECRETSIGNATURE|files\.example/);
-				expect(delivered.json).toMatchObject({ id: jobIds.b, status: 'completed' });
-				expect((await binaryBuffer(delivered.binary!.preview)).toString()).toBe('bytes of b.png');
-				expect(fileRequests(requests)).toEqual(['/files/b.png']);
-			},
-		);
-	});
+					const [failed, delivered] = result.items;
+					expect(String(failed.json.error)).toContain(
+						`Job ${jobIds.a}: The service gave no signed URL the node can use for this file "a.png"`,
+					);
+					expect(String(failed.json.error)).toContain('previewUrl is not a URL the node can read');
+					expect(JSON.stringify(failed.json)).not.toMatch(/SECRETSIGNATURE|files\.example/);
+					expect(delivered.json).toMatchObject({ id: jobIds.b, status: 'completed' });
+					expect((await binaryBuffer(delivered.binary!.preview)).toString()).toBe('bytes of b.png');
+					expect(fileRequests(requests)).toEqual(['/files/b.png']);
+				},
+			);
+		},
+	);
 
 	it('File > Download refuses an unreadable link without repeating its signature', async () => {
 		await withService({}, async ({ baseUrl, requests }) => {
@@ -188,45 +204,49 @@ describe('a link the node cannot read costs only its own file', () => {
 });
 
 describe('files come from the fields the spec defines', () => {
-	it("a listed job whose detail is fetched too (Show Warnings) is downloaded from the listing's PrivateFile, not the open-ended artifact", async () => {
-		await withService(
-			{
-				listing: (origin) => [
-					completedListed(jobIds.a, {
-						preview: privateFile('listed.png', { previewUrl: `${origin}/files/listed.png` }),
-					}),
-				],
-				detail: (origin) => ({
-					artifacts: [
-						{ kind: 'preview', name: 'detail.png', previewUrl: `${origin}/files/detail.png` },
+	it(
+		"a listed job whose detail is fetched too (Show Warnings) is downloaded from the listing's " +
+			'PrivateFile, not the open-ended artifact',
+		async () => {
+			await withService(
+				{
+					listing: (origin) => [
+						completedListed(jobIds.a, {
+							preview: privateFile('listed.png', { previewUrl: `${origin}/files/listed.png` }),
+						}),
 					],
-				}),
-			},
-			async ({ baseUrl, requests }) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: jobIds.a,
-						workflow: 'conversion',
-						timeout: 30,
-						downloadResults: ['preview'],
-					},
-					input: [{}],
-				});
-				expect(result.error).toBeUndefined();
-				expect((await binaryBuffer(result.items[0].binary!.preview)).toString()).toBe(
-					'bytes of listed.png',
-				);
-				expect(fileRequests(requests)).toEqual(['/files/listed.png']);
-				// Show Warnings fetched the detail: the choice above was made with both at hand.
-				expect(requests.map((request) => request.url)).toContain(
-					`/api/v1/jobs/conversion/${jobIds.a}`,
-				);
-			},
-		);
-	});
+					detail: (origin) => ({
+						artifacts: [
+							{ kind: 'preview', name: 'detail.png', previewUrl: `${origin}/files/detail.png` },
+						],
+					}),
+				},
+				async ({ baseUrl, requests }) => {
+					const result = await runNode({
+						credentials: { apiKey, baseUrl },
+						parameters: {
+							resource: 'job',
+							operation: 'waitForCompletion',
+							jobId: jobIds.a,
+							workflow: 'conversion',
+							timeout: 30,
+							downloadResults: ['preview'],
+						},
+						input: [{}],
+					});
+					expect(result.error).toBeUndefined();
+					expect((await binaryBuffer(result.items[0].binary!.preview)).toString()).toBe(
+						'bytes of listed.png',
+					);
+					expect(fileRequests(requests)).toEqual(['/files/listed.png']);
+					// Show Warnings fetched the detail: the choice above was made with both at hand.
+					expect(requests.map((request) => request.url)).toContain(
+						`/api/v1/jobs/conversion/${jobIds.a}`,
+					);
+				},
+			);
+		},
+	);
 
 	const shapes: Array<[string, (origin: string) => Record<string, unknown>, string]> = [
 		['under href', (origin) => ({ name: 'p.png', href: `${origin}/files/href.png` }), 'href.png'],
@@ -302,7 +322,9 @@ describe('files come from the fields the spec defines', () => {
 					input: [{}],
 				});
 				expect(result.error?.message).toBe(
-					'The service gave no signed URL the node can use for this file "a.exp" (downloadUrl is not a URL the node can read; fields: id, name, location, downloadUrl, location.bucket) [item 0]',
+					'The service gave no signed URL the node can use for this file "a.exp" (downloadUrl ' +
+						'is not a URL the node can read; fields: id, name, location, downloadUrl, ' +
+						'location.bucket) [item 0]',
 				);
 				expect(
 					JSON.stringify({
@@ -321,37 +343,41 @@ describe('files come from the fields the spec defines', () => {
 });
 
 describe("the API key never goes to a link's other origin", () => {
-	it('a link found in an open-ended object that names another origin is refused before any request reaches it', async () => {
-		const other = await startOtherOrigin();
-		try {
-			await withService(
-				{
-					detail: () => ({
-						artifacts: [{ links: [{ href: `${other.origin}/files/elsewhere.png` }] }],
-					}),
-				},
-				async ({ baseUrl }) => {
-					const result = await runNode({
-						credentials: { apiKey, baseUrl },
-						parameters: {
-							resource: 'job',
-							operation: 'download',
-							jobId: jobIds.a,
-							workflow: 'conversion',
-							files: ['preview'],
-						},
-						input: [{}],
-					});
-					expect(result.error?.message).toMatch(
-						new RegExp(`host ${other.origin} is not the service's host`),
-					);
-					expect(other.requests).toHaveLength(0);
-				},
-			);
-		} finally {
-			await other.close();
-		}
-	});
+	it(
+		'a link found in an open-ended object that names another origin is refused before any ' +
+			'request reaches it',
+		async () => {
+			const other = await startOtherOrigin();
+			try {
+				await withService(
+					{
+						detail: () => ({
+							artifacts: [{ links: [{ href: `${other.origin}/files/elsewhere.png` }] }],
+						}),
+					},
+					async ({ baseUrl }) => {
+						const result = await runNode({
+							credentials: { apiKey, baseUrl },
+							parameters: {
+								resource: 'job',
+								operation: 'download',
+								jobId: jobIds.a,
+								workflow: 'conversion',
+								files: ['preview'],
+							},
+							input: [{}],
+						});
+						expect(result.error?.message).toMatch(
+							new RegExp(`host ${other.origin} is not the service's host`),
+						);
+						expect(other.requests).toHaveLength(0);
+					},
+				);
+			} finally {
+				await other.close();
+			}
+		},
+	);
 });
 
 describe('fileLinksOf', () => {

@@ -33,12 +33,16 @@ describe('warnings reach the user', () => {
 		const hints = result.run.data.resultData.runData.Embroidery[0].hints;
 		expect(hints).toEqual([
 			{
-				message: `Job ${String(item.json.id)} has 1 warning: Thread 3 is approximated by the nearest colour. Check the design before you stitch it.`,
+				message:
+					`Job ${String(item.json.id)} has 1 warning: Thread 3 is approximated by the nearest ` +
+					`colour. Check the design before you stitch it.`,
 				type: 'warning',
 				location: 'outputPane',
 			},
 			{
-				message: `The machine files of job ${String(item.json.id)} are locked. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+				message:
+					`The machine files of job ${String(item.json.id)} are locked. Use Job > Unlock (it ` +
+					`spends a subscription entitlement or credits), then download the files.`,
 				type: 'info',
 				location: 'outputPane',
 			},

@@ -99,21 +99,25 @@ describe('learned unlock pacing', () => {
 		expect(pacer.delayBeforeNext()).toBe(61_000 + 500 - now);
 	});
 
-	test("a 429 that cannot be this limit (Retry-After shorter than the oldest request's time left) teaches nothing", () => {
-		let now = 0;
-		const pacer = new LearnedLimitPacer(60_000, () => now);
-		pacer.recordAccepted(now);
-		now = 5000;
-		pacer.recordAccepted(now);
-		pacer.recordRefused(1000);
-		pacer.recordRefused(null);
-		expect(pacer.limit).toBeUndefined();
-		expect(pacer.delayBeforeNext()).toBe(0);
-		// Without a request of its own in the window, a 429 says nothing about the count either.
-		const fresh = new LearnedLimitPacer(60_000, () => now);
-		fresh.recordRefused(30_000);
-		expect(fresh.limit).toBeUndefined();
-	});
+	test(
+		"a 429 that cannot be this limit (Retry-After shorter than the oldest request's time left) " +
+			'teaches nothing',
+		() => {
+			let now = 0;
+			const pacer = new LearnedLimitPacer(60_000, () => now);
+			pacer.recordAccepted(now);
+			now = 5000;
+			pacer.recordAccepted(now);
+			pacer.recordRefused(1000);
+			pacer.recordRefused(null);
+			expect(pacer.limit).toBeUndefined();
+			expect(pacer.delayBeforeNext()).toBe(0);
+			// Without a request of its own in the window, a 429 says nothing about the count either.
+			const fresh = new LearnedLimitPacer(60_000, () => now);
+			fresh.recordRefused(30_000);
+			expect(fresh.limit).toBeUndefined();
+		},
+	);
 });
 
 describe('waiting schedule', () => {

@@ -244,108 +244,116 @@ describe('refusals are repeated within a time budget', () => {
 
 /** A node that runs `work` once with its execution's context. */
 describe('two workers share one key', () => {
-	test('two executions in parallel, each with its own pacers, finish a burst against a strict window with no failure (real time)', async () => {
-		// The service: at most 10 requests per 2 s per API key, wherever they come from; the two "workers"
-		// reach it on two ports, so they learn nothing from each other (like two processes).
-		const limit = 10;
-		const windowMs = 2000;
-		const acceptedAt: number[] = [];
-		let refused = 0;
-		const handle = (request: IncomingMessage, response: ServerResponse) => {
-			request.resume();
-			request.on('end', () => {
-				if (request.headers.authorization !== `Bearer ${apiKey}`)
-					return sendJson(response, 401, { message: 'Unauthenticated.' });
-				const now = Date.now();
-				const recent = acceptedAt.filter((time) => now - time < windowMs);
-				if (recent.length >= limit) {
-					refused++;
-					const seconds = Math.ceil((recent[0] + windowMs - now) / 1000);
-					return sendJson(
-						response,
-						429,
-						{ message: 'Rate limit exceeded: at most 10 per 2 s per API key' },
-						{ 'retry-after': String(seconds) },
-					);
-				}
-				acceptedAt.push(now);
-				sendJson(response, 200, usage);
-			});
-		};
-		const servers = await Promise.all([
-			listenOnLoopback(createHttpServer(handle)),
-			listenOnLoopback(createHttpServer(handle)),
-		]);
-		try {
-			// Each worker is its own node type and its own n8n execution (the harness's probe runs one at a time).
-			const worker = async (baseUrl: string, index: number) => {
-				const failures: unknown[] = [];
-				const nodeType = `test.worker${index}`;
-				registerNodeType(
-					nodeType,
-					testNodeType('worker', 'Sends a burst of requests', async (context) => {
-						const one = () =>
-							embroideryApiRequest.call(context, {
-								...routes.getUsage(),
-								schema: UsageResponseSchema,
-							});
-						for (let round = 0; round < 3; round++) {
-							for (const result of await Promise.allSettled(Array.from({ length: 16 }, one))) {
-								if (result.status === 'rejected') failures.push(result.reason);
-							}
-						}
-					}),
-				);
-				const run = await runNode({ parameters: {}, credentials: { apiKey, baseUrl }, nodeType });
-				if (run.error) throw run.error;
-				if (failures.length > 0) throw failures[0];
+	test(
+		'two executions in parallel, each with its own pacers, finish a burst against a strict ' +
+			'window with no failure (real time)',
+		async () => {
+			// The service: at most 10 requests per 2 s per API key, wherever they come from; the two "workers"
+			// reach it on two ports, so they learn nothing from each other (like two processes).
+			const limit = 10;
+			const windowMs = 2000;
+			const acceptedAt: number[] = [];
+			let refused = 0;
+			const handle = (request: IncomingMessage, response: ServerResponse) => {
+				request.resume();
+				request.on('end', () => {
+					if (request.headers.authorization !== `Bearer ${apiKey}`)
+						return sendJson(response, 401, { message: 'Unauthenticated.' });
+					const now = Date.now();
+					const recent = acceptedAt.filter((time) => now - time < windowMs);
+					if (recent.length >= limit) {
+						refused++;
+						const seconds = Math.ceil((recent[0] + windowMs - now) / 1000);
+						return sendJson(
+							response,
+							429,
+							{ message: 'Rate limit exceeded: at most 10 per 2 s per API key' },
+							{ 'retry-after': String(seconds) },
+						);
+					}
+					acceptedAt.push(now);
+					sendJson(response, 200, usage);
+				});
 			};
-			const results = await Promise.allSettled(
-				servers.map((server, index) => worker(server.baseUrl, index)),
-			);
-			for (const result of results)
-				if (result.status === 'rejected')
-					console.log(String(result.reason), (result.reason as Error).stack);
-			expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
-			expect(acceptedAt).toHaveLength(96);
-			console.log(`two workers, 96 requests at 10 per 2 s: ${refused} answered 429`);
-		} finally {
-			for (const server of servers) await server.close();
-		}
-	});
+			const servers = await Promise.all([
+				listenOnLoopback(createHttpServer(handle)),
+				listenOnLoopback(createHttpServer(handle)),
+			]);
+			try {
+				// Each worker is its own node type and its own n8n execution (the harness's probe runs one at a time).
+				const worker = async (baseUrl: string, index: number) => {
+					const failures: unknown[] = [];
+					const nodeType = `test.worker${index}`;
+					registerNodeType(
+						nodeType,
+						testNodeType('worker', 'Sends a burst of requests', async (context) => {
+							const one = () =>
+								embroideryApiRequest.call(context, {
+									...routes.getUsage(),
+									schema: UsageResponseSchema,
+								});
+							for (let round = 0; round < 3; round++) {
+								for (const result of await Promise.allSettled(Array.from({ length: 16 }, one))) {
+									if (result.status === 'rejected') failures.push(result.reason);
+								}
+							}
+						}),
+					);
+					const run = await runNode({ parameters: {}, credentials: { apiKey, baseUrl }, nodeType });
+					if (run.error) throw run.error;
+					if (failures.length > 0) throw failures[0];
+				};
+				const results = await Promise.allSettled(
+					servers.map((server, index) => worker(server.baseUrl, index)),
+				);
+				for (const result of results)
+					if (result.status === 'rejected')
+						console.log(String(result.reason), (result.reason as Error).stack);
+				expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+				expect(acceptedAt).toHaveLength(96);
+				console.log(`two workers, 96 requests at 10 per 2 s: ${refused} answered 429`);
+			} finally {
+				for (const server of servers) await server.close();
+			}
+		},
+	);
 });
 
 describe('an upload cut off before it was sent', () => {
 	useTestClock(clock);
 
-	test('a 429 with Connection: close before the body, then a reset mid-upload: the POST is sent again and one job is created', async () => {
-		const server = await startRawServer([
-			(socket, received) =>
-				after(socket, received, 1, () => {
-					const body = '{"message":"Rate limit exceeded: at most 60 per minute per API key"}';
-					socket.end(
-						head('429 Too Many Requests', [
-							'Content-Type: application/json',
-							'Retry-After: 1',
-							`Content-Length: ${body.length}`,
-							'Connection: close',
-						]) + body,
-					);
-					socket.destroy();
-				}),
-			(socket, received) => after(socket, received, 64 * 1024, () => socket.resetAndDestroy()),
-			acceptWholeUpload,
-		]);
-		try {
-			const answer = await createJob(server.baseUrl, 8_000_000);
-			expect(answer.job.id).toBe(job.id);
-			expect(server.connections).toHaveLength(3);
-			// Only the last connection carried the whole upload: the service got it, and so created the job, once.
-			expect(server.connections.map(completeUpload)).toEqual([false, false, true]);
-		} finally {
-			await server.close();
-		}
-	});
+	test(
+		'a 429 with Connection: close before the body, then a reset mid-upload: the POST is sent ' +
+			'again and one job is created',
+		async () => {
+			const server = await startRawServer([
+				(socket, received) =>
+					after(socket, received, 1, () => {
+						const body = '{"message":"Rate limit exceeded: at most 60 per minute per API key"}';
+						socket.end(
+							head('429 Too Many Requests', [
+								'Content-Type: application/json',
+								'Retry-After: 1',
+								`Content-Length: ${body.length}`,
+								'Connection: close',
+							]) + body,
+						);
+						socket.destroy();
+					}),
+				(socket, received) => after(socket, received, 64 * 1024, () => socket.resetAndDestroy()),
+				acceptWholeUpload,
+			]);
+			try {
+				const answer = await createJob(server.baseUrl, 8_000_000);
+				expect(answer.job.id).toBe(job.id);
+				expect(server.connections).toHaveLength(3);
+				// Only the last connection carried the whole upload: the service got it, and so created the job, once.
+				expect(server.connections.map(completeUpload)).toEqual([false, false, true]);
+			} finally {
+				await server.close();
+			}
+		},
+	);
 
 	test('a POST whose connection is lost after the whole body was sent is not sent again', async () => {
 		const server = await startRawServer([

@@ -57,7 +57,10 @@ describe('validation happens before any request', () => {
 			'artwork of a type not accepted',
 			create({ workflow: 'digitising', widthMm: 50, colourCount: 3 }),
 			[file('logo.gif', 100, 'image/gif')],
-			/"logo.gif" \(image\/gif\) in binary field "data" of item 0 is not artwork digitising accepts: jpg, jpeg, png, svg, webp/,
+			new RegExp(
+				'"logo.gif" \\(image\\/gif\\) in binary field "data" of item 0 is ' +
+					'not artwork digitising accepts: jpg, jpeg, png, svg, webp',
+			),
 		],
 		[
 			'a width out of range',
@@ -237,74 +240,78 @@ describe('job creation requests', () => {
 });
 
 describe('waiting for many jobs', () => {
-	test('one listing per round refreshes listed jobs; only a job outside the window or a failed one is fetched alone', async () => {
-		let round = 0;
-		const alone: string[] = [];
-		await withServer(
-			(request, response) => {
-				if (request.url === '/api/v1/jobs') {
-					round++;
-					return sendJson(response, 200, {
-						data: [
-							listItem(jobIds.a, round === 1 ? 'queued' : 'completed'),
-							listItem(jobIds.c, 'failed'),
-						],
-						freeUsage,
+	test(
+		'one listing per round refreshes listed jobs; only a job outside the window or a failed one ' +
+			'is fetched alone',
+		async () => {
+			let round = 0;
+			const alone: string[] = [];
+			await withServer(
+				(request, response) => {
+					if (request.url === '/api/v1/jobs') {
+						round++;
+						return sendJson(response, 200, {
+							data: [
+								listItem(jobIds.a, round === 1 ? 'queued' : 'completed'),
+								listItem(jobIds.c, 'failed'),
+							],
+							freeUsage,
+						});
+					}
+					const id = request.url.split('/').pop()!;
+					alone.push(`${round}:${id}`);
+					if (id === jobIds.c)
+						return sendJson(
+							response,
+							200,
+							detailedJob(id, 'failed', {
+								failureCode: 'engine_error',
+								failureReason: 'The engine stopped.',
+							}),
+						);
+					sendJson(response, 200, detailedJob(id, round === 1 ? 'processing' : 'completed'));
+				},
+				async (server) => {
+					const started = Date.now();
+					const result = await runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						// Warnings off: this test counts the waiting's own requests (warnings cost one job GET per listed job).
+						parameters: {
+							resource: 'job',
+							operation: 'waitForCompletion',
+							jobId: '={{ $json.id }}',
+							workflow: 'conversion',
+							timeout: 60,
+							showWarnings: false,
+						},
+						input: [jobIds.a, jobIds.b, jobIds.c].map((id) => ({ json: { id } })),
 					});
-				}
-				const id = request.url.split('/').pop()!;
-				alone.push(`${round}:${id}`);
-				if (id === jobIds.c)
-					return sendJson(
-						response,
-						200,
-						detailedJob(id, 'failed', {
-							failureCode: 'engine_error',
-							failureReason: 'The engine stopped.',
-						}),
-					);
-				sendJson(response, 200, detailedJob(id, round === 1 ? 'processing' : 'completed'));
-			},
-			async (server) => {
-				const started = Date.now();
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					// Warnings off: this test counts the waiting's own requests (warnings cost one job GET per listed job).
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: '={{ $json.id }}',
-						workflow: 'conversion',
-						timeout: 60,
-						showWarnings: false,
-					},
-					input: [jobIds.a, jobIds.b, jobIds.c].map((id) => ({ json: { id } })),
-				});
-				expect(result.error).toBeUndefined();
-				expect(round).toBe(2);
-				// B (outside the listing) every round, C once for its failure code; A comes from the listing alone.
-				expect(alone.sort()).toEqual([`1:${jobIds.b}`, `1:${jobIds.c}`, `2:${jobIds.b}`].sort());
-				expect(
-					result.items.map((item) => [
-						item.json.id,
-						item.json.workflow,
-						item.json.status,
-						item.pairedItem,
-					]),
-				).toEqual([
-					[jobIds.a, 'conversion', 'completed', { item: 0 }],
-					[jobIds.b, 'conversion', 'completed', { item: 1 }],
-					[jobIds.c, 'conversion', 'failed', { item: 2 }],
-				]);
-				expect(result.items[0].json).not.toHaveProperty('warnings');
-				expect(result.items[2].json).toMatchObject({
-					failureCode: 'engine_error',
-					failureReason: 'The engine stopped.',
-				});
-				expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-			},
-		);
-	});
+					expect(result.error).toBeUndefined();
+					expect(round).toBe(2);
+					// B (outside the listing) every round, C once for its failure code; A comes from the listing alone.
+					expect(alone.sort()).toEqual([`1:${jobIds.b}`, `1:${jobIds.c}`, `2:${jobIds.b}`].sort());
+					expect(
+						result.items.map((item) => [
+							item.json.id,
+							item.json.workflow,
+							item.json.status,
+							item.pairedItem,
+						]),
+					).toEqual([
+						[jobIds.a, 'conversion', 'completed', { item: 0 }],
+						[jobIds.b, 'conversion', 'completed', { item: 1 }],
+						[jobIds.c, 'conversion', 'failed', { item: 2 }],
+					]);
+					expect(result.items[0].json).not.toHaveProperty('warnings');
+					expect(result.items[2].json).toMatchObject({
+						failureCode: 'engine_error',
+						failureReason: 'The engine stopped.',
+					});
+					expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+				},
+			);
+		},
+	);
 
 	test("Include Full Job fetches each completed job's detail once", async () => {
 		const fetched: string[] = [];
@@ -475,90 +482,96 @@ describe('waiting for many jobs', () => {
 });
 
 describe('downloads', () => {
-	test("Create -> Wait -> Download takes files from the listing's signed URLs; an expired one costs one job GET", async () => {
-		const privateFile = (host: string, upload: string, signature: string) => ({
-			id: upload,
-			name: `${upload}.png`,
-			mimeType: 'image/png',
-			downloadUrl: null,
-			previewUrl: `http://${host}/api/v1/uploads/${upload}/preview?expires=1&signature=${signature}`,
-		});
-		await withServer(
-			(request, response) => {
-				const host = String(request.headers.host);
-				if (request.method === 'POST') {
-					const jobs = [jobIds.a, jobIds.b].map((id) => ({
-						id,
-						status: 'queued',
-						workflow: 'conversion',
-					}));
-					return sendJson(response, 202, { message: 'Accepted', job: jobs[0], jobs, freeUsage });
-				}
-				if (request.url === '/api/v1/jobs') {
-					return sendJson(response, 200, {
-						data: [
-							{ ...listItem(jobIds.a, 'completed'), preview: privateFile(host, 'upa', 'fresh') },
-							{ ...listItem(jobIds.b, 'completed'), preview: privateFile(host, 'upb', 'stale') },
-						],
-						freeUsage,
-					});
-				}
-				if (request.url.startsWith('/api/v1/jobs/')) {
-					return sendJson(
-						response,
-						200,
-						detailedJob(jobIds.b, 'completed', {
-							artifacts: [{ kind: 'preview', ...privateFile(host, 'upb', 'fresh') }],
+	test(
+		"Create -> Wait -> Download takes files from the listing's signed URLs; an expired one " +
+			'costs one job GET',
+		async () => {
+			const privateFile = (host: string, upload: string, signature: string) => ({
+				id: upload,
+				name: `${upload}.png`,
+				mimeType: 'image/png',
+				downloadUrl: null,
+				previewUrl: `http://${host}/api/v1/uploads/${upload}/preview?expires=1&signature=${signature}`,
+			});
+			await withServer(
+				(request, response) => {
+					const host = String(request.headers.host);
+					if (request.method === 'POST') {
+						const jobs = [jobIds.a, jobIds.b].map((id) => ({
+							id,
+							status: 'queued',
+							workflow: 'conversion',
+						}));
+						return sendJson(response, 202, { message: 'Accepted', job: jobs[0], jobs, freeUsage });
+					}
+					if (request.url === '/api/v1/jobs') {
+						return sendJson(response, 200, {
+							data: [
+								{ ...listItem(jobIds.a, 'completed'), preview: privateFile(host, 'upa', 'fresh') },
+								{ ...listItem(jobIds.b, 'completed'), preview: privateFile(host, 'upb', 'stale') },
+							],
+							freeUsage,
+						});
+					}
+					if (request.url.startsWith('/api/v1/jobs/')) {
+						return sendJson(
+							response,
+							200,
+							detailedJob(jobIds.b, 'completed', {
+								artifacts: [{ kind: 'preview', ...privateFile(host, 'upb', 'fresh') }],
+							}),
+						);
+					}
+					if (request.url.includes('signature=stale'))
+						return sendJson(response, 403, { message: 'The signed URL has expired.' });
+					response.writeHead(200, { 'content-type': 'image/png' });
+					response.end(Buffer.from(`PNG ${request.url.split('/')[3]}`));
+				},
+				async (server) => {
+					const result = await runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						// Warnings off: this test counts the requests of the listing path alone (warnings cost one job GET each).
+						parameters: create({
+							waitForCompletion: true,
+							timeout: 60,
+							downloadResults: ['preview'],
+							showWarnings: false,
+							options: { batching: 'combine' },
 						}),
-					);
-				}
-				if (request.url.includes('signature=stale'))
-					return sendJson(response, 403, { message: 'The signed URL has expired.' });
-				response.writeHead(200, { 'content-type': 'image/png' });
-				response.end(Buffer.from(`PNG ${request.url.split('/')[3]}`));
-			},
-			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					// Warnings off: this test counts the requests of the listing path alone (warnings cost one job GET each).
-					parameters: create({
-						waitForCompletion: true,
-						timeout: 60,
-						downloadResults: ['preview'],
-						showWarnings: false,
-						options: { batching: 'combine' },
-					}),
-					input: [file('a.dst', 10), file('b.dst', 10)],
-				});
-				expect(result.error).toBeUndefined();
-				expect(
-					server.requests.map((request) => `${request.method} ${request.url.replace(/\?.*/, '')}`),
-				).toEqual([
-					'POST /api/v1/jobs',
-					'GET /api/v1/jobs',
-					'GET /api/v1/uploads/upa/preview',
-					'GET /api/v1/uploads/upb/preview',
-					`GET /api/v1/jobs/conversion/${jobIds.b}`,
-					'GET /api/v1/uploads/upb/preview',
-				]);
-				expect(
-					result.items.map((item) => [
-						item.json.id,
-						item.json.workflow,
-						item.json.status,
-						item.json.sourceFile,
-					]),
-				).toEqual([
-					[jobIds.a, 'conversion', 'completed', 'a.dst'],
-					[jobIds.b, 'conversion', 'completed', 'b.dst'],
-				]);
-				expect(result.items[1].binary?.preview).toMatchObject({ mimeType: 'image/png' });
-				expect(result.items[1].json.files).toEqual([
-					{ kind: 'preview', field: 'preview', fileName: 'upb.png', mimeType: 'image/png' },
-				]);
-			},
-		);
-	});
+						input: [file('a.dst', 10), file('b.dst', 10)],
+					});
+					expect(result.error).toBeUndefined();
+					expect(
+						server.requests.map(
+							(request) => `${request.method} ${request.url.replace(/\?.*/, '')}`,
+						),
+					).toEqual([
+						'POST /api/v1/jobs',
+						'GET /api/v1/jobs',
+						'GET /api/v1/uploads/upa/preview',
+						'GET /api/v1/uploads/upb/preview',
+						`GET /api/v1/jobs/conversion/${jobIds.b}`,
+						'GET /api/v1/uploads/upb/preview',
+					]);
+					expect(
+						result.items.map((item) => [
+							item.json.id,
+							item.json.workflow,
+							item.json.status,
+							item.json.sourceFile,
+						]),
+					).toEqual([
+						[jobIds.a, 'conversion', 'completed', 'a.dst'],
+						[jobIds.b, 'conversion', 'completed', 'b.dst'],
+					]);
+					expect(result.items[1].binary?.preview).toMatchObject({ mimeType: 'image/png' });
+					expect(result.items[1].json.files).toEqual([
+						{ kind: 'preview', field: 'preview', fileName: 'upb.png', mimeType: 'image/png' },
+					]);
+				},
+			);
+		},
+	);
 
 	test('a refused signed URL leads to exactly one refetch of the job, then the fresh URL', async () => {
 		let jobFetches = 0;
@@ -566,7 +579,9 @@ describe('downloads', () => {
 			(request, response) => {
 				if (request.url.startsWith('/api/v1/jobs/')) {
 					jobFetches++;
-					const url = `http://${request.headers.host}/api/v1/uploads/up1/preview?expires=${jobFetches}&signature=s${jobFetches}`;
+					const url =
+						`http://${request.headers.host}/api/v1/uploads/up1/preview?expires=${jobFetches}&sig` +
+						`nature=s${jobFetches}`;
 					return sendJson(
 						response,
 						200,

@@ -150,7 +150,8 @@ describe('Create with Wait and Combine Items, against a service that answers the
 		for (const [index, name] of ['Star.DST', 'Star.JEF'].entries()) {
 			const item = result.items[index];
 			expect(item.json.error).toBe(
-				`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} is "${name}"; no file of it was attached [item ${index}]`,
+				`Job ${bySource.get(name)} was made from "Renamed.DST", but the file of item ${index} ` +
+					`is "${name}"; no file of it was attached [item ${index}]`,
 			);
 			expect(item.json).toMatchObject({ id: bySource.get(name), workflow: 'conversion' });
 			expect(item.json.description).toMatch(/Job > Get/);

@@ -113,50 +113,58 @@ async function attempt(sourceUrl: string, options: INodeParameters = {}, signal?
 }
 
 describe('Source URL: private networks', () => {
-	test('every loopback form is refused by default, naming the address class and the option, before any request', async () => {
-		const restore = useResolver(testResolver);
-		try {
-			const port = files.port;
-			const cases: Array<[string, RegExp]> = [
-				[
-					`http://127.0.0.1:${port}/Star.JEF`,
-					/is on 127\.0\.0\.1, a loopback address: not fetched \[item 0\]$/,
-				],
-				[`http://[::1]:${port}/Star.JEF`, /is on ::1, a loopback address/],
-				[`http://[::ffff:127.0.0.1]:${port}/Star.JEF`, /is on ::ffff:7f00:1, a loopback address/],
-				[`http://2130706433:${port}/Star.JEF`, /is on 127\.0\.0\.1, a loopback address/],
-				[`http://0.0.0.0:${port}/Star.JEF`, /is on 0\.0\.0\.0, an unspecified address/],
-				[
-					`http://artwork.intranet.test:${port}/Star.JEF`,
-					/resolves to 127\.0\.0\.1, a loopback address/,
-				],
-			];
-			for (const [link, message] of cases) {
-				const { error, result, jobs } = await attempt(link);
-				expect([link, error]).toEqual([link, expect.stringMatching(message)]);
-				expect(String(result.items[0].json.error ?? '')).not.toMatch(
-					/error|problem|failure|mistake/i,
+	test(
+		'every loopback form is refused by default, naming the address class and the option, before ' +
+			'any request',
+		async () => {
+			const restore = useResolver(testResolver);
+			try {
+				const port = files.port;
+				const cases: Array<[string, RegExp]> = [
+					[
+						`http://127.0.0.1:${port}/Star.JEF`,
+						/is on 127\.0\.0\.1, a loopback address: not fetched \[item 0\]$/,
+					],
+					[`http://[::1]:${port}/Star.JEF`, /is on ::1, a loopback address/],
+					[`http://[::ffff:127.0.0.1]:${port}/Star.JEF`, /is on ::ffff:7f00:1, a loopback address/],
+					[`http://2130706433:${port}/Star.JEF`, /is on 127\.0\.0\.1, a loopback address/],
+					[`http://0.0.0.0:${port}/Star.JEF`, /is on 0\.0\.0\.0, an unspecified address/],
+					[
+						`http://artwork.intranet.test:${port}/Star.JEF`,
+						/resolves to 127\.0\.0\.1, a loopback address/,
+					],
+				];
+				for (const [link, message] of cases) {
+					const { error, result, jobs } = await attempt(link);
+					expect([link, error]).toEqual([link, expect.stringMatching(message)]);
+					expect(String(result.items[0].json.error ?? '')).not.toMatch(
+						/error|problem|failure|mistake/i,
+					);
+					expect(jobs).toHaveLength(0);
+				}
+				expect(files.requests).toHaveLength(0);
+			} finally {
+				restore();
+			}
+		},
+	);
+
+	test(
+		"a name n8n's own resolver maps to loopback (localhost, and a name /etc/hosts maps) is " +
+			'refused before any request',
+		async () => {
+			for (const name of ['localhost', 'runsc']) {
+				const { error, jobs } = await attempt(`http://${name}:${files.port}/Star.JEF`);
+				expect(error).toMatch(
+					new RegExp(
+						`^The 'Source URL' http://${name}:\\d+/Star.JEF resolves to (127\\.0\\.0\\.1|::1), a loopback address`,
+					),
 				);
 				expect(jobs).toHaveLength(0);
 			}
 			expect(files.requests).toHaveLength(0);
-		} finally {
-			restore();
-		}
-	});
-
-	test("a name n8n's own resolver maps to loopback (localhost, and a name /etc/hosts maps) is refused before any request", async () => {
-		for (const name of ['localhost', 'runsc']) {
-			const { error, jobs } = await attempt(`http://${name}:${files.port}/Star.JEF`);
-			expect(error).toMatch(
-				new RegExp(
-					`^The 'Source URL' http://${name}:\\d+/Star.JEF resolves to (127\\.0\\.0\\.1|::1), a loopback address`,
-				),
-			);
-			expect(jobs).toHaveLength(0);
-		}
-		expect(files.requests).toHaveLength(0);
-	});
+		},
+	);
 
 	test('without a resolver, an answer whose socket address n8n does not expose is refused, not trusted', async () => {
 		// n8n 2.x hands nodes a plain Readable (no socket) but lends its resolver; n8n 1.x hands the socket's
@@ -165,7 +173,8 @@ describe('Source URL: private networks', () => {
 		try {
 			const { error, jobs } = await attempt(`http://localhost:${files.port}/Star.JEF`);
 			expect(error).toBe(
-				`The 'Source URL' http://localhost:${files.port}/Star.JEF was answered from an address the node could not read, so it was not fetched [item 0]`,
+				`The 'Source URL' http://localhost:${files.port}/Star.JEF was answered from an ` +
+					`address the node could not read, so it was not fetched [item 0]`,
 			);
 			expect(jobs).toHaveLength(0);
 		} finally {
@@ -173,28 +182,32 @@ describe('Source URL: private networks', () => {
 		}
 	});
 
-	test('with Allow Private Network Addresses on, loopback links are fetched, a resolved name pinned to its address', async () => {
-		const restore = useResolver(testResolver);
-		try {
-			const credentials = await env.credentials();
-			for (const link of [
-				`http://127.0.0.1:${files.port}/Star.JEF`,
-				`http://artwork.intranet.test:${files.port}/Star.JEF`,
-				`http://localhost:${files.port}/to-loopback`,
-			]) {
-				const [created] = itemsOf(
-					await run(credentials, createFrom(link, { allowPrivateNetworks: true })),
+	test(
+		'with Allow Private Network Addresses on, loopback links are fetched, a resolved name ' +
+			'pinned to its address',
+		async () => {
+			const restore = useResolver(testResolver);
+			try {
+				const credentials = await env.credentials();
+				for (const link of [
+					`http://127.0.0.1:${files.port}/Star.JEF`,
+					`http://artwork.intranet.test:${files.port}/Star.JEF`,
+					`http://localhost:${files.port}/to-loopback`,
+				]) {
+					const [created] = itemsOf(
+						await run(credentials, createFrom(link, { allowPrivateNetworks: true })),
+					);
+					expect([link, created.json.sourceFile]).toEqual([link, 'Star.JEF']);
+				}
+				// The pinned request went to 127.0.0.1 and still named its host to the server.
+				expect(files.requests.map((request) => request.headers.host)).toContain(
+					`artwork.intranet.test:${files.port}`,
 				);
-				expect([link, created.json.sourceFile]).toEqual([link, 'Star.JEF']);
+			} finally {
+				restore();
 			}
-			// The pinned request went to 127.0.0.1 and still named its host to the server.
-			expect(files.requests.map((request) => request.headers.host)).toContain(
-				`artwork.intranet.test:${files.port}`,
-			);
-		} finally {
-			restore();
-		}
-	});
+		},
+	);
 });
 
 describe('Source URL: time limits and Stop', () => {
@@ -203,19 +216,23 @@ describe('Source URL: time limits and Stop', () => {
 		Object.assign(sourceUrlLimits, saved);
 	});
 
-	test('200 with Content-Length 100000, 10 bytes, then nothing: ends within the idle limit with a clear message', async () => {
-		Object.assign(sourceUrlLimits, { idleMs: 1000 });
-		const started = Date.now();
-		const { error, jobs } = await attempt(`http://127.0.0.1:${files.port}/stall`, {
-			allowPrivateNetworks: true,
-		});
-		const took = Date.now() - started;
-		expect(error).toMatch(
-			/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/stall stopped sending: no data for 1 s \[item 0\]$/,
-		);
-		expect(took).toBeLessThan(8000);
-		expect(jobs).toHaveLength(0);
-	});
+	test(
+		'200 with Content-Length 100000, 10 bytes, then nothing: ends within the idle limit with a ' +
+			'clear message',
+		async () => {
+			Object.assign(sourceUrlLimits, { idleMs: 1000 });
+			const started = Date.now();
+			const { error, jobs } = await attempt(`http://127.0.0.1:${files.port}/stall`, {
+				allowPrivateNetworks: true,
+			});
+			const took = Date.now() - started;
+			expect(error).toMatch(
+				/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/stall stopped sending: no data for 1 s \[item 0\]$/,
+			);
+			expect(took).toBeLessThan(8000);
+			expect(jobs).toHaveLength(0);
+		},
+	);
 
 	test('a server that never answers ends at the answer limit', async () => {
 		Object.assign(sourceUrlLimits, { answerMs: 800 });

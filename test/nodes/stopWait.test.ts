@@ -27,47 +27,51 @@ async function until(done: () => boolean, limitMs: number): Promise<void> {
 		await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-it('with a sleep that ignores the signal, the wait still ends when the execution is stopped, and sends nothing more', async () => {
-	const server = await startScriptedServer((_request, response) =>
-		sendJson(response, 200, { data: [listItem(jobIds.a, 'processing')], freeUsage }),
-	);
-	let settledAt: number | undefined;
-	let outcome: unknown;
-	registerNodeType(
-		'harness.waitProbe',
-		testNodeType('waitProbe', 'Waits for one job that never ends', async (context) => {
-			try {
-				outcome = await waitForJobs(context, [{ id: jobIds.a, workflow: 'conversion' }], {
-					timeoutMs: 600_000,
-				});
-			} catch (error) {
-				outcome = error;
-			} finally {
-				settledAt = Date.now();
-			}
-		}),
-	);
-	try {
-		const stop = new AbortController();
-		const running = runNode({
-			credentials: { apiKey, baseUrl: server.baseUrl },
-			parameters: {},
-			nodeType: 'harness.waitProbe',
-			signal: stop.signal,
-		});
-		// The second listing is followed by a sleep of 3 to 3.6 s.
-		await until(() => server.requests.length >= 2, 20_000);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		const stoppedAt = Date.now();
-		stop.abort();
-		await running;
-		await until(() => settledAt !== undefined, 10_000);
-		expect(settledAt! - stoppedAt).toBeLessThan(500);
-		expect(String((outcome as Error).message)).toMatch(/cancel/i);
-		const sent = server.requests.length;
-		await new Promise((resolve) => setTimeout(resolve, 4000));
-		expect(server.requests).toHaveLength(sent);
-	} finally {
-		await server.close();
-	}
-});
+it(
+	'with a sleep that ignores the signal, the wait still ends when the execution is stopped, and ' +
+		'sends nothing more',
+	async () => {
+		const server = await startScriptedServer((_request, response) =>
+			sendJson(response, 200, { data: [listItem(jobIds.a, 'processing')], freeUsage }),
+		);
+		let settledAt: number | undefined;
+		let outcome: unknown;
+		registerNodeType(
+			'harness.waitProbe',
+			testNodeType('waitProbe', 'Waits for one job that never ends', async (context) => {
+				try {
+					outcome = await waitForJobs(context, [{ id: jobIds.a, workflow: 'conversion' }], {
+						timeoutMs: 600_000,
+					});
+				} catch (error) {
+					outcome = error;
+				} finally {
+					settledAt = Date.now();
+				}
+			}),
+		);
+		try {
+			const stop = new AbortController();
+			const running = runNode({
+				credentials: { apiKey, baseUrl: server.baseUrl },
+				parameters: {},
+				nodeType: 'harness.waitProbe',
+				signal: stop.signal,
+			});
+			// The second listing is followed by a sleep of 3 to 3.6 s.
+			await until(() => server.requests.length >= 2, 20_000);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const stoppedAt = Date.now();
+			stop.abort();
+			await running;
+			await until(() => settledAt !== undefined, 10_000);
+			expect(settledAt! - stoppedAt).toBeLessThan(500);
+			expect(String((outcome as Error).message)).toMatch(/cancel/i);
+			const sent = server.requests.length;
+			await new Promise((resolve) => setTimeout(resolve, 4000));
+			expect(server.requests).toHaveLength(sent);
+		} finally {
+			await server.close();
+		}
+	},
+);

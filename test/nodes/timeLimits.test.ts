@@ -75,39 +75,43 @@ describe('nothing hangs (real time)', () => {
 		expect(variant.of('GET /usage')).toHaveLength(1);
 	});
 
-	it('a download that keeps trickling succeeds however long it takes: the limit is between chunks, not in total', async () => {
-		const { creds, id } = await completedJob();
-		const download = {
-			resource: 'job',
-			operation: 'download',
-			jobId: id,
-			workflow: 'conversion',
-			files: ['preview'],
-		};
-		const [whole] = itemsOf(
-			await runNode({ credentials: creds, parameters: download, input: [{}] }),
-		);
-		timeLimits.fileIdleMs = 1000;
-		variant.on((request) =>
-			request.route === 'GET /uploads/{id}/preview'
-				? { trickle: { chunks: 7, everyMs: timeLimits.fileIdleMs / 2 } }
-				: undefined,
-		);
-		const started = Date.now();
-		const [trickled] = itemsOf(
-			await runNode({ credentials: creds, parameters: download, input: [{}] }),
-		);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(3 * timeLimits.fileIdleMs);
-		expect(variant.of('GET /uploads/{id}/preview').map((request) => request.handling)).toEqual([
-			'passed',
-			'trickled in 7 chunks',
-		]);
-		expect(
-			(await binaryBuffer(trickled.binary!.preview)).equals(
-				await binaryBuffer(whole.binary!.preview),
-			),
-		).toBe(true);
-	});
+	it(
+		'a download that keeps trickling succeeds however long it takes: the limit is between ' +
+			'chunks, not in total',
+		async () => {
+			const { creds, id } = await completedJob();
+			const download = {
+				resource: 'job',
+				operation: 'download',
+				jobId: id,
+				workflow: 'conversion',
+				files: ['preview'],
+			};
+			const [whole] = itemsOf(
+				await runNode({ credentials: creds, parameters: download, input: [{}] }),
+			);
+			timeLimits.fileIdleMs = 1000;
+			variant.on((request) =>
+				request.route === 'GET /uploads/{id}/preview'
+					? { trickle: { chunks: 7, everyMs: timeLimits.fileIdleMs / 2 } }
+					: undefined,
+			);
+			const started = Date.now();
+			const [trickled] = itemsOf(
+				await runNode({ credentials: creds, parameters: download, input: [{}] }),
+			);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(3 * timeLimits.fileIdleMs);
+			expect(variant.of('GET /uploads/{id}/preview').map((request) => request.handling)).toEqual([
+				'passed',
+				'trickled in 7 chunks',
+			]);
+			expect(
+				(await binaryBuffer(trickled.binary!.preview)).equals(
+					await binaryBuffer(whole.binary!.preview),
+				),
+			).toBe(true);
+		},
+	);
 
 	it('a download that stops sending bytes fails after the idle limit', async () => {
 		const { creds, id } = await completedJob();

@@ -102,7 +102,9 @@ describe('Job > Unlock inspects the job first', () => {
 					id,
 					workflow: 'conversion',
 					httpCode: '409',
-					error: `The job can't be unlocked yet: job ${id} is queued, and only a completed job can be unlocked (no unlock was sent) [item ${index}]`,
+					error:
+						`The job can't be unlocked yet: job ${id} is queued, and only a completed job can ` +
+						`be unlocked (no unlock was sent) [item ${index}]`,
 					description: expect.stringMatching(
 						/Only completed jobs can be unlocked\. Run Job > Wait for Completion first/,
 					),

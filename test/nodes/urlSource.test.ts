@@ -102,63 +102,76 @@ afterAll(async () => {
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('Job > Create from a URL', () => {
-	test('converts a machine file fetched from a URL (through a redirect) without sending the API key there', async () => {
-		const credentials = await env.credentials();
-		const [created] = itemsOf(
-			await run(credentials, {
-				resource: 'job',
-				operation: 'create',
+	test(
+		'converts a machine file fetched from a URL (through ' +
+			'a redirect) without sending the API key there',
+		async () => {
+			const credentials = await env.credentials();
+			const [created] = itemsOf(
+				await run(credentials, {
+					resource: 'job',
+					operation: 'create',
+					workflow: 'conversion',
+					source: 'url',
+					options: { allowPrivateNetworks: true },
+					sourceUrl: `${files.url}/moved`,
+					format: 'dst',
+					waitForCompletion: true,
+					timeout: 120,
+				}),
+			);
+			expect(created.json).toMatchObject({
 				workflow: 'conversion',
-				source: 'url',
-				options: { allowPrivateNetworks: true },
+				status: 'completed',
+				sourceFile: 'Star.JEF',
 				sourceUrl: `${files.url}/moved`,
-				format: 'dst',
-				waitForCompletion: true,
-				timeout: 120,
-			}),
-		);
-		expect(created.json).toMatchObject({
-			workflow: 'conversion',
-			status: 'completed',
-			sourceFile: 'Star.JEF',
-			sourceUrl: `${files.url}/moved`,
-		});
-		expect(created.json).not.toHaveProperty('sourceBinaryField');
-		for (const request of files.requests) {
-			expect(request.headers.authorization).toBeUndefined();
-			expect(JSON.stringify(request.headers)).not.toContain(credentials.apiKey);
-		}
-		expect(files.requests.map((request) => request.path)).toEqual(['/moved', '/designs/Star.JEF']);
+			});
+			expect(created.json).not.toHaveProperty('sourceBinaryField');
+			for (const request of files.requests) {
+				expect(request.headers.authorization).toBeUndefined();
+				expect(JSON.stringify(request.headers)).not.toContain(credentials.apiKey);
+			}
+			expect(files.requests.map((request) => request.path)).toEqual([
+				'/moved',
+				'/designs/Star.JEF',
+			]);
 
-		const [downloaded] = itemsOf(
-			await run(credentials, {
-				resource: 'job',
-				operation: 'download',
-				jobId: String(created.json.id),
-				workflow: 'conversion',
-				files: ['source'],
-			}),
-		);
-		expect(sha256(await binaryBuffer(downloaded.binary!.source))).toBe(sha256(fixture('Star.JEF')));
-	});
+			const [downloaded] = itemsOf(
+				await run(credentials, {
+					resource: 'job',
+					operation: 'download',
+					jobId: String(created.json.id),
+					workflow: 'conversion',
+					files: ['source'],
+				}),
+			);
+			expect(sha256(await binaryBuffer(downloaded.binary!.source))).toBe(
+				sha256(fixture('Star.JEF')),
+			);
+		},
+	);
 
-	test('digitises artwork whose link has no extension: the type comes from Content-Type, the name is one safe segment', async () => {
-		const credentials = await env.credentials();
-		const [created] = itemsOf(
-			await run(credentials, {
-				resource: 'job',
-				operation: 'create',
-				workflow: 'digitising',
-				source: 'url',
-				options: { allowPrivateNetworks: true },
-				sourceUrl: `${files.url}/artwork?token=abc`,
-				format: 'pes',
-				widthMm: 60,
-				colourCount: 2,
-			}),
-		);
-		expect(created.json).toMatchObject({ workflow: 'digitising', sourceFile: 'badge.svg' });
-	});
+	test(
+		'digitises artwork whose link has no extension: the type comes from Content-Type, the name ' +
+			'is one safe segment',
+		async () => {
+			const credentials = await env.credentials();
+			const [created] = itemsOf(
+				await run(credentials, {
+					resource: 'job',
+					operation: 'create',
+					workflow: 'digitising',
+					source: 'url',
+					options: { allowPrivateNetworks: true },
+					sourceUrl: `${files.url}/artwork?token=abc`,
+					format: 'pes',
+					widthMm: 60,
+					colourCount: 2,
+				}),
+			);
+			expect(created.json).toMatchObject({ workflow: 'digitising', sourceFile: 'badge.svg' });
+		},
+	);
 
 	test('accepts a machine file served without a type, with a type of its own or as plain text', async () => {
 		const credentials = await env.credentials();
@@ -178,60 +191,67 @@ describe('Job > Create from a URL', () => {
 		}
 	});
 
-	test('refuses what the service would refuse, before anything is sent to it, naming the URL and the limit', async () => {
-		const credentials = await env.credentials();
-		const before = await env.admin().usage(credentials.accountId);
-		const attempt = async (workflow: string, sourceUrl: string) =>
-			(
-				await run(
-					credentials,
-					{
-						resource: 'job',
-						operation: 'create',
-						workflow,
-						source: 'url',
-						sourceUrl,
-						format: 'pes',
-						widthMm: 60,
-						colourCount: 2,
-						options: { allowPrivateNetworks: true },
-					},
-					[{}],
-					{ onError: 'continueRegularOutput' },
-				)
-			).items[0].json.error;
+	test(
+		'refuses what the service would refuse, before ' +
+			'anything is sent to it, naming the URL and the limit',
+		async () => {
+			const credentials = await env.credentials();
+			const before = await env.admin().usage(credentials.accountId);
+			const attempt = async (workflow: string, sourceUrl: string) =>
+				(
+					await run(
+						credentials,
+						{
+							resource: 'job',
+							operation: 'create',
+							workflow,
+							source: 'url',
+							sourceUrl,
+							format: 'pes',
+							widthMm: 60,
+							colourCount: 2,
+							options: { allowPrivateNetworks: true },
+						},
+						[{}],
+						{ onError: 'continueRegularOutput' },
+					)
+				).items[0].json.error;
 
-		expect(await attempt('conversion', 'ftp://127.0.0.1/Star.JEF')).toMatch(
-			/uses ftp; only http and https/,
-		);
-		expect(await attempt('conversion', 'Star.JEF')).toMatch(/is not a complete URL/);
-		expect(await attempt('conversion', `${files.url}/missing.pes`)).toMatch(/answered HTTP 404/);
-		expect(await attempt('conversion', `${files.url}/designs/Star.pes?token=abc`)).toBe(
-			`The file at ${files.url}/designs/Star.pes is served as text/html, not as an embroidery machine file conversion accepts [item 0]`,
-		);
-		expect(await attempt('conversion', `${files.url}/api/design`)).toMatch(
-			/api\/design is served as application\/json, not as an embroidery machine file conversion accepts \[item 0\]$/,
-		);
-		expect(await attempt('conversion', `${files.url}/report.pdf`)).toMatch(
-			/is served as application\/pdf/,
-		);
-		expect(await attempt('conversion', `${files.url}/logo.png`)).toMatch(/is served as image\/png/);
-		expect(await attempt('digitising', `${files.url}/report.pdf`)).toMatch(
-			/is not artwork digitising accepts: jpg, jpeg, png, svg, webp/,
-		);
-		expect(await attempt('digitising', `${files.url}/big.png`)).toMatch(
-			/is 25 MB; digitising accepts at most 20 MB per file/,
-		);
-		expect(await attempt('digitising', `${files.url}/endless.png`)).toMatch(
-			/larger than 20 MB \(the download was stopped there\)/,
-		);
-		// The client stopped reading at the limit; the server could not push all 200 MB.
-		expect(files.endlessBytesSent()).toBeLessThan(100 * 1024 * 1024);
+			expect(await attempt('conversion', 'ftp://127.0.0.1/Star.JEF')).toMatch(
+				/uses ftp; only http and https/,
+			);
+			expect(await attempt('conversion', 'Star.JEF')).toMatch(/is not a complete URL/);
+			expect(await attempt('conversion', `${files.url}/missing.pes`)).toMatch(/answered HTTP 404/);
+			expect(await attempt('conversion', `${files.url}/designs/Star.pes?token=abc`)).toBe(
+				`The file at ${files.url}/designs/Star.pes is served as text/html, not as an embroidery ` +
+					`machine file conversion accepts [item 0]`,
+			);
+			expect(await attempt('conversion', `${files.url}/api/design`)).toMatch(
+				/api\/design is served as application\/json, not as an embroidery machine file conversion accepts \[item 0\]$/,
+			);
+			expect(await attempt('conversion', `${files.url}/report.pdf`)).toMatch(
+				/is served as application\/pdf/,
+			);
+			expect(await attempt('conversion', `${files.url}/logo.png`)).toMatch(
+				/is served as image\/png/,
+			);
+			expect(await attempt('digitising', `${files.url}/report.pdf`)).toMatch(
+				/is not artwork digitising accepts: jpg, jpeg, png, svg, webp/,
+			);
+			expect(await attempt('digitising', `${files.url}/big.png`)).toMatch(
+				/is 25 MB; digitising accepts at most 20 MB per file/,
+			);
+			expect(await attempt('digitising', `${files.url}/endless.png`)).toMatch(
+				/larger than 20 MB \(the download was stopped there\)/,
+			);
+			// The client stopped reading at the limit; the server could not push all 200 MB.
+			expect(files.endlessBytesSent()).toBeLessThan(100 * 1024 * 1024);
 
-		const listed = itemsOf(
-			await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }),
-		);
-		expect(listed.filter((item) => item.json.id)).toHaveLength(0);
-		expect(await env.admin().usage(credentials.accountId)).toEqual(before);
-	});
+			const listed = itemsOf(
+				await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }),
+			);
+			expect(listed.filter((item) => item.json.id)).toHaveLength(0);
+			expect(await env.admin().usage(credentials.accountId)).toEqual(before);
+		},
+	);
 });

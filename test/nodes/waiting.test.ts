@@ -38,51 +38,55 @@ beforeEach(() => {
 afterEach(() => restoreClock());
 
 describe('waiting on more than 50 jobs', () => {
-	it('ends within one poll interval of its timeout, even when the round of per-job look-ups would outlast it', async () => {
-		// 50 newer jobs fill the listing; the 60 waited for are all outside it, and never end.
-		const newer = Array.from({ length: 50 }, (_, n) => listItem(jobId('NW', n), 'processing'));
-		const waited = Array.from({ length: 60 }, (_, n) => jobId('WT', n));
-		const server = await startScriptedServer((request, response) => {
-			if (request.url === '/api/v1/jobs')
-				return sendJson(response, 200, { data: newer, freeUsage });
-			const id = request.url.split('/').pop() ?? '';
-			sendJson(response, 200, detailedJob(id, 'processing'));
-		});
-		try {
-			const timeoutMs = 20_000;
-			// Measured around the whole run, which begins a little before the wait does.
-			const startedAt = clock.now();
-			const result = await runNode({
-				credentials: { apiKey, baseUrl: server.baseUrl },
-				parameters: {
-					resource: 'job',
-					operation: 'waitForCompletion',
-					jobId: waited.join(','),
-					workflow: 'conversion',
-					timeout: timeoutMs / 1000,
-				},
-				input: [{}],
-				onError: 'continueRegularOutput',
+	it(
+		'ends within one poll interval of its timeout, even when the round of per-job look-ups ' +
+			'would outlast it',
+		async () => {
+			// 50 newer jobs fill the listing; the 60 waited for are all outside it, and never end.
+			const newer = Array.from({ length: 50 }, (_, n) => listItem(jobId('NW', n), 'processing'));
+			const waited = Array.from({ length: 60 }, (_, n) => jobId('WT', n));
+			const server = await startScriptedServer((request, response) => {
+				if (request.url === '/api/v1/jobs')
+					return sendJson(response, 200, { data: newer, freeUsage });
+				const id = request.url.split('/').pop() ?? '';
+				sendJson(response, 200, detailedJob(id, 'processing'));
 			});
-			const elapsedMs = clock.now() - startedAt;
-			expect(elapsedMs).toBeGreaterThanOrEqual(timeoutMs);
-			expect(elapsedMs).toBeLessThanOrEqual(timeoutMs + defaultPollSchedule.maxDelayMs);
-			// Every job is reported, as still running, with how to wait longer.
-			expect(result.items).toHaveLength(60);
-			expect(result.items.map((item) => String(item.json.error))).toEqual(
-				waited.map(
-					(id) =>
-						expect.stringMatching(
-							new RegExp(`^Job ${id} is still (processing|unknown) after 20 s`),
-						) as unknown as string,
-				),
-			);
-			// Nothing of the wait goes on after the node returned.
-			const sent = server.requests.length;
-			await wallClock.sleep(300);
-			expect(server.requests).toHaveLength(sent);
-		} finally {
-			await server.close();
-		}
-	});
+			try {
+				const timeoutMs = 20_000;
+				// Measured around the whole run, which begins a little before the wait does.
+				const startedAt = clock.now();
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: waited.join(','),
+						workflow: 'conversion',
+						timeout: timeoutMs / 1000,
+					},
+					input: [{}],
+					onError: 'continueRegularOutput',
+				});
+				const elapsedMs = clock.now() - startedAt;
+				expect(elapsedMs).toBeGreaterThanOrEqual(timeoutMs);
+				expect(elapsedMs).toBeLessThanOrEqual(timeoutMs + defaultPollSchedule.maxDelayMs);
+				// Every job is reported, as still running, with how to wait longer.
+				expect(result.items).toHaveLength(60);
+				expect(result.items.map((item) => String(item.json.error))).toEqual(
+					waited.map(
+						(id) =>
+							expect.stringMatching(
+								new RegExp(`^Job ${id} is still (processing|unknown) after 20 s`),
+							) as unknown as string,
+					),
+				);
+				// Nothing of the wait goes on after the node returned.
+				const sent = server.requests.length;
+				await wallClock.sleep(300);
+				expect(server.requests).toHaveLength(sent);
+			} finally {
+				await server.close();
+			}
+		},
+	);
 });

@@ -20,8 +20,9 @@ import { simplifyJob } from '../../nodes/Embroidery/helpers/simplify';
 // Named with their extension: beside each X.node.ts lies its codex X.node.json, which the resolver would pick.
 const { Embroidery } =
 	require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
+type TriggerNode = typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
 const { EmbroideryTrigger } =
-	require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
+	require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as TriggerNode;
 
 const action = new Embroidery().description;
 const trigger = new EmbroideryTrigger().description;
@@ -209,29 +210,33 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 		}
 	});
 
-	test('actions omit articles, name the resource and are in sentence case; operation descriptions name the resource too', () => {
-		const problems = interfaceCopy
-			.filter((copy) => copy.kind === 'action')
-			.flatMap((copy) => {
-				const resource = String(copy.property.displayOptions?.show?.resource?.[0] ?? '');
-				const found: string[] = [];
-				if (articles.test(copy.text)) found.push(`${copy.where}: "${copy.text}" has an article`);
-				if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(copy.text))
-					found.push(`${copy.where}: "${copy.text}" does not name the ${resource}`);
-				const casing = sentenceCaseProblem(copy.text);
-				if (casing) found.push(`${copy.where}: "${copy.text}" ${casing}`);
-				const option = (copy.property.options ?? [])
-					.filter(isOption)
-					.find((entry) => entry.action === copy.text);
-				if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(String(option?.description))) {
-					found.push(
-						`${copy.where}: the description "${String(option?.description)}" does not name the ${resource}`,
-					);
-				}
-				return found;
-			});
-		expect(listed(problems)).toBe('');
-	});
+	test(
+		'actions omit articles, name the resource and are in sentence case; operation descriptions ' +
+			'name the resource too',
+		() => {
+			const problems = interfaceCopy
+				.filter((copy) => copy.kind === 'action')
+				.flatMap((copy) => {
+					const resource = String(copy.property.displayOptions?.show?.resource?.[0] ?? '');
+					const found: string[] = [];
+					if (articles.test(copy.text)) found.push(`${copy.where}: "${copy.text}" has an article`);
+					if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(copy.text))
+						found.push(`${copy.where}: "${copy.text}" does not name the ${resource}`);
+					const casing = sentenceCaseProblem(copy.text);
+					if (casing) found.push(`${copy.where}: "${copy.text}" ${casing}`);
+					const option = (copy.property.options ?? [])
+						.filter(isOption)
+						.find((entry) => entry.action === copy.text);
+					if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(String(option?.description))) {
+						found.push(
+							`${copy.where}: the description "${String(option?.description)}" does not name the ${resource}`,
+						);
+					}
+					return found;
+				});
+			expect(listed(problems)).toBe('');
+		},
+	);
 
 	test('placeholders of text inputs show an example that starts with "e.g."', () => {
 		const problems = interfaceCopy
@@ -351,13 +356,17 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 		expect(listed(problems)).toBe('');
 	});
 
-	test('the trigger is named "... Trigger", its events parameter "Trigger On" without a tooltip; no node says "node" in its name', () => {
-		expect(trigger.displayName).toMatch(/ Trigger$/);
-		for (const node of nodes) expect(node.displayName).not.toMatch(/\bnode\b/i);
-		const events = trigger.properties.find((property) => property.name === 'events');
-		expect(events).toMatchObject({ displayName: 'Trigger On' });
-		expect(events?.description).toBeUndefined();
-	});
+	test(
+		'the trigger is named "... Trigger", its events parameter "Trigger On" without a tooltip; ' +
+			'no node says "node" in its name',
+		() => {
+			expect(trigger.displayName).toMatch(/ Trigger$/);
+			for (const node of nodes) expect(node.displayName).not.toMatch(/\bnode\b/i);
+			const events = trigger.properties.find((property) => property.name === 'events');
+			expect(events).toMatchObject({ displayName: 'Trigger On' });
+			expect(events?.description).toBeUndefined();
+		},
+	);
 
 	test('API keys are password fields', () => {
 		const secrets = credentials.properties.filter((property) =>
@@ -493,49 +502,53 @@ describe("Simplify and the AI tool variant's Output, on the newest version", () 
 		).toContain('simplify');
 	});
 
-	test('the tool variant has Output (Simplified, Raw, Selected Fields) wherever the node has Simplify, and no Simplify', () => {
-		const simplified = operations.filter((values) =>
-			shown(action, values, false).some((property) => property.name === 'simplify'),
-		);
-		expect(simplified.map(({ resource, operation }) => `${resource}:${operation}`)).toEqual(
-			expect.arrayContaining(['job:get', 'job:getMany']),
-		);
-		for (const values of simplified) {
-			const inTool = shown(action, values, true);
-			expect({
-				...values,
-				simplify: inTool.some((property) => property.name === 'simplify'),
-			}).toEqual({ ...values, simplify: false });
-			const output = inTool.find((property) => property.name === 'output');
-			expect({ ...values, output: output?.type }).toEqual({ ...values, output: 'options' });
-			expect(
-				(output?.options ?? []).filter(isOption).map((option) => [option.name, option.value]),
-			).toEqual(
-				expect.arrayContaining([
-					['Simplified', 'simplified'],
-					['Raw', 'raw'],
-					['Selected Fields', 'selected'],
-				]),
+	test(
+		'the tool variant has Output (Simplified, Raw, Selected Fields) wherever the node has ' +
+			'Simplify, and no Simplify',
+		() => {
+			const simplified = operations.filter((values) =>
+				shown(action, values, false).some((property) => property.name === 'simplify'),
 			);
-			expect(output?.default).toBe('simplified');
-			const fields = shown(action, { ...values, output: 'selected' }, true).find(
-				(property) => property.name === 'fields',
+			expect(simplified.map(({ resource, operation }) => `${resource}:${operation}`)).toEqual(
+				expect.arrayContaining(['job:get', 'job:getMany']),
 			);
-			expect(fields?.type).toBe('multiOptions');
-			// The ID always comes with the selected fields, so it is no choice.
-			expect((fields?.options ?? []).filter(isOption).map((option) => option.value)).not.toContain(
-				'id',
-			);
-			expect(
-				shown(action, { ...values, output: 'simplified' }, true).some(
+			for (const values of simplified) {
+				const inTool = shown(action, values, true);
+				expect({
+					...values,
+					simplify: inTool.some((property) => property.name === 'simplify'),
+				}).toEqual({ ...values, simplify: false });
+				const output = inTool.find((property) => property.name === 'output');
+				expect({ ...values, output: output?.type }).toEqual({ ...values, output: 'options' });
+				expect(
+					(output?.options ?? []).filter(isOption).map((option) => [option.name, option.value]),
+				).toEqual(
+					expect.arrayContaining([
+						['Simplified', 'simplified'],
+						['Raw', 'raw'],
+						['Selected Fields', 'selected'],
+					]),
+				);
+				expect(output?.default).toBe('simplified');
+				const fields = shown(action, { ...values, output: 'selected' }, true).find(
 					(property) => property.name === 'fields',
-				),
-			).toBe(false);
-		}
-		// The node itself (not the tool) has no Output.
-		for (const values of simplified)
-			expect(shown(action, values, false).some((property) => property.name === 'output')).toBe(
-				false,
-			);
-	});
+				);
+				expect(fields?.type).toBe('multiOptions');
+				// The ID always comes with the selected fields, so it is no choice.
+				expect(
+					(fields?.options ?? []).filter(isOption).map((option) => option.value),
+				).not.toContain('id');
+				expect(
+					shown(action, { ...values, output: 'simplified' }, true).some(
+						(property) => property.name === 'fields',
+					),
+				).toBe(false);
+			}
+			// The node itself (not the tool) has no Output.
+			for (const values of simplified)
+				expect(shown(action, values, false).some((property) => property.name === 'output')).toBe(
+					false,
+				);
+		},
+	);
 });

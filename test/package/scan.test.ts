@@ -157,14 +157,17 @@ describe('the package scan', () => {
 describe("reading the verdict of n8n's scanner CLI (publish.yml, after publishing)", () => {
 	test('a pass is a pass', () => {
 		const { status } = verdict(
-			'✅ Provenance check passed for n8n-nodes-embroidery@0.3.0 \n✅ Analyzed n8n-nodes-embroidery@0.3.0 \n✅ Package n8n-nodes-embroidery@0.3.0 has passed all security checks\n',
+			'✅ Provenance check passed for n8n-nodes-embroidery@0.3.0 \n✅ Analyzed ' +
+				'n8n-nodes-embroidery@0.3.0 \n✅ Package n8n-nodes-embroidery@0.3.0 has passed all security checks\n',
 		);
 		expect(status).toBe(0);
 	});
 
 	test('a failure printed with exit code 0 is a failure', () => {
 		const { status, output } = verdict(
-			'❌ Provenance check failed for n8n-nodes-embroidery@0.3.0 \n❌ Package n8n-nodes-embroidery@0.3.0 has failed security checks\nReason: Package was not published with npm provenance.\n',
+			'❌ Provenance check failed for n8n-nodes-embroidery@0.3.0 \n❌ Package ' +
+				'n8n-nodes-embroidery@0.3.0 has failed security checks\nReason: Package was not ' +
+				'published with npm provenance.\n',
 		);
 		expect(output).toMatch(/n8n's scanner failed the package/);
 		expect(status).toBe(1);

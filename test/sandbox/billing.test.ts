@@ -200,7 +200,8 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 	it('charges the digitising cost for digitising jobs', async () => {
 		const api = await newClient(suite.sandbox, { plan: 'credits', creditBalance: 1 });
 		const logo = Buffer.from(
-			'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="#c00"/></svg>',
+			'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" ' +
+				'cy="50" r="40" fill="#c00"/></svg>',
 		);
 		const { body } = await api.createJob(
 			{ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 1 },

@@ -54,74 +54,81 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 		}
 	});
 
-	it('stops within a few seconds of SIGTERM during a long job, whose work stops with it; the next start queues the job again', async () => {
-		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
-		let first: Awaited<ReturnType<typeof startCli>> | undefined;
-		try {
-			first = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
-			const origin = first.printed.baseUrl.replace(/\/api\/v1$/, '');
-			const api = new Api(
-				{ baseUrl: first.printed.baseUrl, origin } as RunningSandbox,
-				first.printed.demoKey,
-			);
-			// Two million short stitches, just under the entry ceiling: reading, writing and previews take
-			// many seconds (tens on a loaded machine), far more than the stop may.
-			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
-				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
-			]);
-			const id = body.job.id;
-			for (let status = ''; status !== 'processing'; ) {
-				status = (await api.get(`/jobs/conversion/${id}`)).body.job.status;
-				expect(['queued', 'processing']).toContain(status);
-				await new Promise((resolve) => setTimeout(resolve, 200));
-			}
-			const engines = descendants(first.child.pid!);
-			expect(engines.length).toBeGreaterThan(0);
-			const exited = exitCode(first.child);
-			const stoppedAt = Date.now();
-			first.child.kill('SIGTERM');
-			expect(await exited).toBe(0);
-			// 3 s for running jobs to finish, then the engine process is killed.
-			expect(Date.now() - stoppedAt).toBeLessThan(8000);
-			// The engine processes (with the job's image work) are gone, not orphaned.
-			for (const pid of engines) expect(alive(pid)).toBe(false);
-			// Whatever the killed job half-wrote is removed at the next start, like this stray file.
-			const stray = join(dataDir, 'files', 'stray-output.pes');
-			writeFileSync(stray, 'half-written');
-
-			const second = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
+	it(
+		'stops within a few seconds of SIGTERM during a long job, whose work stops with it; the ' +
+			'next start queues the job again',
+		async () => {
+			const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+			let first: Awaited<ReturnType<typeof startCli>> | undefined;
 			try {
-				const again = new Api(
-					{
-						baseUrl: second.printed.baseUrl,
-						origin: second.printed.baseUrl.replace(/\/api\/v1$/, ''),
-					} as RunningSandbox,
-					second.printed.demoKey,
+				first = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
+				const origin = first.printed.baseUrl.replace(/\/api\/v1$/, '');
+				const api = new Api(
+					{ baseUrl: first.printed.baseUrl, origin } as RunningSandbox,
+					first.printed.demoKey,
 				);
-				const job = (await again.get(`/jobs/conversion/${id}`)).body.job;
-				expect(['queued', 'processing']).toContain(job.status);
-				expect(existsSync(stray)).toBe(false);
-				const db = new DatabaseSync(join(dataDir, 'sandbox.db'), { readOnly: true });
-				const named = (db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>).map(
-					(row) => row.path,
-				);
-				db.close();
-				const stored = readdirSync(join(dataDir, 'files'), { recursive: true, withFileTypes: true })
-					.filter((entry) => entry.isFile())
-					.map((entry) => relative(join(dataDir, 'files'), join(entry.parentPath, entry.name)));
-				// The job's source and nothing else (its new attempt may be writing; its ids are new).
-				expect(named).toHaveLength(1);
-				expect(stored).toContain(named[0]);
+				// Two million short stitches, just under the entry ceiling: reading, writing and previews take
+				// many seconds (tens on a loaded machine), far more than the stop may.
+				const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+					{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
+				]);
+				const id = body.job.id;
+				for (let status = ''; status !== 'processing'; ) {
+					status = (await api.get(`/jobs/conversion/${id}`)).body.job.status;
+					expect(['queued', 'processing']).toContain(status);
+					await new Promise((resolve) => setTimeout(resolve, 200));
+				}
+				const engines = descendants(first.child.pid!);
+				expect(engines.length).toBeGreaterThan(0);
+				const exited = exitCode(first.child);
+				const stoppedAt = Date.now();
+				first.child.kill('SIGTERM');
+				expect(await exited).toBe(0);
+				// 3 s for running jobs to finish, then the engine process is killed.
+				expect(Date.now() - stoppedAt).toBeLessThan(8000);
+				// The engine processes (with the job's image work) are gone, not orphaned.
+				for (const pid of engines) expect(alive(pid)).toBe(false);
+				// Whatever the killed job half-wrote is removed at the next start, like this stray file.
+				const stray = join(dataDir, 'files', 'stray-output.pes');
+				writeFileSync(stray, 'half-written');
+
+				const second = await startCli(['--port', '0', '--data', dataDir, '--workers', '1']);
+				try {
+					const again = new Api(
+						{
+							baseUrl: second.printed.baseUrl,
+							origin: second.printed.baseUrl.replace(/\/api\/v1$/, ''),
+						} as RunningSandbox,
+						second.printed.demoKey,
+					);
+					const job = (await again.get(`/jobs/conversion/${id}`)).body.job;
+					expect(['queued', 'processing']).toContain(job.status);
+					expect(existsSync(stray)).toBe(false);
+					const db = new DatabaseSync(join(dataDir, 'sandbox.db'), { readOnly: true });
+					const named = (
+						db.prepare('SELECT path FROM uploads').all() as Array<{ path: string }>
+					).map((row) => row.path);
+					db.close();
+					const stored = readdirSync(join(dataDir, 'files'), {
+						recursive: true,
+						withFileTypes: true,
+					})
+						.filter((entry) => entry.isFile())
+						.map((entry) => relative(join(dataDir, 'files'), join(entry.parentPath, entry.name)));
+					// The job's source and nothing else (its new attempt may be writing; its ids are new).
+					expect(named).toHaveLength(1);
+					expect(stored).toContain(named[0]);
+				} finally {
+					const stopped = exitCode(second.child);
+					second.child.kill('SIGTERM');
+					expect(await stopped).toBe(0);
+				}
 			} finally {
-				const stopped = exitCode(second.child);
-				second.child.kill('SIGTERM');
-				expect(await stopped).toBe(0);
+				if (first?.child.exitCode === null) first.child.kill('SIGKILL');
+				rmSync(dataDir, { recursive: true, force: true });
 			}
-		} finally {
-			if (first?.child.exitCode === null) first.child.kill('SIGKILL');
-			rmSync(dataDir, { recursive: true, force: true });
-		}
-	});
+		},
+	);
 
 	it('refuses a bad flag value with a message and exit code 2', async () => {
 		const child = spawn(
@@ -140,10 +147,14 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 });
 
 describe('the sandbox embedded in a script (as the benchmarks and npm start use it)', () => {
-	it('finishes close() after running jobs: the engine processes are awaited, never left to drop the process', async () => {
-		// With nothing else running, a close() awaiting processes that do not hold the event loop lets Node
-		// exit silently with code 0 before "closed" is printed (it did in about one run of three).
-		const script = `
+	it(
+		'finishes close() after running jobs: the engine ' +
+			'processes are awaited, never left to drop the process',
+		async () => {
+			// With nothing else running, a close() awaiting processes that do not hold the event loop lets Node
+			// exit silently with code 0 before "closed" is printed (it did in about one run of three).
+			const script =
+				`
 const { readFileSync } = require('node:fs');
 const { startSandbox } = require('./sandbox/index.ts');
 (async () => {
@@ -152,7 +163,8 @@ const { startSandbox } = require('./sandbox/index.ts');
 	const form = new FormData();
 	form.append('workflow', 'conversion');
 	form.append('format', 'pes');
-	for (let i = 0; i < 10; i++) form.append('files[]', new Blob([readFileSync('test/fixtures/embroidery/Star.DST')]), 'Star' + i + '.DST');
+	for (let i = 0; i < 10; i++) form.append('files[]', new ` +
+				`Blob([readFileSync('test/fixtures/embroidery/Star.DST')]), 'Star' + i + '.DST');
 	const { jobs } = await (await fetch(sandbox.baseUrl + '/jobs', { method: 'POST', headers, body: form })).json();
 	for (const job of jobs) {
 		for (;;) {
@@ -165,16 +177,17 @@ const { startSandbox } = require('./sandbox/index.ts');
 	await sandbox.close();
 	console.log('closed');
 })();`;
-		for (let run = 0; run < 4; run++) {
-			const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-				cwd: repositoryRoot,
-				stdio: ['ignore', 'pipe', 'pipe'],
-			});
-			let output = '';
-			child.stdout!.on('data', (chunk) => (output += chunk));
-			child.stderr!.on('data', (chunk) => (output += chunk));
-			expect(await exitCode(child)).toBe(0);
-			expect(output).toContain('closed');
-		}
-	});
+			for (let run = 0; run < 4; run++) {
+				const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+					cwd: repositoryRoot,
+					stdio: ['ignore', 'pipe', 'pipe'],
+				});
+				let output = '';
+				child.stdout!.on('data', (chunk) => (output += chunk));
+				child.stderr!.on('data', (chunk) => (output += chunk));
+				expect(await exitCode(child)).toBe(0);
+				expect(output).toContain('closed');
+			}
+		},
+	);
 });

@@ -7,7 +7,8 @@ const suite = useSandbox({ workers: 2 });
 
 const logo = Buffer.from(
 	'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120">' +
-		'<rect x="10" y="10" width="180" height="100" fill="#1f4e79"/><circle cx="100" cy="60" r="35" fill="#e0a526"/></svg>',
+		('<rect x="10" y="10" width="180" height="100" fill="#1f4e79"/><circle cx="100" cy="60" ' +
+			'r="35" fill="#e0a526"/></svg>'),
 );
 const fields = { workflow: 'digitising', format: 'pes', width_mm: 60, colour_count: 3 };
 
@@ -80,55 +81,64 @@ describe('digitising jobs', () => {
 		expect(response.body.errors.file).toEqual([expect.stringMatching(/logo\.png is not JPG/)]);
 	});
 
-	it('fails damaged artwork with unreadable_artwork, and a stitch cap it cannot meet with stitch_limit_exceeded', async () => {
-		const api = await newClient(suite.sandbox);
-		const damaged = Buffer.concat([
-			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-			Buffer.alloc(64, 7),
-		]);
-		const broken = (await api.createJob(fields, [{ name: 'broken.png', bytes: damaged }])).body.job
-			.id;
-		const capped = (
-			await api.createJob({ ...fields, maximum_stitch_count: 1 }, [
-				{ name: 'logo.svg', bytes: logo },
-			])
-		).body.job.id;
-		const brokenJob = await api.waitForJob('digitising', broken, 60000);
-		expect(brokenJob).toMatchObject({ status: 'failed', failureCode: 'unreadable_artwork' });
-		expect(brokenJob.failureReason).toEqual(expect.any(String));
-		const cappedJob = await api.waitForJob('digitising', capped, 60000);
-		expect(cappedJob).toMatchObject({ status: 'failed', failureCode: 'stitch_limit_exceeded' });
-	});
+	it(
+		'fails damaged artwork with unreadable_artwork, and a stitch cap it cannot meet with ' +
+			'stitch_limit_exceeded',
+		async () => {
+			const api = await newClient(suite.sandbox);
+			const damaged = Buffer.concat([
+				Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+				Buffer.alloc(64, 7),
+			]);
+			const broken = (await api.createJob(fields, [{ name: 'broken.png', bytes: damaged }])).body
+				.job.id;
+			const capped = (
+				await api.createJob({ ...fields, maximum_stitch_count: 1 }, [
+					{ name: 'logo.svg', bytes: logo },
+				])
+			).body.job.id;
+			const brokenJob = await api.waitForJob('digitising', broken, 60000);
+			expect(brokenJob).toMatchObject({ status: 'failed', failureCode: 'unreadable_artwork' });
+			expect(brokenJob.failureReason).toEqual(expect.any(String));
+			const cappedJob = await api.waitForJob('digitising', capped, 60000);
+			expect(cappedJob).toMatchObject({ status: 'failed', failureCode: 'stitch_limit_exceeded' });
+		},
+	);
 
-	it("warns when the finished design is larger than the format's largest hoop, saying the width that fits", async () => {
-		const api = await newClient(suite.sandbox);
-		const square = Buffer.from(
-			'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' +
-				'<rect x="0" y="0" width="100" height="100" fill="#1f4e79"/></svg>',
-		);
-		const order = async (format: string, widthMm: number) => {
-			const created = await api.createJob(
-				{ ...fields, format, width_mm: widthMm, colour_count: 1 },
-				[{ name: 'square.svg', bytes: square }],
+	it(
+		'warns when the finished design is larger than the ' +
+			"format's largest hoop, saying the width that fits",
+		async () => {
+			const api = await newClient(suite.sandbox);
+			const square = Buffer.from(
+				'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' +
+					'<rect x="0" y="0" width="100" height="100" fill="#1f4e79"/></svg>',
 			);
-			return api.waitForJob('digitising', created.body.job.id, 60000);
-		};
-		const [tooWide, fitting, roomier] = await Promise.all([
-			order('pes', 150),
-			order('pes', 100),
-			order('vp3', 150),
-		]);
-		expect(tooWide).toMatchObject({ status: 'completed' });
-		const hoopWarnings = (job: { warnings: string[] }) =>
-			job.warnings.filter((text) => /hoop/.test(text));
-		expect(hoopWarnings(tooWide)).toEqual([
-			`The design is ${tooWide.metrics.widthMm} x ${tooWide.metrics.heightMm} mm, larger than the 130 x 180 mm hoop, ` +
-				"the largest a PES v1 file declares. Choose a width_mm of at most 130 mm for this design's proportions, " +
-				'or a format whose machines have bigger hoops (JEF, VP3, XXX take it as it is).',
-		]);
-		expect(tooWide.metrics.widthMm).toBe(150);
-		expect(fitting).toMatchObject({ status: 'completed' });
-		expect(hoopWarnings(fitting)).toEqual([]);
-		expect(hoopWarnings(roomier)).toEqual([]);
-	});
+			const order = async (format: string, widthMm: number) => {
+				const created = await api.createJob(
+					{ ...fields, format, width_mm: widthMm, colour_count: 1 },
+					[{ name: 'square.svg', bytes: square }],
+				);
+				return api.waitForJob('digitising', created.body.job.id, 60000);
+			};
+			const [tooWide, fitting, roomier] = await Promise.all([
+				order('pes', 150),
+				order('pes', 100),
+				order('vp3', 150),
+			]);
+			expect(tooWide).toMatchObject({ status: 'completed' });
+			const hoopWarnings = (job: { warnings: string[] }) =>
+				job.warnings.filter((text) => /hoop/.test(text));
+			expect(hoopWarnings(tooWide)).toEqual([
+				`The design is ${tooWide.metrics.widthMm} x ${tooWide.metrics.heightMm} mm, ` +
+					`larger than the 130 x 180 mm hoop, ` +
+					"the largest a PES v1 file declares. Choose a width_mm of at most 130 mm for this design's proportions, " +
+					'or a format whose machines have bigger hoops (JEF, VP3, XXX take it as it is).',
+			]);
+			expect(tooWide.metrics.widthMm).toBe(150);
+			expect(fitting).toMatchObject({ status: 'completed' });
+			expect(hoopWarnings(fitting)).toEqual([]);
+			expect(hoopWarnings(roomier)).toEqual([]);
+		},
+	);
 });

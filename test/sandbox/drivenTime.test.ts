@@ -96,31 +96,35 @@ describe('the sandbox on a driven clock', () => {
 		expect((await api.get('/formats')).status).toBe(200);
 	});
 
-	it('waits out injected latency on that clock, and is at rest only when nothing is answered or processed', async () => {
-		const sandbox = await sandboxes.own({ time: clock });
-		const api = await newClient(sandbox);
-		const admin = sandboxAdmin(sandbox);
-		expect(sandbox.atRest()).toBe(true);
-		// A minute of latency passes as soon as nothing else goes on (the request waiting on it holds nothing).
-		await admin.setFaults({ latencyMs: 60_000 });
-		const realStart = Date.now();
-		const skippedBefore = clock.skipped;
-		expect((await api.get('/formats')).status).toBe(200);
-		expect(Date.now() - realStart).toBeLessThan(30_000);
-		expect(clock.skipped - skippedBefore).toBeGreaterThanOrEqual(55_000);
-		await admin.clearFaults();
+	it(
+		'waits out injected latency on that clock, and is ' +
+			'at rest only when nothing is answered or processed',
+		async () => {
+			const sandbox = await sandboxes.own({ time: clock });
+			const api = await newClient(sandbox);
+			const admin = sandboxAdmin(sandbox);
+			expect(sandbox.atRest()).toBe(true);
+			// A minute of latency passes as soon as nothing else goes on (the request waiting on it holds nothing).
+			await admin.setFaults({ latencyMs: 60_000 });
+			const realStart = Date.now();
+			const skippedBefore = clock.skipped;
+			expect((await api.get('/formats')).status).toBe(200);
+			expect(Date.now() - realStart).toBeLessThan(30_000);
+			expect(clock.skipped - skippedBefore).toBeGreaterThanOrEqual(55_000);
+			await admin.clearFaults();
 
-		// A job being processed holds the clock: the sandbox is not at rest until it has ended.
-		await admin.setFaults({ processingPaused: true });
-		const created = await api.convert('Star.DST', 'pes', fixture('Star.DST'));
-		expect(created.status).toBe(202);
-		expect(sandbox.atRest()).toBe(true);
-		await admin.setFaults({ processingPaused: false });
-		expect(sandbox.atRest()).toBe(false);
-		const job = await api.waitForJob('conversion', String(created.body.job.id), 120_000);
-		expect(job.status).toBe('completed');
-		for (let waited = 0; !sandbox.atRest() && waited < 5_000; waited += 20)
-			await new Promise((resolve) => setTimeout(resolve, 20));
-		expect(sandbox.atRest()).toBe(true);
-	});
+			// A job being processed holds the clock: the sandbox is not at rest until it has ended.
+			await admin.setFaults({ processingPaused: true });
+			const created = await api.convert('Star.DST', 'pes', fixture('Star.DST'));
+			expect(created.status).toBe(202);
+			expect(sandbox.atRest()).toBe(true);
+			await admin.setFaults({ processingPaused: false });
+			expect(sandbox.atRest()).toBe(false);
+			const job = await api.waitForJob('conversion', String(created.body.job.id), 120_000);
+			expect(job.status).toBe('completed');
+			for (let waited = 0; !sandbox.atRest() && waited < 5_000; waited += 20)
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(sandbox.atRest()).toBe(true);
+		},
+	);
 });

@@ -25,24 +25,36 @@ describe('the engine ceilings, over HTTP', () => {
 		const job = await api.waitForJob('conversion', created.body.job.id, 60_000);
 		expect(job).toMatchObject({ status: 'failed', failureCode: 'pattern_too_large', outputs: [] });
 		expect(job.failureReason).toMatch(
-			/^Written as DST, this design of 60,002 entries would need [\d,]+ records: its moves \(up to [\d.]+ m long\) must be split into steps of at most 12\.1 mm\. A conversion may write at most [\d,]+ records/,
+			new RegExp(
+				'^Written as DST, this design of 60,002 entries would need [\\d,]+ ' +
+					'records: its moves \\(up to [\\d.]+ m long\\) must be split into ' +
+					'steps of at most 12\\.1 mm\\. A conversion may write at most [\\d,]+ records',
+			),
 		);
 		// Refused from the count of records, not after writing tens of megabytes.
 		expect(processingMs(job)).toBeLessThan(5000);
 	});
 
-	it('refuse an XXX file whose moves drift past the pattern model as unreadable_source instead of wrapping', async () => {
-		const api = await newClient(suite.sandbox);
-		// 70,000 moves of 3.2 m one way would wrap a 32-bit position (2^31 / 32,000 is about 67,109).
-		const created = await api.createJob({ workflow: 'conversion', format: 'dst' }, [
-			{ name: 'drift.xxx', bytes: driftingXxx(70_000) },
-		]);
-		expect(created.status).toBe(202);
-		const job = await api.waitForJob('conversion', created.body.job.id, 60_000);
-		expect(job).toMatchObject({ status: 'failed', failureCode: 'unreadable_source', outputs: [] });
-		expect(job.failureReason).toMatch(
-			/The file is damaged: its moves lead [\d.]+ m from its origin, beyond the 10\.0 m on each axis/,
-		);
-		expect(processingMs(job)).toBeLessThan(5000);
-	});
+	it(
+		'refuse an XXX file whose moves drift past the ' +
+			'pattern model as unreadable_source instead of wrapping',
+		async () => {
+			const api = await newClient(suite.sandbox);
+			// 70,000 moves of 3.2 m one way would wrap a 32-bit position (2^31 / 32,000 is about 67,109).
+			const created = await api.createJob({ workflow: 'conversion', format: 'dst' }, [
+				{ name: 'drift.xxx', bytes: driftingXxx(70_000) },
+			]);
+			expect(created.status).toBe(202);
+			const job = await api.waitForJob('conversion', created.body.job.id, 60_000);
+			expect(job).toMatchObject({
+				status: 'failed',
+				failureCode: 'unreadable_source',
+				outputs: [],
+			});
+			expect(job.failureReason).toMatch(
+				/The file is damaged: its moves lead [\d.]+ m from its origin, beyond the 10\.0 m on each axis/,
+			);
+			expect(processingMs(job)).toBeLessThan(5000);
+		},
+	);
 });

@@ -156,50 +156,56 @@ describe('control API', () => {
 		expect((await new Api(suite.sandbox, created.key).get('/usage')).status).toBe(401);
 	});
 
-	it('answers a body that is not a JSON object with 422 under body, and a bad advanceSeconds under advanceSeconds', async () => {
-		const send = async (path: string, body: string | undefined, admin = true) => {
-			const response = await fetch(`${suite.sandbox.origin}/__sandbox${path}`, {
-				method: 'POST',
-				headers: {
-					...(admin ? { 'X-Sandbox-Admin': suite.sandbox.adminToken } : {}),
-					...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-				},
-				body,
-			});
-			return [response.status, await response.json()];
-		};
-		const notAnObject = [
-			422,
-			{ message: expect.any(String), errors: { body: ['Send a JSON object body.'] } },
-		];
-		for (const path of ['/accounts', '/keys', '/clock']) {
-			for (const body of [undefined, '', 'null', '[]', '[{}]', '"x"', '5']) {
-				expect([path, body, await send(path, body)]).toEqual([path, body, notAnObject]);
+	it(
+		'answers a body that is not a JSON object with 422 under body, and a bad advanceSeconds ' +
+			'under advanceSeconds',
+		async () => {
+			const send = async (path: string, body: string | undefined, admin = true) => {
+				const response = await fetch(`${suite.sandbox.origin}/__sandbox${path}`, {
+					method: 'POST',
+					headers: {
+						...(admin ? { 'X-Sandbox-Admin': suite.sandbox.adminToken } : {}),
+						...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+					},
+					body,
+				});
+				return [response.status, await response.json()];
+			};
+			const notAnObject = [
+				422,
+				{ message: expect.any(String), errors: { body: ['Send a JSON object body.'] } },
+			];
+			for (const path of ['/accounts', '/keys', '/clock']) {
+				for (const body of [undefined, '', 'null', '[]', '[{}]', '"x"', '5']) {
+					expect([path, body, await send(path, body)]).toEqual([path, body, notAnObject]);
+				}
+				// The admin token is checked first, whatever the body.
+				expect(await send(path, '[]', false)).toEqual([
+					401,
+					{ message: expect.stringMatching(/admin token/) },
+				]);
 			}
-			// The admin token is checked first, whatever the body.
-			expect(await send(path, '[]', false)).toEqual([
-				401,
-				{ message: expect.stringMatching(/admin token/) },
+			const badSeconds = [
+				422,
+				{
+					message: expect.any(String),
+					errors: {
+						advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'],
+					},
+				},
+			];
+			// Strings, null, booleans and lists are not numbers here, even where a schema would coerce them.
+			for (const seconds of ['"5"', 'null', 'true', '[5]', '-1', '1e999']) {
+				const body = `{"advanceSeconds": ${seconds}}`;
+				expect([body, await send('/clock', body)]).toEqual([body, badSeconds]);
+			}
+			expect(await send('/clock', '{}')).toEqual(badSeconds);
+			expect(await send('/clock', '{"advanceSeconds": 0}')).toEqual([
+				200,
+				{ now: expect.any(String) },
 			]);
-		}
-		const badSeconds = [
-			422,
-			{
-				message: expect.any(String),
-				errors: { advanceSeconds: ['The advanceSeconds must be a number of seconds, 0 or more.'] },
-			},
-		];
-		// Strings, null, booleans and lists are not numbers here, even where a schema would coerce them.
-		for (const seconds of ['"5"', 'null', 'true', '[5]', '-1', '1e999']) {
-			const body = `{"advanceSeconds": ${seconds}}`;
-			expect([body, await send('/clock', body)]).toEqual([body, badSeconds]);
-		}
-		expect(await send('/clock', '{}')).toEqual(badSeconds);
-		expect(await send('/clock', '{"advanceSeconds": 0}')).toEqual([
-			200,
-			{ now: expect.any(String) },
-		]);
-	});
+		},
+	);
 
 	it('moves the clock forward and reports it', async () => {
 		const before = Date.parse((await suite.admin.advanceClock(0)).now);

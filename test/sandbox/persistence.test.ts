@@ -96,7 +96,8 @@ describe('restart with the same data directory', () => {
 		// An output the interrupted attempt had recorded but not finished.
 		editDatabase(
 			`INSERT INTO uploads (id, account_id, job_id, role, name, extension, mime_type, size, checksum, path, created_at)
-			SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV', account_id, id, 'output', 'half.pes', 'pes', 'application/x-pes', 1, '', 'x/half.pes', 0
+			SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV', account_id, id, 'output', 'half.pes', 'pes', ` +
+				`'application/x-pes', 1, '', 'x/half.pes', 0
 			FROM jobs WHERE id = ?`,
 			resumed,
 		);

@@ -13,50 +13,54 @@ import { useSandbox } from '../support/sandboxFixture';
 const suite = useSandbox({ workers: 1 });
 
 describe('recording a finished job', () => {
-	it('fails the job with recording_failed, keeps no half-recorded outputs and rejects no promise when a write throws', async () => {
-		const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-recording-'));
-		const rejections: unknown[] = [];
-		const onRejection = (reason: unknown) => rejections.push(reason);
-		process.on('unhandledRejection', onRejection);
-		const own = await suite.own({ dataDir });
-		try {
-			const api = await newClient(own);
-			// A real SQLite failure on the last of the three result rows (output and preview come first).
-			const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
-			db.exec(`CREATE TRIGGER refuse_results BEFORE INSERT ON uploads
+	it(
+		'fails the job with recording_failed, keeps no half-recorded outputs and rejects no promise ' +
+			'when a write throws',
+		async () => {
+			const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-recording-'));
+			const rejections: unknown[] = [];
+			const onRejection = (reason: unknown) => rejections.push(reason);
+			process.on('unhandledRejection', onRejection);
+			const own = await suite.own({ dataDir });
+			try {
+				const api = await newClient(own);
+				// A real SQLite failure on the last of the three result rows (output and preview come first).
+				const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+				db.exec(`CREATE TRIGGER refuse_results BEFORE INSERT ON uploads
 				WHEN NEW.role = 'preview_watermarked'
 				BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END;`);
-			db.close();
+				db.close();
 
-			const { body } = await api.convert('Star.DST', 'pes');
-			const job = await api.waitForJob('conversion', body.job.id);
-			expect(job).toMatchObject({
-				status: 'failed',
-				failureCode: 'recording_failed',
-				outputs: [],
-			});
-			expect(job.failureReason).toMatch(/disk full \(test\)/);
-			expect(job.events.map((event: any) => event.type)).toEqual([
-				'created',
-				'processing',
-				'failed',
-			]);
-			// The engine's files went with the rows: only the source stays in the account's folder.
-			expect(readdirSync(join(dataDir, 'files', api.accountId))).toHaveLength(1);
-			expect(rejections).toEqual([]);
+				const { body } = await api.convert('Star.DST', 'pes');
+				const job = await api.waitForJob('conversion', body.job.id);
+				expect(job).toMatchObject({
+					status: 'failed',
+					failureCode: 'recording_failed',
+					outputs: [],
+				});
+				expect(job.failureReason).toMatch(/disk full \(test\)/);
+				expect(job.events.map((event: any) => event.type)).toEqual([
+					'created',
+					'processing',
+					'failed',
+				]);
+				// The engine's files went with the rows: only the source stays in the account's folder.
+				expect(readdirSync(join(dataDir, 'files', api.accountId))).toHaveLength(1);
+				expect(rejections).toEqual([]);
 
-			// The sandbox keeps serving, and the job runs once the database accepts writes again.
-			const fix = new DatabaseSync(join(dataDir, 'sandbox.db'));
-			fix.exec('DROP TRIGGER refuse_results');
-			fix.close();
-			expect((await api.post(`/jobs/conversion/${body.job.id}/retry`)).status).toBe(202);
-			expect((await api.waitForJob('conversion', body.job.id)).status).toBe('completed');
-		} finally {
-			process.off('unhandledRejection', onRejection);
-			await own.close();
-			rmSync(dataDir, { recursive: true, force: true });
-		}
-	});
+				// The sandbox keeps serving, and the job runs once the database accepts writes again.
+				const fix = new DatabaseSync(join(dataDir, 'sandbox.db'));
+				fix.exec('DROP TRIGGER refuse_results');
+				fix.close();
+				expect((await api.post(`/jobs/conversion/${body.job.id}/retry`)).status).toBe(202);
+				expect((await api.waitForJob('conversion', body.job.id)).status).toBe('completed');
+			} finally {
+				process.off('unhandledRejection', onRejection);
+				await own.close();
+				rmSync(dataDir, { recursive: true, force: true });
+			}
+		},
+	);
 });
 
 describe('unlocking', () => {

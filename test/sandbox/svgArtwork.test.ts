@@ -13,22 +13,29 @@ import { listenOnLoopback, type Loopback } from '../support/loopback';
 const suite = useSandbox({ workers: 1 });
 
 describe('hostile SVG artwork', () => {
-	it('is failed fast with artwork_too_large when it embeds a PNG bomb (7000 x 7000 of zeros, 49 megapixels in a few KB)', async () => {
-		const api = await newClient(suite.sandbox);
-		const bomb = pngBomb(7000).toString('base64');
-		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="90" height="90" fill="#a33"/><image width="200" height="200" href="data:image/png;base64,${bomb}"/></svg>`;
-		const started = Date.now();
-		const created = await api.createJob(
-			{ workflow: 'digitising', format: 'pes', width_mm: 60, colour_count: 3 },
-			[{ name: 'bomb.svg', bytes: Buffer.from(svg) }],
-		);
-		expect(created.status).toBe(202);
-		const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
-		expect(job).toMatchObject({ status: 'failed', failureCode: 'artwork_too_large' });
-		expect(job.failureReason).toMatch(/embeds images of more than 16 megapixels/);
-		// Refused from the declared size, not after decoding: well inside any job timeout.
-		expect(Date.now() - started).toBeLessThan(20_000);
-	});
+	it(
+		'is failed fast with artwork_too_large when it embeds a PNG bomb (7000 x 7000 of zeros, 49 ' +
+			'megapixels in a few KB)',
+		async () => {
+			const api = await newClient(suite.sandbox);
+			const bomb = pngBomb(7000).toString('base64');
+			const svg =
+				`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="90" ` +
+				`height="90" fill="#a33"/><image width="200" height="200" ` +
+				`href="data:image/png;base64,${bomb}"/></svg>`;
+			const started = Date.now();
+			const created = await api.createJob(
+				{ workflow: 'digitising', format: 'pes', width_mm: 60, colour_count: 3 },
+				[{ name: 'bomb.svg', bytes: Buffer.from(svg) }],
+			);
+			expect(created.status).toBe(202);
+			const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
+			expect(job).toMatchObject({ status: 'failed', failureCode: 'artwork_too_large' });
+			expect(job.failureReason).toMatch(/embeds images of more than 16 megapixels/);
+			// Refused from the declared size, not after decoding: well inside any job timeout.
+			expect(Date.now() - started).toBeLessThan(20_000);
+		},
+	);
 });
 
 describe('SVG artwork that reaches outside itself or expands without end, over HTTP', () => {
@@ -50,7 +57,9 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 
 	const passwd = readFileSync('/etc/passwd', 'utf8');
 	const svg = (body: string, prolog = '') =>
-		`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="200" height="200"><rect width="90" height="90" fill="#a33"/>${body}</svg>`;
+		`<?xml version="1.0"?>\n${prolog}<svg xmlns="http://www.w3.org/2000/svg" ` +
+		`xmlns:xlink="http://www.w3.org/1999/xlink" width="200" height="200"><rect width="90" ` +
+		`height="90" fill="#a33"/>${body}</svg>`;
 	/** One 4 KB entity (the longest accepted) used 1,000 times: 4.1 million characters, past the 4 million allowed. */
 	const flatExpansion = () =>
 		svg(
@@ -89,7 +98,8 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 			name: 'a CSS url() of a loopback server in a <style> sheet',
 			artwork: () =>
 				svg(
-					`<style>circle { fill: url('${recorder.server!.origin}/paint.svg#p'); }</style><circle cx="50" cy="50" r="40"/>`,
+					`<style>circle { fill: url('${recorder.server!.origin}/paint.svg#p'); ` +
+						`}</style><circle cx="50" cy="50" r="40"/>`,
 				),
 			reason:
 				/<style> refers to "http:\/\/127\.0\.0\.1:\d+\/paint\.svg#p" outside the SVG with url\(\)/,
@@ -147,7 +157,8 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 			name: 'a <use> cycle',
 			artwork: () =>
 				svg(
-					'<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>',
+					'<defs><g id="a"><use href="#b"/><circle r="20" cx="50" cy="50"/></g><g id="b"><use ' +
+						'href="#a"/></g></defs><use href="#a"/>',
 				),
 			reason: /refers back to itself through <use> or url\(#…\), an endless loop/,
 		},

@@ -1,4 +1,7 @@
-/** What the sandbox reads of an upload's content: its form fields within bounds, its files' formats off the HTTP thread. */
+/**
+ * What the sandbox reads of an upload's content: its form fields within bounds, its files' formats
+ * off the HTTP thread.
+ */
 import * as artwork from '../../sandbox/digitiser/artwork';
 import * as registry from '../../sandbox/engine/registry';
 import { fixture, newClient } from './support/apiClient';

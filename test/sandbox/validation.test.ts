@@ -123,31 +123,35 @@ describe('POST /jobs fields (422 ValidationError)', () => {
 		expectInvalid(urlEncoded, ['file'], /multipart/);
 	});
 
-	it('validates digitising fields: width_mm 10-300, colour_count 1-24 (both required), palette, stitch limit', async () => {
-		const art = [{ name: 'logo.png', bytes: png }];
-		const base = { workflow: 'digitising', format: 'dst' };
-		const required = await api.createJob(base, art);
-		expect(required.status).toBe(422);
-		expect(required.body.errors.width_mm).toEqual([expect.stringMatching(/required/)]);
-		expect(required.body.errors.colour_count).toEqual([expect.stringMatching(/required/)]);
-		const bounds: Array<[Record<string, string | number>, string]> = [
-			[{ width_mm: 9.99, colour_count: 3 }, 'width_mm'],
-			[{ width_mm: 300.5, colour_count: 3 }, 'width_mm'],
-			[{ width_mm: 'wide', colour_count: 3 }, 'width_mm'],
-			[{ width_mm: 80, colour_count: 0 }, 'colour_count'],
-			[{ width_mm: 80, colour_count: 25 }, 'colour_count'],
-			[{ width_mm: 80, colour_count: 2.5 }, 'colour_count'],
-			[{ width_mm: 80, colour_count: 3, thread_palette_key: 'gunold' }, 'thread_palette_key'],
-			[{ width_mm: 80, colour_count: 3, maximum_stitch_count: 0 }, 'maximum_stitch_count'],
-			[{ width_mm: 80, colour_count: 3, maximum_stitch_count: 250001 }, 'maximum_stitch_count'],
-			[{ width_mm: 80, colour_count: 3, maximum_stitch_count: 10.5 }, 'maximum_stitch_count'],
-		];
-		for (const [fields, field] of bounds) {
-			const response = await api.createJob({ ...base, ...fields }, art);
-			expect(response.status).toBe(422);
-			expect(response.body.errors[field]).toEqual([expect.any(String)]);
-		}
-	});
+	it(
+		'validates digitising fields: width_mm 10-300, colour_count 1-24 (both required), palette, ' +
+			'stitch limit',
+		async () => {
+			const art = [{ name: 'logo.png', bytes: png }];
+			const base = { workflow: 'digitising', format: 'dst' };
+			const required = await api.createJob(base, art);
+			expect(required.status).toBe(422);
+			expect(required.body.errors.width_mm).toEqual([expect.stringMatching(/required/)]);
+			expect(required.body.errors.colour_count).toEqual([expect.stringMatching(/required/)]);
+			const bounds: Array<[Record<string, string | number>, string]> = [
+				[{ width_mm: 9.99, colour_count: 3 }, 'width_mm'],
+				[{ width_mm: 300.5, colour_count: 3 }, 'width_mm'],
+				[{ width_mm: 'wide', colour_count: 3 }, 'width_mm'],
+				[{ width_mm: 80, colour_count: 0 }, 'colour_count'],
+				[{ width_mm: 80, colour_count: 25 }, 'colour_count'],
+				[{ width_mm: 80, colour_count: 2.5 }, 'colour_count'],
+				[{ width_mm: 80, colour_count: 3, thread_palette_key: 'gunold' }, 'thread_palette_key'],
+				[{ width_mm: 80, colour_count: 3, maximum_stitch_count: 0 }, 'maximum_stitch_count'],
+				[{ width_mm: 80, colour_count: 3, maximum_stitch_count: 250001 }, 'maximum_stitch_count'],
+				[{ width_mm: 80, colour_count: 3, maximum_stitch_count: 10.5 }, 'maximum_stitch_count'],
+			];
+			for (const [fields, field] of bounds) {
+				const response = await api.createJob({ ...base, ...fields }, art);
+				expect(response.status).toBe(422);
+				expect(response.body.errors[field]).toEqual([expect.any(String)]);
+			}
+		},
+	);
 
 	it('validates maximum_stitch_count on conversion too', async () => {
 		const response = await api.createJob(

@@ -39,7 +39,10 @@ export async function listenOnLoopback(
 	};
 }
 
-/** Sends a proxied request's body on to the upstream request; when the upstream fails, the client's connection is dropped too. */
+/**
+ * Sends a proxied request's body on to the upstream request; when the upstream fails, the client's
+ * connection is dropped too.
+ */
 export function forwardBody(incoming: IncomingMessage, upstream: ClientRequest): void {
 	upstream.on('error', () => incoming.socket.destroy());
 	incoming.pipe(upstream);

@@ -27,9 +27,11 @@ import { credentialsData, ensureBinaryDataService, HarnessCredentialsHelper } fr
 
 export { binaryBuffer } from './n8n';
 
-// Named with its extension: tsx would otherwise resolve the extension-less path to the codex EmbroideryTrigger.node.json.
+// Named with its extension: tsx would otherwise resolve the extension-less path to the codex
+// EmbroideryTrigger.node.json.
+type TriggerNode = typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
 const { EmbroideryTrigger } =
-	require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as typeof import('../../nodes/Embroidery/EmbroideryTrigger.node');
+	require('../../nodes/Embroidery/EmbroideryTrigger.node.ts') as TriggerNode;
 
 const { Container } = createRequire(require.resolve('n8n-core'))(
 	'@n8n/di',

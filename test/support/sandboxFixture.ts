@@ -8,7 +8,10 @@ import type { RunningSandbox, SandboxAdmin, SandboxOptions } from './sandbox';
 import { startVariantService, type VariantService } from './variantService';
 import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
 
-/** Generous, and never below what a suite sets for itself (up to 300 s): the suites share two cores with other heavy runs. */
+/**
+ * Generous, and never below what a suite sets for itself (up to 300 s): the suites share two cores
+ * with other heavy runs.
+ */
 const suiteTimeoutMs = 300_000;
 
 export interface OwnSandboxes {
@@ -35,7 +38,10 @@ export function useOwnSandboxes(): OwnSandboxes {
 	};
 }
 
-/** A handle that reads through to whatever `current()` returns when used, so it can be taken before the sandbox starts. */
+/**
+ * A handle that reads through to whatever `current()` returns when used, so it can be taken before
+ * the sandbox starts.
+ */
 export function liveHandle<T extends object>(current: () => T): T {
 	return new Proxy({} as T, {
 		get: (_target, key) => {
@@ -54,7 +60,10 @@ export interface SandboxFixture extends OwnSandboxes {
 	admin: SandboxAdmin;
 }
 
-/** One sandbox shared by the file's (or describe block's) tests, two workers unless `options` say otherwise, plus `own()`. */
+/**
+ * One sandbox shared by the file's (or describe block's) tests, two workers unless `options` say
+ * otherwise, plus `own()`.
+ */
 export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixture {
 	const owned = useOwnSandboxes();
 	const state: { sandbox?: RunningSandbox; admin?: SandboxAdmin } = {};

@@ -190,7 +190,10 @@ export function useTestClock(clock = new TestClock(), options: DriveOptions = {}
 	return clock;
 }
 
-/** Real time for the surrounding `describe`: the driven clock stops skipping before its tests and resumes after them. */
+/**
+ * Real time for the surrounding `describe`: the driven clock stops skipping before its tests and
+ * resumes after them.
+ */
 export function useRealTime(clock: TestClock): void {
 	let resume: (() => void) | undefined;
 	beforeAll(() => {

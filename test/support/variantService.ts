@@ -28,7 +28,10 @@ export type Behaviour =
 	| { status: number; body?: unknown; headers?: Record<string, string> }
 	| { redirectTo: string; status?: number }
 	| { hang: true }
-	/** Forwards to the sandbox, then closes the connection instead of answering: the request took effect, its answer is lost. */
+	/**
+	 * Forwards to the sandbox, then closes the connection instead of answering: the request took
+	 * effect, its answer is lost.
+	 */
 	| { dropAnswer: true }
 	/** Sends the file's first bytes, then nothing more (the connection stays open). */
 	| { stallAfterBytes: number }

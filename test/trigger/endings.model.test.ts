@@ -197,7 +197,10 @@ class Oracle {
 	}
 }
 
-/** n8n around the trigger: static data in memory between polls, written by the activation poll and by polls that emit. */
+/**
+ * n8n around the trigger: static data in memory between polls, written by the activation poll and
+ * by polls that emit.
+ */
 class ModelledN8n {
 	saved: string | undefined;
 

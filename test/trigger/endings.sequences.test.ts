@@ -62,38 +62,46 @@ describe('a job that ended, left the listing, then was retried with Job > Retry'
 		]);
 	});
 
-	it('a retry that failed again before the trigger looked is told apart by its attempt count, and emitted once', async () => {
-		const jobs = new JobsInMemory();
-		const poller = new SavedStatePoller(jobs);
-		await poller.poll();
-		const id = jobs.create('conversion', 'processing');
-		await poller.poll();
-		jobs.createMany(jobsListingSize, 'conversion', 'completed');
-		await poller.poll();
-		jobs.set(id, 'failed');
-		await pollUntil(jobs, poller, 10, () => poller.emitted.includes(ending(id, 'failed')));
-		jobs.retry(id);
-		jobs.set(id, 'failed');
-		await pollUntil(jobs, poller, 40, () => false);
-		expect(poller.emitted.filter((entry) => entry.startsWith(id))).toEqual([
-			ending(id, 'failed'),
-			ending(id, 'failed'),
-		]);
-	});
+	it(
+		'a retry that failed again before the trigger looked is told apart by its attempt count, ' +
+			'and emitted once',
+		async () => {
+			const jobs = new JobsInMemory();
+			const poller = new SavedStatePoller(jobs);
+			await poller.poll();
+			const id = jobs.create('conversion', 'processing');
+			await poller.poll();
+			jobs.createMany(jobsListingSize, 'conversion', 'completed');
+			await poller.poll();
+			jobs.set(id, 'failed');
+			await pollUntil(jobs, poller, 10, () => poller.emitted.includes(ending(id, 'failed')));
+			jobs.retry(id);
+			jobs.set(id, 'failed');
+			await pollUntil(jobs, poller, 40, () => false);
+			expect(poller.emitted.filter((entry) => entry.startsWith(id))).toEqual([
+				ending(id, 'failed'),
+				ending(id, 'failed'),
+			]);
+		},
+	);
 
-	it('is watched for a retry only while its source may be retried, so the state does not keep it for ever', async () => {
-		const jobs = new JobsInMemory();
-		const poller = new SavedStatePoller(jobs);
-		await poller.poll();
-		const id = jobs.create('digitising', 'failed');
-		await poller.poll();
-		jobs.createMany(jobsListingSize, 'conversion', 'completed');
-		await poller.poll();
-		expect(poller.state?.jobs.map((job) => job.id)).toContain(id);
-		jobs.advance(RETRY_WATCH_MS);
-		await poller.poll();
-		expect(poller.state?.jobs.map((job) => job.id)).not.toContain(id);
-	});
+	it(
+		'is watched for a retry only while its source may ' +
+			'be retried, so the state does not keep it for ever',
+		async () => {
+			const jobs = new JobsInMemory();
+			const poller = new SavedStatePoller(jobs);
+			await poller.poll();
+			const id = jobs.create('digitising', 'failed');
+			await poller.poll();
+			jobs.createMany(jobsListingSize, 'conversion', 'completed');
+			await poller.poll();
+			expect(poller.state?.jobs.map((job) => job.id)).toContain(id);
+			jobs.advance(RETRY_WATCH_MS);
+			await poller.poll();
+			expect(poller.state?.jobs.map((job) => job.id)).not.toContain(id);
+		},
+	);
 });
 
 describe('a followed job whose per-job request keeps failing', () => {
@@ -174,26 +182,30 @@ describe('an ending whose item keeps failing', () => {
 });
 
 describe('a job whose id was made on a service machine with a slower clock', () => {
-	it('is new although its id is older than the oldest job of the listing, within the clock-skew tolerance', async () => {
-		const jobs = new JobsInMemory();
-		jobs.createMany(jobsListingSize, 'conversion', 'completed');
-		const poller = new SavedStatePoller(jobs);
-		await poller.poll();
-		// The listing moves on, far enough that the tolerance applies below it.
-		for (let round = 0; round < 10; round++) {
+	it(
+		'is new although its id is older than the oldest ' +
+			'job of the listing, within the clock-skew tolerance',
+		async () => {
+			const jobs = new JobsInMemory();
 			jobs.createMany(jobsListingSize, 'conversion', 'completed');
-			jobs.advance(CLOCK_SKEW_TOLERANCE_MS);
+			const poller = new SavedStatePoller(jobs);
 			await poller.poll();
-		}
-		const oldest = jobs.listing().at(-1)!.id;
-		// Created now (the next second), with an id a minute older than the listing's oldest job.
-		const skewed = jobs.create(
-			'digitising',
-			'completed',
-			jobs.now() + 1000 - (decodeTime(oldest) - 60_000),
-		);
-		expect(skewed < oldest).toBe(true);
-		expect(await poller.poll()).toEqual([ending(skewed, 'completed')]);
-		expect(await poller.poll()).toEqual([]);
-	});
+			// The listing moves on, far enough that the tolerance applies below it.
+			for (let round = 0; round < 10; round++) {
+				jobs.createMany(jobsListingSize, 'conversion', 'completed');
+				jobs.advance(CLOCK_SKEW_TOLERANCE_MS);
+				await poller.poll();
+			}
+			const oldest = jobs.listing().at(-1)!.id;
+			// Created now (the next second), with an id a minute older than the listing's oldest job.
+			const skewed = jobs.create(
+				'digitising',
+				'completed',
+				jobs.now() + 1000 - (decodeTime(oldest) - 60_000),
+			);
+			expect(skewed < oldest).toBe(true);
+			expect(await poller.poll()).toEqual([ending(skewed, 'completed')]);
+			expect(await poller.poll()).toEqual([]);
+		},
+	);
 });

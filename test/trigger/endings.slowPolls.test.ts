@@ -33,53 +33,58 @@ const idsOf = (items: INodeExecutionData[] | null) =>
 	(items ?? []).map((item) => String(item.json.id));
 
 describe('polls longer than the time after which the next poll goes ahead', () => {
-	it('each poll keeps to its budget and emits what it finished, so every ending goes out once although each item takes 4 minutes', async () => {
-		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({
-			parameters: {
-				events: ['completed', 'failed'],
-				workflow: 'both',
-				options: { includeFullJob: true },
-			},
-			credentials: { ...account.credentials, baseUrl: variant.baseUrl },
-		});
-		expect(await trigger.activate()).toBeNull();
-		const ids = await convert(account, 6);
-		await waitUntilEnded(account, ids);
-		// Every job's detail takes 4 minutes to arrive: six of them are 24 minutes, beyond the 15 after which a poll is presumed stuck.
-		variant.on((request) =>
-			request.route === 'GET /jobs/conversion/{id}' ? { delayMs: minutes(4) } : undefined,
-		);
-		speedUpTheClock();
+	it(
+		'each poll keeps to its budget and emits what it finished, so every ending goes out once ' +
+			'although each item takes 4 minutes',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const trigger = new ActiveTriggerHarness({
+				parameters: {
+					events: ['completed', 'failed'],
+					workflow: 'both',
+					options: { includeFullJob: true },
+				},
+				credentials: { ...account.credentials, baseUrl: variant.baseUrl },
+			});
+			expect(await trigger.activate()).toBeNull();
+			const ids = await convert(account, 6);
+			await waitUntilEnded(account, ids);
+			// Every job's detail takes 4 minutes to arrive: six of them are 24 minutes, beyond the 15 after
+			// which a poll is presumed stuck.
+			variant.on((request) =>
+				request.route === 'GET /jobs/conversion/{id}' ? { delayMs: minutes(4) } : undefined,
+			);
+			speedUpTheClock();
 
-		const polls: Array<{ startedAt: number; endedAt?: number; emitted?: string[] }> = [];
-		const { warnings } = await collectLoggedWarnings(async () => {
-			const running: Array<Promise<void>> = [];
-			// The schedule: a poll every 16 minutes, four times.
-			for (let index = 0; index < 4; index++) {
-				const poll = { startedAt: Date.now() } as (typeof polls)[number];
-				polls.push(poll);
-				running.push(
-					trigger.poll().then((items) => {
-						poll.endedAt = Date.now();
-						poll.emitted = idsOf(items);
-					}),
-				);
-				await wait(minutes(16));
+			const polls: Array<{ startedAt: number; endedAt?: number; emitted?: string[] }> = [];
+			const { warnings } = await collectLoggedWarnings(async () => {
+				const running: Array<Promise<void>> = [];
+				// The schedule: a poll every 16 minutes, four times.
+				for (let index = 0; index < 4; index++) {
+					const poll = { startedAt: Date.now() } as (typeof polls)[number];
+					polls.push(poll);
+					running.push(
+						trigger.poll().then((items) => {
+							poll.endedAt = Date.now();
+							poll.emitted = idsOf(items);
+						}),
+					);
+					await wait(minutes(16));
+				}
+				await Promise.all(running);
+			});
+			// Before every later poll started, the one before it had emitted what it finished.
+			for (const poll of polls) {
+				expect(poll.emitted?.length).toBeGreaterThan(0);
+				// The budget is n8n's (5 minutes here); the item under way when it ran out is cut short at once.
+				expect((poll.endedAt! - poll.startedAt) * scale).toBeLessThan(6 * 60_000);
 			}
-			await Promise.all(running);
-		});
-		// Before every later poll started, the one before it had emitted what it finished.
-		for (const poll of polls) {
-			expect(poll.emitted?.length).toBeGreaterThan(0);
-			// The budget is n8n's (5 minutes here); the item under way when it ran out is cut short at once.
-			expect((poll.endedAt! - poll.startedAt) * scale).toBeLessThan(6 * 60_000);
-		}
-		expect(warnings.join('\n')).not.toMatch(/overtaken/);
-		for (let more = 0; more < 6 && trigger.emittedItems().length < ids.length; more++)
-			await trigger.poll();
-		const emitted = trigger.emittedItems().map((item) => String(item.json.id));
-		expect([...emitted].sort()).toEqual([...ids].sort());
-		expect(trigger.failures).toEqual([]);
-	});
+			expect(warnings.join('\n')).not.toMatch(/overtaken/);
+			for (let more = 0; more < 6 && trigger.emittedItems().length < ids.length; more++)
+				await trigger.poll();
+			const emitted = trigger.emittedItems().map((item) => String(item.json.id));
+			expect([...emitted].sort()).toEqual([...ids].sort());
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 });

@@ -90,56 +90,68 @@ describe('pollJobs across polls and restarts', () => {
 		expect(jobs.requests.get).toBe(afterEnding);
 	});
 
-	it('documented limit: a job first seen after the last save that leaves the listing before a restart is unknown afterwards', async () => {
-		const jobs = new JobsInMemory();
-		const poller = new SavedStatePoller(jobs);
-		await poller.poll();
-		const unsaved = jobs.create();
-		await poller.poll();
-		jobs.createMany(jobsListingSize, 'conversion', 'processing');
-		await poller.poll();
-		poller.restart();
-		jobs.set(unsaved, 'completed');
-		await poller.poll();
-		expect(poller.emitted).toEqual([]);
-	});
+	it(
+		'documented limit: a job first seen after the last save that leaves the listing before a ' +
+			'restart is unknown afterwards',
+		async () => {
+			const jobs = new JobsInMemory();
+			const poller = new SavedStatePoller(jobs);
+			await poller.poll();
+			const unsaved = jobs.create();
+			await poller.poll();
+			jobs.createMany(jobsListingSize, 'conversion', 'processing');
+			await poller.poll();
+			poller.restart();
+			jobs.set(unsaved, 'completed');
+			await poller.poll();
+			expect(poller.emitted).toEqual([]);
+		},
+	);
 
-	it('documented limit: a retry that fails again is a new ending only when a poll that was kept saw it unfinished', async () => {
-		const jobs = new JobsInMemory();
-		const poller = new SavedStatePoller(jobs);
-		await poller.poll();
-		const [kept, lostInRestart, unseen] = jobs.createMany(3, 'conversion', 'failed');
-		expect(await poller.poll()).toHaveLength(3);
-		for (const id of [kept, lostInRestart, unseen]) jobs.set(id, 'queued');
-		jobs.set(unseen, 'failed');
-		expect(await poller.poll()).toEqual([]);
-		jobs.set(lostInRestart, 'failed');
-		poller.restart();
-		expect(await poller.poll()).toEqual([]);
-		jobs.set(kept, 'failed');
-		expect(await poller.poll()).toEqual([ending(kept, 'failed')]);
-		for (const id of [lostInRestart, unseen]) jobs.set(id, 'completed');
-		expect((await poller.poll()).sort()).toEqual(
-			[ending(lostInRestart, 'completed'), ending(unseen, 'completed')].sort(),
-		);
-	});
+	it(
+		'documented limit: a retry that fails again is a new ending only when a poll that was kept ' +
+			'saw it unfinished',
+		async () => {
+			const jobs = new JobsInMemory();
+			const poller = new SavedStatePoller(jobs);
+			await poller.poll();
+			const [kept, lostInRestart, unseen] = jobs.createMany(3, 'conversion', 'failed');
+			expect(await poller.poll()).toHaveLength(3);
+			for (const id of [kept, lostInRestart, unseen]) jobs.set(id, 'queued');
+			jobs.set(unseen, 'failed');
+			expect(await poller.poll()).toEqual([]);
+			jobs.set(lostInRestart, 'failed');
+			poller.restart();
+			expect(await poller.poll()).toEqual([]);
+			jobs.set(kept, 'failed');
+			expect(await poller.poll()).toEqual([ending(kept, 'failed')]);
+			for (const id of [lostInRestart, unseen]) jobs.set(id, 'completed');
+			expect((await poller.poll()).sort()).toEqual(
+				[ending(lostInRestart, 'completed'), ending(unseen, 'completed')].sort(),
+			);
+		},
+	);
 
-	it('emits everything that ended while many jobs left the listing at once, FOLLOW_UPS_PER_POLL at a time', async () => {
-		const jobs = new JobsInMemory();
-		const poller = new SavedStatePoller(jobs);
-		await poller.poll();
-		const early = jobs.createMany(25, 'conversion', 'processing');
-		await poller.poll();
-		jobs.createMany(jobsListingSize, 'digitising', 'processing');
-		await poller.poll();
-		for (const id of early) jobs.set(id, 'completed');
-		const polls = Math.ceil(early.length / FOLLOW_UPS_PER_POLL);
-		const before = { ...jobs.requests };
-		for (let poll = 0; poll < polls; poll++) await poller.poll();
-		expect(jobs.requests.list - before.list).toBe(polls);
-		expect(jobs.requests.get - before.get).toBe(early.length);
-		expect(poller.emitted.sort()).toEqual(early.map((id) => ending(id, 'completed')).sort());
-	});
+	it(
+		'emits everything that ended while many jobs left ' +
+			'the listing at once, FOLLOW_UPS_PER_POLL at a time',
+		async () => {
+			const jobs = new JobsInMemory();
+			const poller = new SavedStatePoller(jobs);
+			await poller.poll();
+			const early = jobs.createMany(25, 'conversion', 'processing');
+			await poller.poll();
+			jobs.createMany(jobsListingSize, 'digitising', 'processing');
+			await poller.poll();
+			for (const id of early) jobs.set(id, 'completed');
+			const polls = Math.ceil(early.length / FOLLOW_UPS_PER_POLL);
+			const before = { ...jobs.requests };
+			for (let poll = 0; poll < polls; poll++) await poller.poll();
+			expect(jobs.requests.list - before.list).toBe(polls);
+			expect(jobs.requests.get - before.get).toBe(early.length);
+			expect(poller.emitted.sort()).toEqual(early.map((id) => ending(id, 'completed')).sort());
+		},
+	);
 
 	it('keeps the saved state small: a long busy day never grows it past the listing and the followed jobs', async () => {
 		const jobs = new JobsInMemory();

@@ -26,57 +26,61 @@ async function activateDespiteFaults(
 }
 
 describe('Embroidery Trigger under faults', () => {
-	it('emits every job that ends exactly once, with its preview, through 429s, 5xx, dropped connections and restarts', async () => {
-		const account = await newAccount(admin, sandbox);
-		const trigger = new ActiveTriggerHarness({
-			parameters: {
-				events: ['completed', 'failed'],
-				workflow: 'both',
-				options: { downloadFiles: true },
-			},
-			credentials: account.credentials,
-		});
-		await admin.setFaults(networkTrouble);
-		await activateDespiteFaults(trigger, false);
+	it(
+		'emits every job that ends exactly once, with its preview, through 429s, 5xx, dropped ' +
+			'connections and restarts',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const trigger = new ActiveTriggerHarness({
+				parameters: {
+					events: ['completed', 'failed'],
+					workflow: 'both',
+					options: { downloadFiles: true },
+				},
+				credentials: account.credentials,
+			});
+			await admin.setFaults(networkTrouble);
+			await activateDespiteFaults(trigger, false);
 
-		const created: string[] = [];
-		for (let round = 0; round < 4; round++) {
-			// Jobs are created without faults: this test is about the trigger's requests, not the test's own.
-			await admin.setFaults({ ...calmNetwork, engineFailureRate: 0.3 });
-			created.push(...(await convert(account, 4)));
-			await admin.setFaults({ ...networkTrouble, engineFailureRate: 0.3 });
-			await trigger.poll();
-			if (round % 2 === 1) await activateDespiteFaults(trigger, true);
-			await trigger.poll();
-		}
-		await admin.setFaults(calmNetwork);
-		const statuses = await waitUntilEnded(account, created);
-		await admin.setFaults({ ...networkTrouble, engineFailureRate: 0 });
-		for (
-			let poll = 0;
-			poll < 30 &&
-			new Set(trigger.emittedItems().map((item) => item.json.id)).size < created.length;
-			poll++
-		) {
-			await trigger.poll();
-		}
-		await activateDespiteFaults(trigger, true);
-		await trigger.poll();
-		await admin.clearFaults();
-
-		const emitted = trigger.emittedItems();
-		const emittedIds = emitted.map((item) => item.json.id as string);
-		expect([...emittedIds].sort()).toEqual([...created].sort());
-		for (const item of emitted) {
-			expect(item.json.status).toBe(statuses.get(item.json.id as string));
-			if (item.json.status === 'completed') {
-				expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
-			} else {
-				expect(typeof item.json.failureCode).toBe('string');
+			const created: string[] = [];
+			for (let round = 0; round < 4; round++) {
+				// Jobs are created without faults: this test is about the trigger's requests, not the test's own.
+				await admin.setFaults({ ...calmNetwork, engineFailureRate: 0.3 });
+				created.push(...(await convert(account, 4)));
+				await admin.setFaults({ ...networkTrouble, engineFailureRate: 0.3 });
+				await trigger.poll();
+				if (round % 2 === 1) await activateDespiteFaults(trigger, true);
+				await trigger.poll();
 			}
-		}
-		expect(emitted.some((item) => item.json.status === 'failed')).toBe(true);
-	});
+			await admin.setFaults(calmNetwork);
+			const statuses = await waitUntilEnded(account, created);
+			await admin.setFaults({ ...networkTrouble, engineFailureRate: 0 });
+			for (
+				let poll = 0;
+				poll < 30 &&
+				new Set(trigger.emittedItems().map((item) => item.json.id)).size < created.length;
+				poll++
+			) {
+				await trigger.poll();
+			}
+			await activateDespiteFaults(trigger, true);
+			await trigger.poll();
+			await admin.clearFaults();
+
+			const emitted = trigger.emittedItems();
+			const emittedIds = emitted.map((item) => item.json.id as string);
+			expect([...emittedIds].sort()).toEqual([...created].sort());
+			for (const item of emitted) {
+				expect(item.json.status).toBe(statuses.get(item.json.id as string));
+				if (item.json.status === 'completed') {
+					expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
+				} else {
+					expect(typeof item.json.failureCode).toBe('string');
+				}
+			}
+			expect(emitted.some((item) => item.json.status === 'failed')).toBe(true);
+		},
+	);
 });
 
 describe('Embroidery Trigger when a file cannot be downloaded', () => {
@@ -85,31 +89,35 @@ describe('Embroidery Trigger when a file cannot be downloaded', () => {
 		signedUrlTtlSeconds: 1,
 	});
 
-	it('reports the file on the item after one refetch of fresh URLs, emits the job anyway, and does not emit it again', async () => {
-		const account = await newAccount(control, shortLived);
-		const trigger = new ActiveTriggerHarness({
-			parameters: { events: ['completed'], workflow: 'both', options: { downloadFiles: true } },
-			credentials: account.credentials,
-		});
-		await trigger.activate();
-		const [id] = await convert(account, 1);
-		await waitUntilEnded(account, [id]);
-		// Every request now takes longer than a signed URL lives, so each URL has expired when it is used.
-		await control.setFaults({ latencyMs: 1500 });
-		const items = (await trigger.poll()) ?? [];
-		await control.clearFaults();
-		expect(items).toHaveLength(1);
-		const [item] = items;
-		expect(item.json).toMatchObject({ id, status: 'completed', files: [] });
-		expect(item.binary).toBeUndefined();
-		expect(item.json.fileErrors).toEqual([
-			expect.objectContaining({
-				kind: 'preview',
-				error: expect.stringMatching(/signed URL has expired/),
-			}),
-		]);
-		expect(JSON.stringify(item.json)).not.toContain(account.credentials.apiKey);
-		expect(trigger.failures).toEqual([]);
-		expect(await trigger.poll()).toBeNull();
-	});
+	it(
+		'reports the file on the item after one refetch of fresh URLs, emits the job anyway, and ' +
+			'does not emit it again',
+		async () => {
+			const account = await newAccount(control, shortLived);
+			const trigger = new ActiveTriggerHarness({
+				parameters: { events: ['completed'], workflow: 'both', options: { downloadFiles: true } },
+				credentials: account.credentials,
+			});
+			await trigger.activate();
+			const [id] = await convert(account, 1);
+			await waitUntilEnded(account, [id]);
+			// Every request now takes longer than a signed URL lives, so each URL has expired when it is used.
+			await control.setFaults({ latencyMs: 1500 });
+			const items = (await trigger.poll()) ?? [];
+			await control.clearFaults();
+			expect(items).toHaveLength(1);
+			const [item] = items;
+			expect(item.json).toMatchObject({ id, status: 'completed', files: [] });
+			expect(item.binary).toBeUndefined();
+			expect(item.json.fileErrors).toEqual([
+				expect.objectContaining({
+					kind: 'preview',
+					error: expect.stringMatching(/signed URL has expired/),
+				}),
+			]);
+			expect(JSON.stringify(item.json)).not.toContain(account.credentials.apiKey);
+			expect(trigger.failures).toEqual([]);
+			expect(await trigger.poll()).toBeNull();
+		},
+	);
 });

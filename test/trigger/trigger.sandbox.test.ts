@@ -42,38 +42,42 @@ function sha256(bytes: Buffer): string {
 const both = { events: ['completed', 'failed'], workflow: 'both' };
 
 describe('Embroidery Trigger in an active workflow against the sandbox', () => {
-	it('emits each job that ends exactly once with its watermarked preview, never the jobs that ended before activation', async () => {
-		const account = await newAccount(admin, sandbox);
-		const before = await convert(account, 1);
-		await waitUntilEnded(account, before);
-		const trigger = new ActiveTriggerHarness({
-			parameters: { ...both, options: { downloadFiles: true } },
-			credentials: account.credentials,
-		});
-		expect(await trigger.activate()).toBeNull();
-
-		const ids = await convert(account, 3);
-		await waitUntilEnded(account, ids);
-		const items = (await trigger.poll()) ?? [];
-		expect(idsOf(items).sort()).toEqual([...ids].sort());
-		for (const item of items) {
-			expect(item.json).toMatchObject({
-				workflow: 'conversion',
-				status: 'completed',
-				outputsLocked: true,
+	it(
+		'emits each job that ends exactly once with its watermarked preview, never the jobs that ' +
+			'ended before activation',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const before = await convert(account, 1);
+			await waitUntilEnded(account, before);
+			const trigger = new ActiveTriggerHarness({
+				parameters: { ...both, options: { downloadFiles: true } },
+				credentials: account.credentials,
 			});
-			expect(item.binary?.preview).toBeDefined();
-			expect(item.binary?.output).toBeUndefined();
-			const preview = await binaryBuffer(item.binary!.preview);
-			expect(preview.length).toBeGreaterThan(100);
-			expect(item.binary!.preview.mimeType).toMatch(/^image\//);
-		}
-		expect(await trigger.poll()).toBeNull();
-		expect(await trigger.restart()).toBeNull();
-		expect(await trigger.poll()).toBeNull();
-		expect(idsOf(trigger.emittedItems()).sort()).toEqual([...ids].sort());
-		expect(trigger.failures).toEqual([]);
-	});
+			expect(await trigger.activate()).toBeNull();
+
+			const ids = await convert(account, 3);
+			await waitUntilEnded(account, ids);
+			const items = (await trigger.poll()) ?? [];
+			expect(idsOf(items).sort()).toEqual([...ids].sort());
+			for (const item of items) {
+				expect(item.json).toMatchObject({
+					workflow: 'conversion',
+					status: 'completed',
+					outputsLocked: true,
+				});
+				expect(item.binary?.preview).toBeDefined();
+				expect(item.binary?.output).toBeUndefined();
+				const preview = await binaryBuffer(item.binary!.preview);
+				expect(preview.length).toBeGreaterThan(100);
+				expect(item.binary!.preview.mimeType).toMatch(/^image\//);
+			}
+			expect(await trigger.poll()).toBeNull();
+			expect(await trigger.restart()).toBeNull();
+			expect(await trigger.poll()).toBeNull();
+			expect(idsOf(trigger.emittedItems()).sort()).toEqual([...ids].sort());
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 
 	it('downloads the machine file of a job unlocked before the poll, intact', async () => {
 		const account = await newAccount(admin, sandbox, 'internal');
@@ -276,67 +280,79 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 });
 
 describe("Embroidery Trigger under n8n's poll cursor (each poll reads its own copy of the static data)", () => {
-	it('emits a job that ends after the user activated the workflow once, and logs a later failing poll instead of throwing', async () => {
-		const account = await newAccount(admin, sandbox);
-		const before = await convert(account, 1);
-		await waitUntilEnded(account, before);
-		const trigger = new ActiveTriggerHarness({
-			parameters: both,
-			credentials: account.credentials,
-			pollCursor: true,
-		});
-		expect(await trigger.activate('activate')).toBeNull();
-		const [id] = await convert(account, 1);
-		expect(await trigger.poll()).toBeNull();
-		await waitUntilEnded(account, [id]);
-		expect(idsOf((await trigger.poll()) ?? [])).toEqual([id]);
-		expect(await trigger.poll()).toBeNull();
-		await admin.revokeKey(account.keyId);
-		const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
-		expect(value).toBeNull();
-		expect(trigger.failures).toEqual([]);
-		expect(warnings.join('\n')).toMatch(/poll failed, trying again at the next poll/);
-		expect(idsOf(trigger.emittedItems())).toEqual([id]);
-	});
+	it(
+		'emits a job that ends after the user activated the workflow once, and logs a later failing ' +
+			'poll instead of throwing',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const before = await convert(account, 1);
+			await waitUntilEnded(account, before);
+			const trigger = new ActiveTriggerHarness({
+				parameters: both,
+				credentials: account.credentials,
+				pollCursor: true,
+			});
+			expect(await trigger.activate('activate')).toBeNull();
+			const [id] = await convert(account, 1);
+			expect(await trigger.poll()).toBeNull();
+			await waitUntilEnded(account, [id]);
+			expect(idsOf((await trigger.poll()) ?? [])).toEqual([id]);
+			expect(await trigger.poll()).toBeNull();
+			await admin.revokeKey(account.keyId);
+			const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
+			expect(value).toBeNull();
+			expect(trigger.failures).toEqual([]);
+			expect(warnings.join('\n')).toMatch(/poll failed, trying again at the next poll/);
+			expect(idsOf(trigger.emittedItems())).toEqual([id]);
+		},
+	);
 });
 
 describe('Embroidery Trigger in a manual test run', () => {
-	it('returns the most recent matching job (a failure with its failureCode and failureReason) and moves no state', async () => {
-		const account = await newAccount(admin, sandbox);
-		const ids = await convert(account, 2);
-		await waitUntilEnded(account, ids);
-		const result = await testTriggerManually({
-			parameters: { ...both, options: { downloadFiles: true } },
-			credentials: account.credentials,
-		});
-		expect(result).toHaveLength(1);
-		expect(result![0]).toHaveLength(1);
-		const [sample] = result![0];
-		expect(sample.json).toMatchObject({ id: ids[1], workflow: 'conversion', status: 'completed' });
-		expect(sample.binary?.preview).toBeDefined();
+	it(
+		'returns the most recent matching job (a failure with its failureCode and failureReason) ' +
+			'and moves no state',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const ids = await convert(account, 2);
+			await waitUntilEnded(account, ids);
+			const result = await testTriggerManually({
+				parameters: { ...both, options: { downloadFiles: true } },
+				credentials: account.credentials,
+			});
+			expect(result).toHaveLength(1);
+			expect(result![0]).toHaveLength(1);
+			const [sample] = result![0];
+			expect(sample.json).toMatchObject({
+				id: ids[1],
+				workflow: 'conversion',
+				status: 'completed',
+			});
+			expect(sample.binary?.preview).toBeDefined();
 
-		const failed = await withFaults({ engineFailureRate: 1 }, async () => {
-			const created = await convert(account, 1);
-			await waitUntilEnded(account, created);
-			return created;
-		});
-		const [[newestFailure]] = (await testTriggerManually({
-			parameters: both,
-			credentials: account.credentials,
-		})) ?? [[]];
-		expect(newestFailure.json).toMatchObject({
-			id: failed[0],
-			workflow: 'conversion',
-			status: 'failed',
-		});
-		expect(typeof newestFailure.json.failureCode).toBe('string');
-		expect(typeof newestFailure.json.failureReason).toBe('string');
-		const [[newestCompleted]] = (await testTriggerManually({
-			parameters: { events: ['completed'], workflow: 'both' },
-			credentials: account.credentials,
-		})) ?? [[]];
-		expect(newestCompleted.json.id).toBe(ids[1]);
-	});
+			const failed = await withFaults({ engineFailureRate: 1 }, async () => {
+				const created = await convert(account, 1);
+				await waitUntilEnded(account, created);
+				return created;
+			});
+			const [[newestFailure]] = (await testTriggerManually({
+				parameters: both,
+				credentials: account.credentials,
+			})) ?? [[]];
+			expect(newestFailure.json).toMatchObject({
+				id: failed[0],
+				workflow: 'conversion',
+				status: 'failed',
+			});
+			expect(typeof newestFailure.json.failureCode).toBe('string');
+			expect(typeof newestFailure.json.failureReason).toBe('string');
+			const [[newestCompleted]] = (await testTriggerManually({
+				parameters: { events: ['completed'], workflow: 'both' },
+				credentials: account.credentials,
+			})) ?? [[]];
+			expect(newestCompleted.json.id).toBe(ids[1]);
+		},
+	);
 
 	it('throws a clear error when no job matches or a parameter is wrong', async () => {
 		const account = await newAccount(admin, sandbox);

@@ -31,60 +31,68 @@ async function activeTrigger(
 const idsOf = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => item.json.id);
 
 describe.each(['lean', 'extra'] as const)('a service that answers %s', (shape) => {
-	it('emits each ending job with its preview, fetching the detail of listed jobs that carry no file links', async () => {
-		const { account, trigger } = await activeTrigger({ downloadFiles: true });
-		const ids = await convert(account, 2);
-		await waitUntilEnded(account, ids);
-		variant.answer(shape);
-		const items = (await trigger.poll()) ?? [];
-		expect(idsOf(items).sort()).toEqual([...ids].sort());
-		for (const item of items) {
-			expect(item.json).toMatchObject({ status: 'completed', outputsLocked: true });
-			expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
-		}
-		expect(variant.of('GET /jobs/conversion/{id}')).toHaveLength(2);
-		expect(await trigger.poll()).toBeNull();
-		expect(trigger.failures).toEqual([]);
-	});
+	it(
+		'emits each ending job with its preview, fetching ' +
+			'the detail of listed jobs that carry no file links',
+		async () => {
+			const { account, trigger } = await activeTrigger({ downloadFiles: true });
+			const ids = await convert(account, 2);
+			await waitUntilEnded(account, ids);
+			variant.answer(shape);
+			const items = (await trigger.poll()) ?? [];
+			expect(idsOf(items).sort()).toEqual([...ids].sort());
+			for (const item of items) {
+				expect(item.json).toMatchObject({ status: 'completed', outputsLocked: true });
+				expect((await binaryBuffer(item.binary!.preview)).length).toBeGreaterThan(100);
+			}
+			expect(variant.of('GET /jobs/conversion/{id}')).toHaveLength(2);
+			expect(await trigger.poll()).toBeNull();
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 });
 
 describe('one job that keeps failing', () => {
-	it('never holds back the others; it is retried two polls, then emitted once with the failure on its item', async () => {
-		const { account, trigger } = await activeTrigger({ includeFullJob: true });
-		const [broken, healthy] = await convert(account, 2);
-		await waitUntilEnded(account, [broken, healthy]);
-		variant.on((request) =>
-			request.route === 'GET /jobs/conversion/{id}' && request.url.includes(broken)
-				? { status: 500, body: { message: 'Server Error' } }
-				: undefined,
-		);
-		const first = await collectLoggedWarnings(async () => await trigger.poll());
-		expect(idsOf(first.value)).toEqual([healthy]);
-		expect(first.warnings.join('\n')).toMatch(
-			new RegExp(
-				`poll failed, trying again at the next poll for conversion job ${broken}: The service failed: Server Error`,
-			),
-		);
-		expect(await trigger.poll()).toBeNull();
-		const third = (await trigger.poll()) ?? [];
-		expect(idsOf(third)).toEqual([broken]);
-		expect(third[0].json).toMatchObject({
-			status: 'completed',
-			detailError: 'The service failed: Server Error',
-		});
-		expect(await trigger.poll()).toBeNull();
-		expect(
-			trigger
-				.emittedItems()
-				.map((item) => item.json.id)
-				.sort(),
-		).toEqual([broken, healthy].sort());
-		expect(trigger.failures).toEqual([]);
-		// Every poll asked for the broken job again (each ask retried by the transport), the healthy one only once.
-		expect(
-			variant.of('GET /jobs/conversion/{id}').filter((request) => request.url.includes(healthy)),
-		).toHaveLength(1);
-	});
+	it(
+		'never holds back the others; it is retried two ' +
+			'polls, then emitted once with the failure on its item',
+		async () => {
+			const { account, trigger } = await activeTrigger({ includeFullJob: true });
+			const [broken, healthy] = await convert(account, 2);
+			await waitUntilEnded(account, [broken, healthy]);
+			variant.on((request) =>
+				request.route === 'GET /jobs/conversion/{id}' && request.url.includes(broken)
+					? { status: 500, body: { message: 'Server Error' } }
+					: undefined,
+			);
+			const first = await collectLoggedWarnings(async () => await trigger.poll());
+			expect(idsOf(first.value)).toEqual([healthy]);
+			expect(first.warnings.join('\n')).toMatch(
+				new RegExp(
+					`poll failed, trying again at the next poll for conversion job ${broken}: The service failed: Server Error`,
+				),
+			);
+			expect(await trigger.poll()).toBeNull();
+			const third = (await trigger.poll()) ?? [];
+			expect(idsOf(third)).toEqual([broken]);
+			expect(third[0].json).toMatchObject({
+				status: 'completed',
+				detailError: 'The service failed: Server Error',
+			});
+			expect(await trigger.poll()).toBeNull();
+			expect(
+				trigger
+					.emittedItems()
+					.map((item) => item.json.id)
+					.sort(),
+			).toEqual([broken, healthy].sort());
+			expect(trigger.failures).toEqual([]);
+			// Every poll asked for the broken job again (each ask retried by the transport), the healthy one only once.
+			expect(
+				variant.of('GET /jobs/conversion/{id}').filter((request) => request.url.includes(healthy)),
+			).toHaveLength(1);
+		},
+	);
 });
 
 describe('polls that overlap', () => {

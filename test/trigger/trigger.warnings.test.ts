@@ -44,37 +44,43 @@ const idsOf = (items: INodeExecutionData[] | null) =>
 	(items ?? []).map((item) => item.json.id as string);
 
 describe('Embroidery Trigger version 1.1: Show Warnings', () => {
-	it('is on by default: each completed job carries its warnings, at one detail GET per completed job; a failed job costs its one GET as before', async () => {
-		const { account, trigger } = await activeTrigger();
-		const completed = await convert(account, 2, warnedDesign);
-		await waitUntilEnded(account, completed);
-		await admin.setFaults({ engineFailureRate: 1 });
-		const failed = await convert(account, 1, warnedDesign);
-		await waitUntilEnded(account, failed);
-		await admin.clearFaults();
-		variant.requests.splice(0);
+	it(
+		'is on by default: each completed job carries its warnings, at one detail GET per completed ' +
+			'job; a failed job costs its one GET as before',
+		async () => {
+			const { account, trigger } = await activeTrigger();
+			const completed = await convert(account, 2, warnedDesign);
+			await waitUntilEnded(account, completed);
+			await admin.setFaults({ engineFailureRate: 1 });
+			const failed = await convert(account, 1, warnedDesign);
+			await waitUntilEnded(account, failed);
+			await admin.clearFaults();
+			variant.requests.splice(0);
 
-		const items = (await trigger.poll()) ?? [];
-		expect(idsOf(items).sort()).toEqual([...completed, ...failed].sort());
-		for (const item of items.filter((each) => each.json.status === 'completed')) {
-			expect(item.json).toMatchObject({
-				workflow: 'conversion',
-				warnings: [expWarning],
-				sourceFile: expect.stringMatching(/^star-\d\.jef$/),
-			});
-		}
-		const [failedItem] = items.filter((each) => each.json.status === 'failed');
-		expect(typeof failedItem.json.failureCode).toBe('string');
-		expect(variant.of('GET /jobs')).toHaveLength(1);
-		expect(variant.of(detailRoute)).toHaveLength(3);
-		for (const id of [...completed, ...failed])
-			expect(variant.of(detailRoute).filter((request) => request.url.includes(id))).toHaveLength(1);
+			const items = (await trigger.poll()) ?? [];
+			expect(idsOf(items).sort()).toEqual([...completed, ...failed].sort());
+			for (const item of items.filter((each) => each.json.status === 'completed')) {
+				expect(item.json).toMatchObject({
+					workflow: 'conversion',
+					warnings: [expWarning],
+					sourceFile: expect.stringMatching(/^star-\d\.jef$/),
+				});
+			}
+			const [failedItem] = items.filter((each) => each.json.status === 'failed');
+			expect(typeof failedItem.json.failureCode).toBe('string');
+			expect(variant.of('GET /jobs')).toHaveLength(1);
+			expect(variant.of(detailRoute)).toHaveLength(3);
+			for (const id of [...completed, ...failed])
+				expect(variant.of(detailRoute).filter((request) => request.url.includes(id))).toHaveLength(
+					1,
+				);
 
-		variant.requests.splice(0);
-		expect(await trigger.poll()).toBeNull();
-		expect(variant.requests.map((request) => request.route)).toEqual(['GET /jobs']);
-		expect(trigger.failures).toEqual([]);
-	});
+			variant.requests.splice(0);
+			expect(await trigger.poll()).toBeNull();
+			expect(variant.requests.map((request) => request.route)).toEqual(['GET /jobs']);
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 
 	it.each([
 		['turned off', { showWarnings: false }, 1.1],
@@ -126,34 +132,38 @@ describe('Embroidery Trigger version 1.1: Show Warnings', () => {
 		},
 	);
 
-	it('a job whose detail keeps failing is emitted after two more polls without warnings, with detailError kept by Simplify', async () => {
-		const { account, trigger } = await activeTrigger();
-		const [broken, healthy] = await convert(account, 2, warnedDesign);
-		await waitUntilEnded(account, [broken, healthy]);
-		variant.on((request) =>
-			request.route === detailRoute && request.url.includes(broken)
-				? { status: 500, body: { message: 'Server Error' } }
-				: undefined,
-		);
+	it(
+		'a job whose detail keeps failing is emitted after two more polls without warnings, with ' +
+			'detailError kept by Simplify',
+		async () => {
+			const { account, trigger } = await activeTrigger();
+			const [broken, healthy] = await convert(account, 2, warnedDesign);
+			await waitUntilEnded(account, [broken, healthy]);
+			variant.on((request) =>
+				request.route === detailRoute && request.url.includes(broken)
+					? { status: 500, body: { message: 'Server Error' } }
+					: undefined,
+			);
 
-		const first = await collectLoggedWarnings(async () => await trigger.poll());
-		expect(idsOf(first.value)).toEqual([healthy]);
-		expect(first.value![0].json.warnings).toEqual([expWarning]);
-		expect(first.warnings.join('\n')).toMatch(
-			new RegExp(`poll failed, trying again at the next poll for conversion job ${broken}`),
-		);
-		expect(await trigger.poll()).toBeNull();
-		const [late] = (await trigger.poll()) ?? [];
-		expect(late.json).toMatchObject({
-			id: broken,
-			status: 'completed',
-			detailError: 'The service failed: Server Error',
-		});
-		expect(late.json).not.toHaveProperty('warnings');
-		expect(await trigger.poll()).toBeNull();
-		expect(variant.of(detailRoute).filter((request) => request.url.includes(healthy))).toHaveLength(
-			1,
-		);
-		expect(trigger.failures).toEqual([]);
-	});
+			const first = await collectLoggedWarnings(async () => await trigger.poll());
+			expect(idsOf(first.value)).toEqual([healthy]);
+			expect(first.value![0].json.warnings).toEqual([expWarning]);
+			expect(first.warnings.join('\n')).toMatch(
+				new RegExp(`poll failed, trying again at the next poll for conversion job ${broken}`),
+			);
+			expect(await trigger.poll()).toBeNull();
+			const [late] = (await trigger.poll()) ?? [];
+			expect(late.json).toMatchObject({
+				id: broken,
+				status: 'completed',
+				detailError: 'The service failed: Server Error',
+			});
+			expect(late.json).not.toHaveProperty('warnings');
+			expect(await trigger.poll()).toBeNull();
+			expect(
+				variant.of(detailRoute).filter((request) => request.url.includes(healthy)),
+			).toHaveLength(1);
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 });

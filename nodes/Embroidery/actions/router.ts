@@ -61,7 +61,10 @@ class CollectedResults implements ItemResults {
 		this.collected.push({ itemIndex, data: { json, pairedItem: { item: itemIndex } } });
 	}
 
-	/** An error that ends the run takes every job this run created with it: the output that would have named them is lost. */
+	/**
+	 * An error that ends the run takes every job this run created with it: the output that would have
+	 * named them is lost.
+	 */
 	private namingCreatedJobs<E extends NodeApiError | NodeOperationError>(error: E): E {
 		if (this.createdJobs.length === 0 || error.context.createdJobs !== undefined) return error;
 		error.context.createdJobs = this.createdJobs.map((job) => ({ ...job }));
@@ -71,8 +74,12 @@ class CollectedResults implements ItemResults {
 		if (others.length === 0) return error;
 		const list = others.map((job) => `${job.id} (${job.workflow})`).join(', ');
 		const also = named.size > 0 ? ' also' : '';
-		error.description =
-			`${error.description ?? ''} This run${also} created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`.trim();
+		error.description = (
+			`${error.description ?? ''} This run${also} ` +
+			`created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not ` +
+			`create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or ` +
+			`Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`
+		).trim();
 		return error;
 	}
 

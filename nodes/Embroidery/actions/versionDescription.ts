@@ -13,7 +13,8 @@ export const credentials: INodeCredentialDescription[] = [
 
 /** Version 1 has Job ID and Workflow side by side, both required. */
 const version1IdFields =
-	'Fill Job ID (the 26-character id) and Workflow ("conversion" or "digitising") from the job as Create or Get Many returned it.';
+	'Fill Job ID (the 26-character id) and Workflow ("conversion" or "digitising") from the job ' +
+	'as Create or Get Many returned it.';
 
 /** Version 2 has a Job (or Jobs) field and a Workflow the node can detect. */
 function idFields(jobField: 'Job' | 'Jobs'): string {
@@ -21,15 +22,34 @@ function idFields(jobField: 'Job' | 'Jobs'): string {
 		jobField === 'Jobs'
 			? 'one or more 26-character job ids, separated by commas,'
 			: 'the 26-character job id';
-	return `Fill ${jobField} with ${what} as Create or Get Many returned it. Workflow is optional: "conversion" or "digitising" when known, otherwise "detect" and the node finds it (one or two extra requests).`;
+	return (
+		`Fill ${jobField} with ${what} as Create or Get Many returned it. Workflow is optional: ` +
+		`"conversion" or "digitising" when known, otherwise "detect" and the node finds it (one or ` +
+		`two extra requests).`
+	);
 }
 
-const create = `Starts an embroidery job from one file and returns the job's id and workflow (keep both). Workflow "conversion" turns an embroidery machine file (PES, DST, JEF, EXP, VP3, ...) into the Output Format; "digitising" turns artwork (JPG, PNG, SVG or WebP) into stitches and also needs Width in millimetres (10-300) and Colour Count (1-24). Output Format is a writable format key such as "dst" or "pes". Source URL is a public http(s) link to the file (at most 50 MB for conversion, 20 MB for artwork). Cost: each job counts against the account's daily and monthly job allowance (a free account also uses a free preview); no credits are spent until Unlock. With Wait for Completion the answer is the finished job (status, metrics, warnings); its machine file stays locked until Unlock.`;
-const getMany = `Lists the account's most recent jobs (at most ${jobsListingSize}), newest first, with id, workflow, status and metrics. Free. Optional filters: status and workflow.`;
+const create =
+	`Starts an embroidery job from one file and returns the job's id and workflow (keep both). ` +
+	`Workflow "conversion" turns an embroidery machine file (PES, DST, JEF, EXP, VP3, ...) into ` +
+	`the Output Format; "digitising" turns artwork (JPG, PNG, SVG or WebP) into stitches and also ` +
+	`needs Width in millimetres (10-300) and Colour Count (1-24). Output Format is a writable ` +
+	`format key such as "dst" or "pes". Source URL is a public http(s) link to the file (at most ` +
+	`50 MB for conversion, 20 MB for artwork). Cost: each job counts against the account's daily ` +
+	`and monthly job allowance (a free account also uses a free preview); no credits are spent ` +
+	`until Unlock. With Wait for Completion the answer is the finished job (status, metrics, ` +
+	`warnings); its machine file stays locked until Unlock.`;
+const getMany =
+	`Lists the account's most recent jobs (at most ${jobsListingSize}), newest first, with id, ` +
+	`workflow, status and metrics. Free. Optional filters: status and workflow.`;
 const unlock =
-	"Unlocks a completed job's machine files so they can be downloaded. COSTS MONEY: spends one subscription entitlement or, without one, processing credits (Get Usage tells conversionCreditCost and digitisingCreditCost); it fails with 422 when the account cannot pay and never buys credits. Call it only when the user wants the machine file.";
+	"Unlocks a completed job's machine files so they can be downloaded. COSTS MONEY: spends one " +
+	'subscription entitlement or, without one, processing credits (Get Usage tells ' +
+	'conversionCreditCost and digitisingCreditCost); it fails with 422 when the account cannot ' +
+	'pay and never buys credits. Call it only when the user wants the machine file.';
 const download =
-	"Downloads a job's files as binary data: the stitch preview (watermarked while locked), the source, or the machine files (only after Unlock). Free.";
+	"Downloads a job's files as binary data: the stitch preview (watermarked while locked), the " +
+	'source, or the machine files (only after Unlock). Free.';
 const retry =
 	'Queues a failed job again, for example after engine_error, while its source is kept (24 hours). Free.';
 
@@ -42,7 +62,11 @@ const retry =
 export const toolDescriptions: Record<string, Record<string, string>> = {
 	job: {
 		create,
-		get: `Returns one job: status (queued, processing, completed or failed), failureCode and failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine files are unlocked, and its file names and sizes. Signed file links and the raw job only when Simplify is off. Free. ${idFields('Job')}`,
+		get:
+			`Returns one job: status (queued, processing, completed or failed), failureCode and ` +
+			`failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine ` +
+			`files are unlocked, and its file names and sizes. Signed file links and the raw job only ` +
+			`when Simplify is off. Free. ${idFields('Job')}`,
 		getMany,
 		waitForCompletion: `Waits until jobs are completed or failed and returns each of them. Free. ${idFields('Jobs')}`,
 		unlock: `${unlock} ${idFields('Job')}`,
@@ -51,37 +75,53 @@ export const toolDescriptions: Record<string, Record<string, string>> = {
 	},
 	format: {
 		getMany:
-			'Lists the embroidery machine formats the service can read and write, with compatibility warnings, and the artwork file types digitising accepts. Free; nothing to fill.',
+			'Lists the embroidery machine formats the service can read and write, with ' +
+			'compatibility warnings, and the artwork file types digitising accepts. Free; nothing to fill.',
 	},
 	account: {
 		getUsage:
-			'Returns what the account can still spend: credit balance, unlock entitlements, free previews, daily and monthly job allowances, and the credit cost of unlocking a conversion and a digitising job. Free; nothing to fill. Call it before Unlock to check the account can pay.',
+			'Returns what the account can still spend: credit balance, unlock entitlements, free ' +
+			'previews, daily and monthly job allowances, and the credit cost of unlocking a ' +
+			'conversion and a digitising job. Free; nothing to fill. Call it before Unlock to check ' +
+			'the account can pay.',
 	},
 	file: {
 		download:
-			'Downloads one signed file link exactly as a job returned it (its downloadUrl or previewUrl; Get gives links only with Simplify off) as binary data. Free. Fill URL with the complete link.',
+			'Downloads one signed file link exactly as a job returned it (its downloadUrl or ' +
+			'previewUrl; Get gives links only with Simplify off) as binary data. Free. Fill URL with ' +
+			'the complete link.',
 	},
 };
 
 /** What version 3's Get answers with by default (Output: Simplified), for a model that cannot read binary data. */
 const version3Answer =
-	'Answers with id, workflow, status, downloadsUnlocked, outputUrl (signed link to the machine file, null until Unlock), previewUrl (signed link to the preview image, watermarked until Unlock), warnings, failureCode, failureReason and attemptCount. Give the user the links: they expire, so run Get again for fresh ones.';
+	'Answers with id, workflow, status, downloadsUnlocked, outputUrl (signed link to the ' +
+	'machine file, null until Unlock), previewUrl (signed link to the preview image, watermarked ' +
+	'until Unlock), warnings, failureCode, failureReason and attemptCount. Give the user the ' +
+	'links: they expire, so run Get again for fresh ones.';
 
 /** Version 3's texts: the answers carry the file links (Output), so the model can hand them on. */
 export const version3ToolDescriptions: Record<string, Record<string, string>> = {
 	job: {
 		...toolDescriptions.job,
 		get: `Returns one job. ${version3Answer} Free. ${idFields('Job')}`,
-		getMany: `Lists the account's most recent jobs (at most ${jobsListingSize}), newest first. ${version3Answer} Free. Optional filters: status and workflow.`,
+		getMany:
+			`Lists the account's most recent jobs (at most ${jobsListingSize}), newest ` +
+			`first. ${version3Answer} Free. Optional filters: status and workflow.`,
 	},
 	format: toolDescriptions.format,
 	account: {
 		getUsage:
-			'Returns what the account can still spend: credit balance, the credit cost of unlocking a conversion and a digitising job, free previews left, whether processing is limited, daily and monthly jobs left and when they reset, and the subscription plan. Free; nothing to fill. Call it before Unlock to check the account can pay.',
+			'Returns what the account can still spend: credit balance, the credit cost of unlocking ' +
+			'a conversion and a digitising job, free previews left, whether processing is limited, ' +
+			'daily and monthly jobs left and when they reset, and the subscription plan. Free; ' +
+			'nothing to fill. Call it before Unlock to check the account can pay.',
 	},
 	file: {
 		download:
-			'Downloads one signed file link exactly as a job returned it (its outputUrl or previewUrl from Get) as binary data, for a later workflow step; a model cannot read the file, so give the user the link instead. Free. Fill URL with the complete link.',
+			'Downloads one signed file link exactly as a job returned it (its outputUrl or ' +
+			'previewUrl from Get) as binary data, for a later workflow step; a model cannot read the ' +
+			'file, so give the user the link instead. Free. Fill URL with the complete link.',
 	},
 };
 
@@ -89,9 +129,14 @@ export const version3ToolDescriptions: Record<string, Record<string, string>> = 
 export const version1ToolDescriptions: Record<string, Record<string, string>> = {
 	job: {
 		create,
-		get: `Returns one job: status (queued, processing, completed or failed), failureCode and failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine files are unlocked, and signed file links. Free. ${version1IdFields}`,
+		get:
+			`Returns one job: status (queued, processing, completed or failed), failureCode and ` +
+			`failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine ` +
+			`files are unlocked, and signed file links. Free. ${version1IdFields}`,
 		getMany,
-		waitForCompletion: `Waits until jobs are completed or failed and returns each of them. Free. ${version1IdFields} Several ids may be given, separated by commas.`,
+		waitForCompletion:
+			`Waits until jobs are completed or failed and returns each of them. ` +
+			`Free. ${version1IdFields} Several ids may be given, separated by commas.`,
 		unlock: `${unlock} ${version1IdFields}`,
 		download: `${download} ${version1IdFields}`,
 		retry: `${retry} ${version1IdFields}`,
@@ -100,7 +145,8 @@ export const version1ToolDescriptions: Record<string, Record<string, string>> = 
 	account: toolDescriptions.account,
 	file: {
 		download:
-			'Downloads one signed file link exactly as a job returned it (its downloadUrl or previewUrl) as binary data. Free. Fill URL with the complete link.',
+			'Downloads one signed file link exactly as a job returned it (its downloadUrl or ' +
+			'previewUrl) as binary data. Free. Fill URL with the complete link.',
 	},
 };
 
@@ -133,7 +179,8 @@ const textsByVersion: Array<[Record<string, Record<string, string>>, IDisplayOpt
 
 /**
  * The Tool variant's Description field, one per operation with its text as default (one per run of versions
- * sharing a text). `@tool` shows it only in the Tool variant; because it exists, n8n adds no description field of its own there.
+ * sharing a text). `@tool` shows it only in the Tool variant; because it exists, n8n adds no
+ * description field of its own there.
  */
 const toolDescriptionFields: INodeProperties[] = Object.entries(version3ToolDescriptions).flatMap(
 	([resource, operations]) =>

@@ -20,7 +20,8 @@ export function jobError(
 	const base = nodeErrorOf(node, error, itemIndex);
 	const message = base.message.includes(ref.id) ? base.message : `Job ${ref.id}: ${base.message}`;
 	const nextStep = created
-		? `The job was created (id ${ref.id}, workflow "${ref.workflow}"); do not create it again. Carry on with Job > Wait for Completion or Job > Get using this id and workflow.`
+		? `The job was created (id ${ref.id}, workflow "${ref.workflow}"); do not create it again. ` +
+			`Carry on with Job > Wait for Completion or Job > Get using this id and workflow.`
 		: `Check the job with Job > Get (id ${ref.id}, workflow "${ref.workflow}").`;
 	const description = [base.description, nextStep].filter(Boolean).join(' ');
 	const httpCode = base instanceof NodeApiError ? (base.httpCode ?? undefined) : undefined;

@@ -87,7 +87,8 @@ async function tryDownload(
 				{
 					itemIndex,
 					description:
-						'A locked machine file has no link until Job > Unlock; otherwise the service sent a link the node cannot read. Only this file is affected.',
+						'A locked machine file has no link until Job > Unlock; otherwise the service sent ' +
+						'a link the node cannot read. Only this file is affected.',
 				},
 			),
 			noUrl: true,
@@ -139,7 +140,9 @@ function refusedAfterRefetch(
 		{
 			message: error.message,
 			description:
-				'The node already fetched the job again for a fresh link, and that link was refused too. A locked machine file needs Job > Unlock first; files of another account are never served; otherwise try again later.',
+				'The node already fetched the job again for a fresh link, and that link was refused ' +
+				'too. A locked machine file needs Job > Unlock first; files of another account are ' +
+				'never served; otherwise try again later.',
 			httpCode: '403',
 			itemIndex,
 		},
@@ -280,7 +283,8 @@ export async function downloadJobFiles(
 			{
 				itemIndex,
 				description:
-					'Run Job > Unlock first (it spends a subscription entitlement or credits), or download only the preview, which is watermarked while locked.',
+					'Run Job > Unlock first (it spends a subscription entitlement or credits), or ' +
+					'download only the preview, which is watermarked while locked.',
 			},
 		);
 	}

@@ -24,8 +24,10 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 			location: 'outputPane',
 			message:
 				failed.length === 1
-					? `Job ${String(first.id)} failed: ${reason}. Fix the source if the reason points at it, then use Job > Retry.`
-					: `${failed.length} jobs failed (job ${String(first.id)}: ${reason}). Each item has failureCode and failureReason; fix the sources they point at, then use Job > Retry.`,
+					? `Job ${String(first.id)} failed: ${reason}. Fix the source if the reason points at ` +
+						`it, then use Job > Retry.`
+					: `${failed.length} jobs failed (job ${String(first.id)}: ${reason}). Each item has ` +
+						`failureCode and failureReason; fix the sources they point at, then use Job > Retry.`,
 		});
 	}
 
@@ -36,7 +38,9 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 		hints.push({
 			type: 'warning',
 			location: 'outputPane',
-			message: `Job ${String(job.id)} has ${plural(warnings.length, 'warning')}: ${warnings.join(' ')} Check the design before you stitch it.`,
+			message:
+				`Job ${String(job.id)} has ${plural(warnings.length, 'warning')}: ${warnings.join(' ')} ` +
+				`Check the design before you stitch it.`,
 		});
 	}
 	if (warned.length > maxWarningHints) {
@@ -65,7 +69,9 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 		hints.push({
 			type: 'info',
 			location: 'outputPane',
-			message: `${what}${preview}. Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.`,
+			message:
+				`${what}${preview}. Use Job > Unlock (it spends a subscription entitlement or credits), ` +
+				`then download the files.`,
 		});
 	}
 	return hints;

@@ -43,7 +43,10 @@ export function jobIdProblem(id: unknown): string | null {
 
 export function workflowProblem(workflow: unknown): string | null {
 	if (isWorkflow(workflow)) return null;
-	return `'Workflow' must be "conversion" or "digitising", got "${String(workflow ?? '')}". It selects the job's route, so keep it with the job id`;
+	return (
+		`'Workflow' must be "conversion" or "digitising", got "${String(workflow ?? '')}". It ` +
+		`selects the job's route, so keep it with the job id`
+	);
 }
 
 /** Job ID and Workflow parameters of an item, checked before any request. */
@@ -275,7 +278,10 @@ export function notFoundAnywhere(
 		{ message: (error as NodeApiError).message, httpCode: '404' },
 		{
 			message: `Job ${job.id} was not found`,
-			description: `It is not among the account's ${jobsListingSize} most recent jobs, and neither the conversion nor the digitising route knows it. Check the ID, and that the credential belongs to the account that created the job.`,
+			description:
+				`It is not among the account's ${jobsListingSize} most recent jobs, and neither the ` +
+				`conversion nor the digitising route knows it. Check the ID, and that the credential ` +
+				`belongs to the account that created the job.`,
 			httpCode: '404',
 			itemIndex,
 		},

@@ -228,7 +228,9 @@ export function simplifyPropertyAsVersion2(displayOptions: IDisplayOptions): INo
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to return a simplified version of the response instead of the raw data: ID, workflow, status, formats, file names and sizes, metrics, warnings and failure, without signed links or raw objects',
+			'Whether to return a simplified version of the response instead of the raw data: ID, ' +
+			'workflow, status, formats, file names and sizes, metrics, warnings and failure, without ' +
+			'signed links or raw objects',
 		displayOptions,
 	};
 }
@@ -249,7 +251,8 @@ export function simplifyProperty(
 }
 
 const jobFieldsKept =
-	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and the preview, warnings, failure code and reason, and attempt count';
+	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and ' +
+	'the preview, warnings, failure code and reason, and attempt count';
 
 const jobFieldNames: Record<FlatJobField, string> = {
 	id: 'ID',
@@ -292,7 +295,10 @@ const jobChoices: OutputChoices = {
 	selected: 'Only the fields chosen below, always with the job ID',
 };
 
-/** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs; a job's by default. */
+/**
+ * The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs; a
+ * job's by default.
+ */
 export function outputProperties(
 	displayOptions: IDisplayOptions,
 	choices: OutputChoices = jobChoices,

@@ -80,7 +80,9 @@ export function parseIpv6(text: string): number[] | undefined {
 	if (tail) {
 		const value = parseIpv4(tail[1]);
 		if (value === undefined) return undefined;
-		address = `${address.slice(0, -tail[1].length)}${Math.floor(value / 65536).toString(16)}:${(value % 65536).toString(16)}`;
+		address =
+			`${address.slice(0, -tail[1].length)}${Math.floor(value / 65536).toString(16)}:` +
+			`${(value % 65536).toString(16)}`;
 	}
 	const halves = address.split('::');
 	if (halves.length > 2) return undefined;

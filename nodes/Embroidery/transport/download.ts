@@ -46,7 +46,8 @@ export async function downloadSignedFile(
 			{
 				itemIndex,
 				description:
-					'Signed file URLs come from the same service as the credential; the node will not send your API key anywhere else.',
+					'Signed file URLs come from the same service as the credential; the node will not ' +
+					'send your API key anywhere else.',
 			},
 		);
 	}

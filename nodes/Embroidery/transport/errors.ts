@@ -71,8 +71,10 @@ export function networkError(
 		request.action === 'unlockJob'
 			? unlockUnknownAdvice
 			: request.method === 'POST'
-				? 'The request was not repeated automatically because the service may already have received it. Check Job > Get Many before trying again.'
-				: `No answer after ${request.attempts} tries. Check the 'Base URL' of the Embroidery API credential and that the service is up.`;
+				? 'The request was not repeated automatically because the service may already have ' +
+					'received it. Check Job > Get Many before trying again.'
+				: `No answer after ${request.attempts} tries. Check the 'Base URL' of the Embroidery ` +
+					`API credential and that the service is up.`;
 	return new NodeApiError(
 		node,
 		{ message, request: `${request.method} ${request.path}` },
@@ -94,7 +96,8 @@ export function redirectRefusedError(
 		{
 			message,
 			description:
-				"The API key is only sent to the origin of the credential's 'Base URL', so the node did not follow this redirect. Set the 'Base URL' to the address the service answers at itself.",
+				"The API key is only sent to the origin of the credential's 'Base URL', so the node " +
+				"did not follow this redirect. Set the 'Base URL' to the address the service answers at itself.",
 			itemIndex: request.itemIndex,
 		},
 	);
@@ -116,13 +119,20 @@ export function redirectedPostError(
 	target: URL,
 	status: number,
 ): NodeApiError {
-	const message = `The service redirected ${request.method} ${request.path} (HTTP ${status}) to ${target.origin}${target.pathname}; the node did not send it again`;
+	const message =
+		`The service redirected ${request.method} ${request.path} (HTTP ${status}) ` +
+		`to ${target.origin}${target.pathname}; the node did not send it again`;
 	return new NodeApiError(
 		node,
 		{ message, httpCode: String(status), request: `${request.method} ${request.path}` },
 		{
 			message,
-			description: `Creating or retrying a job counts against the account's allowance and an unlock spends credits, so such a request is never sent twice (an upload cannot even be resent as it was): nothing went to the new address. ${checkAfterPost(request.action)} A redirect usually means the credential's 'Base URL' is not the address the service answers at itself (http instead of https, another host name or path): set it to that address.`,
+			description:
+				`Creating or retrying a job counts against the account's allowance and an unlock spends ` +
+				`credits, so such a request is never sent twice (an upload cannot even be resent as it ` +
+				`was): nothing went to the new address. ${checkAfterPost(request.action)} A redirect ` +
+				`usually means the credential's 'Base URL' is not the address the service answers at ` +
+				`itself (http instead of https, another host name or path): set it to that address.`,
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},

@@ -31,7 +31,10 @@ export class RequestPacer {
 		return startedAt;
 	}
 
-	/** The request that started at `startedAt` was refused with 429, which the service does not count: its slot is free again. */
+	/**
+	 * The request that started at `startedAt` was refused with 429, which the service does not count:
+	 * its slot is free again.
+	 */
 	giveBack(startedAt: number): void {
 		const index = this.starts.indexOf(startedAt);
 		if (index >= 0) this.starts.splice(index, 1);
@@ -44,7 +47,10 @@ export class RequestPacer {
 	}
 }
 
-/** The pacer of `key`, made when first asked for; pacers of other keys that went idle are dropped so the map stays small. */
+/**
+ * The pacer of `key`, made when first asked for; pacers of other keys that went idle are dropped so
+ * the map stays small.
+ */
 function pacerIn<Pacer extends { readonly idle: boolean }>(
 	pacers: Map<string, Pacer>,
 	key: string,

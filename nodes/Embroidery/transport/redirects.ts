@@ -31,7 +31,10 @@ export interface RedirectRules {
 
 const redirectStatuses = [301, 302, 303, 307, 308];
 
-/** Sends `first`, then each hop its redirects lead to while `rules` allow; ends with the answer that is not a redirect. */
+/**
+ * Sends `first`, then each hop its redirects lead to while `rules` allow; ends with the answer that
+ * is not a redirect.
+ */
 export async function followRedirects(
 	first: Hop,
 	sendHop: (hop: Hop) => Promise<FullResponse>,

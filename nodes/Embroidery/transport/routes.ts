@@ -23,7 +23,10 @@ export interface Route {
 	ability: Ability;
 }
 
-/** How many jobs `GET /jobs` answers: the account's most recent ones, newest first (spec: Limits, jobs listing size). */
+/**
+ * How many jobs `GET /jobs` answers: the account's most recent ones, newest first (spec: Limits,
+ * jobs listing size).
+ */
 export const jobsListingSize = 50;
 
 /** A job's id and workflow always travel together: the workflow selects the job's routes. */
@@ -32,7 +35,10 @@ export interface JobRef {
 	workflow: Workflow;
 }
 
-/** One text per job, for maps and sets: the same id in the other workflow is another job, and a ULID reads the same in either case. */
+/**
+ * One text per job, for maps and sets: the same id in the other workflow is another job, and a ULID
+ * reads the same in either case.
+ */
 export function jobKey(ref: JobRef): string {
 	return `${ref.workflow}/${ref.id.toUpperCase()}`;
 }
@@ -85,7 +91,11 @@ export const routes = {
 		action: 'unlockJob',
 		ability: 'jobs:write',
 	}),
-	/** A signed file URL as the service gave it; `path` is its path without the signed query. Not named downloadFile: n8n's scanner (GuardDog YARA rule threat-process-download-exec) reads `DownloadFile(` as PowerShell's. */
+	/**
+	 * A signed file URL as the service gave it; `path` is its path without the signed query. Not
+	 * named downloadFile: n8n's scanner (GuardDog YARA rule threat-process-download-exec) reads
+	 * `DownloadFile(` as PowerShell's.
+	 */
 	signedFile: (url: URL): Route => ({
 		method: 'GET',
 		path: url.pathname,

@@ -47,7 +47,10 @@ function withRequestSignal(context: EmbroideryContext, signal: AbortSignal): Emb
 	}) as EmbroideryContext;
 }
 
-/** One try of a request, with the redirects it meets (redirects.ts says which are followed, and with the key or not). */
+/**
+ * One try of a request, with the redirects it meets (redirects.ts says which are followed, and with
+ * the key or not).
+ */
 async function exchange(
 	context: EmbroideryContext,
 	options: IHttpRequestOptions,

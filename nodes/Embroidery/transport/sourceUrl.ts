@@ -46,7 +46,10 @@ export function shownUrl(url: URL): string {
 const articleOf = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
 const privateNetworkAdvice =
-	"Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, unique-local and other non-public addresses are refused by default, so a workflow cannot reach the n8n server's own network. If the file lives on your intranet and you trust where this workflow's links come from, turn on Options > Allow Private Network Addresses.";
+	'Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, ' +
+	'unique-local and other non-public addresses are refused by default, so a workflow cannot ' +
+	"reach the n8n server's own network. If the file lives on your intranet and you trust where " +
+	"this workflow's links come from, turn on Options > Allow Private Network Addresses.";
 
 function refusedAddressError(
 	context: IExecuteFunctions,
@@ -150,7 +153,8 @@ export async function fetchSourceUrl(
 				context,
 				itemIndex,
 				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
-				"Check the link; where n8n's outbound network policy refuses the address, the n8n administrator decides which hosts workflows may reach.",
+				"Check the link; where n8n's outbound network policy refuses the address, the n8n " +
+					'administrator decides which hosts workflows may reach.',
 			);
 		}
 		if (checked.refused && !allowPrivateNetworks) {
@@ -267,7 +271,8 @@ export async function fetchSourceUrl(
 						context,
 						itemIndex,
 						`The 'Source URL' ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`,
-						'Link a server that delivers the file faster, or download it in an earlier node and use Source: Binary Field.',
+						'Link a server that delivers the file faster, or download it in an earlier node ' +
+							'and use Source: Binary Field.',
 					),
 			},
 			size: { maxBytes: request.maxBytes, error: () => request.tooLarge(undefined) },

@@ -50,7 +50,9 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 		description:
-			"Whether to put each completed job's warnings (compatibility or production notes from the service) on its item. Costs one request per completed job, unless 'Include Full Job' fetches it anyway.",
+			"Whether to put each completed job's warnings (compatibility or production notes from " +
+			"the service) on its item. Costs one request per completed job, unless 'Include Full " +
+			"Job' fetches it anyway.",
 	},
 	{
 		displayName: 'Options',
@@ -65,7 +67,9 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to attach the files of a completed job as binary data: the preview always (field "preview", watermarked while the job is locked), the machine files once the job is unlocked (field "output")',
+					'Whether to attach the files of a completed job as binary data: the preview always ' +
+					'(field "preview", watermarked while the job is locked), the machine files once the ' +
+					'job is unlocked (field "output")',
 			},
 			{
 				displayName: 'Include Full Job',
@@ -73,7 +77,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to fetch the detailed job (warnings, metrics, outputs, events) for each job that ended. Costs one request per job.',
+					'Whether to fetch the detailed job (warnings, metrics, outputs, events) for each ' +
+					'job that ended. Costs one request per job.',
 			},
 		],
 	},

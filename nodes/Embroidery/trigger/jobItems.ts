@@ -23,7 +23,8 @@ export interface EndedJob {
 }
 
 const lockedOutputsNote =
-	'The machine files stay locked until the job is unlocked (Embroidery node: Job > Unlock, which spends a subscription entitlement or credits). The preview is watermarked until then.';
+	'The machine files stay locked until the job is unlocked (Embroidery node: Job > Unlock, ' +
+	'which spends a subscription entitlement or credits). The preview is watermarked until then.';
 
 /** Item names of the files the trigger attaches: the preview, and the machine files under "output". */
 const triggerFields: Record<FileKind, string> = {
@@ -34,7 +35,8 @@ const triggerFields: Record<FileKind, string> = {
 
 /**
  * A file the service refuses for good is reported on the item; a network or server failure is thrown so the
- * poll is repeated, unless this is the job's last try (it failed earlier polls), so one broken file cannot stall the trigger.
+ * poll is repeated, unless this is the job's last try (it failed earlier polls), so one broken file
+ * cannot stall the trigger.
  */
 function triggerFilePolicy(lastTry: boolean): FilePolicy {
 	return {
@@ -64,7 +66,8 @@ function summaryJson(
 
 /**
  * The output item for one job that ended: id, workflow and status first, then the details the options ask for.
- * On the job's last try (`lastTry`: it failed earlier polls), whatever still fails is put on the item instead of thrown.
+ * On the job's last try (`lastTry`: it failed earlier polls), whatever still fails is put on the
+ * item instead of thrown.
  */
 export async function jobEndingItem(
 	context: IPollFunctions,

@@ -70,7 +70,10 @@ export interface RememberedJob extends TrackedJob {
 	failedPolls?: number;
 }
 
-/** A job that left the listing and was fetched on its own; `gone` when the service no longer has it, `unreachable` when the request failed. */
+/**
+ * A job that left the listing and was fetched on its own; `gone` when the service no longer has it,
+ * `unreachable` when the request failed.
+ */
 export type FollowUpResult =
 	| TrackedJob
 	| { id: string; gone: true }

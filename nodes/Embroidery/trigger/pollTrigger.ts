@@ -18,7 +18,10 @@ import {
 } from './pollState';
 
 export const pollLimits = {
-	/** A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck one then emits nothing). */
+	/**
+	 * A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck
+	 * one then emits nothing).
+	 */
 	stuckPollMs: 15 * 60_000,
 	/** The time a poll gives itself where n8n does not say (n8n 1.x); n8n 2.x gives each poll a budget of its own. */
 	defaultBudgetMs: 5 * 60_000,
@@ -100,7 +103,8 @@ async function sampleRecentJob(
 			`None of the 50 most recent jobs is a ${workflows} job that ${events}`,
 			{
 				description:
-					'Create a job with the Embroidery node (Job > Create) and let it finish, or widen Trigger On and Workflow, then test again.',
+					'Create a job with the Embroidery node (Job > Create) and let it finish, or widen ' +
+					'Trigger On and Workflow, then test again.',
 			},
 		);
 	}
@@ -139,22 +143,27 @@ async function emitEndedJobs(
 	const name = context.getNode().name;
 	if (result.mayHaveMissedJobs) {
 		context.logger.warn(
-			`Embroidery Trigger "${name}": more than 50 jobs were created since the last poll, so the oldest of them may never be seen; poll more often`,
+			`Embroidery Trigger "${name}": more than 50 jobs were created since the last poll, so ` +
+				`the oldest of them may never be seen; poll more often`,
 		);
 	}
 	for (const job of result.abandoned) {
 		context.logger.warn(
-			`Embroidery Trigger "${name}" stopped following ${job.workflow} job ${job.id}: too many unfinished jobs left the listing`,
+			`Embroidery Trigger "${name}" stopped following ${job.workflow} job ${job.id}: too many ` +
+				`unfinished jobs left the listing`,
 		);
 	}
 	for (const job of result.unwatched) {
 		context.logger.debug(
-			`Embroidery Trigger "${name}" no longer watches failed ${job.workflow} job ${job.id} for a retry: ${MAX_WATCHED_FAILED_JOBS} newer failed jobs are watched`,
+			`Embroidery Trigger "${name}" no longer watches failed ${job.workflow} job ${job.id} ` +
+				`for a retry: ${MAX_WATCHED_FAILED_JOBS} newer failed jobs are watched`,
 		);
 	}
 	for (const job of result.unreachable) {
 		context.logger.warn(
-			`Embroidery Trigger "${name}": ${job.workflow} job ${job.id} could not be checked in the last ${job.failedChecks ?? 0} polls; it stays followed, and its ending is emitted once the service answers for it`,
+			`Embroidery Trigger "${name}": ${job.workflow} job ${job.id} could not be checked in ` +
+				`the last ${job.failedChecks ?? 0} polls; it stays followed, and its ending is emitted ` +
+				`once the service answers for it`,
 		);
 	}
 	const items: INodeExecutionData[] = [];
@@ -181,18 +190,22 @@ async function emitEndedJobs(
 			}
 			failedItems.push(ended.job);
 			context.logger.warn(
-				`Embroidery Trigger "${name}": poll failed, trying again at the next poll for ${ended.job.workflow} job ${ended.job.id}: ${nodeErrorOf(context.getNode(), error).message}`,
+				`Embroidery Trigger "${name}": poll failed, trying again at the next poll ` +
+					`for ${ended.job.workflow} job ${ended.job.id}: ${nodeErrorOf(context.getNode(), error).message}`,
 			);
 		}
 	}
 	if (postponed.length > 0) {
 		context.logger.info(
-			`Embroidery Trigger "${name}": the poll used its time (${Math.round(budgetMs / 1000)} s); ${postponed.length} job endings are left to the next poll`,
+			`Embroidery Trigger "${name}": the poll used its time (${Math.round(budgetMs / 1000)} ` +
+				`s); ${postponed.length} job endings are left to the next poll`,
 		);
 	}
 	if (!handle.owns()) {
 		context.logger.warn(
-			`Embroidery Trigger "${name}": a poll that ran longer than ${pollLimits.stuckPollMs / 1000} s was overtaken by a later one; its findings are dropped, the later poll's stand`,
+			`Embroidery Trigger "${name}": a poll that ran longer ` +
+				`than ${pollLimits.stuckPollMs / 1000} s was overtaken by a later one; its findings are ` +
+				`dropped, the later poll's stand`,
 		);
 		return null;
 	}
@@ -241,7 +254,8 @@ export async function pollForEndedJobs(
 		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
 		if (!handle.hasSaved) throw nodeErrorOf(context.getNode(), error);
 		context.logger.warn(
-			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next poll: ${(error as Error).message}`,
+			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next ` +
+				`poll: ${(error as Error).message}`,
 		);
 		return null;
 	} finally {

@@ -112,7 +112,8 @@ export function writeDst(source: Pattern): WriteResult {
 	header += threadLines.join('');
 	if (threadLines.length < pattern.threads.length) {
 		warnings.push(
-			`Only ${threadLines.length} of ${pattern.threads.length} thread colours fit in the DST header; the rest are left out.`,
+			`Only ${threadLines.length} of ${pattern.threads.length} thread colours fit in the DST ` +
+				`header; the rest are left out.`,
 		);
 	}
 	header = (header + '\x1a').padEnd(headerSize, ' ');

@@ -16,7 +16,10 @@ export const dstFormat: FormatModule = {
 		readable: true,
 		writable: true,
 		warning:
-			'DST carries no thread colours that machines use: up to 29 colours (with names while room allows) are kept in the extended header, which most software ignores. Trims are written as three jumps, which Tajima-compatible machines treat as a trim (three or more jumps in a row read back as one); stops become colour changes.',
+			'DST carries no thread colours that machines use: up to 29 colours (with names while ' +
+			'room allows) are kept in the extended header, which most software ignores. Trims are ' +
+			'written as three jumps, which Tajima-compatible machines treat as a trim (three or more ' +
+			'jumps in a row read back as one); stops become colour changes.',
 	},
 	detect: looksLikeDst,
 	detectionStrength: 3,

@@ -15,7 +15,8 @@ export const expFormat: FormatModule = {
 		readable: true,
 		writable: true,
 		warning:
-			'EXP carries no thread colours and no header, so colours are lost and the file is recognised by its structure only. Stops are written as colour changes.',
+			'EXP carries no thread colours and no header, so colours are lost and the file is ' +
+			'recognised by its structure only. Stops are written as colour changes.',
 	},
 	detect: looksLikeExp,
 	/** EXP has no header at all: its check only finds the records plausible. */

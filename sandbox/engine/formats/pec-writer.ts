@@ -109,7 +109,8 @@ function encodeStitches(out: ByteBuilder, pattern: Pattern): void {
 }
 
 /**
- * Append a PEC block for `pattern` (normalised: no move beyond `maxPecMove`) to `out`. `codes` holds the PEC chart code of each colour block
+ * Append a PEC block for `pattern` (normalised: no move beyond `maxPecMove`) to `out`. `codes`
+ * holds the PEC chart code of each colour block
  * (blocks start at colour changes and stops; a stop repeats the previous code).
  */
 export function writePecBlock(
@@ -120,7 +121,8 @@ export function writePecBlock(
 ): void {
 	if (codes.length > maxPecColourBlocks) {
 		throw new UnwritablePatternError(
-			`A PEC block holds at most ${maxPecColourBlocks} colour blocks; this design has ${codes.length}. Merge colours before converting.`,
+			`A PEC block holds at most ${maxPecColourBlocks} colour blocks; this design ` +
+				`has ${codes.length}. Merge colours before converting.`,
 		);
 	}
 	const start = out.length;

@@ -14,7 +14,8 @@ export const pesFormat: FormatModule = {
 		writable: true,
 		warning:
 			"Written as PES version 1: thread colours are snapped to Brother's 64-colour PEC chart, and the header " +
-			'declares at most a 130 x 180 mm hoop. Reads versions 1 to 10; PE-Design objects beyond the stitches are ignored.',
+			('declares at most a 130 x 180 mm hoop. Reads versions 1 to 10; PE-Design objects beyond ' +
+				'the stitches are ignored.'),
 	},
 	detect: looksLikePes,
 	detectionStrength: 3,

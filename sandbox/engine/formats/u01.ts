@@ -16,7 +16,8 @@ export const u01Format: FormatModule = {
 		readable: true,
 		writable: true,
 		warning:
-			'U01 carries no thread colours: each colour block is assigned a needle (1 to 15, in turn) to be threaded at the machine.',
+			'U01 carries no thread colours: each colour block is assigned a needle (1 to 15, in ' +
+			'turn) to be threaded at the machine.',
 	},
 	detect: looksLikeU01,
 	detectionStrength: 2,

@@ -223,11 +223,13 @@ export function writeVp3(source: Pattern): WriteResult {
 	closeFile();
 	if (counts.sewnMoves > 0)
 		warnings.push(
-			`VP3 has no jump command: ${counts.sewnMoves} move(s) of up to 25.5 mm without a trim before them are sewn as long stitches.`,
+			`VP3 has no jump command: ${counts.sewnMoves} move(s) of up to 25.5 mm without a trim ` +
+				`before them are sewn as long stitches.`,
 		);
 	if (counts.trimmedMoves > 0)
 		warnings.push(
-			`VP3 has no jump command: ${counts.trimmedMoves} move(s) longer than 25.5 mm without a trim before them are read by machines as a trim and a move.`,
+			`VP3 has no jump command: ${counts.trimmedMoves} move(s) longer than 25.5 mm without a ` +
+				`trim before them are read by machines as a trim and a move.`,
 		);
 	return { bytes: out.toBytes(), warnings };
 }

@@ -10,7 +10,9 @@ import { rateLimits } from '../rateLimits';
 export const networkCeilingPlugin = fp(
 	async (app: FastifyInstance, { limit }: { limit: number }) => {
 		if (limit <= 0) return;
-		const message = `Too many requests from this network address: at most ${limit} per ${rateLimits.windowSeconds} seconds, whatever the API key.`;
+		const message =
+			`Too many requests from this network address: at most ${limit} ` +
+			`per ${rateLimits.windowSeconds} seconds, whatever the API key.`;
 		app.addHook('onRequest', async (request) => {
 			app.limiter.take(`network:${request.ip}`, limit, message);
 		});

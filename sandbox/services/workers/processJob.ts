@@ -9,7 +9,10 @@ import { measurePattern } from '../../engine/metrics';
 import { renderPreview } from '../../engine/preview';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
-/** A failure with an API failure code (`failureCode`, or `code` in older errors), from the engine, the digitiser or this pipeline. */
+/**
+ * A failure with an API failure code (`failureCode`, or `code` in older errors), from the engine,
+ * the digitiser or this pipeline.
+ */
 interface CodedError {
 	failureCode?: unknown;
 	code?: unknown;
@@ -30,7 +33,8 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 		if (task.maximumStitchCount !== null && metrics.stitchCount > task.maximumStitchCount) {
 			return failure(
 				'stitch_limit_exceeded',
-				`The design has ${metrics.stitchCount} stitches, more than the maximum_stitch_count of ${task.maximumStitchCount}.`,
+				`The design has ${metrics.stitchCount} stitches, more than the maximum_stitch_count ` +
+					`of ${task.maximumStitchCount}.`,
 				warnings,
 			);
 		}
@@ -89,7 +93,10 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 	}
 }
 
-/** The source's pattern; a digitising job's own figures (requested width, density, jumps and trims per colour) go to `digitised`. */
+/**
+ * The source's pattern; a digitising job's own figures (requested width, density, jumps and trims
+ * per colour) go to `digitised`.
+ */
 async function patternFor(
 	task: JobTask,
 	source: Buffer,

@@ -275,7 +275,8 @@ export function compareEvents(
 	}
 	if (differences.length === 0 && (e < expected.length || a < actual.length)) {
 		differences.push(
-			`lengths differ: expected ${expected.length} events, got ${actual.length}; next expected ${describe(expected[e])}, next actual ${describe(actual[a])}`,
+			`lengths differ: expected ${expected.length} events, got ${actual.length}; next ` +
+				`expected ${describe(expected[e])}, next actual ${describe(actual[a])}`,
 		);
 	}
 	return { differences, stitchesReadAsMoves, movesFolded };

@@ -27,7 +27,8 @@ export function storedJobs(sandbox: RunningSandbox, accountId: string): StoredJo
 	try {
 		const jobs = db
 			.prepare(
-				'SELECT id, title, status, downloads_unlocked, created_at, completed_at FROM jobs WHERE account_id = ? ORDER BY created_at, id',
+				'SELECT id, title, status, downloads_unlocked, created_at, completed_at FROM jobs ' +
+					'WHERE account_id = ? ORDER BY created_at, id',
 			)
 			.all(accountId) as Array<{
 			id: string;

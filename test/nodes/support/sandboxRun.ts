@@ -32,7 +32,10 @@ export function artworkItem(field = 'data'): InputItem {
 	};
 }
 
-/** One sandbox per test file (the shared fixture), and a fresh account and key per test so rate limits never interfere. */
+/**
+ * One sandbox per test file (the shared fixture), and a fresh account and key per test so rate
+ * limits never interfere.
+ */
 export function useSandbox() {
 	const fixture = useSharedSandbox();
 	return {

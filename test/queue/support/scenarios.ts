@@ -196,7 +196,8 @@ export async function runTriggerAcrossRestart(env: QueueEnvironment): Promise<Tr
 			if (ids.every((id) => emitted.has(id))) return;
 			if (Date.now() > deadline)
 				throw new Error(
-					`The trigger emitted ${ids.filter((id) => emitted.has(id)).length} of ${ids.length} job endings within ${timeoutMs / 1000} s; see ${main.logFile}`,
+					`The trigger emitted ${ids.filter((id) => emitted.has(id)).length} of ${ids.length} ` +
+						`job endings within ${timeoutMs / 1000} s; see ${main.logFile}`,
 				);
 			await sleep(3_000);
 		}

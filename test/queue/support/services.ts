@@ -39,7 +39,8 @@ export function postgresBinDir(): string {
 		: [];
 	if (majors.length === 0) {
 		throw new Error(
-			"Postgres is not installed: run test/queue/run.sh, which installs Debian's postgresql package, or apt-get install postgresql.",
+			"Postgres is not installed: run test/queue/run.sh, which installs Debian's postgresql " +
+				'package, or apt-get install postgresql.',
 		);
 	}
 	return join(root, majors.sort((a, b) => Number(b) - Number(a))[0], 'bin');
@@ -206,7 +207,8 @@ export async function startRedis(): Promise<{
 	if (spawned) {
 		await rm(folder, { recursive: true, force: true });
 		throw new Error(
-			`Could not start redis-server (${spawned.message}): run test/queue/run.sh, which installs Debian's redis-server package.`,
+			`Could not start redis-server (${spawned.message}): run test/queue/run.sh, which ` +
+				`installs Debian's redis-server package.`,
 		);
 	}
 	const deadline = Date.now() + 30_000;

@@ -77,7 +77,9 @@ export async function waitUntilEnded(
 }
 
 const logo = Buffer.from(
-	'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#fff"/><circle cx="60" cy="60" r="45" fill="#c0392b"/><rect x="40" y="40" width="40" height="40" fill="#2c3e50"/></svg>',
+	'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" ' +
+		'height="120" fill="#fff"/><circle cx="60" cy="60" r="45" fill="#c0392b"/><rect x="40" ' +
+		'y="40" width="40" height="40" fill="#2c3e50"/></svg>',
 );
 
 /** One digitising job per artwork, sent in one request. */

@@ -9,7 +9,8 @@ import type { JobsInMemory } from './jobsInMemory';
 
 /**
  * Keeps the poll state the way n8n keeps static data: in memory between polls, written to the database only by the
- * first poll of an activation (n8n saves after activating) and by polls that emit. A restart drops what was not written.
+ * first poll of an activation (n8n saves after activating) and by polls that emit. A restart drops
+ * what was not written.
  */
 export class SavedStatePoller {
 	private saved: string | undefined;

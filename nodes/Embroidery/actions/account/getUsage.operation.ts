@@ -53,7 +53,9 @@ const usageView: OutputView = {
 };
 
 const kept =
-	'credit balance, the credit cost of unlocking a conversion and a digitising job, free previews left, whether processing is limited, daily and monthly jobs left and when they reset, and the subscription plan';
+	'credit balance, the credit cost of unlocking a conversion and a digitising job, free ' +
+	'previews left, whether processing is limited, daily and monthly jobs left and when they ' +
+	'reset, and the subscription plan';
 
 // Version 3: the answer has 15 fields, so Simplify (and in the AI tool variant, Output) keeps ten.
 const properties: INodeProperties[] = [

@@ -14,7 +14,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://example.com/api/v1/uploads/…/download?expires=…&signature=…',
 		description:
-			'A complete signed link from a job (its outputUrl, previewUrl or downloadUrl), used exactly as given. Links expire; get the job again for fresh ones.',
+			'A complete signed link from a job (its outputUrl, previewUrl or downloadUrl), used ' +
+			'exactly as given. Links expire; get the job again for fresh ones.',
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -42,7 +43,9 @@ export async function execute(
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is empty`, {
 			itemIndex,
 			description:
-				"Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job > Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with 'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
+				"Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job " +
+				'> Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with ' +
+				"'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
 		});
 	}
 	if (!isUsableLink(url)) {
@@ -50,7 +53,8 @@ export async function execute(
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is not a URL the node can read`, {
 			itemIndex,
 			description:
-				'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service returned it; fetch the job again (Job > Get) for a fresh one.',
+				'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service ' +
+				'returned it; fetch the job again (Job > Get) for a fresh one.',
 		});
 	}
 	const binary = await downloadToBinary(this, url, itemIndex);

@@ -25,7 +25,8 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					"Upload files to convert or digitise, one job per file; each job counts against the account's processing allowance",
+					'Upload files to convert or digitise, one job per file; each job counts against the ' +
+					"account's processing allowance",
 				action: 'Create jobs',
 			},
 			{

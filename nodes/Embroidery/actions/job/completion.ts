@@ -66,7 +66,8 @@ export const completionFields: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { waitForCompletion: [true], downloadResults: ['outputs'] } },
 		description:
-			'Whether to unlock each completed job so its machine files can be downloaded. Unlocking spends a subscription entitlement or credits per job.',
+			'Whether to unlock each completed job so its machine files can be downloaded. Unlocking ' +
+			'spends a subscription entitlement or credits per job.',
 	},
 	{
 		displayName: 'Include Full Job',
@@ -75,7 +76,10 @@ export const completionFields: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { waitForCompletion: [true] } },
 		description:
-			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and artifacts) for each completed job. Costs one request per job. Without it, a completed job comes as listed (status, metrics, signed file links); failed jobs and jobs the node unlocks always come detailed.',
+			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and ' +
+			'artifacts) for each completed job. Costs one request per job. Without it, a completed ' +
+			'job comes as listed (status, metrics, signed file links); failed jobs and jobs the node ' +
+			'unlocks always come detailed.',
 	},
 	{
 		displayName: 'Show Warnings',
@@ -84,7 +88,9 @@ export const completionFields: INodeProperties[] = [
 		default: true,
 		displayOptions: { show: { waitForCompletion: [true] } },
 		description:
-			"Whether to show each completed job's warnings (compatibility or production notes from the service) on its item and in the editor. Costs one request per completed job that does not come detailed anyway.",
+			"Whether to show each completed job's warnings (compatibility or production notes from " +
+			'the service) on its item and in the editor. Costs one request per completed job that ' +
+			'does not come detailed anyway.',
 	},
 ];
 
@@ -265,7 +271,8 @@ export async function deliverJobsWhenDone(
 				options.download,
 				{ outputs: 'data', preview: 'preview', source: 'source' },
 				itemIndex,
-				// The detail fetched for the warnings has every file; the listing entry's links, which the spec defines, come first.
+				// The detail fetched for the warnings has every file; the listing entry's links, which the
+				// spec defines, come first.
 				seen.detail ? { detail: seen.detail } : job,
 				job.listed,
 			);

@@ -76,7 +76,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. https://example.com/designs/logo.png',
 		displayOptions: { show: { source: ['url'] } },
 		description:
-			'Link to the source file: a machine file (PES, DST, JEF, …, up to 50 MB) for conversion, or artwork (JPG, PNG, SVG, WebP, up to 20 MB) for digitising. Fetched without credentials; the name comes from the link or the server.',
+			'Link to the source file: a machine file (PES, DST, JEF, …, up to 50 MB) for ' +
+			'conversion, or artwork (JPG, PNG, SVG, WebP, up to 20 MB) for digitising. Fetched ' +
+			'without credentials; the name comes from the link or the server.',
 	},
 	{
 		displayName: 'Output Format Name or ID',
@@ -137,7 +139,10 @@ const properties: INodeProperties[] = [
 					{
 						name: 'Combine Items',
 						value: 'combine',
-						description: `Send the files of several items together, up to ${limits.maxSourcesPerRequest} files and ${limits.maxBytesPerRequest / 1024 / 1024} MB per request (accounts on limited free processing may accept only one)`,
+						description:
+							`Send the files of several items together, up to ${limits.maxSourcesPerRequest} ` +
+							`files and ${limits.maxBytesPerRequest / 1024 / 1024} MB per request (accounts on ` +
+							`limited free processing may accept only one)`,
 					},
 					{
 						name: 'One Request per Item',
@@ -283,10 +288,15 @@ function notSentAgain(
 			: ` Jobs already made for this item: ${jobs.map((job) => `${job.id} (${job.workflow})`).join(', ')}.`;
 	const error = new NodeOperationError(
 		context.getNode(),
-		`An earlier try of this node sent the file of item ${itemIndex} and got no usable answer (${reason}); it was not sent again`,
+		`An earlier try of this node sent the file of item ${itemIndex} and got no usable answer ` +
+			`(${reason}); it was not sent again`,
 		{
 			itemIndex,
-			description: `n8n's Retry On Fail ran the node again, and the service may already have made the job, so sending the file again could make and charge a second one. Look for it with Job > Get Many and carry on with Job > Wait for Completion; to make a new job anyway, run the workflow again.${made}`,
+			description:
+				`n8n's Retry On Fail ran the node again, and the service may already have made the job, ` +
+				`so sending the file again could make and charge a second one. Look for it with Job > ` +
+				`Get Many and carry on with Job > Wait for Completion; to make a new job anyway, run the ` +
+				`workflow again.${made}`,
 		},
 	);
 	return jobsError(error, jobs);

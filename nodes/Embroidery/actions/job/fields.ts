@@ -34,7 +34,8 @@ export const jobRefFields: INodeProperties[] = [
 		placeholder: 'e.g. conversion',
 		hint: 'Conversion or digitising: the workflow returned with the job ID',
 		description:
-			'The workflow of the job, returned together with its ID. It selects the right route for status, retry and unlock.',
+			'The workflow of the job, returned together with its ID. It selects the right route for ' +
+			'status, retry and unlock.',
 		displayOptions: { show: version1Only },
 	},
 ];
@@ -53,7 +54,8 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 			default: { mode: 'id', value: '={{ $json.id }}' },
 			description: several
 				? "The jobs to wait for. By default the ID of the incoming item, so the node works right after 'Create'."
-				: "The job to use. By default the ID of the incoming item, so the node works right after 'Create' or the trigger.",
+				: 'The job to use. By default the ID of the incoming item, so the node works right ' +
+					"after 'Create' or the trigger.",
 			displayOptions: { show: fromVersion2 },
 			modes: [
 				{
@@ -123,7 +125,9 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 				},
 				{ name: 'Digitising', value: 'digitising' },
 			],
-			hint: 'Detect (or empty) takes it from the incoming item when that item is the job; otherwise it costs one or two extra requests. A job picked from the list or given by URL brings its own.',
+			hint:
+				'Detect (or empty) takes it from the incoming item when that item is the job; otherwise ' +
+				'it costs one or two extra requests. A job picked from the list or given by URL brings its own.',
 			description:
 				'The workflow of the job (conversion or digitising), which selects the route of its requests',
 			displayOptions: { show: fromVersion2 },

@@ -11,7 +11,8 @@ import { withCurrentState } from './stateExplanation';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Unlocking spends a subscription entitlement or processing credits from the account (internal accounts unlock free). It never buys credits.',
+			'Unlocking spends a subscription entitlement or processing credits from the account ' +
+			'(internal accounts unlock free). It never buys credits.',
 		name: 'unlockNotice',
 		type: 'notice',
 		default: '',

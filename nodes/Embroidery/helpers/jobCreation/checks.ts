@@ -17,14 +17,23 @@ export function sourceProblem(source: SourceFile, workflow: Workflow): string | 
 	const where = `binary field "${source.propertyName}" of item ${source.itemIndex}`;
 	if (source.bytes <= 0) return `The file "${source.fileName}" in ${where} is empty`;
 	if (workflow === 'conversion' && source.bytes > limits.conversionMaxBytes) {
-		return `The file "${source.fileName}" in ${where} is ${formatMegabytes(source.bytes)}; conversion accepts at most ${formatMegabytes(limits.conversionMaxBytes)} per file`;
+		return (
+			`The file "${source.fileName}" in ${where} is ${formatMegabytes(source.bytes)}; ` +
+			`conversion accepts at most ${formatMegabytes(limits.conversionMaxBytes)} per file`
+		);
 	}
 	if (workflow === 'digitising') {
 		if (source.bytes > limits.artworkMaxBytes) {
-			return `The artwork "${source.fileName}" in ${where} is ${formatMegabytes(source.bytes)}; digitising accepts at most ${formatMegabytes(limits.artworkMaxBytes)} per file`;
+			return (
+				`The artwork "${source.fileName}" in ${where} is ${formatMegabytes(source.bytes)}; ` +
+				`digitising accepts at most ${formatMegabytes(limits.artworkMaxBytes)} per file`
+			);
 		}
 		if (artworkTypeOf(source.fileName, source.mimeType) === null) {
-			return `The file "${source.fileName}" (${source.mimeType || 'unknown type'}) in ${where} is not artwork digitising accepts: ${artworkExtensions.join(', ')}`;
+			return (
+				`The file "${source.fileName}" (${source.mimeType || 'unknown type'}) in ${where} is ` +
+				`not artwork digitising accepts: ${artworkExtensions.join(', ')}`
+			);
 		}
 	}
 	return null;
@@ -32,7 +41,10 @@ export function sourceProblem(source: SourceFile, workflow: Workflow): string | 
 
 export function tooManySourcesProblem(count: number, itemIndex: number): string | null {
 	if (count <= limits.maxSourcesPerRequest) return null;
-	return `Item ${itemIndex} has ${count} source files; one request takes at most ${limits.maxSourcesPerRequest}. Split the item's binary fields over several items`;
+	return (
+		`Item ${itemIndex} has ${count} source files; one request takes at ` +
+		`most ${limits.maxSourcesPerRequest}. Split the item's binary fields over several items`
+	);
 }
 
 /** Checks a number against the spec's bounds; the message names the parameter (the router names the item). */

@@ -112,20 +112,24 @@ function jobCountMismatch(
 	const created =
 		jobs.length === 0
 			? 'The answer named no job.'
-			: `The service created ${named}; do not create ${one ? 'it' : 'them'} again: use Job > Wait for Completion or Job > Get with ${one ? 'this id' : 'these ids'}.`;
+			: `The service created ${named}; do not create ${one ? 'it' : 'them'} again: use Job > ` +
+				`Wait for Completion or Job > Get with ${one ? 'this id' : 'these ids'}.`;
 	const error = new NodeApiError(
 		context.getNode(),
 		{ message: 'job count mismatch' },
 		{
 			message: `The service accepted ${jobs.length} ${one ? 'job' : 'jobs'} for ${files} files`,
-			description: `Each source file should become one job, so the node cannot tell which file a job belongs to. ${created} Check Job > Get Many for any job the answer did not name.`,
+			description:
+				`Each source file should become one job, so the node cannot tell which file a job ` +
+				`belongs to. ${created} Check Job > Get Many for any job the answer did not name.`,
 			itemIndex,
 		},
 	);
 	return jobsError(error, jobs);
 }
 
-// Numbers the creation requests of this process, so jobs of one request are told apart from any other's (a retry's too).
+// Numbers the creation requests of this process, so jobs of one request are told apart from any
+// other's (a retry's too).
 let requestsMade = 0;
 
 /**

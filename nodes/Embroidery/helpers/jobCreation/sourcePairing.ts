@@ -76,11 +76,17 @@ export function sourceMismatchError(
 	const error = new NodeOperationError(
 		node,
 		mismatch.shown === undefined
-			? `Job ${job.id} shows no source file, and another job of the request shows "${mismatch.sent}", the file of item ${itemIndex}; no file of it was attached`
-			: `Job ${job.id} was made from "${mismatch.shown}", but the file of item ${itemIndex} is "${mismatch.sent}"; no file of it was attached`,
+			? `Job ${job.id} shows no source file, and another job of the request shows ` +
+				`"${mismatch.sent}", the file of item ${itemIndex}; no file of it was attached`
+			: `Job ${job.id} was made from "${mismatch.shown}", but the file of item ${itemIndex} is ` +
+				`"${mismatch.sent}"; no file of it was attached`,
 		{
 			itemIndex,
-			description: `The service answered the request of several files with its jobs in an order that does not match the files, and the names cannot pair them (two files share a name, or a job shows a name that was not sent). The job exists: check it with Job > Get (id ${job.id}, workflow "${job.workflow}") and match it to its file by source name; do not create it again.`,
+			description:
+				`The service answered the request of several files with its jobs in an order that does ` +
+				`not match the files, and the names cannot pair them (two files share a name, or a job ` +
+				`shows a name that was not sent). The job exists: check it with Job > Get (id ${job.id}, ` +
+				`workflow "${job.workflow}") and match it to its file by source name; do not create it again.`,
 		},
 	);
 	error.context.job = { id: job.id, workflow: job.workflow };

@@ -92,7 +92,11 @@ export const allowPrivateNetworksOption: INodeProperties = {
 	default: false,
 	displayOptions: { show: { '/source': ['url'] } },
 	description:
-		"Whether the 'Source URL' may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are refused so a workflow cannot reach the n8n server's own network or a cloud metadata service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when you trust where the links come from.",
+		"Whether the 'Source URL' may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), " +
+		'link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are ' +
+		"refused so a workflow cannot reach the n8n server's own network or a cloud metadata " +
+		'service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when ' +
+		'you trust where the links come from.',
 };
 
 /**
@@ -152,8 +156,10 @@ export async function fetchUrlSource(
 				itemIndex,
 				`${capitalised(where)} is served as ${mimeType}, not as an embroidery machine file conversion accepts`,
 				mimeType.startsWith('image/')
-					? 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), or choose the digitising workflow to turn artwork into stitches.'
-					: 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), not a web page or document about it: the link must download the file.',
+					? 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), or choose the ' +
+							'digitising workflow to turn artwork into stitches.'
+					: 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), not a web page or ' +
+							'document about it: the link must download the file.',
 			);
 		}
 		if (workflow === 'digitising') {
@@ -164,7 +170,8 @@ export async function fetchUrlSource(
 				throw problem(
 					context,
 					itemIndex,
-					`${capitalised(where)} ("${fileName}", ${mimeType}) is not artwork digitising accepts: ${artworkExtensions.join(', ')}`,
+					`${capitalised(where)} ("${fileName}", ${mimeType}) is not artwork digitising ` +
+						`accepts: ${artworkExtensions.join(', ')}`,
 					'Link a JPG, PNG, SVG or WebP image, or use the conversion workflow for machine files.',
 				);
 			}
