@@ -24,7 +24,10 @@ export const FOLLOW_UPS_PER_POLL = 10;
 /** Of those, the share kept for failed jobs watched for a retry when unfinished jobs would take them all. */
 export const RETRY_WATCH_FOLLOW_UPS = 2;
 
-/** Failed jobs watched for a retry are checked at most this often: a retry is a person's action and runs for minutes. */
+/**
+ * Failed jobs watched for a retry are checked at most this often: a retry is a person's action and runs for
+ * minutes.
+ */
 export const RETRY_CHECK_INTERVAL_MS = 10 * 60_000;
 
 /**
