@@ -69,6 +69,8 @@ function mcpWorkflow(): WorkflowExport {
 				format: fromAI('format', 'Output format key such as dst or pes'),
 				waitForCompletion: true,
 				timeout: 120,
+				// The sample files are served on loopback, which a Source URL reaches only when allowed.
+				options: { allowPrivateNetworks: true },
 			},
 			2,
 		),
