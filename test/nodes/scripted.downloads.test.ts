@@ -1,0 +1,426 @@
+/** The action node against a scripted service: waiting for many jobs, and downloads. */
+import { runNode } from '../support/n8n';
+import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
+import { apiKey, withServer, create, file } from './support/scriptedRuns';
+import { sendJson } from './support/scriptedServer';
+
+describe('waiting for many jobs', () => {
+	test(
+		'one listing per round refreshes listed jobs; only a job outside the window or a failed one ' +
+			'is fetched alone',
+		async () => {
+			let round = 0;
+			const alone: string[] = [];
+			await withServer(
+				(request, response) => {
+					if (request.url === '/api/v1/jobs') {
+						round++;
+						return sendJson(response, 200, {
+							data: [
+								listItem(jobIds.a, round === 1 ? 'queued' : 'completed'),
+								listItem(jobIds.c, 'failed'),
+							],
+							freeUsage,
+						});
+					}
+					const id = request.url.split('/').pop()!;
+					alone.push(`${round}:${id}`);
+					if (id === jobIds.c)
+						return sendJson(
+							response,
+							200,
+							detailedJob(id, 'failed', {
+								failureCode: 'engine_error',
+								failureReason: 'The engine stopped.',
+							}),
+						);
+					sendJson(response, 200, detailedJob(id, round === 1 ? 'processing' : 'completed'));
+				},
+				async (server) => {
+					const started = Date.now();
+					const result = await runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						// Warnings off: this test counts the waiting's own requests (warnings cost one job GET per listed job).
+						parameters: {
+							resource: 'job',
+							operation: 'waitForCompletion',
+							jobId: '={{ $json.id }}',
+							workflow: 'conversion',
+							timeout: 60,
+							showWarnings: false,
+						},
+						input: [jobIds.a, jobIds.b, jobIds.c].map((id) => ({ json: { id } })),
+					});
+					expect(result.error).toBeUndefined();
+					expect(round).toBe(2);
+					// B (outside the listing) every round, C once for its failure code; A comes from the listing alone.
+					expect(alone.sort()).toEqual([`1:${jobIds.b}`, `1:${jobIds.c}`, `2:${jobIds.b}`].sort());
+					expect(
+						result.items.map((item) => [
+							item.json.id,
+							item.json.workflow,
+							item.json.status,
+							item.pairedItem,
+						]),
+					).toEqual([
+						[jobIds.a, 'conversion', 'completed', { item: 0 }],
+						[jobIds.b, 'conversion', 'completed', { item: 1 }],
+						[jobIds.c, 'conversion', 'failed', { item: 2 }],
+					]);
+					expect(result.items[0].json).not.toHaveProperty('warnings');
+					expect(result.items[2].json).toMatchObject({
+						failureCode: 'engine_error',
+						failureReason: 'The engine stopped.',
+					});
+					expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+				},
+			);
+		},
+	);
+
+	test("Include Full Job fetches each completed job's detail once", async () => {
+		const fetched: string[] = [];
+		await withServer(
+			(request, response) => {
+				if (request.url === '/api/v1/jobs') {
+					return sendJson(response, 200, {
+						data: [listItem(jobIds.a, 'completed'), listItem(jobIds.b, 'completed')],
+						freeUsage,
+					});
+				}
+				const id = request.url.split('/').pop()!;
+				fetched.push(id);
+				sendJson(
+					response,
+					200,
+					detailedJob(id, 'completed', {
+						warnings: ['PES v1 only'],
+						events: [{ type: 'completed' }],
+					}),
+				);
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: '={{ $json.id }}',
+						workflow: 'conversion',
+						timeout: 60,
+						includeFullJob: true,
+					},
+					input: [jobIds.a, jobIds.b].map((id) => ({ json: { id } })),
+				});
+				expect(result.error).toBeUndefined();
+				expect(fetched.sort()).toEqual([jobIds.a, jobIds.b].sort());
+				expect(result.items.map((item) => item.json.warnings)).toEqual([
+					['PES v1 only'],
+					['PES v1 only'],
+				]);
+				expect(result.items[0].json).toMatchObject({
+					id: jobIds.a,
+					workflow: 'conversion',
+					events: [{ type: 'completed' }],
+				});
+			},
+		);
+	});
+
+	test('a job that cannot be looked up fails alone; the others are still waited for', async () => {
+		await withServer(
+			(request, response) => {
+				if (request.url === '/api/v1/jobs')
+					return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed')], freeUsage });
+				if (request.url.endsWith(jobIds.b))
+					return sendJson(response, 404, { message: 'Job not found.' });
+				sendJson(response, 200, detailedJob(jobIds.a, 'completed'));
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: '={{ $json.id }}',
+						workflow: 'conversion',
+						timeout: 30,
+					},
+					input: [{ json: { id: jobIds.b } }, { json: { id: jobIds.a } }],
+					onError: 'continueRegularOutput',
+				});
+				expect(
+					result.items.map((item) => [item.pairedItem, item.json.status ?? item.json.httpCode]),
+				).toEqual([
+					[{ item: 0 }, '404'],
+					[{ item: 1 }, 'completed'],
+				]);
+				expect(result.items[0].json.error).toMatch(/Not found: Job not found/);
+			},
+		);
+	});
+
+	test('a refused listing fails every item under Continue On Fail, and the run without it', async () => {
+		await withServer(
+			(_request, response) => sendJson(response, 401, { message: 'Unauthenticated.' }),
+			async (server) => {
+				const parameters = {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					jobId: '={{ $json.id }}',
+					workflow: 'conversion',
+					timeout: 30,
+				};
+				const input = [{ json: { id: jobIds.a } }, { json: { id: jobIds.b } }];
+				const continued = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters,
+					input,
+					onError: 'continueRegularOutput',
+				});
+				expect(continued.items.map((item) => [item.pairedItem, item.json.httpCode])).toEqual([
+					[{ item: 0 }, '401'],
+					[{ item: 1 }, '401'],
+				]);
+				const stopped = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters,
+					input,
+				});
+				expect(stopped.error?.message).toMatch(/Authentication failed: Unauthenticated/);
+			},
+		);
+	});
+
+	test('a job still running at the timeout is an error naming its state', async () => {
+		await withServer(
+			(_request, response) =>
+				sendJson(response, 200, { data: [listItem(jobIds.a, 'processing')], freeUsage }),
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						timeout: 1,
+					},
+					input: [{}],
+					onError: 'continueRegularOutput',
+				});
+				expect(result.items[0].json.error).toBe(
+					`Job ${jobIds.a} is still processing after 1 s [item 0]`,
+				);
+			},
+		);
+	});
+
+	test('stopping the execution ends the wait at once', async () => {
+		await withServer(
+			(_request, response) =>
+				sendJson(response, 200, { data: [listItem(jobIds.a, 'queued')], freeUsage }),
+			async (server) => {
+				const controller = new AbortController();
+				const started = Date.now();
+				const running = runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						timeout: 600,
+					},
+					input: [{}],
+					signal: controller.signal,
+				});
+				await new Promise((resolve) => setTimeout(resolve, 500));
+				controller.abort();
+				const result = await running;
+				expect(Date.now() - started).toBeLessThan(3000);
+				expect(result.items).toHaveLength(0);
+				expect(server.requests.length).toBeLessThanOrEqual(2);
+			},
+		);
+	});
+});
+
+describe('downloads', () => {
+	test(
+		"Create -> Wait -> Download takes files from the listing's signed URLs; an expired one " +
+			'costs one job GET',
+		async () => {
+			const privateFile = (host: string, upload: string, signature: string) => ({
+				id: upload,
+				name: `${upload}.png`,
+				mimeType: 'image/png',
+				downloadUrl: null,
+				previewUrl: `http://${host}/api/v1/uploads/${upload}/preview?expires=1&signature=${signature}`,
+			});
+			await withServer(
+				(request, response) => {
+					const host = String(request.headers.host);
+					if (request.method === 'POST') {
+						const jobs = [jobIds.a, jobIds.b].map((id) => ({
+							id,
+							status: 'queued',
+							workflow: 'conversion',
+						}));
+						return sendJson(response, 202, { message: 'Accepted', job: jobs[0], jobs, freeUsage });
+					}
+					if (request.url === '/api/v1/jobs') {
+						return sendJson(response, 200, {
+							data: [
+								{ ...listItem(jobIds.a, 'completed'), preview: privateFile(host, 'upa', 'fresh') },
+								{ ...listItem(jobIds.b, 'completed'), preview: privateFile(host, 'upb', 'stale') },
+							],
+							freeUsage,
+						});
+					}
+					if (request.url.startsWith('/api/v1/jobs/')) {
+						return sendJson(
+							response,
+							200,
+							detailedJob(jobIds.b, 'completed', {
+								artifacts: [{ kind: 'preview', ...privateFile(host, 'upb', 'fresh') }],
+							}),
+						);
+					}
+					if (request.url.includes('signature=stale'))
+						return sendJson(response, 403, { message: 'The signed URL has expired.' });
+					response.writeHead(200, { 'content-type': 'image/png' });
+					response.end(Buffer.from(`PNG ${request.url.split('/')[3]}`));
+				},
+				async (server) => {
+					const result = await runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						// Warnings off: this test counts the requests of the listing path alone (warnings cost one job GET each).
+						parameters: create({
+							waitForCompletion: true,
+							timeout: 60,
+							downloadResults: ['preview'],
+							showWarnings: false,
+							options: { batching: 'combine' },
+						}),
+						input: [file('a.dst', 10), file('b.dst', 10)],
+					});
+					expect(result.error).toBeUndefined();
+					expect(
+						server.requests.map(
+							(request) => `${request.method} ${request.url.replace(/\?.*/, '')}`,
+						),
+					).toEqual([
+						'POST /api/v1/jobs',
+						'GET /api/v1/jobs',
+						'GET /api/v1/uploads/upa/preview',
+						'GET /api/v1/uploads/upb/preview',
+						`GET /api/v1/jobs/conversion/${jobIds.b}`,
+						'GET /api/v1/uploads/upb/preview',
+					]);
+					expect(
+						result.items.map((item) => [
+							item.json.id,
+							item.json.workflow,
+							item.json.status,
+							item.json.sourceFile,
+						]),
+					).toEqual([
+						[jobIds.a, 'conversion', 'completed', 'a.dst'],
+						[jobIds.b, 'conversion', 'completed', 'b.dst'],
+					]);
+					expect(result.items[1].binary?.preview).toMatchObject({ mimeType: 'image/png' });
+					expect(result.items[1].json.files).toEqual([
+						{ kind: 'preview', field: 'preview', fileName: 'upb.png', mimeType: 'image/png' },
+					]);
+				},
+			);
+		},
+	);
+
+	test('a refused signed URL leads to exactly one refetch of the job, then the fresh URL', async () => {
+		let jobFetches = 0;
+		await withServer(
+			(request, response) => {
+				if (request.url.startsWith('/api/v1/jobs/')) {
+					jobFetches++;
+					const url =
+						`http://${request.headers.host}/api/v1/uploads/up1/preview?expires=${jobFetches}&sig` +
+						`nature=s${jobFetches}`;
+					return sendJson(
+						response,
+						200,
+						detailedJob(jobIds.a, 'completed', {
+							artifacts: [{ kind: 'preview', name: 'p.png', previewUrl: url, downloadUrl: null }],
+						}),
+					);
+				}
+				if (request.url.includes('signature=s1'))
+					return sendJson(response, 403, { message: 'The signed URL has expired.' });
+				response.writeHead(200, {
+					'content-type': 'image/png',
+					'content-disposition': 'inline; filename="preview.png"',
+				});
+				response.end(Buffer.from('PNGDATA'));
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						files: ['preview'],
+					},
+					input: [{}],
+				});
+				expect(result.error).toBeUndefined();
+				expect(jobFetches).toBe(2);
+				expect(result.items[0].binary?.preview).toMatchObject({
+					fileName: 'preview.png',
+					mimeType: 'image/png',
+				});
+				expect(server.requests.map((request) => request.url.replace(/\?.*/, ''))).toEqual([
+					`/api/v1/jobs/conversion/${jobIds.a}`,
+					'/api/v1/uploads/up1/preview',
+					`/api/v1/jobs/conversion/${jobIds.a}`,
+					'/api/v1/uploads/up1/preview',
+				]);
+			},
+		);
+	});
+
+	test('a URL refused again after the refetch is an error, not a loop', async () => {
+		await withServer(
+			(request, response) => {
+				if (request.url.startsWith('/api/v1/jobs/')) {
+					const url = `http://${request.headers.host}/api/v1/uploads/up1/preview?expires=1&signature=s`;
+					return sendJson(
+						response,
+						200,
+						detailedJob(jobIds.a, 'completed', { artifacts: [{ previewUrl: url }] }),
+					);
+				}
+				sendJson(response, 403, { message: 'The signed URL has expired.' });
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: {
+						resource: 'job',
+						operation: 'download',
+						jobId: jobIds.a,
+						workflow: 'conversion',
+						files: ['preview'],
+					},
+					input: [{}],
+				});
+				expect(result.error?.message).toMatch(/The signed URL has expired/);
+				expect(result.error?.description).toMatch(/already fetched the job again for a fresh link/);
+				expect(result.error?.description).not.toMatch(/abilit/);
+				expect(server.requests).toHaveLength(4);
+			},
+		);
+	});
+});

@@ -1,0 +1,32 @@
+/** Running the action node against a scripted service: its server, the key it is given, and common parameters. */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { startScriptedServer } from './scriptedServer';
+import type { Handler } from './scriptedServer';
+
+export const apiKey = 'emb_test_key_0123456789';
+
+export async function withServer(
+	handler: Handler,
+	test: (server: Awaited<ReturnType<typeof startScriptedServer>>) => Promise<void>,
+) {
+	const server = await startScriptedServer(handler);
+	try {
+		await test(server);
+	} finally {
+		await server.close();
+	}
+}
+
+export const create = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'job',
+	operation: 'create',
+	workflow: 'conversion',
+	binaryPropertyName: 'data',
+	format: 'pes',
+	...extra,
+});
+
+export const file = (fileName: string, bytes: number, mimeType = 'application/octet-stream') => ({
+	binary: { data: { data: Buffer.alloc(bytes, 1), fileName, mimeType } },
+});
