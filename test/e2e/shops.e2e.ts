@@ -373,11 +373,13 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 				[{ ...good, orderId: '../../etc/cron.d/x' }, /orderId: 1-40 letters, digits or dashes/],
 				[{ ...good, orderId: 'B-3001.dst/..' }, /orderId/],
 				[
-					{ ...good, artworkUrl: 'http://169.254.169.254/latest/meta-data/' },
+					// A host not listed in Settings (tests list only 127.0.0.1): refused before any request.
+					{ ...good, artworkUrl: `http://localhost:${new URL(samples.url).port}/logo.svg` },
 					/artworkUrl: an http\(s\) link on a host listed in Settings/,
 				],
 				[{ ...good, artworkUrl: `file:///etc/passwd` }, /artworkUrl/],
-				[{ ...good, artworkUrl: `http://user@127.0.0.1.evil.example/logo.svg` }, /artworkUrl/],
+				// A user part before the host, the disguise of a host not listed; loopback should it ever be fetched.
+				[{ ...good, artworkUrl: `http://user@127.0.0.1/logo.svg` }, /artworkUrl/],
 				[{ ...good, widthMm: 5000 }, /widthMm: a number from 10 to 300/],
 				[{ ...good, colourCount: 2.5 }, /colourCount: a whole number from 1 to 24/],
 				[{ ...good, format: 'exe' }, /format: one of dst, exp/],

@@ -128,7 +128,6 @@ describe('Source URL: private networks', () => {
 					[`http://[::1]:${port}/Star.JEF`, /is on ::1, a loopback address/],
 					[`http://[::ffff:127.0.0.1]:${port}/Star.JEF`, /is on ::ffff:7f00:1, a loopback address/],
 					[`http://2130706433:${port}/Star.JEF`, /is on 127\.0\.0\.1, a loopback address/],
-					[`http://0.0.0.0:${port}/Star.JEF`, /is on 0\.0\.0\.0, an unspecified address/],
 					[
 						`http://artwork.intranet.test:${port}/Star.JEF`,
 						/resolves to 127\.0\.0\.1, a loopback address/,
