@@ -7,6 +7,7 @@ import {
 	jobKey,
 	nodeErrorOf,
 	routes,
+	withCancelSignal,
 } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../transport';
 import { fetchJob } from './jobSnapshot';
@@ -56,17 +57,6 @@ export interface WaitOptions {
 const deadlineStepMs = 5000;
 
 /**
- * The context with a signal that also fires when the wait's time is up: every request of the wait (a pacer's
- * wait for a free slot included, which can last most of a minute once 55 requests were sent) ends at the deadline.
- */
-function withDeadline(context: EmbroideryContext, signal: AbortSignal): EmbroideryContext {
-	if (!('getExecutionCancelSignal' in context)) return context;
-	return Object.create(context, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as EmbroideryContext;
-}
-
-/**
  * Polls until every job is completed or failed, or the timeout passes. Each round makes one
  * GET /jobs listing, which refreshes all pending jobs among the 50 most recent; only jobs outside
  * that window get their own GET. A completed job is taken from its listing entry (status, metrics,
@@ -93,7 +83,7 @@ export async function waitForJobs(
 		timeUp.abort(new Error(`The wait's ${options.timeoutMs / 1000} s are up`));
 	};
 	watchDeadline().catch(() => undefined);
-	const requestContext = withDeadline(
+	const requestContext = withCancelSignal(
 		context,
 		signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal,
 	);

@@ -41,6 +41,15 @@ export function cancelSignalOf(context: EmbroideryContext): AbortSignal | undefi
 	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
 
+/**
+ * The context seen with another cancel signal (one that also follows the execution's own where it should):
+ * n8n puts that signal on every request made through the context, so the node can end its own requests (a
+ * download gone idle, a wait or a poll out of time) while Stop keeps working.
+ */
+export function withCancelSignal<T extends EmbroideryContext>(context: T, signal: AbortSignal): T {
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
 /** The credential a node uses, by id (by name in contexts that have no id): what per-account memory is keyed by. */
 export function credentialIdOf(context: EmbroideryContext): string {
 	const credential = context.getNode().credentials?.[credentialType];

@@ -1,4 +1,10 @@
-export { cancelSignalOf, credentialIdOf, credentialType, normaliseBaseUrl } from './context';
+export {
+	cancelSignalOf,
+	credentialIdOf,
+	credentialType,
+	normaliseBaseUrl,
+	withCancelSignal,
+} from './context';
 export type { EmbroideryContext, FileStream } from './context';
 export { downloadSignedFile } from './download';
 export { fileNameFromDisposition, fileNameFromUrl, safeFileName } from './fileNames';

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { clock } from './clock';
-import { cancelSignalOf, credentialType } from './context';
+import { cancelSignalOf, credentialType, withCancelSignal } from './context';
 import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError } from './errors';
 import type { FailedRequest } from './errors';
@@ -37,17 +37,6 @@ function withoutCredentials(
 }
 
 /**
- * n8n puts the execution's cancel signal on every authenticated request; a context whose signal also
- * fires on `abortSignal` lets the node end one request itself while keeping the user's Stop button.
- */
-function withRequestSignal(context: EmbroideryContext, signal: AbortSignal): EmbroideryContext {
-	if (!('getExecutionCancelSignal' in context)) return context;
-	return Object.create(context, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as EmbroideryContext;
-}
-
-/**
  * One try of a request, with the redirects it meets (redirects.ts says which are followed, and with
  * the key or not).
  */
@@ -63,7 +52,7 @@ async function exchange(
 	);
 	const requestSignal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 	const requestContext =
-		settings.abortSignal && requestSignal ? withRequestSignal(context, requestSignal) : context;
+		settings.abortSignal && requestSignal ? withCancelSignal(context, requestSignal) : context;
 	const sendHop = async (hop: Hop): Promise<FullResponse> => {
 		const sent: IHttpRequestOptions = {
 			...options,

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { clock, credentialIdOf, nodeErrorOf } from '../transport';
+import { clock, credentialIdOf, nodeErrorOf, withCancelSignal } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
@@ -109,16 +109,6 @@ async function sampleRecentJob(
 		);
 	}
 	return [[await jobEndingItem(context, { job: newest, listed: newest }, options)]];
-}
-
-/**
- * The poll's own view of the node: requests made through it end when the poll's time is up, as they end on Stop in
- * an execution, so no wait (a long Retry-After, a slow download) carries a poll past its budget.
- */
-function boundedBy(context: IPollFunctions, signal: AbortSignal): IPollFunctions {
-	return Object.create(context, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as IPollFunctions;
 }
 
 /** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
@@ -242,7 +232,7 @@ export async function pollForEndedJobs(
 	);
 	try {
 		return await emitEndedJobs(
-			boundedBy(context, timeUp.signal),
+			withCancelSignal(context, timeUp.signal),
 			handle,
 			deadline,
 			budgetMs,
