@@ -2,6 +2,11 @@
 export interface TimeSource {
 	now(): number;
 	sleep(ms: number): Promise<void>;
+	/**
+	 * A wait that a request being answered is parked on (injected latency): a driven time source may skip it
+	 * while that request is in flight, since ending it is what the request waits for. Plain `sleep` elsewhere.
+	 */
+	delayAnswer?(ms: number): Promise<void>;
 }
 
 export const wallTime: TimeSource = {
@@ -29,9 +34,9 @@ export class SandboxClock {
 		return this.source.now() + this.offsetMs;
 	}
 
-	/** Resolves once `ms` of the sandbox's time have passed (injected latency). */
+	/** Resolves once `ms` of the sandbox's time have passed (injected latency, which parks a request). */
 	async sleep(ms: number): Promise<void> {
-		await this.source.sleep(ms);
+		await (this.source.delayAnswer ? this.source.delayAnswer(ms) : this.source.sleep(ms));
 	}
 
 	advance(seconds: number): number {

@@ -15,6 +15,8 @@ import type { TimeSource } from '../../sandbox/services/clock';
 interface Sleeper {
 	at: number;
 	timer: NodeJS.Timeout;
+	/** A request being answered is parked on this wait (the sandbox's injected latency). */
+	parksAnswer: boolean;
 	wake(): void;
 }
 
@@ -45,11 +47,8 @@ for (const ended of ['http.client.response.finish', 'http.client.request.error']
 	});
 }
 
-function ioPending(): boolean {
-	return (
-		requestsAwaitingAnswer.size > 0 ||
-		process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type))
-	);
+function localIoUnderWay(): boolean {
+	return process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type));
 }
 
 export class TestClock implements Clock, TimeSource {
@@ -71,6 +70,15 @@ export class TestClock implements Clock, TimeSource {
 	}
 
 	sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		return this.wait(ms, signal, false);
+	}
+
+	/** The sandbox's injected latency: a wait the request in flight is parked on (see `drive`). */
+	delayAnswer(ms: number): Promise<void> {
+		return this.wait(ms, undefined, true);
+	}
+
+	private wait(ms: number, signal: AbortSignal | undefined, parksAnswer: boolean): Promise<void> {
 		this.lastUsed = performance.now();
 		return new Promise<void>((resolve, reject) => {
 			if (signal?.aborted) return reject(abortReasonOf(signal));
@@ -82,6 +90,7 @@ export class TestClock implements Clock, TimeSource {
 			const sleeper: Sleeper = {
 				at: this.now() + Math.max(0, ms),
 				timer: setTimeout(() => sleeper.wake(), Math.max(0, ms)),
+				parksAnswer,
 				wake: () => {
 					clearTimeout(sleeper.timer);
 					this.sleepers.delete(sleeper);
@@ -112,35 +121,41 @@ export class TestClock implements Clock, TimeSource {
 
 	/** The earliest pending wake-up, or undefined when nothing waits. */
 	get nextWakeAt(): number | undefined {
-		let earliest: number | undefined;
+		return this.earliestSleeper()?.at;
+	}
+
+	private earliestSleeper(): Sleeper | undefined {
+		let earliest: Sleeper | undefined;
 		for (const sleeper of this.sleepers)
-			if (earliest === undefined || sleeper.at < earliest) earliest = sleeper.at;
+			if (earliest === undefined || sleeper.at < earliest.at) earliest = sleeper;
 		return earliest;
 	}
 
 	/**
 	 * Skips every wait as soon as nothing else is going on, until `stop` is called: each time the clock has
 	 * not been used for `settleMs` of real time, something waits on it, no file or socket request of this
-	 * process is under way and `busy()` is false, it jumps to the earliest wake-up. Real work in between (a
-	 * request, a job, a download being stored) takes its real time on this clock too.
+	 * process is under way, no HTTP request of this process awaits its answer and `busy()` is false, it jumps
+	 * to the earliest wake-up. Real work in between (a request, a job, a download being stored) takes its real
+	 * time on this clock too.
 	 *
-	 * What it cannot see: a request being answered by a server of this process other than the sandbox (a
-	 * scripted server, a proxy answering on its own). A test whose waits race such a request (requests started
-	 * 100 ms apart that must each see the answer to the one before) keeps real time (`pause`).
+	 * One wait may be skipped while requests await their answers: the sandbox's injected latency
+	 * (`delayAnswer`), when it is the earliest wake-up. A request parked on it waits for nothing else, and
+	 * every time limit of the client lies later, so the jump fires none of them.
 	 */
 	drive(options: DriveOptions = {}): () => void {
 		const { busy = () => false, settleMs = 15 } = options;
 		this.stopDriving();
 		this.driveOptions = options;
 		const tick = () => {
-			const next = this.nextWakeAt;
+			const next = this.earliestSleeper();
 			if (
 				next !== undefined &&
 				performance.now() - this.lastUsed >= settleMs &&
-				!ioPending() &&
+				!localIoUnderWay() &&
+				(requestsAwaitingAnswer.size === 0 || next.parksAnswer) &&
 				!busy()
 			) {
-				this.advance(next - (Date.now() + this.skippedMs));
+				this.advance(next.at - (Date.now() + this.skippedMs));
 			}
 			this.driving = setTimeout(tick, Math.max(1, Math.floor(settleMs / 3)));
 		};
