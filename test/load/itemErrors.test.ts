@@ -6,10 +6,15 @@ import { captureLogs } from './support/capturedLogs';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';
 import type { ShopKey } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';
+import { TestClock, useTestClock } from '../support/testClock';
 
 jest.setTimeout(180_000);
 
-const shop = useShop({ sourceTtlSeconds: 3600 });
+// One driven clock for the node and the sandbox: waits for jobs, Retry-After waits and backoffs pass as soon
+// as nothing else is going on (never while a request is answered or a job processed).
+const clock = new TestClock();
+const shop = useShop({ sourceTtlSeconds: 3600, time: clock });
+useTestClock(clock, { busy: () => !shop.sandbox.atRest() });
 let logs: ReturnType<typeof captureLogs>;
 const keys: string[] = [];
 

@@ -5,6 +5,7 @@ import { Api } from '../sandbox/support/apiClient';
 import { captureLogs } from './support/capturedLogs';
 import { orderItems, shopKey, useShop } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';
+import { TestClock, useTestClock } from '../support/testClock';
 
 jest.setTimeout(240_000);
 
@@ -12,7 +13,11 @@ const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 
 const calm = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0 };
 const orders = 50;
 
-const shop = useShop();
+// One driven clock for the trigger and the sandbox: the 500 ms latencies, Retry-After waits and backoffs pass
+// as soon as nothing else is going on (never while a request is answered or a job processed).
+const clock = new TestClock();
+const shop = useShop({ time: clock });
+useTestClock(clock, { busy: () => !shop.sandbox.atRest() });
 
 /** n8n retries a failed activation later; under these faults the activation poll may fail a few times. */
 async function activateDespiteFaults(

@@ -3,10 +3,15 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { ActiveTriggerHarness, binaryBuffer } from '../support/n8n-poll';
 import { useSandbox } from '../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
+import { TestClock, useTestClock } from '../support/testClock';
 
 jest.setTimeout(300_000);
 
-const { sandbox, admin } = useSandbox();
+// One driven clock for the trigger and the sandbox: Retry-After waits, backoffs, injected latency and the
+// waits for jobs pass as soon as nothing else is going on (never while a request is answered or a job processed).
+const clock = new TestClock();
+const { sandbox, admin } = useSandbox({ time: clock });
+useTestClock(clock, { busy: () => !sandbox.atRest() });
 
 const networkTrouble = { rate429: 0.3, rate5xx: 0.1, dropRate: 0.05, latencyMs: 50 };
 const calmNetwork = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0 };
