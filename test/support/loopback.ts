@@ -7,7 +7,7 @@ import type { Server as TcpServer, AddressInfo } from 'node:net';
 
 export interface Loopback {
 	port: number;
-	/** `http://127.0.0.1:<port>` */
+	/** `http://127.0.0.1:<port>`, or the `host` asked for */
 	origin: string;
 	/** The service's base URL when the server stands in for it: `<origin>/api/v1`. */
 	baseUrl: string;
@@ -17,17 +17,19 @@ export interface Loopback {
 
 /**
  * Listens on a free loopback port. `keepAliveMs` shortens how long an idle kept-alive connection stays
- * open (for proxies standing between the node and the sandbox, so closing never waits on them).
+ * open (for proxies standing between the node and the sandbox, so closing never waits on them); `host`
+ * picks another loopback address than 127.0.0.1 (`::1`, or any of 127.0.0.0/8, which Linux routes to lo).
  */
 export async function listenOnLoopback(
 	server: HttpServer | TcpServer,
-	options: { keepAliveMs?: number } = {},
+	options: { keepAliveMs?: number; host?: string } = {},
 ): Promise<Loopback> {
 	if (options.keepAliveMs !== undefined && 'keepAliveTimeout' in server)
 		server.keepAliveTimeout = options.keepAliveMs;
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const host = options.host ?? '127.0.0.1';
+	await new Promise<void>((resolve) => server.listen(0, host, resolve));
 	const { port } = server.address() as AddressInfo;
-	const origin = `http://127.0.0.1:${port}`;
+	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	return {
 		port,
 		origin,

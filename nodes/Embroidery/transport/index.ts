@@ -23,7 +23,7 @@ export type { Clock } from './clock';
 export { fetchSourceUrl, shownUrl } from './sourceUrl';
 export { headerOf } from './responseBody';
 export type { FetchedSource, SourceUrlRequest } from './sourceUrl';
-export { useResolver } from './privateNetworks';
+export { treatLoopbackAsPublic, useResolver } from './privateNetworks';
 export type { Resolver } from './privateNetworks';
 export { addressClassOf } from './addressClass';
 export type { AddressClass } from './addressClass';

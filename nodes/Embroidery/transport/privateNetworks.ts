@@ -34,6 +34,28 @@ export function useResolver(resolver: Resolver | null): () => void {
 	};
 }
 
+let publicStandIn: string | undefined;
+
+/**
+ * Test-only, like `useResolver`: lets one loopback address (127.0.0.2, say) pass as a public server, so a test
+ * can serve a first hop that the policy allows and see what happens to the hops its redirects lead to (tests
+ * reach loopback only). Returns what undoes it. No node parameter leads here.
+ */
+export function treatLoopbackAsPublic(address: string): () => void {
+	if (addressClassOf(address) !== 'loopback')
+		throw new Error(`${address} is not a loopback address; only one can stand for a public server`);
+	const previous = publicStandIn;
+	publicStandIn = address;
+	return () => {
+		publicStandIn = previous;
+	};
+}
+
+/** The address's class as the policy sees it: the test's public stand-in counts as public. */
+function classOf(address: string): AddressClass | null | undefined {
+	return address === publicStandIn ? null : addressClassOf(address);
+}
+
 type LookupAll = (
 	hostname: string,
 	options: { all: true },
@@ -97,7 +119,7 @@ export async function checkBeforeConnecting(
 	resolver: Resolver | undefined,
 ): Promise<CheckedHop & { refused?: RefusedAddress }> {
 	const host = withoutBrackets(url.hostname);
-	const literal = addressClassOf(host);
+	const literal = classOf(host);
 	if (literal !== undefined) {
 		return {
 			url,
@@ -117,7 +139,7 @@ export async function checkBeforeConnecting(
 		checkedAddress: addresses[0],
 	};
 	for (const address of addresses) {
-		const kind = addressClassOf(address);
+		const kind = classOf(address);
 		if (kind !== null)
 			return { ...hop, refused: { address, kind: kind ?? 'unconfirmed', seenIn: 'resolver' } };
 	}
@@ -139,6 +161,6 @@ export function checkConnected(body: unknown, hop: CheckedHop): RefusedAddress |
 	const address = connectedAddressOf(body);
 	if (address === undefined)
 		return { address: hop.url.hostname, kind: 'unconfirmed', seenIn: 'socket' };
-	const kind = addressClassOf(address);
+	const kind = classOf(address);
 	return kind === null ? undefined : { address, kind: kind ?? 'unconfirmed', seenIn: 'socket' };
 }
