@@ -6,11 +6,11 @@ import type { Inspection, InspectionRequest } from './inspection';
 type Answer = { id: number; inspection?: Inspection; error?: string };
 
 /**
- * One thread that inspects uploaded sources (checksum and content detection) off the HTTP event loop.
- * A thread that dies fails the inspections it held and is replaced.
+ * One thread that inspects uploaded sources (checksum and content detection) off the HTTP event loop,
+ * started by the first upload. A thread that dies fails the inspections it held and is replaced.
  */
 export class SourceInspector {
-	private worker: Worker;
+	private worker: Worker | undefined;
 	private readonly pending = new Map<
 		number,
 		{ resolve: (inspection: Inspection) => void; reject: (error: Error) => void }
@@ -18,24 +18,23 @@ export class SourceInspector {
 	private nextId = 0;
 	private closed = false;
 
-	constructor(private readonly memoryMb: number) {
-		this.worker = this.spawn();
-	}
+	constructor(private readonly memoryMb: number) {}
 
 	inspect(request: InspectionRequest): Promise<Inspection> {
 		if (this.closed) return Promise.reject(new Error('the sandbox is closing'));
 		const id = this.nextId++;
+		const worker = (this.worker ??= this.spawn());
 		return new Promise<Inspection>((resolve, reject) => {
 			this.pending.set(id, { resolve, reject });
-			this.worker.ref();
-			this.worker.postMessage({ id, request });
+			worker.ref();
+			worker.postMessage({ id, request });
 		});
 	}
 
 	async close(): Promise<void> {
 		this.closed = true;
 		this.failPending('the sandbox is closing');
-		await this.worker.terminate();
+		await this.worker?.terminate();
 	}
 
 	private spawn(): Worker {
