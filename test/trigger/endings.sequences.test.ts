@@ -208,4 +208,22 @@ describe('a job whose id was made on a service machine with a slower clock', () 
 			expect(await poller.poll()).toEqual([]);
 		},
 	);
+
+	it(
+		'is new although its id is older than the oldest job of the first full listing after activation, ' +
+			'as the listing shows it ahead of the jobs the trigger knows',
+		async () => {
+			const jobs = new JobsInMemory();
+			jobs.createMany(jobsListingSize, 'conversion', 'completed');
+			const poller = new SavedStatePoller(jobs);
+			await poller.poll();
+			const oldest = jobs.listing().at(-1)!.id;
+			expect(poller.state?.floor).toBe(oldest);
+			// Created now, on a machine whose clock is a minute behind: its id is older than the first floor.
+			const skewed = jobs.create('digitising', 'completed', 60_000);
+			expect(decodeTime(skewed)).toBeLessThan(decodeTime(oldest));
+			expect(await poller.poll()).toEqual([ending(skewed, 'completed')]);
+			expect(await poller.poll()).toEqual([]);
+		},
+	);
 });

@@ -185,6 +185,17 @@ function isAboveFloor(id: string, floor: string | null): boolean {
 	return floor === null || compareIds(id, floor) > 0;
 }
 
+/**
+ * A job the state does not know is new above the floor, and also up to the clock-skew tolerance below it when the
+ * listing (newest first, by the service's own order) shows it ahead of a job the state knows: the first floor sits
+ * at the oldest job of the first full listing, so a skewed new id just below it would otherwise be taken for old.
+ * An old job that re-enters the listing comes after every known job, and is judged by the floor alone.
+ */
+function isNewJob(id: string, floor: string | null, aheadOfKnownJob: boolean): boolean {
+	if (isAboveFloor(id, floor)) return true;
+	return aheadOfKnownJob && floor !== null && isAboveFloor(id, lowered(floor));
+}
+
 /** The job as the service reports it; `keep` carries the trigger's own counts over. */
 function copy(
 	job: TrackedJob,
@@ -320,9 +331,13 @@ export function advancePoll(
 	}
 
 	const endings: RememberedJob[] = [];
-	for (const job of windowJobs) {
+	let lastKnown = -1;
+	windowJobs.forEach((job, index) => {
+		if (known.has(job.id)) lastKnown = index;
+	});
+	for (const [index, job] of windowJobs.entries()) {
 		const before = known.get(job.id);
-		const isNew = before === undefined && isAboveFloor(job.id, previous.floor);
+		const isNew = before === undefined && isNewJob(job.id, previous.floor, index < lastKnown);
 		// A known job ends anew when it was unfinished, or when a retry turned one ending into the other between polls.
 		const endedNow =
 			isEnded(job.status) &&
