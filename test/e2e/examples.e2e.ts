@@ -13,6 +13,7 @@ import {
 import { exampleIds, readExamples, serveSampleFiles, signBody } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
 import { waitForJobEnd } from '../../scripts/sandbox-client';
+import { simplifiedJobFields } from '../../nodes/Embroidery/helpers/simplify';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
 
@@ -134,7 +135,7 @@ describe('the example workflows', () => {
 
 			expect(outcome.error).toBeUndefined();
 			expect(outcome.status).toBe('success');
-			// The example's trigger is version 1.1: its items are simplified, and still carry every field the workflow reads.
+			// The example's trigger is version 1.2: its items are Simplify's ten fields, every one the workflow reads.
 			const executions = await waitForExecutions(n8n, workflow.id, 1, 10_000);
 			const runs = await Promise.all(
 				executions.map(async (execution) => await n8n.getExecution(execution.id)),
@@ -144,25 +145,38 @@ describe('the example workflows', () => {
 					.flatMap((run) => nodeItems(run, 'Job finished'))
 					.map((item) => [item.json.id, item.json]),
 			);
-			expect(emitted.get(jobs.completed)).toMatchObject({
+			const completed = emitted.get(jobs.completed)!;
+			expect(completed).toMatchObject({
 				workflow: 'conversion',
 				status: 'completed',
-				sourceFile: 'Star.JEF',
-				outputFile: expect.stringMatching(/\.pes$/i),
 				downloadsUnlocked: expect.any(Boolean),
+				previewUrl: expect.stringMatching(/^http/),
 				warnings: expect.any(Array),
+				failureCode: null,
+				failureReason: null,
+				attemptCount: 1,
 			});
+			// The machine file's link comes once the job is unlocked.
+			expect(completed.outputUrl).toEqual(
+				completed.downloadsUnlocked ? expect.stringMatching(/^http/) : null,
+			);
 			expect(emitted.get(jobs.failed)).toMatchObject({
 				workflow: 'conversion',
 				status: 'failed',
-				sourceFile: 'Star.JEF',
+				downloadsUnlocked: false,
+				outputUrl: null,
 				failureCode: 'engine_error',
 				failureReason: expect.stringContaining('engine failed'),
 				attemptCount: 1,
 			});
-			for (const json of [emitted.get(jobs.completed), emitted.get(jobs.failed)]) {
+			for (const json of [completed, emitted.get(jobs.failed)!]) {
+				expect(Object.keys(json).sort()).toEqual([...simplifiedJobFields].sort());
 				expect(json).not.toHaveProperty('source');
-				expect(JSON.stringify(json)).not.toMatch(/signature=/);
+				// Signed links only where Simplify names them, never inside another field.
+				const others = Object.entries(json).filter(
+					([key]) => !['outputUrl', 'previewUrl'].includes(key),
+				);
+				expect(JSON.stringify(others)).not.toMatch(/signature=/);
 			}
 			const stored = await readFile(join(folders.delivered(slug), `${jobs.completed}-Star.pes`));
 			expect(measurePattern(readPattern(stored, 'pes')).stitchCount).toBeGreaterThan(2000);
