@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
+import { createFromUrl } from '../support/jobParameters';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
 import { e2eCredentials, n8nUnderTest, openEnvironment } from './support/environment';
 import { embroideryStep, manualWorkflow } from './support/workflows';
@@ -16,15 +17,7 @@ import { embroideryStep, manualWorkflow } from './support/workflows';
 const create = (sourceUrl: string, allowPrivateNetworks: boolean) =>
 	embroideryStep(
 		'Create',
-		{
-			resource: 'job',
-			operation: 'create',
-			workflow: 'conversion',
-			source: 'url',
-			sourceUrl,
-			format: 'dst',
-			options: allowPrivateNetworks ? { allowPrivateNetworks: true } : {},
-		},
+		createFromUrl(sourceUrl, allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
 		e2eCredentials.demo,
 	);
 

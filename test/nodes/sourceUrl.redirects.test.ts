@@ -10,6 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { treatLoopbackAsPublic, useResolver } from '../../nodes/Embroidery/transport';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
+import { createFromUrl } from '../support/jobParameters';
 import { fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
 
 const env = useSandbox();
@@ -120,19 +121,9 @@ const targets = () => [
 const redirectTo = (origin: string, status: number, to: string) =>
 	`${origin}/redirect?status=${status}&to=${encodeURIComponent(to)}`;
 
-const createFrom = (sourceUrl: string, options: INodeParameters = {}) => ({
-	resource: 'job',
-	operation: 'create',
-	workflow: 'conversion',
-	source: 'url',
-	sourceUrl,
-	format: 'dst',
-	options,
-});
-
 async function attempt(sourceUrl: string, options: INodeParameters = {}) {
 	const credentials = await env.credentials();
-	const result = await run(credentials, createFrom(sourceUrl, options), [{}], {
+	const result = await run(credentials, createFromUrl(sourceUrl, options), [{}], {
 		onError: 'continueRegularOutput',
 	});
 	const listed = itemsOf(
@@ -189,7 +180,7 @@ describe('Source URL: every redirect hop is checked', () => {
 				const [created] = itemsOf(
 					await run(
 						credentials,
-						createFrom(redirectTo(`http://${publicName}:${firstPort}`, 302, link), {
+						createFromUrl(redirectTo(`http://${publicName}:${firstPort}`, 302, link), {
 							allowPrivateNetworks: true,
 						}),
 					),

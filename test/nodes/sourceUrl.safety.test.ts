@@ -9,6 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { sourceUrlLimits, useResolver } from '../../nodes/Embroidery/transport';
 import { listenOnLoopback } from '../support/loopback';
+import { createFromUrl } from '../support/jobParameters';
 import { fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
 
 const env = useSandbox();
@@ -86,19 +87,9 @@ beforeEach(() => {
 const testResolver = async (hostname: string) =>
 	['artwork.intranet.test', 'localhost'].includes(hostname) ? ['127.0.0.1'] : [];
 
-const createFrom = (sourceUrl: string, options: INodeParameters = {}) => ({
-	resource: 'job',
-	operation: 'create',
-	workflow: 'conversion',
-	source: 'url',
-	sourceUrl,
-	format: 'dst',
-	options,
-});
-
 async function attempt(sourceUrl: string, options: INodeParameters = {}, signal?: AbortSignal) {
 	const credentials = await env.credentials();
-	const result = await run(credentials, createFrom(sourceUrl, options), [{}], {
+	const result = await run(credentials, createFromUrl(sourceUrl, options), [{}], {
 		onError: 'continueRegularOutput',
 		signal,
 	});
@@ -194,7 +185,7 @@ describe('Source URL: private networks', () => {
 					`http://localhost:${files.port}/to-loopback`,
 				]) {
 					const [created] = itemsOf(
-						await run(credentials, createFrom(link, { allowPrivateNetworks: true })),
+						await run(credentials, createFromUrl(link, { allowPrivateNetworks: true })),
 					);
 					expect([link, created.json.sourceFile]).toEqual([link, 'Star.JEF']);
 				}

@@ -1,6 +1,6 @@
 /**
- * The Embroidery node's parameters for the job a test sends most: a conversion created from the
- * item's `data` binary. Unit, load and end-to-end suites share it so a renamed parameter changes here.
+ * The Embroidery node's parameters for the jobs tests send most: a conversion created from the
+ * item's `data` binary, or from a Source URL. Unit, load and end-to-end suites share it so a renamed parameter changes here.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -24,4 +24,17 @@ export function createAndWait(extra: INodeParameters = {}): INodeParameters {
 		downloadResults: ['preview'],
 		...extra,
 	});
+}
+
+/** Job > Create, conversion to DST of the file at `sourceUrl` (Options in `options`). */
+export function createFromUrl(sourceUrl: string, options: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'job',
+		operation: 'create',
+		workflow: 'conversion',
+		source: 'url',
+		sourceUrl,
+		format: 'dst',
+		options,
+	};
 }
