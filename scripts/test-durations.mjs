@@ -12,7 +12,10 @@ if (!resultsFile) {
 const root = resolve(import.meta.dirname, '..');
 const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
 const seconds = results.testResults
-	.map((file) => [relative(root, file.name), Math.round((file.endTime - file.startTime) / 100) / 10])
+	.map((file) => [
+		relative(root, file.name),
+		Math.round((file.endTime - file.startTime) / 100) / 10,
+	])
 	.sort((a, b) => b[1] - a[1]);
 writeFileSync(
 	resolve(root, 'test/durations.json'),

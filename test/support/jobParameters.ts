@@ -1,6 +1,7 @@
 /**
  * The Embroidery node's parameters for the jobs tests send most: a conversion created from the
- * item's `data` binary, or from a Source URL. Unit, load and end-to-end suites share it so a renamed parameter changes here.
+ * item's `data` binary, or from a Source URL. Unit, load and end-to-end suites share it so a renamed
+ * parameter changes here.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
