@@ -435,6 +435,25 @@ export class LocalN8n {
 		return await new Promise((resolveExit) => server.once('exit', (code) => resolveExit(code)));
 	}
 
+	/** The process id of the running `n8n start`, which is also its process group's id. */
+	get pid(): number | undefined {
+		const server = this.server;
+		return server && server.exitCode === null && server.signalCode === null ? server.pid : undefined;
+	}
+
+	/**
+	 * Kills the running `n8n start` and its process group (task runners) with SIGKILL, as a power cut
+	 * would: n8n saves nothing on the way out. Resolves once n8n's own process has exited.
+	 */
+	async crash(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		if (!server || server.exitCode !== null || server.signalCode !== null) return;
+		const exited = new Promise<void>((resolveExit) => server.once('exit', () => resolveExit()));
+		killGroup(server, 'SIGKILL');
+		await exited;
+	}
+
 	async stop(timeoutMs = 30_000): Promise<void> {
 		const server = this.server;
 		this.server = undefined;
