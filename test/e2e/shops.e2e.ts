@@ -5,7 +5,8 @@
  * body, sent with the platform's headers and its signature, base64 HMAC-SHA256 of the raw body. A
  * signed delivery produces the machine file on disk; a mis-signed, unsigned or altered one is
  * refused with 401 and creates nothing and spends nothing at the service (counted on an account of
- * its own); a redelivered order makes nothing twice.
+ * its own); a redelivered order makes nothing twice. The shop-order example is published beside them
+ * (one `n8n start` for the three) and refuses what it must.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -131,34 +132,111 @@ const wooCommerce: Shop = {
 	savedAs: 'woocommerce-727-1.pes',
 };
 
-describe.each([shopify, wooCommerce])('the $slug template, published under n8n start', (shop) => {
-	let n8n: LocalN8n;
-	let sandbox: SandboxInfo;
-	let account: { id: string; key: string };
-	let deliveryFolder: string;
-	let samples: Awaited<ReturnType<typeof serveSampleFiles>>;
+/** What each template was published with: its account at the service and the folder it saves to. */
+interface Published {
+	account: { id: string; key: string };
+	deliveryFolder: string;
+}
 
-	const admin = async (path: string, body?: unknown): Promise<Record<string, unknown>> => {
-		const response = await fetch(`${sandbox.origin}/__sandbox${path}`, {
-			method: body === undefined ? 'GET' : 'POST',
-			headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-		return (await response.json()) as Record<string, unknown>;
+const shopOrderSlug = 'shop-order-to-machine-file';
+let n8n: LocalN8n;
+let sandbox: SandboxInfo;
+let samples: Awaited<ReturnType<typeof serveSampleFiles>>;
+const published = new Map<string, Published>();
+
+const admin = async (path: string, body?: unknown): Promise<Record<string, unknown>> => {
+	const response = await fetch(`${sandbox.origin}/__sandbox${path}`, {
+		method: body === undefined ? 'GET' : 'POST',
+		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+	return (await response.json()) as Record<string, unknown>;
+};
+
+/** What the service holds for an account: its jobs and its usage (credits, allowances). */
+const atTheService = async (account: Published['account']) => {
+	const response = await fetch(`${sandbox.baseUrl}/jobs`, {
+		headers: { Authorization: `Bearer ${account.key}` },
+	});
+	const listing = (await response.json()) as {
+		data?: Array<Record<string, unknown>>;
+		jobs?: Array<Record<string, unknown>>;
 	};
-	/** What the service holds for the shop's account: its jobs and its usage (credits, allowances). */
-	const atTheService = async () => {
-		const response = await fetch(`${sandbox.baseUrl}/jobs`, {
-			headers: { Authorization: `Bearer ${account.key}` },
-		});
-		const listing = (await response.json()) as {
-			data?: Array<Record<string, unknown>>;
-			jobs?: Array<Record<string, unknown>>;
-		};
-		const jobs = listing.data ?? listing.jobs ?? [];
-		return { jobs, usage: (await admin(`/accounts/${account.id}`)).freeUsage };
-	};
+	const jobs = listing.data ?? listing.jobs ?? [];
+	return { jobs, usage: (await admin(`/accounts/${account.id}`)).freeUsage };
+};
+
+/**
+ * Imports and publishes one template with an account (20 credits) and a delivery folder of its own, so what
+ * one template creates or spends is never counted for another.
+ */
+async function publish(
+	slug: string,
+	workflowId: string,
+	credential: { id: string; name: string },
+	filesDir: string,
+): Promise<void> {
+	const created = await admin('/accounts', {
+		name: `${slug} shop`,
+		plan: 'credits',
+		creditBalance: 20,
+	});
+	const key = await admin('/keys', {
+		accountId: created.id,
+		abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'],
+	});
+	const account = { id: String(created.id), key: String(key.key) };
+	await n8n.importCredentials([
+		{
+			...credential,
+			type: 'embroideryApi',
+			data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
+		},
+	]);
+	const deliveryFolder = join(filesDir, 'shops', slug);
+	await mkdir(deliveryFolder, { recursive: true });
+	const example = (await readExamples()).find((candidate) => candidate.slug === slug)!;
+	const workflow: WorkflowExport = withLocalValues(useCredential(example.workflow, credential), {
+		deliveryFolder,
+	});
+	await n8n.importWorkflows([workflow]);
+	await n8n.publishWorkflow(workflowId);
+	published.set(slug, { account, deliveryFolder });
+}
+
+// The three templates side by side in one n8n, started once: each has its own webhook path, account and folder.
+beforeAll(async () => {
+	const environment = await openEnvironment();
+	({ n8n, sandbox } = environment);
+	for (const shop of [shopify, wooCommerce]) {
+		await publish(
+			shop.slug,
+			shop.workflowId,
+			{ id: `shopCred${shop.workflowId.slice(-6)}`, name: `Embroidery for ${shop.slug}` },
+			environment.filesDir,
+		);
+	}
+	await publish(
+		shopOrderSlug,
+		exampleIds.shopOrder,
+		{ id: 'shopCredExShop1', name: 'Embroidery for the shop-order example' },
+		environment.filesDir,
+	);
+	samples = await serveSampleFiles();
+	await n8n.start();
+	await n8n.signIn(e2eOwner);
+	await n8n.waitForActivation([shopify.workflowId, wooCommerce.workflowId, exampleIds.shopOrder]);
+});
+
+afterAll(async () => {
+	samples?.server.close();
+	await n8n?.stop();
+});
+
+describe.each([shopify, wooCommerce])('the $slug template, published under n8n start', (shop) => {
+	let account: Published['account'];
+	let deliveryFolder: string;
 	const deliver = async (rawBody: string, signature: string | undefined) =>
 		await fetch(`${n8n.url}/webhook/${shop.path}`, {
 			method: 'POST',
@@ -171,54 +249,15 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 			signal: AbortSignal.timeout(30_000),
 		});
 
-	beforeAll(async () => {
-		const environment = await openEnvironment();
-		({ n8n, sandbox } = environment);
-		const created = await admin('/accounts', {
-			name: `${shop.slug} shop`,
-			plan: 'credits',
-			creditBalance: 20,
-		});
-		const key = await admin('/keys', {
-			accountId: created.id,
-			abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'],
-		});
-		account = { id: String(created.id), key: String(key.key) };
-		const credential = {
-			id: `shopCred${shop.workflowId.slice(-6)}`,
-			name: `Embroidery for ${shop.slug}`,
-		};
-		await n8n.importCredentials([
-			{
-				...credential,
-				type: 'embroideryApi',
-				data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
-			},
-		]);
-		deliveryFolder = join(environment.filesDir, 'shops', shop.slug);
-		await mkdir(deliveryFolder, { recursive: true });
-		const example = (await readExamples()).find(({ slug }) => slug === shop.slug)!;
-		const workflow: WorkflowExport = withLocalValues(useCredential(example.workflow, credential), {
-			deliveryFolder,
-		});
-		await n8n.importWorkflows([workflow]);
-		await n8n.publishWorkflow(shop.workflowId);
-		samples = await serveSampleFiles();
-		await n8n.start();
-		await n8n.signIn(e2eOwner);
-		await n8n.waitForActivation([shop.workflowId]);
-	});
-
-	afterAll(async () => {
-		samples?.server.close();
-		await n8n?.stop();
+	beforeAll(() => {
+		({ account, deliveryFolder } = published.get(shop.slug)!);
 	});
 
 	it(
 		'refuses a mis-signed, an unsigned and an altered ' +
 			'delivery with 401, and nothing is created or spent',
 		async () => {
-			const before = await atTheService();
+			const before = await atTheService(account);
 			const rawBody = shop.order(`${samples.url}/logo.svg`);
 			const refused = [
 				await deliver(rawBody, signBody(rawBody, 'not-the-shop-secret')),
@@ -234,7 +273,7 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 			// The executions have ended (each refused in the Verify signature branch) before the service is counted.
 			await waitForExecutions(n8n, shop.workflowId, 3, 30_000);
 			await sleep(2_000);
-			const after = await atTheService();
+			const after = await atTheService(account);
 			expect(after.jobs).toHaveLength(before.jobs.length);
 			expect(after.usage).toEqual(before.usage);
 			expect(existsSync(join(deliveryFolder, shop.savedAs))).toBe(false);
@@ -255,7 +294,7 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 		const metrics = measurePattern(readPattern(await readFile(saved), format));
 		expect(metrics.stitchCount).toBeGreaterThan(100);
 		expect(metrics.colourCount).toBeLessThanOrEqual(2);
-		const { jobs } = await atTheService();
+		const { jobs } = await atTheService(account);
 		expect(jobs).toEqual([
 			expect.objectContaining({ kind: 'digitising', status: 'completed', downloadsUnlocked: true }),
 		]);
@@ -263,41 +302,21 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 	}, 300_000);
 
 	it('makes nothing twice when the platform delivers the same order again', async () => {
-		const before = await atTheService();
+		const before = await atTheService(account);
 		const rawBody = shop.order(`${samples.url}/logo.svg`);
 		const response = await deliver(rawBody, signBody(rawBody, localShop.webhookSecret));
 		expect(response.status).toBe(200);
 		await waitForExecutions(n8n, shop.workflowId, 5, 60_000);
 		await sleep(2_000);
-		const after = await atTheService();
+		const after = await atTheService(account);
 		expect(after.jobs).toHaveLength(before.jobs.length);
 		expect(after.usage).toEqual(before.usage);
 	}, 120_000);
 });
 
 describe('the shop-order example, published under n8n start: safe to copy', () => {
-	let n8n: LocalN8n;
-	let sandbox: SandboxInfo;
-	let account: { id: string; key: string };
+	let account: Published['account'];
 	let deliveryFolder: string;
-	let samples: Awaited<ReturnType<typeof serveSampleFiles>>;
-
-	const admin = async (path: string, body?: unknown): Promise<Record<string, unknown>> => {
-		const response = await fetch(`${sandbox.origin}/__sandbox${path}`, {
-			method: body === undefined ? 'GET' : 'POST',
-			headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-		return (await response.json()) as Record<string, unknown>;
-	};
-	const atTheService = async () => {
-		const response = await fetch(`${sandbox.baseUrl}/jobs`, {
-			headers: { Authorization: `Bearer ${account.key}` },
-		});
-		const { data } = (await response.json()) as { data: Array<Record<string, unknown>> };
-		return { jobs: data, usage: (await admin(`/accounts/${account.id}`)).freeUsage };
-	};
 	const post = async (
 		order: Record<string, unknown>,
 		secret: string | null = localShop.webhookSecret,
@@ -314,52 +333,15 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 		});
 	};
 
-	beforeAll(async () => {
-		const environment = await openEnvironment();
-		({ n8n, sandbox } = environment);
-		const created = await admin('/accounts', {
-			name: 'shop-order example',
-			plan: 'credits',
-			creditBalance: 20,
-		});
-		const key = await admin('/keys', {
-			accountId: created.id,
-			abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'],
-		});
-		account = { id: String(created.id), key: String(key.key) };
-		const credential = { id: 'shopCredExShop1', name: 'Embroidery for the shop-order example' };
-		await n8n.importCredentials([
-			{
-				...credential,
-				type: 'embroideryApi',
-				data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
-			},
-		]);
-		deliveryFolder = join(environment.filesDir, 'shops', 'shop-order-to-machine-file');
-		await mkdir(deliveryFolder, { recursive: true });
-		const example = (await readExamples()).find(
-			({ slug }) => slug === 'shop-order-to-machine-file',
-		)!;
-		await n8n.importWorkflows([
-			withLocalValues(useCredential(example.workflow, credential), { deliveryFolder }),
-		]);
-		await n8n.publishWorkflow(exampleIds.shopOrder);
-		samples = await serveSampleFiles();
-		await n8n.start();
-		await n8n.signIn(e2eOwner);
-		await n8n.waitForActivation([exampleIds.shopOrder]);
-	});
-
-	afterAll(async () => {
-		samples?.server.close();
-		await n8n?.stop();
+	beforeAll(() => {
+		({ account, deliveryFolder } = published.get(shopOrderSlug)!);
 	});
 
 	it(
 		'refuses unsigned and mis-signed orders (401) and orders with a field out of bounds (422, ' +
 			'naming it); none creates, spends or writes anything',
 		async () => {
-			const before = await atTheService();
+			const before = await atTheService(account);
 			const good = {
 				orderId: 'B-3001',
 				artworkUrl: `${samples.url}/logo.svg`,
@@ -392,7 +374,7 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 			}
 			await waitForExecutions(n8n, exampleIds.shopOrder, 2 + refusals.length, 60_000);
 			await sleep(2_000);
-			const after = await atTheService();
+			const after = await atTheService(account);
 			expect(after.jobs).toHaveLength(before.jobs.length);
 			expect(after.usage).toEqual(before.usage);
 			expect(await readdir(deliveryFolder)).toEqual([]);
