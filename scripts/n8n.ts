@@ -438,7 +438,9 @@ export class LocalN8n {
 	/** The process id of the running `n8n start`, which is also its process group's id. */
 	get pid(): number | undefined {
 		const server = this.server;
-		return server && server.exitCode === null && server.signalCode === null ? server.pid : undefined;
+		return server && server.exitCode === null && server.signalCode === null
+			? server.pid
+			: undefined;
 	}
 
 	/**
