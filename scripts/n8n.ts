@@ -108,6 +108,8 @@ export async function freePort(preferred = 0): Promise<number> {
 
 interface CommandResult {
 	code: number | null;
+	/** The signal that ended the process, when one did (then `code` is null). */
+	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -133,9 +135,9 @@ async function runCommand(
 			clearTimeout(timer);
 			reject(error);
 		});
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolveRun({ code, stdout, stderr });
+			resolveRun({ code, signal, stdout, stderr });
 		});
 	});
 }
@@ -547,11 +549,19 @@ export class LocalN8n {
 		});
 	}
 
+	/**
+	 * Runs one of n8n's CLI commands that this harness uses to set an instance up (imports, publishing), all
+	 * of which can run again with the same result. n8n 1.123's CLI was once seen ended by a signal on its way
+	 * out after `import:workflow` had printed its success (in one clean-clone run of the suite): such a run is made
+	 * once more, and a second one fails with the signal named.
+	 */
 	private async cli(args: string[], timeoutMs: number): Promise<string> {
-		const result = await this.runN8n(args, timeoutMs);
+		let result = await this.runN8n(args, timeoutMs);
+		if (result.signal !== null) result = await this.runN8n(args, timeoutMs);
 		if (result.code !== 0) {
+			const ended = result.signal === null ? `exit ${result.code}` : `ended by ${result.signal}`;
 			throw new Error(
-				`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+				`n8n ${args.join(' ')} failed (${ended}):\n${result.stdout}\n${result.stderr}`,
 			);
 		}
 		return result.stdout;
