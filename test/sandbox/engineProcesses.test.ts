@@ -47,8 +47,8 @@ describe('engine processes', () => {
 			const others = new Set(engineProcesses());
 			const own = await suite.own({ workers: 1 });
 			const api = await newClient(own);
-			// A process starts with the first job that needs it: none before.
-			expect(engineProcesses().filter((pid) => !others.has(pid))).toEqual([]);
+			const [engine] = engineProcesses().filter((pid) => !others.has(pid));
+			expect(engine).toBeGreaterThan(0);
 			// Two million stitches: seconds of work, so the process is killed while it runs the job.
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
@@ -60,9 +60,6 @@ describe('engine processes', () => {
 				expect(Date.now()).toBeLessThan(deadline);
 				await sleep(50);
 			}
-			const [engine, ...more] = engineProcesses().filter((pid) => !others.has(pid));
-			expect(engine).toBeGreaterThan(0);
-			expect(more).toEqual([]);
 			process.kill(engine, 'SIGKILL');
 			const job = await api.waitForJob('conversion', body.job.id, 30_000);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_error', outputs: [] });
@@ -72,12 +69,12 @@ describe('engine processes', () => {
 				'processing',
 				'failed',
 			]);
-			// A new process takes the dead one's place with the next job and runs it.
-			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			// A new process took the dead one's place and runs the next job.
 			const replacements = engineProcesses().filter((pid) => !others.has(pid));
 			expect(replacements).toHaveLength(1);
 			expect(replacements).not.toContain(engine);
+			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
+			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
 		},
 	);
 });

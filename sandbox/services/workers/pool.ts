@@ -19,24 +19,22 @@ interface Slot {
  * Engine processes, one job per process at a time, off the HTTP event loop. They are processes, not
  * worker threads: a thread's terminate() waits for the image work (libvips) it started, so a timed-out
  * or shut-down job could keep running for minutes; a process is killed with SIGKILL and its work ends there.
- *
- * A process starts when a job first needs it, up to `size` of them, and stays for the jobs after: a sandbox
- * that answers requests but processes nothing (most of a test suite's) starts none.
  */
 export class WorkerPool {
 	private readonly slots: Slot[] = [];
 	private closed = false;
 
 	constructor(
-		private readonly size: number,
+		size: number,
 		private readonly jobTimeoutMs: number,
 		/** V8 heap ceiling of each process; a job past it ends its process, which is then replaced. */
 		private readonly memoryMb: number,
-	) {}
+	) {
+		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+	}
 
-	/** Jobs that can start now: idle processes, and processes not started yet. */
 	get idle(): number {
-		return this.closed ? 0 : this.size - this.busy;
+		return this.closed ? 0 : this.slots.filter((slot) => slot.task === null).length;
 	}
 
 	get busy(): number {
@@ -48,16 +46,12 @@ export class WorkerPool {
 	 * back as failures, and only once the process that ran the task is gone, so it writes nothing after.
 	 */
 	run(task: JobTask): Promise<TaskResult> {
-		if (this.idle === 0) throw new Error('No idle worker: check `idle` before calling run().');
-		let slot = this.slots.find((candidate) => candidate.task === null);
-		if (!slot) {
-			slot = this.spawn();
-			this.slots.push(slot);
-		}
+		const slot = this.slots.find((candidate) => candidate.task === null);
+		if (!slot || this.closed) throw new Error('No idle worker: check `idle` before calling run().');
 		slot.task = task;
 		return new Promise<TaskResult>((resolve) => {
 			slot.finish = resolve;
-			// A process still starting (a new one) gets the job's allowance to become ready, and the job
+			// A process still starting (a replacement) gets the job's allowance to become ready, and the job
 			// its whole allowance once it is sent: start-up on a loaded machine is not the job's time.
 			if (slot.ready) this.send(slot);
 			else this.startTimer(slot);
@@ -136,8 +130,8 @@ export class WorkerPool {
 	}
 
 	/**
-	 * A process that died or overran fails its job (if it had one) once it is gone; a fresh one starts
-	 * when the next job needs it.
+	 * A process that died or overran fails its job (if it had one) once it is gone, and is replaced
+	 * by a fresh one.
 	 */
 	private crashed(slot: Slot, result: TaskResult): void {
 		const index = this.slots.indexOf(slot);
@@ -149,6 +143,7 @@ export class WorkerPool {
 		slot.child.kill('SIGKILL');
 		if (slot.timer) clearTimeout(slot.timer);
 		slot.timer = null;
+		if (!this.closed) this.slots.push(this.spawn());
 		void slot.exited.then(() => this.settle(slot, result));
 	}
 
