@@ -25,6 +25,7 @@ import {
 } from '../../scripts/examples';
 import { sleep, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
+import { sandboxAdmin } from '../support/sandbox';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
 
 interface Shop {
@@ -144,16 +145,6 @@ let sandbox: SandboxInfo;
 let samples: Awaited<ReturnType<typeof serveSampleFiles>>;
 const published = new Map<string, Published>();
 
-const admin = async (path: string, body?: unknown): Promise<Record<string, unknown>> => {
-	const response = await fetch(`${sandbox.origin}/__sandbox${path}`, {
-		method: body === undefined ? 'GET' : 'POST',
-		headers: { 'X-Sandbox-Admin': sandbox.adminToken, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-	return (await response.json()) as Record<string, unknown>;
-};
-
 /** What the service holds for an account: its jobs and its usage (credits, allowances). */
 const atTheService = async (account: Published['account']) => {
 	const response = await fetch(`${sandbox.baseUrl}/jobs`, {
@@ -164,7 +155,7 @@ const atTheService = async (account: Published['account']) => {
 		jobs?: Array<Record<string, unknown>>;
 	};
 	const jobs = listing.data ?? listing.jobs ?? [];
-	return { jobs, usage: (await admin(`/accounts/${account.id}`)).freeUsage };
+	return { jobs, usage: await sandboxAdmin(sandbox).usage(account.id) };
 };
 
 /**
@@ -177,16 +168,12 @@ async function publish(
 	credential: { id: string; name: string },
 	filesDir: string,
 ): Promise<void> {
-	const created = await admin('/accounts', {
+	const created = await sandboxAdmin(sandbox).createAccountWithKey({
 		name: `${slug} shop`,
 		plan: 'credits',
 		creditBalance: 20,
 	});
-	const key = await admin('/keys', {
-		accountId: created.id,
-		abilities: ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'],
-	});
-	const account = { id: String(created.id), key: String(key.key) };
+	const account = { id: created.accountId, key: created.key };
 	await n8n.importCredentials([
 		{
 			...credential,
