@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 import { encodePreview, previewFormats, type PreviewFormat } from './encode';
 import { stitchBounds } from './metrics';
@@ -216,11 +216,15 @@ function previewSize(pattern: Pattern, maxSizePx: number): { width: number; heig
 	return bounds ? layoutFor(bounds, maxSizePx) : { width: maxSizePx, height: maxSizePx };
 }
 
-/** Renders the stitch preview as PNG (default), WebP or JPEG, optionally watermarked. */
-export async function renderPreview(
-	pattern: Pattern,
-	options: PreviewOptions = {},
-): Promise<Preview> {
+/** A design drawn at its preview size, ready to encode (once, or cloned to encode more than once). */
+interface DrawnPreview {
+	image: Sharp;
+	format: PreviewFormat;
+	width: number;
+	height: number;
+}
+
+function drawPreview(pattern: Pattern, options: PreviewOptions): DrawnPreview {
 	const { format, maxSizePx } = checkOptions(options);
 	const raster = rasterisePattern(pattern, maxSizePx, options.pixelBudget);
 	const { width, height } = previewSize(pattern, maxSizePx);
@@ -228,9 +232,41 @@ export async function renderPreview(
 	let image = sharp(rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } });
 	if (raster.width !== width || raster.height !== height)
 		image = image.resize(width, height, { fit: 'fill' });
-	if (options.watermark) {
-		image = image.composite([await watermarkLayer(width, height)]);
-	}
-	const bytes = await encodePreview(image, format);
+	return { image, format, width, height };
+}
+
+async function encodeDrawn(
+	drawn: DrawnPreview,
+	image: Sharp,
+	watermark: boolean | undefined,
+): Promise<Preview> {
+	const { format, width, height } = drawn;
+	const layered = watermark ? image.composite([await watermarkLayer(width, height)]) : image;
+	const bytes = await encodePreview(layered, format);
 	return { bytes, ...previewFormats[format], width, height };
+}
+
+/** Renders the stitch preview as PNG (default), WebP or JPEG, optionally watermarked. */
+export async function renderPreview(
+	pattern: Pattern,
+	options: PreviewOptions = {},
+): Promise<Preview> {
+	const drawn = drawPreview(pattern, options);
+	return await encodeDrawn(drawn, drawn.image, options.watermark);
+}
+
+/**
+ * The clean and the watermarked preview of one design, the same bytes as two renderPreview calls give:
+ * the stitches are drawn once, which is most of the work, and encoded twice.
+ */
+export async function renderPreviewPair(
+	pattern: Pattern,
+	options: Omit<PreviewOptions, 'watermark'> = {},
+): Promise<{ original: Preview; watermarked: Preview }> {
+	const drawn = drawPreview(pattern, options);
+	const [original, watermarked] = await Promise.all([
+		encodeDrawn(drawn, drawn.image.clone(), false),
+		encodeDrawn(drawn, drawn.image.clone(), true),
+	]);
+	return { original, watermarked };
 }

@@ -6,6 +6,8 @@ import {
 	defaultPreviewPalette,
 	rasterisePattern,
 	renderPreview,
+	renderPreviewPair,
+	type PreviewOptions,
 } from '../../sandbox/engine/preview';
 import { loadFixture } from './support/referenceDecoding';
 
@@ -313,5 +315,27 @@ describe('renderPreview', () => {
 			/png, webp or jpeg/,
 		);
 		await expect(renderPreview(pattern, { pixelBudget: -1 })).rejects.toThrow(/positive number/);
+	});
+
+	it('draws the clean and the watermarked preview of a job once, into the bytes two renders give', async () => {
+		const star = readPattern(loadFixture('Star.DST').bytes);
+		const costly = new Pattern();
+		for (let i = 0; i < 20_000; i++) costly.add(i % 2 ? 1000 : 0, (i * 7) % 1000, Command.Stitch);
+		const cases: Array<[Pattern, PreviewOptions]> = [
+			[star, {}],
+			[star, { format: 'webp', maxSizePx: 300 }],
+			[star, { format: 'jpeg', maxSizePx: 200 }],
+			// Drawn smaller for its budget, then scaled up: both previews are scaled the same way.
+			[costly, { maxSizePx: 512, pixelBudget: 3_000_000 }],
+		];
+		for (const [pattern, options] of cases) {
+			const pair = await renderPreviewPair(pattern, options);
+			expect(pair.original).toEqual(await renderPreview(pattern, options));
+			expect(pair.watermarked).toEqual(
+				await renderPreview(pattern, { ...options, watermark: true }),
+			);
+			expect(pair.watermarked.bytes.equals(pair.original.bytes)).toBe(false);
+		}
+		await expect(renderPreviewPair(star, { maxSizePx: 5 })).rejects.toThrow(/16 to 4096/);
 	});
 });

@@ -6,7 +6,7 @@ import { digitise } from '../../digitiser';
 import { widthMmBounds } from '../../domain/jobs';
 import { hoopWarning, listFormats, readPattern, writePattern, type Pattern } from '../../engine';
 import { measurePattern } from '../../engine/metrics';
-import { renderPreview } from '../../engine/preview';
+import { renderPreviewPair } from '../../engine/preview';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
 /**
@@ -55,10 +55,7 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 			info?.extension ?? task.format,
 			info?.mimeType ?? 'application/octet-stream',
 		);
-		const [original, watermarked] = await Promise.all([
-			renderPreview(pattern, { format: 'png' }),
-			renderPreview(pattern, { format: 'png', watermark: true }),
-		]);
+		const { original, watermarked } = await renderPreviewPair(pattern, { format: 'png' });
 		return {
 			ok: true,
 			metrics: {
