@@ -1,7 +1,7 @@
 /**
  * Stop during Job > Wait for Completion, in a real n8n (2.41.1 or 1.123.81) under `n8n start`: a webhook starts
  * the wait on a job the service keeps showing as processing, and the execution is stopped over n8n's REST API
- * while the node sleeps between polls (about 15 s, after the sixth poll). What a user sees is checked: the Stop
+ * while the node sleeps between polls (6.75 to 8.1 s, after the fourth poll). What a user sees is checked: the Stop
  * answers at once, the execution is recorded as canceled when stopped, and the node sends no request after it.
  * (n8n 1.x's own `sleep(ms, signal)` ignores the signal; n8n 1.123 records the cancel at once either way, so
  * that the node's own wait ends on the signal is timed by test/nodes/stopWait.test.ts, with 1.123's sleep.)
@@ -132,8 +132,9 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 				signal: AbortSignal.timeout(30_000),
 			});
 			expect(response.status).toBe(200);
-			// The sixth listing is followed by a sleep of about 15 s (2 s growing by 1.5 each round).
-			await until(() => variant.of('GET /jobs').length >= 6, 90_000, 'six polls');
+			// The fourth listing is followed by a sleep of 6.75 to 8.1 s (2 s growing by 1.5 each round, plus up to
+			// 20 % jitter): stopped a second into it, the node would sleep at least 5.75 s more if the Stop did not end it.
+			await until(() => variant.of('GET /jobs').length >= 4, 60_000, 'four polls');
 			await sleep(1000);
 			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 			const listed = await n8n.rest<{ results: ExecutionSummary[] }>(
@@ -152,7 +153,7 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 			expect(stopTookMs).toBeLessThan(2000);
 
 			// Past the end of the sleep the node was in: had it gone on sleeping, it would end (and be saved) only now.
-			await sleep(17_000);
+			await sleep(9_000);
 			const execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`);
 			expect(execution.status).toBe('canceled');
 			const endedAfterStopMs = new Date(String(execution.stoppedAt)).getTime() - stopAt;
