@@ -9,10 +9,10 @@ import type { Job, JobListItem } from '../../nodes/Embroidery/transport';
 import { binaryBuffer, runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
 import { startOtherOrigin } from '../support/variantService';
+import { apiKey, download, waitFor } from './support/scriptedRuns';
 import { sendJson, startScriptedServer } from './support/scriptedServer';
 import type { RecordedRequest } from './support/scriptedServer';
 
-const apiKey = 'emb_test_key_0123456789';
 /** A host whose last label is a number: WHATWG's URL parser refuses it, zod's looser check once let it through. */
 const refusedLink =
 	'https://files.example.123/uploads/u9/preview?expires=1&signature=SECRETSIGNATURE';
@@ -155,15 +155,12 @@ describe('a link the node cannot read costs only its own file', () => {
 				async ({ baseUrl, requests }) => {
 					const result = await runNode({
 						credentials: { apiKey, baseUrl },
-						parameters: {
-							resource: 'job',
-							operation: 'waitForCompletion',
+						parameters: waitFor({
 							jobId: `${jobIds.a},${jobIds.b}`,
-							workflow: 'conversion',
 							timeout: 30,
 							downloadResults: ['preview'],
 							showWarnings: false,
-						},
+						}),
 						input: [{}],
 						onError: 'continueRegularOutput',
 					});
@@ -224,14 +221,7 @@ describe('files come from the fields the spec defines', () => {
 				async ({ baseUrl, requests }) => {
 					const result = await runNode({
 						credentials: { apiKey, baseUrl },
-						parameters: {
-							resource: 'job',
-							operation: 'waitForCompletion',
-							jobId: jobIds.a,
-							workflow: 'conversion',
-							timeout: 30,
-							downloadResults: ['preview'],
-						},
+						parameters: waitFor({ jobId: jobIds.a, timeout: 30, downloadResults: ['preview'] }),
 						input: [{}],
 					});
 					expect(result.error).toBeUndefined();
@@ -275,13 +265,7 @@ describe('files come from the fields the spec defines', () => {
 				async ({ baseUrl, requests }) => {
 					const result = await runNode({
 						credentials: { apiKey, baseUrl },
-						parameters: {
-							resource: 'job',
-							operation: 'download',
-							jobId: jobIds.a,
-							workflow: 'conversion',
-							files: ['preview'],
-						},
+						parameters: download(['preview']),
 						input: [{}],
 					});
 					expect(result.error).toBeUndefined();
@@ -312,13 +296,7 @@ describe('files come from the fields the spec defines', () => {
 			async ({ baseUrl, requests }) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'download',
-						jobId: jobIds.a,
-						workflow: 'conversion',
-						files: ['outputs'],
-					},
+					parameters: download(['outputs']),
 					input: [{}],
 				});
 				expect(result.error?.message).toBe(
@@ -358,13 +336,7 @@ describe("the API key never goes to a link's other origin", () => {
 					async ({ baseUrl }) => {
 						const result = await runNode({
 							credentials: { apiKey, baseUrl },
-							parameters: {
-								resource: 'job',
-								operation: 'download',
-								jobId: jobIds.a,
-								workflow: 'conversion',
-								files: ['preview'],
-							},
+							parameters: download(['preview']),
 							input: [{}],
 						});
 						expect(result.error?.message).toMatch(

@@ -1,7 +1,7 @@
 /** The action node against a scripted service: waiting for many jobs, and downloads. */
 import { runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
-import { apiKey, withServer, create, file } from './support/scriptedRuns';
+import { apiKey, withServer, create, download, file, waitFor } from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
 
 describe('waiting for many jobs', () => {
@@ -41,14 +41,7 @@ describe('waiting for many jobs', () => {
 					const result = await runNode({
 						credentials: { apiKey, baseUrl: server.baseUrl },
 						// Warnings off: this test counts the waiting's own requests (warnings cost one job GET per listed job).
-						parameters: {
-							resource: 'job',
-							operation: 'waitForCompletion',
-							jobId: '={{ $json.id }}',
-							workflow: 'conversion',
-							timeout: 60,
-							showWarnings: false,
-						},
+						parameters: waitFor({ timeout: 60, showWarnings: false }),
 						input: [jobIds.a, jobIds.b, jobIds.c].map((id) => ({ json: { id } })),
 					});
 					expect(result.error).toBeUndefined();
@@ -102,14 +95,7 @@ describe('waiting for many jobs', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: '={{ $json.id }}',
-						workflow: 'conversion',
-						timeout: 60,
-						includeFullJob: true,
-					},
+					parameters: waitFor({ timeout: 60, includeFullJob: true }),
 					input: [jobIds.a, jobIds.b].map((id) => ({ json: { id } })),
 				});
 				expect(result.error).toBeUndefined();
@@ -139,13 +125,7 @@ describe('waiting for many jobs', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: '={{ $json.id }}',
-						workflow: 'conversion',
-						timeout: 30,
-					},
+					parameters: waitFor({ timeout: 30 }),
 					input: [{ json: { id: jobIds.b } }, { json: { id: jobIds.a } }],
 					onError: 'continueRegularOutput',
 				});
@@ -199,13 +179,7 @@ describe('waiting for many jobs', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: jobIds.a,
-						workflow: 'conversion',
-						timeout: 1,
-					},
+					parameters: waitFor({ jobId: jobIds.a, timeout: 1 }),
 					input: [{}],
 					onError: 'continueRegularOutput',
 				});
@@ -225,13 +199,7 @@ describe('waiting for many jobs', () => {
 				const started = Date.now();
 				const running = runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'waitForCompletion',
-						jobId: jobIds.a,
-						workflow: 'conversion',
-						timeout: 600,
-					},
+					parameters: waitFor({ jobId: jobIds.a, timeout: 600 }),
 					input: [{}],
 					signal: controller.signal,
 				});
@@ -366,13 +334,7 @@ describe('downloads', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'download',
-						jobId: jobIds.a,
-						workflow: 'conversion',
-						files: ['preview'],
-					},
+					parameters: download(['preview']),
 					input: [{}],
 				});
 				expect(result.error).toBeUndefined();
@@ -407,13 +369,7 @@ describe('downloads', () => {
 			async (server) => {
 				const result = await runNode({
 					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: {
-						resource: 'job',
-						operation: 'download',
-						jobId: jobIds.a,
-						workflow: 'conversion',
-						files: ['preview'],
-					},
+					parameters: download(['preview']),
 					input: [{}],
 				});
 				expect(result.error?.message).toMatch(/The signed URL has expired/);

@@ -1,6 +1,7 @@
 /** Running the action node against a scripted service: its server, the key it is given, and common parameters. */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { jobIds } from './fakeJobs';
 import { startScriptedServer } from './scriptedServer';
 import type { Handler } from './scriptedServer';
 
@@ -29,4 +30,22 @@ export const create = (extra: INodeParameters = {}): INodeParameters => ({
 
 export const file = (fileName: string, bytes: number, mimeType = 'application/octet-stream') => ({
 	binary: { data: { data: Buffer.alloc(bytes, 1), fileName, mimeType } },
+});
+
+/** Job > Wait for Completion of a conversion: the job of each item's `id`, unless `extra` names one. */
+export const waitFor = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'job',
+	operation: 'waitForCompletion',
+	jobId: '={{ $json.id }}',
+	workflow: 'conversion',
+	...extra,
+});
+
+/** Job > Download of the conversion job `jobIds.a`: the files named. */
+export const download = (files: string[]): INodeParameters => ({
+	resource: 'job',
+	operation: 'download',
+	jobId: jobIds.a,
+	workflow: 'conversion',
+	files,
 });
