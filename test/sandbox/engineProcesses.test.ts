@@ -84,9 +84,12 @@ describe('a timed-out job', () => {
 		'fails with engine_timeout, its engine process is stopped and replaced, and no file it ' +
 			'wrote stays behind',
 		async () => {
-			const own = await suite.own({ jobTimeoutSeconds: 2 });
+			// 4 s: the next job runs on a replacement process just started, on a machine whose cores other
+			// suites share, and must not time out too (it did once with 2 s).
+			const own = await suite.own({ jobTimeoutSeconds: 4 });
 			const api = await newClient(own);
-			// Two million stitches: reading, writing and previews take far longer than 2 s.
+			// Two million stitches: reading, writing and previews take far longer than 4 s (about 11 s on an idle
+			// core here).
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
 			]);
