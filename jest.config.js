@@ -12,10 +12,7 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-	// Transpile only: tsconfig.test.json sets isolatedModules, so ts-jest compiles each file on its own and
-	// checks no types. `npm run typecheck` checks them once for the whole project (scripts/test.sh runs it).
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
-	},
+	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
+	transform: require('./test/support/transform'),
 	testTimeout: 30000,
 };

@@ -7,10 +7,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
-	// Transpile only (isolatedModules in tsconfig.test.json); types are checked once by `npm run typecheck`.
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
-	},
+	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
+	transform: require('../support/transform'),
 	globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
 	globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
 	// Every n8n command is a separate process of a few seconds; waits inside are bounded separately.

@@ -4,10 +4,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.e2e.ts'],
-	// Transpile only (isolatedModules in tsconfig.test.json); types are checked once by `npm run typecheck`.
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
-	},
+	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
+	transform: require('../support/transform'),
 	// One environment for the whole file; every wait inside is bounded on its own.
 	testTimeout: 900000,
 	maxWorkers: 1,

@@ -7,6 +7,17 @@ import * as registry from '../../sandbox/engine/registry';
 import { fixture, newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
+// The detectors as this (the HTTP) thread loads them, watched; worker threads load their own copies. (The
+// modules' exports are read-only bindings, so they are wrapped where they are loaded, not spied on after.)
+jest.mock('../../sandbox/engine/registry', () => {
+	const actual = jest.requireActual<typeof registry>('../../sandbox/engine/registry');
+	return { ...actual, detectFormat: jest.fn(actual.detectFormat) };
+});
+jest.mock('../../sandbox/digitiser/artwork', () => {
+	const actual = jest.requireActual<typeof artwork>('../../sandbox/digitiser/artwork');
+	return { ...actual, detectArtwork: jest.fn(actual.detectArtwork) };
+});
+
 const suite = useSandbox({ workers: 1 });
 
 describe('form fields', () => {
@@ -28,47 +39,41 @@ describe('form fields', () => {
 
 describe('content detection of uploads', () => {
 	it('runs off the HTTP thread: the process serving HTTP never calls the detectors', async () => {
-		// Spies only watch this (the HTTP) thread's modules; worker threads load their own copies.
-		const formats = jest.spyOn(registry, 'detectFormat');
-		const images = jest.spyOn(artwork, 'detectArtwork');
-		try {
-			const api = await newClient(suite.sandbox);
-			const png = Buffer.from(
-				'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-				'base64',
-			);
-			const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
-				{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
-				{ field: 'files[]', name: 'Star.EXP', bytes: fixture('Star.EXP') },
-			]);
-			expect(accepted.status).toBe(202);
-			const job = await api.waitForJob('conversion', accepted.body.jobs[1].id);
-			expect(job.source).toMatchObject({
-				extension: 'exp',
-				checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
-			});
-			const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
-				{ name: 'logo.png', bytes: png },
-			]);
-			expect(refused.status).toBe(422);
-			expect(refused.body.errors.file).toEqual([
-				expect.stringMatching(/not a readable embroidery/),
-			]);
-			const digitising = await api.createJob(
-				{
-					workflow: 'digitising',
-					format: 'pes',
-					width_mm: 50,
-					colour_count: 2,
-				},
-				[{ name: 'logo.png', bytes: png }],
-			);
-			expect(digitising.status).toBe(202);
-			expect(formats).not.toHaveBeenCalled();
-			expect(images).not.toHaveBeenCalled();
-		} finally {
-			formats.mockRestore();
-			images.mockRestore();
-		}
+		const formats = jest.mocked(registry.detectFormat);
+		const images = jest.mocked(artwork.detectArtwork);
+		formats.mockClear();
+		images.mockClear();
+		const api = await newClient(suite.sandbox);
+		const png = Buffer.from(
+			'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+			'base64',
+		);
+		const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+			{ field: 'files[]', name: 'Star.DST', bytes: fixture('Star.DST') },
+			{ field: 'files[]', name: 'Star.EXP', bytes: fixture('Star.EXP') },
+		]);
+		expect(accepted.status).toBe(202);
+		const job = await api.waitForJob('conversion', accepted.body.jobs[1].id);
+		expect(job.source).toMatchObject({
+			extension: 'exp',
+			checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
+		});
+		const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+			{ name: 'logo.png', bytes: png },
+		]);
+		expect(refused.status).toBe(422);
+		expect(refused.body.errors.file).toEqual([expect.stringMatching(/not a readable embroidery/)]);
+		const digitising = await api.createJob(
+			{
+				workflow: 'digitising',
+				format: 'pes',
+				width_mm: 50,
+				colour_count: 2,
+			},
+			[{ name: 'logo.png', bytes: png }],
+		);
+		expect(digitising.status).toBe(202);
+		expect(formats).not.toHaveBeenCalled();
+		expect(images).not.toHaveBeenCalled();
 	});
 });
