@@ -216,7 +216,7 @@ function previewSize(pattern: Pattern, maxSizePx: number): { width: number; heig
 	return bounds ? layoutFor(bounds, maxSizePx) : { width: maxSizePx, height: maxSizePx };
 }
 
-/** A design drawn at its preview size, ready to encode (once, or cloned to encode more than once). */
+/** A design drawn at its preview size, ready to encode as often as asked. */
 interface DrawnPreview {
 	image: Sharp;
 	format: PreviewFormat;
@@ -235,12 +235,10 @@ function drawPreview(pattern: Pattern, options: PreviewOptions): DrawnPreview {
 	return { image, format, width, height };
 }
 
-async function encodeDrawn(
-	drawn: DrawnPreview,
-	image: Sharp,
-	watermark: boolean | undefined,
-): Promise<Preview> {
+/** One encoding of a drawn preview, from a clone of its pipeline, so the drawing can be encoded again. */
+async function encodeDrawn(drawn: DrawnPreview, watermark = false): Promise<Preview> {
 	const { format, width, height } = drawn;
+	const image = drawn.image.clone();
 	const layered = watermark ? image.composite([await watermarkLayer(width, height)]) : image;
 	const bytes = await encodePreview(layered, format);
 	return { bytes, ...previewFormats[format], width, height };
@@ -251,8 +249,7 @@ export async function renderPreview(
 	pattern: Pattern,
 	options: PreviewOptions = {},
 ): Promise<Preview> {
-	const drawn = drawPreview(pattern, options);
-	return await encodeDrawn(drawn, drawn.image, options.watermark);
+	return await encodeDrawn(drawPreview(pattern, options), options.watermark);
 }
 
 /**
@@ -265,8 +262,8 @@ export async function renderPreviewPair(
 ): Promise<{ original: Preview; watermarked: Preview }> {
 	const drawn = drawPreview(pattern, options);
 	const [original, watermarked] = await Promise.all([
-		encodeDrawn(drawn, drawn.image.clone(), false),
-		encodeDrawn(drawn, drawn.image.clone(), true),
+		encodeDrawn(drawn, false),
+		encodeDrawn(drawn, true),
 	]);
 	return { original, watermarked };
 }
