@@ -4,8 +4,8 @@
  * many tries, the service sees one creation and one unlock (one charge). A 410 is an answer the transport does
  * not send again, so each of n8n's tries asks for the file once and the test needs no backoff; the same runs with
  * downloads answering 503, which the transport tries five times with backoff, are test/nodes/retryOnFail.test.ts
- * (n8n-core, driven clock). The service is the suite's sandbox behind
- * a loopback proxy that counts every request and answers the file downloads itself (test/support/variantService.ts).
+ * (n8n-core, driven clock). The service is the suite's sandbox behind a loopback proxy that counts every
+ * request and answers the file downloads itself (test/support/variantService.ts).
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
