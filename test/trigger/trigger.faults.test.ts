@@ -50,9 +50,10 @@ describe('Embroidery Trigger under faults', () => {
 			const created: string[] = [];
 			for (let round = 0; round < 4; round++) {
 				// Jobs are created without faults: this test is about the trigger's requests, not the test's own.
-				await admin.setFaults({ ...calmNetwork, engineFailureRate: 0.3 });
+				// Half of them fail: that none of the 16 fails has a chance of 1 in 65,536 (at 30%, it was 1 in 300).
+				await admin.setFaults({ ...calmNetwork, engineFailureRate: 0.5 });
 				created.push(...(await convert(account, 4)));
-				await admin.setFaults({ ...networkTrouble, engineFailureRate: 0.3 });
+				await admin.setFaults({ ...networkTrouble, engineFailureRate: 0.5 });
 				await trigger.poll();
 				if (round % 2 === 1) await activateDespiteFaults(trigger, true);
 				await trigger.poll();
