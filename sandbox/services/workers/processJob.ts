@@ -6,7 +6,7 @@ import { digitise } from '../../digitiser';
 import { widthMmBounds } from '../../domain/jobs';
 import { hoopWarning, listFormats, readPattern, writePattern, type Pattern } from '../../engine';
 import { measurePattern } from '../../engine/metrics';
-import { renderPreviewPair } from '../../engine/preview';
+import { previewPairOf } from './recentPreviews';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 
 /**
@@ -55,7 +55,7 @@ export async function processJob(task: JobTask): Promise<TaskResult> {
 			info?.extension ?? task.format,
 			info?.mimeType ?? 'application/octet-stream',
 		);
-		const { original, watermarked } = await renderPreviewPair(pattern, { format: 'png' });
+		const { original, watermarked } = await previewPairOf(pattern);
 		return {
 			ok: true,
 			metrics: {
