@@ -1,14 +1,13 @@
 import sharp, { type Metadata } from 'sharp';
 
 import { findForeground } from './background';
+import { detectArtwork, type ArtworkType } from './detect';
 import { DigitiseError } from './errors';
 import { ceil, floor, max, min, round, sqrt } from './math';
 import { croppedSvg, makeSvgSafe, wholeSvg, type SafeSvg } from './svg';
 
 /** Artwork file extensions the digitising workflow accepts. */
 export const artworkInputs = ['jpg', 'jpeg', 'png', 'svg', 'webp'];
-
-export type ArtworkType = 'png' | 'jpeg' | 'webp' | 'svg';
 
 /** Largest source image sharp may open: above this a small file is treated as a decompression bomb. */
 export const maxInputPixels = 50_000_000;
@@ -20,33 +19,6 @@ const maxWorkingPixels = 4_000_000;
 const probePixels = 1_000_000;
 /** Taller than any embroidery hoop; a sign of a wrongly proportioned artwork. */
 const maxHeightMm = 1000;
-
-function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
-	return signature.every((value, index) => bytes[offset + index] === value);
-}
-
-/** The artwork's type judged by its content, never by its name. */
-export function detectArtwork(bytes: Uint8Array): ArtworkType | null {
-	if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
-	if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
-	if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
-		return 'webp';
-	return looksLikeSvg(bytes) ? 'svg' : null;
-}
-
-function looksLikeSvg(bytes: Uint8Array): boolean {
-	let text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 8192));
-	text = text.replace(/^\uFEFF/, '');
-	// Skip the prologue an SVG may carry before its root element.
-	for (;;) {
-		text = text.trimStart();
-		const prologue =
-			/^(<\?xml[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)/i.exec(text);
-		if (!prologue) break;
-		text = text.slice(prologue[0].length);
-	}
-	return /^<svg[\s>]/.test(text) || /^<[A-Za-z_][\w.-]*:svg[\s>]/.test(text);
-}
 
 /** The artwork's design (its margins and backdrop cropped away) as an RGBA raster on the working grid. */
 export interface Artwork {

@@ -1,6 +1,7 @@
 /** The digitiser's public surface: artwork in, a sewable pattern out. */
-export { artworkInputs, detectArtwork } from './artwork';
-export type { ArtworkType } from './artwork';
+export { artworkInputs } from './artwork';
+export { detectArtwork } from './detect';
+export type { ArtworkType } from './detect';
 export { digitise } from './digitise';
 export type { DigitiseOptions, DigitiseResult } from './digitise';
 export { DigitiseError } from './errors';

@@ -2,7 +2,7 @@
  * What the sandbox reads of an upload's content: its form fields within bounds, its files' formats
  * off the HTTP thread.
  */
-import * as artwork from '../../sandbox/digitiser/artwork';
+import * as artwork from '../../sandbox/digitiser/detect';
 import * as registry from '../../sandbox/engine/registry';
 import { fixture, newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
@@ -13,8 +13,8 @@ jest.mock('../../sandbox/engine/registry', () => {
 	const actual = jest.requireActual<typeof registry>('../../sandbox/engine/registry');
 	return { ...actual, detectFormat: jest.fn(actual.detectFormat) };
 });
-jest.mock('../../sandbox/digitiser/artwork', () => {
-	const actual = jest.requireActual<typeof artwork>('../../sandbox/digitiser/artwork');
+jest.mock('../../sandbox/digitiser/detect', () => {
+	const actual = jest.requireActual<typeof artwork>('../../sandbox/digitiser/detect');
 	return { ...actual, detectArtwork: jest.fn(actual.detectArtwork) };
 });
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
-import { detectArtwork } from '../../digitiser';
-import { detectFormat } from '../../engine';
+// The detectors' own modules, not the engine's and digitiser's whole surface: the thread starts with the
+// first upload of every sandbox, and telling what a file is needs neither sharp nor the digitiser.
+import { detectArtwork } from '../../digitiser/detect';
+import { detectFormat } from '../../engine/registry';
 
 /** One uploaded source to look at, by path; plain data for the inspection thread. */
 export interface InspectionRequest {
