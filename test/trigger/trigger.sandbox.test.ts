@@ -10,7 +10,7 @@ import {
 } from '../support/n8n-poll';
 import { useSandbox } from '../support/sandboxFixture';
 import type { Faults } from '../support/sandbox';
-import { convert, digitise, newAccount, waitUntilEnded } from './support/sandboxJobs';
+import { convert, digitise, newAccount, waitUntilEnded, type Account } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
@@ -29,6 +29,21 @@ async function withFaults<T>(faults: Faults, fn: () => Promise<T>): Promise<T> {
 	} finally {
 		await admin.clearFaults();
 	}
+}
+
+/**
+ * One conversion that the trigger's next poll sees unfinished: the sandbox starts no job until that poll is
+ * done (a Star converts in tens of milliseconds, often before a poll can follow its upload).
+ */
+async function convertSeenUnfinished(
+	account: Account,
+	trigger: ActiveTriggerHarness,
+): Promise<string> {
+	return await withFaults({ processingPaused: true }, async () => {
+		const [id] = await convert(account, 1);
+		expect(await trigger.poll()).toBeNull();
+		return id;
+	});
 }
 
 function idsOf(items: INodeExecutionData[]): string[] {
@@ -169,8 +184,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 			credentials: account.credentials,
 		});
 		await trigger.activate();
-		const [id] = await convert(account, 1);
-		expect(await trigger.poll()).toBeNull();
+		const id = await convertSeenUnfinished(account, trigger);
 		const savedBefore = JSON.stringify(trigger.savedStaticData());
 		await waitUntilEnded(account, [id]);
 		expect(await trigger.restart()).toEqual([
@@ -192,8 +206,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		const [whileActive] = await convert(account, 1);
 		await waitUntilEnded(account, [whileActive]);
 		expect(idsOf((await trigger.poll()) ?? [])).toEqual([whileActive]);
-		const [pending] = await convert(account, 1);
-		expect(await trigger.poll()).toBeNull();
+		const pending = await convertSeenUnfinished(account, trigger);
 		// Deactivated: no polls. The job ends meanwhile; then the user publishes the workflow again.
 		await waitUntilEnded(account, [pending]);
 		expect(await trigger.activate('activate')).toBeNull();
@@ -214,9 +227,8 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 			credentials: account.credentials,
 		});
 		await trigger.activate();
-		const [first] = await convert(account, 1);
-		// This poll sees the job unfinished (it emits nothing), so only a follow-up can find its ending.
-		expect(await trigger.poll()).toBeNull();
+		// The first poll sees the job unfinished (it emits nothing), so only a follow-up can find its ending.
+		const first = await convertSeenUnfinished(account, trigger);
 		const later = await convert(account, 50);
 		const statuses = await waitUntilEnded(account, later, 90_000);
 		expect(statuses.has(first)).toBe(false);
@@ -293,8 +305,7 @@ describe("Embroidery Trigger under n8n's poll cursor (each poll reads its own co
 				pollCursor: true,
 			});
 			expect(await trigger.activate('activate')).toBeNull();
-			const [id] = await convert(account, 1);
-			expect(await trigger.poll()).toBeNull();
+			const id = await convertSeenUnfinished(account, trigger);
 			await waitUntilEnded(account, [id]);
 			expect(idsOf((await trigger.poll()) ?? [])).toEqual([id]);
 			expect(await trigger.poll()).toBeNull();
