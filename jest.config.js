@@ -4,8 +4,8 @@ const { availableParallelism } = require('node:os');
 module.exports = {
 	// Two workers per core: many files spend much of their time waiting (on a sandbox's jobs, a real-time
 	// window, a child process), and one worker per core kept two cores less than half busy (555 s of CPU in a
-	// 609 s run). Files are
-	// independent (every sandbox on a free port with a temporary data folder), so they run side by side.
+	// 609 s run). Files are independent (every sandbox on a free port with a temporary data folder), so they
+	// run side by side.
 	maxWorkers: 2 * availableParallelism(),
 	testSequencer: '<rootDir>/test/support/sequencer.js',
 	testEnvironment: 'node',
