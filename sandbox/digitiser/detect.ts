@@ -2,7 +2,8 @@
 
 export type ArtworkType = 'png' | 'jpeg' | 'webp' | 'svg';
 
-function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
+/** Whether `bytes` hold `signature` from `offset` on: a file type's magic number. */
+export function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
 	return signature.every((value, index) => bytes[offset + index] === value);
 }
 

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 
+import { startsWith } from './detect';
 import { DigitiseError } from './errors';
 
 /**
@@ -421,8 +422,7 @@ function dataImage(uri: string): Buffer {
 	const bytes = /;base64$/i.test(meta)
 		? Buffer.from(payload.replace(/\s+/g, ''), 'base64')
 		: Buffer.from(decodeURIComponent(payload), 'latin1');
-	const is = (signature: number[], offset = 0) =>
-		signature.every((value, index) => bytes[offset + index] === value);
+	const is = (signature: number[], offset = 0) => startsWith(bytes, signature, offset);
 	const raster =
 		is([0x89, 0x50, 0x4e, 0x47]) ||
 		is([0xff, 0xd8, 0xff]) ||
