@@ -11,10 +11,11 @@ import { loadFixture } from '../engine/support/referenceDecoding';
 /** A fresh copy of the Star, read again from its file: the same design in a different Pattern. */
 const star = (): Pattern => readPattern(loadFixture('Star.DST').bytes);
 
-function moved(pattern: Pattern, dx: number): Pattern {
-	const copy = star();
-	copy.xs.set(pattern.xs.subarray(0, pattern.length).map((x) => x + dx));
-	return copy;
+/** The Star moved `dx` to the right: another design, though drawn the same. */
+function starMovedBy(dx: number): Pattern {
+	const moved = star();
+	for (let i = 0; i < moved.length; i++) moved.xs[i] += dx;
+	return moved;
 }
 
 describe('the engine process previews of the last designs it drew', () => {
@@ -55,7 +56,7 @@ describe('the engine process previews of the last designs it drew', () => {
 
 	it(`keeps the last ${RECENT_PREVIEWS} designs only, and draws an older one again`, async () => {
 		const oldest = await previewPairOf(star());
-		const newer = Array.from({ length: RECENT_PREVIEWS }, (_, index) => moved(star(), index + 1));
+		const newer = Array.from({ length: RECENT_PREVIEWS }, (_, index) => starMovedBy(index + 1));
 		for (const pattern of newer) await previewPairOf(pattern);
 		// The newest are still there, the Star is not: drawn again, into new buffers with the same bytes.
 		const newest = newer[newer.length - 1];
