@@ -15,4 +15,7 @@ module.exports = {
 	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
 	transform: require('./test/support/transform'),
 	testTimeout: 30000,
+	// A sandbox per worker for the files that need only a plain service (test/support/workerSandboxes.ts).
+	globalSetup: '<rootDir>/test/support/global-setup.ts',
+	globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { packageName, registerNodeType } from '../support/n8n';
 import type { ApiCredentials } from '../support/n8n';
-import { embroideryItem, itemsOf, run, useSandbox } from '../nodes/support/sandboxRun';
+import { embroideryItem, itemsOf, run, useWorkerSandbox } from '../nodes/support/sandboxRun';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.
 const { Embroidery } =
@@ -22,7 +22,7 @@ tool.description = {
 };
 registerNodeType(toolType, tool);
 
-const env = useSandbox();
+const env = useWorkerSandbox();
 const v3 = { typeVersion: 3 };
 const asTool = { typeVersion: 3, nodeType: toolType };
 

@@ -1,11 +1,11 @@
 /** The Embroidery Trigger's Simplify (version 1.1) through n8n-core's real PollContext against the sandbox. */
-import { useSandbox } from '../support/sandboxFixture';
+import { useWorkerSandbox } from '../support/sandboxFixture';
 import { ActiveTriggerHarness, testTriggerManually } from '../support/n8n-poll';
 import { convert, newAccount, waitUntilEnded } from '../trigger/support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
-const { sandbox, admin } = useSandbox();
+const { sandbox, admin } = useWorkerSandbox();
 
 const both = { events: ['completed', 'failed'], workflow: 'both' };
 

@@ -18,7 +18,7 @@ import type { FailedRequest } from '../../nodes/Embroidery/transport/errors';
 import { explain, unlockUnknownAdvice } from '../../nodes/Embroidery/transport/explanations';
 import { routes } from '../../nodes/Embroidery/transport/routes';
 import type { ApiCredentials } from '../support/n8n';
-import { embroideryItem, run, useSandbox } from './support/sandboxRun';
+import { embroideryItem, run, useWorkerSandbox } from './support/sandboxRun';
 
 const { Embroidery } =
 	require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
@@ -149,7 +149,7 @@ function transportWording(): Said[] {
 	return said;
 }
 
-const env = useSandbox();
+const env = useWorkerSandbox();
 const v3 = { typeVersion: 3, onError: 'continueRegularOutput' as const };
 const unknownJob = { __rl: true, mode: 'id', value: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7' };
 

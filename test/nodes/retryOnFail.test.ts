@@ -13,12 +13,12 @@ import { defaultRetryPolicy, useClock, wallClock } from '../../nodes/Embroidery/
 import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/sandboxFixture';
+import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(180_000);
 
-const { sandbox, admin } = useSandbox();
+const { sandbox, admin } = useWorkerSandbox();
 const variant = useVariantService(sandbox);
 
 /** Three tries, one second apart (n8n waits at least that long: a wait of 0 is read as 1000 ms). */

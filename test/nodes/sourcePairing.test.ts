@@ -8,7 +8,7 @@ import { pairBySourceName } from '../../nodes/Embroidery/helpers/jobCreation/sou
 import { createAndWait } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials } from '../support/n8n';
-import { useSandbox, useVariantService } from '../support/sandboxFixture';
+import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
 import { embroideryItem, itemsOf } from './support/sandboxRun';
 
 jest.setTimeout(120_000);
@@ -65,7 +65,7 @@ describe('pairBySourceName', () => {
 });
 
 describe('Create with Wait and Combine Items, against a service that answers the creation in another order', () => {
-	const { sandbox, admin } = useSandbox();
+	const { sandbox, admin } = useWorkerSandbox();
 	const variant = useVariantService(sandbox);
 
 	async function credentials(): Promise<ApiCredentials> {

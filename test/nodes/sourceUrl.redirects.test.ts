@@ -11,9 +11,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { treatLoopbackAsPublic, useResolver } from '../../nodes/Embroidery/transport';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
 import { createFromUrl } from '../support/jobParameters';
-import { fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
+import { fixture, itemsOf, run, useWorkerSandbox } from './support/sandboxRun';
 
-const env = useSandbox();
+const env = useWorkerSandbox();
 
 const publicStandIn = '127.0.0.2';
 const publicName = 'www.public-artwork.test';

@@ -10,9 +10,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { sourceUrlLimits, useResolver } from '../../nodes/Embroidery/transport';
 import { listenOnLoopback } from '../support/loopback';
 import { createFromUrl } from '../support/jobParameters';
-import { fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
+import { fixture, itemsOf, run, useWorkerSandbox } from './support/sandboxRun';
 
-const env = useSandbox();
+const env = useWorkerSandbox();
 
 interface FileServer {
 	port: number;

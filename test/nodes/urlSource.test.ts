@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
 import { binaryBuffer } from '../support/n8n';
-import { artworkSvg, fixture, itemsOf, run, useSandbox } from './support/sandboxRun';
+import { artworkSvg, fixture, itemsOf, run, useWorkerSandbox } from './support/sandboxRun';
 import { listenOnLoopback } from '../support/loopback';
 
-const env = useSandbox();
+const env = useWorkerSandbox();
 
 interface FileServer {
 	url: string;

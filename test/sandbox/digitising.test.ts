@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 
 import { newClient } from './support/apiClient';
-import { useSandbox } from '../support/sandboxFixture';
+import { useWorkerSandbox } from '../support/sandboxFixture';
 
-const suite = useSandbox({ workers: 2 });
+const suite = useWorkerSandbox();
 
 const logo = Buffer.from(
 	'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120">' +

@@ -2,9 +2,9 @@
 import { writePattern } from '../../sandbox/engine';
 import { driftingXxx, explodingPattern, randomSource } from '../../bench/fuzz-inputs';
 import { newClient } from './support/apiClient';
-import { useSandbox } from '../support/sandboxFixture';
+import { useWorkerSandbox } from '../support/sandboxFixture';
 
-const suite = useSandbox({ workers: 1 });
+const suite = useWorkerSandbox();
 
 describe('the engine ceilings, over HTTP', () => {
 	/** Milliseconds from the job's `processing` event to its `failed` one. */

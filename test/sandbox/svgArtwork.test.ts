@@ -7,10 +7,10 @@ import { createServer } from 'node:http';
 
 import { billionLaughs, pngBomb } from '../../bench/fuzz-inputs';
 import { newClient } from './support/apiClient';
-import { useSandbox } from '../support/sandboxFixture';
+import { useWorkerSandbox } from '../support/sandboxFixture';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
 
-const suite = useSandbox({ workers: 1 });
+const suite = useWorkerSandbox();
 
 describe('hostile SVG artwork', () => {
 	it(

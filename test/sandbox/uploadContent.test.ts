@@ -5,7 +5,7 @@
 import * as artwork from '../../sandbox/digitiser/detect';
 import * as registry from '../../sandbox/engine/registry';
 import { fixture, newClient } from './support/apiClient';
-import { useSandbox } from '../support/sandboxFixture';
+import { useWorkerSandbox } from '../support/sandboxFixture';
 
 // The detectors as this (the HTTP) thread loads them, watched; worker threads load their own copies. (The
 // modules' exports are read-only bindings, so they are wrapped where they are loaded, not spied on after.)
@@ -18,7 +18,7 @@ jest.mock('../../sandbox/digitiser/detect', () => {
 	return { ...actual, detectArtwork: jest.fn(actual.detectArtwork) };
 });
 
-const suite = useSandbox({ workers: 1 });
+const suite = useWorkerSandbox();
 
 describe('form fields', () => {
 	it('refuses a field over 1 KB and more than 20 fields with 422 instead of cutting them short', async () => {

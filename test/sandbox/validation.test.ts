@@ -1,9 +1,9 @@
 import { Api, fixture, newClient } from './support/apiClient';
-import { useSandbox } from '../support/sandboxFixture';
+import { useWorkerSandbox } from '../support/sandboxFixture';
 
 let api: Api;
 
-const suite = useSandbox({ workers: 1 });
+const suite = useWorkerSandbox();
 beforeEach(async () => {
 	api = await newClient(suite.sandbox, { plan: 'internal' });
 });

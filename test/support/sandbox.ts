@@ -4,6 +4,9 @@ import type { RunningSandbox } from '../../sandbox';
 export { startSandbox } from '../../sandbox';
 export type { RunningSandbox, SandboxOptions } from '../../sandbox';
 
+/** Where a sandbox answers and the token of its control API: all a file needs of a sandbox it shares. */
+export type SandboxAddress = Pick<RunningSandbox, 'baseUrl' | 'origin' | 'adminToken'>;
+
 export type Plan = 'free' | 'credits' | 'subscription' | 'internal';
 export type Ability = 'formats:read' | 'usage:read' | 'jobs:read' | 'jobs:write';
 export const allAbilities: Ability[] = ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'];
@@ -110,6 +113,15 @@ export class SandboxAdmin {
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 }
+
+/**
+ * What a file may do on a sandbox it shares with other files: accounts and keys of its own, nothing that
+ * reaches the whole service (faults, clock, reset).
+ */
+export type AccountsAdmin = Pick<
+	SandboxAdmin,
+	'createAccount' | 'createAccountWithKey' | 'createKey' | 'revokeKey' | 'usage'
+>;
 
 export function sandboxAdmin(sandbox: Pick<RunningSandbox, 'origin' | 'adminToken'>): SandboxAdmin {
 	return new SandboxAdmin(sandbox);

@@ -1,11 +1,19 @@
 /**
  * The one fixture builder of every suite that runs against a real sandbox (sandbox, action node, trigger,
- * trust, editor): a sandbox started before a file's (or a describe block's) tests and closed after them,
- * with its control client, plus sandboxes of a single test's own, and the variant service put in front of one.
+ * trust, editor): the jest worker's sandbox for files that need only a plain service, a sandbox started
+ * before a file's (or a describe block's) tests and closed after them, with its control client, plus
+ * sandboxes of a single test's own, and the variant service put in front of one.
  */
 import { sandboxAdmin, startSandbox } from './sandbox';
-import type { RunningSandbox, SandboxAdmin, SandboxOptions } from './sandbox';
+import type {
+	AccountsAdmin,
+	RunningSandbox,
+	SandboxAddress,
+	SandboxAdmin,
+	SandboxOptions,
+} from './sandbox';
 import { startVariantService, type VariantService } from './variantService';
+import { workerSandbox } from './workerSandboxes';
 import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
 
 /**
@@ -74,16 +82,41 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
 	afterAll(async () => {
 		await state.sandbox?.close();
 	});
-	const started = <T>(value: T | undefined): T => {
-		if (value === undefined)
-			throw new Error('The sandbox has not started: use it inside a test or a hook');
-		return value;
-	};
 	return {
 		own: owned.own,
 		sandbox: liveHandle(() => started(state.sandbox)),
 		admin: liveHandle(() => started(state.admin)),
 	};
+}
+
+export interface WorkerSandboxFixture {
+	/** The jest worker's sandbox (usable in tests and hooks, not at the top level of the file). */
+	sandbox: SandboxAddress;
+	/** Accounts and keys only: the worker's later files share the sandbox's faults, clock and data. */
+	admin: AccountsAdmin;
+}
+
+/**
+ * The sandbox of the jest worker (test/support/workerSandboxes.ts), shared with the worker's other files, for
+ * a file whose tests make their own accounts and change nothing service-wide; `useSandbox` otherwise.
+ */
+export function useWorkerSandbox(): WorkerSandboxFixture {
+	jest.setTimeout(suiteTimeoutMs);
+	const state: { sandbox?: SandboxAddress; admin?: AccountsAdmin } = {};
+	beforeAll(async () => {
+		state.sandbox = await workerSandbox();
+		state.admin = sandboxAdmin(state.sandbox);
+	});
+	return {
+		sandbox: liveHandle(() => started(state.sandbox)),
+		admin: liveHandle(() => started(state.admin)),
+	};
+}
+
+function started<T>(value: T | undefined): T {
+	if (value === undefined)
+		throw new Error('The sandbox has not started: use it inside a test or a hook');
+	return value;
 }
 
 /**
@@ -92,7 +125,7 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
  * Retries of a failing request wait 20 ms instead of seconds (the count of tries stays).
  */
 export function useVariantService(
-	sandbox: RunningSandbox,
+	sandbox: SandboxAddress,
 	restoreAfterEach: object[] = [],
 ): VariantService {
 	const state: { variant?: VariantService } = {};

@@ -7,12 +7,12 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { useClock, wallClock } from '../../nodes/Embroidery/transport/clock';
 import { pollLimits } from '../../nodes/Embroidery/trigger/pollTrigger';
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../support/n8n-poll';
-import { useSandbox, useVariantService } from '../support/sandboxFixture';
+import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(240_000);
 
-const { sandbox, admin } = useSandbox();
+const { sandbox, admin } = useWorkerSandbox();
 const variant = useVariantService(sandbox, [pollLimits]);
 
 /** A real second is 100 seconds of the node's clock. */

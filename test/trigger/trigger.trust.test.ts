@@ -6,13 +6,13 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { pollLimits } from '../../nodes/Embroidery/trigger/pollTrigger';
 import { ActiveTriggerHarness, binaryBuffer, collectLoggedWarnings } from '../support/n8n-poll';
-import { useSandbox, useVariantService } from '../support/sandboxFixture';
+import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import type { Account } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);
 
-const { sandbox, admin } = useSandbox();
+const { sandbox, admin } = useWorkerSandbox();
 const variant = useVariantService(sandbox, [pollLimits]);
 
 /** An active trigger of a fresh account that talks to the variant service; jobs are made straight at the sandbox. */

@@ -2,9 +2,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/n8n';
 import type { ApiCredentials, InputItem, NodeRun, RunNodeOptions } from '../../support/n8n';
-import { useSandbox as useSharedSandbox } from '../../support/sandboxFixture';
+import {
+	useSandbox as useFileSandbox,
+	useWorkerSandbox as useSharedSandbox,
+} from '../../support/sandboxFixture';
 import { allAbilities } from '../../support/sandbox';
-import type { Ability, NewAccount } from '../../support/sandbox';
+import type { AccountsAdmin, Ability, NewAccount, SandboxAddress } from '../../support/sandbox';
 
 import { fixture } from '../../support/embroideryFiles';
 
@@ -32,12 +35,24 @@ export function artworkItem(field = 'data'): InputItem {
 	};
 }
 
-/**
- * One sandbox per test file (the shared fixture), and a fresh account and key per test so rate
- * limits never interfere.
- */
+/** The file's own sandbox (`useSandbox` of sandboxFixture.ts), and a fresh account and key per test. */
 export function useSandbox() {
-	const fixture = useSharedSandbox();
+	return withCredentials(useFileSandbox());
+}
+
+/**
+ * The jest worker's sandbox (`useWorkerSandbox` of sandboxFixture.ts), for files that change nothing
+ * service-wide, and a fresh account and key per test.
+ */
+export function useWorkerSandbox() {
+	return withCredentials(useSharedSandbox());
+}
+
+/** A sandbox fixture, plus credentials of a fresh account and key, so rate limits never interfere. */
+function withCredentials<Admin extends AccountsAdmin>(fixture: {
+	sandbox: SandboxAddress;
+	admin: Admin;
+}) {
 	return {
 		sandbox: () => fixture.sandbox,
 		admin: () => fixture.admin,

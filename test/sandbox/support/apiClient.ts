@@ -2,7 +2,7 @@ import {
 	sandboxAdmin,
 	type Ability,
 	type NewAccount,
-	type RunningSandbox,
+	type SandboxAddress,
 } from '../../support/sandbox';
 
 import { fixture } from '../../support/embroideryFiles';
@@ -24,7 +24,7 @@ export interface Upload {
 /** A plain v1 client over real HTTP (Node's fetch), the way an outside program calls the service. */
 export class Api {
 	constructor(
-		readonly sandbox: RunningSandbox,
+		readonly sandbox: SandboxAddress,
 		readonly key: string | null,
 	) {}
 
@@ -121,7 +121,7 @@ export class Api {
 
 /** A new account of the given plan with a key holding all four abilities, ready to call. */
 export async function newClient(
-	sandbox: RunningSandbox,
+	sandbox: SandboxAddress,
 	account: NewAccount = { plan: 'credits' },
 	abilities?: Ability[],
 ): Promise<Api & { accountId: string; keyId: string }> {

@@ -1,6 +1,6 @@
 import { clock } from '../../../nodes/Embroidery/transport/clock';
 import { Api, fixture } from '../../sandbox/support/apiClient';
-import type { Plan, RunningSandbox, SandboxAdmin } from '../../support/sandbox';
+import type { AccountsAdmin, Plan, SandboxAddress } from '../../support/sandbox';
 
 export interface Account {
 	/** Creates and inspects jobs, with its own key so its requests do not count against the trigger's rate limit. */
@@ -10,8 +10,8 @@ export interface Account {
 }
 
 export async function newAccount(
-	admin: SandboxAdmin,
-	sandbox: RunningSandbox,
+	admin: AccountsAdmin,
+	sandbox: SandboxAddress,
 	plan: Plan = 'credits',
 ): Promise<Account> {
 	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
