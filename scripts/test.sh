@@ -4,7 +4,7 @@
 # (test/e2e/run.sh: the two n8n versions of scripts/n8n.sh, on Node 24 and 22, queue mode when present).
 #
 # Every core is used: the n8n installs download during the checks; lint, scan and the type check run
-# side by side once the build is done; jest runs a worker per core; the end-to-end environments run
+# side by side once the build is done; jest runs two workers per core; the end-to-end environments run
 # side by side (each has its own sandbox, n8n ports, user folder and data, see test/e2e/run.sh).
 # Every tier runs even when an earlier one failed (the end-to-end runs need the build), and the run ends
 # with a summary: each tier's time and test count, then the line "N passed, N failed".
