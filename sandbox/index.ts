@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import { signInUrl } from './http/pages/layout';
 import { buildServer } from './http/server';
 import { defaultWorkerMemoryMb, SandboxServices } from './services';
 import type { TimeSource } from './services/clock';
@@ -47,6 +48,11 @@ export interface RunningSandbox {
 	demoKey: string;
 	demoAccountId: string;
 	dataDir: string;
+	/**
+	 * A new single-use sign-in link to the account pages (/account), valid 15 minutes, for the demo
+	 * account unless another is named; `npm run sandbox` prints one at start.
+	 */
+	signInLink(accountId?: string): string;
 	/** No v1 request is being answered and no job processed: a driven clock may skip ahead. */
 	atRest(): boolean;
 	/**
@@ -110,6 +116,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		demoKey: services.demoKey,
 		demoAccountId: services.demoAccountId,
 		dataDir,
+		signInLink: (accountId = services.demoAccountId) =>
+			signInUrl(origin, services.sessions.createSignInLink(accountId).token),
 		atRest: () => services.clock.atRest,
 		close: () =>
 			(closing ??= (async () => {

@@ -6,6 +6,7 @@ import { installErrorHandlers } from './errors';
 import { multipartLimits, refuseOversizedMultipart } from './multipart';
 import { servicesPlugin } from './plugins/services';
 import { RateLimiter, defaultNetworkRateLimit } from './rateLimits';
+import { accountPages } from './routes/accountPages';
 import { controlRoutes } from './routes/control';
 import { v1Routes } from './routes/v1';
 
@@ -15,7 +16,7 @@ export interface ServerOptions {
 	networkRateLimit?: number;
 }
 
-/** The sandbox's HTTP face: v1 under /api/v1, the control API under /__sandbox. */
+/** The sandbox's HTTP face: v1 under /api/v1, the account pages under /account, the control API under /__sandbox. */
 export async function buildServer(
 	services: SandboxServices,
 	options: ServerOptions = {},
@@ -48,6 +49,7 @@ export async function buildServer(
 		prefix: '/api/v1',
 		networkRateLimit: options.networkRateLimit ?? defaultNetworkRateLimit,
 	});
+	await app.register(accountPages, { prefix: '/account' });
 	await app.register(controlRoutes, { prefix: '/__sandbox' });
 	return app;
 }

@@ -13,6 +13,22 @@ export interface Caller {
 	abilities: Ability[];
 }
 
+/** A key as its owner's list shows it: never the key, only its first characters. */
+export interface KeyListing {
+	id: string;
+	prefix: string | null;
+	abilities: Ability[];
+	createdAt: number;
+	expiresAt: number | null;
+	lastUsedAt: number | null;
+	revokedAt: number | null;
+}
+
+/** Characters of a key kept in clear for its list: "emb_sandbox_" and 8 of its random ones. */
+const keyPrefixLength = 20;
+/** Last use is recorded to the minute, so a busy key costs one write a minute, not one per request. */
+const lastUseResolutionMs = 60_000;
+
 export function hashKey(key: string): string {
 	return createHash('sha256').update(key).digest('hex');
 }
@@ -56,6 +72,8 @@ export class AuthService {
 			expires_at: expiresInSeconds === undefined ? null : now + Math.round(expiresInSeconds * 1000),
 			revoked_at: null,
 			created_at: now,
+			prefix: key.slice(0, keyPrefixLength),
+			last_used_at: null,
 		});
 		return { id, key };
 	}
@@ -71,6 +89,25 @@ export class AuthService {
 		this.keys.revoke(id, this.clock.now());
 	}
 
+	/** Revokes one of the account's own keys; another account's key is as unknown as a missing one. */
+	revokeKeyOf(accountId: string, id: string): void {
+		if (this.keys.find(id)?.account_id !== accountId) throw new NotFoundError(`No key ${id}.`);
+		this.keys.revoke(id, this.clock.now());
+	}
+
+	/** The account's keys, newest first, as its key page lists them. */
+	keysOf(accountId: string): KeyListing[] {
+		return this.keys.forAccount(accountId).map((row) => ({
+			id: row.id,
+			prefix: row.prefix,
+			abilities: JSON.parse(row.abilities) as Ability[],
+			createdAt: row.created_at,
+			expiresAt: row.expires_at,
+			lastUsedAt: row.last_used_at,
+			revokedAt: row.revoked_at,
+		}));
+	}
+
 	/** The caller behind an `Authorization` header; 401 for anything but a live key. */
 	authenticate(header: string | undefined): Caller {
 		if (!header)
@@ -84,8 +121,12 @@ export class AuthService {
 		if (!key) throw new UnauthenticatedError('Unauthenticated. The API key is not valid.');
 		if (key.revoked_at !== null)
 			throw new UnauthenticatedError('Unauthenticated. The API key has been revoked.');
-		if (key.expires_at !== null && key.expires_at <= this.clock.now()) {
+		const now = this.clock.now();
+		if (key.expires_at !== null && key.expires_at <= now) {
 			throw new UnauthenticatedError('Unauthenticated. The API key has expired.');
+		}
+		if (key.last_used_at === null || now - key.last_used_at >= lastUseResolutionMs) {
+			this.keys.touch(key.id, now);
 		}
 		return {
 			keyId: key.id,

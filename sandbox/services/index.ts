@@ -9,6 +9,7 @@ import { FileStore } from '../storage/fileStore';
 import { JobsTable } from '../storage/jobs';
 import { KeysTable } from '../storage/keys';
 import { MetaTable } from '../storage/meta';
+import { SessionsTable, SignInLinksTable } from '../storage/sessions';
 import { UploadsTable } from '../storage/uploads';
 import { AccountService } from './accounts';
 import { AuthService } from './auth';
@@ -18,6 +19,7 @@ import { noFaults, type Faults } from './faults';
 import { FileService } from './files';
 import { JobRunner } from './jobRunner';
 import { JobService } from './jobs';
+import { SessionService } from './sessions';
 import { UrlSigner } from './signing';
 import { SourceInspector } from './workers/inspector';
 import { WorkerPool } from './workers/pool';
@@ -51,6 +53,7 @@ export class SandboxServices {
 	readonly jobs: JobService;
 	readonly files: FileService;
 	readonly runner: JobRunner;
+	readonly sessions: SessionService;
 	readonly adminToken: string;
 	readonly demoKey: string;
 	faults: Faults = { ...noFaults };
@@ -80,6 +83,13 @@ export class SandboxServices {
 		this.accounts = new AccountService(accountsTable, this.clock);
 		this.auth = new AuthService(keys, accountsTable, this.clock);
 		this.billing = new BillingService(this.accounts, accountsTable, this.clock);
+		this.sessions = new SessionService(
+			this.db,
+			new SignInLinksTable(this.db),
+			new SessionsTable(this.db),
+			accountsTable,
+			this.clock,
+		);
 		this.pool = new WorkerPool(
 			Math.max(1, options.workers),
 			options.jobTimeoutMs ?? 120_000,
@@ -132,7 +142,16 @@ export class SandboxServices {
 		try {
 			// All or nothing: a failing DELETE leaves every row (and the clock) as it was.
 			transaction(this.db, () => {
-				for (const table of ['job_events', 'usage', 'jobs', 'uploads', 'api_keys', 'accounts'])
+				for (const table of [
+					'job_events',
+					'usage',
+					'jobs',
+					'uploads',
+					'api_keys',
+					'sessions',
+					'sign_in_links',
+					'accounts',
+				])
 					this.db.exec(`DELETE FROM ${table}`);
 				this.meta.set('clockOffsetMs', '0');
 			});

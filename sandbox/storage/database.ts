@@ -92,6 +92,24 @@ const migrations: string[] = [
 	// Subscriptions renew: the entitlements granted per period are restored at each renewal.
 	`ALTER TABLE accounts ADD COLUMN entitlement_grant INTEGER NOT NULL DEFAULT 0;
 	UPDATE accounts SET entitlement_grant = entitlements;`,
+	// The account pages: a key's prefix and last use for its list, one-time sign-in links and sessions.
+	`ALTER TABLE api_keys ADD COLUMN prefix TEXT;
+	ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+	CREATE INDEX api_keys_by_account ON api_keys(account_id, created_at DESC);
+	CREATE TABLE sign_in_links (
+		token_hash TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts(id),
+		expires_at INTEGER NOT NULL,
+		used_at INTEGER,
+		created_at INTEGER NOT NULL
+	);
+	CREATE TABLE sessions (
+		id_hash TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts(id),
+		csrf_token TEXT NOT NULL,
+		expires_at INTEGER NOT NULL,
+		created_at INTEGER NOT NULL
+	);`,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

@@ -12,6 +12,10 @@ export interface KeyRow {
 	expires_at: number | null;
 	revoked_at: number | null;
 	created_at: number;
+	/** The key's first characters, shown in its list so the owner can tell keys apart; null before it was kept. */
+	prefix: string | null;
+	/** When the key last authenticated a request, to the minute (see AuthService.authenticate). */
+	last_used_at: number | null;
 }
 
 const keyColumns = [
@@ -22,6 +26,8 @@ const keyColumns = [
 	'expires_at',
 	'revoked_at',
 	'created_at',
+	'prefix',
+	'last_used_at',
 ] as const satisfies ReadonlyArray<keyof KeyRow>;
 
 export class KeysTable {
@@ -39,6 +45,17 @@ export class KeysTable {
 
 	find(id: string): KeyRow | undefined {
 		return this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+	}
+
+	/** The account's keys, newest first. */
+	forAccount(accountId: string): KeyRow[] {
+		return this.db
+			.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC')
+			.all(accountId) as unknown as KeyRow[];
+	}
+
+	touch(id: string, at: number): void {
+		this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
 	}
 
 	revoke(id: string, at: number): boolean {

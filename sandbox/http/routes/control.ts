@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewAccount } from '../../services/accounts';
 import { UnauthenticatedError, ValidationError } from '../../services/errors';
 import { mergeFaults } from '../../services/faults';
+import { signInUrl } from '../pages/layout';
 
 /** The control API for tests and demos, under /__sandbox; not part of v1. */
 export async function controlRoutes(app: FastifyInstance): Promise<void> {
@@ -31,6 +32,14 @@ export async function controlRoutes(app: FastifyInstance): Promise<void> {
 		id: request.params.id,
 		freeUsage: services.billing.freeUsage(services.accounts.account(request.params.id).id),
 	}));
+
+	app.post<{ Params: { id: string } }>('/accounts/:id/sign-in-links', async (request, reply) => {
+		const { token, expiresAt } = services.sessions.createSignInLink(request.params.id);
+		return reply.code(201).send({
+			url: signInUrl(`${request.protocol}://${request.host}`, token),
+			expiresAt: new Date(expiresAt).toISOString(),
+		});
+	});
 
 	app.post<{ Body: { accountId: string; abilities: unknown; expiresInSeconds?: number } }>(
 		'/keys',

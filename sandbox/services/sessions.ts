@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import type { AccountsTable } from '../storage/accounts';
+import { transaction } from '../storage/database';
+import type { SessionsTable, SignInLinksTable } from '../storage/sessions';
+import type { DatabaseSync } from 'node:sqlite';
+import type { SandboxClock } from './clock';
+import { ApiError, NotFoundError } from './errors';
+
+/** How long a sign-in link can be used: long enough to copy it from a terminal, short enough to leak little. */
+export const signInLinkTtlSeconds = 15 * 60;
+/** How long a page session lasts after sign-in. */
+export const sessionTtlSeconds = 12 * 60 * 60;
+
+/** A signed-in visitor of the account pages. */
+export interface PageSession {
+	accountId: string;
+	/** What every form of the session sends back; compared on every POST. */
+	csrfToken: string;
+	expiresAt: number;
+}
+
+/** A sign-in link that was used already, has expired or was never issued: the page says which. */
+export class SignInLinkRefusedError extends ApiError {
+	constructor(
+		status: 404 | 410,
+		readonly reason: 'used' | 'expired' | 'unknown',
+		message: string,
+	) {
+		super(status, message);
+	}
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+const token = () => randomBytes(32).toString('base64url');
+
+/**
+ * Sign-in to the account pages: one-time links the operator mints, and the sessions they open.
+ * Links and session ids are stored as SHA-256 hashes, like API keys, so the database alone opens nothing.
+ */
+export class SessionService {
+	constructor(
+		private readonly db: DatabaseSync,
+		private readonly links: SignInLinksTable,
+		private readonly sessions: SessionsTable,
+		private readonly accounts: AccountsTable,
+		private readonly clock: SandboxClock,
+	) {}
+
+	/** A new single-use link token for the account; the caller builds the URL around it. */
+	createSignInLink(accountId: string): { token: string; expiresAt: number } {
+		if (!this.accounts.find(accountId)) throw new NotFoundError(`No account ${accountId}.`);
+		const now = this.clock.now();
+		const linkToken = token();
+		const expiresAt = now + signInLinkTtlSeconds * 1000;
+		this.links.insert({
+			token_hash: digest(linkToken),
+			account_id: accountId,
+			expires_at: expiresAt,
+			used_at: null,
+			created_at: now,
+		});
+		return { token: linkToken, expiresAt };
+	}
+
+	/** Uses up the link and opens a session: its id goes into the cookie, never into the database. */
+	signIn(linkToken: string): PageSession & { sessionId: string } {
+		const hash = digest(linkToken);
+		const now = this.clock.now();
+		return transaction(this.db, () => {
+			const link = this.links.find(hash);
+			if (!link) {
+				throw new SignInLinkRefusedError(404, 'unknown', 'This sign-in link is not valid.');
+			}
+			if (link.used_at !== null) {
+				throw new SignInLinkRefusedError(410, 'used', 'This sign-in link has already been used.');
+			}
+			if (link.expires_at <= now) {
+				throw new SignInLinkRefusedError(410, 'expired', 'This sign-in link has expired.');
+			}
+			this.links.use(hash, now);
+			const sessionId = token();
+			const session = {
+				accountId: link.account_id,
+				csrfToken: token(),
+				expiresAt: now + sessionTtlSeconds * 1000,
+			};
+			this.sessions.insert({
+				id_hash: digest(sessionId),
+				account_id: session.accountId,
+				csrf_token: session.csrfToken,
+				expires_at: session.expiresAt,
+				created_at: now,
+			});
+			return { ...session, sessionId };
+		});
+	}
+
+	/** The live session behind a cookie value; an expired one is removed and counts as none. */
+	session(sessionId: string): PageSession | undefined {
+		const hash = digest(sessionId);
+		const row = this.sessions.find(hash);
+		if (!row) return undefined;
+		if (row.expires_at <= this.clock.now()) {
+			this.sessions.remove(hash);
+			return undefined;
+		}
+		return { accountId: row.account_id, csrfToken: row.csrf_token, expiresAt: row.expires_at };
+	}
+
+	signOut(sessionId: string): void {
+		this.sessions.remove(digest(sessionId));
+	}
+}
