@@ -1,12 +1,38 @@
 import { createReadStream } from 'node:fs';
 
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { FileToSend } from '../services/files';
 import type { FileAccess } from '../services/signing';
 
-/** A request for one upload through a signed URL: the API's and the account pages' file routes. */
-export type UploadRequest = FastifyRequest<{
+/**
+ * The two signed file routes of a scope, download (attachment) and preview (inline) of one upload, for
+ * whoever `accountOf` says the request is: the API key's account under /api/v1, the signed-in one under
+ * /account. Either way FileService checks signature, owner, expiry and lock the same way.
+ */
+export function signedFileRoutes(
+	app: FastifyInstance,
+	config: FastifyContextConfig,
+	accountOf: (request: FastifyRequest) => string,
+): void {
+	const route = { schema: uploadSchema, attachValidation: true, config };
+	const serve = (access: FileAccess) => async (request: UploadRequest, reply: FastifyReply) => {
+		const { expires, signature } = request.validationError ? {} : request.query;
+		const account = accountOf(request);
+		const file = app.services.files.open(
+			account,
+			request.params.upload,
+			access,
+			expires,
+			signature,
+		);
+		return sendFile(reply, file, access);
+	};
+	app.get('/uploads/:upload/download', route, serve('download'));
+	app.get('/uploads/:upload/preview', route, serve('preview'));
+}
+
+type UploadRequest = FastifyRequest<{
 	Params: { upload: string };
 	Querystring: { expires?: string; signature?: string };
 }>;
@@ -15,7 +41,7 @@ export type UploadRequest = FastifyRequest<{
  * Neither query value is required: a URL without its signature is 403 like a wrong one, not 400. A query
  * outside the schema (a repeated `signature`) is attached rather than thrown, and is no signature either.
  */
-export const uploadSchema = {
+const uploadSchema = {
 	params: {
 		type: 'object',
 		required: ['upload'],
@@ -27,13 +53,8 @@ export const uploadSchema = {
 	},
 } as const;
 
-/** The signature and expiry of the request, or none when its query broke the schema. */
-export function signedQuery(request: UploadRequest): { expires?: string; signature?: string } {
-	return request.validationError ? {} : request.query;
-}
-
 /** Streams a file a signed URL gave: downloads as attachments, previews inline; never cached. */
-export function sendFile(reply: FastifyReply, file: FileToSend, access: FileAccess) {
+function sendFile(reply: FastifyReply, file: FileToSend, access: FileAccess) {
 	const download = access === 'download';
 	return reply
 		.header('Content-Type', download ? 'application/octet-stream' : file.mimeType)

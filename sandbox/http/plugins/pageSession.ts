@@ -39,13 +39,9 @@ export function sessionCookieOptions(request: FastifyRequest) {
 export function startSession(
 	request: FastifyRequest,
 	reply: FastifyReply,
-	session: PageSession & { sessionId: string },
+	session: { sessionId: string },
 ): void {
-	reply.setCookie(
-		sessionCookie,
-		session.sessionId,
-		sessionCookieOptions(request, session.expiresAt),
-	);
+	reply.setCookie(sessionCookie, session.sessionId, sessionCookieOptions(request));
 }
 
 export function endSession(request: FastifyRequest, reply: FastifyReply): void {
