@@ -60,6 +60,11 @@ export class SandboxAdmin {
 		return this.call('POST', '/keys', { accountId, abilities, expiresInSeconds });
 	}
 
+	/** A single-use sign-in link to the account pages (/account), valid 15 minutes. */
+	async signInLink(accountId: string): Promise<{ url: string; expiresAt: string }> {
+		return this.call('POST', `/accounts/${encodeURIComponent(accountId)}/sign-in-links`);
+	}
+
 	async revokeKey(id: string): Promise<void> {
 		await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
 	}
@@ -120,7 +125,7 @@ export class SandboxAdmin {
  */
 export type AccountsAdmin = Pick<
 	SandboxAdmin,
-	'createAccount' | 'createAccountWithKey' | 'createKey' | 'revokeKey' | 'usage'
+	'createAccount' | 'createAccountWithKey' | 'createKey' | 'revokeKey' | 'usage' | 'signInLink'
 >;
 
 export function sandboxAdmin(sandbox: Pick<RunningSandbox, 'origin' | 'adminToken'>): SandboxAdmin {

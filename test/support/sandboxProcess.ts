@@ -10,8 +10,8 @@ export const repositoryRoot = join(__dirname, '..', '..');
 
 export interface SandboxProcess {
 	child: ChildProcess;
-	/** The values of the start-up lines ("Base URL: …", "Demo API key: …", "Admin token: …"). */
-	printed: { baseUrl: string; demoKey: string; adminToken: string };
+	/** The values of the start-up lines ("Base URL: …", "Demo API key: …", "Admin token: …", "Account pages: …"). */
+	printed: { baseUrl: string; demoKey: string; adminToken: string; signInLink: string };
 }
 
 /**
@@ -42,6 +42,7 @@ export async function spawnSandbox(
 			baseUrl: line('Base URL'),
 			demoKey: line('Demo API key'),
 			adminToken: line('Admin token'),
+			signInLink: line('Account pages'),
 		},
 	};
 }

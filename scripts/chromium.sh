@@ -1,0 +1,19 @@
+# Sourced by the scripts that run browser tests: Debian's Chromium, which test/support/browser.ts drives
+# with playwright-core. `. scripts/chromium.sh; ensure_chromium` installs the `chromium` package when it is missing (as root,
+# or through sudo). CHROMIUM_PATH names another browser binary, which is then used as it is.
+
+ensure_chromium() {
+	local path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+	if [ -x "$path" ]; then
+		return 0
+	fi
+	if [ -n "${CHROMIUM_PATH:-}" ]; then
+		echo "CHROMIUM_PATH is $CHROMIUM_PATH, which is not an executable file." >&2
+		return 1
+	fi
+	local sudo_cmd=""
+	[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+	echo "Installing Debian's chromium package (apt-get)..." >&2
+	$sudo_cmd apt-get update >&2
+	$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >&2
+}

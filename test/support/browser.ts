@@ -1,0 +1,42 @@
+/**
+ * Debian's headless Chromium, driven by playwright-core, for the browser tests. `launchBrowser()` installs
+ * the `chromium` package when it is missing (scripts/chromium.sh) and starts it with the flags this
+ * machine needs; the caller closes it. Each launch gets a fresh profile folder (playwright makes one per
+ * launch and removes it at close), so no cookie or permission carries over between runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import { chromium, type Browser } from 'playwright-core';
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+/** The browser binary: CHROMIUM_PATH, or Debian's. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** No GPU, no sandbox (root in a container), and nothing that talks to the network behind the test's back. */
+const chromiumFlags = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+	if (!existsSync(chromiumPath)) {
+		execFileSync('bash', ['-c', '. scripts/chromium.sh && ensure_chromium'], {
+			cwd: repoRoot,
+			stdio: ['ignore', 'inherit', 'inherit'],
+		});
+	}
+	// playwright adds --headless and a new --user-data-dir itself (it refuses one in `args`).
+	return await chromium.launch({
+		executablePath: chromiumPath,
+		headless: true,
+		args: chromiumFlags,
+	});
+}
