@@ -1,6 +1,7 @@
-# Sourced by the scripts that run browser tests: Debian's Chromium, which test/support/browser.ts drives
-# with playwright-core. `. scripts/chromium.sh; ensure_chromium` installs the `chromium` package when it is missing (as root,
-# or through sudo). CHROMIUM_PATH names another browser binary, which is then used as it is.
+# Sourced by the scripts that run browser tests: Debian's Chromium, which test/support/browser.ts
+# drives with playwright-core. `. scripts/chromium.sh; ensure_chromium` installs the `chromium`
+# package when it is missing (as root, or through sudo). CHROMIUM_PATH names another browser
+# binary, which is then used as it is.
 
 ensure_chromium() {
 	local path="${CHROMIUM_PATH:-/usr/bin/chromium}"
