@@ -27,6 +27,17 @@ export function signInLinkRefusedPage(reason: string): string {
 	});
 }
 
+/** After a sign-in link followed from another site: goes on to the keys page, or offers the link. */
+export function signedInPage(): string {
+	return page({
+		title: 'Signed in',
+		forwardTo: pagePaths.keys,
+		body: html`<p>
+			You are signed in. <a href="${pagePaths.keys}">Continue to your API keys</a>.
+		</p>`,
+	});
+}
+
 export function signedOutPage(): string {
 	return page({
 		title: 'Signed out',

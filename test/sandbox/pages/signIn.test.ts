@@ -44,6 +44,24 @@ describe('sign-in through a one-time link (Chromium)', () => {
 		await page.context().close();
 	});
 
+	test('a link followed from another site (n8n on localhost, a chat) lands signed in on the keys page', async () => {
+		const { id } = await suite.admin.createAccount({ plan: 'credits' });
+		const context = await browser.newContext();
+		const page = await context.newPage();
+		// localhost and 127.0.0.1 are different sites to the browser, though both are this loopback sandbox.
+		const elsewhere = suite.sandbox.origin.replace('127.0.0.1', 'localhost');
+		await page.goto(`${elsewhere}/account/sign-in`);
+		const { url } = await suite.admin.signInLink(id);
+		await Promise.all([
+			page.waitForURL(`${suite.sandbox.origin}/account/keys`),
+			page.evaluate((link) => {
+				location.href = link;
+			}, url),
+		]);
+		await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('API keys');
+		await context.close();
+	});
+
 	test('a link used a second time, or after 15 minutes, shows a page that says so and opens nothing', async () => {
 		const { id } = await suite.admin.createAccount({ plan: 'credits' });
 		const context = await browser.newContext();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import { htmlType, pagePaths } from '../../pages/layout';
-import { signedOutPage, signInHintPage } from '../../pages/messagePages';
+import { signedInPage, signedOutPage, signInHintPage } from '../../pages/messagePages';
 import { endSession, startSession } from '../../plugins/pageSession';
 
 const tokenParams = {
@@ -25,6 +25,11 @@ export async function signInRoutes(app: FastifyInstance): Promise<void> {
 			const session = app.services.sessions.signIn(request.params.token);
 			if (request.pageSession) endSession(request, reply);
 			startSession(request, reply, session);
+			// A browser withholds a Strict cookie from the redirect of a navigation another site started (a link in
+			// n8n on localhost, a chat, a mail): then this page goes on to the keys itself, as a same-site navigation.
+			if (request.headers['sec-fetch-site'] === 'cross-site') {
+				return reply.type(htmlType).send(signedInPage());
+			}
 			return reply.redirect(pagePaths.keys, 303);
 		},
 	);
