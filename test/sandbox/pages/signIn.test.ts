@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 
 import { launchBrowser } from '../../support/browser';
 import { useSandbox } from '../../support/sandboxFixture';
-import { signInInBrowser } from '../support/accountPages';
+import { signInInBrowser, signInOverHttp } from '../support/accountPages';
 
 const suite = useSandbox({ workers: 1 });
 let browser: Browser;
@@ -112,6 +112,27 @@ describe('sign-in through a one-time link (Chromium)', () => {
 		expect(replayed.status).toBe(401);
 		await expect(replayed.text()).resolves.toContain('Your session has ended.');
 		await page.context().close();
+	});
+
+	test('a session ends 12 hours after sign-in; an expired key is listed as such, with nothing to revoke', async () => {
+		const { id } = await suite.admin.createAccount({ plan: 'credits' });
+		const key = await suite.admin.createKey(id, ['usage:read'], 3600);
+		const visitor = await signInOverHttp(suite.sandbox, suite.admin, id);
+		await suite.admin.advanceClock(2 * 3600);
+		const keys = await fetch(`${suite.sandbox.origin}/account/keys`, {
+			headers: { cookie: visitor.cookie },
+		});
+		const row = /<tr>[\s\S]*?<\/tr>/.exec((await keys.text()).split('<tbody>')[1])?.[0] ?? '';
+		expect(row).toContain(`${key.key.slice(0, 20)}…`);
+		expect(row).toMatch(/<td>\s*Expired\s*<\/td>/);
+		expect(row).not.toContain('Revoke');
+
+		await suite.admin.advanceClock(10 * 3600);
+		const ended = await fetch(`${suite.sandbox.origin}/account/keys`, {
+			headers: { cookie: visitor.cookie },
+		});
+		expect(ended.status).toBe(401);
+		await expect(ended.text()).resolves.toContain('Your session has ended.');
 	});
 
 	test('a visitor without a session gets 401 and how to get a link, on every page', async () => {
