@@ -40,3 +40,18 @@ export async function launchBrowser(): Promise<Browser> {
 		args: chromiumFlags,
 	});
 }
+
+/** A Chromium for the test file: launched before its tests, closed after them; call the handle inside a test. */
+export function useBrowser(): () => Browser {
+	let browser: Browser | undefined;
+	beforeAll(async () => {
+		browser = await launchBrowser();
+	});
+	afterAll(async () => {
+		await browser?.close();
+	});
+	return () => {
+		if (!browser) throw new Error('The browser has not started: use it inside a test or a hook');
+		return browser;
+	};
+}

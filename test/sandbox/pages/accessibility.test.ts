@@ -2,23 +2,18 @@
  * axe-core in Chromium on every account page, in each state a visitor can meet it: no serious or critical
  * finding anywhere. The counts per page are printed at the end of the file's run.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { launchBrowser } from '../../support/browser';
+import { useBrowser } from '../../support/browser';
 import { useWorkerSandbox } from '../../support/sandboxFixture';
 import { Api } from '../support/apiClient';
 import { axeFindings, signInInBrowser, type AxeCounts } from '../support/accountPages';
 
 const suite = useWorkerSandbox();
-let browser: Browser;
+const browser = useBrowser();
 const counts: Array<[string, AxeCounts]> = [];
 
-beforeAll(async () => {
-	browser = await launchBrowser();
-});
-
-afterAll(async () => {
-	await browser?.close();
+afterAll(() => {
 	const lines = counts.map(
 		([name, found]) =>
 			`${name.padEnd(34)} critical ${found.critical}, serious ${found.serious}, ` +
@@ -40,7 +35,7 @@ test('every account page has no serious or critical axe-core finding', async () 
 	const { body } = await api.convert('Star.JEF', 'dst');
 	await api.waitForJob('conversion', body.job.id);
 
-	const anonymous = await (await browser.newContext()).newPage();
+	const anonymous = await (await browser().newContext()).newPage();
 	expect((await anonymous.goto(`${suite.sandbox.origin}/account/keys`))?.status()).toBe(401);
 	await check('Sign in (401)', anonymous);
 	const { url } = await suite.admin.signInLink(accountId);
@@ -50,7 +45,7 @@ test('every account page has no serious or critical axe-core finding', async () 
 	await check('Sign-in link used (410)', anonymous);
 	await anonymous.context().close();
 
-	const page = await signInInBrowser(browser, suite.admin, accountId);
+	const page = await signInInBrowser(browser(), suite.admin, accountId);
 	await check('API keys', page);
 	await page.getByLabel('jobs:write').uncheck();
 	await page.getByRole('button', { name: 'Create key' }).click();
@@ -76,7 +71,7 @@ test('every account page has no serious or critical axe-core finding', async () 
 });
 
 test('the check finds what it looks for: a field without a label and an image without text', async () => {
-	const page = await browser.newPage();
+	const page = await browser().newPage();
 	await page.setContent(
 		'<!doctype html><html lang="en"><title>t</title><main><h1>t</h1><input><img src="data:,"></main></html>',
 	);

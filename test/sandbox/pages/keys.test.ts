@@ -3,23 +3,15 @@
  * working in the node through n8n-core and refused at the node's next request once revoked on the page,
  * and the whole of it by keyboard alone.
  */
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import type { ConsoleMessage, Page } from 'playwright-core';
 
-import { launchBrowser } from '../../support/browser';
+import { useBrowser } from '../../support/browser';
 import { runNode } from '../../support/n8n';
 import { useWorkerSandbox } from '../../support/sandboxFixture';
 import { postForm, signInInBrowser, signInOverHttp } from '../support/accountPages';
 
 const suite = useWorkerSandbox();
-let browser: Browser;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-});
-
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useBrowser();
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -63,7 +55,7 @@ describe('the API keys page (Chromium)', () => {
 			'shows it once with a working copy button, and lists it',
 		async () => {
 			const { id } = await suite.admin.createAccount({ plan: 'credits' });
-			const page = await signInInBrowser(browser, suite.admin, id, {
+			const page = await signInInBrowser(browser(), suite.admin, id, {
 				permissions: ['clipboard-read', 'clipboard-write'],
 			});
 			const violations = cspViolations(page);
@@ -114,7 +106,7 @@ describe('the API keys page (Chromium)', () => {
 			"the page, the node's next request is refused (401)",
 		async () => {
 			const { id } = await suite.admin.createAccount({ plan: 'credits', creditBalance: 7 });
-			const page = await signInInBrowser(browser, suite.admin, id);
+			const page = await signInInBrowser(browser(), suite.admin, id);
 			await page.getByRole('button', { name: 'Create key' }).click();
 			const key = await page.getByLabel('API key', { exact: true }).inputValue();
 			const credentials = { apiKey: key, baseUrl: suite.sandbox.baseUrl };
@@ -152,7 +144,7 @@ describe('the API keys page (Chromium)', () => {
 			'copy it and revoke it, with the focus always visible',
 		async () => {
 			const { id } = await suite.admin.createAccount({ plan: 'credits' });
-			const page = await signInInBrowser(browser, suite.admin, id, {
+			const page = await signInInBrowser(browser(), suite.admin, id, {
 				permissions: ['clipboard-read', 'clipboard-write'],
 			});
 			await page.keyboard.press('Tab');
@@ -197,7 +189,7 @@ describe('the API keys page (Chromium)', () => {
 			'refused (422), saying what to choose; no key is made',
 		async () => {
 			const { id } = await suite.admin.createAccount({ plan: 'credits' });
-			const page = await signInInBrowser(browser, suite.admin, id);
+			const page = await signInInBrowser(browser(), suite.admin, id);
 			for (const box of ['formats:read', 'usage:read', 'jobs:read', 'jobs:write']) {
 				await page.getByLabel(box).uncheck();
 			}

@@ -2,27 +2,17 @@
  * Signing in to the account pages through one-time links, in Chromium: the session cookie's flags, a
  * link used twice or too late, signing out, and what a visitor without a session sees (401).
  */
-import type { Browser } from 'playwright-core';
-
-import { launchBrowser } from '../../support/browser';
+import { useBrowser } from '../../support/browser';
 import { useSandbox } from '../../support/sandboxFixture';
 import { signInInBrowser, signInOverHttp } from '../support/accountPages';
 
 const suite = useSandbox({ workers: 1 });
-let browser: Browser;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-});
-
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useBrowser();
 
 describe('sign-in through a one-time link (Chromium)', () => {
 	test('the link opens the keys page and sets an HttpOnly, SameSite=Strict session cookie for /account', async () => {
 		const { id } = await suite.admin.createAccount({ plan: 'credits', name: 'Shop Uno' });
-		const page = await signInInBrowser(browser, suite.admin, id);
+		const page = await signInInBrowser(browser(), suite.admin, id);
 		await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('API keys');
 		await expect(
 			page.getByRole('navigation', { name: 'Account' }).getByRole('link').allTextContents(),
@@ -46,7 +36,7 @@ describe('sign-in through a one-time link (Chromium)', () => {
 
 	test('a link followed from another site (n8n on localhost, a chat) lands signed in on the keys page', async () => {
 		const { id } = await suite.admin.createAccount({ plan: 'credits' });
-		const context = await browser.newContext();
+		const context = await browser().newContext();
 		const page = await context.newPage();
 		// localhost and 127.0.0.1 are different sites to the browser, though both are this loopback sandbox.
 		const elsewhere = suite.sandbox.origin.replace('127.0.0.1', 'localhost');
@@ -64,7 +54,7 @@ describe('sign-in through a one-time link (Chromium)', () => {
 
 	test('a link used a second time, or after 15 minutes, shows a page that says so and opens nothing', async () => {
 		const { id } = await suite.admin.createAccount({ plan: 'credits' });
-		const context = await browser.newContext();
+		const context = await browser().newContext();
 		const page = await context.newPage();
 		const { url: once } = await suite.admin.signInLink(id);
 		const { url: late } = await suite.admin.signInLink(id);
@@ -97,7 +87,7 @@ describe('sign-in through a one-time link (Chromium)', () => {
 
 	test('signing out ends the session: the pages then answer 401 with the sign-in hint', async () => {
 		const { id } = await suite.admin.createAccount({ plan: 'credits' });
-		const page = await signInInBrowser(browser, suite.admin, id);
+		const page = await signInInBrowser(browser(), suite.admin, id);
 		const cookie = (await page.context().cookies())[0].value;
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Signed out');
@@ -170,7 +160,7 @@ describe('sign-in through a one-time link (Chromium)', () => {
 			expect(unknown.status).toBe(404);
 
 			// What npm start and npm run sandbox print: a link for the demo account.
-			const context = await browser.newContext();
+			const context = await browser().newContext();
 			const page = await context.newPage();
 			await page.goto(suite.sandbox.signInLink());
 			expect(new URL(page.url()).pathname).toBe('/account/keys');

@@ -3,23 +3,15 @@
  * FreeUsage of GET /usage, and each job's status, warnings, preview and files through signed URLs with
  * the API's rules (previews watermarked and machine files locked until the job is unlocked).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { launchBrowser } from '../../support/browser';
+import { useBrowser } from '../../support/browser';
 import { useWorkerSandbox } from '../../support/sandboxFixture';
 import { Api } from '../support/apiClient';
 import { signInInBrowser } from '../support/accountPages';
 
 const suite = useWorkerSandbox();
-let browser: Browser;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-});
-
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useBrowser();
 
 /** A new account with a key, and a completed conversion of `fixture` into `format`. */
 async function accountWithJob(fixture: string, format: string) {
@@ -42,7 +34,7 @@ async function bytesOf(page: Page, url: string) {
 describe('the usage page (Chromium)', () => {
 	test('shows every FreeUsage field exactly as GET /usage reports it', async () => {
 		const { accountId, api } = await accountWithJob('Star.DST', 'pes');
-		const page = await signInInBrowser(browser, suite.admin, accountId);
+		const page = await signInInBrowser(browser(), suite.admin, accountId);
 		await page.getByRole('link', { name: 'Usage' }).click();
 		await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Usage');
 		const shown = await page
@@ -69,7 +61,7 @@ describe('the recent jobs page (Chromium)', () => {
 			'a locked job, and no download until it is unlocked',
 		async () => {
 			const { accountId, api, job } = await accountWithJob('Star.JEF', 'dst');
-			const page = await signInInBrowser(browser, suite.admin, accountId);
+			const page = await signInInBrowser(browser(), suite.admin, accountId);
 			await page.getByRole('link', { name: 'Recent jobs' }).click();
 			const article = page.getByRole('article');
 			await expect(article.count()).resolves.toBe(1);
@@ -124,7 +116,7 @@ describe('the recent jobs page (Chromium)', () => {
 	test("an account sees only its own jobs and keys; another account's signed file URL is refused (403)", async () => {
 		const mine = await accountWithJob('Star.DST', 'exp');
 		const theirs = await accountWithJob('Star.DST', 'jef');
-		const page = await signInInBrowser(browser, suite.admin, mine.accountId);
+		const page = await signInInBrowser(browser(), suite.admin, mine.accountId);
 		await page.getByRole('link', { name: 'Recent jobs' }).click();
 		const ids = await page.locator('article .facts code').allTextContents();
 		expect(ids).toEqual([mine.job.id]);
