@@ -12,9 +12,14 @@ ensure_chromium() {
 		echo "CHROMIUM_PATH is $CHROMIUM_PATH, which is not an executable file." >&2
 		return 1
 	fi
-	local sudo_cmd=""
-	[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-	echo "Installing Debian's chromium package (apt-get)..." >&2
-	$sudo_cmd apt-get update >&2
-	$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >&2
+	# Test files launch browsers side by side: one installs, the others wait for it, then find it there.
+	(
+		flock 9
+		[ -x "$path" ] && exit 0
+		sudo_cmd=""
+		[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+		echo "Installing Debian's chromium package (apt-get)..." >&2
+		$sudo_cmd apt-get update >&2
+		$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >&2
+	) 9>"${TMPDIR:-/tmp}/embroidery-chromium-install.lock"
 }

@@ -12,8 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node24.sh
 . scripts/n8n.sh
+. scripts/chromium.sh
 ensure_node24
 ensure_dependencies
+# The account pages' tests drive Debian's Chromium; without it they fail and say so.
+ensure_chromium || echo "Chromium could not be installed; the browser tests will fail." >&2
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
