@@ -13,7 +13,7 @@ const abilityHelp: Record<Ability, string> = {
 
 /** The lifetimes a new key can have; the spec wants every key to expire. */
 export const keyLifetimesDays = ['1', '7', '30', '90', '365'] as const;
-export type KeyLifetime = (typeof keyLifetimesDays)[number];
+type KeyLifetime = (typeof keyLifetimesDays)[number];
 const defaultLifetime: KeyLifetime = '30';
 
 export interface KeysPageView {
@@ -51,6 +51,7 @@ function newKeyNotice(key: string): SafeHtml {
 			type="text"
 			value="${key}"
 			readonly
+			autofocus
 			spellcheck="false"
 			autocomplete="off"
 		/>

@@ -126,6 +126,7 @@ describe('the API keys page (Chromium)', () => {
 			expect(usage.items[0].json).toMatchObject({ creditBalance: 7 });
 
 			await page.getByRole('button', { name: `Revoke ${key.slice(0, 20)}…` }).click();
+			await page.locator('table.keys tbody tr', { hasText: 'Revoked' }).waitFor();
 			const { cells } = await keyRow(page, key);
 			expect(cells[5]).toMatch(/^Revoked \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
 
@@ -163,8 +164,12 @@ describe('the API keys page (Chromium)', () => {
 			await page.keyboard.press('Enter');
 			await page.waitForSelector('#new-key');
 			const key = await page.locator('#new-key').inputValue();
-
-			await tabTo(page, 'button.copy');
+			// The new key has the focus, and the copy button is the next stop.
+			await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('new-key');
+			await page.keyboard.press('Tab');
+			await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe(
+				'Copy key',
+			);
 			await page.keyboard.press('Enter');
 			await copied(page);
 
@@ -174,11 +179,9 @@ describe('the API keys page (Chromium)', () => {
 			expect(expiresAt - createdAt).toBe(90 * dayMs);
 
 			await tabTo(page, `button[aria-label="Revoke ${key.slice(0, 20)}…"]`);
-			await Promise.all([
-				page.waitForResponse((response) => response.request().method() === 'GET'),
-				page.keyboard.press('Enter'),
-			]);
-			await page.waitForLoadState();
+			await page.keyboard.press('Enter');
+			// The list comes back after the form's redirect; the locator waits for it across the navigation.
+			await page.locator('table.keys tbody tr', { hasText: 'Revoked' }).waitFor();
 			expect((await keyRow(page, key)).cells[5]).toMatch(/^Revoked /);
 			await page.context().close();
 		},
