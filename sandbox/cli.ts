@@ -53,8 +53,8 @@ async function main(): Promise<void> {
   Base URL:     ${sandbox.baseUrl}
   Demo API key: ${sandbox.demoKey}   (all four abilities, demo account with credits)
   Admin token:  ${sandbox.adminToken}   (header X-Sandbox-Admin on ${sandbox.origin}/__sandbox)
-  Account pages: ${sandbox.signInLink()}
-                (one-time sign-in link for the demo account, valid 15 minutes: API keys, usage, recent jobs)
+  Sign-in link: ${sandbox.signInLink()}
+                (the demo account's pages: API keys, usage, recent jobs; use it once, within 15 minutes)
   Data:         ${sandbox.dataDir}${values.data ? '' : '   (temporary, removed on exit; use --data DIR to keep it)'}
 Press Ctrl+C to stop.`);
 

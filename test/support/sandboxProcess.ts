@@ -10,7 +10,7 @@ export const repositoryRoot = join(__dirname, '..', '..');
 
 export interface SandboxProcess {
 	child: ChildProcess;
-	/** The values of the start-up lines ("Base URL: …", "Demo API key: …", "Admin token: …", "Account pages: …"). */
+	/** The values of the start-up lines ("Base URL: …", "Demo API key: …", "Admin token: …", "Sign-in link: …"). */
 	printed: { baseUrl: string; demoKey: string; adminToken: string; signInLink: string };
 }
 
@@ -42,7 +42,7 @@ export async function spawnSandbox(
 			baseUrl: line('Base URL'),
 			demoKey: line('Demo API key'),
 			adminToken: line('Admin token'),
-			signInLink: line('Account pages'),
+			signInLink: line('Sign-in link'),
 		},
 	};
 }
