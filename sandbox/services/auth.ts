@@ -80,7 +80,10 @@ export class AuthService {
 
 	/** Registers a key chosen by the operator (the demo key) unless it is already known. */
 	ensureKey(accountId: string, key: string, keyAbilities: readonly Ability[]): void {
-		if (this.keys.findByHash(hashKey(key))) return;
+		const known = this.keys.findByHash(hashKey(key));
+		// A data folder from before key prefixes were kept: the operator's key is known in clear here.
+		if (known?.prefix === null) this.keys.setPrefix(known.id, key.slice(0, keyPrefixLength));
+		if (known) return;
 		this.createKey(accountId, [...keyAbilities], undefined, key);
 	}
 

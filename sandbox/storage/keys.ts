@@ -54,6 +54,10 @@ export class KeysTable {
 			.all(accountId) as unknown as KeyRow[];
 	}
 
+	setPrefix(id: string, prefix: string): void {
+		this.db.prepare('UPDATE api_keys SET prefix = ? WHERE id = ?').run(prefix, id);
+	}
+
 	touch(id: string, at: number): void {
 		this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
 	}

@@ -129,4 +129,22 @@ describe('restart with the same data directory', () => {
 			await second.close();
 		}
 	});
+
+	it('gives the demo key of a data folder from before key prefixes its prefix at the next start', async () => {
+		const first = await sandboxes.own({ dataDir });
+		const demoKey = first.demoKey;
+		await first.close();
+		editDatabase('UPDATE api_keys SET prefix = NULL');
+		const second = await sandboxes.own({ dataDir });
+		try {
+			const signIn = await fetch(second.signInLink(), { redirect: 'manual' });
+			const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
+			const keys = await (
+				await fetch(`${second.origin}/account/keys`, { headers: { cookie } })
+			).text();
+			expect(keys).toContain(`<code>${demoKey.slice(0, 20)}…</code>`);
+		} finally {
+			await second.close();
+		}
+	});
 });
