@@ -15,8 +15,11 @@ const repoRoot = path.resolve(__dirname, '../..');
 /** The browser binary: CHROMIUM_PATH, or Debian's. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** No GPU, no sandbox (root in a container), and nothing that talks to the network behind the test's back. */
-const chromiumFlags = [
+/**
+ * No GPU, no sandbox (root in a container), and nothing that talks to the network behind the test's back;
+ * exported for launches that need a persistent profile (launchPersistentContext) rather than launchBrowser().
+ */
+export const chromiumFlags = [
 	'--no-sandbox',
 	'--disable-gpu',
 	'--disable-quic',
