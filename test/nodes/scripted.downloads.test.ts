@@ -1,5 +1,8 @@
 /** The action node against a scripted service: waiting for many jobs, and downloads. */
-import { runNode } from '../support/n8n';
+import type { ServerResponse } from 'node:http';
+
+import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
+import { binaryBuffer, runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
 import { apiKey, withServer, create, download, file, waitFor } from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
@@ -376,6 +379,84 @@ describe('downloads', () => {
 				expect(result.error?.description).toMatch(/already fetched the job again for a fresh link/);
 				expect(result.error?.description).not.toMatch(/abilit/);
 				expect(server.requests).toHaveLength(4);
+			},
+		);
+	});
+});
+
+describe('a connection lost in the middle of a download', () => {
+	/** A job whose preview link points at `/api/v1/uploads/up1/preview` on the same server. */
+	const jobWithPreview = (host: string) =>
+		detailedJob(jobIds.a, 'completed', {
+			artifacts: [
+				{
+					kind: 'preview',
+					name: 'p.png',
+					downloadUrl: null,
+					previewUrl: `http://${host}/api/v1/uploads/up1/preview?expires=1&signature=s1`,
+				},
+			],
+		});
+	const whole = Buffer.from(Array.from({ length: 4000 }, (_, index) => index % 251));
+	const savedPolicy = { ...defaultRetryPolicy };
+	beforeAll(() => Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 }));
+	afterAll(() => Object.assign(defaultRetryPolicy, savedPolicy));
+
+	/** Announces the whole file, sends its first 1000 bytes, then resets the connection. */
+	const resetMidway = (response: ServerResponse) => {
+		response.writeHead(200, {
+			'content-type': 'image/png',
+			'content-length': String(whole.length),
+		});
+		response.write(whole.subarray(0, 1000), () =>
+			setTimeout(() => response.socket?.resetAndDestroy(), 50),
+		);
+	};
+
+	test('a download reset midway starts again and delivers the whole file, never a part', async () => {
+		let fileRequests = 0;
+		await withServer(
+			(request, response) => {
+				if (request.url.startsWith('/api/v1/jobs/'))
+					return sendJson(response, 200, jobWithPreview(String(request.headers.host)));
+				fileRequests++;
+				if (fileRequests === 1) return resetMidway(response);
+				response.writeHead(200, { 'content-type': 'image/png' });
+				response.end(whole);
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: download(['preview']),
+					input: [{}],
+				});
+				expect(result.error).toBeUndefined();
+				expect(fileRequests).toBe(2);
+				expect((await binaryBuffer(result.items[0].binary!.preview)).equals(whole)).toBe(true);
+			},
+		);
+	});
+
+	test('a download reset on every try fails after the GET tries, with no file delivered', async () => {
+		let fileRequests = 0;
+		await withServer(
+			(request, response) => {
+				if (request.url.startsWith('/api/v1/jobs/'))
+					return sendJson(response, 200, jobWithPreview(String(request.headers.host)));
+				fileRequests++;
+				resetMidway(response);
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: download(['preview']),
+					input: [{}],
+					onError: 'continueRegularOutput',
+				});
+				expect(fileRequests).toBe(defaultRetryPolicy.maxAttempts);
+				expect(result.items).toHaveLength(1);
+				expect(result.items[0].binary).toBeUndefined();
+				expect(result.items[0].json.error).toMatch(/lost|reset|aborted/);
 			},
 		);
 	});

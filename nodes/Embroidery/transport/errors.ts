@@ -82,6 +82,28 @@ export function networkError(
 	);
 }
 
+/** A file download whose connection was lost midway on every try: no part of the file is kept. */
+export function downloadCutOffError(
+	node: INode,
+	cause: unknown,
+	request: FailedRequest,
+	secrets: readonly string[],
+): NodeApiError {
+	const message = `The connection was lost while downloading ${request.path}: ${redact(reasonOf(cause), secrets)}`;
+	return new NodeApiError(
+		node,
+		{ message, request: `${request.method} ${request.path}` },
+		{
+			message,
+			description:
+				`The file was started again ${request.attempts - 1} times and cut off each time; no part ` +
+				'of it was kept. Check that the service is up and the network between it and n8n is ' +
+				'stable, then run the node again.',
+			itemIndex: request.itemIndex,
+		},
+	);
+}
+
 /** A redirect the node will not follow with the API key. */
 export function redirectRefusedError(
 	node: INode,
