@@ -4,7 +4,15 @@ import type { ServerResponse } from 'node:http';
 import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
 import { binaryBuffer, runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
-import { apiKey, withServer, create, download, file, waitFor } from './support/scriptedRuns';
+import {
+	apiKey,
+	withServer,
+	create,
+	download,
+	file,
+	useQuickRetries,
+	waitFor,
+} from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
 
 describe('waiting for many jobs', () => {
@@ -217,6 +225,74 @@ describe('waiting for many jobs', () => {
 	});
 });
 
+describe('a failed listing does not end a wait that has time left', () => {
+	useQuickRetries({ maxRetryAfterMs: 1000 });
+	const completedListing = { data: [listItem(jobIds.a, 'completed')], freeUsage };
+
+	test('two listings that each failed 5 times (HTTP 500) are followed by one that answers', async () => {
+		let listings = 0;
+		await withServer(
+			(_request, response) => {
+				listings++;
+				if (listings <= 2 * defaultRetryPolicy.maxAttempts)
+					return sendJson(response, 500, { message: 'Server Error' });
+				sendJson(response, 200, completedListing);
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: waitFor({ jobId: jobIds.a, timeout: 60, showWarnings: false }),
+					input: [{}],
+				});
+				expect(result.error).toBeUndefined();
+				expect(result.items.map((item) => [item.json.id, item.json.status])).toEqual([
+					[jobIds.a, 'completed'],
+				]);
+				expect(listings).toBe(2 * defaultRetryPolicy.maxAttempts + 1);
+			},
+		);
+	});
+
+	test('a 429 whose Retry-After is longer than a request waits: the next listing comes after it', async () => {
+		const listedAt: number[] = [];
+		await withServer(
+			(_request, response) => {
+				listedAt.push(Date.now());
+				if (listedAt.length === 1)
+					return sendJson(response, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '3' });
+				sendJson(response, 200, completedListing);
+			},
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: waitFor({ jobId: jobIds.a, timeout: 60, showWarnings: false }),
+					input: [{}],
+				});
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json.status).toBe('completed');
+				expect(listedAt).toHaveLength(2);
+				expect(listedAt[1] - listedAt[0]).toBeGreaterThanOrEqual(3000);
+			},
+		);
+	});
+
+	test('listings failing until the timeout end the job with the last failure, not as still running', async () => {
+		await withServer(
+			(_request, response) => sendJson(response, 503, { message: 'Down for maintenance.' }),
+			async (server) => {
+				const result = await runNode({
+					credentials: { apiKey, baseUrl: server.baseUrl },
+					parameters: waitFor({ jobId: jobIds.a, timeout: 3, showWarnings: false }),
+					input: [{}],
+					onError: 'continueRegularOutput',
+				});
+				expect(result.items[0].json.error).toMatch(/Down for maintenance/);
+				expect(server.requests.length).toBeGreaterThan(defaultRetryPolicy.maxAttempts);
+			},
+		);
+	});
+});
+
 describe('downloads', () => {
 	test(
 		"Create -> Wait -> Download takes files from the listing's signed URLs; an expired one " +
@@ -398,9 +474,7 @@ describe('a connection lost in the middle of a download', () => {
 			],
 		});
 	const whole = Buffer.from(Array.from({ length: 4000 }, (_, index) => index % 251));
-	const savedPolicy = { ...defaultRetryPolicy };
-	beforeAll(() => Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5 }));
-	afterAll(() => Object.assign(defaultRetryPolicy, savedPolicy));
+	useQuickRetries();
 
 	/** Announces the whole file, sends its first 1000 bytes, then resets the connection. */
 	const resetMidway = (response: ServerResponse) => {
