@@ -14,6 +14,17 @@ import {
 	waitFor,
 } from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
+import type { Handler } from './support/scriptedServer';
+
+/** Job > Download of job A's preview through the scripted service at `baseUrl`. */
+async function downloadPreview(baseUrl: string, onError?: 'continueRegularOutput') {
+	return await runNode({
+		credentials: { apiKey, baseUrl },
+		parameters: download(['preview']),
+		input: [{}],
+		onError,
+	});
+}
 
 describe('waiting for many jobs', () => {
 	test(
@@ -228,6 +239,14 @@ describe('waiting for many jobs', () => {
 describe('a failed listing does not end a wait that has time left', () => {
 	useQuickRetries({ maxRetryAfterMs: 1000 });
 	const completedListing = { data: [listItem(jobIds.a, 'completed')], freeUsage };
+	/** Waits for job A through the service at `baseUrl` (warnings off: these tests count listings). */
+	const waitForA = async (baseUrl: string, timeout = 60) =>
+		await runNode({
+			credentials: { apiKey, baseUrl },
+			parameters: waitFor({ jobId: jobIds.a, timeout, showWarnings: false }),
+			input: [{}],
+			onError: 'continueRegularOutput',
+		});
 
 	test('two listings that each failed 5 times (HTTP 500) are followed by one that answers', async () => {
 		let listings = 0;
@@ -239,12 +258,7 @@ describe('a failed listing does not end a wait that has time left', () => {
 				sendJson(response, 200, completedListing);
 			},
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: waitFor({ jobId: jobIds.a, timeout: 60, showWarnings: false }),
-					input: [{}],
-				});
-				expect(result.error).toBeUndefined();
+				const result = await waitForA(server.baseUrl);
 				expect(result.items.map((item) => [item.json.id, item.json.status])).toEqual([
 					[jobIds.a, 'completed'],
 				]);
@@ -263,13 +277,8 @@ describe('a failed listing does not end a wait that has time left', () => {
 				sendJson(response, 200, completedListing);
 			},
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: waitFor({ jobId: jobIds.a, timeout: 60, showWarnings: false }),
-					input: [{}],
-				});
-				expect(result.error).toBeUndefined();
-				expect(result.items[0].json.status).toBe('completed');
+				const result = await waitForA(server.baseUrl);
+				expect(result.items[0].json).toMatchObject({ id: jobIds.a, status: 'completed' });
 				expect(listedAt).toHaveLength(2);
 				expect(listedAt[1] - listedAt[0]).toBeGreaterThanOrEqual(3000);
 			},
@@ -280,12 +289,7 @@ describe('a failed listing does not end a wait that has time left', () => {
 		await withServer(
 			(_request, response) => sendJson(response, 503, { message: 'Down for maintenance.' }),
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: waitFor({ jobId: jobIds.a, timeout: 3, showWarnings: false }),
-					input: [{}],
-					onError: 'continueRegularOutput',
-				});
+				const result = await waitForA(server.baseUrl, 3);
 				expect(result.items[0].json.error).toMatch(/Down for maintenance/);
 				expect(server.requests.length).toBeGreaterThan(defaultRetryPolicy.maxAttempts);
 			},
@@ -411,11 +415,7 @@ describe('downloads', () => {
 				response.end(Buffer.from('PNGDATA'));
 			},
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: download(['preview']),
-					input: [{}],
-				});
+				const result = await downloadPreview(server.baseUrl);
 				expect(result.error).toBeUndefined();
 				expect(jobFetches).toBe(2);
 				expect(result.items[0].binary?.preview).toMatchObject({
@@ -446,11 +446,7 @@ describe('downloads', () => {
 				sendJson(response, 403, { message: 'The signed URL has expired.' });
 			},
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: download(['preview']),
-					input: [{}],
-				});
+				const result = await downloadPreview(server.baseUrl);
 				expect(result.error?.message).toMatch(/The signed URL has expired/);
 				expect(result.error?.description).toMatch(/already fetched the job again for a fresh link/);
 				expect(result.error?.description).not.toMatch(/abilit/);
@@ -487,51 +483,39 @@ describe('a connection lost in the middle of a download', () => {
 		);
 	};
 
-	test('a download reset midway starts again and delivers the whole file, never a part', async () => {
+	/** Job A's detail with its preview link; the file as `answerFile` says, told which request for it this is. */
+	const serving = (answerFile: (response: ServerResponse, fileRequest: number) => void) => {
 		let fileRequests = 0;
-		await withServer(
-			(request, response) => {
-				if (request.url.startsWith('/api/v1/jobs/'))
-					return sendJson(response, 200, jobWithPreview(String(request.headers.host)));
-				fileRequests++;
-				if (fileRequests === 1) return resetMidway(response);
-				response.writeHead(200, { 'content-type': 'image/png' });
-				response.end(whole);
-			},
-			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: download(['preview']),
-					input: [{}],
-				});
-				expect(result.error).toBeUndefined();
-				expect(fileRequests).toBe(2);
-				expect((await binaryBuffer(result.items[0].binary!.preview)).equals(whole)).toBe(true);
-			},
-		);
+		const handler: Handler = (request, response) => {
+			if (request.url.startsWith('/api/v1/jobs/'))
+				return sendJson(response, 200, jobWithPreview(String(request.headers.host)));
+			answerFile(response, ++fileRequests);
+		};
+		return { handler, fileRequests: () => fileRequests };
+	};
+
+	test('a download reset midway starts again and delivers the whole file, never a part', async () => {
+		const service = serving((response, fileRequest) => {
+			if (fileRequest === 1) return resetMidway(response);
+			response.writeHead(200, { 'content-type': 'image/png' });
+			response.end(whole);
+		});
+		await withServer(service.handler, async (server) => {
+			const result = await downloadPreview(server.baseUrl);
+			expect(result.error).toBeUndefined();
+			expect(service.fileRequests()).toBe(2);
+			expect((await binaryBuffer(result.items[0].binary!.preview)).equals(whole)).toBe(true);
+		});
 	});
 
 	test('a download reset on every try fails after the GET tries, with no file delivered', async () => {
-		let fileRequests = 0;
-		await withServer(
-			(request, response) => {
-				if (request.url.startsWith('/api/v1/jobs/'))
-					return sendJson(response, 200, jobWithPreview(String(request.headers.host)));
-				fileRequests++;
-				resetMidway(response);
-			},
-			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: download(['preview']),
-					input: [{}],
-					onError: 'continueRegularOutput',
-				});
-				expect(fileRequests).toBe(defaultRetryPolicy.maxAttempts);
-				expect(result.items).toHaveLength(1);
-				expect(result.items[0].binary).toBeUndefined();
-				expect(result.items[0].json.error).toMatch(/lost|reset|aborted/);
-			},
-		);
+		const service = serving((response) => resetMidway(response));
+		await withServer(service.handler, async (server) => {
+			const result = await downloadPreview(server.baseUrl, 'continueRegularOutput');
+			expect(service.fileRequests()).toBe(defaultRetryPolicy.maxAttempts);
+			expect(result.items).toHaveLength(1);
+			expect(result.items[0].binary).toBeUndefined();
+			expect(result.items[0].json.error).toMatch(/lost|reset|aborted/);
+		});
 	});
 });
