@@ -307,6 +307,15 @@ describe('a listing entry off the spec costs only that entry', () => {
 				expect.objectContaining({ kind: 'output', fileName: 'upc.png' }),
 			]);
 			expect(d.fieldErrors).toBeUndefined();
+			expect(result.run.data.resultData.runData.Embroidery[0].hints).toEqual([
+				expect.objectContaining({
+					type: 'warning',
+					message:
+						`The service listed a job the node could not read, left out: entry 5 (job ${jobIds.e}): ` +
+						"field \"status\": Invalid enum value. Expected 'queued' | 'processing' | " +
+						"'completed' | 'failed', received 'done'. Use Job > Get with its id, or check the service.",
+				}),
+			]);
 		});
 	});
 
