@@ -81,8 +81,8 @@ describe('nothing hangs (real time)', () => {
 	});
 
 	it(
-		'a download that keeps trickling succeeds however long it takes: the limit is between ' +
-			'chunks, not in total',
+		'a download that keeps trickling succeeds though it takes longer than the idle limit: that ' +
+			'limit is between chunks',
 		async () => {
 			const { creds, id } = await completedJob();
 			const download = {
@@ -117,6 +117,31 @@ describe('nothing hangs (real time)', () => {
 			).toBe(true);
 		},
 	);
+
+	it('a download that keeps trickling past the limit on the whole file fails at that limit', async () => {
+		const { creds, id } = await completedJob();
+		Object.assign(timeLimits, { fileIdleMs: 1000, fileTotalMs: 1500 });
+		variant.on((request) =>
+			request.route === 'GET /uploads/{id}/preview'
+				? { trickle: { chunks: 7, everyMs: 500 } }
+				: undefined,
+		);
+		const started = Date.now();
+		const result = await runNode({
+			credentials: creds,
+			parameters: {
+				resource: 'job',
+				operation: 'download',
+				jobId: id,
+				workflow: 'conversion',
+				files: ['preview'],
+			},
+			input: [{}],
+		});
+		expect(result.error?.message).toMatch(/The download of \S+ took longer than 2 s/);
+		expect(Date.now() - started).toBeLessThan(3000);
+		expect(result.items).toHaveLength(0);
+	});
 
 	it('a download that stops sending bytes fails after the idle limit', async () => {
 		const { creds, id } = await completedJob();
