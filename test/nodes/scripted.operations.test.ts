@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { defaultPacing } from '../../nodes/Embroidery/transport/pacing';
 import { listSearch, runNode } from '../support/n8n';
-import { testTriggerManually } from '../support/n8n-poll';
+import { ActiveTriggerHarness, testTriggerManually } from '../support/n8n-poll';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
 import { apiKey, withServer, create, file, waitFor } from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
@@ -260,19 +260,19 @@ describe('a listing entry off the spec costs only that entry', () => {
 		previewUrl: `http://${host}/api/v1/uploads/${upload}/preview?expires=1&signature=s`,
 		...extra,
 	});
-	/** Five completed jobs, each with one field the spec types otherwise, and one entry with no usable status. */
-	const offSpecListing = (host: string) => ({
+	/** Five jobs in `status`, each with one field the spec types otherwise, and one entry with no usable status. */
+	const offSpecListing = (host: string, status = 'completed') => ({
 		data: [
-			{ ...listItem(jobIds.a, 'completed'), source: listedFile(host, 'upa', { size: '12' }) },
+			{ ...listItem(jobIds.a, status), source: listedFile(host, 'upa', { size: '12' }) },
 			{
-				...listItem(jobIds.b, 'completed'),
+				...listItem(jobIds.b, status),
 				preview: listedFile(host, 'upb', { id: 7, expiresAt: 1 }),
 			},
 			{
-				...listItem(jobIds.c, 'completed'),
+				...listItem(jobIds.c, status),
 				output: listedFile(host, 'upc', { downloadUrl: { href: 'x' } }),
 			},
-			{ ...listItem(jobIds.d, 'completed'), source: { id: 'upd', name: 'd.dst' } },
+			{ ...listItem(jobIds.d, status), source: { id: 'upd', name: 'd.dst' } },
 			{ ...listItem(jobIds.e, 'done') },
 		],
 		freeUsage,
@@ -353,5 +353,28 @@ describe('a listing entry off the spec costs only that entry', () => {
 			});
 			expect(sample?.[0].map((item) => item.json.id)).toEqual([jobIds.a]);
 		});
+	});
+	test('an active trigger emits the endings of every usable job', async () => {
+		let listings = 0;
+		await withServer(
+			(request, response) => {
+				if (request.url !== '/api/v1/jobs') return serveOffSpec(request, response);
+				listings++;
+				const status = listings === 1 ? 'processing' : 'completed';
+				sendJson(response, 200, offSpecListing(String(request.headers.host), status));
+			},
+			async (server) => {
+				const trigger = new ActiveTriggerHarness({
+					parameters: { events: ['completed'], workflow: 'both' },
+					credentials: { apiKey, baseUrl: server.baseUrl },
+				});
+				await trigger.activate();
+				const emitted = await trigger.poll();
+				expect(trigger.failures).toEqual([]);
+				expect(emitted?.map((item) => item.json.id).sort()).toEqual(
+					[jobIds.a, jobIds.b, jobIds.c, jobIds.d].sort(),
+				);
+			},
+		);
 	});
 });
