@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { defaultRetryPolicy, timeLimits } from '../../nodes/Embroidery/transport';
+import { downloadFiles } from '../support/jobParameters';
 import { binaryBuffer, runNode } from '../support/n8n';
 import type { ApiCredentials } from '../support/n8n';
 import { eventually } from '../support/realTime';
@@ -85,15 +86,9 @@ describe('nothing hangs (real time)', () => {
 			'limit is between chunks',
 		async () => {
 			const { creds, id } = await completedJob();
-			const download = {
-				resource: 'job',
-				operation: 'download',
-				jobId: id,
-				workflow: 'conversion',
-				files: ['preview'],
-			};
+			const preview = downloadFiles(id);
 			const [whole] = itemsOf(
-				await runNode({ credentials: creds, parameters: download, input: [{}] }),
+				await runNode({ credentials: creds, parameters: preview, input: [{}] }),
 			);
 			timeLimits.fileIdleMs = 1000;
 			variant.on((request) =>
@@ -103,7 +98,7 @@ describe('nothing hangs (real time)', () => {
 			);
 			const started = Date.now();
 			const [trickled] = itemsOf(
-				await runNode({ credentials: creds, parameters: download, input: [{}] }),
+				await runNode({ credentials: creds, parameters: preview, input: [{}] }),
 			);
 			expect(Date.now() - started).toBeGreaterThanOrEqual(3 * timeLimits.fileIdleMs);
 			expect(variant.of('GET /uploads/{id}/preview').map((request) => request.handling)).toEqual([
@@ -129,13 +124,7 @@ describe('nothing hangs (real time)', () => {
 		const started = Date.now();
 		const result = await runNode({
 			credentials: creds,
-			parameters: {
-				resource: 'job',
-				operation: 'download',
-				jobId: id,
-				workflow: 'conversion',
-				files: ['preview'],
-			},
+			parameters: downloadFiles(id),
 			input: [{}],
 		});
 		expect(result.error?.message).toMatch(/The download of \S+ took longer than 2 s/);
@@ -152,13 +141,7 @@ describe('nothing hangs (real time)', () => {
 		const started = Date.now();
 		const result = await runNode({
 			credentials: creds,
-			parameters: {
-				resource: 'job',
-				operation: 'download',
-				jobId: id,
-				workflow: 'conversion',
-				files: ['preview'],
-			},
+			parameters: downloadFiles(id),
 			input: [{}],
 		});
 		expect(result.error?.message).toMatch(/No data arrived for 1 s while downloading/);
@@ -175,18 +158,7 @@ describe('nothing hangs (real time)', () => {
 		variant.on((request) =>
 			request.route === 'GET /uploads/{id}/preview' ? { stallAfterBytes: 20 } : undefined,
 		);
-		await stopWhileOpen(
-			creds,
-			{
-				resource: 'job',
-				operation: 'download',
-				jobId: id,
-				workflow: 'conversion',
-				files: ['preview'],
-			},
-			'GET /uploads/{id}/preview',
-			'stalled',
-		);
+		await stopWhileOpen(creds, downloadFiles(id), 'GET /uploads/{id}/preview', 'stalled');
 	});
 });
 

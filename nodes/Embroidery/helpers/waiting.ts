@@ -156,7 +156,8 @@ async function pollUntilEnded(
 			}
 			listingFailure = { error, retryAfterMs: retryAfterMsOf(error) ?? 0 };
 			context.logger.warn(
-				`Embroidery Wait for Completion: the jobs listing failed, asking again within the timeout: ${String((error as Error).message)}`,
+				'Embroidery Wait for Completion: the jobs listing failed, asking again within the ' +
+					`timeout: ${String((error as Error).message)}`,
 			);
 			continue;
 		}

@@ -79,7 +79,8 @@ function listedOut(entries: LeftOutEntry[]): string {
 		(entry) =>
 			`entry ${entry.position + 1}${entry.id ? ` (job ${entry.id})` : ''}: ${entry.problem}`,
 	);
-	return `The service listed ${entries.length === 1 ? 'a job' : `${entries.length} jobs`} the node could not read, left out: ${described.join('; ')}.`;
+	const jobs = entries.length === 1 ? 'a job' : `${entries.length} jobs`;
+	return `The service listed ${jobs} the node could not read, left out: ${described.join('; ')}.`;
 }
 
 export async function execute(
