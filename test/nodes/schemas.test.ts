@@ -29,22 +29,64 @@ describe('response schemas from the spec', () => {
 	});
 
 	test('a missing required field is named with its path', () => {
-		const result = JobsListResponseSchema.safeParse({
-			data: [{ id, kind: 'conversion', status: 'queued', formats: ['pes'] }],
-			freeUsage: {
-				limited: false,
-				previewRemaining: 0,
-				creditBalance: 1,
-				digitisingCreditCost: 2,
-				conversionCreditCost: 1,
-			},
+		const result = JobResponseSchema.safeParse({
+			job: { id, status: 'queued', formats: ['pes'], warnings: [] },
 		});
 		expect(result.success).toBe(false);
 		if (!result.success)
 			expect(describeSchemaProblem(result.error)).toBe(
-				'missing required field "data[0].downloadsUnlocked"',
+				'missing required field "job.downloadsUnlocked"',
 			);
 	});
+
+	test(
+		'a listing is read entry by entry: a field off the spec is left out and named, an entry ' +
+			'without a usable id, workflow, status or lock state is left out whole',
+		() => {
+			const entry = (extra: Record<string, unknown>) => ({
+				id,
+				kind: 'conversion',
+				status: 'completed',
+				formats: ['pes'],
+				downloadsUnlocked: false,
+				...extra,
+			});
+			const file = { id: 'up1', name: 'a.png', downloadUrl: null, previewUrl: null };
+			const listing = JobsListResponseSchema.parse({
+				data: [
+					entry({ source: { ...file, size: '12' } }),
+					entry({ id: `${id.slice(0, 25)}B`, formats: 'pes', title: 3 }),
+					entry({ id: `${id.slice(0, 25)}C`, output: { name: 'x.pes', downloadUrl: { a: 1 } } }),
+					entry({ id: 'short', status: 'done' }),
+					entry({ id: `${id.slice(0, 25)}D`, downloadsUnlocked: 'yes' }),
+				],
+			});
+			expect(listing.data.map((item) => item.id)).toEqual([
+				id,
+				`${id.slice(0, 25)}B`,
+				`${id.slice(0, 25)}C`,
+			]);
+			expect(listing.data[0].source).toEqual(file);
+			expect(listing.data[1]).toMatchObject({ formats: [] });
+			expect(listing.data[1]).not.toHaveProperty('title');
+			expect(listing.data[2].output).toEqual({ name: 'x.pes', downloadUrl: { a: 1 } });
+			expect(listing.unreadFields).toEqual({
+				[id]: ['source.size: Expected number, received string'],
+				[`${id.slice(0, 25)}B`]: [
+					'title: Expected string, received number',
+					'formats: Expected array, received string',
+				],
+			});
+			expect(listing.leftOut).toEqual([
+				{ position: 3, id: 'short', problem: 'field "id": a job id has exactly 26 characters' },
+				{
+					position: 4,
+					id: `${id.slice(0, 25)}D`,
+					problem: 'field "downloadsUnlocked": Expected boolean, received string',
+				},
+			]);
+		},
+	);
 
 	test('wrong values are described with field and reason', () => {
 		const result = JobAcceptedSchema.safeParse({

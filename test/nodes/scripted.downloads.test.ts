@@ -1,8 +1,30 @@
 /** The action node against a scripted service: waiting for many jobs, and downloads. */
-import { runNode } from '../support/n8n';
+import type { ServerResponse } from 'node:http';
+
+import { defaultRetryPolicy } from '../../nodes/Embroidery/transport';
+import { binaryBuffer, runNode } from '../support/n8n';
 import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
-import { apiKey, withServer, create, download, file, waitFor } from './support/scriptedRuns';
+import {
+	apiKey,
+	withServer,
+	create,
+	download,
+	file,
+	useQuickRetries,
+	waitFor,
+} from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
+import type { Handler } from './support/scriptedServer';
+
+/** Job > Download of job A's preview through the scripted service at `baseUrl`. */
+async function downloadPreview(baseUrl: string, onError?: 'continueRegularOutput') {
+	return await runNode({
+		credentials: { apiKey, baseUrl },
+		parameters: download(['preview']),
+		input: [{}],
+		onError,
+	});
+}
 
 describe('waiting for many jobs', () => {
 	test(
@@ -214,6 +236,67 @@ describe('waiting for many jobs', () => {
 	});
 });
 
+describe('a failed listing does not end a wait that has time left', () => {
+	useQuickRetries({ maxRetryAfterMs: 1000 });
+	const completedListing = { data: [listItem(jobIds.a, 'completed')], freeUsage };
+	/** Waits for job A through the service at `baseUrl` (warnings off: these tests count listings). */
+	const waitForA = async (baseUrl: string, timeout = 60) =>
+		await runNode({
+			credentials: { apiKey, baseUrl },
+			parameters: waitFor({ jobId: jobIds.a, timeout, showWarnings: false }),
+			input: [{}],
+			onError: 'continueRegularOutput',
+		});
+
+	test('two listings that each failed 5 times (HTTP 500) are followed by one that answers', async () => {
+		let listings = 0;
+		await withServer(
+			(_request, response) => {
+				listings++;
+				if (listings <= 2 * defaultRetryPolicy.maxAttempts)
+					return sendJson(response, 500, { message: 'Server Error' });
+				sendJson(response, 200, completedListing);
+			},
+			async (server) => {
+				const result = await waitForA(server.baseUrl);
+				expect(result.items.map((item) => [item.json.id, item.json.status])).toEqual([
+					[jobIds.a, 'completed'],
+				]);
+				expect(listings).toBe(2 * defaultRetryPolicy.maxAttempts + 1);
+			},
+		);
+	});
+
+	test('a 429 whose Retry-After is longer than a request waits: the next listing comes after it', async () => {
+		const listedAt: number[] = [];
+		await withServer(
+			(_request, response) => {
+				listedAt.push(Date.now());
+				if (listedAt.length === 1)
+					return sendJson(response, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '3' });
+				sendJson(response, 200, completedListing);
+			},
+			async (server) => {
+				const result = await waitForA(server.baseUrl);
+				expect(result.items[0].json).toMatchObject({ id: jobIds.a, status: 'completed' });
+				expect(listedAt).toHaveLength(2);
+				expect(listedAt[1] - listedAt[0]).toBeGreaterThanOrEqual(3000);
+			},
+		);
+	});
+
+	test('listings failing until the timeout end the job with the last failure, not as still running', async () => {
+		await withServer(
+			(_request, response) => sendJson(response, 503, { message: 'Down for maintenance.' }),
+			async (server) => {
+				const result = await waitForA(server.baseUrl, 3);
+				expect(result.items[0].json.error).toMatch(/Down for maintenance/);
+				expect(server.requests.length).toBeGreaterThan(defaultRetryPolicy.maxAttempts);
+			},
+		);
+	});
+});
+
 describe('downloads', () => {
 	test(
 		"Create -> Wait -> Download takes files from the listing's signed URLs; an expired one " +
@@ -332,11 +415,7 @@ describe('downloads', () => {
 				response.end(Buffer.from('PNGDATA'));
 			},
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: download(['preview']),
-					input: [{}],
-				});
+				const result = await downloadPreview(server.baseUrl);
 				expect(result.error).toBeUndefined();
 				expect(jobFetches).toBe(2);
 				expect(result.items[0].binary?.preview).toMatchObject({
@@ -367,16 +446,76 @@ describe('downloads', () => {
 				sendJson(response, 403, { message: 'The signed URL has expired.' });
 			},
 			async (server) => {
-				const result = await runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: download(['preview']),
-					input: [{}],
-				});
+				const result = await downloadPreview(server.baseUrl);
 				expect(result.error?.message).toMatch(/The signed URL has expired/);
 				expect(result.error?.description).toMatch(/already fetched the job again for a fresh link/);
 				expect(result.error?.description).not.toMatch(/abilit/);
 				expect(server.requests).toHaveLength(4);
 			},
 		);
+	});
+});
+
+describe('a connection lost in the middle of a download', () => {
+	/** A job whose preview link points at `/api/v1/uploads/up1/preview` on the same server. */
+	const jobWithPreview = (host: string) =>
+		detailedJob(jobIds.a, 'completed', {
+			artifacts: [
+				{
+					kind: 'preview',
+					name: 'p.png',
+					downloadUrl: null,
+					previewUrl: `http://${host}/api/v1/uploads/up1/preview?expires=1&signature=s1`,
+				},
+			],
+		});
+	const whole = Buffer.from(Array.from({ length: 4000 }, (_, index) => index % 251));
+	useQuickRetries();
+
+	/** Announces the whole file, sends its first 1000 bytes, then resets the connection. */
+	const resetMidway = (response: ServerResponse) => {
+		response.writeHead(200, {
+			'content-type': 'image/png',
+			'content-length': String(whole.length),
+		});
+		response.write(whole.subarray(0, 1000), () =>
+			setTimeout(() => response.socket?.resetAndDestroy(), 50),
+		);
+	};
+
+	/** Job A's detail with its preview link; the file as `answerFile` says, told which request for it this is. */
+	const serving = (answerFile: (response: ServerResponse, fileRequest: number) => void) => {
+		let fileRequests = 0;
+		const handler: Handler = (request, response) => {
+			if (request.url.startsWith('/api/v1/jobs/'))
+				return sendJson(response, 200, jobWithPreview(String(request.headers.host)));
+			answerFile(response, ++fileRequests);
+		};
+		return { handler, fileRequests: () => fileRequests };
+	};
+
+	test('a download reset midway starts again and delivers the whole file, never a part', async () => {
+		const service = serving((response, fileRequest) => {
+			if (fileRequest === 1) return resetMidway(response);
+			response.writeHead(200, { 'content-type': 'image/png' });
+			response.end(whole);
+		});
+		await withServer(service.handler, async (server) => {
+			const result = await downloadPreview(server.baseUrl);
+			expect(result.error).toBeUndefined();
+			expect(service.fileRequests()).toBe(2);
+			expect((await binaryBuffer(result.items[0].binary!.preview)).equals(whole)).toBe(true);
+		});
+	});
+
+	test('a download reset on every try fails after the GET tries, with no file delivered', async () => {
+		const service = serving((response) => resetMidway(response));
+		await withServer(service.handler, async (server) => {
+			const result = await downloadPreview(server.baseUrl, 'continueRegularOutput');
+			expect(service.fileRequests()).toBe(defaultRetryPolicy.maxAttempts);
+			expect(result.items).toHaveLength(1);
+			expect(result.items[0].binary).toBeUndefined();
+			expect(result.items[0].json.error).toMatch(/lost|reset|aborted/);
+		});
 	});
 });

@@ -1,11 +1,19 @@
-/** The action node against a scripted service: checks before any request, creation requests, pacing. */
+/**
+ * The action node against a scripted service: checks before any request, creation requests, pacing, and
+ * listings with entries off the spec.
+ */
+import type { ServerResponse } from 'node:http';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import { defaultPacing } from '../../nodes/Embroidery/transport/pacing';
-import { runNode } from '../support/n8n';
-import { freeUsage, jobIds } from './support/fakeJobs';
-import { apiKey, withServer, create, file } from './support/scriptedRuns';
+import { listSearch, runNode } from '../support/n8n';
+import { ActiveTriggerHarness, testTriggerManually } from '../support/n8n-poll';
+import { detailedJob, freeUsage, jobIds, listItem } from './support/fakeJobs';
+import { apiKey, withServer, create, file, waitFor } from './support/scriptedRuns';
 import { sendJson } from './support/scriptedServer';
+import type { RecordedRequest } from './support/scriptedServer';
+
 describe('validation happens before any request', () => {
 	const cases: Array<[string, INodeParameters, Parameters<typeof runNode>[0]['input'], RegExp]> = [
 		[
@@ -240,5 +248,133 @@ describe('pacing within an execution', () => {
 		}
 		// Arrival times trail the pacer's start times by each request's latency, hence the slack.
 		expect(times[6] - times[0]).toBeGreaterThanOrEqual(1000);
+	});
+});
+
+describe('a listing entry off the spec costs only that entry', () => {
+	const listedFile = (host: string, upload: string, extra: Record<string, unknown> = {}) => ({
+		id: upload,
+		name: `${upload}.png`,
+		mimeType: 'image/png',
+		downloadUrl: null,
+		previewUrl: `http://${host}/api/v1/uploads/${upload}/preview?expires=1&signature=s`,
+		...extra,
+	});
+	/** Five jobs in `status`, each with one field the spec types otherwise, and one entry with no usable status. */
+	const offSpecListing = (host: string, status = 'completed') => ({
+		data: [
+			{ ...listItem(jobIds.a, status), source: listedFile(host, 'upa', { size: '12' }) },
+			{
+				...listItem(jobIds.b, status),
+				preview: listedFile(host, 'upb', { id: 7, expiresAt: 1 }),
+			},
+			{
+				...listItem(jobIds.c, status),
+				output: listedFile(host, 'upc', { downloadUrl: { href: 'x' } }),
+			},
+			{ ...listItem(jobIds.d, status), source: { id: 'upd', name: 'd.dst' } },
+			{ ...listItem(jobIds.e, 'done') },
+		],
+		freeUsage,
+	});
+	const serveOffSpec = (request: RecordedRequest, response: ServerResponse) => {
+		if (request.url === '/api/v1/jobs')
+			return sendJson(response, 200, offSpecListing(String(request.headers.host)));
+		sendJson(response, 200, detailedJob(request.url.split('/').pop()!, 'completed'));
+	};
+
+	test('Get Many lists every usable job, naming the fields it left out', async () => {
+		await withServer(serveOffSpec, async (server) => {
+			const result = await runNode({
+				credentials: { apiKey, baseUrl: server.baseUrl },
+				parameters: { resource: 'job', operation: 'getMany', returnAll: true, simplify: false },
+				input: [{}],
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.id)).toEqual([
+				jobIds.a,
+				jobIds.b,
+				jobIds.c,
+				jobIds.d,
+			]);
+			const [a, b, c, d] = result.items.map((item) => item.json);
+			expect(a.fieldErrors).toEqual(['source.size: Expected number, received string']);
+			expect(b.fieldErrors).toEqual([
+				'preview.id: Expected string, received number',
+				'preview.expiresAt: Expected string, received number',
+			]);
+			expect(c.fileErrors).toEqual([
+				expect.objectContaining({ kind: 'output', fileName: 'upc.png' }),
+			]);
+			expect(d.fieldErrors).toBeUndefined();
+			expect(result.run.data.resultData.runData.Embroidery[0].hints).toEqual([
+				expect.objectContaining({
+					type: 'warning',
+					message:
+						`The service listed a job the node could not read, left out: entry 5 (job ${jobIds.e}): ` +
+						"field \"status\": Invalid enum value. Expected 'queued' | 'processing' | " +
+						"'completed' | 'failed', received 'done'. Use Job > Get with its id, or check the service.",
+				}),
+			]);
+		});
+	});
+
+	test('Wait for Completion ends each job as completed, the one with no usable entry from its own GET', async () => {
+		await withServer(serveOffSpec, async (server) => {
+			const result = await runNode({
+				credentials: { apiKey, baseUrl: server.baseUrl },
+				parameters: waitFor({ timeout: 30, showWarnings: false }),
+				input: [jobIds.a, jobIds.b, jobIds.c, jobIds.d, jobIds.e].map((id) => ({ json: { id } })),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => [item.json.id, item.json.status])).toEqual(
+				[jobIds.a, jobIds.b, jobIds.c, jobIds.d, jobIds.e].map((id) => [id, 'completed']),
+			);
+			expect(server.requests.map((request) => request.url)).toEqual([
+				'/api/v1/jobs',
+				`/api/v1/jobs/conversion/${jobIds.e}`,
+			]);
+		});
+	});
+
+	test("the Job picker lists every usable job and the trigger's Test step still answers", async () => {
+		await withServer(serveOffSpec, async (server) => {
+			const credentials = { apiKey, baseUrl: server.baseUrl };
+			const picked = await listSearch('searchJobs', credentials);
+			expect(picked.results.map((result) => result.value)).toEqual([
+				jobIds.a,
+				jobIds.b,
+				jobIds.c,
+				jobIds.d,
+			]);
+			const sample = await testTriggerManually({
+				parameters: { events: ['completed'], workflow: 'both' },
+				credentials,
+			});
+			expect(sample?.[0].map((item) => item.json.id)).toEqual([jobIds.a]);
+		});
+	});
+	test('an active trigger emits the endings of every usable job', async () => {
+		let listings = 0;
+		await withServer(
+			(request, response) => {
+				if (request.url !== '/api/v1/jobs') return serveOffSpec(request, response);
+				listings++;
+				const status = listings === 1 ? 'processing' : 'completed';
+				sendJson(response, 200, offSpecListing(String(request.headers.host), status));
+			},
+			async (server) => {
+				const trigger = new ActiveTriggerHarness({
+					parameters: { events: ['completed'], workflow: 'both' },
+					credentials: { apiKey, baseUrl: server.baseUrl },
+				});
+				await trigger.activate();
+				const emitted = await trigger.poll();
+				expect(trigger.failures).toEqual([]);
+				expect(emitted?.map((item) => item.json.id).sort()).toEqual(
+					[jobIds.a, jobIds.b, jobIds.c, jobIds.d].sort(),
+				);
+			},
+		);
 	});
 });

@@ -244,6 +244,44 @@ describe('Source URL: time limits and Stop', () => {
 		);
 	});
 
+	test('a name look-up that never answers ends at the answer limit', async () => {
+		Object.assign(sourceUrlLimits, { answerMs: 800 });
+		const restore = useResolver(() => new Promise<string[]>(() => undefined));
+		try {
+			const started = Date.now();
+			const { error, jobs } = await attempt(`http://artwork.intranet.test:${files.port}/ok`);
+			expect(error).toBe(
+				"The host of the 'Source URL' http://artwork.intranet.test:" +
+					`${files.port}/ok could not be resolved within 0.8 s [item 0]`,
+			);
+			expect(Date.now() - started).toBeLessThan(8000);
+			expect(jobs).toHaveLength(0);
+		} finally {
+			restore();
+		}
+	});
+
+	test('Stop during a name look-up that never answers ends the execution at once', async () => {
+		const restore = useResolver(() => new Promise<string[]>(() => undefined));
+		try {
+			const stop = new AbortController();
+			const started = Date.now();
+			setTimeout(() => stop.abort(), 1000);
+			const { result } = await attempt(
+				`http://artwork.intranet.test:${files.port}/ok`,
+				{},
+				stop.signal,
+			);
+			// The answer limit (30 s) is far away: only Stop can have ended it.
+			expect(Date.now() - started).toBeLessThan(5000);
+			expect(JSON.stringify(result.items[0]?.json ?? result.error?.message ?? '')).toMatch(
+				/cancel/i,
+			);
+		} finally {
+			restore();
+		}
+	});
+
 	test('Stop while the file is stalled ends the execution at once', async () => {
 		const stop = new AbortController();
 		const started = Date.now();

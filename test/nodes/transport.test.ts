@@ -314,10 +314,12 @@ describe('transport', () => {
 			async (baseUrl, server) => {
 				const url = `${server.origin}/api/v1/uploads/01ABC/download?expires=1999999999&signature=abc%2Fdef`;
 				const file = await withinNodeExecution({ apiKey, baseUrl }, async (context) => {
-					const downloaded = await downloadSignedFile.call(context, url);
-					const chunks: Buffer[] = [];
-					for await (const chunk of downloaded.stream as AsyncIterable<Buffer>) chunks.push(chunk);
-					return { ...downloaded, text: Buffer.concat(chunks).toString() };
+					return await downloadSignedFile(context, url, undefined, async (downloaded) => {
+						const chunks: Buffer[] = [];
+						for await (const chunk of downloaded.stream as AsyncIterable<Buffer>)
+							chunks.push(chunk);
+						return { ...downloaded, text: Buffer.concat(chunks).toString() };
+					});
 				});
 				expect(server.requests[0].url).toBe(
 					'/api/v1/uploads/01ABC/download?expires=1999999999&signature=abc%2Fdef',
@@ -326,7 +328,12 @@ describe('transport', () => {
 				expect(file.fileName).toBe('Star.dst');
 				await expect(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
-						downloadSignedFile.call(context, 'http://localhost:1/uploads/x/download?signature=y'),
+						downloadSignedFile(
+							context,
+							'http://localhost:1/uploads/x/download?signature=y',
+							undefined,
+							async (downloaded) => await Promise.resolve(downloaded),
+						),
 					),
 				).rejects.toThrow(/not the service's host/);
 				expect(server.requests).toHaveLength(1);

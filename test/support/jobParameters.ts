@@ -39,3 +39,8 @@ export function createFromUrl(sourceUrl: string, options: INodeParameters = {}):
 		options,
 	};
 }
+
+/** Job > Download of a conversion job's files (the preview unless `files` names others). */
+export function downloadFiles(jobId: string, files: string[] = ['preview']): INodeParameters {
+	return { resource: 'job', operation: 'download', jobId, workflow: 'conversion', files };
+}

@@ -131,10 +131,11 @@ export async function downloadToBinary(
 	itemIndex?: number,
 	known: { fileName?: string; mimeType?: string } = {},
 ): Promise<IBinaryData> {
-	const file = await downloadSignedFile.call(context, url, itemIndex);
-	const fileName = file.fileName ?? safeFileName(known.fileName) ?? fileNameFromUrl(url, 'file');
-	const mimeType = file.mimeType ?? known.mimeType ?? 'application/octet-stream';
-	return await context.helpers.prepareBinaryData(file.stream, fileName, mimeType);
+	return await downloadSignedFile(context, url, itemIndex, async (file) => {
+		const fileName = file.fileName ?? safeFileName(known.fileName) ?? fileNameFromUrl(url, 'file');
+		const mimeType = file.mimeType ?? known.mimeType ?? 'application/octet-stream';
+		return await context.helpers.prepareBinaryData(file.stream, fileName, mimeType);
+	});
 }
 
 export function addBinary(target: IBinaryKeyData, name: string, binary: IBinaryData): string {

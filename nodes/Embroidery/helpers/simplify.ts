@@ -29,6 +29,7 @@ const version2Fields = [
 	'sourceBinaryField',
 	'files',
 	'fileErrors',
+	'fieldErrors',
 	'detailError',
 	'outputsLocked',
 	'outputsLockedNote',
@@ -52,7 +53,12 @@ export const simplifiedJobFields = [
 ] as const;
 
 /** Reports of what went wrong in this run, which Simplify never hides (they say why a field is missing). */
-export const runReportFields = ['detailError', 'fileErrors', 'warningsUnavailable'] as const;
+export const runReportFields = [
+	'detailError',
+	'fileErrors',
+	'fieldErrors',
+	'warningsUnavailable',
+] as const;
 
 /** Every flat field a person may pick with the tool's Selected Fields, in the order they come out. */
 export const flatJobFields = [

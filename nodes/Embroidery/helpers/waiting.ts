@@ -5,7 +5,9 @@ import {
 	embroideryApiRequest,
 	isEnded,
 	jobKey,
+	mayAnswerLater,
 	nodeErrorOf,
+	retryAfterMsOf,
 	routes,
 	withCancelSignal,
 } from '../transport';
@@ -122,12 +124,16 @@ async function pollUntilEnded(
 		}
 	};
 	const unique = [...new Map(refs.map((ref) => [jobKey(ref), ref])).values()];
+	// The last listing's failure while later ones may still answer; it is each unfinished job's error at the end.
+	let listingFailure: { error: unknown; retryAfterMs: number } | undefined;
 
 	for (let round = 0; ; round++) {
 		if (round > 0) {
 			const remaining = deadline - clock.now();
 			if (remaining <= 0 || timeUp.aborted) break;
-			await clock.sleep(Math.min(pollDelayMs(round, schedule), remaining), signal);
+			// After a 429 the service said when to ask again; the wait keeps to it.
+			const delay = Math.max(pollDelayMs(round, schedule), listingFailure?.retryAfterMs ?? 0);
+			await clock.sleep(Math.min(delay, remaining), signal);
 		}
 		const pending = unique.filter((ref) => !finished.has(jobKey(ref)) && !failed.has(jobKey(ref)));
 		if (pending.length === 0) break;
@@ -142,10 +148,20 @@ async function pollUntilEnded(
 		} catch (error) {
 			if (signal?.aborted) throw nodeErrorOf(context.getNode(), error);
 			if (timeUp.aborted) break;
-			// The listing keeps failing (the transport already retried): each pending job ends the wait with that error.
-			for (const ref of pending) failed.set(jobKey(ref), error);
-			break;
+			// The transport already retried. A refused key or request ends the wait for every pending job at once;
+			// a service that is down or busy is asked again at the next round, while the timeout leaves time.
+			if (!mayAnswerLater(error)) {
+				for (const ref of pending) failed.set(jobKey(ref), error);
+				break;
+			}
+			listingFailure = { error, retryAfterMs: retryAfterMsOf(error) ?? 0 };
+			context.logger.warn(
+				'Embroidery Wait for Completion: the jobs listing failed, asking again within the ' +
+					`timeout: ${String((error as Error).message)}`,
+			);
+			continue;
 		}
+		listingFailure = undefined;
 		const listed = new Map(
 			listing.data.map((item) => [jobKey({ id: item.id, workflow: item.kind }), item]),
 		);
@@ -179,7 +195,7 @@ async function pollUntilEnded(
 			ref,
 			finished: false,
 			lastStatus: lastStatus.get(jobKey(ref)) ?? 'unknown',
-			error: failed.get(jobKey(ref)),
+			error: failed.get(jobKey(ref)) ?? listingFailure?.error,
 		};
 	});
 }

@@ -37,12 +37,31 @@ export function apiErrorFromResponse(
 		request: `${request.method} ${request.path}`,
 	};
 	if (fields.length > 0) errorResponse.fieldErrors = fields;
-	return new NodeApiError(node, errorResponse, {
+	const error = new NodeApiError(node, errorResponse, {
 		message: redact(message, secrets),
 		description: redact(description, secrets),
 		httpCode: String(status),
 		itemIndex: request.itemIndex,
 	});
+	if (request.retryAfterSeconds !== undefined)
+		error.context.retryAfterSeconds = request.retryAfterSeconds;
+	return error;
+}
+
+/** The Retry-After the service gave with an error it was not waited out for, in ms; undefined when none. */
+export function retryAfterMsOf(error: unknown): number | undefined {
+	const seconds = error instanceof NodeApiError ? error.context.retryAfterSeconds : undefined;
+	return typeof seconds === 'number' ? seconds * 1000 : undefined;
+}
+
+/**
+ * Whether a request that failed may well answer when sent again later: it got no answer, a 5xx or a 429.
+ * A refusal of the key (401, 403) or of the request itself (another 4xx, an answer of unknown shape) will not.
+ */
+export function mayAnswerLater(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = error.httpCode ?? undefined;
+	return status === undefined || status === '429' || /^5\d\d$/.test(status);
 }
 
 /** Why a request got no answer, in words: n8n reports a time limit only as an aborted connection. */
@@ -79,6 +98,28 @@ export function networkError(
 		node,
 		{ message, request: `${request.method} ${request.path}` },
 		{ message, description, itemIndex: request.itemIndex },
+	);
+}
+
+/** A file download whose connection was lost midway on every try: no part of the file is kept. */
+export function downloadCutOffError(
+	node: INode,
+	cause: unknown,
+	request: FailedRequest,
+	secrets: readonly string[],
+): NodeApiError {
+	const message = `The connection was lost while downloading ${request.path}: ${redact(reasonOf(cause), secrets)}`;
+	return new NodeApiError(
+		node,
+		{ message, request: `${request.method} ${request.path}` },
+		{
+			message,
+			description:
+				`The file was started again ${request.attempts - 1} times and cut off each time; no part ` +
+				'of it was kept. Check that the service is up and the network between it and n8n is ' +
+				'stable, then run the node again.',
+			itemIndex: request.itemIndex,
+		},
 	);
 }
 

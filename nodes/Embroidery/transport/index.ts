@@ -9,7 +9,7 @@ export type { EmbroideryContext, FileStream } from './context';
 export { downloadSignedFile } from './download';
 export { fileNameFromDisposition, fileNameFromUrl, safeFileName } from './fileNames';
 export type { DownloadedFile } from './download';
-export { nodeErrorOf, tagItem } from './errors';
+export { mayAnswerLater, nodeErrorOf, retryAfterMsOf, tagItem } from './errors';
 export { embroideryApiRequest } from './request';
 export type { ApiRequest, EmbroideryApiRequest } from './request';
 export { defaultRetryPolicy } from './retryPolicy';

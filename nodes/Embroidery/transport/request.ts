@@ -38,7 +38,6 @@ async function apiRequest<S extends ZodTypeAny>(
 		url: `${baseUrl}${request.path}`,
 		headers: { Accept: 'application/json' },
 		json: true,
-		timeout: request.action === 'createJobs' ? timeLimits.uploadMs : timeLimits.jsonMs,
 	};
 	if (request.qs) options.qs = request.qs;
 	if (request.body) options.body = request.body;
@@ -46,6 +45,8 @@ async function apiRequest<S extends ZodTypeAny>(
 		secrets,
 		policy: request.retryPolicy ?? defaultRetryPolicy,
 		origin: new URL(baseUrl).origin,
+		// In all, not between bytes: an answer trickled a byte at a time is cut off as one that never came.
+		answerMs: request.action === 'createJobs' ? timeLimits.uploadMs : timeLimits.jsonMs,
 	});
 	const parsed = request.schema.safeParse(response.body);
 	if (!parsed.success) {

@@ -121,6 +121,17 @@ export const RetryResponseSchema = z
 
 export const UnlockResponseSchema = z.object({ message: z.string(), job: JobSchema }).passthrough();
 
+/**
+ * A listing's file (spec: PrivateFile), checked field by field: its links are read as anything and judged where
+ * used (helpers/fileLinks.ts notes an unreadable one in `fileErrors`); a field of another type is left out.
+ */
+const ListedFileSchema = PrivateFileSchema.extend({
+	id: z.string().optional(),
+	name: z.string().optional(),
+	downloadUrl: z.unknown(),
+	previewUrl: z.unknown(),
+}).passthrough();
+
 export const JobListItemSchema = z
 	.object({
 		id: JobIdSchema,
@@ -128,22 +139,96 @@ export const JobListItemSchema = z
 		title: z.string().optional(),
 		status: JobStatusSchema,
 		formats: z.array(z.string()),
-		source: PrivateFileSchema.optional(),
-		preview: PrivateFileSchema.nullable().optional(),
-		output: PrivateFileSchema.nullable().optional(),
+		source: ListedFileSchema.optional(),
+		preview: ListedFileSchema.nullable().optional(),
+		output: ListedFileSchema.nullable().optional(),
 		metrics: openObject.nullable().optional(),
 		failureReason: z.string().nullable().optional(),
 		downloadsUnlocked: z.boolean(),
 	})
 	.passthrough();
 
+/** Without these a listing entry is no job the node can act on: one that is unusable leaves its entry out. */
+const entryCoreFields: readonly string[] = ['id', 'kind', 'status', 'downloadsUnlocked'];
+const listedFileFields: readonly string[] = ['source', 'preview', 'output'];
+/** What an unusable required field becomes; any other unusable field is left out. */
+const fallbacks: Record<string, unknown> = { formats: [] };
+
+/** A listing entry left out: where it was in the listing, its id when it had one, and why. */
+export interface LeftOutEntry {
+	position: number;
+	id?: string;
+	problem: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The entry without its field `field` (or only the file field `field.inner`), or with the field's fallback. */
+function withoutField(
+	entry: Record<string, unknown>,
+	field: string,
+	inner: string | undefined,
+): Record<string, unknown> {
+	const file = entry[field];
+	if (inner !== undefined && isRecord(file))
+		return {
+			...entry,
+			[field]: Object.fromEntries(Object.entries(file).filter(([key]) => key !== inner)),
+		};
+	const kept = Object.fromEntries(Object.entries(entry).filter(([key]) => key !== field));
+	return field in fallbacks ? { ...kept, [field]: fallbacks[field] } : kept;
+}
+
+/**
+ * One listing entry, field by field: each unusable field is left out (a file's field alone, not the file) and
+ * named in `unread`; an entry whose core fields are unusable is not read at all (`problem`).
+ */
+function readListingEntry(
+	raw: unknown,
+): { item: JobListItem; unread: string[] } | { problem: string } {
+	let entry = raw;
+	const unread: string[] = [];
+	for (let round = 0; round < 50; round++) {
+		const parsed = JobListItemSchema.safeParse(entry);
+		if (parsed.success) return { item: parsed.data, unread };
+		const issue = parsed.error.issues[0];
+		const [field, inner] = issue.path;
+		if (typeof field !== 'string' || entryCoreFields.includes(field) || !isRecord(entry))
+			return { problem: describeIssue(issue) };
+		unread.push(`${pathOf(issue.path)}: ${issue.message}`);
+		const fileField = listedFileFields.includes(field) && typeof inner === 'string';
+		entry = withoutField(entry, field, fileField ? inner : undefined);
+	}
+	return { problem: 'too many fields of an unexpected type' };
+}
+
 export const JobsListResponseSchema = z
 	.object({
-		data: z.array(JobListItemSchema).max(jobsListingSize),
+		// Each entry is read on its own (readListingEntry): one off the spec never costs the listing.
+		data: z.array(z.unknown()).max(jobsListingSize),
 		// Not read by the node.
 		freeUsage: openObject.optional(),
 	})
-	.passthrough();
+	.passthrough()
+	.transform((answer) => {
+		const data: JobListItem[] = [];
+		/** The fields left out of a listed job, by its id. */
+		const unreadFields: Record<string, string[]> = {};
+		const leftOut: LeftOutEntry[] = [];
+		answer.data.forEach((raw, position) => {
+			const read = readListingEntry(raw);
+			if ('problem' in read) {
+				const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : undefined;
+				leftOut.push({ position, ...(id ? { id } : {}), problem: read.problem });
+				return;
+			}
+			data.push(read.item);
+			if (read.unread.length > 0) unreadFields[read.item.id] = read.unread;
+		});
+		return { ...answer, data, unreadFields, leftOut };
+	});
 
 export const ApiErrorBodySchema = z.object({ message: z.string() }).passthrough();
 
@@ -164,7 +249,7 @@ export type JobAccepted = z.infer<typeof JobAcceptedSchema>;
 export type PrivateFile = z.infer<typeof PrivateFileSchema>;
 export type Job = z.infer<typeof JobSchema>;
 export type JobListItem = z.infer<typeof JobListItemSchema>;
-export type JobsListResponse = z.infer<typeof JobsListResponseSchema>;
+export type JobsListResponse = z.output<typeof JobsListResponseSchema>;
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
 
 /** How a job ends: the service does no more work on it, so clients stop polling (spec: Events). */
@@ -182,15 +267,23 @@ export function isWorkflow(value: unknown): value is Workflow {
 	return typeof value === 'string' && (workflows as readonly string[]).includes(value);
 }
 
-/** Names the first problem of a failed parse the way a user can act on: `data[0].writable: Required`. */
-export function describeSchemaProblem(error: z.ZodError): string {
-	const issue = error.issues[0];
-	if (!issue) return 'unexpected shape';
-	const path = issue.path.reduce<string>(
+/** A zod path the way a user reads it: `data[0].source.size`. */
+function pathOf(path: Array<string | number>): string {
+	return path.reduce<string>(
 		(text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key),
 		'',
 	);
+}
+
+function describeIssue(issue: z.ZodIssue): string {
+	const path = pathOf(issue.path);
 	const isMissing = issue.code === 'invalid_type' && issue.received === 'undefined';
 	if (isMissing) return `missing required field "${path}"`;
 	return `field "${path || '(body)'}": ${issue.message}`;
+}
+
+/** Names the first problem of a failed parse the way a user can act on: `data[0].writable: Required`. */
+export function describeSchemaProblem(error: z.ZodError): string {
+	const issue = error.issues[0];
+	return issue ? describeIssue(issue) : 'unexpected shape';
 }

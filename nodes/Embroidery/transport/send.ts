@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { clock } from './clock';
+import { clock, wallClock } from './clock';
 import { cancelSignalOf, credentialType, withCancelSignal } from './context';
 import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError } from './errors';
@@ -14,6 +14,7 @@ import type { FullResponse } from './responseBody';
 import { bodyNotSent, failureDelayMs, retryReason } from './retryPolicy';
 import type { RetryPolicy } from './retryPolicy';
 import { timeLimits } from './timeLimits';
+import { withinLimit } from './withinLimit';
 
 export interface SendSettings {
 	/** Texts that must never reach the user: the API key, a URL's signature. */
@@ -23,6 +24,19 @@ export interface SendSettings {
 	origin: string;
 	/** Ends the request early (a download that stopped sending bytes), besides the execution's own cancel. */
 	abortSignal?: AbortSignal;
+	/**
+	 * How long one try may wait for its answer, in all: a JSON answer's whole body (n8n reads it before it
+	 * answers), a stream's headers. The try then ends as one that got no answer.
+	 */
+	answerMs: number;
+	/** Tries counted so far, shared with a caller that sends the same request again (a download cut off midway). */
+	tries?: Tries;
+}
+
+/** Tries of one request so far: refused ones (429, an upload cut off before it was sent), failed ones (the rest). */
+export interface Tries {
+	refused: number;
+	failed: number;
 }
 
 /** Headers for a request that must not carry the API key, whatever an earlier hop added. */
@@ -46,13 +60,13 @@ async function exchange(
 	request: Omit<FailedRequest, 'attempts'>,
 	settings: SendSettings,
 	signal: AbortSignal | undefined,
+	stopTry: AbortSignal,
 ): Promise<{ response: FullResponse } | { refused: Error }> {
-	const signals = [signal, settings.abortSignal].filter(
+	const signals = [signal, settings.abortSignal, stopTry].filter(
 		(one): one is AbortSignal => one !== undefined,
 	);
-	const requestSignal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-	const requestContext =
-		settings.abortSignal && requestSignal ? withCancelSignal(context, requestSignal) : context;
+	const requestSignal = AbortSignal.any(signals);
+	const requestContext = withCancelSignal(context, requestSignal);
 	const sendHop = async (hop: Hop): Promise<FullResponse> => {
 		const sent: IHttpRequestOptions = {
 			...options,
@@ -63,7 +77,7 @@ async function exchange(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			...(requestSignal ? { abortSignal: requestSignal } : {}),
+			abortSignal: requestSignal,
 		};
 		return (
 			hop.withKey
@@ -102,21 +116,37 @@ export async function send(
 	const signal = cancelSignalOf(context);
 	const gate = rateLimitGate(context, request.action, settings.origin, policy);
 	const firstStartedAt = clock.now();
-	const tries = { refused: 0, failed: 0 };
+	const tries = settings.tries ?? { refused: 0, failed: 0 };
 	const retryLater = async (delayMs: number, what: string, attempt: number) => {
 		context.logger.debug(
 			`Embroidery API ${request.method} ${request.path}: ${what}, try ${attempt + 1} in ${delayMs} ms`,
 		);
 		await clock.sleep(delayMs, signal);
 	};
-	for (let attempt = 1; ; attempt++) {
+	const cancelled = () => new NodeOperationError(node, 'The execution was cancelled');
+	// An error body is read under the download's idle limit: a body that stalls leaves the status alone to show.
+	const readErrorBody = async (body: unknown, stopTry: AbortController) =>
+		await readSmallBody(body, timeLimits.fileIdleMs, () => stopTry.abort());
+	const what = options.encoding === 'stream' ? 'no answer' : 'no complete answer';
+	for (let attempt = tries.refused + tries.failed + 1; ; attempt++) {
 		const slot = await gate.waitForTurn(signal);
 		const startedAt = clock.now();
-		let answer: Awaited<ReturnType<typeof exchange>>;
-		try {
-			answer = await exchange(context, options, request, settings, signal);
-		} catch (error) {
-			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled');
+		const stopTry = new AbortController();
+		// Wall time, like the socket's own limits: a test's driven clock never ends a request still under way.
+		// Stop is not raced here: it aborts the request itself, which then ends before the node goes on.
+		const waited = await withinLimit(
+			exchange(context, options, request, settings, signal, stopTry.signal),
+			settings.answerMs,
+			undefined,
+			() => stopTry.abort(),
+			wallClock,
+		);
+		if (!('answer' in waited)) {
+			if (signal?.aborted) throw cancelled();
+			const error =
+				'failed' in waited
+					? waited.failed
+					: new Error(`${what} within ${Math.round(settings.answerMs / 100) / 10} s`);
 			const reason = retryReason(request.method, {
 				networkError: true,
 				bodyNotSent: bodyNotSent(error),
@@ -133,6 +163,7 @@ export async function send(
 			);
 			continue;
 		}
+		const answer = waited.answer;
 		if ('refused' in answer) throw answer.refused;
 		const { response } = answer;
 		const status = response.statusCode;
@@ -143,7 +174,7 @@ export async function send(
 		if (status === 429) {
 			tries.refused++;
 			const outcome = gate.refused(response, slot, tries.refused, clock.now() - firstStartedAt);
-			const body = await readSmallBody(response.body);
+			const body = await readErrorBody(response.body, stopTry);
 			if ('delayMs' in outcome) {
 				await retryLater(outcome.delayMs, 'HTTP 429', attempt);
 				continue;
@@ -163,7 +194,7 @@ export async function send(
 			clock.now() - firstStartedAt,
 			policy,
 		);
-		const body = await readSmallBody(response.body);
+		const body = await readErrorBody(response.body, stopTry);
 		if (delay === null)
 			throw apiErrorFromResponse(node, status, body, { ...request, attempts: attempt }, secrets);
 		await retryLater(delay, `HTTP ${status}`, attempt);

@@ -11,6 +11,7 @@ import type { FullResponse } from './responseBody';
 import { limitedStream } from './streamLimits';
 import type { ByteStream, LimitedStream } from './streamLimits';
 import { sourceUrlLimits } from './timeLimits';
+import { withinLimit } from './withinLimit';
 
 /**
  * Fetching the file of a Source URL: someone else's server, reached with n8n's plain request helper and no
@@ -88,48 +89,6 @@ function sourceUrlRefused(
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-/** How waiting for an answer ended: the answer, the server's error, or the node's limit or Stop (`ended`). */
-type Waited<T> = { answer: T } | { failed: unknown } | { ended: 'limit' | 'cancel' };
-
-/**
- * Waits for `answer` at most `ms` (on the node's clock) and never past the execution's Stop; on either, the
- * request underneath is ended with `stop`.
- */
-async function withinLimit<T>(
-	answer: Promise<T>,
-	ms: number,
-	cancel: AbortSignal | undefined,
-	stop: () => void,
-): Promise<Waited<T>> {
-	const timer = new AbortController();
-	const limit = clock.sleep(ms, timer.signal).then(
-		(): Waited<T> => ({ ended: 'limit' }),
-		() => new Promise<never>(() => undefined),
-	);
-	const cancelled = new Promise<Waited<T>>((resolve) => {
-		if (!cancel) return;
-		const onAbort = () => resolve({ ended: 'cancel' });
-		if (cancel.aborted) onAbort();
-		else {
-			cancel.addEventListener('abort', onAbort, { once: true });
-			timer.signal.addEventListener('abort', () => cancel.removeEventListener('abort', onAbort), {
-				once: true,
-			});
-		}
-	});
-	const answered = answer.then(
-		(value): Waited<T> => ({ answer: value }),
-		(error: unknown): Waited<T> => ({ failed: error }),
-	);
-	try {
-		const outcome = await Promise.race([answered, limit, cancelled]);
-		if ('ended' in outcome) stop();
-		return outcome;
-	} finally {
-		timer.abort();
-	}
-}
-
 export async function fetchSourceUrl(
 	context: IExecuteFunctions,
 	request: SourceUrlRequest,
@@ -145,18 +104,34 @@ export async function fetchSourceUrl(
 	const limits = sourceUrlLimits;
 
 	const sendHop = async (hop: Hop): Promise<FullResponse> => {
-		let checked: CheckedHop & { refused?: RefusedAddress };
-		try {
-			checked = await checkBeforeConnecting(hop.url, resolver);
-		} catch (error) {
+		// The name look-up is part of the answer: under the same limit, and Stop ends the wait for it.
+		const lookupMs = Math.min(limits.answerMs, limits.totalMs - (clock.now() - startedAt));
+		const looked = await withinLimit(
+			checkBeforeConnecting(hop.url, resolver),
+			lookupMs,
+			cancel,
+			() => undefined,
+		);
+		if ('ended' in looked) {
+			if (looked.ended === 'cancel') throw cancelledError();
 			throw sourceUrlRefused(
 				context,
 				itemIndex,
-				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved: ${(error as Error).message}`,
+				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved within ${seconds(lookupMs)}`,
+				"Check the link and that the n8n server's name service answers.",
+			);
+		}
+		if ('failed' in looked) {
+			const reason = looked.failed instanceof Error ? looked.failed.message : String(looked.failed);
+			throw sourceUrlRefused(
+				context,
+				itemIndex,
+				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved: ${reason}`,
 				"Check the link; where n8n's outbound network policy refuses the address, the n8n " +
 					'administrator decides which hosts workflows may reach.',
 			);
 		}
+		const checked: CheckedHop & { refused?: RefusedAddress } = looked.answer;
 		if (checked.refused && !allowPrivateNetworks) {
 			throw refusedAddressError(context, itemIndex, hop.url, !hop.redirected, checked.refused);
 		}

@@ -1,14 +1,19 @@
 /**
- * How long the node waits on the service. Tests shrink these, as they do the pacing window.
- * Downloads have no total limit: a large file may take as long as it needs while bytes keep arriving.
+ * How long the node waits on the service, per try of a request. Each is a limit in all, not only between
+ * bytes: an answer trickled a byte at a time ends at it too. Tests shrink these, as they do the pacing window.
  */
 export const timeLimits = {
-	/** Until a JSON answer has fully arrived. */
+	/** Until a JSON answer has fully arrived, its body included. */
 	jsonMs: 60_000,
-	/** Until the service answers an upload (POST /jobs sends up to 10 files of up to 50 MB). */
+	/** Until the service has answered an upload (POST /jobs sends up to 10 files of up to 50 MB). */
 	uploadMs: 15 * 60_000,
-	/** Until a file download's answer starts, and then between two chunks of its bytes. */
+	/**
+	 * Until a file download's answer starts; then between two chunks of its bytes; and for an error answer's
+	 * body (its message), in all.
+	 */
 	fileIdleMs: 60_000,
+	/** A file download in all, from its request to its last byte. */
+	fileTotalMs: 30 * 60_000,
 	/** Redirects followed within the service's own origin before the node gives up. */
 	maxRedirects: 5,
 };

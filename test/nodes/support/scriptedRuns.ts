@@ -1,6 +1,7 @@
 /** Running the action node against a scripted service: its server, the key it is given, and common parameters. */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { defaultRetryPolicy } from '../../../nodes/Embroidery/transport';
 import { jobIds } from './fakeJobs';
 import { startScriptedServer } from './scriptedServer';
 import type { Handler } from './scriptedServer';
@@ -17,6 +18,16 @@ export async function withServer(
 	} finally {
 		await server.close();
 	}
+}
+
+/**
+ * Backoff of 20 ms (jitter 5 ms) between a request's tries for the surrounding describe, so a test sees every
+ * try in real time; `extra` changes more of the policy. Put back after it.
+ */
+export function useQuickRetries(extra: Partial<typeof defaultRetryPolicy> = {}) {
+	const saved = { ...defaultRetryPolicy };
+	beforeAll(() => Object.assign(defaultRetryPolicy, { baseDelayMs: 20, maxJitterMs: 5, ...extra }));
+	afterAll(() => Object.assign(defaultRetryPolicy, saved));
 }
 
 export const create = (extra: INodeParameters = {}): INodeParameters => ({

@@ -10,6 +10,7 @@ import {
 	jobsListingSize,
 	routes,
 } from '../../transport';
+import type { LeftOutEntry } from '../../transport';
 import type { OperationOutput } from '../types';
 import { simplifyFields } from './fields';
 
@@ -72,6 +73,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The entries the listing left out, in words: where each was, its id when it had one, what was wrong. */
+function listedOut(entries: LeftOutEntry[]): string {
+	const described = entries.map(
+		(entry) =>
+			`entry ${entry.position + 1}${entry.id ? ` (job ${entry.id})` : ''}: ${entry.problem}`,
+	);
+	const jobs = entries.length === 1 ? 'a job' : `${entries.length} jobs`;
+	return `The service listed ${jobs} the node could not read, left out: ${described.join('; ')}.`;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -87,6 +98,14 @@ export async function execute(
 		schema: JobsListResponseSchema,
 		itemIndex,
 	});
+	// An entry the node cannot read at all costs only itself: the run says which, the other jobs are listed.
+	if (listing.leftOut.length > 0 && typeof this.addExecutionHints === 'function') {
+		this.addExecutionHints({
+			type: 'warning',
+			location: 'outputPane',
+			message: `${listedOut(listing.leftOut)} Use Job > Get with its id, or check the service.`,
+		});
+	}
 	// The service lists the most recent jobs (jobsListingSize) and has no filter parameters, so filtering happens here.
 	return listing.data
 		.filter((job) => !filters.status?.length || filters.status.includes(job.status))
@@ -97,6 +116,9 @@ export async function execute(
 			// A link the node cannot read costs only its file: the job is listed, with a note naming that file.
 			const unusable = unusableListedLinks(job);
 			if (unusable.length > 0) json.fileErrors = unusable;
+			// So are fields of another type than the spec's: left out of the job, named here.
+			const unread = listing.unreadFields[job.id];
+			if (unread) json.fieldErrors = unread;
 			return { json: shapeJobItem(this, itemIndex, json) };
 		});
 }
