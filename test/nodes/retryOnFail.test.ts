@@ -212,6 +212,78 @@ describe('a creation whose answer was lost is not sent again by a retry', () => 
 	});
 });
 
+describe('Job > Retry under Retry On Fail with Continue On Fail', () => {
+	/** Two real jobs; the variant answers their retries, as the service would for one failed and one completed job. */
+	async function twoJobs(creds: ApiCredentials): Promise<[string, string]> {
+		const created = await runNode({
+			credentials: creds,
+			parameters: createConversion(),
+			input: stars(2),
+		});
+		const [first, second] = created.items.map((item) => String(item.json.id));
+		return [first, second];
+	}
+
+	const retryRuns = (creds: ApiCredentials, ids: string[]) =>
+		runNode({
+			credentials: creds,
+			parameters: { resource: 'job', operation: 'retry' },
+			input: ids.map((id) => ({ json: { id, workflow: 'conversion' } })),
+			retryOnFail,
+			onError: 'continueRegularOutput',
+		});
+
+	const retriesOf = (id: string) =>
+		variant.of('POST /jobs/conversion/{id}/retry').filter((request) => request.url.includes(id));
+
+	it('the first item is refused (409): n8n runs the node three times, the other job is retried once', async () => {
+		const { creds } = await account();
+		const [completed, failed] = await twoJobs(creds);
+		variant.on((request) => {
+			if (request.route !== 'POST /jobs/conversion/{id}/retry') return undefined;
+			if (request.url.includes(completed))
+				return {
+					status: 409,
+					body: { message: 'Only failed jobs can be retried.', errors: {} },
+				};
+			return {
+				status: 200,
+				body: {
+					message: 'Job queued again.',
+					job: { id: failed, status: 'queued', workflow: 'conversion' },
+				},
+			};
+		});
+		const result = await retryRuns(creds, [completed, failed]);
+		// n8n ran the node again for the first item's error: it asked for that job's retry in every try.
+		expect(retriesOf(completed)).toHaveLength(retryOnFail.maxTries);
+		expect(retriesOf(failed)).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ httpCode: '409' });
+		expect(result.items[1].json).toMatchObject({ id: failed, status: 'queued' });
+	});
+
+	it('a retry whose answer was lost is not sent again; the item says to check the job', async () => {
+		const { creds } = await account();
+		const [completed, failed] = await twoJobs(creds);
+		variant.on((request) => {
+			if (request.route !== 'POST /jobs/conversion/{id}/retry') return undefined;
+			if (request.url.includes(completed))
+				return {
+					status: 409,
+					body: { message: 'Only failed jobs can be retried.', errors: {} },
+				};
+			return { dropAnswer: true };
+		});
+		const result = await retryRuns(creds, [completed, failed]);
+		expect(retriesOf(failed)).toHaveLength(1);
+		expect(result.items[1].json.error).toBe(
+			`An earlier try of this node sent the retry of job ${failed} and got no answer; it was ` +
+				`not sent again [item 1]`,
+		);
+		expect(result.items[1].json.description).toMatch(/Job > Get/);
+	});
+});
+
 describe('what is remembered, and for how long', () => {
 	it('a run without retries creates anew each execution; records are dropped a while after the last try', async () => {
 		const { creds } = await account();

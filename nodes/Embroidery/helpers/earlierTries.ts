@@ -1,5 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { clock, jobKey } from '../transport';
 import type { EmbroideryContext, JobRef } from '../transport';
@@ -29,11 +29,16 @@ interface ItemRecord {
 /** Unlocks of the execution by job: sent and answered, or sent with the answer lost (it may have charged). */
 type UnlockOutcome = 'unlocked' | 'unknown';
 
+/** A Job > Retry an earlier try sent: its answer, or the reason it never came (the job may be queued again). */
+export type SentRetry = { outcome: 'retried'; json: IDataObject } | { outcome: 'unknown'; reason: string };
+
 interface ExecutionRecord {
 	runningTries: number;
 	lastUsedAt: number;
 	items: Map<string, ItemRecord>;
 	unlocks: Map<string, UnlockOutcome>;
+	/** Job > Retry by node run, item and job. */
+	retries: Map<string, SentRetry>;
 }
 
 /**
@@ -82,8 +87,9 @@ export function startTry(context: IExecuteFunctions): { end(): void } {
 		end() {
 			started.runningTries--;
 			started.lastUsedAt = clock.now();
-			if (started.runningTries === 0 && started.items.size === 0 && started.unlocks.size === 0)
-				executions.delete(id);
+			const empty =
+				started.items.size === 0 && started.unlocks.size === 0 && started.retries.size === 0;
+			if (started.runningTries === 0 && empty) executions.delete(id);
 		},
 	};
 }
@@ -101,7 +107,13 @@ function recordOf(context: EmbroideryContext): ExecutionRecord | undefined {
 function openRecord(id: string): ExecutionRecord {
 	let record = executions.get(id);
 	if (!record) {
-		record = { runningTries: 0, lastUsedAt: clock.now(), items: new Map(), unlocks: new Map() };
+		record = {
+			runningTries: 0,
+			lastUsedAt: clock.now(),
+			items: new Map(),
+			unlocks: new Map(),
+			retries: new Map(),
+		};
 		executions.set(id, record);
 	}
 	return record;
@@ -204,6 +216,47 @@ export function recordUnlock(
 	if (!unlocks) return;
 	if (outcome === 'refused') unlocks.delete(jobKey(ref));
 	else unlocks.set(jobKey(ref), outcome);
+}
+
+/** What earlier tries of this node run sent as Job > Retry, by item and job. */
+export class EarlierRetries {
+	constructor(
+		private readonly record: ExecutionRecord | undefined,
+		private readonly run: string,
+	) {}
+
+	private key(itemIndex: number, ref: JobRef): string {
+		return `${this.run}\u0000${itemIndex}\u0000${jobKey(ref)}`;
+	}
+
+	of(itemIndex: number, ref: JobRef): SentRetry | undefined {
+		return this.record?.retries.get(this.key(itemIndex, ref));
+	}
+
+	/** Before the request goes out: until its answer comes, the service may have queued the job again. */
+	sending(itemIndex: number, ref: JobRef): void {
+		this.record?.retries.set(this.key(itemIndex, ref), {
+			outcome: 'unknown',
+			reason: 'the try ended before the answer came',
+		});
+	}
+
+	retried(itemIndex: number, ref: JobRef, json: IDataObject): void {
+		this.record?.retries.set(this.key(itemIndex, ref), { outcome: 'retried', json });
+	}
+
+	unknown(itemIndex: number, ref: JobRef, reason: string): void {
+		this.record?.retries.set(this.key(itemIndex, ref), { outcome: 'unknown', reason });
+	}
+
+	/** Refused before the service acted (an HTTP 4xx, say the 409 of a job not failed): a later try may ask again. */
+	refused(itemIndex: number, ref: JobRef): void {
+		this.record?.retries.delete(this.key(itemIndex, ref));
+	}
+}
+
+export function earlierRetriesOf(context: IExecuteFunctions): EarlierRetries {
+	return new EarlierRetries(recordOf(context), runOf(context));
 }
 
 /** How many executions this process remembers now (tests check that records are dropped). */
