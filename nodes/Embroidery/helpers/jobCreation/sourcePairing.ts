@@ -31,11 +31,19 @@ export interface Mismatch {
 /** A shown name this long that begins the sent one is taken as the service's cut of it (the sandbox keeps 200). */
 const shortestCutName = 64;
 
-const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/g;
+/** C0 and C1 control characters, DEL included. */
+function isControl(character: string): boolean {
+	const code = character.charCodeAt(0);
+	return code < 0x20 || (code >= 0x7f && code < 0xa0);
+}
 
 /** What a service keeps of a name: its last path segment, without control characters, trimmed. */
 function asStored(name: string): string {
-	return (name.split(/[\\/]/).pop() ?? '').replace(controlCharacters, '').trim();
+	const base = name.split(/[\\/]/).pop() ?? '';
+	return [...base]
+		.filter((character) => !isControl(character))
+		.join('')
+		.trim();
 }
 
 /** Percent escapes decoded where they form text; a stray `%` stays. */
