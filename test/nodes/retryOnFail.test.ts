@@ -7,6 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import {
 	keepAfterLastTryMs,
+	keepFailedExecutionMs,
 	rememberedExecutions,
 } from '../../nodes/Embroidery/helpers/earlierTries';
 import { defaultRetryPolicy, useClock, wallClock } from '../../nodes/Embroidery/transport';
@@ -284,6 +285,38 @@ describe('Job > Retry under Retry On Fail with Continue On Fail', () => {
 	});
 });
 
+describe("n8n's Retry of a failed execution (a new execution, mode retry)", () => {
+	it('does not create or unlock again: it carries on with the jobs the failed execution made', async () => {
+		const { creds, creditBalance } = await account();
+		const before = await creditBalance();
+		// The download fails for good (410): the execution fails after its creation and unlock.
+		variant.on((request) =>
+			request.route.startsWith('GET /uploads/') ? { status: 410 } : undefined,
+		);
+		const failed = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+		});
+		expect(failed.error?.description).toMatch(/Job > Get/);
+		variant.reset();
+		const retried = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+			retryOf: failed,
+		});
+		expect(retried.error).toBeUndefined();
+		const [job] = await sandboxJobs(creds);
+		expect(retried.items[0].json).toMatchObject({ id: job.id, downloadsUnlocked: true });
+		expect(retried.items[0].binary?.data).toBeDefined();
+		expect(variant.of('POST /jobs')).toHaveLength(0);
+		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(0);
+		expect(await sandboxJobs(creds)).toHaveLength(1);
+		expect(before - (await creditBalance())).toBe(await unlockCost(creds));
+	});
+});
+
 describe('what is remembered, and for how long', () => {
 	it('a run without retries creates anew each execution; records are dropped a while after the last try', async () => {
 		const { creds } = await account();
@@ -296,12 +329,13 @@ describe('what is remembered, and for how long', () => {
 			// Two executions, two jobs: the record is per execution, not per file.
 			expect(variant.of('POST /jobs')).toHaveLength(2);
 			expect(rememberedExecutions()).toBe(remembered + 2);
+			const usage = { resource: 'account', operation: 'getUsage' };
 			offsetMs = keepAfterLastTryMs + 1000;
-			await runNode({
-				credentials: creds,
-				parameters: { resource: 'account', operation: 'getUsage' },
-				input: [{}],
-			});
+			await runNode({ credentials: creds, parameters: usage, input: [{}] });
+			// The two executions that succeeded are forgotten; those whose node failed wait for n8n's Retry.
+			expect(rememberedExecutions()).toBeLessThanOrEqual(remembered);
+			offsetMs = keepFailedExecutionMs + 1000;
+			await runNode({ credentials: creds, parameters: usage, input: [{}] });
 			expect(rememberedExecutions()).toBe(0);
 		} finally {
 			restore();
