@@ -148,33 +148,37 @@ describe(`The trigger's failures reach n8n's error path, in ${n8nUnderTest()}`, 
 			await n8n.stop();
 		});
 
-		it('ends in one failed execution and one run of the error workflow; the next failing poll is only logged', async () => {
-			// The activation's poll took the baseline; from now on the service refuses the key.
-			await until('the activation poll', async () => (listings() > 0 ? true : undefined), 90_000);
-			variant.on((request) =>
-				request.route === 'GET /jobs'
-					? { status: 401, body: { message: 'The API key has been revoked.' } }
-					: undefined,
-			);
-			const refusedFrom = listings();
-			const [failed] = await waitForExecutions(n8n, triggerId, 1, 150_000);
-			expect(failed.status).toBe('error');
-			const run = await n8n.getExecution(failed.id);
-			expect(run.data.resultData.error?.message).toMatch(/^Authentication failed/);
-			const [reported] = await waitForExecutions(n8n, errorsId, 1, 60_000);
-			const [errorItem] = nodeItems(await n8n.getExecution(reported.id), 'Error Trigger');
-			expect(errorItem.json).toMatchObject({ workflow: { id: triggerId } });
-			expect(JSON.stringify(errorItem.json)).toMatch(/Authentication failed/);
-			// The next scheduled poll fails the same way: logged, not reported again.
-			await until(
-				'a second refused poll',
-				async () => (listings() >= refusedFrom + 2 ? true : undefined),
-				150_000,
-			);
-			await sleep(5_000);
-			expect(await executionsOf(n8n, triggerId)).toHaveLength(1);
-			expect(await executionsOf(n8n, errorsId)).toHaveLength(1);
-		});
+		it(
+			'ends in one failed execution and one run of the error workflow; the next failing poll is ' +
+				'only logged',
+			async () => {
+				// The activation's poll took the baseline; from now on the service refuses the key.
+				await until('the activation poll', async () => (listings() > 0 ? true : undefined), 90_000);
+				variant.on((request) =>
+					request.route === 'GET /jobs'
+						? { status: 401, body: { message: 'The API key has been revoked.' } }
+						: undefined,
+				);
+				const refusedFrom = listings();
+				const [failed] = await waitForExecutions(n8n, triggerId, 1, 150_000);
+				expect(failed.status).toBe('error');
+				const run = await n8n.getExecution(failed.id);
+				expect(run.data.resultData.error?.message).toMatch(/^Authentication failed/);
+				const [reported] = await waitForExecutions(n8n, errorsId, 1, 60_000);
+				const [errorItem] = nodeItems(await n8n.getExecution(reported.id), 'Error Trigger');
+				expect(errorItem.json).toMatchObject({ workflow: { id: triggerId } });
+				expect(JSON.stringify(errorItem.json)).toMatch(/Authentication failed/);
+				// The next scheduled poll fails the same way: logged, not reported again.
+				await until(
+					'a second refused poll',
+					async () => (listings() >= refusedFrom + 2 ? true : undefined),
+					150_000,
+				);
+				await sleep(5_000);
+				expect(await executionsOf(n8n, triggerId)).toHaveLength(1);
+				expect(await executionsOf(n8n, errorsId)).toHaveLength(1);
+			},
+		);
 	});
 
 	(n8nRuntime().major >= 2 ? describe : describe.skip)(

@@ -15,6 +15,7 @@ import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem } from '../support/n8n';
 import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
+import type { Behaviour } from '../support/variantService';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(180_000);
@@ -237,23 +238,23 @@ describe('Job > Retry under Retry On Fail with Continue On Fail', () => {
 	const retriesOf = (id: string) =>
 		variant.of('POST /jobs/conversion/{id}/retry').filter((request) => request.url.includes(id));
 
+	/** The completed job's retry is refused (409); the other job's retry gets `answer`. */
+	const retriesAnswer = (completed: string, answer: Behaviour) =>
+		variant.on((request) => {
+			if (request.route !== 'POST /jobs/conversion/{id}/retry') return undefined;
+			if (!request.url.includes(completed)) return answer;
+			return { status: 409, body: { message: 'Only failed jobs can be retried.', errors: {} } };
+		});
+
 	it('the first item is refused (409): n8n runs the node three times, the other job is retried once', async () => {
 		const { creds } = await account();
 		const [completed, failed] = await twoJobs(creds);
-		variant.on((request) => {
-			if (request.route !== 'POST /jobs/conversion/{id}/retry') return undefined;
-			if (request.url.includes(completed))
-				return {
-					status: 409,
-					body: { message: 'Only failed jobs can be retried.', errors: {} },
-				};
-			return {
-				status: 200,
-				body: {
-					message: 'Job queued again.',
-					job: { id: failed, status: 'queued', workflow: 'conversion' },
-				},
-			};
+		retriesAnswer(completed, {
+			status: 200,
+			body: {
+				message: 'Job queued again.',
+				job: { id: failed, status: 'queued', workflow: 'conversion' },
+			},
 		});
 		const result = await retryRuns(creds, [completed, failed]);
 		// n8n ran the node again for the first item's error: it asked for that job's retry in every try.
@@ -266,15 +267,7 @@ describe('Job > Retry under Retry On Fail with Continue On Fail', () => {
 	it('a retry whose answer was lost is not sent again; the item says to check the job', async () => {
 		const { creds } = await account();
 		const [completed, failed] = await twoJobs(creds);
-		variant.on((request) => {
-			if (request.route !== 'POST /jobs/conversion/{id}/retry') return undefined;
-			if (request.url.includes(completed))
-				return {
-					status: 409,
-					body: { message: 'Only failed jobs can be retried.', errors: {} },
-				};
-			return { dropAnswer: true };
-		});
+		retriesAnswer(completed, { dropAnswer: true });
 		const result = await retryRuns(creds, [completed, failed]);
 		expect(retriesOf(failed)).toHaveLength(1);
 		expect(result.items[1].json.error).toBe(

@@ -8,6 +8,8 @@ import {
 	pairBySourceName,
 	sameStoredName,
 } from '../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials } from '../support/n8n';
@@ -135,14 +137,8 @@ describe('Create with Wait and Combine Items, against a service that answers the
 				: undefined,
 		);
 
-	const twoFiles = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
-	const parameters = createAndWait({ timeout: 90, options: { batching: 'combine' } });
-
-	it('pairs each job with the file it was made from, by the names the listing shows', async () => {
-		const creds = await credentials();
-		reversedCreation();
-		const items = itemsOf(await runNode({ credentials: creds, parameters, input: twoFiles }));
-		expect(variant.of('POST /jobs')).toHaveLength(1);
+	/** Items 0 and 1 (Star.DST, Star.JEF) each carry the job made from their own file. */
+	async function expectEachItemWithItsFile(creds: ApiCredentials, items: INodeExecutionData[]) {
 		const bySource = await jobsBySource(creds);
 		expect(items.map((item) => [item.json.sourceFile, item.json.id])).toEqual([
 			['Star.DST', bySource.get('Star.DST')],
@@ -152,6 +148,17 @@ describe('Create with Wait and Combine Items, against a service that answers the
 			'Star.DST',
 			'Star.JEF',
 		]);
+	}
+
+	const twoFiles = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
+	const parameters = createAndWait({ timeout: 90, options: { batching: 'combine' } });
+
+	it('pairs each job with the file it was made from, by the names the listing shows', async () => {
+		const creds = await credentials();
+		reversedCreation();
+		const items = itemsOf(await runNode({ credentials: creds, parameters, input: twoFiles }));
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		await expectEachItemWithItsFile(creds, items);
 	});
 
 	it('fails the items whose job shows a name no file of the request had, naming both; attaches nothing', async () => {
@@ -262,15 +269,7 @@ describe('Create with Wait and Combine Items, against a service that answers the
 					typeVersion: 2,
 				}),
 			);
-			const bySource = await jobsBySource(creds);
-			expect(items.map((item) => [item.json.sourceFile, item.json.id])).toEqual([
-				['Star.DST', bySource.get('Star.DST')],
-				['Star.JEF', bySource.get('Star.JEF')],
-			]);
-			expect(items.map((item) => (item.json.source as { name: string }).name)).toEqual([
-				'Star.DST',
-				'Star.JEF',
-			]);
+			await expectEachItemWithItsFile(creds, items);
 		});
 
 		it('Download fails the item whose job was made from another file, attaching nothing', async () => {

@@ -99,36 +99,28 @@ describe('one job that keeps failing', () => {
 });
 
 describe('polls that overlap', () => {
-	it('a poll that starts while another runs is skipped, so nothing is emitted twice', async () => {
-		const { account, trigger } = await activeTrigger();
-		const ids = await convert(account, 1);
-		await waitUntilEnded(account, ids);
-		variant.requests.splice(0);
-		variant.on((request) => (request.route === 'GET /jobs' ? { delayMs: 800 } : undefined));
-		await Promise.all([
-			trigger.poll(),
-			new Promise((resolve) => setTimeout(resolve, 200)).then(async () => await trigger.poll()),
-		]);
-		expect(trigger.emittedItems().map((item) => item.json.id)).toEqual(ids);
-		expect(variant.of('GET /jobs')).toHaveLength(1);
-	});
-
-	it('with a new poll context for each poll (n8n 2.41 scheduler), a poll that starts while another runs is skipped', async () => {
-		const { account, trigger } = await activeTrigger({}, { contextPerPoll: true });
-		const ids = await convert(account, 1);
-		await waitUntilEnded(account, ids);
-		variant.requests.splice(0);
-		variant.on((request) => (request.route === 'GET /jobs' ? { delayMs: 800 } : undefined));
-		await Promise.all([
-			trigger.poll(),
-			new Promise((resolve) => setTimeout(resolve, 200)).then(async () => await trigger.poll()),
-		]);
-		expect(trigger.emittedItems().map((item) => item.json.id)).toEqual(ids);
-		expect(variant.of('GET /jobs')).toHaveLength(1);
-		expect(await trigger.poll()).toBeNull();
-		expect(trigger.emittedItems()).toHaveLength(1);
-		expect(trigger.failures).toEqual([]);
-	});
+	it.each([
+		['one poll context per activation', false],
+		["a new poll context for each poll (n8n 2.41's scheduler)", true],
+	])(
+		'with %s, a poll that starts while another runs is skipped, so nothing is emitted twice',
+		async (_, contextPerPoll) => {
+			const { account, trigger } = await activeTrigger({}, { contextPerPoll });
+			const ids = await convert(account, 1);
+			await waitUntilEnded(account, ids);
+			variant.requests.splice(0);
+			variant.on((request) => (request.route === 'GET /jobs' ? { delayMs: 800 } : undefined));
+			await Promise.all([
+				trigger.poll(),
+				new Promise((resolve) => setTimeout(resolve, 200)).then(async () => await trigger.poll()),
+			]);
+			expect(trigger.emittedItems().map((item) => item.json.id)).toEqual(ids);
+			expect(variant.of('GET /jobs')).toHaveLength(1);
+			expect(await trigger.poll()).toBeNull();
+			expect(trigger.emittedItems()).toHaveLength(1);
+			expect(trigger.failures).toEqual([]);
+		},
+	);
 
 	it('a poll overtaken after running too long drops what it found; the later poll emits it, once', async () => {
 		const { account, trigger } = await activeTrigger();
