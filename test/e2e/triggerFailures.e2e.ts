@@ -222,6 +222,7 @@ describe(`The trigger's failures reach n8n's error path, in ${n8nUnderTest()}`, 
 				await n8n?.stop();
 			});
 
+			// Up to three minutes to the slow poll, then two more polls: longer than the suite's 300 s.
 			it('a poll that starts while a slow one runs is skipped: the ending is emitted once', async () => {
 				// The activation's poll and the first scheduled one (which saves the baseline) have listed the jobs.
 				await until('two polls', async () => (listings() >= 2 ? true : undefined), 150_000);
@@ -253,7 +254,7 @@ describe(`The trigger's failures reach n8n's error path, in ${n8nUnderTest()}`, 
 				const items = nodeItems(await n8n.getExecution(emitted.id), 'Job finished');
 				expect(items.map((item) => item.json.id)).toEqual([job.id]);
 				expect(await executionsOf(n8n, errorsId)).toEqual([]);
-			});
+			}, 480_000);
 		},
 	);
 });
