@@ -14,9 +14,22 @@ import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
-import { n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
+import {
+	e2eOwner,
+	n8nUnderTest,
+	openEnvironment,
+	type E2eEnvironment,
+	type SandboxInfo,
+} from './support/environment';
+import { waitForExecutions } from '../../scripts/demo';
 import { createAndWait } from '../support/jobParameters';
-import { embroideryStep, manualWorkflow, readFileStep, type Step } from './support/workflows';
+import {
+	embroideryStep,
+	linearWorkflow,
+	manualWorkflow,
+	readFileStep,
+	type Step,
+} from './support/workflows';
 
 const credential = { id: 'embroideryRetries', name: 'Embroidery with downloads answering 410' };
 
@@ -41,6 +54,7 @@ const convert = createAndWait({
 describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
 	let sandbox: SandboxInfo;
+	let environment: E2eEnvironment;
 	let variant: VariantService;
 	let accountId: string;
 	const errorOf = (result: WorkflowRun) => result.data.resultData.error;
@@ -50,7 +64,7 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 		variant.requests.filter((request) => request.route.startsWith('GET /uploads/'));
 
 	beforeAll(async () => {
-		const environment = await openEnvironment();
+		environment = await openEnvironment();
 		({ n8n, sandbox } = environment);
 		variant = await startVariantService(sandbox.origin);
 		const designPath = join(environment.filesDir, 'Star-retries.JEF');
@@ -117,5 +131,69 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
 		// n8n ran the node again because the first item carried an error: the file was asked for once in every try.
 		expect(downloads()).toHaveLength(3);
+	});
+
+	describe("n8n's Retry of the failed execution, under n8n start", () => {
+		const hookWorkflow = 'e2eRetryExec0001';
+
+		beforeAll(async () => {
+			const designPath = join(environment.filesDir, 'Star-retries.JEF');
+			await n8n.importWorkflows([
+				linearWorkflow(hookWorkflow, 'Retried execution: create, wait, unlock, download', [
+					{
+						name: 'Order',
+						type: 'n8n-nodes-base.webhook',
+						typeVersion: 2,
+						webhookId: 'e2e-retry-execution',
+						position: [0, 0],
+						parameters: {
+							httpMethod: 'POST',
+							path: 'retry-execution',
+							responseMode: 'onReceived',
+							options: {},
+						},
+					},
+					{ ...readFileStep('Read design', designPath), position: [220, 0] },
+					{ ...embroideryStep('Convert', convert, credential), position: [440, 0] },
+				]),
+			]);
+			await n8n.publishWorkflow(hookWorkflow);
+			await n8n.start();
+			await n8n.signIn(e2eOwner);
+			await n8n.waitForActivation([hookWorkflow]);
+		});
+
+		afterAll(async () => {
+			await n8n.stop();
+		});
+
+		it('the retry creates and unlocks nothing again: it downloads the job the failed execution made', async () => {
+			const usage = await sandboxAdmin(sandbox).usage(accountId);
+			const response = await fetch(`${n8n.url}/webhook/retry-execution`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+				signal: AbortSignal.timeout(30_000),
+			});
+			expect(response.status).toBe(200);
+			const [failed] = await waitForExecutions(n8n, hookWorkflow, 1, 120_000);
+			expect(failed.status).toBe('error');
+			expect(variant.of('POST /jobs')).toHaveLength(1);
+			expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(1);
+			// The service works again; the user retries the failed execution from the executions list.
+			variant.reset();
+			await n8n.rest('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+			const executions = await waitForExecutions(n8n, hookWorkflow, 2, 120_000);
+			const retried = executions.find((execution) => execution.id !== failed.id)!;
+			expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
+			const [item] = nodeItems(await n8n.getExecution(retried.id), 'Convert');
+			expect(item.json).toMatchObject({ status: 'completed', downloadsUnlocked: true });
+			expect(item.binary?.data).toBeDefined();
+			expect(variant.of('POST /jobs')).toHaveLength(0);
+			expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(0);
+			expect(Number(usage.creditBalance) - (await creditBalance())).toBe(
+				Number(usage.conversionCreditCost),
+			);
+		});
 	});
 });

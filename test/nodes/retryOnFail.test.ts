@@ -7,6 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import {
 	keepAfterLastTryMs,
+	keepFailedExecutionMs,
 	rememberedExecutions,
 } from '../../nodes/Embroidery/helpers/earlierTries';
 import { defaultRetryPolicy, useClock, wallClock } from '../../nodes/Embroidery/transport';
@@ -14,6 +15,7 @@ import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials, InputItem } from '../support/n8n';
 import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
+import type { Behaviour } from '../support/variantService';
 import { embroideryItem } from './support/sandboxRun';
 
 jest.setTimeout(180_000);
@@ -212,6 +214,102 @@ describe('a creation whose answer was lost is not sent again by a retry', () => 
 	});
 });
 
+describe('Job > Retry under Retry On Fail with Continue On Fail', () => {
+	/** Two real jobs; the variant answers their retries, as the service would for one failed and one completed job. */
+	async function twoJobs(creds: ApiCredentials): Promise<[string, string]> {
+		const created = await runNode({
+			credentials: creds,
+			parameters: createConversion(),
+			input: stars(2),
+		});
+		const [first, second] = created.items.map((item) => String(item.json.id));
+		return [first, second];
+	}
+
+	const retryRuns = (creds: ApiCredentials, ids: string[]) =>
+		runNode({
+			credentials: creds,
+			parameters: { resource: 'job', operation: 'retry' },
+			input: ids.map((id) => ({ json: { id, workflow: 'conversion' } })),
+			retryOnFail,
+			onError: 'continueRegularOutput',
+		});
+
+	const retriesOf = (id: string) =>
+		variant.of('POST /jobs/conversion/{id}/retry').filter((request) => request.url.includes(id));
+
+	/** The completed job's retry is refused (409); the other job's retry gets `answer`. */
+	const retriesAnswer = (completed: string, answer: Behaviour) =>
+		variant.on((request) => {
+			if (request.route !== 'POST /jobs/conversion/{id}/retry') return undefined;
+			if (!request.url.includes(completed)) return answer;
+			return { status: 409, body: { message: 'Only failed jobs can be retried.', errors: {} } };
+		});
+
+	it('the first item is refused (409): n8n runs the node three times, the other job is retried once', async () => {
+		const { creds } = await account();
+		const [completed, failed] = await twoJobs(creds);
+		retriesAnswer(completed, {
+			status: 200,
+			body: {
+				message: 'Job queued again.',
+				job: { id: failed, status: 'queued', workflow: 'conversion' },
+			},
+		});
+		const result = await retryRuns(creds, [completed, failed]);
+		// n8n ran the node again for the first item's error: it asked for that job's retry in every try.
+		expect(retriesOf(completed)).toHaveLength(retryOnFail.maxTries);
+		expect(retriesOf(failed)).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ httpCode: '409' });
+		expect(result.items[1].json).toMatchObject({ id: failed, status: 'queued' });
+	});
+
+	it('a retry whose answer was lost is not sent again; the item says to check the job', async () => {
+		const { creds } = await account();
+		const [completed, failed] = await twoJobs(creds);
+		retriesAnswer(completed, { dropAnswer: true });
+		const result = await retryRuns(creds, [completed, failed]);
+		expect(retriesOf(failed)).toHaveLength(1);
+		expect(result.items[1].json.error).toBe(
+			`An earlier try of this node sent the retry of job ${failed} and got no answer; it was ` +
+				`not sent again [item 1]`,
+		);
+		expect(result.items[1].json.description).toMatch(/Job > Get/);
+	});
+});
+
+describe("n8n's Retry of a failed execution (a new execution, mode retry)", () => {
+	it('does not create or unlock again: it carries on with the jobs the failed execution made', async () => {
+		const { creds, creditBalance } = await account();
+		const before = await creditBalance();
+		// The download fails for good (410): the execution fails after its creation and unlock.
+		variant.on((request) =>
+			request.route.startsWith('GET /uploads/') ? { status: 410 } : undefined,
+		);
+		const failed = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+		});
+		expect(failed.error?.description).toMatch(/Job > Get/);
+		variant.reset();
+		const retried = await runNode({
+			credentials: creds,
+			parameters: createUnlockDownload(),
+			input: stars(1),
+			retryOf: failed,
+		});
+		expect(retried.error).toBeUndefined();
+		const [job] = await sandboxJobs(creds);
+		expect(retried.items[0].json).toMatchObject({ id: job.id, downloadsUnlocked: true });
+		expect(retried.items[0].binary?.data).toBeDefined();
+		expect(variant.of('POST /jobs')).toHaveLength(0);
+		expect(variant.of('POST /jobs/conversion/{id}/unlock')).toHaveLength(0);
+		expect(await sandboxJobs(creds)).toHaveLength(1);
+		expect(before - (await creditBalance())).toBe(await unlockCost(creds));
+	});
+});
+
 describe('what is remembered, and for how long', () => {
 	it('a run without retries creates anew each execution; records are dropped a while after the last try', async () => {
 		const { creds } = await account();
@@ -224,12 +322,13 @@ describe('what is remembered, and for how long', () => {
 			// Two executions, two jobs: the record is per execution, not per file.
 			expect(variant.of('POST /jobs')).toHaveLength(2);
 			expect(rememberedExecutions()).toBe(remembered + 2);
+			const usage = { resource: 'account', operation: 'getUsage' };
 			offsetMs = keepAfterLastTryMs + 1000;
-			await runNode({
-				credentials: creds,
-				parameters: { resource: 'account', operation: 'getUsage' },
-				input: [{}],
-			});
+			await runNode({ credentials: creds, parameters: usage, input: [{}] });
+			// The two executions that succeeded are forgotten; those whose node failed wait for n8n's Retry.
+			expect(rememberedExecutions()).toBeLessThanOrEqual(remembered);
+			offsetMs = keepFailedExecutionMs + 1000;
+			await runNode({ credentials: creds, parameters: usage, input: [{}] });
 			expect(rememberedExecutions()).toBe(0);
 		} finally {
 			restore();

@@ -4,17 +4,27 @@
  * paired by name when names are unique, and otherwise the item fails, naming both names; no wrong file is attached.
  */
 
-import { pairBySourceName } from '../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
-import { createAndWait } from '../support/jobParameters';
+import {
+	pairBySourceName,
+	sameStoredName,
+} from '../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { createAndWait, createConversion } from '../support/jobParameters';
 import { runNode } from '../support/n8n';
 import type { ApiCredentials } from '../support/n8n';
 import { useWorkerSandbox, useVariantService } from '../support/sandboxFixture';
-import { embroideryItem, itemsOf } from './support/sandboxRun';
+import { embroideryItem, fixture, itemsOf } from './support/sandboxRun';
 
 jest.setTimeout(120_000);
 
 describe('pairBySourceName', () => {
-	const job = (sentName: string, shownName?: string, batch = 1) => ({ sentName, shownName, batch });
+	const job = (sentName: string, shownName?: string, batch = 1, requestFiles = 2) => ({
+		sentName,
+		shownName,
+		batch,
+		requestFiles,
+	});
 
 	it('keeps the order when every shown name matches, or none is shown', () => {
 		expect(pairBySourceName([job('a.dst', 'a.dst'), job('b.dst', 'b.dst')])).toEqual([
@@ -28,6 +38,42 @@ describe('pairBySourceName', () => {
 		expect(
 			pairBySourceName([job('a.dst', 'c.dst'), job('b.dst', 'a.dst'), job('c.dst', 'b.dst')]),
 		).toEqual([{ use: 2 }, { use: 0 }, { use: 1 }]);
+	});
+
+	it('a job of a one-file request keeps its item whatever name it shows: its file is certain', () => {
+		expect(pairBySourceName([job('a.dst', 'b.dst', 1, 1), job('c.dst', 'd.dst', 2, 1)])).toEqual([
+			{ use: 0 },
+			{ use: 1 },
+		]);
+		expect(pairBySourceName([{ sentName: 'a.dst', shownName: 'b.dst', batch: 1 }])).toEqual([
+			{ use: 0 },
+		]);
+	});
+
+	it('names as the service may have stored them are the same name, also within a request of several files', () => {
+		const long = `${'x'.repeat(246)}.DST`;
+		const stored: Array<[string, string]> = [
+			['my "logo".JEF', 'my %22logo%22.JEF'],
+			['my %22logo%22.JEF', 'my "logo".JEF'],
+			[' lead.DST', 'lead.DST'],
+			[long, long.slice(0, 200)],
+			['bell\u0007.DST', 'bell.DST'],
+			['line\nbreak.DST', 'linebreak.DST'],
+			['folder/inner.DST', 'inner.DST'],
+		];
+		for (const [sent, shown] of stored)
+			expect([sent, sameStoredName(sent, shown)]).toEqual([sent, true]);
+		expect(sameStoredName('a.DST', 'b.DST')).toBe(false);
+		expect(sameStoredName('Star.DST', 'Star.JEF')).toBe(false);
+		// A short shown name is not taken for a cut one.
+		expect(sameStoredName('a.DST.backup', 'a.DST')).toBe(false);
+		expect(
+			pairBySourceName([job('my "logo".JEF', 'my %22logo%22.JEF'), job(' b.dst', 'b.dst')]),
+		).toEqual([{ use: 0 }, { use: 1 }]);
+		// A swap is still paired by stored names.
+		expect(
+			pairBySourceName([job('my "logo".JEF', 'b.dst'), job(' b.dst', 'my %22logo%22.JEF')]),
+		).toEqual([{ use: 1 }, { use: 0 }]);
 	});
 
 	it('never pairs across requests', () => {
@@ -91,14 +137,8 @@ describe('Create with Wait and Combine Items, against a service that answers the
 				: undefined,
 		);
 
-	const twoFiles = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
-	const parameters = createAndWait({ timeout: 90, options: { batching: 'combine' } });
-
-	it('pairs each job with the file it was made from, by the names the listing shows', async () => {
-		const creds = await credentials();
-		reversedCreation();
-		const items = itemsOf(await runNode({ credentials: creds, parameters, input: twoFiles }));
-		expect(variant.of('POST /jobs')).toHaveLength(1);
+	/** Items 0 and 1 (Star.DST, Star.JEF) each carry the job made from their own file. */
+	async function expectEachItemWithItsFile(creds: ApiCredentials, items: INodeExecutionData[]) {
 		const bySource = await jobsBySource(creds);
 		expect(items.map((item) => [item.json.sourceFile, item.json.id])).toEqual([
 			['Star.DST', bySource.get('Star.DST')],
@@ -108,6 +148,17 @@ describe('Create with Wait and Combine Items, against a service that answers the
 			'Star.DST',
 			'Star.JEF',
 		]);
+	}
+
+	const twoFiles = [embroideryItem('Star.DST'), embroideryItem('Star.JEF')];
+	const parameters = createAndWait({ timeout: 90, options: { batching: 'combine' } });
+
+	it('pairs each job with the file it was made from, by the names the listing shows', async () => {
+		const creds = await credentials();
+		reversedCreation();
+		const items = itemsOf(await runNode({ credentials: creds, parameters, input: twoFiles }));
+		expect(variant.of('POST /jobs')).toHaveLength(1);
+		await expectEachItemWithItsFile(creds, items);
 	});
 
 	it('fails the items whose job shows a name no file of the request had, naming both; attaches nothing', async () => {
@@ -157,5 +208,92 @@ describe('Create with Wait and Combine Items, against a service that answers the
 			expect(item.json.description).toMatch(/Job > Get/);
 			expect(item.binary).toBeUndefined();
 		}
+	});
+
+	/** Star.JEF's bytes under another file name. */
+	const namedStar = (fileName: string) => ({
+		binary: { data: { data: fixture('Star.JEF'), fileName, mimeType: 'application/octet-stream' } },
+	});
+	const storedDifferently = [
+		'my "logo".JEF',
+		' lead.JEF',
+		`${'long-name-'.repeat(25)}.JEF`,
+		'bell\u0007.JEF',
+	];
+
+	it('delivers every job whose name the service stored differently, alone in its request or combined', async () => {
+		const creds = await credentials();
+		for (const batching of ['perItem', 'combine']) {
+			const result = await runNode({
+				credentials: creds,
+				parameters: createAndWait({ timeout: 90, options: { batching } }),
+				input: storedDifferently.map(namedStar),
+				onError: 'continueRegularOutput',
+			});
+			expect(result.items.map((item) => [item.json.error, item.json.status])).toEqual(
+				storedDifferently.map(() => [undefined, 'completed']),
+			);
+			expect(result.items.map((item) => item.json.sourceFile)).toEqual(storedDifferently);
+		}
+	});
+
+	describe('Create (Combine Items) followed by a separate Wait for Completion or Download node', () => {
+		async function createdInReverse(creds: ApiCredentials) {
+			reversedCreation();
+			const created = await runNode({
+				credentials: creds,
+				parameters: createConversion({ options: { batching: 'combine' } }),
+				input: twoFiles,
+			});
+			variant.reset();
+			return created.items.map((item) => ({ json: item.json }));
+		}
+
+		it('Wait for Completion pairs each item with the job made from its file', async () => {
+			const creds = await credentials();
+			const input = await createdInReverse(creds);
+			expect(input.map((item) => item.json.sameRequestJobs)).toEqual([
+				expect.any(Array),
+				expect.any(Array),
+			]);
+			const items = itemsOf(
+				await runNode({
+					credentials: creds,
+					parameters: {
+						resource: 'job',
+						operation: 'waitForCompletion',
+						timeout: 90,
+						downloadResults: ['preview'],
+					},
+					input,
+					typeVersion: 2,
+				}),
+			);
+			await expectEachItemWithItsFile(creds, items);
+		});
+
+		it('Download fails the item whose job was made from another file, attaching nothing', async () => {
+			const creds = await credentials();
+			const input = await createdInReverse(creds);
+			await runNode({
+				credentials: creds,
+				parameters: { resource: 'job', operation: 'waitForCompletion', timeout: 90 },
+				input: input.map((item) => ({ json: { id: item.json.id, workflow: 'conversion' } })),
+			});
+			const result = await runNode({
+				credentials: creds,
+				parameters: { resource: 'job', operation: 'download', files: ['preview'] },
+				input,
+				onError: 'continueRegularOutput',
+			});
+			const bySource = await jobsBySource(creds);
+			expect(result.items.map((item) => item.json.error)).toEqual([
+				`Job ${bySource.get('Star.JEF')} was made from "Star.JEF", but the file of item 0 is ` +
+					`"Star.DST"; no file of it was attached [item 0]`,
+				`Job ${bySource.get('Star.DST')} was made from "Star.DST", but the file of item 1 is ` +
+					`"Star.JEF"; no file of it was attached [item 1]`,
+			]);
+			expect(result.items.map((item) => item.binary)).toEqual([undefined, undefined]);
+		});
 	});
 });

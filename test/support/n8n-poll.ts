@@ -61,6 +61,11 @@ export interface PollHarnessOptions {
 	pollCursor?: boolean;
 	/** The trigger's node version (1 when not given, as in workflows saved before 1.1). */
 	typeVersion?: number;
+	/**
+	 * n8n 2.41's scheduler (N8N_SCHEDULER_POLL_TRIGGERS_ENABLED): each scheduled poll gets a new Workflow and poll
+	 * context (activation "update") built from the saved workflow, instead of the activation's one context.
+	 */
+	contextPerPoll?: boolean;
 }
 
 interface StagedCursor {
@@ -72,12 +77,16 @@ function copyOf(data: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(data)) as IDataObject;
 }
 
+let activationsInThisProcess = 0;
+
 /** One active workflow holding the Embroidery Trigger, with n8n's save points for its static data. */
 export class ActiveTriggerHarness {
 	/** What n8n's database holds for the workflow's static data. */
 	private database: IDataObject = {};
 
 	private workflow!: Workflow;
+
+	private workflowId = '';
 
 	private executePoll!: (testingTrigger?: boolean) => Promise<void>;
 
@@ -97,6 +106,16 @@ export class ActiveTriggerHarness {
 		activation: WorkflowActivateMode = 'activate',
 	): Promise<INodeExecutionData[] | null> {
 		await ensureBinaryDataService();
+		// What the node keeps in memory is per workflow in one n8n process; each (re)start here is a new process.
+		this.workflowId = `poll-harness-workflow-${++activationsInThisProcess}`;
+		this.executePoll = this.pollOf(activation);
+		const first = await this.runPoll(true);
+		this.save(this.workflow);
+		return first;
+	}
+
+	/** A workflow built from what the database holds, and its poll as n8n-core's PollTriggerExecutor runs it. */
+	private pollOf(activation: WorkflowActivateMode): (testingTrigger?: boolean) => Promise<void> {
 		const node: INode = {
 			id: 'trigger-node',
 			name: triggerNodeName,
@@ -111,8 +130,8 @@ export class ActiveTriggerHarness {
 				embroideryApi: { id: this.options.credentialId ?? 'cred-1', name: 'Embroidery API' },
 			},
 		};
-		this.workflow = new Workflow({
-			id: 'poll-harness-workflow',
+		const workflow = new Workflow({
+			id: this.workflowId,
 			name: 'Poll harness',
 			nodes: [node],
 			connections: {},
@@ -132,8 +151,9 @@ export class ActiveTriggerHarness {
 			variables: {},
 			userId: 'poll-harness-user',
 		} as unknown as IWorkflowExecuteAdditionalData;
+		this.workflow = workflow;
 		const context = new PollContext(
-			this.workflow,
+			workflow,
 			node,
 			additionalData,
 			'trigger',
@@ -141,7 +161,7 @@ export class ActiveTriggerHarness {
 			(data) => {
 				// n8n's __emit: save the static data (and the staged cursor), then start an execution with the items.
 				this.commitStagedCursor(staging);
-				this.save();
+				this.save(workflow);
 				this.lastEmission = data[0] ?? [];
 				this.emissions.push(this.lastEmission);
 			},
@@ -156,20 +176,17 @@ export class ActiveTriggerHarness {
 			},
 			() => {
 				const staged = staging.getStore();
-				if (!this.options.pollCursor) return this.workflow.getStaticData('node', node);
+				if (!this.options.pollCursor) return workflow.getStaticData('node', node);
 				if (!staged) throw new Error('The node read its static data outside of a poll');
 				return staged.snapshot;
 			},
 		);
-		const executor = Container.get(PollTriggerExecutor);
-		this.executePoll = executor.create(this.workflow, node, context, () => true);
-		const first = await this.runPoll(true);
-		this.save();
-		return first;
+		return Container.get(PollTriggerExecutor).create(workflow, node, context, () => true);
 	}
 
 	/** A scheduled poll: errors go to n8n's error handling (recorded in `failures`), never to the caller. */
 	async poll(): Promise<INodeExecutionData[] | null> {
+		if (this.options.contextPerPoll) this.executePoll = this.pollOf('update');
 		return await this.runPoll(false);
 	}
 
@@ -211,8 +228,8 @@ export class ActiveTriggerHarness {
 		staged.seed = copyOf(staged.snapshot);
 	}
 
-	private save(): void {
-		const staticData = this.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+	private save(workflow: Workflow): void {
+		const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
 		if (staticData.__dataChanged !== true) return;
 		this.database = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		staticData.__dataChanged = false;

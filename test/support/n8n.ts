@@ -85,6 +85,11 @@ export interface RunNodeOptions {
 	signal?: AbortSignal;
 	/** The node settings "Retry On Fail", "Max. Tries" and "Wait Between Tries (ms)". */
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+	/**
+	 * n8n's Retry of this failed execution (the executions list's "Retry with original workflow"): a new execution
+	 * in mode "retry" from the failed one's data, its failed node's last run removed, as n8n's ExecutionService does.
+	 */
+	retryOf?: NodeRun;
 }
 
 export interface NodeRun {
@@ -303,7 +308,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		nodeTypes: nodeTypesWith(extraTypes),
 		active: false,
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	const mode = options.retryOf ? 'retry' : 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
 		name: 'Harness',
 		nodes: Object.values(workflow.nodes),
@@ -333,21 +339,23 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		userId: 'harness-user',
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const runExecutionData = {
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			contextData: {},
-			metadata: {},
-			nodeExecutionStack: [
-				{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null },
-			],
-			waitingExecution: {},
-			waitingExecutionSource: {},
-		},
-	} as unknown as IRunExecutionData;
+	const runExecutionData = options.retryOf
+		? dataToRetry(options.retryOf.run)
+		: ({
+				startData: {},
+				resultData: { runData: {} },
+				executionData: {
+					contextData: {},
+					metadata: {},
+					nodeExecutionStack: [
+						{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null },
+					],
+					waitingExecution: {},
+					waitingExecutionSource: {},
+				},
+			} as unknown as IRunExecutionData);
 
-	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = execution.processRunExecutionData(workflow);
 	const cancel = () => running.cancel();
 	options.signal?.addEventListener('abort', cancel, { once: true });
@@ -357,7 +365,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		options.signal?.removeEventListener('abort', cancel);
 	}
 	const run = await finished;
-	const taskData = run.data.resultData.runData[nodeName]?.[0];
+	const taskData = run.data.resultData.runData[nodeName]?.at(-1);
 	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
 	return {
 		items: outputs[0] ?? [],
@@ -365,6 +373,19 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		error: taskData?.error ?? run.data.resultData.error,
 		run,
 	};
+}
+
+/** What n8n's ExecutionService.retry runs: the failed execution's data without its error and its failed node's run. */
+function dataToRetry(failed: IRun): IRunExecutionData {
+	// As n8n reads it back from its database: plain JSON.
+	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	return data;
 }
 
 /** The bytes of a binary property produced by a node run. */

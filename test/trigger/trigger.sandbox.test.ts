@@ -238,7 +238,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('after a successful poll, logs a failing poll and tries again next time instead of throwing', async () => {
+	it('after a successful poll, reports a revoked key through n8n once and keeps polling', async () => {
 		const account = await newAccount(admin, sandbox);
 		const trigger = new ActiveTriggerHarness({
 			parameters: both,
@@ -246,9 +246,14 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		});
 		await trigger.activate();
 		await admin.revokeKey(account.keyId);
-		const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
-		expect(value).toBeNull();
-		expect(trigger.failures).toEqual([]);
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.failures.map((error) => error.message)).toEqual([
+			expect.stringMatching(/^Authentication failed/),
+		]);
+		expect(JSON.stringify(trigger.failures[0])).not.toContain(account.credentials.apiKey);
+		// Reported once: the next failing poll is only logged.
+		const { warnings } = await collectLoggedWarnings(async () => await trigger.poll());
+		expect(trigger.failures).toHaveLength(1);
 		expect(warnings.join('\n')).toMatch(
 			/poll failed, trying again at the next poll: Authentication failed/,
 		);
@@ -293,8 +298,8 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 
 describe("Embroidery Trigger under n8n's poll cursor (each poll reads its own copy of the static data)", () => {
 	it(
-		'emits a job that ends after the user activated the workflow once, and logs a later failing ' +
-			'poll instead of throwing',
+		'emits a job that ends after the user activated the workflow once, and reports a later ' +
+			'refused key through n8n',
 		async () => {
 			const account = await newAccount(admin, sandbox);
 			const before = await convert(account, 1);
@@ -310,10 +315,10 @@ describe("Embroidery Trigger under n8n's poll cursor (each poll reads its own co
 			expect(idsOf((await trigger.poll()) ?? [])).toEqual([id]);
 			expect(await trigger.poll()).toBeNull();
 			await admin.revokeKey(account.keyId);
-			const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
-			expect(value).toBeNull();
-			expect(trigger.failures).toEqual([]);
-			expect(warnings.join('\n')).toMatch(/poll failed, trying again at the next poll/);
+			expect(await trigger.poll()).toBeNull();
+			expect(trigger.failures.map((error) => error.message)).toEqual([
+				expect.stringMatching(/^Authentication failed/),
+			]);
 			expect(idsOf(trigger.emittedItems())).toEqual([id]);
 		},
 	);

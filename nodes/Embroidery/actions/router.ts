@@ -166,10 +166,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const itemIndices = items.map((_, index) => index);
 	// Each call is one try of n8n's Retry On Fail; what it creates and unlocks is remembered for the next.
 	const thisTry = startTry(this);
+	let failed = true;
 	try {
 		await runItems(this, operation, itemIndices, results);
+		failed = false;
 	} finally {
-		thisTry.end();
+		thisTry.end(failed);
 	}
 	const output = results.toOutput();
 	// A listing's locked and failed jobs are no news about this run; its items still carry their warnings.

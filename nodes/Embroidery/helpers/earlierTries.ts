@@ -1,5 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { clock, jobKey } from '../transport';
 import type { EmbroideryContext, JobRef } from '../transport';
@@ -29,11 +29,20 @@ interface ItemRecord {
 /** Unlocks of the execution by job: sent and answered, or sent with the answer lost (it may have charged). */
 type UnlockOutcome = 'unlocked' | 'unknown';
 
+/** A Job > Retry an earlier try sent: its answer, or the reason it never came (the job may be queued again). */
+export type SentRetry =
+	| { outcome: 'retried'; json: IDataObject }
+	| { outcome: 'unknown'; reason: string };
+
 interface ExecutionRecord {
 	runningTries: number;
 	lastUsedAt: number;
+	/** The last try ended in an error that may fail the execution, which n8n's Retry can then run again. */
+	failed: boolean;
 	items: Map<string, ItemRecord>;
 	unlocks: Map<string, UnlockOutcome>;
+	/** Job > Retry by node run, item and job. */
+	retries: Map<string, SentRetry>;
 }
 
 /**
@@ -42,21 +51,57 @@ interface ExecutionRecord {
  */
 export const keepAfterLastTryMs = 15 * 60_000;
 
+/** How long the record of an execution whose node failed waits for n8n's Retry of that execution. */
+export const keepFailedExecutionMs = 24 * 60 * 60_000;
+
 const executions = new Map<string, ExecutionRecord>();
+
+/**
+ * Executions by where they began: n8n's Retry of a failed execution is a new execution (new id, mode "retry") that
+ * keeps the failed one's execution context, established when it first ran (n8n-core's establishExecutionContext
+ * leaves an existing one as it is; 2.41 and 1.123). Its node finds the jobs the failed one made through this.
+ */
+const executionsByOrigin = new Map<string, string>();
 
 function dropStale(now: number): void {
 	for (const [id, record] of executions) {
-		if (record.runningTries === 0 && now - record.lastUsedAt > keepAfterLastTryMs)
-			executions.delete(id);
+		const keepMs = record.failed ? keepFailedExecutionMs : keepAfterLastTryMs;
+		if (record.runningTries === 0 && now - record.lastUsedAt > keepMs) executions.delete(id);
 	}
+	for (const [origin, id] of executionsByOrigin)
+		if (!executions.has(id)) executionsByOrigin.delete(origin);
 }
 
-function executionIdOf(context: EmbroideryContext): string | undefined {
+function ownExecutionIdOf(context: EmbroideryContext): string | undefined {
 	const id =
 		'getExecutionId' in context && typeof context.getExecutionId === 'function'
 			? context.getExecutionId()
 			: undefined;
 	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** Where the execution began: its workflow and the context n8n established then, which a Retry keeps. */
+function originOf(context: EmbroideryContext): string | undefined {
+	const established =
+		'getExecutionContext' in context && typeof context.getExecutionContext === 'function'
+			? context.getExecutionContext()
+			: undefined;
+	if (typeof established?.establishedAt !== 'number') return undefined;
+	const { establishedAt, source } = established;
+	return JSON.stringify([context.getWorkflow().id ?? '', establishedAt, source ?? '']);
+}
+
+/** The execution whose record a node uses: its own, or for n8n's Retry the failed execution it runs again. */
+function executionIdOf(context: EmbroideryContext): string | undefined {
+	const id = ownExecutionIdOf(context);
+	if (id === undefined) return undefined;
+	const origin = originOf(context);
+	if (origin === undefined) return id;
+	const first = executionsByOrigin.get(origin);
+	const retry = 'getMode' in context && context.getMode?.() === 'retry';
+	if (first !== undefined && retry && executions.has(first)) return first;
+	if (first === undefined) executionsByOrigin.set(origin, id);
+	return id;
 }
 
 /** The node's run in this execution: a node run again in a loop is a new run, a retry is the same run. */
@@ -71,19 +116,24 @@ function runOf(context: IExecuteFunctions): string {
 	return `${node.id ?? node.name}\u0000${runIndex}`;
 }
 
-/** Marks the start of one try of a node; `end` must follow in a finally, so the record can be dropped later. */
-export function startTry(context: IExecuteFunctions): { end(): void } {
+/**
+ * Marks the start of one try of a node; `end` must follow in a finally, so the record can be dropped later, saying
+ * whether the try ended in an error that may fail the execution.
+ */
+export function startTry(context: IExecuteFunctions): { end(failed: boolean): void } {
+	dropStale(clock.now());
 	const id = executionIdOf(context);
 	if (id === undefined) return { end: () => undefined };
-	dropStale(clock.now());
 	const started = openRecord(id);
 	started.runningTries++;
 	return {
-		end() {
+		end(failed) {
 			started.runningTries--;
 			started.lastUsedAt = clock.now();
-			if (started.runningTries === 0 && started.items.size === 0 && started.unlocks.size === 0)
-				executions.delete(id);
+			started.failed = failed;
+			const empty =
+				started.items.size === 0 && started.unlocks.size === 0 && started.retries.size === 0;
+			if (started.runningTries === 0 && empty) executions.delete(id);
 		},
 	};
 }
@@ -101,7 +151,14 @@ function recordOf(context: EmbroideryContext): ExecutionRecord | undefined {
 function openRecord(id: string): ExecutionRecord {
 	let record = executions.get(id);
 	if (!record) {
-		record = { runningTries: 0, lastUsedAt: clock.now(), items: new Map(), unlocks: new Map() };
+		record = {
+			runningTries: 0,
+			lastUsedAt: clock.now(),
+			failed: false,
+			items: new Map(),
+			unlocks: new Map(),
+			retries: new Map(),
+		};
 		executions.set(id, record);
 	}
 	return record;
@@ -204,6 +261,47 @@ export function recordUnlock(
 	if (!unlocks) return;
 	if (outcome === 'refused') unlocks.delete(jobKey(ref));
 	else unlocks.set(jobKey(ref), outcome);
+}
+
+/** What earlier tries of this node run sent as Job > Retry, by item and job. */
+export class EarlierRetries {
+	constructor(
+		private readonly record: ExecutionRecord | undefined,
+		private readonly run: string,
+	) {}
+
+	private key(itemIndex: number, ref: JobRef): string {
+		return `${this.run}\u0000${itemIndex}\u0000${jobKey(ref)}`;
+	}
+
+	of(itemIndex: number, ref: JobRef): SentRetry | undefined {
+		return this.record?.retries.get(this.key(itemIndex, ref));
+	}
+
+	/** Before the request goes out: until its answer comes, the service may have queued the job again. */
+	sending(itemIndex: number, ref: JobRef): void {
+		this.record?.retries.set(this.key(itemIndex, ref), {
+			outcome: 'unknown',
+			reason: 'the try ended before the answer came',
+		});
+	}
+
+	retried(itemIndex: number, ref: JobRef, json: IDataObject): void {
+		this.record?.retries.set(this.key(itemIndex, ref), { outcome: 'retried', json });
+	}
+
+	unknown(itemIndex: number, ref: JobRef, reason: string): void {
+		this.record?.retries.set(this.key(itemIndex, ref), { outcome: 'unknown', reason });
+	}
+
+	/** Refused before the service acted (an HTTP 4xx, say the 409 of a job not failed): a later try may ask again. */
+	refused(itemIndex: number, ref: JobRef): void {
+		this.record?.retries.delete(this.key(itemIndex, ref));
+	}
+}
+
+export function earlierRetriesOf(context: IExecuteFunctions): EarlierRetries {
+	return new EarlierRetries(recordOf(context), runOf(context));
 }
 
 /** How many executions this process remembers now (tests check that records are dropped). */

@@ -481,10 +481,32 @@ interface ActivationMemory {
 	currentPoll?: { startedAt: number };
 	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
 	lastSaved?: SavedTriggerData;
+	/** Polls failing in a row since this time, and when that was last reported through n8n. */
+	failing?: { since: number; reportedAt?: number };
 }
 
-// Keyed by the poll functions, which n8n creates once per activation (static data may be a fresh copy on every poll).
-const activations = new WeakMap<IPollFunctions, ActivationMemory>();
+/**
+ * Keyed by workflow and node: n8n 1.x and 2.x by default make one poll context per activation, but n8n 2.41's
+ * scheduler makes a new one for every poll, so the context cannot be the key.
+ */
+const activations = new Map<string, ActivationMemory>();
+
+// The contexts already seen: a new one made for an activation by the user starts a new memory.
+const seenContexts = new WeakSet<IPollFunctions>();
+
+function activationMemoryOf(context: IPollFunctions): ActivationMemory {
+	const node = context.getNode();
+	const key = `${context.getWorkflow().id ?? ''}\u0000${node.id ?? node.name}`;
+	const activatedNow = !seenContexts.has(context) && context.getActivationMode() === 'activate';
+	seenContexts.add(context);
+	let memory = activations.get(key);
+	if (memory === undefined || activatedNow) {
+		// A poll of the earlier activation still running keeps the overlap guard.
+		memory = { currentPoll: memory?.currentPoll };
+		activations.set(key, memory);
+	}
+	return memory;
+}
 
 /** The trigger's state as one poll sees it: what to start from, and how to claim, keep and release it. */
 export interface TriggerStateHandle {
@@ -494,8 +516,12 @@ export interface TriggerStateHandle {
 	hasSaved: boolean;
 	/** Whether this poll still owns the state (a later poll may have taken over a stuck one). */
 	owns(): boolean;
-	/** Writes the next state to static data and to the activation's memory. */
+	/** Writes the next state to static data and to the activation's memory; a failing streak ends. */
 	save(state: PollState): void;
+	/** Notes this poll's failure: since when polls fail in a row, and when that was last reported. */
+	failed(now: number): { since: number; reportedAt?: number };
+	/** The failure of this poll goes to n8n's error handling. */
+	reported(now: number): void;
 	release(): void;
 }
 
@@ -509,8 +535,7 @@ export function claimTriggerState(
 	now: number,
 	stuckPollMs: number,
 ): TriggerStateHandle | undefined {
-	const memory = activations.get(context) ?? {};
-	activations.set(context, memory);
+	const memory = activationMemoryOf(context);
 	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs)
 		return undefined;
 	const poll = { startedAt: now };
@@ -530,6 +555,14 @@ export function claimTriggerState(
 			saved.credential = credential;
 			saved.state = state as unknown as IDataObject;
 			memory.lastSaved = { credential, state: state as unknown as IDataObject };
+			memory.failing = undefined;
+		},
+		failed(at) {
+			memory.failing ??= { since: at };
+			return { ...memory.failing };
+		},
+		reported(at) {
+			if (memory.failing) memory.failing.reportedAt = at;
 		},
 		release() {
 			if (memory.currentPoll === poll) memory.currentPoll = undefined;

@@ -1,4 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { clock, credentialIdOf, nodeErrorOf, withCancelSignal } from '../transport';
@@ -27,7 +27,44 @@ export const pollLimits = {
 	defaultBudgetMs: 5 * 60_000,
 	/** The most a poll takes, whatever n8n allows: well inside the time after which it would be presumed stuck. */
 	maxBudgetMs: 10 * 60_000,
+	/** Polls failing in a row for this long are reported through n8n (a failed execution, the error workflow). */
+	reportFailingAfterMs: 30 * 60_000,
+	/** A failure that lasts is reported again this often, not at every poll. */
+	reportAgainAfterMs: 24 * 60 * 60_000,
 };
+
+/** The service refused the key itself (revoked, expired, or without the abilities the trigger needs). */
+function keyRefused(error: unknown): boolean {
+	return error instanceof NodeApiError && ['401', '403'].includes(String(error.httpCode ?? ''));
+}
+
+/**
+ * Whether a failed poll goes to n8n's error handling: the first poll of an activation, a refused key, or polls
+ * failing in a row for `reportFailingAfterMs`; each failing streak once, and again after `reportAgainAfterMs`.
+ */
+function failureToReport(
+	context: IPollFunctions,
+	handle: TriggerStateHandle,
+	error: unknown,
+	now: number,
+): NodeApiError | NodeOperationError | undefined {
+	const nodeError = nodeErrorOf(context.getNode(), error);
+	// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
+	if (!handle.hasSaved) return nodeError;
+	const streak = handle.failed(now);
+	const failingMs = now - streak.since;
+	const due = keyRefused(error) || failingMs >= pollLimits.reportFailingAfterMs;
+	const reportedLately =
+		streak.reportedAt !== undefined && now - streak.reportedAt < pollLimits.reportAgainAfterMs;
+	if (!due || reportedLately) return undefined;
+	handle.reported(now);
+	const minutes = Math.round(failingMs / 60_000);
+	const lasting = minutes >= 1 ? `The trigger's polls have failed for ${minutes} minutes. ` : '';
+	nodeError.description =
+		`${lasting}${nodeError.description ?? ''} The trigger keeps polling and emits what it missed once ` +
+		`the service answers; this is reported again if it still fails in 24 hours.`;
+	return nodeError;
+}
 
 export { FAILED_POLLS_BEFORE_REPORT } from './pollState';
 
@@ -241,8 +278,9 @@ export async function pollForEndedJobs(
 		);
 	} catch (error) {
 		if (!handle.owns()) return null;
-		// The first poll of an activation throws, so a broken credential shows up when the workflow is activated.
-		if (!handle.hasSaved) throw nodeErrorOf(context.getNode(), error);
+		// Thrown, n8n records a failed execution and runs the error workflow; passing faults are only logged.
+		const report = failureToReport(context, handle, error, clock.now());
+		if (report) throw report;
 		context.logger.warn(
 			`Embroidery Trigger "${context.getNode().name}": poll failed, trying again at the next ` +
 				`poll: ${(error as Error).message}`,

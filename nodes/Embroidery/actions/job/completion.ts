@@ -188,7 +188,12 @@ async function warningsOf(
  */
 export async function deliverJobsWhenDone(
 	context: IExecuteFunctions,
-	jobs: Array<Pick<CreatedJob, 'itemIndex' | 'id' | 'workflow' | 'json' | 'sentName' | 'batch'>>,
+	jobs: Array<
+		Pick<
+			CreatedJob,
+			'itemIndex' | 'id' | 'workflow' | 'json' | 'sentName' | 'batch' | 'requestFiles'
+		>
+	>,
 	options: CompletionOptions,
 	results: ItemResults,
 ): Promise<void> {
@@ -209,6 +214,7 @@ export async function deliverJobsWhenDone(
 		outcomes.map((outcome, index) => ({
 			sentName: jobs[index].sentName,
 			batch: jobs[index].batch,
+			requestFiles: jobs[index].requestFiles,
 			shownName: outcome.finished ? snapshotSourceName(outcome.job) : undefined,
 		})),
 	);
@@ -241,13 +247,15 @@ export async function deliverJobsWhenDone(
 			);
 			continue;
 		}
-		const { sourceFile, sourceBinaryField, sourceUrl } = known;
+		const { sourceFile, sourceBinaryField, sourceUrl, sameRequestJobs } = known;
 		const extra =
 			sourceFile === undefined
 				? {}
-				: sourceUrl === undefined
-					? { sourceFile, sourceBinaryField }
-					: { sourceFile, sourceUrl };
+				: {
+						sourceFile,
+						...(sourceUrl === undefined ? { sourceBinaryField } : { sourceUrl }),
+						...(sameRequestJobs === undefined ? {} : { sameRequestJobs }),
+					};
 		const completed = snapshotStatus(outcome.job) === 'completed';
 		try {
 			let job: JobSnapshot = outcome.job;

@@ -1,10 +1,15 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import {
+	sameStoredName,
+	sentSourceOfItem,
+	sourceMismatchError,
+} from '../../helpers/jobCreation/sourcePairing';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { snapshotToJson } from '../../helpers/jobSnapshot';
+import { fetchJob, snapshotToJson } from '../../helpers/jobSnapshot';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 
@@ -97,9 +102,17 @@ export async function execute(
 		source: options.sourceField || 'source',
 	};
 	// A job whose workflow was found on its route comes with its detail: no second fetch.
-	const known = located?.job ? { detail: located.job } : undefined;
+	let known = located?.job ? { detail: located.job } : undefined;
 	let downloaded;
 	try {
+		// An item of Create (Combine Items) carries the file its job was sent for: no file of another is attached.
+		const { sentName } = sentSourceOfItem(this.getInputData()[itemIndex]?.json ?? {}, ref);
+		if (sentName !== undefined) {
+			known ??= { detail: await fetchJob(this, ref, itemIndex) };
+			const shown = known.detail.source?.name;
+			if (shown !== undefined && !sameStoredName(sentName, shown))
+				throw sourceMismatchError(this.getNode(), ref, itemIndex, { sent: sentName, shown });
+		}
 		downloaded = await downloadJobFiles(this, ref, kinds, fields, itemIndex, known);
 	} catch (error) {
 		throw located ? notFoundAnywhere(this, error, located, itemIndex) : error;

@@ -1,6 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { sentSourceOfItem } from '../../helpers/jobCreation/sourcePairing';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
 import type { ItemResults } from '../types';
@@ -49,10 +50,24 @@ export async function executeAll(
 	results: ItemResults,
 ): Promise<void> {
 	const jobs = [];
+	const input = this.getInputData();
 	for (const itemIndex of itemIndices) {
 		try {
-			for (const ref of await jobsOfItem(this, itemIndex))
-				jobs.push({ ...ref, itemIndex, json: {} });
+			const json = input[itemIndex]?.json ?? {};
+			for (const ref of await jobsOfItem(this, itemIndex)) {
+				// An item of Create (Combine Items) carries the file its job was sent for: the pairing is checked here.
+				const sent = sentSourceOfItem(json, ref);
+				const { sourceFile, sourceBinaryField, sourceUrl, sameRequestJobs } = json;
+				const carried =
+					sent.sentName === undefined
+						? {}
+						: {
+								sourceFile,
+								sameRequestJobs,
+								...(sourceUrl ? { sourceUrl } : { sourceBinaryField }),
+							};
+				jobs.push({ ...ref, itemIndex, json: carried, ...sent });
+			}
 		} catch (error) {
 			results.fail(itemIndex, error);
 		}

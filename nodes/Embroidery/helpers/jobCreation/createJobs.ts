@@ -36,7 +36,9 @@ export interface CreatedJob {
 	json: IDataObject;
 	/** The file name sent for the job, and the jobs made by the same request: their pairing is by array order. */
 	sentName?: string;
-	batch?: number;
+	batch?: number | string;
+	/** How many files that request carried: names are checked only where there were several. */
+	requestFiles?: number;
 }
 
 /**
@@ -189,6 +191,9 @@ export async function createJobs(
 					);
 					throw mismatch;
 				}
+				// A later Wait for Completion or Download node checks the pairing by these, as this run does below.
+				const sameRequestJobs =
+					batch.length > 1 ? { sameRequestJobs: accepted.jobs.map((job) => job.id) } : {};
 				accepted.jobs.forEach((job, index) => {
 					const source = batch[index];
 					const createdJob: CreatedJob = {
@@ -197,6 +202,7 @@ export async function createJobs(
 						workflow: job.workflow,
 						sentName: source.fileName,
 						batch: thisBatch,
+						requestFiles: batch.length,
 						json: {
 							id: job.id,
 							workflow: job.workflow,
@@ -207,6 +213,7 @@ export async function createJobs(
 							...('sourceUrl' in source
 								? { sourceUrl: String(source.sourceUrl) }
 								: { sourceBinaryField: source.propertyName }),
+							...sameRequestJobs,
 							message: accepted.message,
 							...(accepted.freeUsage ? { freeUsage: accepted.freeUsage as IDataObject } : {}),
 						},
