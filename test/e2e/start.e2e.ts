@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort, sleep } from '../../scripts/n8n';
+import { eventually } from '../support/realTime';
 import { descendants, repositoryRoot } from '../support/sandboxProcess';
 
 interface Started {
@@ -43,19 +44,6 @@ async function portIsFree(port: number): Promise<boolean> {
 	return (await freePort(port)) === port;
 }
 
-/** Until `check` holds or `timeoutMs` passes; returns whether it held. */
-async function within(
-	timeoutMs: number,
-	check: () => boolean | Promise<boolean>,
-): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (await check()) return true;
-		if (Date.now() > deadline) return false;
-		await sleep(250);
-	}
-}
-
 // npm start runs n8n 2.41.1 whichever environment runs this folder: once is enough.
 const inEveryEnvironmentOnce = process.env.EMBROIDERY_E2E_ENV === 'n8n1' ? describe.skip : describe;
 
@@ -81,9 +69,9 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 
 	async function startReady(): Promise<Started> {
 		const { npm, output } = npmStart();
-		const ready = await within(
-			240_000,
+		const ready = await eventually(
 			() => output().includes('Press Ctrl-C to stop.') || npm.exitCode !== null,
+			240_000,
 		);
 		if (!ready || npm.exitCode !== null)
 			throw new Error(`npm start did not get ready:\n${output()}`);
@@ -115,15 +103,15 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 	const interrupt = (started: Started) => process.kill(-started.npm.pid!, 'SIGINT');
 
 	async function expectAllStopped(started: Started): Promise<void> {
-		const exited = await within(
-			60_000,
+		const exited = await eventually(
 			() => started.npm.exitCode !== null || started.npm.signalCode !== null,
+			60_000,
 		);
 		expect({ exited, output: exited ? 'ended' : started.output() }).toEqual({
 			exited: true,
 			output: 'ended',
 		});
-		await within(30_000, () => leftOver(started).length === 0);
+		await eventually(() => leftOver(started).length === 0, 30_000);
 		const left = leftOver(started).map(
 			(pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`,
 		);
@@ -153,13 +141,37 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 		await rm(localDir, { recursive: true, force: true });
 	});
 
-	it('shows each phase, the editor, the convert example and the folder n8n may use', async () => {
+	it('stops everything when Ctrl-C comes twice in quick succession', async () => {
 		const started = await startReady();
-		const health = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+		interrupt(started);
+		await sleep(150);
 		interrupt(started);
 		await expectAllStopped(started);
+	});
+
+	it('refuses to run beside a running npm start, stops what a killed one left, shows its phases; Ctrl-C', async () => {
+		const first = await startReady();
+		const second = npmStart();
+		await eventually(() => second.npm.exitCode !== null, 60_000);
+		expect(second.npm.exitCode).toBe(1);
+		expect(second.output()).toMatch(/npm start is already running with .+ Stop it first/);
+
+		// A terminal that kills npm start outright (SIGKILL, no chance to clean up) leaves n8n running.
+		process.kill(-first.npm.pid!, 'SIGKILL');
+		await eventually(() => first.npm.exitCode !== null || first.npm.signalCode !== null, 10_000);
+		expect(startTime(first.n8nPid)).toBeDefined();
+
+		const next = await startReady();
+		expect(next.output()).toContain(
+			`An earlier npm start left its n8n running (process ${first.n8nPid}, port ${port}`,
+		);
+		expect(next.output()).toContain(`Editor:      http://127.0.0.1:${port}`);
+		expect(startTime(first.n8nPid)).toBeUndefined();
+		const health = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
 		expect(health.status).toBe(200);
-		const output = started.output();
+		interrupt(next);
+		await expectAllStopped(next);
+		const output = next.output();
 		for (const number of [1, 2, 3, 4, 5, 6, 7])
 			expect(output).toMatch(new RegExp(`\\[${number}/7\\] .+\\.\\.\\.\\n`));
 		expect(output.match(/^\s+done in [\d.]+ s$/gm)).toHaveLength(7);
@@ -169,35 +181,5 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 		expect(output).toContain('duplicate an example');
 		expect(output).toContain(join(localDir, 'npm-start.log'));
 		expect(output).not.toMatch(/ERESOLVE|npm warn/i);
-	});
-
-	it('stops everything when Ctrl-C comes twice in quick succession', async () => {
-		const started = await startReady();
-		interrupt(started);
-		await sleep(150);
-		interrupt(started);
-		await expectAllStopped(started);
-	});
-
-	it('refuses to start beside a running npm start, and stops the n8n a killed one left behind', async () => {
-		const first = await startReady();
-		const second = npmStart();
-		await within(60_000, () => second.npm.exitCode !== null);
-		expect(second.npm.exitCode).toBe(1);
-		expect(second.output()).toMatch(/npm start is already running with .+ Stop it first/);
-
-		// A terminal that kills npm start outright (SIGKILL, no chance to clean up) leaves n8n running.
-		process.kill(-first.npm.pid!, 'SIGKILL');
-		await within(10_000, () => first.npm.exitCode !== null || first.npm.signalCode !== null);
-		expect(startTime(first.n8nPid)).toBeDefined();
-
-		const next = await startReady();
-		expect(next.output()).toContain(
-			`An earlier npm start left its n8n running (process ${first.n8nPid}, port ${port}`,
-		);
-		expect(next.output()).toContain(`Editor:      http://127.0.0.1:${port}`);
-		expect(startTime(first.n8nPid)).toBeUndefined();
-		interrupt(next);
-		await expectAllStopped(next);
 	});
 });
