@@ -25,7 +25,8 @@ run_logged() {
 		sleep 1
 		ticks=$((ticks + 1))
 		if [ $((ticks % 5)) -ne 0 ]; then continue; fi
-		count=$(find "$packages" "$packages"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null | wc -l)
+		# Folders npm has not made yet are no error (set -e and pipefail would end the script on one).
+		count=$({ find "$packages" "$packages"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
 		line="      $label: $count packages in place, $((SECONDS - started)) s"
 		# A terminal gets one line rewritten in place; a log or pipe a line every 5 s.
 		if [ -t 1 ]; then printf '\r%s' "$line"; else echo "$line"; fi
