@@ -7,7 +7,7 @@ embroidery_cache_dir() {
 
 # Runs an install command (npm's): its output goes to stderr, or, when EMBROIDERY_INSTALL_LOG names a
 # file (npm start sets it), into that file, with a progress line every few seconds instead: the packages in
-# the node_modules folder given (second argument) and the time so far. Fails as the command does.
+# the node_modules folder given (second argument; "" for none) and the time so far. Fails as the command does.
 #   run_logged "n8n 2.41.1" "$dir/node_modules" npm install ...
 run_logged() {
 	local label="$1" packages="$2" started=$SECONDS pid status=0 count line ticks=0
@@ -25,9 +25,12 @@ run_logged() {
 		sleep 1
 		ticks=$((ticks + 1))
 		if [ $((ticks % 5)) -ne 0 ]; then continue; fi
-		# Folders npm has not made yet are no error (set -e and pipefail would end the script on one).
-		count=$({ find "$packages" "$packages"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
-		line="      $label: $count packages in place, $((SECONDS - started)) s"
+		line="      $label: $((SECONDS - started)) s"
+		if [ -n "$packages" ]; then
+			# Folders npm has not made yet are no error (set -e and pipefail would end the script on one).
+			count=$({ find "$packages" "$packages"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
+			line="      $label: $count packages in place, $((SECONDS - started)) s"
+		fi
 		# A terminal gets one line rewritten in place; a log or pipe a line every 5 s.
 		if [ -t 1 ]; then printf '\r%s' "$line"; else echo "$line"; fi
 	done
