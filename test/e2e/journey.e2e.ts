@@ -214,6 +214,10 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 	});
 
 	it('runs the convert example from the canvas: the item, the machine file, the preview image', async () => {
+		await openWorkflow(exampleIds.shopOrder);
+		for (const name of ['New order', 'Verify signature', 'Digitise artwork', 'Answer with the job'])
+			await canvasNode(name).waitFor();
+		await shot('example-shop-order');
 		await openWorkflow(exampleIds.conversion);
 		await page.keyboard.press('Escape');
 		await shot('example-convert-file');
