@@ -84,13 +84,30 @@ export async function localiseExamples(
 	return await Promise.all(
 		examples.map(async ({ slug, workflow }) => {
 			await mkdir(folders.delivered(slug), { recursive: true });
-			return withLocalValues(useCredential(workflow, credential), {
+			const local = withLocalValues(useCredential(workflow, credential), {
 				sourceFile: join(folders.inbox, 'Star.JEF'),
 				deliveryFolder: folders.delivered(slug),
 				noticeFolder: folders.notices,
 			});
+			return withAllowedFolder(local, folders.root);
 		}),
 	);
+}
+
+/** n8n's default folder for file nodes, which the examples' notes name. */
+const defaultAllowedFolder = '(default `~/.n8n-files`)';
+
+/** The examples' notes name the folder this n8n may use (`folder`) instead of n8n's default. */
+export function withAllowedFolder(workflow: WorkflowExport, folder: string): WorkflowExport {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const content = node.parameters.content;
+			if (node.type !== 'n8n-nodes-base.stickyNote' || typeof content !== 'string') return node;
+			const named = content.replaceAll(defaultAllowedFolder, `(here \`${folder}\`)`);
+			return { ...node, parameters: { ...node.parameters, content: named } };
+		}),
+	};
 }
 
 /** Imports the demo credential and the localised examples into n8n. */

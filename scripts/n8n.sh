@@ -36,8 +36,8 @@ ensure_n8n() {
 			cd "$dir"
 			export PATH="$(node_bin_dir "$node_major"):$PATH"
 			export npm_config_nodedir="$(node_headers_dir "$node_major")"
-			npm install --no-audit --no-fund --ignore-scripts >&2
-			npm rebuild sqlite3 --ignore-scripts=false >&2
+			run_logged "n8n $version" "$dir/node_modules" npm install --no-audit --no-fund --ignore-scripts
+			run_logged "n8n's sqlite3 binding" "" npm rebuild sqlite3 --ignore-scripts=false
 		)
 	fi
 	if [ ! -f "$dir/node_modules/sqlite3/build/Release/node_sqlite3.node" ]; then

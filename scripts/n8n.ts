@@ -9,12 +9,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
 	closeSync,
-	createWriteStream,
 	existsSync,
 	openSync,
 	readFileSync,
 	realpathSync,
 	statSync,
+	writeFileSync,
 } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -131,7 +131,13 @@ interface CommandResult {
 async function runCommand(
 	command: string,
 	args: string[],
-	options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+	options: {
+		cwd: string;
+		env: NodeJS.ProcessEnv;
+		timeoutMs: number;
+		/** Holds the process while it runs, so that its owner can end it early. */
+		running?: Set<ChildProcess>;
+	},
 ): Promise<CommandResult> {
 	const outputDir = await mkdtemp(join(tmpdir(), 'embroidery-n8n-output-'));
 	const outputFile = join(outputDir, 'stdout');
@@ -144,6 +150,7 @@ async function runCommand(
 				detached: true,
 				stdio: ['ignore', output, 'pipe'],
 			});
+			options.running?.add(child);
 			let stderr = '';
 			child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 			const timer = setTimeout(() => {
@@ -158,6 +165,7 @@ async function runCommand(
 			});
 			child.on('close', (code, signal) => {
 				clearTimeout(timer);
+				options.running?.delete(child);
 				resolveRun({ code, signal, stderr });
 			});
 		});
@@ -169,12 +177,30 @@ async function runCommand(
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined || child.exitCode !== null) return;
+	if (child.pid === undefined) return;
+	signalGroup(child.pid, signal);
+}
+
+/** Sends a signal to a process group (n8n and its task runners); false when none of it is left. */
+function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolean {
 	try {
-		// n8n starts task runners as children; the negative pid reaches the whole group.
-		process.kill(-child.pid, signal);
+		process.kill(-groupId, signal);
+		return true;
 	} catch {
-		child.kill(signal);
+		return false;
+	}
+}
+
+/**
+ * Ends a process group: SIGTERM, then SIGKILL for whatever is left after `timeoutMs` (n8n's task
+ * runners may outlive n8n itself). Resolves once no process of the group is left.
+ */
+export async function stopGroup(groupId: number, timeoutMs: number): Promise<void> {
+	if (!signalGroup(groupId, 'SIGTERM')) return;
+	const deadline = Date.now() + timeoutMs;
+	while (signalGroup(groupId, 0)) {
+		if (Date.now() > deadline) signalGroup(groupId, 'SIGKILL');
+		await sleep(100);
 	}
 }
 
@@ -183,12 +209,47 @@ export async function stopProcessGroup(
 	child: ChildProcess | undefined,
 	timeoutMs: number,
 ): Promise<void> {
-	if (!child || child.exitCode !== null) return;
-	const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-	killGroup(child, 'SIGTERM');
-	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
+	if (child?.pid === undefined) return;
+	const exited =
+		child.exitCode !== null || child.signalCode !== null
+			? Promise.resolve()
+			: new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+	await stopGroup(child.pid, timeoutMs);
 	await exited;
-	clearTimeout(timer);
+}
+
+/** What an earlier `n8n start` of a user folder left in its pid file. */
+export interface N8nPidFile {
+	/** n8n's process id, which is also its process group's id. */
+	pid: number;
+	/** The process that started it (npm start's own). */
+	startedBy: number;
+	port: number;
+}
+
+/** True when the process runs; a zombie or an unknown pid counts as gone. */
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+	} catch {
+		return false;
+	}
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+	} catch {
+		// No /proc (macOS): kill(pid, 0) has to do.
+		return true;
+	}
+}
+
+/** The command line of a process, when this system shows it (/proc). */
+function commandLine(pid: number): string | undefined {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+	} catch {
+		return undefined;
+	}
 }
 
 export class LocalN8n {
@@ -198,6 +259,10 @@ export class LocalN8n {
 	readonly encryptionKey: string;
 	private readonly options: LocalN8nOptions;
 	private server?: ChildProcess;
+	/** The CLI commands (imports, publishing, npm pack) running now. */
+	private readonly running = new Set<ChildProcess>();
+	/** Set by close(): nothing starts any more. */
+	private closed = false;
 	private cookie = '';
 	/** Where the running `n8n start` began writing in the (appended) log file. */
 	private logOffset = 0;
@@ -221,6 +286,36 @@ export class LocalN8n {
 
 	get logFile(): string {
 		return join(this.userFolder, 'n8n.log');
+	}
+
+	/** Names the running `n8n start` of this user folder, so a later start can find a leftover. */
+	get pidFile(): string {
+		return join(this.userFolder, 'n8n.pid');
+	}
+
+	/**
+	 * An `n8n start` an earlier process left running on this user folder (its starter ended without
+	 * stopping it), or one whose starter still runs (`starterRunning`); undefined when there is none.
+	 */
+	static leftover(userFolder: string): (N8nPidFile & { starterRunning: boolean }) | undefined {
+		const file = join(resolve(userFolder), 'n8n.pid');
+		if (!existsSync(file)) return undefined;
+		let recorded: N8nPidFile;
+		try {
+			recorded = JSON.parse(readFileSync(file, 'utf8')) as N8nPidFile;
+		} catch {
+			return undefined;
+		}
+		const command = commandLine(recorded.pid);
+		const isN8n = command === undefined || command.includes('n8n');
+		if (!isRunning(recorded.pid) || !isN8n) return undefined;
+		return { ...recorded, starterRunning: isRunning(recorded.startedBy) };
+	}
+
+	/** Stops what `leftover()` found (n8n and its task runners) and removes its pid file. */
+	static async stopLeftover(userFolder: string, leftover: N8nPidFile): Promise<void> {
+		await stopGroup(leftover.pid, 15_000);
+		await rm(join(resolve(userFolder), 'n8n.pid'), { force: true });
 	}
 
 	env(): NodeJS.ProcessEnv {
@@ -271,6 +366,7 @@ export class LocalN8n {
 					cwd: packageDir,
 					env: process.env,
 					timeoutMs: 120_000,
+					running: this.running,
 				},
 			);
 			if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
@@ -349,13 +445,20 @@ export class LocalN8n {
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (this.server) throw new Error('This n8n is already running.');
 		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
-		this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs);
+		this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs, {
+			onSpawn: (pid) => {
+				const recorded: N8nPidFile = { pid, startedBy: process.pid, port: this.port };
+				writeFileSync(this.pidFile, JSON.stringify(recorded));
+			},
+		});
 	}
 
 	/**
 	 * Runs an n8n command of this instance (`start`, `worker`) in the background, in its own process group,
 	 * its output appended to the instance's log, and resolves once `ready()` says so; a process that
 	 * exits first or is not ready within `timeoutMs` is stopped and reported with the log's tail.
+	 * The output goes to the file itself, not through a pipe: n8n outlives a parent that ends abruptly, and
+	 * writing to a pipe nobody reads kept it spinning at full CPU.
 	 */
 	async launch(
 		label: string,
@@ -363,20 +466,28 @@ export class LocalN8n {
 		extraEnv: Record<string, string>,
 		ready: () => Promise<boolean>,
 		timeoutMs: number,
+		hooks: { onSpawn?: (pid: number) => void } = {},
 	): Promise<ChildProcess> {
-		const log = createWriteStream(this.logFile, { flags: 'a' });
+		if (this.closed) throw new Error(`${label} was not started: this n8n is being stopped.`);
+		const log = openSync(this.logFile, 'a');
 		// n8n's CLI script started by its own Node directly, so the pid is n8n's node process.
 		const runtime = n8nRuntime();
-		const child = spawn(runtime.node, [runtime.bin, ...args], {
-			cwd: this.userFolder,
-			env: { ...this.env(), ...extraEnv },
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
+		let child: ChildProcess;
+		try {
+			child = spawn(runtime.node, [runtime.bin, ...args], {
+				cwd: this.userFolder,
+				env: { ...this.env(), ...extraEnv },
+				detached: true,
+				stdio: ['ignore', log, log],
+			});
+		} finally {
+			closeSync(log);
+		}
+		if (child.pid !== undefined) hooks.onSpawn?.(child.pid);
+		this.running.add(child);
+		child.once('exit', () => this.running.delete(child));
 		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
+		while (Date.now() < deadline && !this.closed) {
 			if (child.exitCode !== null)
 				throw new Error(
 					`${label} exited with code ${child.exitCode}; see ${this.logFile}:\n${await this.logTail()}`,
@@ -385,6 +496,7 @@ export class LocalN8n {
 			await sleep(500);
 		}
 		await stopProcessGroup(child, 30_000);
+		if (this.closed) throw new Error(`${label} was stopped while it started.`);
 		throw new Error(
 			`${label} was not ready within ${timeoutMs / 1000} s; see ${this.logFile}:\n${await this.logTail()}`,
 		);
@@ -492,6 +604,26 @@ export class LocalN8n {
 		const server = this.server;
 		this.server = undefined;
 		await stopProcessGroup(server, timeoutMs);
+		if (server) await rm(this.pidFile, { force: true });
+	}
+
+	/**
+	 * Stops for good: the server, a start still waiting for it, and any CLI command running now (each with
+	 * its process group); nothing starts afterwards. Safe to call again, and `force()` hurries it.
+	 */
+	async close(timeoutMs = 15_000): Promise<void> {
+		this.closed = true;
+		await Promise.all([
+			this.stop(timeoutMs),
+			...[...this.running].map((child) => stopProcessGroup(child, timeoutMs)),
+		]);
+		await rm(this.pidFile, { force: true });
+	}
+
+	/** Kills (SIGKILL) every process group this instance runs now, without waiting for n8n to shut down. */
+	force(): void {
+		this.closed = true;
+		for (const child of [this.server, ...this.running]) if (child) killGroup(child, 'SIGKILL');
 	}
 
 	async logTail(lines = 40): Promise<string> {
@@ -572,10 +704,12 @@ export class LocalN8n {
 
 	private async runN8n(args: string[], timeoutMs: number): Promise<CommandResult> {
 		const runtime = n8nRuntime();
+		if (this.closed) throw new Error(`n8n ${args[0]} was not run: this n8n is being stopped.`);
 		return await runCommand(runtime.node, [runtime.bin, ...args], {
 			cwd: this.userFolder,
 			env: this.env(),
 			timeoutMs,
+			running: this.running,
 		});
 	}
 

@@ -5,6 +5,45 @@ embroidery_cache_dir() {
 	echo "${EMBROIDERY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-embroidery}"
 }
 
+# Runs an install command (npm's): its output goes to stderr, or, when EMBROIDERY_INSTALL_LOG names a
+# file (npm start sets it), into that file, with a progress line every few seconds instead: the packages in
+# the node_modules folder given (second argument; "" for none) and the time so far. Fails as the command does.
+#   run_logged "n8n 2.41.1" "$dir/node_modules" npm install ...
+run_logged() {
+	local label="$1" packages="$2" started=$SECONDS pid status=0 count line ticks=0
+	shift 2
+	if [ -z "${EMBROIDERY_INSTALL_LOG:-}" ]; then
+		"$@" >&2
+		return
+	fi
+	echo "=== $label: $*" >>"$EMBROIDERY_INSTALL_LOG"
+	"$@" >>"$EMBROIDERY_INSTALL_LOG" 2>&1 &
+	pid=$!
+	# A command in the background ignores Ctrl-C in a script: it is passed on, so nothing installs on unseen.
+	trap 'kill -TERM "$pid" 2>/dev/null; exit 130' INT TERM HUP
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		ticks=$((ticks + 1))
+		if [ $((ticks % 5)) -ne 0 ]; then continue; fi
+		line="      $label: $((SECONDS - started)) s"
+		if [ -n "$packages" ]; then
+			# Folders npm has not made yet are no error (set -e and pipefail would end the script on one).
+			count=$({ find "$packages" "$packages"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
+			line="      $label: $count packages in place, $((SECONDS - started)) s"
+		fi
+		# A terminal gets one line rewritten in place; a log or pipe a line every 5 s.
+		if [ -t 1 ]; then printf '\r%s' "$line"; else echo "$line"; fi
+	done
+	wait "$pid" || status=$?
+	trap - INT TERM HUP
+	if [ -t 1 ]; then printf '\n'; fi
+	if [ $status -ne 0 ]; then
+		echo "$label failed (exit $status); the last lines of $EMBROIDERY_INSTALL_LOG:" >&2
+		tail -n 30 "$EMBROIDERY_INSTALL_LOG" >&2
+	fi
+	return $status
+}
+
 # The folder holding `node` of this major release line, installed once from the npm registry's
 # `node` package (its preinstall script fetches the platform's binary, so scripts must run there).
 node_install_dir() {
@@ -21,7 +60,7 @@ ensure_node_line() {
 		echo "Installing Node $major into $dir (once)..." >&2
 		mkdir -p "$dir"
 		[ -f "$dir/package.json" ] || echo "{\"name\":\"node$major-cache\",\"private\":true}" >"$dir/package.json"
-		(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts=false "node@$major" >&2)
+		(cd "$dir" && run_logged "Node $major" "$dir/node_modules" npm install --no-audit --no-fund --ignore-scripts=false "node@$major")
 	fi
 	local got
 	got=$("$dir/node_modules/.bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
@@ -70,6 +109,6 @@ ensure_node24() {
 ensure_dependencies() {
 	if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 		echo "Installing dependencies..." >&2
-		npm ci --no-audit --no-fund >&2
+		run_logged "Dependencies" node_modules npm ci --no-audit --no-fund
 	fi
 }

@@ -1,7 +1,8 @@
 /**
  * What `npm start` runs after scripts/start.sh has bootstrapped Node 24, n8n and the build.
  *   (default)    the sandbox and a local n8n editor with the package, a demo credential and the
- *                examples; stays in the foreground until Ctrl-C.
+ *                examples; stays in the foreground until Ctrl-C (or SIGTERM, SIGHUP), then stops all
+ *                it started. --port=<n> picks the editor's port (default 5678).
  *   --headless   runs the examples once with `n8n execute` (and the trigger example under
  *                `n8n start`) and writes what they produce to demo-output/.
  */
@@ -10,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { startSandbox } from '../sandbox';
+import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
 	demoOwner,
 	exampleFolders,
+	type ExampleFolders,
 	importExamples,
 	runExample,
 	runTriggerExample,
@@ -30,56 +32,133 @@ import { cacheDir, freePort, LocalN8n, n8nRuntime, repoRoot } from './n8n';
 
 const triggerExampleId = exampleIds.finishedJobs;
 const shopExampleId = exampleIds.shopOrder;
+const conversionSlug = 'convert-embroidery-file';
 
-async function main(): Promise<void> {
-	const { values } = parseArgs({
-		options: { headless: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-	});
-	if (values.help) {
-		console.log('Usage: npm start [-- --headless]   (npm run demo = npm start -- --headless)');
-		return;
-	}
-	if (values.headless) process.exitCode = await runHeadless();
-	else process.exitCode = await runEditor();
+/** Phases 1 to 4 (Node, dependencies, n8n, build) are scripts/start.sh's. */
+const phaseCount = 7;
+
+/** Runs one phase of the start-up and says how long it took: "[5/7] Starting the sandbox... 1.2 s". */
+async function phase<T>(number: number, label: string, work: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	console.log(`[${number}/${phaseCount}] ${label}...`);
+	const result = await work();
+	console.log(`      done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	return result;
 }
 
-async function runEditor(): Promise<number> {
-	const state = join(cacheDir(), 'local');
+/** Where `npm start` keeps the sandbox's and n8n's state and the example files (EMBROIDERY_LOCAL_DIR moves it). */
+function localDir(): string {
+	return process.env.EMBROIDERY_LOCAL_DIR ?? join(cacheDir(), 'local');
+}
+
+async function main(): Promise<number> {
+	const { values } = parseArgs({
+		options: {
+			headless: { type: 'boolean' },
+			port: { type: 'string' },
+			help: { type: 'boolean', short: 'h' },
+		},
+	});
+	if (values.help) {
+		console.log(
+			'Usage: npm start [-- --port=5678] [-- --headless]   (npm run demo = npm start -- --headless)',
+		);
+		return 0;
+	}
+	if (values.headless) return await runHeadless();
+	const port = Number(values.port ?? 5678);
+	if (!Number.isInteger(port) || port < 1 || port > 65535)
+		throw new Error(`--port=${values.port} is not a port number (1 to 65535).`);
+	return await runEditor(port);
+}
+
+/**
+ * Stops whatever `stop` ends once the first of SIGINT, SIGTERM or SIGHUP arrives; a signal a second or
+ * more later kills n8n at once. Registered before anything starts, so a signal during set-up leaves
+ * nothing behind, and kept registered, so no later signal ends this process before n8n has ended.
+ */
+function onStopSignals(force: () => void): Promise<string> {
+	let firstAt = 0;
+	return new Promise((resolveSignal) => {
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+			process.on(signal, () => {
+				if (!firstAt) {
+					firstAt = Date.now();
+					resolveSignal(signal);
+					// One Ctrl-C under npm arrives twice: the terminal's and the copy npm passes on.
+				} else if (Date.now() - firstAt > 1_000) {
+					console.log('Stopping at once: killing n8n...');
+					force();
+				}
+			});
+		}
+	});
+}
+
+async function runEditor(preferredPort: number): Promise<number> {
+	// A closed terminal (SIGHUP) makes writes to it fail; the shutdown must go on regardless.
+	process.stdout.on('error', () => undefined);
+	process.stderr.on('error', () => undefined);
+	let n8n: LocalN8n | undefined;
+	const signalled = onStopSignals(() => n8n?.force());
+	const state = localDir();
+	const userFolder = join(state, 'n8n');
+	const leftover = LocalN8n.leftover(userFolder);
+	if (leftover?.starterRunning) {
+		console.error(
+			`npm start is already running with ${state} (process ${leftover.startedBy}, n8n on port ` +
+				`${leftover.port}). Stop it first: Ctrl-C in its terminal, or kill ${leftover.startedBy}.`,
+		);
+		return 1;
+	}
+	if (leftover) {
+		console.log(
+			`An earlier npm start left its n8n running (process ${leftover.pid}, port ${leftover.port}, ` +
+				`data folder ${userFolder}); stopping it...`,
+		);
+		await LocalN8n.stopLeftover(userFolder, leftover);
+	}
 	const folders = exampleFolders(join(state, 'files'));
-	const sandbox = await startSandbox({
-		port: await freePort(8787),
-		dataDir: join(state, 'sandbox'),
-	});
-	const samples = await serveSampleFiles(8788);
-	const n8n = await LocalN8n.create({
-		userFolder: join(state, 'n8n'),
-		fileAccess: [folders.root],
-		encryptionKey: 'embroidery-local-editor',
-		port: 5678,
-	});
+	let sandbox: RunningSandbox | undefined;
+	let samples: Awaited<ReturnType<typeof serveSampleFiles>> | undefined;
 	let stopping: Promise<void> | undefined;
 	const stop = async () =>
 		(stopping ??= (async () => {
 			console.log('\nStopping n8n and the sandbox...');
-			await n8n.stop();
-			samples.server.close();
-			await sandbox.close();
+			await n8n?.close();
+			samples?.server.close();
+			await sandbox?.close();
+			console.log('Stopped.');
 		})());
-	// Registered before anything starts, so Ctrl-C during setup leaves no n8n behind either.
-	const signalled = new Promise<string>((resolveSignal) => {
-		process.once('SIGINT', () => resolveSignal('SIGINT'));
-		process.once('SIGTERM', () => resolveSignal('SIGTERM'));
-	});
 	const setup = (async () => {
-		console.log('Installing the package into the local n8n and importing the examples...');
-		await n8n.installPackage();
-		await importExamples(n8n, await readExamples(), sandbox, folders);
-		await n8n.publishWorkflow(shopExampleId);
-		await n8n.publishWorkflow(triggerExampleId);
-		console.log('Starting n8n (about half a minute)...');
-		await n8n.start();
-		await n8n.signIn(demoOwner);
-		await n8n.waitForActivation([shopExampleId, triggerExampleId]);
+		sandbox = await phase(5, 'Starting the sandbox service', async () =>
+			startSandbox({ port: await freePort(8787), dataDir: join(state, 'sandbox') }),
+		);
+		samples = await serveSampleFiles(8788);
+		n8n = await LocalN8n.create({
+			userFolder,
+			fileAccess: [folders.root],
+			encryptionKey: 'embroidery-local-editor',
+			port: preferredPort,
+		});
+		if (n8n.port !== preferredPort)
+			console.log(
+				`      Port ${preferredPort} is taken by another program, so n8n uses port ${n8n.port}. ` +
+					`To see which program: ss -ltnp 'sport = :${preferredPort}'`,
+			);
+		const local = n8n;
+		const running = sandbox;
+		await phase(6, 'Installing the package into n8n and importing the examples', async () => {
+			await local.installPackage();
+			await importExamples(local, await readExamples(), running, folders);
+			await local.publishWorkflow(shopExampleId);
+			await local.publishWorkflow(triggerExampleId);
+		});
+		await phase(7, 'Starting n8n (about half a minute)', async () => {
+			await local.start();
+			await local.signIn(demoOwner);
+			await local.waitForActivation([shopExampleId, triggerExampleId]);
+		});
 		return 'ready';
 	})();
 	setup.catch(() => undefined);
@@ -92,33 +171,52 @@ async function runEditor(): Promise<number> {
 		await stop();
 		throw error;
 	}
-	console.log(
-		`
-n8n with the Embroidery nodes is ready.
-  Editor:     ${n8n.url}
-  Login:      ${demoOwner.email} / ${demoOwner.password}
-  Credential: "Embroidery sandbox (demo account)" (API key ${sandbox.demoKey})
-  Sandbox:    ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header ` +
-			`X-Sandbox-Admin: ${sandbox.adminToken})
-  Examples:   five "Embroidery: ..." workflows; the shop order and the job trigger are published.
-  Files:      ${folders.root}   (inbox with a sample design, delivered/, notices/)
-Place a shop order (signed with the local webhook secret, as the example requires):
-  body='{"orderId":"A-1001","artworkUrl":"${samples.url}/logo.svg","widthMm":90,"colourCount` +
-			`":3,"threadPalette":"madeira","format":"dst"}'
-  curl -X POST ${n8n.url}/webhook/embroidery-order -H 'content-type: application/json' \\
-    -H "X-Shop-Signature: $(printf '%s' "$body" | openssl dgst -sha256 ` +
-			`-hmac ${localShop.webhookSecret} -binary | base64)" -d "$body"
-n8n's log: ${n8n.logFile}
-Press Ctrl-C to stop.`,
-	);
+	const ready = { n8n: n8n!, sandbox: sandbox!, samples: samples! };
+	console.log(readyMessage(ready.n8n, ready.sandbox, ready.samples.url, folders));
 	const ended = await Promise.race([
 		signalled,
-		n8n.exited().then((code) => `n8n exited with code ${code}`),
+		ready.n8n.exited().then((code) => `n8n exited with code ${code}`),
 	]);
 	const crashed = !ended.startsWith('SIG');
-	if (crashed) console.error(`${ended}; last lines of ${n8n.logFile}:\n${await n8n.logTail()}`);
+	if (crashed)
+		console.error(`${ended}; last lines of ${ready.n8n.logFile}:\n${await ready.n8n.logTail()}`);
 	await stop();
 	return crashed ? 1 : 0;
+}
+
+/** What a newcomer needs once n8n is up: where to click first, where their own files go, and what to keep. */
+function readyMessage(
+	n8n: LocalN8n,
+	sandbox: RunningSandbox,
+	samplesUrl: string,
+	folders: ExampleFolders,
+): string {
+	const convert = `${n8n.url}/workflow/${exampleIds.conversion}`;
+	return (
+		`
+n8n with the Embroidery nodes is ready.
+  Editor:      ${n8n.url}   (login ${demoOwner.email} / ${demoOwner.password})
+  Try first:   ${convert}
+               the "convert a machine file" example: click "Execute workflow", then open its nodes to see
+               the job, the machine file and its preview.
+  Your files:  n8n may read and write only ${folders.root}.
+               To convert your own file, copy it into ${folders.inbox} and set sourceFile in the
+               example's Settings node to its path; the result lands in ${folders.delivered(conversionSlug)}.
+  Careful:     n8n saves every change to a workflow as you make it, and npm start imports the examples
+               afresh each time: duplicate an example (its ... menu > Duplicate) before you change it.
+  Credential:  "Embroidery sandbox (demo account)" (API key ${sandbox.demoKey})
+  Sandbox:     ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header ` +
+		`X-Sandbox-Admin: ${sandbox.adminToken})
+  Examples:    five "Embroidery: ..." workflows; the shop order and the job trigger are published.
+Place a shop order (signed with the local webhook secret, as the example requires):
+  body='{"orderId":"A-1001","artworkUrl":"${samplesUrl}/logo.svg","widthMm":90,"colourCount` +
+		`":3,"threadPalette":"madeira","format":"dst"}'
+  curl -X POST ${n8n.url}/webhook/embroidery-order -H 'content-type: application/json' \\
+    -H "X-Shop-Signature: $(printf '%s' "$body" | openssl dgst -sha256 ` +
+		`-hmac ${localShop.webhookSecret} -binary | base64)" -d "$body"
+n8n's log: ${n8n.logFile}
+Press Ctrl-C to stop.`
+	);
 }
 
 async function runHeadless(): Promise<number> {
@@ -133,9 +231,11 @@ async function runHeadless(): Promise<number> {
 		fileAccess: [folders.root],
 	});
 	const outcomes: ExampleOutcome[] = [];
-	const interrupt = () => void n8n.stop().finally(() => process.exit(130));
-	process.once('SIGINT', interrupt);
-	process.once('SIGTERM', interrupt);
+	void onStopSignals(() => n8n.force()).then(async () => {
+		await n8n.close();
+		await sandbox.close();
+		process.exit(130);
+	});
 	try {
 		await n8n.installPackage();
 		const examples = await readExamples();
@@ -195,7 +295,11 @@ function report(outcome: ExampleOutcome): void {
 		);
 }
 
-main().catch((error: Error) => {
-	console.error(error.message);
-	process.exit(1);
-});
+main().then(
+	// Exits even when a server socket or timer was left behind: every process it started has ended.
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(error.message);
+		process.exit(1);
+	},
+);

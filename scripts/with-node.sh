@@ -31,6 +31,7 @@ else
 	ensure_node24
 	echo "Running on Node $(node -v) from $(embroidery_cache_dir)/node24 (this machine has $found; needs $minimum or later)." >&2
 fi
-# A fresh clone: the dev dependencies first (npm start and npm test also refresh them after a lockfile change).
+# A fresh clone: the dev dependencies first (npm test also refreshes them after a lockfile change; npm start,
+# which does not start here, installs them as its phase 2).
 [ -d node_modules ] || ensure_dependencies
 exec "$@"

@@ -24,8 +24,9 @@ export class EmbroideryTrigger implements INodeType {
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{"On " + $parameter["events"].join(", ")}}',
+		// n8n's nodes panel shows one "Embroidery" entry for both nodes, with the trigger's description.
 		description:
-			'Starts the workflow when an embroidery conversion or digitising job completes or fails',
+			'Convert embroidery machine files, digitise artwork and start workflows when jobs complete or fail',
 		defaults: { name: 'Embroidery Trigger' },
 		polling: true,
 		inputs: [],

@@ -1,4 +1,4 @@
-import { binaryBuffer, loadOptions, testCredential } from '../support/n8n';
+import { binaryBuffer, loadOptions, testCredential, type InputItem } from '../support/n8n';
 import {
 	artworkItem,
 	embroideryItem,
@@ -58,6 +58,12 @@ describe('Format and Account through n8n against the sandbox', () => {
 			await run(credentials, { resource: 'format', operation: 'getMany', output: 'summary' }),
 		);
 		expect(summary.json.artworkInputs).toEqual(expect.arrayContaining(['png', 'svg', 'webp']));
+	});
+
+	test('the Output Format list of a node with no credential chosen yet says to choose one', async () => {
+		await expect(loadOptions('getWritableFormats', undefined)).rejects.toThrow(
+			'Choose an Embroidery API credential first',
+		);
 	});
 
 	test('the Output Format list holds writable formats with their warnings', async () => {
@@ -412,6 +418,28 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect(result.items[0].json.httpCode).toBe('422');
 		expect(result.items[0].json.description).toMatch(/format: /);
 		expect(JSON.stringify(result.run)).not.toContain(credentials.apiKey);
+	});
+
+	test('a file that is no machine file is named in a sentence that ends with one full stop', async () => {
+		const notADesign: InputItem = {
+			binary: {
+				data: {
+					data: Buffer.from('not stitches'),
+					fileName: 'notes.dst',
+					mimeType: 'application/octet-stream',
+				},
+			},
+		};
+		const result = await run(
+			await env.credentials(),
+			createConversion({ format: 'exp' }),
+			[notADesign],
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(result.items[0].json.httpCode).toBe('422');
+		expect(result.items[0].json.description).toMatch(
+			/notes\.dst is not a readable embroidery machine file \(for example PES, DST or JEF\)\.$/,
+		);
 	});
 
 	test('a limited free account with Combine Items is told to send one request per item, which then works', async () => {

@@ -6,6 +6,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { INode, INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { runReportFields, simplifiedJobFields } from '../../nodes/Embroidery/helpers/simplify';
+import { withAllowedFolder } from '../../scripts/demo';
 import { exampleIds, readExamples, type Example } from '../../scripts/examples';
 import type { WorkflowNode } from '../../scripts/n8n-data';
 import { action, isCollection, isOption, trigger } from './support/descriptionCopy';
@@ -200,5 +201,20 @@ describe('examples/', () => {
 			examples.filter(({ workflow }) => workflow.nodes.some(simplifiesJobs)).length,
 		).toBeGreaterThan(0);
 		expect(examples.flatMap(fieldsSimplifyDropsOf)).toEqual([]);
+	});
+
+	it('name, as npm start imports them, the one folder that npm start lets n8n read and write', async () => {
+		const folder = '/home/someone/.cache/n8n-nodes-embroidery/local/files';
+		const notes = (await readExamples())
+			.map(({ workflow }) => withAllowedFolder(workflow, folder))
+			.flatMap((workflow) => workflow.nodes)
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters.content));
+		const naming = notes.filter((note) => note.includes('N8N_RESTRICT_FILE_ACCESS_TO'));
+		expect(naming.length).toBeGreaterThan(0);
+		for (const note of naming) {
+			expect(note).toContain(`(here \`${folder}\`)`);
+			expect(note).not.toContain('~/.n8n-files');
+		}
 	});
 });

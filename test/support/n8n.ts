@@ -459,7 +459,8 @@ export async function withinNodeExecution<T>(
 
 /** n8n-core's real LoadOptionsContext for the Embroidery node, the context the editor's dropdowns and lists run in. */
 async function loadOptionsContext(
-	credentials: ApiCredentials,
+	/** Undefined: a node just added, with no credential chosen yet. */
+	credentials: ApiCredentials | undefined,
 	parameters: INodeParameters,
 	typeVersion: number,
 ): Promise<ILoadOptionsFunctions> {
@@ -471,7 +472,7 @@ async function loadOptionsContext(
 		typeVersion,
 		position: [0, 0],
 		parameters,
-		credentials: { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
+		credentials: credentials && { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
 	};
 	const workflow = new Workflow({
 		id: 'harness-workflow',
@@ -492,7 +493,7 @@ async function loadOptionsContext(
 /** Runs one of the node's loadOptions methods with n8n-core's real LoadOptionsContext. */
 export async function loadOptions(
 	methodName: string,
-	credentials: ApiCredentials,
+	credentials: ApiCredentials | undefined,
 	parameters: INodeParameters = {},
 ): Promise<
 	Awaited<ReturnType<NonNullable<NonNullable<INodeType['methods']>['loadOptions']>[string]>>

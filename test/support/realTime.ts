@@ -5,9 +5,12 @@
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` holds or the deadline passes; returns whether it held. */
-export async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+export async function eventually(
+	check: () => boolean | Promise<boolean>,
+	timeoutMs = 5000,
+): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
+	while (!(await check())) {
 		if (Date.now() > deadline) return false;
 		await sleep(25);
 	}

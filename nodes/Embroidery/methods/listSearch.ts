@@ -9,9 +9,8 @@ import { jobLink } from '../helpers/jobLocator';
 import {
 	JobsListResponseSchema,
 	clock,
-	credentialType,
+	credentialsOf,
 	embroideryApiRequest,
-	normaliseBaseUrl,
 	routes,
 } from '../transport';
 
@@ -20,8 +19,7 @@ export async function searchJobs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const credentials = await this.getCredentials<{ baseUrl?: string }>(credentialType);
-	const baseUrl = normaliseBaseUrl(this, credentials.baseUrl);
+	const { baseUrl } = await credentialsOf(this);
 	const listing = await embroideryApiRequest.call(this, {
 		...routes.listJobs(),
 		schema: JobsListResponseSchema,

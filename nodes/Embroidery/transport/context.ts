@@ -30,6 +30,14 @@ export function normaliseBaseUrl(context: EmbroideryContext, baseUrl: unknown): 
 }
 
 export async function credentialsOf(context: EmbroideryContext): Promise<EmbroideryCredentials> {
+	// A node just added to the canvas asks for its lists before a credential is chosen.
+	if (!context.getNode().credentials?.[credentialType]) {
+		throw new NodeOperationError(context.getNode(), 'Choose an Embroidery API credential first', {
+			description:
+				"Pick one (or create one) in 'Credential to connect with' at the top of the node; " +
+				'the lists load from the service as soon as one is chosen.',
+		});
+	}
 	const data = await context.getCredentials<EmbroideryCredentials>(credentialType);
 	return {
 		apiKey: typeof data.apiKey === 'string' ? data.apiKey : '',

@@ -101,7 +101,7 @@ export function explain(
 				message: `The service rejected the request: ${apiMessage}`,
 				description:
 					(fields.length > 0
-						? `Fix these fields: ${fields.join(' | ')}.`
+						? `Fix these fields: ${endSentence(fields.join(' | '))}`
 						: 'Check the fields and files sent.') + quotaHint,
 			};
 		}
@@ -138,4 +138,9 @@ export function explain(
 					`credential's 'Base URL' points to the v1 API.`,
 			};
 	}
+}
+
+/** The text with a full stop at its end, unless it ends a sentence already ("…or JEF)." stays as it is). */
+export function endSentence(text: string): string {
+	return /[.!?]\)?$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }

@@ -1,6 +1,7 @@
 export {
 	cancelSignalOf,
 	credentialIdOf,
+	credentialsOf,
 	credentialType,
 	normaliseBaseUrl,
 	withCancelSignal,

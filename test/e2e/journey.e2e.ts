@@ -1,0 +1,317 @@
+/**
+ * What a user does in n8n's editor, in Debian's headless Chromium (playwright-core), against the real n8n
+ * of this environment with the packed package: the credential form and its test, the nodes panel, the
+ * Create node's fields, an example run from the canvas with its output, the Job picker and the trigger's
+ * test event. Each step asserts what the page shows; the n8n 2.x run also writes the screenshots in docs/.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Browser, Locator, Page } from 'playwright-core';
+
+import { exampleFolders, importExamples } from '../../scripts/demo';
+import { exampleIds, examplesDir, readExamples } from '../../scripts/examples';
+import { n8nRuntime, repoRoot, type LocalN8n } from '../../scripts/n8n';
+import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
+import { launchBrowser } from './support/chromium';
+import {
+	e2eCredentials,
+	e2eOwner,
+	n8nUnderTest,
+	openEnvironment,
+	type SandboxInfo,
+} from './support/environment';
+import { embroideryStep, manualWorkflow } from './support/workflows';
+import { eventually } from '../support/realTime';
+
+const pickerWorkflowId = 'e2eJourneyPick01';
+
+describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
+	let n8n: LocalN8n;
+	let sandbox: SandboxInfo;
+	let browser: Browser;
+	let page: Page;
+	/** docs/ for the n8n 2.x run (the README shows 2.x), the run's own folder otherwise. */
+	let shotsDir: string;
+
+	const shot = async (name: string) =>
+		await page.screenshot({ path: join(shotsDir, `${name}.png`) });
+	const ndv = () => page.locator('[data-test-id="ndv"]');
+	const canvasNode = (name: string) =>
+		page.locator('[data-test-id="canvas-node"]', { hasText: name });
+
+	async function openWorkflow(id: string): Promise<void> {
+		await page.goto(`${n8n.url}/workflow/${id}`);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
+	}
+
+	async function openNode(name: string): Promise<Locator> {
+		await canvasNode(name).dblclick();
+		await ndv().waitFor({ timeout: 30_000 });
+		return ndv();
+	}
+
+	/** The parameters the open node shows, by their names (parameter-input-<name>). */
+	async function shownParameters(): Promise<string[]> {
+		return await ndv()
+			.locator('[data-test-id^="parameter-input-"]')
+			.evaluateAll((inputs) =>
+				inputs
+					.map((input) => input.getAttribute('data-test-id')!.slice('parameter-input-'.length))
+					.filter((name) => name !== 'field'),
+			);
+	}
+
+	/** Picks an option of an n8n select (a parameter's dropdown) by its visible text. */
+	async function choose(parameter: string, option: string): Promise<void> {
+		await ndv().locator(`[data-test-id="parameter-input-${parameter}"]`).click();
+		await page.locator('.el-select-dropdown__item:visible', { hasText: option }).first().click();
+	}
+
+	async function chooseCredential(id: string): Promise<void> {
+		await ndv().locator('[data-test-id="node-credentials-select"]').click();
+		await page.locator(`[data-test-id="node-credentials-select-item-${id}"]`).click();
+	}
+
+	beforeAll(async () => {
+		const environment = await openEnvironment();
+		({ n8n, sandbox } = environment);
+		shotsDir = n8nRuntime().major >= 2 ? join(repoRoot, 'docs') : join(environment.root, 'shots');
+		await mkdir(shotsDir, { recursive: true });
+		const folders = exampleFolders(join(environment.filesDir, 'journey'));
+		await importExamples(n8n, await readExamples(), sandbox, folders);
+		await n8n.importWorkflows([
+			manualWorkflow(pickerWorkflowId, 'Journey: pick a job', [
+				embroideryStep(
+					'Get job',
+					{
+						resource: 'job',
+						operation: 'get',
+						jobId: { __rl: true, mode: 'list', value: '' },
+						workflow: 'detect',
+					},
+					e2eCredentials.demo,
+					3,
+				),
+			]),
+		]);
+		await n8n.start();
+		await n8n.signIn(e2eOwner);
+		browser = await launchBrowser();
+		page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+		page.setDefaultTimeout(30_000);
+		await page.goto(`${n8n.url}/signin`);
+		// n8n 1.x does not tie its labels to the inputs.
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(e2eOwner.email);
+		await page.locator('input[name="password"]').fill(e2eOwner.password);
+		await page.getByRole('button', { name: /sign in/i }).click();
+		await page.waitForURL((target) => !target.pathname.startsWith('/signin'), {
+			timeout: 60_000,
+		});
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await n8n?.stop();
+	});
+
+	it('creates the credential in its form: the 401 words for a wrong key, success for the right one', async () => {
+		await page.goto(`${n8n.url}/home/credentials/create`);
+		const select = page.locator('[data-test-id="selectCredential-modal"]');
+		await select.locator('[data-test-id="new-credential-type-select"]').click();
+		await page.keyboard.type('Embroidery');
+		await page
+			.locator('[data-test-id="new-credential-type-select-option"]', { hasText: 'Embroidery API' })
+			.click();
+		await select.locator('[data-test-id="new-credential-type-button"]').click();
+		const form = page.locator('[data-test-id="editCredential-modal"]');
+		const apiKey = form.locator('[data-test-id="parameter-input-apiKey"] input');
+		const save = form.locator('[data-test-id="credential-save-button"]');
+		await form.locator('[data-test-id="parameter-input-baseUrl"] input').fill(sandbox.baseUrl);
+
+		await apiKey.fill('emb_sandbox_this_key_does_not_exist_000000');
+		await save.click();
+		await form.getByText(/Couldn.t connect with these settings/).waitFor();
+		const details = form.getByText('More details');
+		if (await details.isVisible()) await details.click();
+		// n8n 1.123 hands a 401 to the credential's rules without its response, so they never match there
+		// and its own words show instead (found by this journey; the API tests run n8n-core 2.41's tester).
+		const refused =
+			n8nRuntime().major >= 2
+				? 'The API key is invalid, expired or revoked. Create a new key and paste it here.'
+				: 'Authorization failed - please check your credentials';
+		await form.getByText(refused).waitFor();
+
+		await apiKey.fill(sandbox.demoKey);
+		await save.click();
+		await form.getByText('Connection tested successfully').waitFor();
+		await shot('credential-test');
+		await page.keyboard.press('Escape');
+	});
+
+	it('finds Embroidery by search (icon, name, description); Create shows the fields designed', async () => {
+		await page.goto(`${n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-add-button"]').click();
+		await page.keyboard.type('embroidery');
+		const creator = page.locator('[data-test-id="node-creator"]');
+		const entry = creator.locator('[data-test-id="item-iterator-item"]').filter({
+			has: page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Embroidery$/ }),
+		});
+		await entry.waitFor();
+		expect(
+			await creator.locator('[data-test-id="node-creator-item-name"]').allInnerTexts(),
+		).toEqual(['Embroidery']);
+		const icon = entry.locator('img').first();
+		expect(await icon.getAttribute('src')).toContain('n8n-nodes-embroidery');
+		expect(
+			await icon.evaluate((image) => (image as HTMLImageElement).naturalWidth),
+		).toBeGreaterThan(0);
+		await shot('nodes-panel');
+
+		// One entry for both nodes, described for both (n8n 2.x in the list; both in the node's details).
+		const description =
+			'Convert embroidery machine files, digitise artwork and start workflows when jobs complete or fail';
+		await entry.click();
+		await creator.getByText(description).first().waitFor();
+		await creator.getByText(/^Triggers \(2\)$/).waitFor();
+		await creator.getByText(/^Actions \(\d+\)$/).click();
+		await creator.getByText('Create jobs', { exact: true }).click();
+		await ndv().waitFor();
+
+		const shown = await shownParameters();
+		expect(shown).toEqual(
+			expect.arrayContaining(['workflow', 'source', 'binaryPropertyName', 'format']),
+		);
+		for (const hidden of ['sourceUrl', 'widthMm', 'colourCount', 'threadPaletteKey'])
+			expect(shown).not.toContain(hidden);
+
+		await choose('source', 'URL');
+		await ndv().locator('[data-test-id="parameter-input-sourceUrl"]').waitFor();
+		expect(await shownParameters()).not.toContain('binaryPropertyName');
+
+		await choose('workflow', 'Digitising');
+		await ndv().locator('[data-test-id="parameter-input-widthMm"]').waitFor();
+		expect(await shownParameters()).toEqual(
+			expect.arrayContaining(['sourceUrl', 'widthMm', 'colourCount', 'threadPaletteKey']),
+		);
+
+		// The formats come from the service with the node's credential: a refused one, then a working one.
+		const format = ndv().locator('[data-test-id="parameter-input-format"]');
+		const dst = page.locator('.el-select-dropdown__item:visible', { hasText: 'Tajima DST (.dst)' });
+		await chooseCredential(e2eCredentials.wrongKey.id);
+		await format.click();
+		await page.waitForTimeout(1_000);
+		expect(await dst.count()).toBe(0);
+		// Closes the list without leaving the node (Escape would close the node's panel in n8n 2.x).
+		await ndv().locator('[data-test-id="tab-params"]').click();
+		await chooseCredential(e2eCredentials.demo.id);
+		// n8n 1.x's select can swallow the first click after another dropdown closed.
+		await format.click();
+		if (!(await eventually(async () => await dst.isVisible(), 3_000))) await format.click();
+		await dst.waitFor();
+		await ndv().locator('[data-test-id="tab-params"]').click();
+		await shot('node-create-job');
+	});
+
+	it('runs the convert example from the canvas: the item, the machine file, the preview image', async () => {
+		await openWorkflow(exampleIds.shopOrder);
+		for (const name of ['New order', 'Verify signature', 'Digitise artwork', 'Answer with the job'])
+			await canvasNode(name).waitFor();
+		await shot('example-shop-order');
+		await openWorkflow(exampleIds.conversion);
+		await page.keyboard.press('Escape');
+		await shot('example-convert-file');
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		const download = canvasNode('Download machine file');
+		await download
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 120_000 });
+		const panel = (await openNode('Download machine file')).locator(
+			'[data-test-id="output-panel"]',
+		);
+		await panel.getByText('1 item').first().waitFor();
+		await panel.getByText(/has 1 warning: .*long jump/).waitFor();
+		await shot('job-hints');
+		await panel.locator('[data-test-id="radio-button-binary"]').click();
+		await panel.getByText('Star.dst').waitFor();
+		await panel.getByText('Star-preview.png').waitFor();
+		expect(await panel.getByText('application/octet-stream').count()).toBeGreaterThan(0);
+		await panel.locator('[data-test-id="ndv-view-binary-data"]').first().click();
+		// n8n 2.x shows the file from its binary data route, 1.x as a data URL: either way a decoded image.
+		const previewWidth = await page.waitForFunction(
+			() =>
+				Array.from(
+					document.querySelectorAll('[data-test-id="output-panel"] img, [data-test-id="ndv"] img'),
+				)
+					.map((image) => image as HTMLImageElement)
+					.filter((image) => /Star-preview\.png|^data:image\/png/.test(image.src))
+					.reduce((widest, image) => Math.max(widest, image.naturalWidth), 0) || false,
+		);
+		expect(await previewWidth.jsonValue()).toBeGreaterThan(100);
+		await shot('convert-output');
+	});
+
+	it('picks a job in the Job field From List, with search', async () => {
+		const design = await readFile(join(examplesDir, 'files', 'Star.JEF'));
+		const logo = await readFile(join(examplesDir, 'files', 'logo.svg'));
+		const jobs = [
+			await createJob(
+				sandbox,
+				{ workflow: 'conversion', format: 'dst' },
+				{ name: 'Star.JEF', bytes: design },
+			),
+			await createJob(
+				sandbox,
+				{ workflow: 'digitising', format: 'pes', width_mm: '80', colour_count: '3' },
+				{ name: 'logo.svg', bytes: logo },
+			),
+			await createJob(
+				sandbox,
+				{ workflow: 'conversion', format: 'exp' },
+				{ name: 'team-badge.jef', bytes: design },
+			),
+		];
+		for (const job of jobs) await waitForJobEnd(sandbox, job);
+		await openWorkflow(pickerWorkflowId);
+		await openNode('Get job');
+		await ndv()
+			.locator('[data-test-id="resource-locator-jobId"] [data-test-id="rlc-input"]')
+			.click();
+		const items = page.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor();
+		expect(await items.count()).toBeGreaterThanOrEqual(3);
+		await page.waitForTimeout(500);
+		await shot('job-picker');
+		await page.keyboard.type('badge');
+		await eventually(async () => (await items.count()) === 1, 10_000);
+		expect(await items.allInnerTexts()).toEqual([
+			expect.stringMatching(/^team-badge\.jef → EXP · conversion · completed/),
+		]);
+		await items.first().click();
+		const chosen = async () =>
+			await ndv()
+				.locator('[data-test-id="resource-locator-jobId"]')
+				.evaluate((picker) =>
+					Array.from(picker.querySelectorAll('input'), (input) => input.value).join(' '),
+				);
+		await eventually(async () => (await chosen()).includes('team-badge.jef'), 10_000);
+		expect(await chosen()).toMatch(/team-badge\.jef → EXP · conversion · completed/);
+	});
+
+	it("shows the newest ended job as the trigger's test event", async () => {
+		const design = await readFile(join(examplesDir, 'files', 'Star.JEF'));
+		const newest = await createJob(
+			sandbox,
+			{ workflow: 'conversion', format: 'vp3' },
+			{ name: 'newest.jef', bytes: design },
+		);
+		await waitForJobEnd(sandbox, newest);
+		await openWorkflow(exampleIds.finishedJobs);
+		const trigger = await openNode('Job finished');
+		await trigger.locator('[data-test-id="node-execute-button"]').click();
+		const panel = trigger.locator('[data-test-id="output-panel"]');
+		await panel.getByText(newest.id).first().waitFor({ timeout: 60_000 });
+		await panel.getByText('1 item').first().waitFor();
+		await shot('trigger-node');
+	});
+});

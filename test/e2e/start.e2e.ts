@@ -1,0 +1,185 @@
+/**
+ * `npm start` as a user runs it, from its own terminal: the real script, the real sandbox and n8n 2.41.1.
+ * Ctrl-C is a SIGINT to the terminal's foreground process group (npm and all below it, n8n's own group
+ * aside); after it nothing `npm start` started may be left, and its ports must be free.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { freePort, sleep } from '../../scripts/n8n';
+import { eventually } from '../support/realTime';
+import { descendants, repositoryRoot } from '../support/sandboxProcess';
+
+interface Started {
+	npm: ChildProcess;
+	output: () => string;
+	/** Every process below npm, each with its start time (a pid used again later is another process). */
+	processes: Array<{ pid: number; startTime: string }>;
+	ports: number[];
+	n8nPid: number;
+}
+
+function startTime(pid: number): string | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		// State is the first field after the name; a zombie has ended.
+		return fields[0] === 'Z' ? undefined : fields[19];
+	} catch {
+		return undefined;
+	}
+}
+
+/** The processes of `started` that still run. */
+function leftOver(started: Started): number[] {
+	return started.processes
+		.filter(({ pid, startTime: began }) => startTime(pid) === began)
+		.map(({ pid }) => pid);
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+	return (await freePort(port)) === port;
+}
+
+// npm start runs n8n 2.41.1 whichever environment runs this folder: once is enough.
+const inEveryEnvironmentOnce = process.env.EMBROIDERY_E2E_ENV === 'n8n1' ? describe.skip : describe;
+
+inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
+	let localDir: string;
+	let port: number;
+	const running: Started[] = [];
+
+	/** Runs `npm start -- --port=<port>` in a process group of its own, as a terminal runs a command. */
+	function npmStart(): { npm: ChildProcess; output: () => string } {
+		const { NODE_ENV: _jest, ...env } = process.env;
+		let output = '';
+		const npm = spawn('npm', ['start', '--', `--port=${port}`], {
+			cwd: repositoryRoot,
+			env: { ...env, EMBROIDERY_LOCAL_DIR: localDir, EMBROIDERY_BUILT: '1' },
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		npm.stdout!.on('data', (chunk) => (output += chunk));
+		npm.stderr!.on('data', (chunk) => (output += chunk));
+		return { npm, output: () => output };
+	}
+
+	async function startReady(): Promise<Started> {
+		const { npm, output } = npmStart();
+		const ready = await eventually(
+			() => output().includes('Press Ctrl-C to stop.') || npm.exitCode !== null,
+			240_000,
+		);
+		if (!ready || npm.exitCode !== null)
+			throw new Error(`npm start did not get ready:\n${output()}`);
+		const portOf = (label: string) =>
+			Number(new RegExp(`${label}:\\s+http://127\\.0\\.0\\.1:(\\d+)`).exec(output())?.[1]);
+		const recorded = JSON.parse(readFileSync(join(localDir, 'n8n', 'n8n.pid'), 'utf8')) as {
+			pid: number;
+		};
+		const processes = descendants(npm.pid!).flatMap((pid) => {
+			const began = startTime(pid);
+			return began ? [{ pid, startTime: began }] : [];
+		});
+		const started = {
+			npm,
+			output,
+			processes,
+			ports: [
+				portOf('Editor'),
+				portOf('Sandbox'),
+				Number(/127\.0\.0\.1:(\d+)\/logo\.svg/.exec(output())?.[1]),
+			],
+			n8nPid: recorded.pid,
+		};
+		running.push(started);
+		return started;
+	}
+
+	/** What a terminal's Ctrl-C does: SIGINT to the whole foreground process group. */
+	const interrupt = (started: Started) => process.kill(-started.npm.pid!, 'SIGINT');
+
+	async function expectAllStopped(started: Started): Promise<void> {
+		const exited = await eventually(
+			() => started.npm.exitCode !== null || started.npm.signalCode !== null,
+			60_000,
+		);
+		expect({ exited, output: exited ? 'ended' : started.output() }).toEqual({
+			exited: true,
+			output: 'ended',
+		});
+		await eventually(() => leftOver(started).length === 0, 30_000);
+		const left = leftOver(started).map(
+			(pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`,
+		);
+		expect(left).toEqual([]);
+		for (const taken of started.ports)
+			expect({ port: taken, free: await portIsFree(taken) }).toEqual({ port: taken, free: true });
+		expect(started.output()).toContain('Stopped.');
+		expect(existsSync(join(localDir, 'n8n', 'n8n.pid'))).toBe(false);
+	}
+
+	beforeAll(async () => {
+		localDir = await mkdtemp(join(tmpdir(), 'embroidery-start-'));
+		port = await freePort();
+	});
+
+	afterAll(async () => {
+		// A failed test must not leave n8n behind either.
+		for (const started of running) {
+			for (const group of [started.npm.pid!, started.n8nPid]) {
+				try {
+					process.kill(-group, 'SIGKILL');
+				} catch {
+					// Ended already.
+				}
+			}
+		}
+		await rm(localDir, { recursive: true, force: true });
+	});
+
+	it('stops everything when Ctrl-C comes twice in quick succession', async () => {
+		const started = await startReady();
+		interrupt(started);
+		await sleep(150);
+		interrupt(started);
+		await expectAllStopped(started);
+	});
+
+	it('refuses to run beside a running npm start, stops what a killed one left, shows its phases; Ctrl-C', async () => {
+		const first = await startReady();
+		const second = npmStart();
+		await eventually(() => second.npm.exitCode !== null, 60_000);
+		expect(second.npm.exitCode).toBe(1);
+		expect(second.output()).toMatch(/npm start is already running with .+ Stop it first/);
+
+		// A terminal that kills npm start outright (SIGKILL, no chance to clean up) leaves n8n running.
+		process.kill(-first.npm.pid!, 'SIGKILL');
+		await eventually(() => first.npm.exitCode !== null || first.npm.signalCode !== null, 10_000);
+		expect(startTime(first.n8nPid)).toBeDefined();
+
+		const next = await startReady();
+		expect(next.output()).toContain(
+			`An earlier npm start left its n8n running (process ${first.n8nPid}, port ${port}`,
+		);
+		expect(next.output()).toContain(`Editor:      http://127.0.0.1:${port}`);
+		expect(startTime(first.n8nPid)).toBeUndefined();
+		const health = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+		expect(health.status).toBe(200);
+		interrupt(next);
+		await expectAllStopped(next);
+		const output = next.output();
+		for (const number of [1, 2, 3, 4, 5, 6, 7])
+			expect(output).toMatch(new RegExp(`\\[${number}/7\\] .+\\.\\.\\.\\n`));
+		expect(output.match(/^\s+done in [\d.]+ s$/gm)).toHaveLength(7);
+		expect(output).toContain(`Editor:      http://127.0.0.1:${port}`);
+		expect(output).toContain(`http://127.0.0.1:${port}/workflow/embroideryExConv`);
+		expect(output).toContain(`n8n may read and write only ${join(localDir, 'files')}`);
+		expect(output).toContain('duplicate an example');
+		expect(output).toContain(join(localDir, 'npm-start.log'));
+		expect(output).not.toMatch(/ERESOLVE|npm warn/i);
+	});
+});
