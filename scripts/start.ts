@@ -205,6 +205,9 @@ n8n with the Embroidery nodes is ready.
   Careful:     n8n saves every change to a workflow as you make it, and npm start imports the examples
                afresh each time: duplicate an example (its ... menu > Duplicate) before you change it.
   Credential:  "Embroidery sandbox (demo account)" (API key ${sandbox.demoKey})
+  Your keys:   ${sandbox.signInLink()}
+               a one-time sign-in link to the service's own pages (API keys, usage, recent jobs)
+               for the demo account; each start prints a new one, valid for 15 minutes.
   Sandbox:     ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header ` +
 		`X-Sandbox-Admin: ${sandbox.adminToken})
   Examples:    five "Embroidery: ..." workflows; the shop order and the job trigger are published.

@@ -13,7 +13,7 @@ import { exampleFolders, importExamples } from '../../scripts/demo';
 import { exampleIds, examplesDir, readExamples } from '../../scripts/examples';
 import { n8nRuntime, repoRoot, type LocalN8n } from '../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
-import { launchBrowser } from './support/chromium';
+import { launchBrowser } from '../support/browser';
 import {
 	e2eCredentials,
 	e2eOwner,
