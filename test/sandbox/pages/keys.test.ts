@@ -164,6 +164,8 @@ describe('the API keys page (Chromium)', () => {
 			await page.keyboard.press('Enter');
 			await page.waitForSelector('#new-key');
 			const key = await page.locator('#new-key').inputValue();
+			// The copy button shows once copy.js has run (the page loads it after its markup).
+			await page.locator('button.copy').waitFor({ state: 'visible' });
 			// The new key has the focus, and the copy button is the next stop.
 			await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('new-key');
 			await page.keyboard.press('Tab');
