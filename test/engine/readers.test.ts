@@ -21,6 +21,8 @@ interface ReaderCase {
 	fixture: string;
 	/** The bytes read, when they are not the fixture's own (PEC: Star.pes's PEC block). */
 	bytes?: () => Uint8Array;
+	/** The reference reading as this format defines it, where pyembroidery reads more than the file holds. */
+	reference?: (fixture: Fixture) => Fixture;
 	compare?: CompareOptions;
 	/** Stitches counted as pyembroidery does; false where it reads some moves as stitches. */
 	sameStitchCount: boolean;
@@ -109,10 +111,33 @@ const readerCases: ReaderCase[] = [
 		colourChanges: (fixture) => fixture.expected.commandCounts['9'],
 		threads: noThreads,
 	},
+	{
+		format: 'dsb',
+		fixture: 'Star.DSB',
+		sameStitchCount: true,
+		// pyembroidery names DSB's one needle change (after sewing began) NEEDLE_SET.
+		colourChanges: (fixture) => fixture.expected.commandCounts.NEEDLE_SET,
+		threads: noThreads,
+	},
+	{
+		format: 'dsz',
+		fixture: 'Star.DSZ',
+		// pyembroidery reads DSZ's end code 0x90 as a needle change to needle 6 after the last stitch.
+		reference: (fixture) => ({
+			...fixture,
+			commands: fixture.commands.filter(
+				(command, i) => !(command[2] === 'NEEDLE_SET' && fixture.commands[i + 1]?.[2] === 'END'),
+			),
+		}),
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.commandCounts.NEEDLE_SET - 1,
+		threads: noThreads,
+	},
 ];
 
 describe.each(readerCases)('$format reader on $fixture', (readerCase) => {
-	const fixture = loadFixture(readerCase.fixture);
+	const loaded = loadFixture(readerCase.fixture);
+	const fixture = readerCase.reference?.(loaded) ?? loaded;
 	const bytes = readerCase.bytes?.() ?? fixture.bytes;
 	const module = formatModules.find((candidate) => candidate.info.format === readerCase.format)!;
 	const pattern = module.read!(bytes);

@@ -1,5 +1,5 @@
 /** Reads Tajima DST: the balanced-ternary records, a run of three jumps as a trim, thread colours from the header. */
-import { recordsBuilder } from '../normalise';
+import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import { threadOf, type Pattern, type Thread } from '../pattern';
 
 export const headerSize = 512;
@@ -60,8 +60,8 @@ for (let byte = 0; byte < 256; byte++) {
 	yFromByte2[byte] = decodeAxis(0, 0, byte, yDigits);
 }
 
-/** The thread colours of the extended header; the standard fields are recomputed, not trusted. */
-function headerThreads(bytes: Uint8Array): Thread[] {
+/** The thread colours of a Tajima header's extension; the standard fields are recomputed, not trusted. */
+export function headerThreads(bytes: Uint8Array): Thread[] {
 	const threads: Thread[] = [];
 	let text = '';
 	for (let i = 0; i < headerSize; i++) text += String.fromCharCode(bytes[i]);
@@ -81,8 +81,16 @@ function parseThreadLine(value: string): Thread | null {
 	return threadOf({ color: parseInt(match[1], 16), name, catalogNumber: catalog });
 }
 
-export function readDst(bytes: Uint8Array): Pattern {
-	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
+/**
+ * Decodes Tajima's 3-byte records from `start` into `builder` until the END record or the last whole
+ * record: DST after its header, TAP (the same records without one). Returns the offset of the END
+ * record, or of the first byte no whole record covers when there is none.
+ */
+export function decodeTajimaRecords(
+	bytes: Uint8Array,
+	start: number,
+	builder: RelativePatternBuilder,
+): number {
 	// A run of three or more jumps is the machine's trim, placed where the run began.
 	let runLength = 0;
 	let runStart = 0;
@@ -90,11 +98,12 @@ export function readDst(bytes: Uint8Array): Pattern {
 	let runY = 0;
 
 	let sequinMode = false;
-	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+	let offset = start;
+	for (; offset + 3 <= bytes.length; offset += 3) {
 		const b0 = bytes[offset];
 		const b1 = bytes[offset + 1];
 		const b2 = bytes[offset + 2];
-		if ((b2 & endMask) === endMask) break;
+		if ((b2 & endMask) === endMask) return offset;
 		const dx = xFromByte0[b0] + xFromByte1[b1] + xFromByte2[b2];
 		const dy = -(yFromByte0[b0] + yFromByte1[b1] + yFromByte2[b2]);
 		if ((b2 & colourChangeMask) === colourChangeMask) {
@@ -124,18 +133,29 @@ export function readDst(bytes: Uint8Array): Pattern {
 			builder.stitch(dx, dy);
 		}
 	}
+	return offset;
+}
+
+export function readDst(bytes: Uint8Array): Pattern {
+	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
+	decodeTajimaRecords(bytes, headerSize, builder);
 	const pattern = builder.finish();
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }
 
-/** Records before the END code all carry DST's two always-set bits; a header field or two confirms it. */
-export function looksLikeDst(bytes: Uint8Array): boolean {
+/** The start of a Tajima-style text header: a label line, or the stitch and colour count fields. */
+export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	if (bytes.length < headerSize) return false;
 	const start = String.fromCharCode(...bytes.subarray(0, 128));
 	const labelled = start.startsWith('LA:');
 	const hasCountFields = /ST:[ \d]{1,9}\r/.test(start) && /CO:[ \d]{1,5}\r/.test(start);
-	if (!labelled && !hasCountFields) return false;
+	return labelled || hasCountFields;
+}
+
+/** Records before the END code all carry DST's two always-set bits; a header field or two confirms it. */
+export function looksLikeDst(bytes: Uint8Array): boolean {
+	if (!hasTajimaHeader(bytes)) return false;
 	const lastRecord = Math.min(bytes.length, headerSize + 3 * 4096);
 	for (let offset = headerSize; offset + 3 <= lastRecord; offset += 3) {
 		const b2 = bytes[offset + 2];

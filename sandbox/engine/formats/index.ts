@@ -1,4 +1,6 @@
+import { dsbFormat } from './dsb';
 import { dstFormat } from './dst';
+import { dszFormat } from './dsz';
 import { expFormat } from './exp';
 import type { FormatModule } from './format';
 import { jefFormat } from './jef';
@@ -18,6 +20,8 @@ export const formatModules: FormatModule[] = [
 	jefFormat,
 	vp3Format,
 	dstFormat,
+	dsbFormat,
+	dszFormat,
 	xxxFormat,
 	u01Format,
 	expFormat,

@@ -1,5 +1,5 @@
 /** Reads Barudan U01: 3-byte records after a 256-byte header, needle changes as colour changes. */
-import { recordsBuilder } from '../normalise';
+import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 
 export const headerSize = 0x100;
@@ -7,7 +7,7 @@ export const maxStep = 127;
 export const recordFlag = 0x80;
 export const downFlag = 0x40;
 export const leftFlag = 0x20;
-const commandMask = 0x1f;
+export const commandMask = 0x1f;
 export const stitchCode = 0x00;
 export const jumpCode = 0x01;
 export const trimCode = 0x07;
@@ -16,14 +16,27 @@ export const firstNeedleCode = 0x09;
 const lastNeedleCode = 0x17;
 export const endCode = 0x18;
 /** Some machines append their own data after this control byte. */
-const machinePostfix = 0x2b;
+export const machinePostfix = 0x2b;
 export const needles = lastNeedleCode - firstNeedleCode + 1;
 
 export function readU01(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'U01');
+	decodeBarudanRecords(bytes, headerSize, builder);
+	return builder.finish();
+}
+
+/**
+ * Decodes Barudan's 3-byte records from `start` into `builder` until the end code, the machine's
+ * postfix or the last whole record: U01 after its header, DSB after its Tajima-style one.
+ */
+export function decodeBarudanRecords(
+	bytes: Uint8Array,
+	start: number,
+	builder: RelativePatternBuilder,
+): void {
 	let sewn = false;
 	let needleChosen = false;
-	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+	for (let offset = start; offset + 3 <= bytes.length; offset += 3) {
 		const controlByte = bytes[offset];
 		if (controlByte === machinePostfix) break;
 		const dy = controlByte & downFlag ? bytes[offset + 1] : -bytes[offset + 1];
@@ -63,7 +76,6 @@ export function readU01(bytes: Uint8Array): Pattern {
 				break;
 		}
 	}
-	return builder.finish();
 }
 
 /** Every record up to the end code carries the record flag and a known command. */

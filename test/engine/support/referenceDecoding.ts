@@ -117,6 +117,8 @@ const referenceKinds: Record<string, NeedleEventKind | 'trim' | 'end' | 'move'> 
 	STOP: 'stop',
 	COLOR_CHANGE: 'colour',
 	'9': 'colour',
+	// pyembroidery's name for a needle change (DSB, DSZ, TBF), which changes the colour too.
+	NEEDLE_SET: 'colour',
 	END: 'end',
 };
 
