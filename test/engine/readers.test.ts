@@ -6,6 +6,7 @@ import { formatModules } from '../../sandbox/engine/formats';
 import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
+import { fixture } from '../support/embroideryFiles';
 import {
 	expControlRecords,
 	loadFixture,
@@ -132,6 +133,32 @@ const readerCases: ReaderCase[] = [
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.commandCounts.NEEDLE_SET - 1,
 		threads: noThreads,
+	},
+	{
+		format: 'phb',
+		fixture: 'Star.phb',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: (fixture) =>
+			fixture.expected.threads.map((thread) => [
+				thread.hex,
+				thread.description ?? undefined,
+				thread.catalog ?? undefined,
+			]),
+	},
+	{
+		format: 'phc',
+		// pyembroidery cannot read Star.phc, whose stitch records are Star.phb's: its PHB reading stands in.
+		fixture: 'Star.phb',
+		bytes: () => fixture('Star.phc'),
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: (fixture) =>
+			fixture.expected.threads.map((thread) => [
+				thread.hex,
+				thread.description ?? undefined,
+				thread.catalog ?? undefined,
+			]),
 	},
 ];
 

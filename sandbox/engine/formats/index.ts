@@ -6,6 +6,8 @@ import type { FormatModule } from './format';
 import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
+import { phbFormat } from './phb';
+import { phcFormat } from './phc';
 import { u01Format } from './u01';
 import { vp3Format } from './vp3';
 import { xxxFormat } from './xxx';
@@ -17,6 +19,8 @@ import { xxxFormat } from './xxx';
 export const formatModules: FormatModule[] = [
 	pesFormat,
 	pecFormat,
+	phbFormat,
+	phcFormat,
 	jefFormat,
 	vp3Format,
 	dstFormat,
