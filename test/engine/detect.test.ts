@@ -1,5 +1,13 @@
-import { detectFormat, listFormats, readPattern, writePattern } from '../../sandbox/engine';
+import {
+	detectFormat,
+	identifyFormat,
+	listFormats,
+	readPattern,
+	writePattern,
+} from '../../sandbox/engine';
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
+import { findModule } from '../../sandbox/engine/registry';
+import { fixture } from '../support/embroideryFiles';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { fixtureNames, loadFixture } from './support/referenceDecoding';
 
@@ -8,17 +16,65 @@ const fixtures = fixtureNames
 	.map((name) => ({ name, format: name.split('.').pop()!.toLowerCase() }))
 	.filter(({ format }) => registered.has(format));
 const otherExtension = (format: string) => (format === 'exp' ? 'design.dst' : 'design.exp');
+const strengthOf = (format: string) => findModule(format)!.detectionStrength;
+const labelOf = (format: string) => findModule(format)!.info.label;
 
 describe('detectFormat', () => {
 	it.each(fixtures)('recognises $name by its content alone', ({ name, format }) => {
 		expect(detectFormat(loadFixture(name).bytes)).toBe(format);
 	});
 
-	it.each(fixtures)('recognises $name even when its name says otherwise', ({ name, format }) => {
-		const bytes = loadFixture(name).bytes;
-		expect(detectFormat(bytes, otherExtension(format))).toBe(format);
-		expect(detectFormat(bytes, 'design.u01')).toBe(format);
-		expect(detectFormat(bytes, 'design.xxx')).toBe(format);
+	it.each(fixtures.filter(({ format }) => strengthOf(format) === 3))(
+		'reads $name by its magic whatever its name, warning where the name says another format',
+		({ name, format }) => {
+			const bytes = loadFixture(name).bytes;
+			for (const misnamed of [otherExtension(format), 'design.u01', 'design.xxx']) {
+				const identified = identifyFormat(bytes, misnamed);
+				expect(identified.format).toBe(format);
+				expect(identified.warning).toMatch(
+					new RegExp(`^${misnamed} is named as .+, but its content is ${labelOf(format)}`),
+				);
+			}
+			expect(identifyFormat(bytes, `design.${format}`).warning).toBeNull();
+			expect(identifyFormat(bytes, 'design.jpg').warning).toBeNull();
+		},
+	);
+
+	it.each(fixtures.filter(({ format }) => strengthOf(format) < 3))(
+		'refuses $name, which has no magic, when its name says another format',
+		({ name, format }) => {
+			const bytes = loadFixture(name).bytes;
+			const misnamed = format === 'exp' ? 'design.dst' : 'design.exp';
+			const identified = identifyFormat(bytes, misnamed);
+			expect(identified.format).toBeNull();
+			expect(identified.refusal).toMatch(
+				new RegExp(
+					`name says .+, but its content is not .+ \\(it would read as ${labelOf(format)}\\)`,
+				),
+			);
+			expect(identifyFormat(bytes, 'design.jpg')).toEqual({ format, warning: null });
+		},
+	);
+
+	it.each(['Star.BRO', 'Star.SHV', 'Star.STX', 'Star.dat'])(
+		'never reads %s, which EXP could take record by record, as EXP',
+		(name) => {
+			const bytes = fixture(name);
+			const own = name.split('.').pop()!.toLowerCase();
+			for (const fileName of [name, 'design', 'design.exp']) {
+				const format = detectFormat(bytes, fileName);
+				expect([fileName, format]).toEqual([fileName, registered.has(own) ? own : null]);
+			}
+			expect(identifyFormat(bytes, 'design.exp').refusal).toMatch(/name says Melco EXP/);
+		},
+	);
+
+	it('refuses a file that fits no format, saying so', () => {
+		const text = new TextEncoder().encode('Hello, not a design.\n'.repeat(40));
+		expect(identifyFormat(text, 'notes.txt')).toEqual({
+			format: null,
+			refusal: 'its content fits none of the formats this service reads',
+		});
 	});
 
 	it('reads a DST mislabelled as .exp as the DST it is', () => {
