@@ -135,6 +135,13 @@ const readerCases: ReaderCase[] = [
 		threads: noThreads,
 	},
 	{
+		format: 'tap',
+		fixture: 'Star.TAP',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
+	{
 		format: 'phb',
 		fixture: 'Star.phb',
 		sameStitchCount: true,

@@ -30,6 +30,7 @@ const colourKeeping: Record<string, 'exact' | 'chart' | 'none'> = {
 	vp3: 'exact',
 	exp: 'none',
 	u01: 'none',
+	tap: 'none',
 };
 const keepingOf = (format: string) => colourKeeping[format] ?? 'chart';
 

@@ -1,5 +1,10 @@
 /** Writes Tajima DST: the header with its counts, extents and thread lines, then one 3-byte record per entry. */
-import { countCommands, normaliseForWriter, patternBounds } from '../normalise';
+import {
+	countCommands,
+	normaliseForWriter,
+	patternBounds,
+	type NormaliseOptions,
+} from '../normalise';
 import { Command, type Pattern, type Thread } from '../pattern';
 import {
 	endMask,
@@ -83,13 +88,7 @@ function fitThreadLines(threads: Thread[], room: number): string[] {
 }
 
 export function writeDst(source: Pattern): WriteResult {
-	const { pattern, warnings } = normaliseForWriter(source, {
-		maxStitch: maxStep,
-		maxJump: maxStep,
-		trimAsJumps: jumpsPerTrim,
-		stopAsColourChange: true,
-		label: 'DST',
-	});
+	const { pattern, warnings } = normaliseForWriter(source, tajimaWriterOptions('DST'));
 	const bounds = patternBounds(pattern);
 	const endX = pattern.lastX();
 	const endY = pattern.lastY();
@@ -121,7 +120,26 @@ export function writeDst(source: Pattern): WriteResult {
 	// Filled by hand, not through ByteBuilder: bench:engine measured DST writes up to 2x slower through it.
 	const out = new Uint8Array(headerSize + pattern.length * 3);
 	for (let i = 0; i < headerSize; i++) out[i] = header.charCodeAt(i);
-	let offset = headerSize;
+	const end = encodeTajimaRecords(pattern, out, headerSize);
+	return { bytes: out.subarray(0, end), warnings };
+}
+
+/** DST's limits for `normaliseForWriter`: its records and its trims, for every writer of Tajima records. */
+export function tajimaWriterOptions(label: string): NormaliseOptions {
+	return {
+		maxStitch: maxStep,
+		maxJump: maxStep,
+		trimAsJumps: jumpsPerTrim,
+		stopAsColourChange: true,
+		label,
+	};
+}
+
+/**
+ * Writes a normalised pattern's entries as Tajima records into `out` from `offset` (room for one
+ * record per entry), and returns the offset after the last: DST after its header, TAP without one.
+ */
+export function encodeTajimaRecords(pattern: Pattern, out: Uint8Array, offset: number): number {
 	let x = 0;
 	let y = 0;
 	for (let i = 0; i < pattern.length; i++) {
@@ -145,5 +163,5 @@ export function writeDst(source: Pattern): WriteResult {
 		out[offset++] = (packed >> 8) & 0xff;
 		out[offset++] = (packed >> 16) & 0xff;
 	}
-	return { bytes: out.subarray(0, offset), warnings };
+	return offset;
 }

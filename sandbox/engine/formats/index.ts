@@ -6,6 +6,7 @@ import type { FormatModule } from './format';
 import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
+import { tapFormat } from './tap';
 import { phbFormat } from './phb';
 import { phcFormat } from './phc';
 import { u01Format } from './u01';
@@ -26,6 +27,7 @@ export const formatModules: FormatModule[] = [
 	dstFormat,
 	dsbFormat,
 	dszFormat,
+	tapFormat,
 	xxxFormat,
 	u01Format,
 	expFormat,
