@@ -142,6 +142,20 @@ const readerCases: ReaderCase[] = [
 		threads: noThreads,
 	},
 	{
+		format: '100',
+		fixture: 'Star.100',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
+	{
+		format: '10o',
+		fixture: 'Star.10O',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
+	{
 		format: 'phb',
 		fixture: 'Star.phb',
 		sameStitchCount: true,

@@ -7,6 +7,8 @@ import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { tapFormat } from './tap';
+import { toyota100Format } from './toyota100';
+import { toyota10oFormat } from './toyota10o';
 import { phbFormat } from './phb';
 import { phcFormat } from './phc';
 import { u01Format } from './u01';
@@ -28,6 +30,8 @@ export const formatModules: FormatModule[] = [
 	dsbFormat,
 	dszFormat,
 	tapFormat,
+	toyota100Format,
+	toyota10oFormat,
 	xxxFormat,
 	u01Format,
 	expFormat,
