@@ -7,6 +7,7 @@ import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
+import { fixture } from '../support/embroideryFiles';
 import {
 	expControlRecords,
 	loadFixture,
@@ -151,6 +152,15 @@ const readerCases: ReaderCase[] = [
 	{
 		format: '10o',
 		fixture: 'Star.10O',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
+	{
+		format: 'dat',
+		// pyembroidery cannot read Star.dat; Star.TAP is the same export of the star (dat.test: Star.DST's path).
+		fixture: 'Star.TAP',
+		bytes: () => new Uint8Array(fixture('Star.dat')),
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
 		threads: noThreads,

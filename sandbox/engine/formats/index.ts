@@ -1,3 +1,4 @@
+import { datFormat } from './dat';
 import { dsbFormat } from './dsb';
 import { dstFormat } from './dst';
 import { dszFormat } from './dsz';
@@ -32,6 +33,7 @@ export const formatModules: FormatModule[] = [
 	tapFormat,
 	toyota100Format,
 	toyota10oFormat,
+	datFormat,
 	xxxFormat,
 	u01Format,
 	expFormat,
