@@ -191,6 +191,14 @@ const readerCases: ReaderCase[] = [
 				thread.catalog ?? undefined,
 			]),
 	},
+	{
+		format: 'bro',
+		fixture: 'Star.BRO',
+		sameStitchCount: true,
+		// pyembroidery names BRO's needle change NEEDLE_SET.
+		colourChanges: (fixture) => fixture.expected.commandCounts.NEEDLE_SET,
+		threads: noThreads,
+	},
 ];
 
 describe.each(readerCases)('$format reader on $fixture', (readerCase) => {

@@ -1,3 +1,4 @@
+import { broFormat } from './bro';
 import { datFormat } from './dat';
 import { dsbFormat } from './dsb';
 import { dstFormat } from './dst';
@@ -36,5 +37,6 @@ export const formatModules: FormatModule[] = [
 	datFormat,
 	xxxFormat,
 	u01Format,
+	broFormat,
 	expFormat,
 ];

@@ -68,7 +68,8 @@ function locateStitches(bytes: Uint8Array, layout: PecWrapperLayout): Located {
 	const first = layout.sectionPointerOffset - 2 + cursor.u32le();
 	const second = first + sectionLength(cursor, first) + sectionGap;
 	cursor.seek(second + sectionLength(cursor, second) + colourListAfterSection);
-	const repeated = cursor.u8() === count && cursor.slice(count).every((code, i) => code === codes[i]);
+	const repeated =
+		cursor.u8() === count && cursor.slice(count).every((code, i) => code === codes[i]);
 	if (!repeated) cursor.fail("its stitch section does not repeat the header's colour list");
 	const stitchStart = cursor.position + layout.stitchHeaderBytes;
 	cursor.seek(stitchStart);
