@@ -199,6 +199,13 @@ const readerCases: ReaderCase[] = [
 		colourChanges: (fixture) => fixture.expected.commandCounts.NEEDLE_SET,
 		threads: noThreads,
 	},
+	{
+		format: 'stx',
+		fixture: 'Star.STX',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
 ];
 
 describe.each(readerCases)('$format reader on $fixture', (readerCase) => {

@@ -8,6 +8,7 @@ import type { FormatModule } from './format';
 import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
+import { stxFormat } from './stx';
 import { tapFormat } from './tap';
 import { toyota100Format } from './toyota100';
 import { toyota10oFormat } from './toyota10o';
@@ -26,6 +27,7 @@ export const formatModules: FormatModule[] = [
 	pecFormat,
 	phbFormat,
 	phcFormat,
+	stxFormat,
 	jefFormat,
 	vp3Format,
 	dstFormat,
