@@ -257,6 +257,8 @@ it('covers every readable format', () => {
 		.filter((module) => module.read)
 		.map((module) => module.info.format);
 	expect(readerCases.map((readerCase) => readerCase.format).sort()).toEqual(
-		readable.filter((format) => format !== 'vp3').sort(),
+		// pyembroidery cannot read VP3's sample-less files, and TBF has no shared sample: vp3.test and
+		// tbf.test cover them.
+		readable.filter((format) => !['vp3', 'tbf'].includes(format)).sort(),
 	);
 });

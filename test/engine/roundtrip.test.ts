@@ -31,6 +31,7 @@ const colourKeeping: Record<string, 'exact' | 'chart' | 'none'> = {
 	exp: 'none',
 	u01: 'none',
 	tap: 'none',
+	tbf: 'exact',
 };
 const keepingOf = (format: string) => colourKeeping[format] ?? 'chart';
 

@@ -10,6 +10,7 @@ import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { stxFormat } from './stx';
 import { tapFormat } from './tap';
+import { tbfFormat } from './tbf';
 import { toyota100Format } from './toyota100';
 import { toyota10oFormat } from './toyota10o';
 import { phbFormat } from './phb';
@@ -33,6 +34,7 @@ export const formatModules: FormatModule[] = [
 	dstFormat,
 	dsbFormat,
 	dszFormat,
+	tbfFormat,
 	tapFormat,
 	toyota100Format,
 	toyota10oFormat,
