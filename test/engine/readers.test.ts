@@ -7,7 +7,6 @@ import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
-import { fixture } from '../support/embroideryFiles';
 import {
 	expControlRecords,
 	loadFixture,
@@ -15,6 +14,7 @@ import {
 	starAsPec,
 	type CompareOptions,
 	type Fixture,
+	type ReferenceCommand,
 } from './support/referenceDecoding';
 
 interface ReaderCase {
@@ -205,6 +205,28 @@ const readerCases: ReaderCase[] = [
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
 		threads: noThreads,
+	},
+	{
+		format: 'sew',
+		fixture: 'Star.SEW',
+		// pyembroidery reads SEW's end code 0x80 0x10 as a stitch and the zero padding after it as stitches
+		// in place; the design ends at the end code.
+		reference: (fixture) => {
+			const end = fixture.commands[fixture.commands.length - 1];
+			const commands = fixture.commands.slice(0, -1);
+			const inPlace = (command?: ReferenceCommand) =>
+				command?.[2] === 'STITCH' && command[0] === end[0] && command[1] === end[1];
+			while (inPlace(commands[commands.length - 1]) && inPlace(commands[commands.length - 2]))
+				commands.pop();
+			return { ...fixture, commands: [...commands, end] };
+		},
+		sameStitchCount: false,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		// Star.SEW's codes 33 and 51 in Janome's chart, with Janome's thread numbers.
+		threads: () => [
+			['#e3311f', 'Burnt Orange', '235'],
+			['#fffff2', 'Ivory White', '253'],
+		],
 	},
 ];
 

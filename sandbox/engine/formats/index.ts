@@ -8,6 +8,7 @@ import type { FormatModule } from './format';
 import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
+import { sewFormat } from './sew';
 import { stxFormat } from './stx';
 import { tapFormat } from './tap';
 import { tbfFormat } from './tbf';
@@ -42,5 +43,6 @@ export const formatModules: FormatModule[] = [
 	xxxFormat,
 	u01Format,
 	broFormat,
+	sewFormat,
 	expFormat,
 ];
