@@ -228,6 +228,13 @@ const readerCases: ReaderCase[] = [
 			['#fffff2', 'Ivory White', '253'],
 		],
 	},
+	{
+		format: 'inb',
+		fixture: 'Star.inb',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: noThreads,
+	},
 ];
 
 describe.each(readerCases)('$format reader on $fixture', (readerCase) => {

@@ -5,6 +5,7 @@ import { dstFormat } from './dst';
 import { dszFormat } from './dsz';
 import { expFormat } from './exp';
 import type { FormatModule } from './format';
+import { inbFormat } from './inb';
 import { jefFormat } from './jef';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
@@ -44,5 +45,6 @@ export const formatModules: FormatModule[] = [
 	u01Format,
 	broFormat,
 	sewFormat,
+	inbFormat,
 	expFormat,
 ];

@@ -1,0 +1,48 @@
+import { inbFormat } from '../../sandbox/engine/formats/inb';
+import { detectFormat } from '../../sandbox/engine/registry';
+import { fixture } from '../support/embroideryFiles';
+import { loadFixture, stitchesMatchedInOrder } from './support/referenceDecoding';
+
+const read = inbFormat.read!;
+const records = 0x2000;
+
+describe('INB reader', () => {
+	it("sews Star.DST's needle path", () => {
+		const { matched, total } = stitchesMatchedInOrder(
+			read(fixture('Star.inb')),
+			loadFixture('Star.DST'),
+		);
+		expect([matched, total]).toEqual([2540, 2550]);
+	});
+
+	it('refuses a record without exactly one flag of each sign pair', () => {
+		for (const flags of [0x00, 0xd0, 0x70, 0x80, 0x10]) {
+			const bytes = fixture('Star.inb');
+			bytes[records + 3 * 100 + 2] = flags;
+			expect(() => read(bytes)).toThrow(
+				/INB file is damaged: the record at byte 8492 has sign flags/,
+			);
+		}
+	});
+
+	it('refuses an unknown action, an end record before the last, and a last record that is not the end', () => {
+		const unknown = fixture('Star.inb');
+		unknown[records + 3 * 100 + 2] = 0x98;
+		expect(() => read(unknown)).toThrow(/action 8, which INB lacks/);
+		const early = fixture('Star.inb');
+		early[records + 3 * 100 + 2] = 0x94;
+		expect(() => read(early)).toThrow(/end record at byte 8492 is not the last/);
+		const cut = fixture('Star.inb').subarray(0, records + 3 * 200);
+		expect(inbFormat.detect!(cut)).toBe(false);
+		expect(() => read(cut)).toThrow(/last record is not the end record/);
+		expect(() => read(fixture('Star.inb').subarray(0, records + 301))).toThrow(
+			/whole 3-byte records/,
+		);
+	});
+
+	it('is recognised by content alone, and a name saying another format is refused', () => {
+		const bytes = fixture('Star.inb');
+		expect(detectFormat(bytes)).toBe('inb');
+		expect(detectFormat(bytes, 'design.dst')).toBeNull();
+	});
+});
