@@ -81,6 +81,18 @@ const readerCases: ReaderCase[] = [
 			fixture.expected.threads.map((thread) => [thread.hex, undefined, undefined]),
 	},
 	{
+		format: 'hus',
+		fixture: 'Star.HUS',
+		sameStitchCount: true,
+		colourChanges: (fixture) => fixture.expected.colorChanges,
+		threads: (fixture) =>
+			fixture.expected.threads.map((thread) => [
+				thread.hex,
+				thread.description ?? undefined,
+				thread.catalog ?? undefined,
+			]),
+	},
+	{
 		format: 'pes',
 		fixture: 'Star.pes',
 		sameStitchCount: true,
@@ -286,8 +298,8 @@ it('covers every readable format', () => {
 		.filter((module) => module.read)
 		.map((module) => module.info.format);
 	expect(readerCases.map((readerCase) => readerCase.format).sort()).toEqual(
-		// pyembroidery cannot read VP3's sample-less files, and TBF has no shared sample: vp3.test and
-		// tbf.test cover them.
-		readable.filter((format) => !['vp3', 'tbf'].includes(format)).sort(),
+		// pyembroidery reads neither VP3's sample-less nor VIP's files, and TBF has no shared sample:
+		// vp3.test, vip.test and tbf.test cover them.
+		readable.filter((format) => !['vp3', 'vip', 'tbf'].includes(format)).sort(),
 	);
 });

@@ -5,6 +5,7 @@ import { dstFormat } from './dst';
 import { dszFormat } from './dsz';
 import { expFormat } from './exp';
 import type { FormatModule } from './format';
+import { husFormat } from './hus';
 import { inbFormat } from './inb';
 import { jefFormat } from './jef';
 import { pecFormat } from './pec';
@@ -18,6 +19,7 @@ import { toyota10oFormat } from './toyota10o';
 import { phbFormat } from './phb';
 import { phcFormat } from './phc';
 import { u01Format } from './u01';
+import { vipFormat } from './vip';
 import { vp3Format } from './vp3';
 import { xxxFormat } from './xxx';
 
@@ -33,6 +35,8 @@ export const formatModules: FormatModule[] = [
 	stxFormat,
 	jefFormat,
 	vp3Format,
+	husFormat,
+	vipFormat,
 	dstFormat,
 	dsbFormat,
 	dszFormat,

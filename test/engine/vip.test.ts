@@ -1,0 +1,58 @@
+/**
+ * VIP, which pyembroidery cannot read: Star.VIP must give Star.DST's needle path, with its own colours.
+ */
+import { UnreadableSourceError } from '../../sandbox/engine/errors';
+import { looksLikeHus } from '../../sandbox/engine/formats/hus-reader';
+import { looksLikeVip, readVip } from '../../sandbox/engine/formats/vip-reader';
+import { countCommands } from '../../sandbox/engine/normalise';
+import { Command } from '../../sandbox/engine/pattern';
+import { detectFormat } from '../../sandbox/engine/registry';
+import { fixture } from '../support/embroideryFiles';
+import {
+	loadFixture,
+	patternEvents,
+	referenceEvents,
+	type NeedleEvent,
+} from './support/referenceDecoding';
+
+/** Where the needle goes down, in order, and the colour changes: moves and repeated points left out. */
+function needlePoints(events: NeedleEvent[]): string[] {
+	const points: string[] = [];
+	for (const event of events) {
+		if (event.kind === 'move') continue;
+		const point = event.kind === 'stitch' ? `${event.x},${event.y}` : event.kind;
+		if (points[points.length - 1] !== point) points.push(point);
+	}
+	return points;
+}
+
+describe('VIP reader on Star.VIP', () => {
+	const bytes = fixture('Star.VIP');
+	const pattern = readVip(bytes);
+	const dst = loadFixture('Star.DST');
+
+	it('is recognised by its magic, and HUS and VIP never take each other', () => {
+		expect(detectFormat(bytes)).toBe('vip');
+		expect(looksLikeHus(bytes)).toBe(false);
+		expect(looksLikeVip(loadFixture('Star.HUS').bytes)).toBe(false);
+	});
+
+	it('puts the needle down everywhere Star.DST does, in the same order, with the same colour change', () => {
+		const expected = needlePoints(referenceEvents(dst.commands));
+		expect(expected.length).toBeGreaterThan(2500);
+		expect(needlePoints(patternEvents(pattern))).toEqual(expected);
+		expect(countCommands(pattern, Command.ColorChange)).toBe(dst.expected.colorChanges);
+		expect(pattern.commands[pattern.length - 1]).toBe(Command.End);
+	});
+
+	it("decodes the file's own RGB colours: Star's orange and white, as Star.XXX holds them", () => {
+		expect(pattern.threads).toEqual([{ color: 0xe3311f }, { color: 0xf7f3f7 }]);
+	});
+
+	it('refuses a copy whose compressed streams are cut off', () => {
+		expect(() => readVip(bytes.subarray(0, bytes.length - 200))).toThrow(UnreadableSourceError);
+		expect(() => readVip(bytes.subarray(0, bytes.length - 200))).toThrow(
+			/VIP file's y stream is damaged/,
+		);
+	});
+});
