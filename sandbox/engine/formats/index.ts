@@ -3,8 +3,10 @@ import { datFormat } from './dat';
 import { dsbFormat } from './dsb';
 import { dstFormat } from './dst';
 import { dszFormat } from './dsz';
+import { emdFormat } from './emd';
 import { expFormat } from './exp';
 import type { FormatModule } from './format';
+import { fxyFormat } from './fxy';
 import { husFormat } from './hus';
 import { inbFormat } from './inb';
 import { jefFormat } from './jef';
@@ -45,6 +47,8 @@ export const formatModules: FormatModule[] = [
 	toyota100Format,
 	toyota10oFormat,
 	datFormat,
+	fxyFormat,
+	emdFormat,
 	xxxFormat,
 	u01Format,
 	broFormat,
