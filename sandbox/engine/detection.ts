@@ -115,10 +115,10 @@ function refusal(
 			`its content could be ${labels(fits)}, and its name does not say which: give the file ` +
 			`its machine's extension (${fits.map((module) => `.${module.info.extension}`).join(' or ')})`
 		);
-	const [only] = misfits;
+	const tries = [...misfits].map(([module, why]) => `as ${module.info.label}: ${why}`);
 	return (
 		'its content fits none of the formats this service reads' +
-		(misfits.size === 1 ? ` (as ${only[0].info.label}: ${only[1]})` : '')
+		(tries.length > 0 ? ` (${tries.join('; ')})` : '')
 	);
 }
 

@@ -8,13 +8,9 @@ import { countCommands } from '../../sandbox/engine/normalise';
 import { threadBlocks } from '../../sandbox/engine/threads/colour-blocks';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import type { Thread } from '../../sandbox/engine/pattern';
-import {
-	compareEvents,
-	countKind,
-	fixtureNames,
-	loadFixture,
-	patternEvents,
-} from './support/referenceDecoding';
+import { fixture } from '../support/embroideryFiles';
+import { compareEvents, countKind, patternEvents } from './support/referenceDecoding';
+import { starSampleNames } from './support/starSamples';
 import type { EventOptions } from './support/referenceDecoding';
 
 const formats = listFormats();
@@ -77,12 +73,18 @@ function expectColoursKept(source: Pattern, back: Pattern, target: string): void
 	expect(rgb(again.threads)).toEqual(rgb(back.threads));
 }
 
-const fixtureCases = fixtureNames
-	.map((name) => ({ name, source: name.split('.').pop()!.toLowerCase() }))
-	.filter(({ source }) => readable.has(source));
+/** Every shared sample of a readable format, by the format its extension names. */
+const fixtureCases = starSampleNames()
+	.map((name) => {
+		const extension = name.split('.').pop()!.toLowerCase();
+		return { name, source: formats.find((format) => format.extension === extension)?.format };
+	})
+	.filter((sample): sample is { name: string; source: string } =>
+		Boolean(sample.source && readable.has(sample.source)),
+	);
 
 describe.each(fixtureCases)('$name', ({ name, source }) => {
-	const original = readPattern(loadFixture(name).bytes, source);
+	const original = readPattern(fixture(name), source);
 
 	it.each(writable)(`converts to %s and back with every needle position kept`, (target) => {
 		const written = writePattern(original, target);

@@ -1,4 +1,5 @@
 /** Reads Tajima DST: the balanced-ternary records, a run of three jumps as a trim, thread colours from the header. */
+import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import { threadOf, type Pattern, type Thread } from '../pattern';
 
@@ -13,6 +14,8 @@ export const endMask = 0xf3;
 const colourChangeMask = 0xc3;
 const sequinMask = 0x43;
 const jumpMask = 0x83;
+/** The two low bits of every record's third byte. */
+const alwaysSet = 0x03;
 
 /** Ternary digit weights and the (byte, bit) of their +/- flags, per axis (y is up in DST). */
 export const xDigits = [
@@ -83,8 +86,9 @@ function parseThreadLine(value: string): Thread | null {
 
 /**
  * Decodes Tajima's 3-byte records from `start` into `builder` until the END record or the last whole
- * record: DST after its header, TAP (the same records without one). Returns the offset of the END
- * record, or of the first byte no whole record covers when there is none.
+ * record, throwing at a record without Tajima's two always-set bits: DST after its header, TAP (the same
+ * records without one). Returns the offset of the END record, or of the first byte no whole record
+ * covers when there is none.
  */
 export function decodeTajimaRecords(
 	bytes: Uint8Array,
@@ -104,6 +108,11 @@ export function decodeTajimaRecords(
 		const b1 = bytes[offset + 1];
 		const b2 = bytes[offset + 2];
 		if ((b2 & endMask) === endMask) return offset;
+		if ((b2 & alwaysSet) !== alwaysSet)
+			throw new UnreadableSourceError(
+				`The file is not Tajima records: record ${(offset - start) / 3 + 1} lacks the two bits every ` +
+					'Tajima record sets.',
+			);
 		const dx = xFromByte0[b0] + xFromByte1[b1] + xFromByte2[b2];
 		const dy = -(yFromByte0[b0] + yFromByte1[b1] + yFromByte2[b2]);
 		if ((b2 & colourChangeMask) === colourChangeMask) {
@@ -138,7 +147,12 @@ export function decodeTajimaRecords(
 
 export function readDst(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
-	decodeTajimaRecords(bytes, headerSize, builder);
+	if (!hasTajimaHeader(bytes))
+		throw new UnreadableSourceError(
+			'The file is not Tajima DST: it does not start with a Tajima header (LA:, ST: and CO: fields).',
+		);
+	if (decodeTajimaRecords(bytes, headerSize, builder) + 3 > bytes.length)
+		throw new UnreadableSourceError('The DST records end without the END record.');
 	const pattern = builder.finish();
 	pattern.threads = headerThreads(bytes);
 	return pattern;
@@ -159,7 +173,7 @@ export function looksLikeDst(bytes: Uint8Array): boolean {
 	const lastRecord = Math.min(bytes.length, headerSize + 3 * 4096);
 	for (let offset = headerSize; offset + 3 <= lastRecord; offset += 3) {
 		const b2 = bytes[offset + 2];
-		if ((b2 & 0x03) !== 0x03) return false;
+		if ((b2 & alwaysSet) !== alwaysSet) return false;
 		if ((b2 & endMask) === endMask) break;
 	}
 	return true;

@@ -11,6 +11,26 @@ const jumpCodes = new Set([0x02, 0x04]);
 export const jumpCode = 0x04;
 export const trimCode = 0x80;
 
+/**
+ * Signatures of common files and of embroidery formats with a header, which would otherwise pass as plausible
+ * EXP stitches: EXP has no header, so a file that opens with one is not EXP.
+ */
+const foreignSignatures = [
+	'%vsm%',
+	'#PES',
+	'#PEC',
+	'LA:',
+	'\x89PNG',
+	'\xff\xd8\xff',
+	'GIF8',
+	'%PDF',
+	'PK\x03\x04',
+	'RIFF',
+	'<?xml',
+	'<svg',
+	'BM',
+];
+
 /** Stitches in a row that do not move: more is a header's zero padding read as stitches, not a design. */
 const mostStitchesInPlace = 16;
 
@@ -22,6 +42,11 @@ const mostStitchesInPlace = 16;
 export function readExp(bytes: Uint8Array): Pattern {
 	if (bytes.length < 2)
 		throw new UnreadableSourceError('The EXP file is empty: it holds no stitch records.');
+	const foreign = foreignSignatures.find((signature) => hasSignature(bytes, signature));
+	if (foreign)
+		throw new UnreadableSourceError(
+			`The file is not EXP, which has no header: it starts with ${JSON.stringify(foreign)}.`,
+		);
 	if (bytes.length % 2 !== 0)
 		throw new UnreadableSourceError(
 			`The file is not EXP: its ${bytes.length} bytes are not whole 2-byte records.`,
@@ -90,19 +115,6 @@ function hasThreeByteRecords(bytes: Uint8Array): boolean {
 	const third = Math.max(regularity(3, 0), regularity(3, 1), regularity(3, 2));
 	return third >= 0.9 && regularity(2, 0) < 0.5 && regularity(2, 1) < 0.5;
 }
-
-/** Signatures of common non-embroidery files, which would otherwise pass as plausible EXP stitches. */
-const foreignSignatures = [
-	'\x89PNG',
-	'\xff\xd8\xff',
-	'GIF8',
-	'%PDF',
-	'PK\x03\x04',
-	'RIFF',
-	'<?xml',
-	'<svg',
-	'BM',
-];
 
 /**
  * EXP has no magic, so it is judged by structure: every control record known, stitches mostly

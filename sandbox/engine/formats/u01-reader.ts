@@ -1,4 +1,5 @@
 /** Reads Barudan U01: 3-byte records after a 256-byte header, needle changes as colour changes. */
+import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 
@@ -26,8 +27,9 @@ export function readU01(bytes: Uint8Array): Pattern {
 }
 
 /**
- * Decodes Barudan's 3-byte records from `start` into `builder` until the end code, the machine's
- * postfix or the last whole record: U01 after its header, DSB after its Tajima-style one.
+ * Decodes Barudan's 3-byte records from `start` into `builder` until the end code or the machine's
+ * postfix, throwing at a record that is not Barudan's or when neither comes: U01 after its header, DSB
+ * after its Tajima-style one.
  */
 export function decodeBarudanRecords(
 	bytes: Uint8Array,
@@ -36,13 +38,20 @@ export function decodeBarudanRecords(
 ): void {
 	let sewn = false;
 	let needleChosen = false;
-	for (let offset = start; offset + 3 <= bytes.length; offset += 3) {
+	for (let offset = start; ; offset += 3) {
+		if (offset + 3 > bytes.length)
+			throw new UnreadableSourceError('The Barudan records end without their end code.');
 		const controlByte = bytes[offset];
-		if (controlByte === machinePostfix) break;
+		if (controlByte === machinePostfix) return;
+		const code = controlByte & commandMask;
+		if ((controlByte & recordFlag) === 0 || code > endCode)
+			throw new UnreadableSourceError(
+				`The file is not Barudan records: record ${(offset - start) / 3 + 1} starts with ` +
+					`0x${controlByte.toString(16)}, not a Barudan control byte.`,
+			);
 		const dy = controlByte & downFlag ? bytes[offset + 1] : -bytes[offset + 1];
 		const dx = controlByte & leftFlag ? -bytes[offset + 2] : bytes[offset + 2];
-		const code = controlByte & commandMask;
-		if (code === endCode) break;
+		if (code === endCode) return;
 		switch (code) {
 			case stitchCode:
 			case 0x02:
