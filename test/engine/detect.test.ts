@@ -80,6 +80,23 @@ describe('detectFormat', () => {
 		});
 	});
 
+	it('lets the name decide between two formats without a magic that both read the file whole', () => {
+		// Toyota 100 stitch records [0x61, 0, dx, dy] zigzag, then its end record: as EXP, plain stitches.
+		const zigzag = Array.from({ length: 200 }, (_, i) =>
+			i % 2 ? [0x61, 0, 0x28, 0x1e] : [0x61, 0, 0xa8, 0x9e],
+		);
+		const bytes = Uint8Array.from([...zigzag.flat(), 0x1f, 0, 0, 0]);
+		expect(identifyFormat(bytes, 'zigzag.exp')).toEqual({ format: 'exp', warning: null });
+		expect(identifyFormat(bytes, 'zigzag.100')).toEqual({ format: '100', warning: null });
+		expect(identifyFormat(bytes, 'zigzag').refusal).toBe(
+			"its content could be Toyota 100 or Melco EXP, and its name does not say which: give the file its machine's " +
+				'extension (.100 or .exp)',
+		);
+		expect(identifyFormat(bytes, 'zigzag.dst').refusal).toBe(
+			'its name says Tajima DST, but its content is not Tajima DST (it would read as Toyota 100 or Melco EXP)',
+		);
+	});
+
 	it('reads a DST mislabelled as .exp as the DST it is', () => {
 		const bytes = loadFixture('Star.DST').bytes;
 		const format = detectFormat(bytes, 'Star.exp');
