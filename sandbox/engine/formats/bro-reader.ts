@@ -1,46 +1,49 @@
 /** Reads Bits & Volts BRO, strictly: it has no magic, so a file is BRO only where every part fits. */
-import { patternBounds, RelativePatternBuilder } from '../normalise';
-import type { Pattern } from '../pattern';
+import { boundsOf, Command, type Pattern } from '../pattern';
+import { RelativePatternBuilder } from '../normalise';
 import { ByteCursor, signed8 } from './binary-io';
 
 /**
- * The header's fields (the rest is a name and zeros): the number of stitch records, then the design's
+ * The header's fields (the rest is a name, extents and zeros): the number of records, then the design's
  * height and width in 0.1 mm. Records follow at 256: a stitch is two signed bytes (dx, dy with y up);
- * 0x80 leads a control of three bytes (0x80, a flag byte, the code), some with a 16-bit dx, dy after it.
+ * 0x80 0x01 leads a 7-byte control: a code, then a 16-bit dx and dy. Some writers end with the control
+ * code 0x7e, others with the two bytes 0x80 0x02 and a few bytes after them.
  */
 const headerSize = 0x100;
-const stitchCountOffset = 0x0c;
+const recordCountOffset = 0x0c;
 const heightOffset = 0x10;
 const widthOffset = 0x12;
-const control = 0x80;
-/** Codes: 0x00 nothing; 0x03 and 0x7e a move; 0xe1-0xef a needle change and a move; 0x02 and 0xe0 end. */
-const noOperation = 0x00;
-const moveCodes = new Set([0x03, 0x7e]);
-const firstNeedle = 0xe1;
+const lead = 0x80;
+const controlFlag = 0x01;
+const endFlag = 0x02;
+const controlBytes = 7;
+/** Codes: 0x00 the move to the start, 0x02 stop, 0x03 trim, 0x7e end, 0xe0-0xef a needle change. */
+const startCode = 0x00;
+const stopCode = 0x02;
+const trimCode = 0x03;
+const endCode = 0x7e;
+const firstNeedle = 0xe0;
 const lastNeedle = 0xef;
-const endCodes = new Set([0x02, 0xe0]);
-/** Bytes a writer leaves after the end control (Star.BRO has five). */
+/** Bytes a writer leaves after 0x80 0x02 (Star.BRO has six). */
 const mostTrailingBytes = 8;
-/** The extents the header gives may differ from the records' by rounding. */
+/** The extents the header gives may differ from the stitches' by rounding. */
 const extentTolerance = 2;
+const sewn: readonly Command[] = [Command.Stitch];
 
 export function looksLikeBro(bytes: Uint8Array): boolean {
-	if (bytes.length < headerSize + 3) return false;
-	const declared = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
-		stitchCountOffset,
-		true,
-	);
-	return declared * 2 <= bytes.length - headerSize;
+	if (bytes.length < headerSize + 2) return false;
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	return view.getUint32(recordCountOffset, true) * 2 <= bytes.length - headerSize;
 }
 
 export function readBro(bytes: Uint8Array): Pattern {
 	const cursor: ByteCursor = new ByteCursor(bytes, 'BRO');
-	if (bytes.length < headerSize + 3)
+	if (bytes.length < headerSize + 2)
 		cursor.fail(`it has ${bytes.length} bytes, fewer than the 256-byte header and an end record`);
-	cursor.seek(stitchCountOffset);
+	cursor.seek(recordCountOffset);
 	const declared = cursor.u32le();
 	if (declared * 2 > bytes.length - headerSize)
-		cursor.fail(`its header claims ${declared} stitches, more than its ${bytes.length} bytes hold`);
+		cursor.fail(`its header claims ${declared} records, more than its ${bytes.length} bytes hold`);
 	cursor.seek(heightOffset);
 	const height = cursor.u16le();
 	cursor.seek(widthOffset);
@@ -49,35 +52,49 @@ export function readBro(bytes: Uint8Array): Pattern {
 	const builder = new RelativePatternBuilder(Math.max(1024, declared + 16));
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const end = bytes.length;
-	let stitches = 0;
+	let records = 0;
 	let at = headerSize;
 	for (;;) {
 		if (at + 2 > end) cursor.fail('the records end without an end control');
 		const first = bytes[at];
-		if (first !== control) {
+		if (first !== lead) {
 			builder.stitch(signed8(first), -signed8(bytes[at + 1]));
-			stitches++;
+			records++;
 			at += 2;
 			continue;
 		}
-		if (at + 3 > end) cursor.fail(`a control is cut off at byte ${at}`);
+		const flag = bytes[at + 1];
+		if (flag === endFlag) {
+			at += 2;
+			if (end - at > mostTrailingBytes) cursor.fail(`${end - at} bytes follow the end control`);
+			break;
+		}
+		if (flag !== controlFlag)
+			cursor.fail(`the control at byte ${at} has flag 0x${flag.toString(16)}`);
+		if (at + controlBytes > end) cursor.fail(`a control is cut off at byte ${at}`);
 		const code = bytes[at + 2];
-		at += 3;
-		if (code === noOperation) continue;
-		if (endCodes.has(code)) break;
+		const dx = view.getInt16(at + 3, true);
+		const dy = -view.getInt16(at + 5, true);
+		records++;
+		at += controlBytes;
+		if (code === endCode) {
+			if (at !== end) cursor.fail(`${end - at} bytes follow the end control`);
+			break;
+		}
 		const needle = code >= firstNeedle && code <= lastNeedle;
-		if (!needle && !moveCodes.has(code))
-			cursor.fail(`control code 0x${code.toString(16)} at byte ${at - 3} is not one BRO has`);
-		if (at + 4 > end) cursor.fail(`a move is cut off at byte ${at}`);
-		if (needle) builder.colourChange();
-		builder.jump(view.getInt16(at, true), -view.getInt16(at + 2, true));
-		at += 4;
+		if (code === trimCode) builder.trim();
+		else if (needle) builder.colourChange();
+		else if (code !== startCode && code !== stopCode)
+			cursor.fail(
+				`control code 0x${code.toString(16)} at byte ${at - controlBytes} is not one BRO has`,
+			);
+		builder.jump(dx, dy);
+		if (code === stopCode) builder.stop();
 	}
-	if (end - at > mostTrailingBytes) cursor.fail(`${end - at} bytes follow the end control`);
-	if (stitches !== declared)
-		cursor.fail(`its header counts ${declared} stitches, but it holds ${stitches}`);
+	if (records !== declared)
+		cursor.fail(`its header counts ${declared} records, but it holds ${records}`);
 	const pattern = builder.finish();
-	const bounds = patternBounds(pattern);
+	const bounds = boundsOf(pattern, sewn) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 	if (
 		Math.abs(bounds.maxX - bounds.minX - width) > extentTolerance ||
 		Math.abs(bounds.maxY - bounds.minY - height) > extentTolerance
