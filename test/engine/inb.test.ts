@@ -40,6 +40,15 @@ describe('INB reader', () => {
 		);
 	});
 
+	it('reads an end record with its sign flags clear, as some writers leave it, but not one that moves', () => {
+		const clear = fixture('Star.inb');
+		clear[clear.length - 1] = 0x04;
+		expect(read(clear).length).toBe(2552);
+		const moving = fixture('Star.inb');
+		moving[moving.length - 3] = 5;
+		expect(() => read(moving)).toThrow(/end record moves the needle/);
+	});
+
 	it('is recognised by content alone, and a name saying another format is refused', () => {
 		const bytes = fixture('Star.inb');
 		expect(detectFormat(bytes)).toBe('inb');

@@ -36,7 +36,8 @@ describe('SEW reader', () => {
 		const trailing = fixture('Star.SEW');
 		trailing[trailing.length - 1] = 7;
 		expect(() => read(trailing)).toThrow(/data follows the end code/);
-		const padded = Buffer.concat([fixture('Star.SEW'), Buffer.alloc(100)]);
-		expect(() => read(padded)).toThrow(/116 bytes follow the end code/);
+		const padded = Buffer.concat([fixture('Star.SEW'), Buffer.alloc(300)]);
+		expect(() => read(padded)).toThrow(/316 bytes follow the end code/);
+		expect(read(Buffer.concat([fixture('Star.SEW'), Buffer.alloc(64)])).length).toBe(2544);
 	});
 });

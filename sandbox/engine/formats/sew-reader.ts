@@ -15,8 +15,8 @@ const control = 0x80;
 const colourChangeCode = 0x01;
 const jumpCodes = new Set([0x02, 0x04]);
 const endCode = 0x10;
-/** Zero bytes a writer pads the file with after the end code (Star.SEW has 16). */
-const mostPaddingBytes = 64;
+/** Zero bytes a writer pads the file with after the end code (Star.SEW has 16, others 80). */
+const mostPaddingBytes = 256;
 
 /** The chart codes of the header, or a reason the header is not SEW's. */
 function chartCodes(bytes: Uint8Array): number[] | string {
