@@ -43,7 +43,7 @@ function listed(pattern: Pattern): Entry[] {
 }
 
 describe('TBF reader', () => {
-	it("reads [dx, dy, control] with y up, and each block's thread from its needle (DO) and that needle's colour (DA)", () => {
+	it("reads [dx, dy, control] with y up; each block's thread is its needle's (DO) colour (DA)", () => {
 		const bytes = tbfFile(
 			[2, 1],
 			[0x112233, 0xe74100],

@@ -6,7 +6,7 @@
  * record is its last.
  */
 import { UnreadableSourceError } from '../errors';
-import { RelativePatternBuilder } from '../normalise';
+import { wholeRecordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 import { signed8 } from './binary-io';
 import type { FormatModule } from './format';
@@ -23,9 +23,7 @@ function damaged(problem: string): UnreadableSourceError {
 }
 
 function readDat(bytes: Uint8Array): Pattern {
-	if (bytes.length < 3 || bytes.length % 3 !== 0)
-		throw damaged(`its ${bytes.length} bytes are not a whole number of 3-byte records`);
-	const builder = new RelativePatternBuilder(Math.max(1024, bytes.length / 3 + 2));
+	const builder = wholeRecordsBuilder(bytes, 3, 'DAT');
 	const last = bytes.length - 3;
 	for (let offset = 0; offset <= last; offset += 3) {
 		const control = bytes[offset + 2];

@@ -87,23 +87,31 @@ function fitThreadLines(threads: Thread[], room: number): string[] {
 	return lines;
 }
 
-export function writeDst(source: Pattern): WriteResult {
-	const { pattern, warnings } = normaliseForWriter(source, tajimaWriterOptions('DST'));
+/**
+ * The fields a Tajima header starts with (DST, TBF): the label, `records` and the colour changes, the
+ * extents (+Y up, so it is the extent above the origin) and where the design ends.
+ */
+export function tajimaHeaderFields(records: number, pattern: Pattern): string {
 	const bounds = patternBounds(pattern);
-	const endX = pattern.lastX();
-	const endY = pattern.lastY();
-	let header =
+	return (
 		'LA:' +
 		'Untitled'.padEnd(16, ' ') +
 		'\r' +
-		field('ST', pattern.length, 7) +
+		field('ST', records, 7) +
 		field('CO', countCommands(pattern, ColorChange), 3) +
 		field('+X', Math.max(0, bounds.maxX), 5) +
 		field('-X', Math.max(0, -bounds.minX), 5) +
 		field('+Y', Math.max(0, -bounds.minY), 5) +
 		field('-Y', Math.max(0, bounds.maxY), 5) +
-		field('AX', endX, 5, true) +
-		field('AY', -endY, 5, true) +
+		field('AX', pattern.lastX(), 5, true) +
+		field('AY', -pattern.lastY(), 5, true)
+	);
+}
+
+export function writeDst(source: Pattern): WriteResult {
+	const { pattern, warnings } = normaliseForWriter(source, tajimaWriterOptions('DST'));
+	let header =
+		tajimaHeaderFields(pattern.length, pattern) +
 		field('MX', 0, 5, true) +
 		field('MY', 0, 5, true) +
 		'PD:******\r';

@@ -4,7 +4,7 @@
  * is TAP only when every record carries Tajima's two always-set bits and the END record is its last.
  */
 import { UnreadableSourceError } from '../errors';
-import { RelativePatternBuilder, normaliseForWriter } from '../normalise';
+import { normaliseForWriter, wholeRecordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 import { decodeTajimaRecords, endMask } from './dst-reader';
 import { encodeTajimaRecords, tajimaWriterOptions } from './dst-writer';
@@ -31,7 +31,7 @@ function tapProblem(bytes: Uint8Array): string | null {
 function readTap(bytes: Uint8Array): Pattern {
 	const problem = tapProblem(bytes);
 	if (problem) throw new UnreadableSourceError(`The file is not a Happy TAP file: ${problem}.`);
-	const builder = new RelativePatternBuilder(Math.max(1024, bytes.length / 3 + 2));
+	const builder = wholeRecordsBuilder(bytes, 3, 'Happy TAP');
 	decodeTajimaRecords(bytes, 0, builder);
 	return builder.finish();
 }

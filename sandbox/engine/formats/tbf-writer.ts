@@ -1,9 +1,10 @@
 /** Writes Tajima TBF: the labelled header with the needle of each colour block and each needle's thread. */
 import { UnwritablePatternError } from '../errors';
-import { colourBlocks, countCommands, normaliseForWriter, patternBounds } from '../normalise';
+import { colourBlocks, normaliseForWriter } from '../normalise';
 import { Command, type Pattern } from '../pattern';
 import { defaultThread } from '../threads/colour-blocks';
 import { ByteBuilder } from './binary-io';
+import { tajimaHeaderFields } from './dst-writer';
 import type { WriteResult } from './format';
 import {
 	endCode,
@@ -23,15 +24,12 @@ import {
 } from './tbf-reader';
 
 /** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
-const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
+const { Stitch, Jump } = Command;
+
+/** TBF's control byte for each command, by the command's value (stitch, jump, trim, stop, colour change, end). */
+const recordControls = [stitchCode, moveCode, trimCode, stopCode, needleCode, endCode];
 
 const maxNeedles = (needleThreadsEnd - needleThreadsOffset) / 5;
-
-function field(key: string, value: number, width: number, signed = false): string {
-	const clamped = Math.min(Math.abs(Math.round(value)), 10 ** width - 1);
-	const sign = signed ? (value < 0 ? '-' : '+') : '';
-	return `${key}:${sign}${String(clamped).padStart(width, ' ')}\r`;
-}
 
 /** One needle per distinct colour, in the order the design first sews it: DA holds colours only. */
 function assignNeedles(colours: number[]): { order: number[]; needleColours: number[] } {
@@ -69,50 +67,37 @@ export function writeTbf(source: Pattern): WriteResult {
 	const { order, needleColours } = assignNeedles(colours);
 	if (needleColours.length > maxNeedles)
 		throw new UnwritablePatternError(
-			`TBF holds the threads of at most ${maxNeedles} needles; this design uses ${needleColours.length} different colours.`,
+			`TBF holds the threads of at most ${maxNeedles} needles; this design uses ` +
+				`${needleColours.length} different colours.`,
 		);
 	if (source.threads.some((thread) => thread.name || thread.catalogNumber || thread.brand))
 		warnings.push(
 			'TBF keeps each thread as a colour only: thread names, brands and codes were left out.',
 		);
 
-	const bounds = patternBounds(pattern);
-	let records = 0;
+	// The records first: the header counts them.
+	const body = new ByteBuilder(pattern.length * 3 + 1);
+	let x = 0;
+	let y = 0;
 	for (let i = 0; i < pattern.length; i++) {
 		const command = pattern.commands[i];
-		if (
-			command === Stitch ||
-			command === Trim ||
-			command === Stop ||
-			command === ColorChange ||
-			command === End
-		)
-			records++;
-		else if (
-			command === Jump &&
-			(pattern.xs[i] !== (i ? pattern.xs[i - 1] : 0) ||
-				pattern.ys[i] !== (i ? pattern.ys[i - 1] : 0))
-		)
-			records++;
+		const moves = command === Stitch || command === Jump;
+		const dx = moves ? pattern.xs[i] - x : 0;
+		const up = moves ? y - pattern.ys[i] : 0;
+		// A move of nothing would read back as a trim.
+		if (command === Jump && dx === 0 && up === 0) continue;
+		body.bytes3(dx, up, recordControls[command]);
+		x += dx;
+		y -= up;
 	}
-	const out = new ByteBuilder(headerSize + records * 3 + 1);
+	body.u8(endOfFile);
+	const records = (body.length - 1) / 3;
+
+	const out = new ByteBuilder(headerSize + body.length);
 	out.ascii('3.00');
 	out.padTo(labelOffset, 0x20);
 	out.ascii(
-		'LA:' +
-			'Untitled'.padEnd(16, ' ') +
-			'\r' +
-			field('ST', records, 7) +
-			field('CO', countCommands(pattern, ColorChange), 3) +
-			field('+X', Math.max(0, bounds.maxX), 5) +
-			field('-X', Math.max(0, -bounds.minX), 5) +
-			field('+Y', Math.max(0, -bounds.minY), 5) +
-			field('-Y', Math.max(0, bounds.maxY), 5) +
-			field('AX', pattern.lastX(), 5, true) +
-			field('AY', -pattern.lastY(), 5, true) +
-			`TP:${'EG/'.padEnd(32, ' ')}\r` +
-			'JC:3\r' +
-			'DO:',
+		tajimaHeaderFields(records, pattern) + `TP:${'EG/'.padEnd(32, ' ')}\r` + 'JC:3\r' + 'DO:',
 	);
 	const needleOrder = new Uint8Array(needleOrderLength);
 	needleOrder.set(order);
@@ -128,24 +113,6 @@ export function writeTbf(source: Pattern): WriteResult {
 	out.padTo(needleThreadsEnd, 0x20);
 	out.ascii('\r\x1a');
 	out.padTo(headerSize, 0x20);
-
-	let x = 0;
-	let y = 0;
-	for (let i = 0; i < pattern.length; i++) {
-		const command = pattern.commands[i];
-		const dx = pattern.xs[i] - x;
-		const dy = pattern.ys[i] - y;
-		x = pattern.xs[i];
-		y = pattern.ys[i];
-		if (command === Stitch) out.bytes3(dx, -dy, stitchCode);
-		else if (command === Jump) {
-			// A move of nothing would read as a trim.
-			if (dx !== 0 || dy !== 0) out.bytes3(dx, -dy, moveCode);
-		} else if (command === Trim) out.bytes3(0, 0, trimCode);
-		else if (command === Stop) out.bytes3(0, 0, stopCode);
-		else if (command === ColorChange) out.bytes3(0, 0, needleCode);
-		else if (command === End) out.bytes3(0, 0, endCode);
-	}
-	out.u8(endOfFile);
+	out.bytes(body.toBytes());
 	return { bytes: out.toBytes(), warnings };
 }

@@ -4,7 +4,7 @@
  * Without a header, a file is 100 only when every record is one of these and the end record is its last.
  */
 import { UnreadableSourceError } from '../errors';
-import { RelativePatternBuilder } from '../normalise';
+import { wholeRecordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 import type { FormatModule } from './format';
 
@@ -24,9 +24,7 @@ function damaged(problem: string): UnreadableSourceError {
 }
 
 function readToyota100(bytes: Uint8Array): Pattern {
-	if (bytes.length < 4 || bytes.length % 4 !== 0)
-		throw damaged(`its ${bytes.length} bytes are not a whole number of 4-byte records`);
-	const builder = new RelativePatternBuilder(Math.max(1024, bytes.length / 4 + 2));
+	const builder = wholeRecordsBuilder(bytes, 4, 'Toyota 100');
 	const last = bytes.length - 4;
 	for (let offset = 0; offset <= last; offset += 4) {
 		const code = bytes[offset];

@@ -5,7 +5,7 @@
  * every record fits and the end record is its last.
  */
 import { UnreadableSourceError } from '../errors';
-import { RelativePatternBuilder } from '../normalise';
+import { wholeRecordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 import type { FormatModule } from './format';
 
@@ -39,9 +39,7 @@ function damaged(problem: string): UnreadableSourceError {
 }
 
 function readToyota10o(bytes: Uint8Array): Pattern {
-	if (bytes.length < 3 || bytes.length % 3 !== 0)
-		throw damaged(`its ${bytes.length} bytes are not a whole number of 3-byte records`);
-	const builder = new RelativePatternBuilder(Math.max(1024, bytes.length / 3 + 2));
+	const builder = wholeRecordsBuilder(bytes, 3, 'Toyota 10O');
 	const last = bytes.length - 3;
 	for (let offset = 0; offset <= last; offset += 3) {
 		const problem = recordProblem(bytes, offset);
