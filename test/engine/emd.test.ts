@@ -4,7 +4,7 @@ import { expFormat } from '../../sandbox/engine/formats/exp';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
-import { patternEvents, type Entry } from './support/referenceDecoding';
+import { entriesOf, patternEvents } from './support/referenceDecoding';
 import { otherStarSamples } from './support/starSamples';
 
 const read = emdFormat.read!;
@@ -46,12 +46,7 @@ describe('EMD reader', () => {
 			0x80, 0x7d, 5, 0xfe, 0x80, 0x80, 0x10, 0x10, 0x80, 0x90, 0x80, 0x2a, 0xff, 1, 0x80, 0xfd,
 		];
 		const pattern = read(new Uint8Array([...header, ...records]));
-		const listed: Entry[] = Array.from({ length: pattern.length }, (_, i) => [
-			pattern.xs[i],
-			pattern.ys[i],
-			pattern.commands[i] as Command,
-		]);
-		expect(listed).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[5, 2, Command.Stitch],
 			[21, -14, Command.Jump],
 			[21, -14, Command.Trim],

@@ -4,7 +4,7 @@ import { tbfFormat } from '../../sandbox/engine/formats/tbf';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
-import { compareEvents, patternEvents, patternOf, type Entry } from './support/referenceDecoding';
+import { entriesOf, patternOf, sewingDifferences } from './support/referenceDecoding';
 import { headerNumbers } from './support/tajimaHeader';
 
 const read = tbfFormat.read!;
@@ -34,14 +34,6 @@ function tbfFile(
 	return bytes;
 }
 
-function listed(pattern: Pattern): Entry[] {
-	return Array.from({ length: pattern.length }, (_, i) => [
-		pattern.xs[i],
-		pattern.ys[i],
-		pattern.commands[i] as Command,
-	]);
-}
-
 describe('TBF reader', () => {
 	it("reads [dx, dy, control] with y up; each block's thread is its needle's (DO) colour (DA)", () => {
 		const bytes = tbfFile(
@@ -62,7 +54,7 @@ describe('TBF reader', () => {
 		);
 		expect(detectFormat(bytes)).toBe('tbf');
 		const pattern = read(bytes);
-		expect(listed(pattern)).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[10, 5, Command.Jump],
 			[13, 1, Command.Stitch],
 			[13, 1, Command.Trim],
@@ -90,7 +82,7 @@ describe('TBF reader', () => {
 				],
 			),
 		);
-		expect(listed(pattern)).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[5, -5, Command.Stitch],
 			[5, -5, Command.End],
 		]);
@@ -166,18 +158,12 @@ describe('TBF writer', () => {
 		expect(warnings.join(' ')).toContain('split');
 		expect(detectFormat(bytes)).toBe('tbf');
 		const back = read(bytes);
-		expect(
-			compareEvents(
-				patternEvents(design, { collapseMoves: true }),
-				patternEvents(back, { collapseMoves: true }),
-				{
-					splitStitchesAllowed: true,
-				},
-			).differences,
-		).toEqual([]);
+		expect(sewingDifferences(design, back)).toEqual([]);
 		expect(back.threads).toEqual([{ color: 0xff0000 }, { color: 0x00aa00 }, { color: 0xff0000 }]);
 		expect(
-			listed(back).filter(([, , command]) => command === Command.Trim || command === Command.Stop),
+			entriesOf(back).filter(
+				([, , command]) => command === Command.Trim || command === Command.Stop,
+			),
 		).toEqual([
 			[300, -40, Command.Trim],
 			[-480, 220, Command.Stop],

@@ -2,6 +2,7 @@ import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { toyota100Format } from '../../sandbox/engine/formats/toyota100';
 import { Command } from '../../sandbox/engine/pattern';
 import { fixture } from '../support/embroideryFiles';
+import { entriesOf } from './support/referenceDecoding';
 import { otherStarSamples } from './support/starSamples';
 
 const read = toyota100Format.read!;
@@ -13,12 +14,7 @@ describe('Toyota 100 reader', () => {
 			0x03, 0, 0, 0x92, 0x61, 0, 0x85, 0x02, 0x04, 0, 0, 0, 0x61, 0, 1, 1, 0x1f, 0, 0, 0,
 		]);
 		const pattern = read(bytes);
-		const listed = Array.from({ length: pattern.length }, (_, i) => [
-			pattern.xs[i],
-			pattern.ys[i],
-			pattern.commands[i],
-		]);
-		expect(listed).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[0, 18, Command.Jump],
 			[-5, 16, Command.Stitch],
 			[-5, 16, Command.ColorChange],

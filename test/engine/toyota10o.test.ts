@@ -2,6 +2,7 @@ import { UnreadableSourceError } from '../../sandbox/engine/errors';
 import { toyota10oFormat } from '../../sandbox/engine/formats/toyota10o';
 import { Command } from '../../sandbox/engine/pattern';
 import { fixture } from '../support/embroideryFiles';
+import { entriesOf } from './support/referenceDecoding';
 import { otherStarSamples } from './support/starSamples';
 
 const read = toyota10oFormat.read!;
@@ -14,12 +15,7 @@ describe('Toyota 10O reader', () => {
 			2, 0x87, 0, 0,
 		]);
 		const pattern = read(bytes);
-		const listed = Array.from({ length: pattern.length }, (_, i) => [
-			pattern.xs[i],
-			pattern.ys[i],
-			pattern.commands[i],
-		]);
-		expect(listed).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[0, 75, Command.Jump],
 			[-3, 77, Command.Stitch],
 			[-3, 77, Command.Trim],
