@@ -10,6 +10,7 @@ import { fxyFormat } from './fxy';
 import { husFormat } from './hus';
 import { inbFormat } from './inb';
 import { jefFormat } from './jef';
+import { jpxFormat } from './jpx';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { sewFormat } from './sew';
@@ -54,5 +55,6 @@ export const formatModules: FormatModule[] = [
 	broFormat,
 	sewFormat,
 	inbFormat,
+	jpxFormat,
 	expFormat,
 ];
