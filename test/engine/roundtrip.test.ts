@@ -28,6 +28,7 @@ const colourKeeping: Record<string, 'exact' | 'chart' | 'none'> = {
 	u01: 'none',
 	tap: 'none',
 	tbf: 'exact',
+	'10o': 'none',
 };
 const keepingOf = (format: string) => colourKeeping[format] ?? 'chart';
 

@@ -5,9 +5,9 @@
  * every record fits and the end record is its last.
  */
 import { UnreadableSourceError } from '../errors';
-import { wholeRecordsBuilder } from '../normalise';
-import type { Pattern } from '../pattern';
-import type { FormatModule } from './format';
+import { normaliseForWriter, wholeRecordsBuilder } from '../normalise';
+import { Command, type Pattern } from '../pattern';
+import type { FormatModule, WriteResult } from './format';
 
 const recordFlag = 0x80;
 const downFlag = 0x40;
@@ -19,6 +19,10 @@ const stopCode = 0x82;
 const colourChangeCode = 0x85;
 const endCode = 0x87;
 const commandCodes = new Set([startCode, trimCode, stopCode, colourChangeCode, endCode]);
+const maxStep = 0x7f;
+
+/** Plain constants: reading them through the module binding in hot loops costs a getter call per record. */
+const { Stitch, Jump, Trim, ColorChange, End } = Command;
 
 /** Why the record at `offset` does not fit 10O, or null when it does. */
 function recordProblem(bytes: Uint8Array, offset: number): string | null {
@@ -70,6 +74,46 @@ function looksLikeToyota10o(bytes: Uint8Array): boolean {
 	return true;
 }
 
+/**
+ * Writes the codes Star.10O itself uses (start, stitch, move, colour change, end) and pyembroidery's
+ * and libembroidery's trim; stops become colour changes, since only pyembroidery names a stop code.
+ */
+function writeToyota10o(source: Pattern): WriteResult {
+	const { pattern, warnings } = normaliseForWriter(source, {
+		maxStitch: maxStep,
+		maxJump: maxStep,
+		stopAsColourChange: true,
+		label: '10O',
+	});
+	const out = new Uint8Array((pattern.length + 1) * 3);
+	out[0] = startCode;
+	let offset = 3;
+	let x = 0;
+	let y = 0;
+	for (let i = 0; i < pattern.length; i++) {
+		const command = pattern.commands[i];
+		let control: number;
+		if (command === Stitch || command === Jump) {
+			const dx = pattern.xs[i] - x;
+			const dy = pattern.ys[i] - y;
+			x = pattern.xs[i];
+			y = pattern.ys[i];
+			control = recordFlag | (command === Jump ? moveCode : 0);
+			if (dy > 0) control |= downFlag;
+			if (dx < 0) control |= leftFlag;
+			out[offset + 1] = Math.abs(dy);
+			out[offset + 2] = Math.abs(dx);
+		} else if (command === Trim) control = trimCode;
+		else if (command === ColorChange) control = colourChangeCode;
+		else if (command === End) control = endCode;
+		else continue;
+		out[offset] = control;
+		offset += 3;
+	}
+	if (source.threads.length) warnings.push('10O carries no thread colours: they were left out.');
+	return { bytes: out.subarray(0, offset), warnings };
+}
+
 export const toyota10oFormat: FormatModule = {
 	info: {
 		format: '10o',
@@ -77,15 +121,17 @@ export const toyota10oFormat: FormatModule = {
 		extension: '10o',
 		mimeType: 'application/x-toyota-10o',
 		readable: true,
-		writable: false,
+		writable: true,
 		warning:
 			'10O carries no thread colours and no header: colours are lost (Toyota keeps them in a ' +
-			'separate file), and the file is recognised by its records only. Read only.',
+			'separate file), and the file is recognised by its records only. Stops are written as ' +
+			'colour changes.',
 	},
 	detect: looksLikeToyota10o,
 	// No header: a strict record structure, which the reader checks over the whole file.
 	detectionStrength: 2,
 	read: readToyota10o,
+	write: writeToyota10o,
 	// 10O names no hoop, and Toyota's machines take frames of many sizes.
 	largestHoop: null,
 };
