@@ -8,23 +8,8 @@ import { countCommands } from '../../sandbox/engine/normalise';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
-import {
-	loadFixture,
-	patternEvents,
-	referenceEvents,
-	type NeedleEvent,
-} from './support/referenceDecoding';
-
-/** Where the needle goes down, in order, and the colour changes: moves and repeated points left out. */
-function needlePoints(events: NeedleEvent[]): string[] {
-	const points: string[] = [];
-	for (const event of events) {
-		if (event.kind === 'move') continue;
-		const point = event.kind === 'stitch' ? `${event.x},${event.y}` : event.kind;
-		if (points[points.length - 1] !== point) points.push(point);
-	}
-	return points;
-}
+import { needlePath, pointsMatched } from './support/needlePath';
+import { loadFixture, patternEvents, referenceEvents } from './support/referenceDecoding';
 
 describe('VIP reader on Star.VIP', () => {
 	const bytes = fixture('Star.VIP');
@@ -37,10 +22,13 @@ describe('VIP reader on Star.VIP', () => {
 		expect(looksLikeVip(loadFixture('Star.HUS').bytes)).toBe(false);
 	});
 
-	it('puts the needle down everywhere Star.DST does, in the same order, with the same colour change', () => {
-		const expected = needlePoints(referenceEvents(dst.commands));
+	it('puts the needle everywhere Star.DST does, in the same order, with the same colour change', () => {
+		const expected = needlePath(referenceEvents(dst.commands));
+		const actual = needlePath(patternEvents(pattern));
 		expect(expected.length).toBeGreaterThan(2500);
-		expect(needlePoints(patternEvents(pattern))).toEqual(expected);
+		expect(pointsMatched(expected, actual, 0)).toBe(expected.length);
+		// Star.VIP lands its first jump and the one after the colour change in two steps where DST takes one.
+		expect(actual.length - expected.length).toBe(2);
 		expect(countCommands(pattern, Command.ColorChange)).toBe(dst.expected.colorChanges);
 		expect(pattern.commands[pattern.length - 1]).toBe(Command.End);
 	});
@@ -50,9 +38,8 @@ describe('VIP reader on Star.VIP', () => {
 	});
 
 	it('refuses a copy whose compressed streams are cut off', () => {
-		expect(() => readVip(bytes.subarray(0, bytes.length - 200))).toThrow(UnreadableSourceError);
-		expect(() => readVip(bytes.subarray(0, bytes.length - 200))).toThrow(
-			/VIP file's y stream is damaged/,
-		);
+		const cut = bytes.subarray(0, bytes.length - 200);
+		expect(() => readVip(cut)).toThrow(UnreadableSourceError);
+		expect(() => readVip(cut)).toThrow(/VIP file's y stream is damaged/);
 	});
 });
