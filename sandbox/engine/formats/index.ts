@@ -5,15 +5,21 @@ import { dstFormat } from './dst';
 import { dszFormat } from './dsz';
 import { emdFormat } from './emd';
 import { expFormat } from './exp';
+import { exyFormat } from './exy';
 import type { FormatModule } from './format';
 import { fxyFormat } from './fxy';
 import { husFormat } from './hus';
 import { inbFormat } from './inb';
 import { jefFormat } from './jef';
 import { jpxFormat } from './jpx';
+import { ksmFormat } from './ksm';
+import { newFormat } from './new';
+import { pcsFormat } from './pcs';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
 import { sewFormat } from './sew';
+import { shvFormat } from './shv';
+import { stcFormat } from './stc';
 import { stxFormat } from './stx';
 import { tapFormat } from './tap';
 import { tbfFormat } from './tbf';
@@ -36,10 +42,12 @@ export const formatModules: FormatModule[] = [
 	phbFormat,
 	phcFormat,
 	stxFormat,
+	stcFormat,
 	jefFormat,
 	vp3Format,
 	husFormat,
 	vipFormat,
+	shvFormat,
 	dstFormat,
 	dsbFormat,
 	dszFormat,
@@ -56,5 +64,9 @@ export const formatModules: FormatModule[] = [
 	sewFormat,
 	inbFormat,
 	jpxFormat,
+	exyFormat,
+	newFormat,
+	ksmFormat,
+	pcsFormat,
 	expFormat,
 ];
