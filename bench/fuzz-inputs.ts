@@ -122,7 +122,11 @@ const interesting = [0x00, 0xff, 0x7f, 0x80, 0x7d, 0x7e, 0xfe, 0x01, 0xf3, 0x8f,
 const extremes = [0, 1, 0xff, 0xffff, 0x7fff, 0x8000, 0x7fffffff, 0xffffffff, 0x80000000];
 
 /** One mutation; returns its name. */
-function mutate(random: Random, bytes: Uint8Array, seeds: Uint8Array[]): [Uint8Array, string] {
+export function mutate(
+	random: Random,
+	bytes: Uint8Array,
+	seeds: Uint8Array[],
+): [Uint8Array, string] {
 	const copy = (): Uint8Array => new Uint8Array(bytes);
 	switch (random.int(0, 7)) {
 		case 0: {
@@ -191,13 +195,13 @@ function mutate(random: Random, bytes: Uint8Array, seeds: Uint8Array[]): [Uint8A
 	}
 }
 
-interface Seed {
+export interface Seed {
 	name: string;
 	extension: string;
 	bytes: Uint8Array;
 }
 
-function seedFiles(random: Random): Seed[] {
+export function seedFiles(random: Random): Seed[] {
 	const seeds: Seed[] = readdirSync(fixturesDir)
 		.filter((name) => !name.endsWith('.json') && !name.endsWith('.md'))
 		.map((name) => ({

@@ -3,7 +3,7 @@
  * has them: [control, |dy|, |dx|], the control's 0x40 pointing dy down and 0x20 dx left, its low five
  * bits saying stitch (0), jump (1), trim (7), stop (8), needle 1-15 (9-23) or end (24).
  */
-import { hasTajimaHeader, headerSize, headerThreads } from './dst-reader';
+import { expectDeclaredRecords, hasTajimaHeader, headerSize, headerThreads } from './dst-reader';
 import type { FormatModule } from './format';
 import { recordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
@@ -19,6 +19,7 @@ function readDsb(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSB');
 	decodeBarudanRecords(bytes, headerSize, builder);
 	const pattern = builder.finish();
+	expectDeclaredRecords(bytes, pattern, 'DSB');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }

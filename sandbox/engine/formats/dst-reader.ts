@@ -154,8 +154,23 @@ export function readDst(bytes: Uint8Array): Pattern {
 	if (decodeTajimaRecords(bytes, headerSize, builder) + 3 > bytes.length)
 		throw new UnreadableSourceError('The DST records end without the END record.');
 	const pattern = builder.finish();
+	expectDeclaredRecords(bytes, pattern, 'DST');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
+}
+
+/**
+ * Throws when a Tajima-style header's ST: field declares more than twice the entries read: DST, DSB and DSZ
+ * share the header, so a damaged file of one (its records cut short and followed by other bytes) could
+ * otherwise be read to a stray end code as another.
+ */
+export function expectDeclaredRecords(bytes: Uint8Array, pattern: Pattern, label: string): void {
+	const declared = /ST:\s*(\d{1,9})/.exec(String.fromCharCode(...bytes.subarray(0, 128)))?.[1];
+	if (declared !== undefined && pattern.length * 2 < Number(declared))
+		throw new UnreadableSourceError(
+			`The ${label} file is damaged: its header declares ${Number(declared)} records, but its records ` +
+				`end after ${pattern.length} entries.`,
+		);
 }
 
 /** The start of a Tajima-style text header: a label line, or the stitch and colour count fields. */
@@ -167,9 +182,14 @@ export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	return labelled || hasCountFields;
 }
 
-/** Records before the END code all carry DST's two always-set bits; a header field or two confirms it. */
+/**
+ * Records before the END code all carry DST's two always-set bits, and there is at least one (DSB and DSZ
+ * share the header: theirs with the first record overwritten by END would otherwise pass as an empty DST);
+ * a header field or two confirms it.
+ */
 export function looksLikeDst(bytes: Uint8Array): boolean {
-	if (!hasTajimaHeader(bytes)) return false;
+	if (!hasTajimaHeader(bytes) || bytes.length < headerSize + 3) return false;
+	if ((bytes[headerSize + 2] & endMask) === endMask) return false;
 	const lastRecord = Math.min(bytes.length, headerSize + 3 * 4096);
 	for (let offset = headerSize; offset + 3 <= lastRecord; offset += 3) {
 		const b2 = bytes[offset + 2];

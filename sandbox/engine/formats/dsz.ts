@@ -7,7 +7,7 @@
 import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
-import { hasTajimaHeader, headerSize, headerThreads } from './dst-reader';
+import { expectDeclaredRecords, hasTajimaHeader, headerSize, headerThreads } from './dst-reader';
 import type { FormatModule } from './format';
 
 const recordFlag = 0x80;
@@ -104,6 +104,7 @@ function readDsz(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSZ');
 	decodeZskRecords(bytes, headerSize, builder, 'DSZ');
 	const pattern = builder.finish();
+	expectDeclaredRecords(bytes, pattern, 'DSZ');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }
