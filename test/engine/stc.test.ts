@@ -1,0 +1,66 @@
+import { stcFormat } from '../../sandbox/engine/formats/stc';
+import { Command } from '../../sandbox/engine/pattern';
+import { detectFormat } from '../../sandbox/engine/registry';
+
+const read = stcFormat.read!;
+const { Stitch, Jump, ColorChange, End } = Command;
+
+/**
+ * An STC file as the format lays it out (the layout of two real files, which stay out of the repository):
+ * a 40-byte text header with the name and the count of records up to the first end, then [dx, dy, code]
+ * records and two end records.
+ */
+function stcFile(records: number[][], count = records.length + 1): Buffer {
+	const header = Buffer.alloc(40, 0x20);
+	header.write(`DESIGN:square\tSTITCHES: ${String(count).padStart(5)}\n\r\0`, 0, 'latin1');
+	return Buffer.concat([header, Buffer.from([...records.flat(), 0, 0, 25, 0, 0, 25])]);
+}
+
+const entriesOf = (bytes: Uint8Array) => {
+	const pattern = read(bytes);
+	return Array.from({ length: pattern.length }, (_, i) => [
+		pattern.xs[i],
+		pattern.ys[i],
+		pattern.commands[i],
+	]);
+};
+
+/** A needle picked before sewing, stitches, a jump, a second needle and a stitch. */
+const design = [
+	[0, 0, 2],
+	[10, 0, 1],
+	[0, 0xf6, 1],
+	[5, 5, 0],
+	[0, 0, 3],
+	[0xf6, 0, 1],
+];
+
+describe('STC reader', () => {
+	it('reads stitches, jumps and needle changes, the needle picked before sewing being no colour change', () => {
+		expect(entriesOf(stcFile(design))).toEqual([
+			[10, 0, Stitch],
+			[10, 10, Stitch],
+			[15, 5, Jump],
+			[15, 5, ColorChange],
+			[5, 5, Stitch],
+			[5, 5, End],
+		]);
+		expect(detectFormat(stcFile(design), 'square.dst')).toBe('stc');
+	});
+
+	it("refuses a header whose count is not the first end record's place", () => {
+		expect(() => read(stcFile(design, 9))).toThrow(
+			/counts 9 stitches, but the end code is record 7/,
+		);
+	});
+
+	it('refuses an unknown code, data after the end and a header without its labels', () => {
+		expect(() => read(stcFile([...design, [1, 1, 30]]))).toThrow(/code 30, which STC lacks/);
+		const trailing = Buffer.concat([stcFile(design), Buffer.from([1, 0, 1])]);
+		expect(() => read(trailing)).toThrow(/follows the end code/);
+		const unlabelled = stcFile(design);
+		unlabelled.write('NAME:', 0, 'latin1');
+		expect(stcFormat.detect!(unlabelled)).toBe(false);
+		expect(() => read(unlabelled)).toThrow(/does not start with "DESIGN:"/);
+	});
+});
