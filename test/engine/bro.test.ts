@@ -3,6 +3,7 @@ import { countCommands } from '../../sandbox/engine/normalise';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
+import { entriesOf } from './support/referenceDecoding';
 
 const read = broFormat.read!;
 /** Star.BRO's needle change: 0x80 0x01, code 0xe1, then the move (0, -13) as two 16-bit words. */
@@ -56,13 +57,8 @@ describe('BRO reader', () => {
 				[50, 25],
 			),
 		);
-		const entries = Array.from({ length: pattern.length }, (_, i) => [
-			pattern.xs[i],
-			pattern.ys[i],
-			pattern.commands[i],
-		]);
 		const { Stitch, Jump, Trim, ColorChange, Stop, End } = Command;
-		expect(entries).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[-20, -20, Jump],
 			[-10, -20, Stitch],
 			[-10, -30, Stitch],

@@ -1,6 +1,7 @@
 import { jpxFormat } from '../../sandbox/engine/formats/jpx';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
+import { entriesOf } from './support/referenceDecoding';
 
 const read = jpxFormat.read!;
 
@@ -57,13 +58,8 @@ describe('JPX reader', () => {
 			{ color: 0xe5e5e5, catalogNumber: '220', name: 'Silver Gray', brand: 'JANOME' },
 			{ color: 0x6231bd, catalogNumber: '261', name: 'Violet Blue', brand: 'JANOME' },
 		]);
-		const entries = Array.from({ length: pattern.length }, (_, i) => [
-			pattern.xs[i],
-			pattern.ys[i],
-			pattern.commands[i],
-		]);
 		const { Stitch, Jump, ColorChange, End } = Command;
-		expect(entries).toEqual([
+		expect(entriesOf(pattern)).toEqual([
 			[10, 0, Stitch],
 			[10, -10, Stitch],
 			[0, -10, Stitch],

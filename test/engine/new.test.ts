@@ -1,6 +1,7 @@
 import { newFormat } from '../../sandbox/engine/formats/new';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
+import { entriesOf } from './support/referenceDecoding';
 
 const read = newFormat.read!;
 const { Stitch, Jump, Trim, ColorChange, End } = Command;
@@ -15,15 +16,6 @@ function newFile(records: number[][], count = records.length): Buffer {
 	return Buffer.concat([head, Buffer.from([...records.flat(), 0, 0, 0x91, 0, 0, 0x91])]);
 }
 
-const entriesOf = (bytes: Uint8Array) => {
-	const pattern = read(bytes);
-	return Array.from({ length: pattern.length }, (_, i) => [
-		pattern.xs[i],
-		pattern.ys[i],
-		pattern.commands[i],
-	]);
-};
-
 /** Stitches right and down, a trim and a needle change (two needle records), a jump, a stitch left and up. */
 const design = [
 	[10, 0, 0x80],
@@ -37,7 +29,7 @@ const design = [
 
 describe('NEW reader', () => {
 	it('reads stitches, trims, jumps and a needle change, the two needle records as one colour change', () => {
-		expect(entriesOf(newFile(design))).toEqual([
+		expect(entriesOf(read(newFile(design)))).toEqual([
 			[10, 0, Stitch],
 			[10, 10, Stitch],
 			[10, 10, Trim],

@@ -1,6 +1,7 @@
 import { stcFormat } from '../../sandbox/engine/formats/stc';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
+import { entriesOf } from './support/referenceDecoding';
 
 const read = stcFormat.read!;
 const { Stitch, Jump, ColorChange, End } = Command;
@@ -16,15 +17,6 @@ function stcFile(records: number[][], count = records.length + 1): Buffer {
 	return Buffer.concat([header, Buffer.from([...records.flat(), 0, 0, 25, 0, 0, 25])]);
 }
 
-const entriesOf = (bytes: Uint8Array) => {
-	const pattern = read(bytes);
-	return Array.from({ length: pattern.length }, (_, i) => [
-		pattern.xs[i],
-		pattern.ys[i],
-		pattern.commands[i],
-	]);
-};
-
 /** A needle picked before sewing, stitches, a jump, a second needle and a stitch. */
 const design = [
 	[0, 0, 2],
@@ -37,7 +29,7 @@ const design = [
 
 describe('STC reader', () => {
 	it('reads stitches, jumps and needle changes, the needle picked before sewing being no colour change', () => {
-		expect(entriesOf(stcFile(design))).toEqual([
+		expect(entriesOf(read(stcFile(design)))).toEqual([
 			[10, 0, Stitch],
 			[10, 10, Stitch],
 			[15, 5, Jump],

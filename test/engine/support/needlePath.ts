@@ -69,3 +69,16 @@ export function pointsMatched(
 	const last = Math.min(actual.length, expected.length + band);
 	return expected.length === 0 ? 0 : Math.max(...previous.subarray(0, last + 1));
 }
+
+/**
+ * `events` moved as a whole so that their first stitch lies on `reference`'s first stitch: for a file
+ * that holds the same design around another origin (Star.phc and Star.SEW against Star.DST).
+ */
+export function alignedTo(events: NeedleEvent[], reference: NeedleEvent[]): NeedleEvent[] {
+	const start = events.find((event) => event.kind === 'stitch');
+	const target = reference.find((event) => event.kind === 'stitch');
+	if (!start || !target) return events;
+	const dx = target.x - start.x;
+	const dy = target.y - start.y;
+	return events.map((event) => ({ ...event, x: event.x + dx, y: event.y + dy }));
+}

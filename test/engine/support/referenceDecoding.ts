@@ -302,38 +302,6 @@ export function compareWithReference(
 	return compareEvents(referenceEvents(fixture.commands), patternEvents(pattern), options);
 }
 
-/**
- * How many of `reference`'s stitches `actual` sews in the same order, within `tolerance` per axis, once
- * both start at their first stitch: for files that hold the same design around another origin (Star.phc
- * against Star.DST). A reference stitch is looked for among the next `window` stitches of `actual`.
- */
-export function stitchesMatchedInOrder(
-	actual: Pattern,
-	reference: Fixture,
-	tolerance = 1,
-	window = 8,
-): { matched: number; total: number } {
-	const sewn = patternEvents(actual).filter((event) => event.kind === 'stitch');
-	const wanted = referenceEvents(reference.commands).filter((event) => event.kind === 'stitch');
-	if (sewn.length === 0 || wanted.length === 0) return { matched: 0, total: wanted.length };
-	const dx = wanted[0].x - sewn[0].x;
-	const dy = wanted[0].y - sewn[0].y;
-	let matched = 0;
-	let next = 0;
-	for (const stitch of wanted) {
-		const last = Math.min(sewn.length, next + window);
-		for (let k = next; k < last; k++) {
-			const moved = { kind: sewn[k].kind, x: sewn[k].x + dx, y: sewn[k].y + dy };
-			if (near(moved, stitch, tolerance)) {
-				matched++;
-				next = k + 1;
-				break;
-			}
-		}
-	}
-	return { matched, total: wanted.length };
-}
-
 /** Where a written and read-back design sews differently; a move may be split, a long stitch too. */
 export function sewingDifferences(written: Pattern, readBack: Pattern): string[] {
 	const options = { collapseMoves: true };
