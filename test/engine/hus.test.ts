@@ -127,6 +127,16 @@ describe('HUS reader', () => {
 		]);
 	});
 
+	it("recognises both of HUS's magics: Star.HUS's 5D FC C8 00 and other writers' 5B AF C8 00", () => {
+		const bytes = husFile(records, [3]);
+		const other = bytes.slice();
+		other.set([0x5b, 0xaf, 0xc8, 0x00]);
+		expect(looksLikeHus(other)).toBe(true);
+		expect(readHus(other)).toEqual(readHus(bytes));
+		other[1] = 0xae;
+		expect(looksLikeHus(other)).toBe(false);
+	});
+
 	it('refuses an unknown command, and a colour outside the 29-colour chart', () => {
 		const unknown = husFile([{ command: 0x82, dx: 0, dy: 0 }], [0]);
 		expect(() => readHus(unknown)).toThrow(/stitch 1 has the unknown command 0x82/);

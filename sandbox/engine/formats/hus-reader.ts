@@ -14,7 +14,8 @@ import { husThreadChart } from '../threads/hus-threads';
 import { signed8, u32leAt } from './binary-io';
 import { expandHusqvarnaStream } from './husqvarna-compression';
 
-export const husMagic = 0x00c8fc5d;
+/** HUS files open with one of two magics: Star.HUS has the first, the HUS files of other writers the second. */
+export const husMagics = [0x00c8fc5d, 0x00c8af5b];
 /** Where the colour list starts: after the magic, counts, extents, offsets, text and 2 unknown bytes. */
 export const husColourListOffset = 42;
 
@@ -35,7 +36,7 @@ export interface HusqvarnaHeader {
 
 /** How one member of the family lays out its colours: where they end, at most how many there are. */
 export interface HusqvarnaLayout {
-	magic: number;
+	magics: readonly number[];
 	label: string;
 	/** The first byte after a colour list of `colourCount` entries. */
 	colourListEnd(colourCount: number): number;
@@ -48,7 +49,8 @@ export function parseHusqvarnaHeader(
 	layout: HusqvarnaLayout,
 ): HusqvarnaHeader | string {
 	if (bytes.length < husColourListOffset) return `it is shorter than the ${layout.label} header`;
-	if (u32leAt(bytes, 0) !== layout.magic) return `it does not start with the ${layout.label} magic`;
+	if (!layout.magics.includes(u32leAt(bytes, 0)!))
+		return `it does not start with the ${layout.label} magic`;
 	const stitchCount = u32leAt(bytes, 4)!;
 	const colourCount = u32leAt(bytes, 8)!;
 	const commandOffset = u32leAt(bytes, 20)!;
@@ -112,7 +114,7 @@ export function readHusqvarnaStitches(
 }
 
 export const husLayout: HusqvarnaLayout = {
-	magic: husMagic,
+	magics: husMagics,
 	label: 'HUS',
 	colourListEnd: (colourCount) => husColourListOffset + 2 * colourCount,
 	// Each colour is a place in a 29-colour chart; a design rarely has more than a few dozen blocks.

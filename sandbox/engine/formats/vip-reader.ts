@@ -32,7 +32,7 @@ const colourKey = Buffer.from(
 );
 
 export const vipLayout: HusqvarnaLayout = {
-	magic: vipMagic,
+	magics: [vipMagic],
 	label: 'VIP',
 	colourListEnd: (colourCount) => colourOffset + bytesPerColour * colourCount,
 	maxColours: colourKey.length / bytesPerColour,
