@@ -34,11 +34,11 @@ describe('KSM reader', () => {
 			[0, 0, 0x80 | 0x0b], // needle 1 before sewing: the first colour, no change
 			[0, 0, 0x80 | 0x19], // sew (after a needle change, moves are jumps until this)
 			[10, 20, 0x80 | 0x20], // y down 1 mm, x right 2 mm: a stitch
-			[5, 5, 0x80 | 0x40 | 0x07], // x left, y up, then a trim
-			[30, 0, 0x80 | 0x20], // moved while trimmed
-			[0, 0, 0x80 | 0x19], // sew again
-			[1, 1, 0x80 | 0x0c], // a stitch, then needle 2
-			[2, 0, 0x80 | 0x19],
+			[5, 5, 0x80 | 0x40 | 0x17], // a trim, then this move (x left, y up) is a jump
+			[30, 0, 0x80 | 0x20], // still a jump
+			[0, 0, 0x80 | 0x18], // sew again
+			[1, 1, 0x80 | 0x1c], // a stitch, then a needle change
+			[2, 0, 0x80 | 0x19], // a jump, then sewing resumes
 			[0, 3, 0x80 | 0x05], // a stitch, then a stop
 			[0, 0, 0x80 | 0x1b],
 			[0, 0, 0x80 | 0x08],
@@ -46,8 +46,8 @@ describe('KSM reader', () => {
 		expect(looksLikeKsm(bytes)).toBe(true);
 		expect(entriesOf(bytes)).toEqual([
 			[20, 10, Command.Stitch],
-			[15, 5, Command.Stitch],
-			[15, 5, Command.Trim],
+			[20, 10, Command.Trim],
+			[15, 5, Command.Jump],
 			[15, 35, Command.Jump],
 			[16, 34, Command.Stitch],
 			[16, 34, Command.ColorChange],

@@ -3,7 +3,7 @@
  * files refused.
  */
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
-import { readShv, shvExtents } from '../../sandbox/engine/formats/shv-reader';
+import { looksLikeShv, readShv, shvExtents } from '../../sandbox/engine/formats/shv-reader';
 import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
@@ -57,6 +57,17 @@ describe('SHV reader on Star.SHV', () => {
 		// The first colour block's stitch count, 1459, as 1460: the blocks no longer add up to the total.
 		recounted[stitchesOffset - 28 + 3]++;
 		expect(() => readShv(recounted)).toThrow(/colour blocks hold 2544 stitches, its header 2543/);
+	});
+
+	it('reads a file whose writer left zeros for the licence text, only where all of it fits', () => {
+		const zeroed = star.bytes.slice();
+		zeroed.fill(0, 0, 86);
+		expect(detectFormat(zeroed)).toBe('shv');
+		expect(needlePath(patternEvents(readShv(zeroed)))).toEqual(needlePath(patternEvents(pattern)));
+		const cut = zeroed.subarray(0, zeroed.length - 2);
+		expect(looksLikeShv(cut)).toBe(false);
+		expect(looksLikeShv(star.bytes.subarray(0, star.bytes.length - 2))).toBe(true);
+		expect(looksLikeShv(new Uint8Array(1024))).toBe(false);
 	});
 
 	it('refuses half a record at the end and a control code SHV does not have', () => {

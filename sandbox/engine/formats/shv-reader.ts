@@ -1,5 +1,6 @@
 /**
- * Reads Husqvarna Viking SHV. The file opens with Viking's licence text, then: the design's name (a
+ * Reads Husqvarna Viking SHV. The file opens with Viking's licence text (86 bytes, or as many zero
+ * bytes from some writers), then: the design's name (a
  * length byte and the text), a preview bitmap (width and height bytes, 4 bytes, then one byte per pixel
  * pair: ceil(height / 2) x width bytes), the colour count, 18 bytes (6 unknown, the extents +x, +y, -x,
  * -y as big-endian 16-bit values with y down, and the stitch count), and 14 bytes per colour block (its
@@ -39,9 +40,16 @@ interface ShvHeader {
 	stitchesOffset: number;
 }
 
+/** The licence text, or the zeros some writers put in its place. */
+function hasShvOpening(bytes: Uint8Array): boolean {
+	if (hasSignature(bytes, shvLicenceText)) return true;
+	if (bytes.length < shvLicenceText.length) return false;
+	for (let i = 0; i < shvLicenceText.length; i++) if (bytes[i] !== 0) return false;
+	return true;
+}
+
 function readHeader(cursor: ByteCursor): ShvHeader {
-	if (!hasSignature(cursor.bytes, shvLicenceText))
-		cursor.fail("it does not start with Viking's licence text");
+	if (!hasShvOpening(cursor.bytes)) cursor.fail("it does not start with Viking's licence text");
 	cursor.seek(shvLicenceText.length);
 	cursor.skip(cursor.u8());
 	const previewWidth = cursor.u8();
@@ -66,6 +74,7 @@ function readHeader(cursor: ByteCursor): ShvHeader {
 	}
 	if (declared !== stitchCount)
 		cursor.fail(`its colour blocks hold ${declared} stitches, its header ${stitchCount}`);
+	if (colourCount === 0 || stitchCount === 0) cursor.fail('its header declares no stitches');
 	return {
 		extents: { right, bottom, left, top },
 		stitchCount,
@@ -74,8 +83,19 @@ function readHeader(cursor: ByteCursor): ShvHeader {
 	};
 }
 
+/**
+ * The licence text is SHV's signature. Where a writer left zeros in its place, the file is SHV only if all
+ * of it fits: a header whose colour blocks add up to its stitch count, and records that add up to it too.
+ */
 export function looksLikeShv(bytes: Uint8Array): boolean {
-	return hasSignature(bytes, shvLicenceText);
+	if (hasSignature(bytes, shvLicenceText)) return true;
+	if (!hasShvOpening(bytes)) return false;
+	try {
+		readShv(bytes);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /** The extents an SHV file's header declares; for telling where its origin lies. */
