@@ -3,7 +3,15 @@
  * Star.DST is), files built from the documented layout, and the strictness a format without a magic needs.
  */
 import { patternBounds } from '../../sandbox/engine/normalise';
-import { pcsHoops, pfaffHoopOf, readPcs } from '../../sandbox/engine/formats/pcs-reader';
+import { pcdFormat, pcdVariant } from '../../sandbox/engine/formats/pcd';
+import { pcmVariant } from '../../sandbox/engine/formats/pcm';
+import { pcqVariant } from '../../sandbox/engine/formats/pcq';
+import { pcsVariant } from '../../sandbox/engine/formats/pcs';
+import {
+	pfaffHoopOf,
+	readPfaffCreative,
+	type PfaffCreativeVariant,
+} from '../../sandbox/engine/formats/pfaff-creative-reader';
 import { Command } from '../../sandbox/engine/pattern';
 import { needlePath, pointsMatched } from './support/needlePath';
 import { loadFixture, patternEvents, referenceEvents } from './support/referenceDecoding';
@@ -20,33 +28,42 @@ const fixed = (value: number) => {
 	return [raw & 0xff, (raw >> 8) & 0xff, (raw >> 16) & 0xff, (raw >> 24) & 0xff];
 };
 
-/** A PCS file: version '2', the hoop code, the colours, the count of stitches and jumps, the records. */
-function pcsFile(
+/**
+ * A file of the family: version '2', the hoop code, the colours (RGB, or PCM's chart places), the count of
+ * stitches and jumps, the records; PCM's numbers big-endian.
+ */
+function pfaffFile(
 	hoopCode: number,
 	colours: number[],
 	records: PcsRecord[],
-	count?: number,
+	options: { pcm?: boolean; tail?: number[] } = {},
 ): Uint8Array {
+	const order = (bytes: number[]) => (options.pcm ? bytes.reverse() : bytes);
+	const u16 = (value: number) => order([value & 0xff, value >> 8]);
 	const moves = records.filter((record) => record.control === 0 || record.control === 4).length;
-	const total = count ?? moves;
 	return new Uint8Array([
 		0x32,
 		hoopCode,
-		colours.length,
-		0,
-		...colours.flatMap((colour) => [colour >> 16, (colour >> 8) & 0xff, colour & 0xff, 0]),
-		total & 0xff,
-		total >> 8,
+		...u16(colours.length),
+		...colours.flatMap((colour) =>
+			options.pcm ? u16(colour) : [colour >> 16, (colour >> 8) & 0xff, colour & 0xff, 0],
+		),
+		...u16(moves),
 		...records.flatMap((record) =>
 			record.control & 1
-				? [record.x, 0, 0, 0, 0, 0, 0, 0, record.control]
-				: [...fixed(record.x), ...fixed(record.y), record.control],
+				? [...order([record.x, 0, 0, 0]), 0, 0, 0, 0, record.control]
+				: [...order(fixed(record.x)), ...order(fixed(record.y)), record.control],
 		),
+		...(options.tail ?? []),
 	]);
 }
 
-const entriesOf = (bytes: Uint8Array) => {
-	const pattern = readPcs(bytes);
+const pcsFile = (hoopCode: number, colours: number[], records: PcsRecord[]) =>
+	pfaffFile(hoopCode, colours, records);
+const readPcs = (bytes: Uint8Array) => readPfaffCreative(bytes, pcsVariant);
+
+const entriesOf = (bytes: Uint8Array, variant: PfaffCreativeVariant = pcsVariant) => {
+	const pattern = readPfaffCreative(bytes, variant);
 	return Array.from({ length: pattern.length }, (_, i) => [
 		pattern.xs[i],
 		pattern.ys[i],
@@ -60,7 +77,7 @@ describe('PCS reader', () => {
 
 	it("names the large hoop, 120 x 115 mm, whose centre is the design's origin", () => {
 		expect(star.bytes[1]).toBe(3);
-		expect(pfaffHoopOf(star.bytes, pcsHoops, 'PCS')).toEqual({
+		expect(pfaffHoopOf(star.bytes, pcsVariant)).toEqual({
 			code: 3,
 			width: 1200,
 			height: 1150,
@@ -111,7 +128,7 @@ describe('PCS reader', () => {
 		[
 			'a count that is not its records',
 			(bytes: Uint8Array) => bytes[3 + 4 + 1]++,
-			/counts 3 stitches/,
+			/ends after 2 of the 3 stitches/,
 		],
 		[
 			'an unknown control byte',
@@ -138,6 +155,84 @@ describe('PCS reader', () => {
 		const outside = pcsFile(2, [0xff0000], [{ x: 2000, y: 240, control: 0 }]);
 		expect(() => readPcs(outside)).toThrow(/outside the 80 x 80 mm hoop/);
 		const inside = pcsFile(2, [0xff0000], [{ x: 240, y: 240, control: 0 }]);
-		expect(() => readPcs(inside.subarray(0, inside.length - 1))).toThrow(/whole 9-byte records/);
+		expect(() => readPcs(inside.subarray(0, inside.length - 1))).toThrow(
+			/its 1 records do not fit in the file/,
+		);
+	});
+
+	it('takes the zero bytes some writers add after the last record, and nothing else there', () => {
+		const records = [{ x: 240, y: 240, control: 0 }];
+		expect(() =>
+			readPcs(pfaffFile(2, [0xff0000], records, { tail: new Array(13).fill(0) })),
+		).not.toThrow();
+		expect(() => readPcs(pfaffFile(2, [0xff0000], records, { tail: [0, 0, 1] }))).toThrow(
+			/3 bytes follow the 1 stitches/,
+		);
+		expect(() =>
+			readPcs(pfaffFile(2, [0xff0000], records, { tail: new Array(40).fill(0) })),
+		).toThrow(/40 bytes follow/);
+	});
+});
+
+describe('PCM, PCD and PCQ readers', () => {
+	const square = [
+		{ x: 0, y: 0, control: 3 },
+		{ x: 100, y: 100, control: 4 },
+		{ x: 106, y: 100, control: 0 },
+		{ x: 106, y: 106, control: 0 },
+	];
+
+	it("reads PCM's big-endian records and its colours as places in the 16-colour chart", () => {
+		const bytes = pfaffFile(
+			3,
+			[8, 15],
+			[...square, { x: 1, y: 0, control: 3 }, { x: 100, y: 100, control: 0 }],
+			{
+				pcm: true,
+			},
+		);
+		expect(entriesOf(bytes, pcmVariant)).toEqual([
+			[-433, 408, Command.Jump],
+			[-423, 408, Command.Stitch],
+			[-423, 398, Command.Stitch],
+			[-423, 398, Command.ColorChange],
+			[-433, 408, Command.Stitch],
+			[-433, 408, Command.End],
+		]);
+		expect(readPfaffCreative(bytes, pcmVariant).threads).toEqual([
+			{ color: 0xff0000 },
+			{ color: 0xffffff },
+		]);
+		expect(() => readPfaffCreative(pfaffFile(3, [16], square, { pcm: true }), pcmVariant)).toThrow(
+			/place 16 of a 16-colour chart/,
+		);
+	});
+
+	it.each([
+		['PCD', pcdVariant, 0],
+		['PCQ', pcqVariant, 1],
+	])(
+		'centres %s, whose hoop has no documented size, on its own extents',
+		(_, variant, hoopCode) => {
+			const bytes = pfaffFile(hoopCode, [0x123456], square);
+			expect(pfaffHoopOf(bytes, variant)).toBeNull();
+			expect(entriesOf(bytes, variant)).toEqual([
+				[-5, 5, Command.Jump],
+				[5, 5, Command.Stitch],
+				[5, -5, Command.Stitch],
+				[5, -5, Command.End],
+			]);
+			expect(() => readPfaffCreative(pfaffFile(3, [], square.slice(1)), variant)).toThrow(
+				/hoop code 3/,
+			);
+		},
+	);
+
+	it("never takes another member's file: each knows only its own hoop codes and byte order", () => {
+		const pcs = pfaffFile(3, [0xff0000], square);
+		const pcd = pfaffFile(0, [0xff0000], square);
+		expect(pcdFormat.detect!(pcs)).toBe(false);
+		expect(() => readPcs(pcd)).toThrow(/hoop code 0/);
+		expect(() => readPfaffCreative(pcs, pcmVariant)).toThrow();
 	});
 });

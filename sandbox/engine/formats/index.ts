@@ -14,6 +14,9 @@ import { jefFormat } from './jef';
 import { jpxFormat } from './jpx';
 import { ksmFormat } from './ksm';
 import { newFormat } from './new';
+import { pcdFormat } from './pcd';
+import { pcmFormat } from './pcm';
+import { pcqFormat } from './pcq';
 import { pcsFormat } from './pcs';
 import { pecFormat } from './pec';
 import { pesFormat } from './pes';
@@ -68,5 +71,8 @@ export const formatModules: FormatModule[] = [
 	newFormat,
 	ksmFormat,
 	pcsFormat,
+	pcdFormat,
+	pcqFormat,
+	pcmFormat,
 	expFormat,
 ];

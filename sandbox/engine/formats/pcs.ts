@@ -1,10 +1,26 @@
 /**
  * Pfaff Creative PCS: a short header (version, hoop code, up to 16 RGB colours, record count), then
- * 9-byte records of absolute fixed-point positions in 1/6 mm (pcs-reader.ts). It has no magic, so it
- * is recognised by its whole structure only.
+ * 9-byte records of absolute fixed-point positions in 1/6 mm (pfaff-creative-reader.ts). It has no
+ * magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { looksLikePcs, readPcs } from './pcs-reader';
+import {
+	looksLikePfaffCreative,
+	readPfaffCreative,
+	type PfaffCreativeVariant,
+} from './pfaff-creative-reader';
+
+/** Hoop 2 is the 80 x 80 mm hoop, 3 the 120 x 115 mm one (Star.PCS's, centred at (60, 57.5) mm). */
+export const pcsVariant: PfaffCreativeVariant = {
+	label: 'PCS',
+	bigEndian: false,
+	colours: 'rgb',
+	hoops: [
+		{ code: 2, width: 800, height: 800 },
+		{ code: 3, width: 1200, height: 1150 },
+	],
+	unsizedHoopCodes: [],
+};
 
 export const pcsFormat: FormatModule = {
 	info: {
@@ -18,10 +34,10 @@ export const pcsFormat: FormatModule = {
 			'Read only. PCS keeps at most 16 colours as plain RGB values, without thread names, and has no trim ' +
 			'code, so trims are not marked. PCS has no magic: the file is recognised by its whole structure.',
 	},
-	detect: looksLikePcs,
+	detect: (bytes) => looksLikePfaffCreative(bytes, pcsVariant),
 	/** No magic, but a version byte, a hoop code, a colour list and records that must fill the file exactly. */
 	detectionStrength: 2,
-	read: readPcs,
+	read: (bytes) => readPfaffCreative(bytes, pcsVariant),
 	// Read only: no design is written as PCS, so no hoop is checked for it.
 	largestHoop: null,
 };
