@@ -219,7 +219,12 @@ const readerCases: ReaderCase[] = [
 		fixture: 'Star.STX',
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: noThreads,
+		// Star.STX's colour list names palette places 2 and 3 (its writer's default order): red and green, as
+		// the file holds them; pyembroidery reads no colours from STX.
+		threads: () => [
+			['#ff0000', undefined, undefined],
+			['#00ff00', undefined, undefined],
+		],
 	},
 	{
 		format: 'sew',

@@ -32,3 +32,25 @@ describe('STX reader', () => {
 		expect(() => read(fixture('Star.STX').subarray(0, 0x1000 + 1))).toThrow(/STX file is damaged/);
 	});
 });
+
+describe('STX colours', () => {
+	/** Star.STX's palette starts at 362, its colour list (big-endian places) at 410. */
+	const palette = 362;
+	const colourList = 410;
+
+	it("reads each colour block's colour from the palette place its colour list gives, 6 bits a channel", () => {
+		const bytes = fixture('Star.STX');
+		bytes.set([0x39, 0x39, 0x39], palette + 3 * 5);
+		bytes.writeUInt16BE(5, colourList + 2);
+		expect(read(bytes).threads).toEqual([{ color: 0xff0000 }, { color: 0xe7e7e7 }]);
+	});
+
+	it('reads no colours where the tables are not laid out so: a palette of another size, a place past it', () => {
+		const past = fixture('Star.STX');
+		past.writeUInt16BE(16, colourList);
+		expect(read(past).threads).toEqual([]);
+		const longer = fixture('Star.STX');
+		longer.writeUInt32LE(colourList + 3, 0x10);
+		expect(read(longer).threads).toEqual([]);
+	});
+});

@@ -1,6 +1,6 @@
 /**
- * Data Stitch STX: "STX" and a version, the offsets of a colour table, a second table and the stitches,
- * then Melco EXP's records to the end of the file (stx-reader.ts).
+ * Data Stitch STX: "STX" and a version, the offsets of a palette, a colour list and the stitches, then
+ * Melco EXP's records to the end of the file (stx-reader.ts).
  */
 import type { FormatModule } from './format';
 import { looksLikeStx, readStx } from './stx-reader';
@@ -14,8 +14,8 @@ export const stxFormat: FormatModule = {
 		readable: true,
 		writable: false,
 		warning:
-			"Read only. STX's colour table is a 16-colour screen palette whose link to the colour blocks is not " +
-			'documented, so colours are not read: each colour block gets a stand-in colour.',
+			"Read only. Thread colours come from STX's 16-colour palette (6 bits a channel): thread names and " +
+			'catalogue numbers are not in the file.',
 	},
 	detect: looksLikeStx,
 	detectionStrength: 3,
