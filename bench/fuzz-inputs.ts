@@ -9,6 +9,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 import { Command, Pattern, listFormats, writePattern } from '../sandbox/engine';
+import { builtStars } from '../test/engine/support/builtFiles';
 import { fixturesDir } from '../test/support/embroideryFiles';
 
 export interface FuzzFile {
@@ -209,6 +210,9 @@ export function seedFiles(random: Random): Seed[] {
 			extension: name.split('.').pop()!.toLowerCase(),
 			bytes: new Uint8Array(readFileSync(join(fixturesDir, name))),
 		}));
+	// Formats without a shared sample get Star.DST's design built in their layout.
+	for (const { name, bytes } of builtStars())
+		seeds.push({ name, extension: name.split('.').pop()!.toLowerCase(), bytes });
 	// Every readable format gets written seeds too (PEC and VP3 have no fixture).
 	for (const format of readableFormats) {
 		if (!format.writable) continue;

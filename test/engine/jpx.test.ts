@@ -1,46 +1,16 @@
 import { jpxFormat } from '../../sandbox/engine/formats/jpx';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
-import { entriesOf } from './support/referenceDecoding';
+import { builtStars, jpxFile, type JpxThread } from './support/builtFiles';
+import { needlePath, pointsMatched } from './support/needlePath';
+import {
+	entriesOf,
+	loadFixture,
+	patternEvents,
+	referenceEvents,
+} from './support/referenceDecoding';
 
 const read = jpxFormat.read!;
-
-interface JpxThread {
-	rgb: [number, number, number];
-	catalog: number;
-	name: string;
-}
-
-/**
- * A JPX file as the format lays it out (the layout of two real files, which stay out of the repository):
- * stitch offset, date, colour count, chart codes and thread types, the thread table, then the records.
- */
-function jpxFile(codes: number[], records: number[], threads?: JpxThread[]): Buffer {
-	const head = Buffer.alloc(0x3c + 8 * codes.length);
-	head.write('20260502220831', 0x10, 'latin1');
-	head.writeUInt32LE(codes.length, 0x20);
-	codes.forEach((code, i) => {
-		head.writeUInt32LE(code, 0x3c + 4 * i);
-		head.writeUInt32LE(13, 0x3c + 4 * codes.length + 4 * i);
-	});
-	const parts = [head];
-	if (threads) {
-		const table = Buffer.alloc(4 + 44 * threads.length + 16);
-		table.writeUInt32LE(threads.length, 0);
-		threads.forEach((thread, i) => {
-			const at = 4 + 44 * i;
-			table.writeUInt32LE(i, at);
-			table.set([...thread.rgb, 0x09], at + 4);
-			table.writeUInt32LE(thread.catalog, at + 8);
-			table.write(thread.name, at + 12, 'latin1');
-		});
-		table.write('JANOME', 4 + 44 * threads.length, 'latin1');
-		parts.push(table);
-	}
-	const file = Buffer.concat([...parts, Buffer.from(records)]);
-	file.writeUInt32LE(file.length - records.length, 0);
-	return file;
-}
 
 /** A square's stitches, a colour change with a move, more stitches and the end code. */
 const records = [
@@ -103,4 +73,11 @@ describe('JPX reader', () => {
 			/data follows the end code/,
 		);
 	});
+});
+
+it("reads Star.DST's design written as JPX back with every one of Star.DST's needle points, in order", () => {
+	const { bytes } = builtStars().find((file) => file.name === 'Star.jpx')!;
+	const expected = needlePath(referenceEvents(loadFixture('Star.DST').commands));
+	expect(pointsMatched(expected, needlePath(patternEvents(read(bytes))), 1)).toBe(expected.length);
+	expect(detectFormat(bytes)).toBe('jpx');
 });

@@ -1,20 +1,17 @@
 import { newFormat } from '../../sandbox/engine/formats/new';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
-import { entriesOf } from './support/referenceDecoding';
+import { builtStars, newFile } from './support/builtFiles';
+import { needlePath, pointsMatched } from './support/needlePath';
+import {
+	entriesOf,
+	loadFixture,
+	patternEvents,
+	referenceEvents,
+} from './support/referenceDecoding';
 
 const read = newFormat.read!;
 const { Stitch, Jump, Trim, ColorChange, End } = Command;
-
-/**
- * A NEW file as the format lays it out (the layout of two real files, which stay out of the repository):
- * the count of records before the end, then [|dx|, |dy|, flags] records and two end records.
- */
-function newFile(records: number[][], count = records.length): Buffer {
-	const head = Buffer.alloc(2);
-	head.writeUInt16LE(count, 0);
-	return Buffer.concat([head, Buffer.from([...records.flat(), 0, 0, 0x91, 0, 0, 0x91])]);
-}
 
 /** Stitches right and down, a trim and a needle change (two needle records), a jump, a stitch left and up. */
 const design = [
@@ -52,4 +49,11 @@ describe('NEW reader', () => {
 		expect(() => read(trailing)).toThrow(/follows the end record/);
 		expect(() => read(newFile(design).subarray(0, 2 + 3 * 7))).toThrow(/without the end record/);
 	});
+});
+
+it("reads Star.DST's design written as NEW back with every one of Star.DST's needle points, in order", () => {
+	const { bytes } = builtStars().find((file) => file.name === 'Star.new')!;
+	const expected = needlePath(referenceEvents(loadFixture('Star.DST').commands));
+	expect(pointsMatched(expected, needlePath(patternEvents(read(bytes))), 1)).toBe(expected.length);
+	expect(detectFormat(bytes)).toBe('new');
 });

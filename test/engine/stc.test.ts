@@ -1,21 +1,17 @@
 import { stcFormat } from '../../sandbox/engine/formats/stc';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
-import { entriesOf } from './support/referenceDecoding';
+import { builtStars, stcFile } from './support/builtFiles';
+import { needlePath, pointsMatched } from './support/needlePath';
+import {
+	entriesOf,
+	loadFixture,
+	patternEvents,
+	referenceEvents,
+} from './support/referenceDecoding';
 
 const read = stcFormat.read!;
 const { Stitch, Jump, ColorChange, End } = Command;
-
-/**
- * An STC file as the format lays it out (the layout of two real files, which stay out of the repository):
- * a 40-byte text header with the name and the count of records up to the first end, then [dx, dy, code]
- * records and two end records.
- */
-function stcFile(records: number[][], count = records.length + 1): Buffer {
-	const header = Buffer.alloc(40, 0x20);
-	header.write(`DESIGN:square\tSTITCHES: ${String(count).padStart(5)}\n\r\0`, 0, 'latin1');
-	return Buffer.concat([header, Buffer.from([...records.flat(), 0, 0, 25, 0, 0, 25])]);
-}
 
 /** A needle picked before sewing, stitches, a jump, a second needle and a stitch. */
 const design = [
@@ -55,4 +51,11 @@ describe('STC reader', () => {
 		expect(stcFormat.detect!(unlabelled)).toBe(false);
 		expect(() => read(unlabelled)).toThrow(/does not start with "DESIGN:"/);
 	});
+});
+
+it("reads Star.DST's design written as STC back with every one of Star.DST's needle points, in order", () => {
+	const { bytes } = builtStars().find((file) => file.name === 'Star.stc')!;
+	const expected = needlePath(referenceEvents(loadFixture('Star.DST').commands));
+	expect(pointsMatched(expected, needlePath(patternEvents(read(bytes))), 1)).toBe(expected.length);
+	expect(detectFormat(bytes)).toBe('stc');
 });
