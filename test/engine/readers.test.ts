@@ -37,6 +37,13 @@ interface ReaderCase {
 
 const hex = (colour: number) => `#${colour.toString(16).padStart(6, '0')}`;
 const noThreads = () => [];
+/** The threads as pyembroidery lists them: colour, description and catalogue number. */
+const listedThreads = (fixture: Fixture) =>
+	fixture.expected.threads.map((thread): [string, string | undefined, string | undefined] => [
+		thread.hex,
+		thread.description ?? undefined,
+		thread.catalog ?? undefined,
+	]);
 
 const readerCases: ReaderCase[] = [
 	{
@@ -65,12 +72,7 @@ const readerCases: ReaderCase[] = [
 		fixture: 'Star.JEF',
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [
-				thread.hex,
-				thread.description ?? undefined,
-				thread.catalog ?? undefined,
-			]),
+		threads: listedThreads,
 	},
 	{
 		format: 'xxx',
@@ -85,24 +87,14 @@ const readerCases: ReaderCase[] = [
 		fixture: 'Star.HUS',
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [
-				thread.hex,
-				thread.description ?? undefined,
-				thread.catalog ?? undefined,
-			]),
+		threads: listedThreads,
 	},
 	{
 		format: 'pes',
 		fixture: 'Star.pes',
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [
-				thread.hex,
-				thread.description ?? undefined,
-				thread.catalog ?? undefined,
-			]),
+		threads: listedThreads,
 		also: (pattern, fixture) => expect(pattern.length).toBe(fixture.commands.length),
 	},
 	{
@@ -182,12 +174,7 @@ const readerCases: ReaderCase[] = [
 		fixture: 'Star.phb',
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [
-				thread.hex,
-				thread.description ?? undefined,
-				thread.catalog ?? undefined,
-			]),
+		threads: listedThreads,
 	},
 	{
 		format: 'phc',
@@ -196,12 +183,7 @@ const readerCases: ReaderCase[] = [
 		bytes: () => fixture('Star.phc'),
 		sameStitchCount: true,
 		colourChanges: (fixture) => fixture.expected.colorChanges,
-		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [
-				thread.hex,
-				thread.description ?? undefined,
-				thread.catalog ?? undefined,
-			]),
+		threads: listedThreads,
 	},
 	{
 		format: 'bro',
@@ -285,12 +267,7 @@ const readerCases: ReaderCase[] = [
 		},
 		sameStitchCount: false,
 		colourChanges: (fixture) => fixture.expected.colorChanges - 1,
-		threads: (fixture) =>
-			fixture.expected.threads.map((thread) => [
-				thread.hex,
-				thread.description ?? undefined,
-				thread.catalog ?? undefined,
-			]),
+		threads: listedThreads,
 	},
 	{
 		format: 'ksm',
