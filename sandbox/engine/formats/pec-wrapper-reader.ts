@@ -30,7 +30,7 @@ export interface PecWrapperLayout {
 const sectionGap = 2;
 /** The stitch section's colour count sits this far past the end of the section before it. */
 const colourListAfterSection = 14;
-/** The stitch header ends with two 16-bit words PEC marks with 0x9 in their top nibble. */
+/** The stitch header ends with two 16-bit words: 0x9000 plus where the first stitch lies from the design's corner. */
 const offsetWordMark = 0x90;
 
 interface Located {

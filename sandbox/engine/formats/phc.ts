@@ -1,7 +1,8 @@
 /**
  * Brother PHC: the PHB layout with a shorter label field and a longer stitch header. pyembroidery and
- * libembroidery follow a pointer that leads outside Star.phc; these offsets are the ones its sections
- * declare (section lengths lead from one to the next, and the stitch section repeats the colour list).
+ * libembroidery add the byte at 0x2b (the "." ending the copyright line most writers put there, a space in
+ * Star.phc's label) to a 16-bit pointer, which leads outside Star.phc; the lengths the sections declare
+ * lead to the stitches in every PHC seen (Star.phc and two files of another writer).
  */
 import type { FormatModule } from './format';
 import { looksLikePecWrapper, readPecWrapper, type PecWrapperLayout } from './pec-wrapper-reader';
