@@ -13,6 +13,7 @@ import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
 import { Command, type Pattern } from '../../sandbox/engine/pattern';
 import { detectFormat, findModule, readPattern, writePattern } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
+import { builtStars } from './support/builtFiles';
 import { starSampleNames } from './support/starSamples';
 
 const readers = formatModules.filter((module) => module.read);
@@ -30,9 +31,13 @@ interface Sample {
 	bytes: Uint8Array;
 }
 
-/** The shared Star files, and the star as every writer writes it (the only samples of PEC and VP3). */
+/**
+ * The shared Star files, the star built in the layout of formats without a shared sample, and the star as
+ * every writer writes it (the only samples of PEC and VP3).
+ */
 const samples: Sample[] = [
 	...starSampleNames().map((name) => ({ name, bytes: new Uint8Array(fixture(name)) })),
+	...builtStars().map(({ name, bytes }) => ({ name: name.replace('Star.', 'Star-built.'), bytes })),
 	...formatModules
 		.filter((module) => module.write)
 		.map((module) => ({

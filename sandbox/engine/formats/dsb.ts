@@ -3,7 +3,13 @@
  * has them: [control, |dy|, |dx|], the control's 0x40 pointing dy down and 0x20 dx left, its low five
  * bits saying stitch (0), jump (1), trim (7), stop (8), needle 1-15 (9-23) or end (24).
  */
-import { expectDeclaredRecords, hasTajimaHeader, headerSize, headerThreads } from './dst-reader';
+import {
+	expectDeclaredRecords,
+	expectTajimaHeader,
+	hasTajimaHeader,
+	headerSize,
+	headerThreads,
+} from './dst-reader';
 import type { FormatModule } from './format';
 import { recordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
@@ -17,6 +23,7 @@ import {
 
 function readDsb(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSB');
+	expectTajimaHeader(bytes, 'Barudan DSB');
 	decodeBarudanRecords(bytes, headerSize, builder);
 	const pattern = builder.finish();
 	expectDeclaredRecords(bytes, pattern, 'DSB');

@@ -147,10 +147,7 @@ export function decodeTajimaRecords(
 
 export function readDst(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
-	if (!hasTajimaHeader(bytes))
-		throw new UnreadableSourceError(
-			'The file is not Tajima DST: it does not start with a Tajima header (LA:, ST: and CO: fields).',
-		);
+	expectTajimaHeader(bytes, 'Tajima DST');
 	if (decodeTajimaRecords(bytes, headerSize, builder) + 3 > bytes.length)
 		throw new UnreadableSourceError('The DST records end without the END record.');
 	const pattern = builder.finish();
@@ -170,6 +167,14 @@ export function expectDeclaredRecords(bytes: Uint8Array, pattern: Pattern, label
 		throw new UnreadableSourceError(
 			`The ${label} file is damaged: its header declares ${Number(declared)} records, but its records ` +
 				`end after ${pattern.length} entries.`,
+		);
+}
+
+/** Throws unless the file starts with a Tajima-style header, as DST, DSB and DSZ files do. */
+export function expectTajimaHeader(bytes: Uint8Array, label: string): void {
+	if (!hasTajimaHeader(bytes))
+		throw new UnreadableSourceError(
+			`The file is not ${label}: it does not start with a Tajima header (LA:, ST: and CO: fields).`,
 		);
 }
 

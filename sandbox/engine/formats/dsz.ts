@@ -7,7 +7,13 @@
 import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
-import { expectDeclaredRecords, hasTajimaHeader, headerSize, headerThreads } from './dst-reader';
+import {
+	expectDeclaredRecords,
+	expectTajimaHeader,
+	hasTajimaHeader,
+	headerSize,
+	headerThreads,
+} from './dst-reader';
 import type { FormatModule } from './format';
 
 const recordFlag = 0x80;
@@ -102,6 +108,7 @@ export function zskRecordsFit(bytes: Uint8Array, start: number): boolean {
 
 function readDsz(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSZ');
+	expectTajimaHeader(bytes, 'ZSK DSZ');
 	decodeZskRecords(bytes, headerSize, builder, 'DSZ');
 	const pattern = builder.finish();
 	expectDeclaredRecords(bytes, pattern, 'DSZ');
