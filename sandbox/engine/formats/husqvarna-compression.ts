@@ -31,8 +31,8 @@ class BitReader {
 	readonly data: Uint8Array;
 
 	constructor(source: Uint8Array) {
-		// Three zero bytes of padding let a 16-bit peek near the end go without bounds checks.
-		this.data = new Uint8Array(source.length + 3);
+		// Zero bytes of padding let a peek of up to 32 bits near the end go without bounds checks.
+		this.data = new Uint8Array(source.length + 4);
 		this.data.set(source);
 		this.totalBits = source.length * 8;
 	}
@@ -262,17 +262,30 @@ class StreamExpander {
 		const literalEntries = firstCopyToken << 5;
 		let position = reader.position;
 		let left = this.tokensLeft;
-		while (left > 0 && written < size) {
-			const at = position >>> 3;
-			const bits =
-				(((data[at] << 16) | (data[at + 1] << 8) | data[at + 2]) >>> (8 - (position & 7))) & 0xffff;
-			const entry = fast[bits >>> shift];
+		// A 32-bit window of the bits from `position` on, topped up a byte at a time.
+		let next = (position >>> 3) + 4;
+		let window =
+			((data[next - 4] << 24) | (data[next - 3] << 16) | (data[next - 2] << 8) | data[next - 1]) <<
+			(position & 7);
+		let available = 32 - (position & 7);
+		const last = written + Math.min(left, size - written);
+		const first = written;
+		while (written < last) {
+			while (available <= 24) {
+				window |= data[next++] << (24 - available);
+				available += 8;
+			}
+			const entry = fast[(window >>> 16) >>> shift];
 			if (entry < 0 || entry >= literalEntries) break;
-			position += entry & 31;
-			if (position > totalBits) throw new CompressedStreamError('it ends early');
+			const length = entry & 31;
+			position += length;
+			window <<= length;
+			available -= length;
 			output[written++] = entry >>> 5;
-			left--;
 		}
+		// Checked once: past the stream's end the window reads zeros, and what they decode to is refused here.
+		if (position > totalBits) throw new CompressedStreamError('it ends early');
+		left -= written - first;
 		reader.position = position;
 		this.tokensLeft = left;
 		return written;
