@@ -203,50 +203,46 @@ class StreamExpander {
 		return length;
 	}
 
+	/** A table's symbol count, its lengths cleared; a count of 0 is a one-symbol table, read here. */
+	private tableSize(code: PrefixCode, countBits: number): number {
+		const count = this.reader.read(countBits);
+		if (count === 0) code.useSingle(this.reader.read(countBits));
+		else this.scratch.fill(0, 0, count);
+		return count;
+	}
+
 	private loadLengthCode(): void {
-		const count = this.reader.read(5);
-		if (count === 0) {
-			this.lengthCode.useSingle(this.reader.read(5));
-			return;
-		}
-		const lengths = this.scratch.fill(0, 0, count);
+		const count = this.tableSize(this.lengthCode, 5);
+		if (count === 0) return;
 		for (let index = 0; index < count; index++) {
 			if (index === 3) {
 				index += this.reader.read(2);
 				if (index >= count) throw new CompressedStreamError('its code-length table overruns');
 			}
-			lengths[index] = this.codeLength();
+			this.scratch[index] = this.codeLength();
 		}
-		this.lengthCode.build(lengths, count);
+		this.lengthCode.build(this.scratch, count);
 	}
 
 	private loadTokenCode(): void {
-		const count = this.reader.read(9);
-		if (count === 0) {
-			this.tokenCode.useSingle(this.reader.read(9));
-			return;
-		}
-		const lengths = this.scratch.fill(0, 0, count);
+		const count = this.tableSize(this.tokenCode, 9);
+		if (count === 0) return;
 		let index = 0;
 		while (index < count) {
 			const symbol = this.lengthCode.decode(this.reader);
 			if (symbol === 0) index += 1;
 			else if (symbol === 1) index += 3 + this.reader.read(4);
 			else if (symbol === 2) index += 20 + this.reader.read(9);
-			else lengths[index++] = symbol - 2;
+			else this.scratch[index++] = symbol - 2;
 		}
-		this.tokenCode.build(lengths, count);
+		this.tokenCode.build(this.scratch, count);
 	}
 
 	private loadDistanceCode(): void {
-		const count = this.reader.read(5);
-		if (count === 0) {
-			this.distanceCode.useSingle(this.reader.read(5));
-			return;
-		}
-		const lengths = this.scratch.fill(0, 0, count);
-		for (let index = 0; index < count; index++) lengths[index] = this.codeLength();
-		this.distanceCode.build(lengths, count);
+		const count = this.tableSize(this.distanceCode, 5);
+		if (count === 0) return;
+		for (let index = 0; index < count; index++) this.scratch[index] = this.codeLength();
+		this.distanceCode.build(this.scratch, count);
 	}
 
 	/**

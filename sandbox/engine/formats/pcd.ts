@@ -3,11 +3,7 @@
  * (pfaff-creative-reader.ts). It has no magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import {
-	looksLikePfaffCreative,
-	readPfaffCreative,
-	type PfaffCreativeVariant,
-} from './pfaff-creative-reader';
+import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaff-creative-reader';
 
 export const pcdVariant: PfaffCreativeVariant = {
 	label: 'PCD',
@@ -30,10 +26,5 @@ export const pcdFormat: FormatModule = {
 			'middle rather than placed in the hoop; its colours, where it has any, are plain RGB values, and it ' +
 			'has no trim code. PCD has no magic: the file is recognised by its whole structure.',
 	},
-	detect: (bytes) => looksLikePfaffCreative(bytes, pcdVariant),
-	/** No magic, but a version byte, its hoop code, a colour list and records that must fill the file. */
-	detectionStrength: 2,
-	read: (bytes) => readPfaffCreative(bytes, pcdVariant),
-	// Read only: no design is written as PCD, so no hoop is checked for it.
-	largestHoop: null,
+	...pfaffCreativeReading(pcdVariant),
 };

@@ -3,11 +3,7 @@
  * (pfaff-creative-reader.ts). It has no magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import {
-	looksLikePfaffCreative,
-	readPfaffCreative,
-	type PfaffCreativeVariant,
-} from './pfaff-creative-reader';
+import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaff-creative-reader';
 import { pcsVariant } from './pcs';
 
 export const pcmVariant: PfaffCreativeVariant = {
@@ -30,10 +26,5 @@ export const pcmFormat: FormatModule = {
 			'not the threads the design was made with), and has no trim code. PCM has no magic: the file is ' +
 			'recognised by its whole structure.',
 	},
-	detect: (bytes) => looksLikePfaffCreative(bytes, pcmVariant),
-	/** No magic, but a version byte, a hoop code, chart places and records that must fill the file. */
-	detectionStrength: 2,
-	read: (bytes) => readPfaffCreative(bytes, pcmVariant),
-	// Read only: no design is written as PCM, so no hoop is checked for it.
-	largestHoop: null,
+	...pfaffCreativeReading(pcmVariant),
 };

@@ -4,11 +4,7 @@
  * magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import {
-	looksLikePfaffCreative,
-	readPfaffCreative,
-	type PfaffCreativeVariant,
-} from './pfaff-creative-reader';
+import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaff-creative-reader';
 
 /** Hoop 2 is the 80 x 80 mm hoop, 3 the 120 x 115 mm one (Star.PCS's, centred at (60, 57.5) mm). */
 export const pcsVariant: PfaffCreativeVariant = {
@@ -34,10 +30,5 @@ export const pcsFormat: FormatModule = {
 			'Read only. PCS keeps at most 16 colours as plain RGB values, without thread names, and has no trim ' +
 			'code, so trims are not marked. PCS has no magic: the file is recognised by its whole structure.',
 	},
-	detect: (bytes) => looksLikePfaffCreative(bytes, pcsVariant),
-	/** No magic, but a version byte, a hoop code, a colour list and records that must fill the file exactly. */
-	detectionStrength: 2,
-	read: (bytes) => readPfaffCreative(bytes, pcsVariant),
-	// Read only: no design is written as PCS, so no hoop is checked for it.
-	largestHoop: null,
+	...pfaffCreativeReading(pcsVariant),
 };

@@ -13,6 +13,7 @@
  * unknown size (PCD's and PCQ's), the design is centred on its own extents instead.
  */
 import { Command, Pattern, threadOf, type Thread } from '../pattern';
+import type { FormatModule } from './format';
 import { pcmThreadChart } from '../threads/pcm-threads';
 import { ByteCursor } from './binary-io';
 
@@ -194,4 +195,19 @@ export function readPfaffCreative(bytes: Uint8Array, variant: PfaffCreativeVaria
 	if (threads.length === 0 && palette.length > 0) threads.push(threadOf({ color: palette[0] }));
 	pattern.threads = threads;
 	return pattern;
+}
+
+/**
+ * The reading half of a member's format module: none has a magic, so detection is by structure (strength
+ * 2) and the registry takes a file only where the strict reader reads all of it. Read only, so no hoop.
+ */
+export function pfaffCreativeReading(
+	variant: PfaffCreativeVariant,
+): Pick<FormatModule, 'detect' | 'detectionStrength' | 'read' | 'largestHoop'> {
+	return {
+		detect: (bytes) => looksLikePfaffCreative(bytes, variant),
+		detectionStrength: 2,
+		read: (bytes) => readPfaffCreative(bytes, variant),
+		largestHoop: null,
+	};
 }
