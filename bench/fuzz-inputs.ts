@@ -123,11 +123,7 @@ const interesting = [0x00, 0xff, 0x7f, 0x80, 0x7d, 0x7e, 0xfe, 0x01, 0xf3, 0x8f,
 const extremes = [0, 1, 0xff, 0xffff, 0x7fff, 0x8000, 0x7fffffff, 0xffffffff, 0x80000000];
 
 /** One mutation; returns its name. */
-export function mutate(
-	random: Random,
-	bytes: Uint8Array,
-	seeds: Uint8Array[],
-): [Uint8Array, string] {
+function mutate(random: Random, bytes: Uint8Array, seeds: Uint8Array[]): [Uint8Array, string] {
 	const copy = (): Uint8Array => new Uint8Array(bytes);
 	switch (random.int(0, 7)) {
 		case 0: {
@@ -196,6 +192,22 @@ export function mutate(
 	}
 }
 
+/** One to three mutations of `bytes` (splices take their other half from `seeds`), and their names. */
+export function mutatedCopy(
+	random: Random,
+	bytes: Uint8Array,
+	seeds: Uint8Array[],
+): { bytes: Uint8Array; steps: string } {
+	let mutated = bytes;
+	const steps: string[] = [];
+	for (let n = random.int(1, 3); n > 0; n--) {
+		const [next, step] = mutate(random, mutated, seeds);
+		mutated = next;
+		steps.push(step);
+	}
+	return { bytes: mutated, steps: steps.join(', ') };
+}
+
 export interface Seed {
 	name: string;
 	extension: string;
@@ -246,17 +258,11 @@ export function* embroideryFiles(count: number, seed: number): Generator<FuzzFil
 		const roll = random.next();
 		if (roll < 0.7) {
 			const base = random.pick(seeds);
-			let bytes = base.bytes;
-			const steps: string[] = [];
-			for (let n = random.int(1, 3); n > 0; n--) {
-				const [next, step] = mutate(random, bytes, seedBytes);
-				bytes = next;
-				steps.push(step);
-			}
+			const { bytes, steps } = mutatedCopy(random, base.bytes, seedBytes);
 			yield {
 				name: `fuzz-${i}.${base.extension}`,
 				bytes,
-				origin: `mutated ${base.name}: ${steps.join(', ')}`,
+				origin: `mutated ${base.name}: ${steps}`,
 			};
 		} else if (roll < 0.85) {
 			const format = random.pick(writable);

@@ -17,7 +17,7 @@ import {
 	readPattern,
 	writePattern,
 } from '../sandbox/engine';
-import { mutate, randomSource, seedFiles } from './fuzz-inputs';
+import { mutatedCopy, randomSource, seedFiles } from './fuzz-inputs';
 
 export interface ReaderFuzzRow {
 	format: string;
@@ -61,16 +61,10 @@ export function fuzzReaders(perFormat: number, seed: number): ReaderFuzzRow[] {
 		};
 		for (let i = 0; i < perFormat && own.length > 0; i++) {
 			const base = random.pick(own);
-			let bytes = base.bytes;
-			const steps: string[] = [];
-			for (let n = random.int(1, 3); n > 0; n--) {
-				const [next, step] = mutate(random, bytes, ownBytes);
-				bytes = next;
-				steps.push(step);
-			}
+			const { bytes, steps } = mutatedCopy(random, base.bytes, ownBytes);
 			const name = `fuzz-${i}.${format.extension}`;
 			const started = performance.now();
-			convertAsAJobWould(row, bytes, name, format.format, `${base.name}: ${steps.join(', ')}`);
+			convertAsAJobWould(row, bytes, name, format.format, `${base.name}: ${steps}`);
 			row.slowestMs = Math.max(row.slowestMs, performance.now() - started);
 			row.files++;
 		}
