@@ -180,10 +180,11 @@ export function readPfaffCreative(bytes: Uint8Array, variant: PfaffCreativeVaria
 			fromCornerY < -hoopMargin ||
 			fromCornerY > fieldHeight - hoopMargin
 		) {
+			const distance = Math.round(Math.max(Math.abs(fromCornerX), Math.abs(fromCornerY)) / 10);
 			cursor.fail(
 				hoop
 					? `the record at byte ${at} lies outside the ${hoop.width / 10} x ${hoop.height / 10} mm hoop`
-					: `the record at byte ${at} lies ${Math.round(Math.max(Math.abs(fromCornerX), Math.abs(fromCornerY)) / 10)} mm from the hoop's corner`,
+					: `the record at byte ${at} lies ${distance} mm from the hoop's corner`,
 			);
 		}
 		x = fromCornerX - centreX;
