@@ -117,19 +117,20 @@ describe.each(samples)('$name', ({ name, bytes }) => {
 describe('fuzzed bytes', () => {
 	const seeds = samples.filter(({ name }) => ownFormats(name).length > 0);
 
-	it('never detect as a format they do not read as whole', () => {
+	it('never detect, under any name, as a format without a magic they do not read as whole', () => {
 		fc.assert(
 			fc.property(
 				fc.constantFrom(...seeds),
 				fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 24 }),
 				fc.option(fc.nat(), { nil: undefined }),
-				({ bytes }, changes, cut) => {
+				fc.constantFrom('design', ...readers.map((module) => `design.${module.info.extension}`)),
+				({ bytes }, changes, cut, fileName) => {
 					const mutated = bytes.slice(
 						0,
 						cut === undefined ? bytes.length : 1 + (cut % bytes.length),
 					);
 					for (const [at, value] of changes) mutated[at % mutated.length] = value;
-					const format = detectFormat(mutated, 'design');
+					const format = detectFormat(mutated, fileName);
 					if (format === null) return;
 					const error = refusalOf(() => findModule(format)!.read!(mutated));
 					// A format with a magic may still find the file damaged: the job then fails, it never completes.
