@@ -10,6 +10,7 @@ import { Command, Pattern } from '../../sandbox/engine/pattern';
 import type { Thread } from '../../sandbox/engine/pattern';
 import { fixture } from '../support/embroideryFiles';
 import { compareEvents, countKind, patternEvents } from './support/referenceDecoding';
+import { builtStars } from './support/builtFiles';
 import { starSampleNames } from './support/starSamples';
 import type { EventOptions } from './support/referenceDecoding';
 
@@ -78,18 +79,28 @@ function expectColoursKept(source: Pattern, back: Pattern, target: string): void
 	expect(rgb(again.threads)).toEqual(rgb(back.threads));
 }
 
-/** Every shared sample of a readable format, by the format its extension names. */
-const fixtureCases = starSampleNames()
-	.map((name) => {
+/**
+ * Every shared sample of a readable format, and the star built in the layout of formats without one, by the
+ * format its extension names.
+ */
+const fixtureCases = [
+	...starSampleNames().map((name) => ({ name, bytes: new Uint8Array(fixture(name)) })),
+	...builtStars(),
+]
+	.map(({ name, bytes }) => {
 		const extension = name.split('.').pop()!.toLowerCase();
-		return { name, source: formats.find((format) => format.extension === extension)?.format };
+		return {
+			name,
+			bytes,
+			source: formats.find((format) => format.extension === extension)?.format,
+		};
 	})
-	.filter((sample): sample is { name: string; source: string } =>
+	.filter((sample): sample is { name: string; bytes: Uint8Array; source: string } =>
 		Boolean(sample.source && readable.has(sample.source)),
 	);
 
-describe.each(fixtureCases)('$name', ({ name, source }) => {
-	const original = readPattern(fixture(name), source);
+describe.each(fixtureCases)('$name', ({ bytes, source }) => {
+	const original = readPattern(bytes, source);
 
 	it.each(writable)(`converts to %s and back with every needle position kept`, (target) => {
 		const written = writePattern(original, target);
