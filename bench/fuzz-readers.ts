@@ -18,6 +18,7 @@ import {
 	writePattern,
 } from '../sandbox/engine';
 import { mutatedCopy, randomSource, seedFiles } from './fuzz-inputs';
+import { fixed, printTable } from './support/table';
 
 export interface ReaderFuzzRow {
 	format: string;
@@ -107,38 +108,36 @@ function convertAsAJobWould(
 }
 
 export function printReaderTable(rows: ReaderFuzzRow[]): void {
-	const header = [
-		'format',
-		'seeds',
-		'files',
-		'refused',
-		'failed',
-		'completed',
-		'crashes',
-		'misreads',
-	];
-	const lines = [
-		'Mutated files per reader (detection, read, measure, write as a job does them):',
-		`  ${header.map((cell) => cell.padStart(9)).join('')}  slowest`,
-		...rows.map(
-			(row) =>
-				`  ${[
-					row.format,
-					row.seeds,
-					row.files,
-					row.refused,
-					row.failedCleanly,
-					row.completed,
-					row.crashes,
-					row.misreads,
-				]
-					.map((cell) => String(cell).padStart(9))
-					.join('')}  ${row.slowestMs.toFixed(1)} ms` +
-				(row.seeds === 0 ? '  (no sample to mutate)' : ''),
-		),
-		...rows.flatMap((row) => row.examples.map((example) => `  ${row.format}: ${example}`)),
-	];
-	console.log(lines.join('\n'));
+	printTable(
+		'Mutated files per reader (detection, read, measure and write, as a job does them)',
+		[
+			'format',
+			'seeds',
+			'files',
+			'refused',
+			'failed',
+			'completed',
+			'crashes',
+			'misreads',
+			'slowest ms',
+		],
+		rows.map((row) => [
+			row.format,
+			row.seeds,
+			row.files,
+			row.refused,
+			row.failedCleanly,
+			row.completed,
+			row.crashes,
+			row.misreads,
+			row.seeds === 0 ? 'no sample to mutate' : fixed(row.slowestMs, 1),
+		]),
+		[
+			'refused: at upload (422); failed: detected as its own format, then refused by the engine;',
+			"crashes: any error but the engine's own; misreads: completed as a format other than its own.",
+			...rows.flatMap((row) => row.examples.map((example) => `${row.format}: ${example}`)),
+		],
+	);
 }
 
 /** True when every reader met its count with no crash and no misread. */
