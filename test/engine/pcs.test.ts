@@ -13,6 +13,8 @@ import {
 	type PfaffCreativeVariant,
 } from '../../sandbox/engine/formats/pfaff-creative-reader';
 import { Command } from '../../sandbox/engine/pattern';
+import { detectFormat } from '../../sandbox/engine/registry';
+import { pfaffStar } from './support/builtFiles';
 import { needlePath, pointsMatched } from './support/needlePath';
 import { loadFixture, patternEvents, referenceEvents } from './support/referenceDecoding';
 
@@ -225,6 +227,32 @@ describe('PCM, PCD and PCQ readers', () => {
 			expect(() => readPfaffCreative(pfaffFile(3, [], square.slice(1)), variant)).toThrow(
 				/hoop code 3/,
 			);
+		},
+	);
+
+	it.each([
+		['pcd', pcdVariant],
+		['pcq', pcqVariant],
+		['pcm', pcmVariant],
+	] as const)(
+		"reads Star.PCS built as %s, by content alone, as PCS's reader reads Star.PCS",
+		(format, variant) => {
+			const bytes = pfaffStar(format);
+			expect(detectFormat(bytes)).toBe(format);
+			const pcs = readPfaffCreative(loadFixture('Star.PCS').bytes, pcsVariant);
+			const pattern = readPfaffCreative(bytes, variant);
+			expect(Array.from(pattern.commands.subarray(0, pattern.length))).toEqual(
+				Array.from(pcs.commands.subarray(0, pcs.length)),
+			);
+			// PCD and PCQ centre the design on its extents, PCS and PCM on the hoop: the same points, moved as one.
+			const dx = pattern.xs[0] - pcs.xs[0];
+			const dy = pattern.ys[0] - pcs.ys[0];
+			expect(Math.max(Math.abs(dx), Math.abs(dy))).toBe(format === 'pcm' ? 0 : 1);
+			for (let i = 0; i < pattern.length; i++) {
+				expect(Math.abs(pattern.xs[i] - pcs.xs[i] - dx)).toBeLessThanOrEqual(1);
+				expect(Math.abs(pattern.ys[i] - pcs.ys[i] - dy)).toBeLessThanOrEqual(1);
+			}
+			expect(pattern.threads).toEqual(pcs.threads);
 		},
 	);
 

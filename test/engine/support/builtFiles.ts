@@ -1,6 +1,6 @@
 /**
- * Machine files of the formats that have no shared sample (JPX, EXY, NEW, STC), built from the layout their
- * real files show (two public files each, kept out of the repository): for their tests, and as the fuzz
+ * Machine files of the formats that have no shared sample (JPX, EXY, NEW, STC, PCD, PCQ, PCM), built from the
+ * layout their real files show (public files kept out of the repository): for their tests, and as the fuzz
  * bench's seeds, Star.DST's design in each of them.
  */
 import { patternBounds } from '../../../sandbox/engine/normalise';
@@ -99,6 +99,32 @@ function starMoves(): Move[] {
 	return moves;
 }
 
+/**
+ * Star.PCS as the other members of the Pfaff Creative family: with PCD's hoop code 0 or PCQ's 1, or as PCM,
+ * big-endian with its colours as places 0-15 of PCM's chart (Star.PCS lists exactly that chart's colours).
+ */
+export function pfaffStar(format: 'pcd' | 'pcq' | 'pcm'): Buffer {
+	const pcs = fixture('Star.PCS');
+	if (format !== 'pcm') {
+		const copy = Buffer.from(pcs);
+		copy[1] = format === 'pcd' ? 0 : 1;
+		return copy;
+	}
+	const colours = pcs.readUInt16LE(2);
+	const recordsAt = 4 + 4 * colours + 2;
+	const head = Buffer.alloc(4 + 2 * colours + 2);
+	head.set(pcs.subarray(0, 2));
+	head.writeUInt16BE(colours, 2);
+	for (let place = 0; place < colours; place++) head.writeUInt16BE(place, 4 + 2 * place);
+	head.writeUInt16BE(pcs.readUInt16LE(recordsAt - 2), 4 + 2 * colours);
+	const records = Buffer.from(pcs.subarray(recordsAt));
+	for (let at = 0; at + 9 <= records.length; at += 9) {
+		records.writeInt32BE(records.readInt32LE(at), at);
+		records.writeInt32BE(records.readInt32LE(at + 4), at + 4);
+	}
+	return Buffer.concat([head, records]);
+}
+
 const byte = (value: number) => value & 0xff;
 const newSigns = (dx: number, dy: number) => 0x80 | (dx < 0 ? 0x40 : 0) | (dy < 0 ? 0x20 : 0);
 
@@ -140,5 +166,8 @@ export function builtStars(): Array<{ name: string; bytes: Uint8Array }> {
 		{ name: 'Star.exy', bytes: exyFile(fixture('Star.DST')) },
 		{ name: 'Star.new', bytes: newFile(newRecords) },
 		{ name: 'Star.stc', bytes: stcFile(stcRecords) },
+		{ name: 'Star.pcd', bytes: pfaffStar('pcd') },
+		{ name: 'Star.pcq', bytes: pfaffStar('pcq') },
+		{ name: 'Star.pcm', bytes: pfaffStar('pcm') },
 	];
 }
