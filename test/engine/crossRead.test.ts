@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 
+import { fuzzReaders } from '../../bench/fuzz-readers';
 import { PatternTooLargeError, UnreadableSourceError } from '../../sandbox/engine/errors';
 import { formatModules } from '../../sandbox/engine/formats';
 import { countCommands, patternBounds } from '../../sandbox/engine/normalise';
@@ -141,6 +142,15 @@ describe('fuzzed bytes', () => {
 			),
 			{ numRuns: 400, seed: 31 },
 		);
+	});
+
+	it("never crash a reader or complete as another format: bench:fuzz's per-format table, 40 files a format", () => {
+		const rows = fuzzReaders(40, 31);
+		expect(rows.map((row) => row.format).sort()).toEqual(
+			readers.map((module) => module.info.format).sort(),
+		);
+		for (const row of rows)
+			expect([row.format, row.crashes, row.misreads, row.examples]).toEqual([row.format, 0, 0, []]);
 	});
 
 	it('never detect, written anew, as anything but the format written', () => {
