@@ -4,38 +4,16 @@ import { expFormat } from '../../sandbox/engine/formats/exp';
 import { Command } from '../../sandbox/engine/pattern';
 import { detectFormat } from '../../sandbox/engine/registry';
 import { fixture } from '../support/embroideryFiles';
+import { emdStar } from './support/builtFiles';
 import { entriesOf, patternEvents } from './support/referenceDecoding';
 import { otherStarSamples } from './support/starSamples';
 
 const read = emdFormat.read!;
 const exp = new Uint8Array(fixture('Star.EXP'));
 
-/**
- * Star.EXP rewritten record by record as EMD lays records out: the same 2-byte stitches, EXP's
- * colour change as 0x80 0x2A plus a move, its jumps as 0x80 0x80 moves, its trims as 0x80 0xAD,
- * after a 48-byte header and before the end command.
- */
-function starAsEmd(): Uint8Array {
-	const out: number[] = new Array(0x30).fill(0);
-	for (let offset = 0; offset + 2 <= exp.length; ) {
-		const [b0, b1, b2, b3] = exp.subarray(offset, offset + 4);
-		if (b0 !== 0x80) {
-			out.push(b0, b1);
-			offset += 2;
-			continue;
-		}
-		if (b1 === 0x01) out.push(0x80, 0x2a, 0x80, 0x80, b2, b3);
-		else if (b1 === 0x80) out.push(0x80, 0xad);
-		else out.push(0x80, 0x80, b2, b3);
-		offset += 4;
-	}
-	out.push(0x80, 0xfd);
-	return new Uint8Array(out);
-}
-
 describe('EMD reader', () => {
 	it('reads the same stitches, moves and colour change as the EXP records they were built from', () => {
-		const bytes = starAsEmd();
+		const bytes = emdStar();
 		expect(patternEvents(read(bytes))).toEqual(patternEvents(expFormat.read!(exp)));
 		expect(detectFormat(bytes, 'star.emd')).toBe('emd');
 	});
@@ -57,7 +35,7 @@ describe('EMD reader', () => {
 	});
 
 	it('refuses an unknown command, an end command before the last record, or a cut move', () => {
-		const bytes = starAsEmd();
+		const bytes = emdStar();
 		const unknown = bytes.slice();
 		unknown.set([0x80, 0x11], 0x30 + 20);
 		const early = bytes.slice();

@@ -1,7 +1,7 @@
 /**
- * Machine files of the formats that have no shared sample (JPX, EXY, NEW, STC, PCD, PCQ, PCM), built from the
- * layout their real files show (public files kept out of the repository): for their tests, and as the fuzz
- * bench's seeds, Star.DST's design in each of them.
+ * Machine files of the formats that have no shared sample (JPX, EXY, NEW, STC, PCD, PCQ, PCM, FXY, EMD), built
+ * from the layout their real files show or their description (public files kept out of the repository): for
+ * their tests, and as the fuzz bench's seeds, Star.DST's design in each of them.
  */
 import { patternBounds } from '../../../sandbox/engine/normalise';
 import { Command } from '../../../sandbox/engine/pattern';
@@ -125,6 +125,37 @@ export function pfaffStar(format: 'pcd' | 'pcq' | 'pcm'): Buffer {
 	return Buffer.concat([head, records]);
 }
 
+/** An FXY file: a 256-byte header (none of it read), then ZSK's records as DSZ holds them after its 512. */
+export function fxyFile(records: Uint8Array = fixture('Star.DSZ').subarray(512)): Uint8Array {
+	const bytes = new Uint8Array(256 + records.length);
+	bytes.set(records, 256);
+	return bytes;
+}
+
+/**
+ * Star.EXP rewritten record by record as EMD lays records out: the same 2-byte stitches, EXP's colour change
+ * as 0x80 0x2A plus a move, its jumps as 0x80 0x80 moves, its trims as 0x80 0xAD, after a 48-byte header and
+ * before the end command.
+ */
+export function emdStar(): Uint8Array {
+	const exp = fixture('Star.EXP');
+	const out: number[] = new Array(0x30).fill(0);
+	for (let offset = 0; offset + 2 <= exp.length; ) {
+		const [b0, b1, b2, b3] = exp.subarray(offset, offset + 4);
+		if (b0 !== 0x80) {
+			out.push(b0, b1);
+			offset += 2;
+			continue;
+		}
+		if (b1 === 0x01) out.push(0x80, 0x2a, 0x80, 0x80, b2, b3);
+		else if (b1 === 0x80) out.push(0x80, 0xad);
+		else out.push(0x80, 0x80, b2, b3);
+		offset += 4;
+	}
+	out.push(0x80, 0xfd);
+	return new Uint8Array(out);
+}
+
 const byte = (value: number) => value & 0xff;
 const newSigns = (dx: number, dy: number) => 0x80 | (dx < 0 ? 0x40 : 0) | (dy < 0 ? 0x20 : 0);
 
@@ -169,5 +200,7 @@ export function builtStars(): Array<{ name: string; bytes: Uint8Array }> {
 		{ name: 'Star.pcd', bytes: pfaffStar('pcd') },
 		{ name: 'Star.pcq', bytes: pfaffStar('pcq') },
 		{ name: 'Star.pcm', bytes: pfaffStar('pcm') },
+		{ name: 'Star.fxy', bytes: fxyFile() },
+		{ name: 'Star.emd', bytes: emdStar() },
 	];
 }
