@@ -141,7 +141,7 @@ export function printReadSpeed(design: Pattern): void {
 		]),
 		[
 			'x DST: rounds of this reader and the DST reader taken in turn, the fastest of each.',
-			'Star sample: formats without a shared one (JPX, EXY, NEW, STC) read Star.DST built in their layout.',
+			'Star sample: formats without a shared one read Star.DST built in their layout (builtFiles.ts).',
 			withPython
 				? 'pyembroidery: the same Star samples read by the copy in PYEMBROIDERY_DIR, with python3.'
 				: 'Set PYEMBROIDERY_DIR to a local copy of pyembroidery to see its read times beside.',
