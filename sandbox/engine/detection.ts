@@ -1,9 +1,9 @@
 /**
  * Which format an uploaded machine file is. A format with a magic (detection strength 3) claims a file
  * its check accepts, whatever the file's name; a format without one fits only where nothing with a magic
- * claims the file and its reader takes the whole file. Among the formats that fit, the name's extension
- * decides; a file that fits none, or not the format its name says, or several when its name says none,
- * is refused rather than guessed.
+ * claims the file, its reader takes the whole file and the file's name names it (a colour list or an
+ * unknown format named .inf or .t03 can pass as EXP records); a file that fits none, or not the format
+ * its name says, is refused rather than guessed.
  */
 import { PatternTooLargeError } from './errors';
 import { formatModules } from './formats';
@@ -77,10 +77,19 @@ export function identifyFormat(bytes: Uint8Array, fileName?: string): Identifica
 		return { format, warning: fileName ? nameWarning(fileName, format) : null };
 	}
 	const { fits, misfits } = fitsWithoutMagic(modules, bytes);
-	const fit = named.length > 0 ? fits.find((module) => named.includes(module)) : fits[0];
-	if (fit && (named.length > 0 || fits.length === 1))
-		return { format: fit.info.format, warning: null };
+	const fit = chosenFit(fits, named, fileName);
+	if (fit) return { format: fit.info.format, warning: null };
 	return { format: null, refusal: refusal(named, fits, misfits) };
+}
+
+/** The fitting format a file's name names; a nameless file (the engine's own callers) takes a sole fit. */
+function chosenFit(
+	fits: FormatModule[],
+	named: FormatModule[],
+	fileName: string | undefined,
+): FormatModule | undefined {
+	if (fileName === undefined) return fits.length === 1 ? fits[0] : undefined;
+	return fits.find((module) => named.includes(module));
 }
 
 /** The formats without a magic that read the whole file, and why each other one that looked did not. */
@@ -110,10 +119,10 @@ function refusal(
 			`its name says ${labels(named)}, but its content is not ${labels(named)}` +
 			(fits.length > 0 ? ` (it would read as ${labels(fits)})` : '')
 		);
-	if (fits.length > 1)
+	if (fits.length > 0)
 		return (
-			`its content could be ${labels(fits)}, and its name does not say which: give the file ` +
-			`its machine's extension (${fits.map((module) => `.${module.info.extension}`).join(' or ')})`
+			`its content has no signature and could be ${labels(fits)}, but its name does not say so: give ` +
+			`the file its machine's extension (${fits.map((module) => `.${module.info.extension}`).join(' or ')})`
 		);
 	const tries = [...misfits].map(([module, why]) => `as ${module.info.label}: ${why}`);
 	return (
