@@ -1,8 +1,9 @@
 /**
- * Conversion benchmark: generated designs of 10k, 100k and 1M stitches, converted between every
- * readable and every writable format (read the source bytes, write the target). Prints the median
- * time of a few runs and the memory the conversion holds at its peak (heap + array buffers after
- * reading and after writing, over a garbage-collected baseline).
+ * Conversion benchmark: first every reader's time per stitch against DST's (read-speed.ts); then
+ * generated designs of 10k, 100k and 1M stitches, converted between every readable and every writable
+ * format (read the source bytes, write the target). Prints the median time of a few runs and the memory
+ * the conversion holds at its peak (heap + array buffers after reading and after writing, over a
+ * garbage-collected baseline).
  * Run: npx tsx bench/engine-convert.ts [stitches]   (or npm run bench:engine)
  */
 import { cpus, loadavg } from 'node:os';
@@ -11,6 +12,7 @@ import { runInNewContext } from 'node:vm';
 
 import { listFormats, readPattern, writePattern } from '../sandbox/engine';
 import { Command, Pattern } from '../sandbox/engine/pattern';
+import { printReadSpeed } from './read-speed';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -110,6 +112,7 @@ function main(): void {
 			.map((load) => load.toFixed(1))
 			.join(' ')} on ${cpus().length} cores (wall times stretch under load)`,
 	);
+	printReadSpeed(generatedDesign(100_000));
 	for (const stitches of sizes) {
 		const design = generatedDesign(stitches);
 		const runs = stitches >= 1_000_000 ? 3 : 7;

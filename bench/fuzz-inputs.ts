@@ -9,6 +9,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 import { Command, Pattern, listFormats, writePattern } from '../sandbox/engine';
+import { builtStars } from '../test/engine/support/builtFiles';
 import { fixturesDir } from '../test/support/embroideryFiles';
 
 export interface FuzzFile {
@@ -191,13 +192,29 @@ function mutate(random: Random, bytes: Uint8Array, seeds: Uint8Array[]): [Uint8A
 	}
 }
 
-interface Seed {
+/** One to three mutations of `bytes` (splices take their other half from `seeds`), and their names. */
+export function mutatedCopy(
+	random: Random,
+	bytes: Uint8Array,
+	seeds: Uint8Array[],
+): { bytes: Uint8Array; steps: string } {
+	let mutated = bytes;
+	const steps: string[] = [];
+	for (let n = random.int(1, 3); n > 0; n--) {
+		const [next, step] = mutate(random, mutated, seeds);
+		mutated = next;
+		steps.push(step);
+	}
+	return { bytes: mutated, steps: steps.join(', ') };
+}
+
+export interface Seed {
 	name: string;
 	extension: string;
 	bytes: Uint8Array;
 }
 
-function seedFiles(random: Random): Seed[] {
+export function seedFiles(random: Random): Seed[] {
 	const seeds: Seed[] = readdirSync(fixturesDir)
 		.filter((name) => !name.endsWith('.json') && !name.endsWith('.md'))
 		.map((name) => ({
@@ -205,6 +222,9 @@ function seedFiles(random: Random): Seed[] {
 			extension: name.split('.').pop()!.toLowerCase(),
 			bytes: new Uint8Array(readFileSync(join(fixturesDir, name))),
 		}));
+	// Formats without a shared sample get Star.DST's design built in their layout.
+	for (const { name, bytes } of builtStars())
+		seeds.push({ name, extension: name.split('.').pop()!.toLowerCase(), bytes });
 	// Every readable format gets written seeds too (PEC and VP3 have no fixture).
 	for (const format of readableFormats) {
 		if (!format.writable) continue;
@@ -238,17 +258,11 @@ export function* embroideryFiles(count: number, seed: number): Generator<FuzzFil
 		const roll = random.next();
 		if (roll < 0.7) {
 			const base = random.pick(seeds);
-			let bytes = base.bytes;
-			const steps: string[] = [];
-			for (let n = random.int(1, 3); n > 0; n--) {
-				const [next, step] = mutate(random, bytes, seedBytes);
-				bytes = next;
-				steps.push(step);
-			}
+			const { bytes, steps } = mutatedCopy(random, base.bytes, seedBytes);
 			yield {
 				name: `fuzz-${i}.${base.extension}`,
 				bytes,
-				origin: `mutated ${base.name}: ${steps.join(', ')}`,
+				origin: `mutated ${base.name}: ${steps}`,
 			};
 		} else if (roll < 0.85) {
 			const format = random.pick(writable);

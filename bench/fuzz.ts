@@ -1,9 +1,10 @@
 /**
- * npm run bench:fuzz [files] [artworks] [seed]: mutated and generated embroidery files and hostile artworks
- * through the real job path. The sandbox runs as its own process (`sandbox/cli.ts`); every file is sent
- * with POST /jobs (10 a request) and followed with GET /jobs until its job ends. The report: jobs,
- * inputs not accounted for, crashes, jobs left non-terminal, the sandbox's peak RSS, the slowest job and
- * leftover temporary files.
+ * npm run bench:fuzz [files] [artworks] [seed] [perFormat]: first every reader's own samples mutated
+ * `perFormat` times each through the engine's job path (fuzz-readers.ts, a table per format); then mutated
+ * and generated embroidery files and hostile artworks through the real job path. The sandbox runs as its own
+ * process (`sandbox/cli.ts`); every file is sent with POST /jobs (10 a request) and followed with GET /jobs
+ * until its job ends. The report: jobs, inputs not accounted for, crashes, jobs left non-terminal, the
+ * sandbox's peak RSS, the slowest job and leftover temporary files.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { detectFormat, listFormats } from '../sandbox/engine';
 import { embroideryFiles, hostileArtworks, randomSource, type FuzzFile } from './fuzz-inputs';
+import { fuzzReaders, printReaderTable, readersHeld } from './fuzz-readers';
 import { descendants, spawnSandbox } from '../test/support/sandboxProcess';
 
 export interface FuzzOptions {
@@ -619,7 +621,10 @@ export function printReport(report: FuzzReport, rssBoundMb: number): void {
 export const rssBoundMb = 1536;
 
 if (require.main === module) {
-	const [files = '10000', artworks = '1000', seed = '1'] = process.argv.slice(2);
+	const [files = '10000', artworks = '1000', seed = '1', perFormat = '1000'] =
+		process.argv.slice(2);
+	const readerRows = fuzzReaders(Number(perFormat), Number(seed));
+	printReaderTable(readerRows);
 	runFuzz({
 		files: Number(files),
 		artworks: Number(artworks),
@@ -629,6 +634,7 @@ if (require.main === module) {
 		.then((report) => {
 			printReport(report, rssBoundMb);
 			const failed =
+				!readersHeld(readerRows, Number(perFormat)) ||
 				report.unaccounted !== 0 ||
 				report.crashes > 0 ||
 				report.nonTerminal > 0 ||

@@ -4,7 +4,16 @@ export type { Thread } from './pattern';
 export type { FormatInfo, WriteResult } from './formats/format';
 export { PatternTooLargeError, UnreadableSourceError, UnwritablePatternError } from './errors';
 export { ceilings } from './ceilings';
-export { detectFormat, listFormats, readPattern, writePattern } from './registry';
+export {
+	detectFormat,
+	identifyFormat,
+	listFormats,
+	nameWarning,
+	readableLabels,
+	readPattern,
+	writePattern,
+} from './registry';
+export type { Identification } from './registry';
 export { hoopWarning } from './hoops';
 export { measurePattern } from './metrics';
 export type { PatternMetrics } from './metrics';

@@ -302,3 +302,21 @@ export function recordsBuilder(
 		Math.max(1024, Math.floor((bytes.length - headerSize) / recordBytes) + 2),
 	);
 }
+
+/**
+ * The builder for a headerless file of `recordBytes`-byte records, sized for them; a file that is not
+ * a whole number of records is refused as not being `format` at all.
+ */
+export function wholeRecordsBuilder(
+	bytes: Uint8Array,
+	recordBytes: number,
+	format: string,
+): RelativePatternBuilder {
+	if (bytes.length < recordBytes || bytes.length % recordBytes !== 0) {
+		throw new UnreadableSourceError(
+			`The file is not a ${format} file: its ${bytes.length} bytes are not a whole number of ` +
+				`${recordBytes}-byte records.`,
+		);
+	}
+	return new RelativePatternBuilder(Math.max(1024, bytes.length / recordBytes + 2));
+}

@@ -1,7 +1,11 @@
+import { identifyFormat, readableLabels } from './detection';
 import { PatternTooLargeError, UnreadableSourceError, UnwritablePatternError } from './errors';
 import { formatModules } from './formats';
 import type { FormatInfo, FormatModule, WriteResult } from './formats/format';
 import type { Pattern } from './pattern';
+
+export { detectFormat, identifyFormat, nameWarning, readableLabels } from './detection';
+export type { Identification } from './detection';
 
 export function listFormats(): FormatInfo[] {
 	return formatModules.map((module) => ({ ...module.info }));
@@ -13,40 +17,16 @@ export function findModule(format: string): FormatModule | undefined {
 	return formatModules.find((module) => module.info.format === key);
 }
 
-function accepts(module: FormatModule, bytes: Uint8Array): boolean {
-	try {
-		return Boolean(module.read && module.detect?.(bytes));
-	} catch {
-		// A content check that trips over damaged bytes has not recognised them.
-		return false;
-	}
-}
-
-/**
- * The format of an embroidery file, judged by content. The file name's extension is only a hint:
- * it chooses between formats whose checks are equally strong, never over a stronger match.
- */
-export function detectFormat(bytes: Uint8Array, fileName?: string): string | null {
-	const candidates = formatModules.filter((module) => accepts(module, bytes));
-	if (candidates.length === 0) return null;
-	const strongest = Math.max(...candidates.map((module) => module.detectionStrength));
-	const best = candidates.filter((module) => module.detectionStrength === strongest);
-	const extension = fileName?.toLowerCase().split('.').pop();
-	const hinted = best.find((module) => module.info.extension === extension);
-	return (hinted ?? best[0]).info.format;
-}
-
 export function readPattern(bytes: Uint8Array, format?: string): Pattern {
-	const key = format ?? detectFormat(bytes);
+	const identified = format === undefined ? identifyFormat(bytes) : undefined;
+	const key = format ?? identified?.format;
 	const module = key ? findModule(key) : undefined;
 	if (!module?.read) {
-		const readable = formatModules
-			.filter((candidate) => candidate.read)
-			.map((candidate) => candidate.info.label);
 		throw new UnreadableSourceError(
 			key
 				? `The format "${key}" cannot be read.`
-				: `The file is not an embroidery machine file this service can read (readable: ${readable.join(', ')}).`,
+				: `The file is not an embroidery machine file this service can read: ${identified?.refusal} ` +
+					`(readable: ${readableLabels()}).`,
 		);
 	}
 	try {

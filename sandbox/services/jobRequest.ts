@@ -1,5 +1,5 @@
 import { workflows, type DigitisingOptions, type Workflow } from '../domain/jobs';
-import { listFormats } from '../engine';
+import { listFormats, readableLabels } from '../engine';
 import { FieldErrors } from './errors';
 import { readDigitisingOptions } from './jobOptions';
 import type { Inspection, InspectionRequest } from './workers/inspection';
@@ -134,7 +134,9 @@ async function checkSource(
 	if (kind) return { kind, checksum };
 	fail(
 		workflow === 'conversion'
-			? `${source.fileName} is not a readable embroidery machine file (for example PES, DST or JEF).`
+			? `${source.fileName} is not a readable embroidery machine file: ` +
+					`${inspection.refusal ?? 'its content fits none of the formats this service reads'}. ` +
+					`This service reads ${readableLabels()}.`
 			: `${source.fileName} is not JPG, JPEG, PNG, SVG or WebP artwork.`,
 	);
 	return null;

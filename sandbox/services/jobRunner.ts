@@ -181,6 +181,7 @@ export class JobRunner implements JobQueue {
 			jobId: job.id,
 			workflow: job.workflow,
 			sourcePath: this.store.absolute(source.path),
+			sourceFileName: source.name,
 			sourceFormat: job.source_format,
 			format: job.format,
 			outputDir: join(this.store.root, job.account_id),

@@ -112,6 +112,20 @@ describe('DST reader', () => {
 		expect(() => read(new Uint8Array(100))).toThrow(UnreadableSourceError);
 		expect(() => read(new Uint8Array(100))).toThrow(/512-byte header/);
 	});
+
+	it('refuses what DST never holds: no header, a record without its two set bits, no END, too few records', () => {
+		const star = fixture.bytes;
+		const noHeader = star.slice();
+		noHeader.fill(0x20, 0, 128);
+		expect(() => read(noHeader)).toThrow(/does not start with a Tajima header/);
+		const badRecord = star.slice();
+		badRecord[512 + 3 * 10 + 2] &= 0xfc;
+		expect(() => read(badRecord)).toThrow(/record 11 lacks the two bits/);
+		expect(() => read(star.subarray(0, star.length - 3))).toThrow(/without the END record/);
+		// Star.DST's header declares its 2,567 records; 1,000 records and an END are far fewer.
+		const cut = Uint8Array.from([...star.subarray(0, 512 + 3 * 1000), 0, 0, 0xf3]);
+		expect(() => read(cut)).toThrow(/declares 2567 records, but its records end after/);
+	});
 });
 
 describe('DST writer', () => {

@@ -13,10 +13,9 @@ const read = expFormat.read!;
 const write = expFormat.write!;
 
 describe('EXP reader', () => {
-	it('reads a trim, a colour change with its move, and stops at an unknown control', () => {
+	it('reads a trim and a colour change with its move', () => {
 		const bytes = new Uint8Array([
-			0x05, 0xfb, 0x80, 0x80, 0x07, 0x00, 0x80, 0x01, 0x0a, 0x00, 0x01, 0x01, 0x80, 0x33, 0, 0,
-			0x01, 0x01,
+			0x05, 0xfb, 0x80, 0x80, 0x07, 0x00, 0x80, 0x01, 0x0a, 0x00, 0x01, 0x01,
 		]);
 		const pattern = read(bytes);
 		const listed = Array.from({ length: pattern.length }, (_, i) => [
@@ -32,6 +31,26 @@ describe('EXP reader', () => {
 			[16, 4, Command.Stitch],
 			[16, 4, Command.End],
 		]);
+	});
+
+	it('refuses what EXP never holds: an unknown control, a record cut short, padding, 3-byte records', () => {
+		const star = loadFixture('Star.EXP').bytes;
+		const withControl = (code: number) =>
+			Uint8Array.from([...star.subarray(0, 8), 0x80, code, 0, 0]);
+		expect(() => read(withControl(0x33))).toThrow(/control code 0x33 at byte 8/);
+		expect(() => read(star.subarray(0, star.length - 1))).toThrow(/not whole 2-byte records/);
+		expect(() => read(Uint8Array.from([...star.subarray(0, 8), 0x80, 0x01]))).toThrow(
+			/ends inside a control record/,
+		);
+		const padded = Uint8Array.from([...new Array(34).fill(0), ...star]);
+		expect(() => read(padded)).toThrow(/more than 16 stitches in a row at byte 32 do not move/);
+		expect(() => read(Uint8Array.from([...new Array(32).fill(0), ...star]))).not.toThrow();
+		const threeByteRecords = Uint8Array.from({ length: 600 }, (_, i) =>
+			i % 3 === 2 ? 0x01 : (i * 7) & 0x3f,
+		);
+		expect(() => read(threeByteRecords)).toThrow(/every third byte holds the same flags/);
+		for (const code of [0x01, 0x02, 0x04, 0x80])
+			expect(() => read(withControl(code))).not.toThrow();
 	});
 
 	it('rejects an empty file', () => {

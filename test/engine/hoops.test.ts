@@ -16,7 +16,8 @@ describe('hoop warnings for a finished design', () => {
 	it('names the hoop, the widest width_mm for these proportions and the formats that take the design', () => {
 		// Twice as tall as wide: upright it fits 180 / 2 = 90 mm wide, turned only 130 / 2 = 65 mm.
 		expect(hoopWarning('pes', 150, 300, resizable)).toBe(
-			'The design is 150 x 300 mm, larger than the 130 x 180 mm hoop, the largest a PES v1 file declares. ' +
+			'The design is 150 x 300 mm, larger than the 130 x 180 mm hoop, the largest the PES files written ' +
+				'here declare. ' +
 				"Choose a width_mm of at most 90 mm for this design's proportions, or a format whose machines have " +
 				'bigger hoops (VP3 takes it as it is).',
 		);
@@ -33,7 +34,8 @@ describe('hoop warnings for a finished design', () => {
 		// 18 times as tall as wide: 10 mm wide (180 mm tall) still fits; 20 times, only 9 mm would.
 		expect(hoopWarning('pes', 10.5, 189, resizable)).toMatch(/Choose a width_mm of at most 10 mm/);
 		expect(hoopWarning('pes', 20, 400, resizable)).toBe(
-			'The design is 20 x 400 mm, larger than the 130 x 180 mm hoop, the largest a PES v1 file declares. ' +
+			'The design is 20 x 400 mm, larger than the 130 x 180 mm hoop, the largest the PES files written ' +
+				'here declare. ' +
 				"Even a width_mm of 10 mm is too large for this design's proportions in that hoop; crop the artwork or " +
 				'choose a format whose machines have bigger hoops.',
 		);

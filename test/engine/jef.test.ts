@@ -68,6 +68,18 @@ describe('JEF reader', () => {
 		new DataView(hugeColourCount.buffer).setUint32(24, 0x7fffffff, true);
 		expect(() => read(hugeColourCount)).toThrow(/claims 2147483647 colours/);
 	});
+
+	it('refuses a control code JEF does not use, and a header that is not JEF', () => {
+		const stitches = u32(fixture.bytes, 0);
+		const unknownCode = fixture.bytes.slice();
+		unknownCode.set([0x80, 0x33, 0, 0], stitches);
+		expect(() => read(unknownCode)).toThrow(
+			new RegExp(`control code 0x33 at byte ${stitches} is not JEF's`),
+		);
+		const noDate = fixture.bytes.slice();
+		noDate[8] = 0x41;
+		expect(() => read(noDate)).toThrow(/header does not hold a JEF stitch offset/);
+	});
 });
 
 describe('JEF writer', () => {

@@ -1,4 +1,5 @@
 import { UnreadableSourceError } from '../../sandbox/engine/errors';
+import { pecFormat } from '../../sandbox/engine/formats/pec';
 import { pesFormat } from '../../sandbox/engine/formats/pes';
 import { countCommands } from '../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
@@ -119,19 +120,17 @@ describe('PES reader', () => {
 });
 
 describe('PES writer', () => {
-	it('round-trips Star.pes exactly: every entry, command and chart colour', () => {
+	it('round-trips Star.pes exactly: every entry, command and thread', () => {
 		const original = read(loadFixture('Star.pes').bytes);
 		const { bytes, warnings } = write(original);
 		const back = read(bytes);
 		expect(entriesOf(back)).toEqual(entriesOf(original));
-		expect(back.threads.map((thread) => thread.color)).toEqual(
-			original.threads.map((thread) => thread.color),
-		);
+		expect(back.threads).toEqual(original.threads);
 		// Both Star colours are chart colours, so nothing needed snapping.
 		expect(warnings).toEqual([]);
 	});
 
-	it('writes a version 1 header whose offset points at the PEC block and its sections', () => {
+	it('writes a version 6 header whose offset points at the PEC block, with the colour addendum after it', () => {
 		const pattern = patternOf(
 			[
 				[0, 0, Command.Stitch],
@@ -143,20 +142,60 @@ describe('PES writer', () => {
 			[0xed171f, 0x0a55a3],
 		);
 		const { bytes } = write(pattern);
-		expect(text(bytes, 0, 8)).toBe('#PES0001');
+		expect(text(bytes, 0, 8)).toBe('#PES0060');
 		const pec = u32le(bytes, 8);
-		expect(text(bytes, 24, 7)).toBe('CEmbOne');
+		const view = new DataView(bytes.buffer);
+		// The hoop flag and size: the design fits the 100 x 100 mm hoop.
+		expect([view.getUint16(12, true), text(bytes, 14, 2)]).toEqual([0, '02']);
+		expect([view.getUint16(25, true), view.getUint16(27, true)]).toEqual([100, 100]);
+		expect(text(bytes, 0, pec)).toContain('CEmbOne');
 		expect(text(bytes, 0, pec)).toContain('CSewSeg');
 		expect(text(bytes, pec, 20)).toBe('LA:Untitled        \r');
 		// Colour list: count - 1, then chart codes Red (5) and Blue (2).
 		expect([...bytes.subarray(pec + 48, pec + 51)]).toEqual([1, 5, 2]);
 		// Width and height of the design in the stitch section.
-		const view = new DataView(bytes.buffer);
 		expect([view.getUint16(pec + 520, true), view.getUint16(pec + 522, true)]).toEqual([400, 200]);
 		const sectionLength = bytes[pec + 514] | (bytes[pec + 515] << 8) | (bytes[pec + 516] << 16);
-		// After the stitches come 1 + 2 icons of 6 x 38 bytes, and nothing else.
-		expect(bytes.length).toBe(pec + 512 + sectionLength + 3 * 228);
 		expect(bytes[pec + 512 + sectionLength - 1]).toBe(0xff);
+		// After the stitches come 1 + 2 icons of 6 x 38 bytes, then the addendum: the chart codes in 128
+		// bytes, a blank 0x90-byte record per thread, each RGB (little-endian), and a closing zero word.
+		const addendum = pec + 512 + sectionLength + 3 * 228;
+		expect([...bytes.subarray(addendum, addendum + 4)]).toEqual([1, 5, 2, 0x20]);
+		const rgb = addendum + 128 + 2 * 0x90;
+		expect([...bytes.subarray(rgb, rgb + 8)]).toEqual([0x1f, 0x17, 0xed, 0xa3, 0x55, 0x0a, 0, 0]);
+		expect(bytes.length).toBe(rgb + 8);
+	});
+
+	it("lists each block's thread exactly for PE-Design, while the PEC block machines sew has chart colours", () => {
+		const pattern = patternOf([
+			[0, 0, Command.Stitch],
+			[1500, 0, Command.Stitch],
+			[1500, 0, Command.ColorChange],
+			[1500, 1000, Command.Stitch],
+			[1500, 1000, Command.End],
+		]);
+		pattern.threads = [
+			{ color: 0x123456, name: 'Midnight Sea', catalogNumber: '1843', brand: 'Madeira Polyneon' },
+			{ color: 0xfedcba, name: 'Blush', catalogNumber: '2155', brand: 'Isacord' },
+		];
+		const { bytes, warnings } = write(pattern);
+		expect(read(bytes).threads).toEqual(pattern.threads);
+		// 150 mm wide: the header declares the 130 x 180 mm hoop.
+		expect(new DataView(bytes.buffer).getUint16(12, true)).toBe(1);
+		const pec = u32le(bytes, 8);
+		const asPec = pecFormat.read!(
+			new Uint8Array([...Buffer.from('#PEC0001'), ...bytes.subarray(pec)]),
+		);
+		expect(asPec.threads.map((thread) => thread.brand)).toEqual(['Brother', 'Brother']);
+		expect(asPec.threads.map((thread) => thread.color)).not.toContain(0x123456);
+		expect(warnings).toEqual([
+			expect.stringMatching(
+				new RegExp(
+					'^PES keeps the exact threads in its header, which PE-Design reads, but machines sew from ' +
+						"Brother's 64-colour thread chart and show the nearest: #123456 → ",
+				),
+			),
+		]);
 	});
 
 	it('describes the stitches as PE-Design segments: stitch runs, jumps and colour codes', () => {
@@ -192,24 +231,20 @@ describe('PES writer', () => {
 			segments.push([word(at), word(at + 2), ...points]);
 			at += 6 + 4 * count;
 		}
-		// Flag, colour code, points relative to the bottom-left corner (0, 300).
+		// Flag, colour (the thread's index in the header's list), points relative to the bottom-left (0, 300).
 		expect(segments).toEqual([
-			[0, 5, 0, -300, 100, -300],
-			[1, 5, 100, -300, 600, 0],
-			[0, 5, 600, 0],
-			[0, 2, 650, 0],
+			[0, 0, 0, -300, 100, -300],
+			[1, 0, 100, -300, 600, 0],
+			[0, 0, 600, 0],
+			[0, 1, 650, 0],
 		]);
-		// The colour log: segment 0 starts Red (5), segment 3 starts Blue (2); then two zero words.
-		expect([
-			word(at),
-			word(at + 2),
-			word(at + 4),
-			word(at + 6),
-			word(at + 8),
-			word(at + 10),
-			word(at + 12),
-		]).toEqual([2, 0, 5, 3, 2, 0, 0]);
-		expect(at + 14).toBe(u32le(bytes, 8));
+		// The colour log: segment 0 starts thread 0, segment 3 thread 1; then two zero words.
+		const words = Array.from({ length: 7 }, (_, i) => word(at + 2 * i));
+		expect(words).toEqual([2, 0, 0, 3, 1, 0, 0]);
+		// Version 6's object order: two zero longs, then each colour change's index and a zero.
+		const longs = Array.from({ length: 6 }, (_, i) => u32le(bytes, at + 14 + 4 * i));
+		expect(longs).toEqual([0, 0, 0, 0, 1, 0]);
+		expect(at + 14 + 24).toBe(u32le(bytes, 8));
 	});
 
 	it('keeps trims, stops and long jumps where the needle goes', () => {
@@ -240,7 +275,7 @@ describe('PES writer', () => {
 		expect(countCommands(back, Command.Stop)).toBe(1);
 		expect(countCommands(back, Command.ColorChange)).toBe(1);
 		expect(warnings.join(' ')).toMatch(/long jump/);
-		expect(warnings.join(' ')).toMatch(/snapped/);
+		expect(warnings.join(' ')).toMatch(/show the nearest/);
 	});
 
 	it('keeps a colour change between colours that snap to the same chart thread (the machine would read a stop)', () => {
@@ -253,11 +288,14 @@ describe('PES writer', () => {
 			],
 			[0xee1820, 0xec1620],
 		);
-		const back = read(write(pattern).bytes);
+		const bytes = write(pattern).bytes;
+		const back = read(bytes);
 		expect(countCommands(back, Command.ColorChange)).toBe(1);
-		expect(back.threads).toHaveLength(2);
-		expect(back.threads[0].name).toBe('Red');
-		expect(back.threads[1].name).not.toBe('Red');
+		expect(back.threads.map((thread) => thread.color)).toEqual([0xee1820, 0xec1620]);
+		const pec = u32le(bytes, 8);
+		const [, first, second] = bytes.subarray(pec + 48, pec + 51);
+		expect(first).toBe(5);
+		expect(second).not.toBe(5);
 	});
 
 	it('gives a design without threads distinct default colours', () => {

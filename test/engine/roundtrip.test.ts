@@ -8,13 +8,10 @@ import { countCommands } from '../../sandbox/engine/normalise';
 import { threadBlocks } from '../../sandbox/engine/threads/colour-blocks';
 import { Command, Pattern } from '../../sandbox/engine/pattern';
 import type { Thread } from '../../sandbox/engine/pattern';
-import {
-	compareEvents,
-	countKind,
-	fixtureNames,
-	loadFixture,
-	patternEvents,
-} from './support/referenceDecoding';
+import { fixture } from '../support/embroideryFiles';
+import { compareEvents, countKind, patternEvents } from './support/referenceDecoding';
+import { builtStars } from './support/builtFiles';
+import { starSampleNames } from './support/starSamples';
 import type { EventOptions } from './support/referenceDecoding';
 
 const formats = listFormats();
@@ -28,10 +25,17 @@ const colourKeeping: Record<string, 'exact' | 'chart' | 'none'> = {
 	dst: 'exact',
 	xxx: 'exact',
 	vp3: 'exact',
+	pes: 'exact',
 	exp: 'none',
 	u01: 'none',
+	tap: 'none',
+	tbf: 'exact',
+	'10o': 'none',
 };
 const keepingOf = (format: string) => colourKeeping[format] ?? 'chart';
+
+/** Targets that keep a thread whole, not only its colour: PE-Design's and Viking's own thread lists. */
+const wholeThreads = ['pes', 'vp3'].filter((format) => writable.includes(format));
 
 /** Targets without a jump command, where a short move becomes part of the next stitch. */
 const movesFoldIntoStitches = new Set(['vp3']);
@@ -75,12 +79,28 @@ function expectColoursKept(source: Pattern, back: Pattern, target: string): void
 	expect(rgb(again.threads)).toEqual(rgb(back.threads));
 }
 
-const fixtureCases = fixtureNames
-	.map((name) => ({ name, source: name.split('.').pop()!.toLowerCase() }))
-	.filter(({ source }) => readable.has(source));
+/**
+ * Every shared sample of a readable format, and the star built in the layout of formats without one, by the
+ * format its extension names.
+ */
+const fixtureCases = [
+	...starSampleNames().map((name) => ({ name, bytes: new Uint8Array(fixture(name)) })),
+	...builtStars(),
+]
+	.map(({ name, bytes }) => {
+		const extension = name.split('.').pop()!.toLowerCase();
+		return {
+			name,
+			bytes,
+			source: formats.find((format) => format.extension === extension)?.format,
+		};
+	})
+	.filter((sample): sample is { name: string; bytes: Uint8Array; source: string } =>
+		Boolean(sample.source && readable.has(sample.source)),
+	);
 
-describe.each(fixtureCases)('$name', ({ name, source }) => {
-	const original = readPattern(loadFixture(name).bytes, source);
+describe.each(fixtureCases)('$name', ({ bytes, source }) => {
+	const original = readPattern(bytes, source);
 
 	it.each(writable)(`converts to %s and back with every needle position kept`, (target) => {
 		const written = writePattern(original, target);
@@ -146,4 +166,45 @@ describe('an empty design', () => {
 		const back = readPattern(writePattern(empty, target).bytes, target);
 		expect(countCommands(back, Command.Stitch)).toBe(0);
 	});
+});
+
+describe('threads through every conversion', () => {
+	const design = syntheticDesign();
+	design.threads = design.threads.map((thread, index) => ({
+		...thread,
+		catalogNumber: String(1800 + index),
+		brand: index % 2 ? 'Madeira Polyneon' : 'Isacord',
+	}));
+	const keepers = writable.filter((format) => keepingOf(format) !== 'none');
+
+	it.each(keepers.flatMap((via) => wholeThreads.map((to) => [via, to])))(
+		'a design converted to %s and then to %s keeps what both hold of each thread',
+		(via, to) => {
+			const once = readPattern(writePattern(design, via).bytes, via);
+			const twice = readPattern(writePattern(once, to).bytes, to);
+			// Block by block: a format without stops repeats the thread where another stops.
+			const sewn = (pattern: Pattern) => threadBlocks(pattern).threads;
+			if (wholeThreads.includes(via)) expect(sewn(twice)).toEqual(sewn(design));
+			else expect(rgb(sewn(twice))).toEqual(rgb(sewn(once)));
+		},
+	);
+
+	it.each(keepers.filter((format) => keepingOf(format) === 'chart'))(
+		'a design in %s keeps its chart threads through every whole-thread format and back',
+		(chartFormat) => {
+			// Without its stop: VP3 has none, and a stop written as a change to the same thread comes back
+			// from a chart format as the next-nearest colour (a repeated code would be a stop).
+			const changesOnly = new Pattern();
+			for (let i = 0; i < design.length; i++)
+				if (design.commands[i] !== Command.Stop)
+					changesOnly.add(design.xs[i], design.ys[i], design.commands[i] as Command);
+			changesOnly.threads = design.threads;
+			const charted = readPattern(writePattern(changesOnly, chartFormat).bytes, chartFormat);
+			for (const via of wholeThreads) {
+				const through = readPattern(writePattern(charted, via).bytes, via);
+				const back = readPattern(writePattern(through, chartFormat).bytes, chartFormat);
+				expect([via, threadBlocks(back).threads]).toEqual([via, threadBlocks(charted).threads]);
+			}
+		},
+	);
 });

@@ -38,6 +38,19 @@ describe('U01 reader', () => {
 	it('rejects a file shorter than its header', () => {
 		expect(() => read(new Uint8Array(10))).toThrow(UnreadableSourceError);
 	});
+
+	it('refuses a record without the record flag, an unknown code, and records without an end', () => {
+		const header = [...new Uint8Array(0x100).fill(0x30)];
+		const file = (...body: number[]) => new Uint8Array([...header, ...body]);
+		expect(() => read(file(0x80, 1, 1, 0x40, 1, 1, 0xf8, 0, 0))).toThrow(
+			/record 2 starts with 0x40/,
+		);
+		expect(() => read(file(0x80, 1, 1, 0x9f, 1, 1, 0xf8, 0, 0))).toThrow(
+			/record 2 starts with 0x9f/,
+		);
+		expect(() => read(file(0x80, 1, 1, 0x80, 1, 1))).toThrow(/end without their end code/);
+		expect(read(file(0x80, 1, 1, 0x2b, 0x99, 0x99)).length).toBe(2);
+	});
 });
 
 describe('U01 writer', () => {

@@ -11,6 +11,21 @@ describe('XXX reader', () => {
 	it('rejects a file shorter than its header', () => {
 		expect(() => read(new Uint8Array(40))).toThrow(UnreadableSourceError);
 	});
+
+	it('refuses a header not led by zeros, an unknown control code and stitches without the end record', () => {
+		const header = new Uint8Array(0x100);
+		const file = (...body: number[]) => new Uint8Array([...header, ...body]);
+		// 0x0A-0x17 pick a needle: a colour change, as pyembroidery reads them.
+		const needlePicked = read(file(5, 5, 0x7f, 0x0a, 0, 0, 5, 5, 0x7f, 0x7f, 0, 0));
+		expect(countCommands(needlePicked, Command.ColorChange)).toBe(1);
+		expect(() => read(file(5, 5, 0x7f, 0x33, 0, 0, 0x7f, 0x7f, 0, 0))).toThrow(
+			/control code 0x33 at byte 258 is not XXX's/,
+		);
+		expect(() => read(file(5, 5, 5, 5))).toThrow(/without the end record/);
+		const labelled = file(5, 5, 0x7f, 0x7f, 0, 0);
+		labelled[3] = 0x41;
+		expect(() => read(labelled)).toThrow(/23 zero bytes/);
+	});
 });
 
 describe('XXX writer', () => {

@@ -132,7 +132,8 @@ describe('digitising jobs', () => {
 			expect(hoopWarnings(tooWide)).toEqual([
 				`The design is ${tooWide.metrics.widthMm} x ${tooWide.metrics.heightMm} mm, ` +
 					`larger than the 130 x 180 mm hoop, ` +
-					"the largest a PES v1 file declares. Choose a width_mm of at most 130 mm for this design's proportions, " +
+					'the largest the PES files written here declare. ' +
+					"Choose a width_mm of at most 130 mm for this design's proportions, " +
 					'or a format whose machines have bigger hoops (JEF, VP3, XXX take it as it is).',
 			]);
 			expect(tooWide.metrics.widthMm).toBe(150);

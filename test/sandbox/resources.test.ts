@@ -1,3 +1,4 @@
+import { listFormats } from '../../sandbox/engine';
 import { Api, fixture, newClient } from './support/apiClient';
 import { useSandbox } from '../support/sandboxFixture';
 
@@ -10,7 +11,18 @@ describe('GET /formats', () => {
 		expect(Object.keys(response.body).sort()).toEqual(['artworkInputs', 'data']);
 		expect(response.body.artworkInputs).toEqual(['jpg', 'jpeg', 'png', 'svg', 'webp']);
 		const keys = response.body.data.map((format: any) => format.format).sort();
-		expect(keys).toEqual(['dst', 'exp', 'jef', 'pec', 'pes', 'u01', 'vp3', 'xxx']);
+		expect(keys).toEqual(
+			listFormats()
+				.map((format) => format.format)
+				.sort(),
+		);
+		// The formats customers bring: the eight first ones, the shared Star set's 17 and more.
+		expect(keys).toEqual(
+			expect.arrayContaining(['dst', 'exp', 'jef', 'pec', 'pes', 'u01', 'vp3', 'xxx']),
+		);
+		expect(
+			response.body.data.filter((format: any) => format.readable).length,
+		).toBeGreaterThanOrEqual(25);
 		for (const format of response.body.data) {
 			expect(Object.keys(format).sort()).toEqual([
 				'format',

@@ -11,7 +11,7 @@ import { useWorkerSandbox } from '../support/sandboxFixture';
 // modules' exports are read-only bindings, so they are wrapped where they are loaded, not spied on after.)
 jest.mock('../../sandbox/engine/registry', () => {
 	const actual = jest.requireActual<typeof registry>('../../sandbox/engine/registry');
-	return { ...actual, detectFormat: jest.fn(actual.detectFormat) };
+	return { ...actual, identifyFormat: jest.fn(actual.identifyFormat) };
 });
 jest.mock('../../sandbox/digitiser/detect', () => {
 	const actual = jest.requireActual<typeof artwork>('../../sandbox/digitiser/detect');
@@ -39,7 +39,7 @@ describe('form fields', () => {
 
 describe('content detection of uploads', () => {
 	it('runs off the HTTP thread: the process serving HTTP never calls the detectors', async () => {
-		const formats = jest.mocked(registry.detectFormat);
+		const formats = jest.mocked(registry.identifyFormat);
 		const images = jest.mocked(artwork.detectArtwork);
 		formats.mockClear();
 		images.mockClear();
@@ -75,5 +75,38 @@ describe('content detection of uploads', () => {
 		expect(digitising.status).toBe(202);
 		expect(formats).not.toHaveBeenCalled();
 		expect(images).not.toHaveBeenCalled();
+	});
+});
+
+describe('a file whose name says another format', () => {
+	it('reads a file by its magic and warns the job that its name says otherwise', async () => {
+		const api = await newClient(suite.sandbox);
+		const accepted = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+			{ name: 'Star.exp', bytes: fixture('Star.DST') },
+		]);
+		expect(accepted.status).toBe(202);
+		const job = await api.waitForJob('conversion', accepted.body.jobs[0].id);
+		expect(job.status).toBe('completed');
+		expect(job.source).toMatchObject({ extension: 'dst' });
+		expect(job.warnings).toContain(
+			'Star.exp is named as Melco EXP, but its content is Tajima DST: it was read as Tajima DST.',
+		);
+	});
+
+	it('refuses a file without a magic that is not the format its name says, listing what is read', async () => {
+		const api = await newClient(suite.sandbox);
+		const refused = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
+			{ name: 'Star.jef', bytes: fixture('Star.EXP') },
+		]);
+		expect(refused.status).toBe(422);
+		expect(refused.body.errors.file).toEqual([
+			expect.stringMatching(
+				new RegExp(
+					'^Star\\.jef is not a readable embroidery machine file: its name says Janome JEF, but its ' +
+						'content is not Janome JEF \\(it would read as Melco EXP\\)\\. This service reads .*Tajima DST',
+				),
+			),
+		]);
+		expect((await api.get('/jobs')).body.data).toEqual([]);
 	});
 });

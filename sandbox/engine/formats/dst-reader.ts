@@ -1,5 +1,6 @@
 /** Reads Tajima DST: the balanced-ternary records, a run of three jumps as a trim, thread colours from the header. */
-import { recordsBuilder } from '../normalise';
+import { UnreadableSourceError } from '../errors';
+import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import { threadOf, type Pattern, type Thread } from '../pattern';
 
 export const headerSize = 512;
@@ -13,6 +14,8 @@ export const endMask = 0xf3;
 const colourChangeMask = 0xc3;
 const sequinMask = 0x43;
 const jumpMask = 0x83;
+/** The two low bits of every record's third byte. */
+const alwaysSet = 0x03;
 
 /** Ternary digit weights and the (byte, bit) of their +/- flags, per axis (y is up in DST). */
 export const xDigits = [
@@ -60,8 +63,8 @@ for (let byte = 0; byte < 256; byte++) {
 	yFromByte2[byte] = decodeAxis(0, 0, byte, yDigits);
 }
 
-/** The thread colours of the extended header; the standard fields are recomputed, not trusted. */
-function headerThreads(bytes: Uint8Array): Thread[] {
+/** The thread colours of a Tajima header's extension; the standard fields are recomputed, not trusted. */
+export function headerThreads(bytes: Uint8Array): Thread[] {
 	const threads: Thread[] = [];
 	let text = '';
 	for (let i = 0; i < headerSize; i++) text += String.fromCharCode(bytes[i]);
@@ -81,8 +84,17 @@ function parseThreadLine(value: string): Thread | null {
 	return threadOf({ color: parseInt(match[1], 16), name, catalogNumber: catalog });
 }
 
-export function readDst(bytes: Uint8Array): Pattern {
-	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
+/**
+ * Decodes Tajima's 3-byte records from `start` into `builder` until the END record or the last whole
+ * record, throwing at a record without Tajima's two always-set bits: DST after its header, TAP (the same
+ * records without one). Returns the offset of the END record, or of the first byte no whole record
+ * covers when there is none.
+ */
+export function decodeTajimaRecords(
+	bytes: Uint8Array,
+	start: number,
+	builder: RelativePatternBuilder,
+): number {
 	// A run of three or more jumps is the machine's trim, placed where the run began.
 	let runLength = 0;
 	let runStart = 0;
@@ -90,11 +102,17 @@ export function readDst(bytes: Uint8Array): Pattern {
 	let runY = 0;
 
 	let sequinMode = false;
-	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+	let offset = start;
+	for (; offset + 3 <= bytes.length; offset += 3) {
 		const b0 = bytes[offset];
 		const b1 = bytes[offset + 1];
 		const b2 = bytes[offset + 2];
-		if ((b2 & endMask) === endMask) break;
+		if ((b2 & endMask) === endMask) return offset;
+		if ((b2 & alwaysSet) !== alwaysSet)
+			throw new UnreadableSourceError(
+				`The file is not Tajima records: record ${(offset - start) / 3 + 1} lacks the two bits every ` +
+					'Tajima record sets.',
+			);
 		const dx = xFromByte0[b0] + xFromByte1[b1] + xFromByte2[b2];
 		const dy = -(yFromByte0[b0] + yFromByte1[b1] + yFromByte2[b2]);
 		if ((b2 & colourChangeMask) === colourChangeMask) {
@@ -124,22 +142,63 @@ export function readDst(bytes: Uint8Array): Pattern {
 			builder.stitch(dx, dy);
 		}
 	}
+	return offset;
+}
+
+export function readDst(bytes: Uint8Array): Pattern {
+	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
+	expectTajimaHeader(bytes, 'Tajima DST');
+	if (decodeTajimaRecords(bytes, headerSize, builder) + 3 > bytes.length)
+		throw new UnreadableSourceError('The DST records end without the END record.');
 	const pattern = builder.finish();
+	expectDeclaredRecords(bytes, pattern, 'DST');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }
 
-/** Records before the END code all carry DST's two always-set bits; a header field or two confirms it. */
-export function looksLikeDst(bytes: Uint8Array): boolean {
+/**
+ * Throws when a Tajima-style header's ST: field declares more than twice the entries read: DST, DSB and DSZ
+ * share the header, so a damaged file of one (its records cut short and followed by other bytes) could
+ * otherwise be read to a stray end code as another.
+ */
+export function expectDeclaredRecords(bytes: Uint8Array, pattern: Pattern, label: string): void {
+	const declared = /ST:\s*(\d{1,9})/.exec(String.fromCharCode(...bytes.subarray(0, 128)))?.[1];
+	if (declared !== undefined && pattern.length * 2 < Number(declared))
+		throw new UnreadableSourceError(
+			`The ${label} file is damaged: its header declares ${Number(declared)} records, but its records ` +
+				`end after ${pattern.length} entries.`,
+		);
+}
+
+/** Throws unless the file starts with a Tajima-style header, as DST, DSB and DSZ files do. */
+export function expectTajimaHeader(bytes: Uint8Array, label: string): void {
+	if (!hasTajimaHeader(bytes))
+		throw new UnreadableSourceError(
+			`The file is not ${label}: it does not start with a Tajima header (LA:, ST: and CO: fields).`,
+		);
+}
+
+/** The start of a Tajima-style text header: a label line, or the stitch and colour count fields. */
+export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	if (bytes.length < headerSize) return false;
 	const start = String.fromCharCode(...bytes.subarray(0, 128));
 	const labelled = start.startsWith('LA:');
 	const hasCountFields = /ST:[ \d]{1,9}\r/.test(start) && /CO:[ \d]{1,5}\r/.test(start);
-	if (!labelled && !hasCountFields) return false;
+	return labelled || hasCountFields;
+}
+
+/**
+ * Records before the END code all carry DST's two always-set bits, and there is at least one (DSB and DSZ
+ * share the header: theirs with the first record overwritten by END would otherwise pass as an empty DST);
+ * a header field or two confirms it.
+ */
+export function looksLikeDst(bytes: Uint8Array): boolean {
+	if (!hasTajimaHeader(bytes) || bytes.length < headerSize + 3) return false;
+	if ((bytes[headerSize + 2] & endMask) === endMask) return false;
 	const lastRecord = Math.min(bytes.length, headerSize + 3 * 4096);
 	for (let offset = headerSize; offset + 3 <= lastRecord; offset += 3) {
 		const b2 = bytes[offset + 2];
-		if ((b2 & 0x03) !== 0x03) return false;
+		if ((b2 & alwaysSet) !== alwaysSet) return false;
 		if ((b2 & endMask) === endMask) break;
 	}
 	return true;

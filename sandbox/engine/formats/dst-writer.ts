@@ -1,5 +1,10 @@
 /** Writes Tajima DST: the header with its counts, extents and thread lines, then one 3-byte record per entry. */
-import { countCommands, normaliseForWriter, patternBounds } from '../normalise';
+import {
+	countCommands,
+	normaliseForWriter,
+	patternBounds,
+	type NormaliseOptions,
+} from '../normalise';
 import { Command, type Pattern, type Thread } from '../pattern';
 import {
 	endMask,
@@ -82,29 +87,31 @@ function fitThreadLines(threads: Thread[], room: number): string[] {
 	return lines;
 }
 
-export function writeDst(source: Pattern): WriteResult {
-	const { pattern, warnings } = normaliseForWriter(source, {
-		maxStitch: maxStep,
-		maxJump: maxStep,
-		trimAsJumps: jumpsPerTrim,
-		stopAsColourChange: true,
-		label: 'DST',
-	});
+/**
+ * The fields a Tajima header starts with (DST, TBF): the label, `records` and the colour changes, the
+ * extents (+Y up, so it is the extent above the origin) and where the design ends.
+ */
+export function tajimaHeaderFields(records: number, pattern: Pattern): string {
 	const bounds = patternBounds(pattern);
-	const endX = pattern.lastX();
-	const endY = pattern.lastY();
-	let header =
+	return (
 		'LA:' +
 		'Untitled'.padEnd(16, ' ') +
 		'\r' +
-		field('ST', pattern.length, 7) +
+		field('ST', records, 7) +
 		field('CO', countCommands(pattern, ColorChange), 3) +
 		field('+X', Math.max(0, bounds.maxX), 5) +
 		field('-X', Math.max(0, -bounds.minX), 5) +
 		field('+Y', Math.max(0, -bounds.minY), 5) +
 		field('-Y', Math.max(0, bounds.maxY), 5) +
-		field('AX', endX, 5, true) +
-		field('AY', -endY, 5, true) +
+		field('AX', pattern.lastX(), 5, true) +
+		field('AY', -pattern.lastY(), 5, true)
+	);
+}
+
+export function writeDst(source: Pattern): WriteResult {
+	const { pattern, warnings } = normaliseForWriter(source, tajimaWriterOptions('DST'));
+	let header =
+		tajimaHeaderFields(pattern.length, pattern) +
 		field('MX', 0, 5, true) +
 		field('MY', 0, 5, true) +
 		'PD:******\r';
@@ -121,7 +128,26 @@ export function writeDst(source: Pattern): WriteResult {
 	// Filled by hand, not through ByteBuilder: bench:engine measured DST writes up to 2x slower through it.
 	const out = new Uint8Array(headerSize + pattern.length * 3);
 	for (let i = 0; i < headerSize; i++) out[i] = header.charCodeAt(i);
-	let offset = headerSize;
+	const end = encodeTajimaRecords(pattern, out, headerSize);
+	return { bytes: out.subarray(0, end), warnings };
+}
+
+/** DST's limits for `normaliseForWriter`: its records and its trims, for every writer of Tajima records. */
+export function tajimaWriterOptions(label: string): NormaliseOptions {
+	return {
+		maxStitch: maxStep,
+		maxJump: maxStep,
+		trimAsJumps: jumpsPerTrim,
+		stopAsColourChange: true,
+		label,
+	};
+}
+
+/**
+ * Writes a normalised pattern's entries as Tajima records into `out` from `offset` (room for one
+ * record per entry), and returns the offset after the last: DST after its header, TAP without one.
+ */
+export function encodeTajimaRecords(pattern: Pattern, out: Uint8Array, offset: number): number {
 	let x = 0;
 	let y = 0;
 	for (let i = 0; i < pattern.length; i++) {
@@ -145,5 +171,5 @@ export function writeDst(source: Pattern): WriteResult {
 		out[offset++] = (packed >> 8) & 0xff;
 		out[offset++] = (packed >> 16) & 0xff;
 	}
-	return { bytes: out.subarray(0, offset), warnings };
+	return offset;
 }

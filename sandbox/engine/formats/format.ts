@@ -43,17 +43,25 @@ export function fitsHoop(
 	);
 }
 
-/** One embroidery file format: its reader and writer side by side. */
+/**
+ * One embroidery file format: its reader and writer side by side. For reader authors (the rule is
+ * sandbox/engine/detection.ts): strength 3 means a magic, a signature or labelled header only this format
+ * has, and a file it accepts is read as this format whatever its name, so never claim 3 for a mere
+ * plausibility check. Strength 1 or 2 (no magic) makes the registry run `read` over the whole file before
+ * it counts as this format, so `read` must be strict: throw on any record, count, length or offset that
+ * does not fit (never stop quietly and return what came before), and on positions no design reaches.
+ */
 export interface FormatModule {
 	info: FormatInfo;
-	/** True when the bytes look like this format (magic bytes and structure, not the name). */
+	/** True when the bytes look like this format (magic bytes and structure, not the name); cheap. */
 	detect?(bytes: Uint8Array): boolean;
 	/**
-	 * How much `detect` proves, which decides between formats that both accept a file: a magic
-	 * signature or labelled header (3), a strict record structure (2), or mere plausibility (1).
-	 * Required, so a new format says how far its check can be trusted.
+	 * How much `detect` proves: a magic signature or labelled header (3), a strict record structure (2),
+	 * or mere plausibility (1). Only 3 claims a file on `detect` alone; 1 and 2 also need `read` to
+	 * take the whole file. Required, so a new format says how far its check can be trusted.
 	 */
 	detectionStrength: DetectionStrength;
+	/** The design in the file; throws (UnreadableSourceError) on anything that does not fit the format. */
 	read?(bytes: Uint8Array): Pattern;
 	write?(pattern: Pattern): WriteResult;
 	/**

@@ -49,6 +49,8 @@ export function readJef(bytes: Uint8Array): Pattern {
 	const colourCount = cursor.u32le();
 	if (colourCount * 4 > cursor.length - colourListOffset)
 		cursor.fail(`its header claims ${colourCount} colours`);
+	if (!looksLikeJef(bytes))
+		cursor.fail('its header does not hold a JEF stitch offset, colour count and date');
 	cursor.seek(colourListOffset);
 	const codes: number[] = [];
 	for (let i = 0; i < colourCount; i++) codes.push(Math.abs(cursor.i32le()));
@@ -112,7 +114,8 @@ export function readJef(bytes: Uint8Array): Pattern {
 			continue;
 		}
 		flushJumps();
-		if (second !== colourChangeCode) break;
+		if (second !== colourChangeCode)
+			cursor.fail(`control code 0x${second.toString(16)} at byte ${at - 4} is not JEF's`);
 		codeIndex++;
 		const code = codes[codeIndex];
 		// Colour 0 is no thread: the machine only stops (how some writers mark a stop).

@@ -89,14 +89,25 @@ export function readPecBlock(
 	cursor.seek(start + colourListOffset);
 	const lastColour = cursor.u8();
 	const codes = cursor.slice(lastColour === 0xff ? 0 : lastColour + 1);
-	cursor.seek(start + stitchesOffset);
+	const pattern = decodePecStitches(bytes, start + stitchesOffset, formatLabel);
+	pattern.threads = blockThreads(codes, listedThreads);
+	repeatedThreadsAsStops(pattern);
+	return pattern;
+}
 
+/**
+ * PEC's stitch records from `start` to the end-of-design marker, without threads: the stitch part of
+ * the PEC block and of the Brother formats that wrap it in their own header (PHB, PHC).
+ */
+export function decodePecStitches(bytes: Uint8Array, start: number, formatLabel: string): Pattern {
+	const cursor: ByteCursor = new ByteCursor(bytes, formatLabel);
+	cursor.seek(start);
 	const end = bytes.length;
 	// Every stitch takes at least 2 bytes, so the file size bounds the allocation.
-	const pattern = new Pattern(Math.max(16, Math.min((end - cursor.position) >> 1, 1 << 22)));
+	const pattern = new Pattern(Math.max(16, Math.min((end - start) >> 1, 1 << 22)));
 	let x = 0;
 	let y = 0;
-	let at = cursor.position;
+	let at = start;
 	for (;;) {
 		if (at >= end) cursor.fail('the stitches end without the end-of-design marker');
 		const first = bytes[at];
@@ -139,8 +150,6 @@ export function readPecBlock(
 		pattern.add(x, y, trim || jump ? JUMP : STITCH);
 	}
 	pattern.add(x, y, END);
-	pattern.threads = blockThreads(codes, listedThreads);
-	repeatedThreadsAsStops(pattern);
 	return pattern;
 }
 

@@ -160,8 +160,15 @@ export interface PecReadyPattern {
 	warnings: string[];
 }
 
-/** Split moves to the PEC range and give every colour block its nearest PEC chart code. */
-export function prepareForPec(source: Pattern, formatLabel: string): PecReadyPattern {
+/**
+ * Split moves to the PEC range and give every colour block its nearest PEC chart code; `exactThreadsKeptIn`
+ * says where the format keeps the exact threads too (PES), for the warning.
+ */
+export function prepareForPec(
+	source: Pattern,
+	formatLabel: string,
+	exactThreadsKeptIn?: string,
+): PecReadyPattern {
 	const normalised = normaliseForWriter(source, {
 		maxStitch: maxPecMove,
 		maxJump: maxPecMove,
@@ -171,6 +178,7 @@ export function prepareForPec(source: Pattern, formatLabel: string): PecReadyPat
 		threadBlocks(normalised.pattern),
 		pecThreadChart,
 		formatLabel,
+		exactThreadsKeptIn,
 	);
 	return { pattern: normalised.pattern, codes, warnings: [...normalised.warnings, ...warnings] };
 }

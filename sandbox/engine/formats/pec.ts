@@ -7,14 +7,14 @@ import { looksLikePec, readPec } from './pec-reader';
 import { writePec } from './pec-writer';
 
 /**
- * The largest hoop of a PES v1 header, which names 100 x 100 or 130 x 180 mm only (pyembroidery's PesWriter
- * writes the same two); bigger Brother hoops need a later PES version than the one written here. A bare PEC
- * file names no hoop; it is the same stitch block Brother machines read, so it is held to the same hoop.
+ * The largest hoop the PES header written here names: its hoop flag says 100 x 100 or 130 x 180 mm only
+ * (pyembroidery's PesWriter writes the same two). A bare PEC file names no hoop; it is the same stitch block
+ * Brother machines read, so it is held to the same hoop.
  */
-export const pesV1LargestHoop: HoopLimit = {
+export const pesLargestHoop: HoopLimit = {
 	widthMm: 130,
 	heightMm: 180,
-	description: 'the 130 x 180 mm hoop, the largest a PES v1 file declares',
+	description: 'the 130 x 180 mm hoop, the largest the PES files written here declare',
 };
 
 export const pecFormat: FormatModule = {
@@ -33,5 +33,5 @@ export const pecFormat: FormatModule = {
 	detectionStrength: 3,
 	read: readPec,
 	write: writePec,
-	largestHoop: pesV1LargestHoop,
+	largestHoop: pesLargestHoop,
 };

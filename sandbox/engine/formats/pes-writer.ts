@@ -1,164 +1,130 @@
-/** Writes Brother PES version 1: the header and sew segments PE-Design reads, then the PEC block. */
+/**
+ * Writes Brother PES version 6: a PE-Design header listing each colour block's thread exactly (brand,
+ * catalogue code, name, RGB), the design objects PE-Design edits, then the PEC block Brother machines sew,
+ * whose colours are the nearest of PEC's 64-colour chart, and the colour addendum PE-Design writes after it.
+ */
 import { patternBounds } from '../normalise';
-import { Command, type Bounds, type Pattern } from '../pattern';
+import { Command, type Pattern, type Thread } from '../pattern';
+import { threadBlocks } from '../threads/colour-blocks';
+import { pecThreadChart } from '../threads/pec-threads';
 import { ByteBuilder } from './binary-io';
 import { fitsHoop, type WriteResult } from './format';
 import { defaultPecLabel, prepareForPec, writePecBlock } from './pec-writer';
+import { writeSewSegments } from './pes-segments';
 
-/** The smaller hoop a PES v1 header can name (100 x 100 mm), in 0.1 mm; anything larger declares 130 x 180. */
-const smallHoop = { width: 1000, height: 1000 };
+/** The two hoops the header names, by its hoop flag; a design that fits neither still declares the larger. */
+const hoops = [
+	{ flag: 0, widthMm: 100, heightMm: 100 },
+	{ flag: 1, widthMm: 130, heightMm: 180 },
+];
+
+/**
+ * PE-Design's page settings after the hoop size, as PE-Design writes them: existing design area off, a
+ * 200 x 200 mm page in 100 mm sections, its background and foreground colours, grid shown with axes, not
+ * snapped, 10 mm apart, curves on, entry and exit points not optimised.
+ */
+const pageSettings = [0, 200, 200, 100, 100, 100, 7, 19, 1, 1, 0, 100, 1, 0];
+
+/** A thread of the header's list that PE-Design takes as given, not from one of its own charts. */
+const customThread = 0x0a;
 
 export function writePes(source: Pattern): WriteResult {
-	const { pattern, codes, warnings } = prepareForPec(source, 'PES');
+	const { pattern, codes, warnings } = prepareForPec(
+		source,
+		'PES',
+		'its header, which PE-Design reads',
+	);
 	const extents = patternBounds(pattern);
 	const width = extents.maxX - extents.minX;
 	const height = extents.maxY - extents.minY;
+	const hoop = hoops.find((candidate) =>
+		fitsHoop(width, height, candidate.widthMm * 10, candidate.heightMm * 10),
+	);
+	const blocks = threadBlocks(pattern);
+	// A block the design gave no thread is listed as the chart thread its PEC code names.
+	const threads = blocks.threads.map((thread, block) =>
+		blocks.defaulted[block] ? pecThreadChart.threadForCode(codes[block]) : thread,
+	);
 
-	const out = new ByteBuilder(64 + pattern.length * 6);
-	out.ascii('#PES0001');
+	const out = new ByteBuilder(1024 + pattern.length * 6);
+	out.ascii('#PES0060');
 	const pecOffsetAt = out.length;
 	out.u32le(0);
-	out.u16le(1);
-	out.u16le(fitsHoop(width, height, smallHoop.width, smallHoop.height) ? 0 : 1);
+	writeHeader(out, hoop ?? hoops[hoops.length - 1], threads);
 	const objectCountAt = out.length;
 	out.u16le(1);
 	out.u16le(0xffff);
 	out.u16le(0);
 	const hasStitches = pattern.commands.subarray(0, pattern.length).includes(Command.Stitch);
-	if (!hasStitches || !writeSewSegments(out, pattern, codes, extents)) {
+	const colourLog = hasStitches
+		? writeSewSegments(
+				out,
+				pattern,
+				threads.map((_, block) => block),
+				extents,
+			)
+		: null;
+	if (colourLog === null) {
 		out.patchU16le(objectCountAt, 0);
 		out.patchU16le(objectCountAt + 2, 0);
+	} else {
+		// Version 6 orders its objects after them: none nested, each colour change in turn.
+		out.u32le(0);
+		out.u32le(0);
+		for (let i = 0; i < colourLog; i++) {
+			out.u32le(i);
+			out.u32le(0);
+		}
 	}
 	out.patchU32le(pecOffsetAt, out.length);
 	writePecBlock(out, pattern, codes, defaultPecLabel);
+	writeColourAddendum(out, codes, threads);
 	return { bytes: out.toBytes(), warnings };
 }
 
-/**
- * The PES v1 design objects (CEmbOne holding a CSewSeg) that PE-Design edits; machines sew the
- * PEC block instead. Segments are runs of stitches (flag 0) or a jump from the last stitch to
- * where the jumps end (flag 1), each with its PEC colour code; coordinates are relative to the
- * design's bottom-left corner.
- */
-const maxWord = 0xffff;
-const stitchSegment = 0;
-const jumpSegment = 1;
-const noSegment = -1;
-
-const STITCH = Command.Stitch;
-const JUMP = Command.Jump;
-const COLOR_CHANGE = Command.ColorChange;
-const STOP = Command.Stop;
-const END = Command.End;
-
-function writeObjectHeader(out: ByteBuilder, width: number, height: number): number {
-	out.u16le(7);
-	out.ascii('CEmbOne');
-	out.fill(0, 16);
-	// Affine transform placing the design in PE-Design's 130 x 180 mm page.
-	out.f32le(1);
-	out.f32le(0);
-	out.f32le(0);
-	out.f32le(1);
-	out.f32le(350 + 1300 / 2 - width / 2);
-	out.f32le(100 + height + 1800 / 2 - height / 2);
-	out.u16le(1);
-	out.u16le(0);
-	out.u16le(0);
-	out.u16le(width);
-	out.u16le(height);
-	out.fill(0, 8);
-	const segmentCountAt = out.length;
-	out.u16le(0);
-	out.u16le(0xffff);
-	out.u16le(0);
-	out.u16le(7);
-	out.ascii('CSewSeg');
-	return segmentCountAt;
+/** A PES string: a length byte, then up to 255 Latin-1 characters. */
+function pesString(out: ByteBuilder, text: string | undefined): void {
+	const value = (text ?? '').slice(0, 255);
+	out.u8(value.length);
+	out.ascii(value);
 }
 
-/**
- * Append the CEmbOne and CSewSeg objects; returns false (leaving `out` as it was) when the design
- * does not fit their 16-bit fields, in which case the PES lists no objects and holds only the PEC block.
- */
-function writeSewSegments(
-	out: ByteBuilder,
-	pattern: Pattern,
-	codes: number[],
-	extents: Bounds,
-): boolean {
-	const width = extents.maxX - extents.minX;
-	const height = extents.maxY - extents.minY;
-	if (width > 0x7fff || height > 0x7fff) return false;
+function writeHeader(out: ByteBuilder, hoop: (typeof hoops)[number], threads: Thread[]): void {
+	out.u16le(hoop.flag);
+	out.ascii('02');
+	// Name, category, author, keywords and comments: PE-Design names the design by its file.
+	for (let field = 0; field < 5; field++) pesString(out, '');
+	out.u16le(0);
+	out.u16le(0);
+	out.u16le(hoop.widthMm);
+	out.u16le(hoop.heightMm);
+	for (const setting of pageSettings) out.u16le(setting);
+	pesString(out, '');
+	// The design's placement on the page: the identity transform.
+	for (const value of [1, 0, 0, 1, 0, 0]) out.f32le(value);
+	// No programmable fills, motifs or feather patterns: only the threads follow.
+	out.u16le(0);
+	out.u16le(0);
+	out.u16le(0);
+	out.u16le(threads.length);
+	for (const thread of threads) {
+		pesString(out, thread.catalogNumber);
+		out.bytes([(thread.color >> 16) & 0xff, (thread.color >> 8) & 0xff, thread.color & 0xff]);
+		out.u8(0);
+		out.u32le(customThread);
+		pesString(out, thread.name);
+		pesString(out, thread.brand);
+		pesString(out, '');
+	}
+}
+
+/** After the PEC block: the chart codes again in 128 bytes, a blank record per thread, then each RGB. */
+function writeColourAddendum(out: ByteBuilder, codes: number[], threads: Thread[]): void {
 	const start = out.length;
-	const segmentCountAt = writeObjectHeader(out, width, height);
-
-	const colourLog: number[] = [];
-	let segments = 0;
-	let openFlag = noSegment;
-	let pointCountAt = 0;
-	let points = 0;
-	let block = 0;
-	let stitchedX = extents.minX;
-	let stitchedY = extents.maxY;
-	const point = (x: number, y: number): void => {
-		out.u16le(x - extents.minX);
-		out.u16le(y - extents.maxY);
-		points++;
-	};
-	const close = (): void => {
-		if (openFlag !== noSegment) out.patchU16le(pointCountAt, points);
-		openFlag = noSegment;
-	};
-	const open = (flag: number): void => {
-		close();
-		if (segments > 0) out.u16le(0x8003);
-		const code = codes[block];
-		if (colourLog.length === 0 || colourLog[colourLog.length - 1] !== code)
-			colourLog.push(segments, code);
-		out.u16le(flag);
-		out.u16le(code);
-		pointCountAt = out.length;
-		out.u16le(0);
-		openFlag = flag;
-		points = 0;
-		segments++;
-	};
-
-	const { xs, ys, commands } = pattern;
-	for (let i = 0; i < pattern.length; i++) {
-		const command = commands[i];
-		if (command === END) break;
-		if (command === STITCH) {
-			if (openFlag !== stitchSegment || points === maxWord) open(stitchSegment);
-			point(xs[i], ys[i]);
-			stitchedX = xs[i];
-			stitchedY = ys[i];
-		} else if (command === JUMP) {
-			if (openFlag === jumpSegment) {
-				// A run of jumps is one segment ending where the run ends.
-				out.patchU16le(out.length - 4, xs[i] - extents.minX);
-				out.patchU16le(out.length - 2, ys[i] - extents.maxY);
-			} else {
-				open(jumpSegment);
-				point(stitchedX, stitchedY);
-				point(xs[i], ys[i]);
-			}
-		} else {
-			close();
-			if (command === COLOR_CHANGE || command === STOP)
-				block = Math.min(block + 1, codes.length - 1);
-		}
-	}
-	close();
-	if (segments === 0 || segments > maxWord) {
-		out.truncate(start);
-		return false;
-	}
-	out.patchU16le(segmentCountAt, segments);
-	out.u16le(colourLog.length / 2);
-	for (const value of colourLog) out.u16le(value);
+	out.u8(codes.length - 1);
+	out.bytes(codes);
+	out.padTo(start + 128, 0x20);
+	out.fill(0, 0x90 * threads.length);
+	for (const thread of threads) out.u24le(thread.color & 0xffffff);
 	out.u16le(0);
-	out.u16le(0);
-	return true;
 }

@@ -1,5 +1,6 @@
 /** Reads Barudan U01: 3-byte records after a 256-byte header, needle changes as colour changes. */
-import { recordsBuilder } from '../normalise';
+import { UnreadableSourceError } from '../errors';
+import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 
 export const headerSize = 0x100;
@@ -7,7 +8,7 @@ export const maxStep = 127;
 export const recordFlag = 0x80;
 export const downFlag = 0x40;
 export const leftFlag = 0x20;
-const commandMask = 0x1f;
+export const commandMask = 0x1f;
 export const stitchCode = 0x00;
 export const jumpCode = 0x01;
 export const trimCode = 0x07;
@@ -16,20 +17,41 @@ export const firstNeedleCode = 0x09;
 const lastNeedleCode = 0x17;
 export const endCode = 0x18;
 /** Some machines append their own data after this control byte. */
-const machinePostfix = 0x2b;
+export const machinePostfix = 0x2b;
 export const needles = lastNeedleCode - firstNeedleCode + 1;
 
 export function readU01(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'U01');
+	decodeBarudanRecords(bytes, headerSize, builder);
+	return builder.finish();
+}
+
+/**
+ * Decodes Barudan's 3-byte records from `start` into `builder` until the end code or the machine's
+ * postfix, throwing at a record that is not Barudan's or when neither comes: U01 after its header, DSB
+ * after its Tajima-style one.
+ */
+export function decodeBarudanRecords(
+	bytes: Uint8Array,
+	start: number,
+	builder: RelativePatternBuilder,
+): void {
 	let sewn = false;
 	let needleChosen = false;
-	for (let offset = headerSize; offset + 3 <= bytes.length; offset += 3) {
+	for (let offset = start; ; offset += 3) {
+		if (offset + 3 > bytes.length)
+			throw new UnreadableSourceError('The Barudan records end without their end code.');
 		const controlByte = bytes[offset];
-		if (controlByte === machinePostfix) break;
+		if (controlByte === machinePostfix) return;
+		const code = controlByte & commandMask;
+		if ((controlByte & recordFlag) === 0 || code > endCode)
+			throw new UnreadableSourceError(
+				`The file is not Barudan records: record ${(offset - start) / 3 + 1} starts with ` +
+					`0x${controlByte.toString(16)}, not a Barudan control byte.`,
+			);
 		const dy = controlByte & downFlag ? bytes[offset + 1] : -bytes[offset + 1];
 		const dx = controlByte & leftFlag ? -bytes[offset + 2] : bytes[offset + 2];
-		const code = controlByte & commandMask;
-		if (code === endCode) break;
+		if (code === endCode) return;
 		switch (code) {
 			case stitchCode:
 			case 0x02:
@@ -63,7 +85,6 @@ export function readU01(bytes: Uint8Array): Pattern {
 				break;
 		}
 	}
-	return builder.finish();
 }
 
 /** Every record up to the end code carries the record flag and a known command. */

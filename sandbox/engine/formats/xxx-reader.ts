@@ -1,7 +1,7 @@
 /** Reads Singer XXX: stitch and control records, the 5-byte long jumps, and the colour table after the end. */
 import { UnreadableSourceError } from '../errors';
 import { RelativePatternBuilder } from '../normalise';
-import type { Pattern, Thread } from '../pattern';
+import type { Pattern } from '../pattern';
 import { ByteCursor, signed8 } from './binary-io';
 
 export const headerSize = 0x100;
@@ -17,6 +17,10 @@ export const jumpCode = 0x01;
 export const trimCode = 0x03;
 export const colourChangeCode = 0x08;
 export const endCode = 0x7f;
+const otherEndCode = 0x18;
+/** Codes 0x0A-0x17 pick a needle: a colour change, as 0x08 is. */
+const firstNeedleCode = 0x0a;
+const lastNeedleCode = 0x17;
 /** More colours than any machine has needles or a file lists; a larger count is damage. */
 const maxColours = 1024;
 
@@ -47,14 +51,21 @@ function walkRecords(bytes: Uint8Array, builder: RelativePatternBuilder | null):
 		const dx = signed8(bytes[offset + 2]);
 		const dy = -signed8(bytes[offset + 3]);
 		offset += 4;
-		if (code === endCode) return offset;
+		if (code === endCode || code === otherEndCode) return offset;
+		const colourChange =
+			code === colourChangeCode || (code >= firstNeedleCode && code <= lastNeedleCode);
+		if (code !== jumpCode && code !== trimCode && !colourChange) {
+			if (builder)
+				cursor.fail(`control code 0x${code.toString(16)} at byte ${offset - 4} is not XXX's`);
+			return -1;
+		}
 		if (!builder) continue;
 		if (code === jumpCode) {
 			builder.jump(dx, dy);
 		} else if (code === trimCode) {
 			builder.trim();
 			builder.jump(dx, dy);
-		} else if (code === colourChangeCode) {
+		} else {
 			builder.jump(dx, dy);
 			builder.colourChange();
 		}
@@ -69,24 +80,24 @@ export function readXxx(bytes: Uint8Array): Pattern {
 		);
 	}
 	const cursor = new ByteCursor(bytes, 'XXX');
+	if (bytes.subarray(0, 0x17).some((byte) => byte !== 0))
+		cursor.fail('its header does not start with the 23 zero bytes of an XXX header');
 	cursor.seek(colourCountOffset);
 	const colourCount = cursor.u16le();
+	if (colourCount > maxColours) cursor.fail(`its header claims ${colourCount} colours`);
 	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length - headerSize) >> 1));
 	const afterEnd = walkRecords(bytes, builder);
+	if (afterEnd < 0) cursor.fail('the stitches end without the end record');
 	const pattern = builder.finish();
-	if (afterEnd >= 0 && colourCount <= maxColours) {
-		const threads: Thread[] = [];
-		// Two filler bytes follow the end record, then one 0x00RRGGBB entry per colour.
-		for (
-			let i = 0, offset = afterEnd + 2;
-			i < colourCount && offset + 4 <= bytes.length;
-			i++, offset += 4
-		) {
-			threads.push({
-				color: ((bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0,
-			});
-		}
-		pattern.threads = threads;
+	// Two filler bytes follow the end record, then one 0x00RRGGBB entry per colour.
+	for (
+		let i = 0, offset = afterEnd + 2;
+		i < colourCount && offset + 4 <= bytes.length;
+		i++, offset += 4
+	) {
+		pattern.threads.push({
+			color: ((bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0,
+		});
 	}
 	return pattern;
 }

@@ -20,6 +20,8 @@ export function snapToChart(
 	blocks: ThreadBlocks,
 	chart: ThreadChart,
 	formatLabel: string,
+	/** Where the format also keeps the exact threads (PES: "its header, which PE-Design reads"), if it does. */
+	exactThreadsKeptIn?: string,
 ): SnappedBlocks {
 	const codes: number[] = [];
 	const changed = new Map<number, ChartThread>();
@@ -52,9 +54,13 @@ export function snapToChart(
 			);
 		const more =
 			changed.size > maxListedChanges ? ` and ${changed.size - maxListedChanges} more` : '';
+		const nearest = `${listed.join('; ')}${more}`;
 		warnings.push(
-			`${formatLabel} stores only ${chart.brand}'s ${chart.threads.length}-colour thread chart; ` +
-				`colours were snapped to the nearest: ${listed.join('; ')}${more}.`,
+			exactThreadsKeptIn
+				? `${formatLabel} keeps the exact threads in ${exactThreadsKeptIn}, but machines sew from ` +
+						`${chart.brand}'s ${chart.threads.length}-colour thread chart and show the nearest: ${nearest}.`
+				: `${formatLabel} stores only ${chart.brand}'s ${chart.threads.length}-colour thread chart; ` +
+						`colours were snapped to the nearest: ${nearest}.`,
 		);
 	}
 	return { codes, warnings };

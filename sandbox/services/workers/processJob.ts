@@ -4,7 +4,14 @@ import { join } from 'node:path';
 
 import { digitise } from '../../digitiser';
 import { widthMmBounds } from '../../domain/jobs';
-import { hoopWarning, listFormats, readPattern, writePattern, type Pattern } from '../../engine';
+import {
+	hoopWarning,
+	listFormats,
+	nameWarning,
+	readPattern,
+	writePattern,
+	type Pattern,
+} from '../../engine';
 import { measurePattern } from '../../engine/metrics';
 import { previewPairOf } from './recentPreviews';
 import type { JobTask, TaskResult, WrittenFile } from './task';
@@ -100,7 +107,11 @@ async function patternFor(
 	warnings: string[],
 	digitised: Record<string, unknown>,
 ): Promise<Pattern> {
-	if (task.workflow === 'conversion') return readPattern(source, task.sourceFormat);
+	if (task.workflow === 'conversion') {
+		const misnamed = nameWarning(task.sourceFileName, task.sourceFormat);
+		if (misnamed) warnings.push(misnamed);
+		return readPattern(source, task.sourceFormat);
+	}
 	const result = await digitise(source, {
 		widthMm: task.widthMm!,
 		colourCount: task.colourCount!,

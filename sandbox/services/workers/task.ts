@@ -5,6 +5,8 @@ export interface JobTask extends DigitisingOptions {
 	jobId: string;
 	workflow: 'conversion' | 'digitising';
 	sourcePath: string;
+	/** The name the source was uploaded with: a conversion warns where it names another format. */
+	sourceFileName: string;
 	sourceFormat: string;
 	format: string;
 	/** Folder the results are written into, named `<upload id>.<extension>`. */

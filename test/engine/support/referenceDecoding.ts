@@ -21,6 +21,15 @@ export function patternOf(entries: Entry[], colours: number[] = []): Pattern {
 	return pattern;
 }
 
+/** A pattern's entries as `[x, y, command]`, to compare with hand-written ones. */
+export function entriesOf(pattern: Pattern): Entry[] {
+	return Array.from({ length: pattern.length }, (_, i) => [
+		pattern.xs[i],
+		pattern.ys[i],
+		pattern.commands[i] as Command,
+	]);
+}
+
 /** `[x, y, COMMAND]` in absolute 0.1 mm, y down, as pyembroidery names the commands ('9' = needle set). */
 export type ReferenceCommand = [number, number, string];
 
@@ -117,6 +126,8 @@ const referenceKinds: Record<string, NeedleEventKind | 'trim' | 'end' | 'move'> 
 	STOP: 'stop',
 	COLOR_CHANGE: 'colour',
 	'9': 'colour',
+	// pyembroidery's name for a needle change (DSB, DSZ, TBF), which changes the colour too.
+	NEEDLE_SET: 'colour',
 	END: 'end',
 };
 
@@ -289,6 +300,14 @@ export function compareWithReference(
 	options: CompareOptions = {},
 ): Comparison {
 	return compareEvents(referenceEvents(fixture.commands), patternEvents(pattern), options);
+}
+
+/** Where a written and read-back design sews differently; a move may be split, a long stitch too. */
+export function sewingDifferences(written: Pattern, readBack: Pattern): string[] {
+	const options = { collapseMoves: true };
+	return compareEvents(patternEvents(written, options), patternEvents(readBack, options), {
+		splitStitchesAllowed: true,
+	}).differences;
 }
 
 export function countKind(events: NeedleEvent[], kind: NeedleEventKind): number {

@@ -1,0 +1,83 @@
+/** Reads Data Stitch STX: its labelled header, its colours, then the EXP records its stitch offset points to. */
+import { UnreadableSourceError } from '../errors';
+import { countCommands } from '../normalise';
+import { Command, threadOf, type Pattern, type Thread } from '../pattern';
+import { u32leAt } from './binary-io';
+import { readExp } from './exp-reader';
+
+/**
+ * "STX", a version such as "1.00", then three 32-bit offsets: the palette, the colour list and the
+ * stitches. The palette is 16 colours of three 6-bit channels (red, green, blue); the colour list gives
+ * each colour block's place in it as a big-endian 16-bit number (writers fill the list past the last
+ * block, so only the first entries count).
+ */
+const label = /^STX\d\.\d\d/;
+const offsetsAt = 0x0c;
+const headerEnd = 0x18;
+const paletteColours = 16;
+const paletteBytes = paletteColours * 3;
+const channelTop = 63;
+
+interface Layout {
+	palette: number;
+	colourList: number;
+	stitches: number;
+}
+
+function layout(bytes: Uint8Array): Layout | null {
+	if (bytes.length < headerEnd) return null;
+	if (!label.test(String.fromCharCode(...bytes.subarray(0, 7)))) return null;
+	const palette = u32leAt(bytes, offsetsAt)!;
+	const colourList = u32leAt(bytes, offsetsAt + 4)!;
+	const stitches = u32leAt(bytes, offsetsAt + 8)!;
+	const ordered =
+		headerEnd <= palette &&
+		palette <= colourList &&
+		colourList <= stitches &&
+		stitches < bytes.length;
+	return ordered ? { palette, colourList, stitches } : null;
+}
+
+export function looksLikeStx(bytes: Uint8Array): boolean {
+	return layout(bytes) !== null;
+}
+
+const channel = (value: number) => Math.round((value * 255) / channelTop);
+
+/** Each colour block's palette colour, or none where the tables are not laid out as described above. */
+function blockThreads(
+	bytes: Uint8Array,
+	{ palette, colourList, stitches }: Layout,
+	blocks: number,
+): Thread[] {
+	if (colourList - palette !== paletteBytes || (stitches - colourList) / 2 < blocks) return [];
+	const threads: Thread[] = [];
+	for (let block = 0; block < blocks; block++) {
+		const place = (bytes[colourList + 2 * block] << 8) | bytes[colourList + 2 * block + 1];
+		if (place >= paletteColours) return [];
+		const [red, green, blue] = bytes.subarray(palette + 3 * place, palette + 3 * place + 3);
+		if (red > channelTop || green > channelTop || blue > channelTop) return [];
+		threads.push(threadOf({ color: (channel(red) << 16) | (channel(green) << 8) | channel(blue) }));
+	}
+	return threads;
+}
+
+export function readStx(bytes: Uint8Array): Pattern {
+	const found = layout(bytes);
+	if (found === null)
+		throw new UnreadableSourceError(
+			'The STX file is damaged: it does not start with "STX", a version and table offsets in order ' +
+				'inside the file.',
+		);
+	let pattern: Pattern;
+	try {
+		pattern = readExp(bytes.subarray(found.stitches));
+	} catch (error) {
+		if (!(error instanceof UnreadableSourceError)) throw error;
+		throw new UnreadableSourceError(
+			`The STX file is damaged: its stitch records at byte ${found.stitches} are not EXP records (${error.message})`,
+		);
+	}
+	pattern.threads = blockThreads(bytes, found, countCommands(pattern, Command.ColorChange) + 1);
+	return pattern;
+}
