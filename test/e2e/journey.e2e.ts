@@ -152,8 +152,9 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 	it('finds Embroidery by search (icon, name, description); Create shows the fields designed', async () => {
 		await page.goto(`${n8n.url}/workflow/new`);
 		await page.locator('[data-test-id="canvas-add-button"]').click();
-		await page.keyboard.type('embroidery');
 		const creator = page.locator('[data-test-id="node-creator"]');
+		// Typed only once the panel's search field is there: keys pressed while it opens are lost under load.
+		await creator.locator('input').first().fill('embroidery');
 		const entry = creator.locator('[data-test-id="item-iterator-item"]').filter({
 			has: page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Embroidery$/ }),
 		});
