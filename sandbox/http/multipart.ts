@@ -127,7 +127,17 @@ function cleanFileName(name: string | undefined): string {
 		.pop()
 		?.replace(/[\x00-\x1f]/g, '')
 		.trim();
-	return base ? base.slice(0, 200) : 'upload';
+	return base ? cutName(base) : 'upload';
+}
+
+const longestFileName = 200;
+
+/** A name over the limit loses the end of its stem, never its extension: that says which format a file is. */
+function cutName(base: string): string {
+	if (base.length <= longestFileName) return base;
+	const dot = base.lastIndexOf('.');
+	const extension = dot > 0 && base.length - dot <= 16 ? base.slice(dot) : '';
+	return base.slice(0, longestFileName - extension.length) + extension;
 }
 
 async function streamToDisk(

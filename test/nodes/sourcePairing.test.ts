@@ -57,6 +57,8 @@ describe('pairBySourceName', () => {
 			['my %22logo%22.JEF', 'my "logo".JEF'],
 			[' lead.DST', 'lead.DST'],
 			[long, long.slice(0, 200)],
+			// Cut in its stem, its extension kept (as the sandbox stores it, so its format still shows).
+			[long, `${'x'.repeat(196)}.DST`],
 			['bell\u0007.DST', 'bell.DST'],
 			['line\nbreak.DST', 'linebreak.DST'],
 			['folder/inner.DST', 'inner.DST'],
@@ -67,6 +69,9 @@ describe('pairBySourceName', () => {
 		expect(sameStoredName('Star.DST', 'Star.JEF')).toBe(false);
 		// A short shown name is not taken for a cut one.
 		expect(sameStoredName('a.DST.backup', 'a.DST')).toBe(false);
+		// A cut that keeps another extension, or another stem, is another file.
+		expect(sameStoredName(long, `${'x'.repeat(196)}.JEF`)).toBe(false);
+		expect(sameStoredName(long, `${'y'.repeat(196)}.DST`)).toBe(false);
 		expect(
 			pairBySourceName([job('my "logo".JEF', 'my %22logo%22.JEF'), job(' b.dst', 'b.dst')]),
 		).toEqual([{ use: 0 }, { use: 1 }]);

@@ -31,6 +31,19 @@ export interface Mismatch {
 /** A shown name this long that begins the sent one is taken as the service's cut of it (the sandbox keeps 200). */
 const shortestCutName = 64;
 
+/** Whether `shown` is `sent` cut short: its start kept, and its extension too where the service keeps that. */
+function isCutOf(shown: string, sent: string): boolean {
+	if (shown.length < shortestCutName || shown.length >= sent.length) return false;
+	if (sent.startsWith(shown)) return true;
+	const extension = sent.slice(sent.lastIndexOf('.'));
+	return (
+		extension.length > 1 &&
+		extension.length < sent.length &&
+		shown.endsWith(extension) &&
+		sent.startsWith(shown.slice(0, -extension.length))
+	);
+}
+
 /** C0 and C1 control characters, DEL included. */
 function isControl(character: string): boolean {
 	const code = character.charCodeAt(0);
@@ -76,13 +89,7 @@ export function sameStoredName(sent: string, shown: string): boolean {
 	const sentForms = storedForms(sent);
 	if (sentForms.every((form) => form === '')) return true;
 	return storedForms(shown).some((form) =>
-		sentForms.some(
-			(sentForm) =>
-				form === sentForm ||
-				(form.length >= shortestCutName &&
-					form.length < sentForm.length &&
-					sentForm.startsWith(form)),
-		),
+		sentForms.some((sentForm) => form === sentForm || isCutOf(form, sentForm)),
 	);
 }
 
