@@ -438,7 +438,10 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		);
 		expect(result.items[0].json.httpCode).toBe('422');
 		expect(result.items[0].json.description).toMatch(
-			/notes\.dst is not a readable embroidery machine file \(for example PES, DST or JEF\)\.$/,
+			new RegExp(
+				'notes\\.dst is not a readable embroidery machine file: its name says Tajima DST, but its ' +
+					'content is not Tajima DST\\. This service reads [^.]+ Melco EXP\\.$',
+			),
 		);
 	});
 
