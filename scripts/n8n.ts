@@ -385,6 +385,20 @@ export class LocalN8n {
 		}
 	}
 
+	/**
+	 * The node types n8n loads, as `n8n export:nodes` writes them: every node of n8n and of the installed
+	 * packages, with the tool variants n8n derives. Filter by `name` for one package's.
+	 */
+	async exportNodes(): Promise<Array<{ name: string } & Record<string, unknown>>> {
+		const file = join(this.userFolder, 'exported-nodes.json');
+		try {
+			await this.cli(['export:nodes', `--output=${file}`], 180_000);
+			return JSON.parse(await readFile(file, 'utf8')) as Array<{ name: string } & Record<string, unknown>>;
+		} finally {
+			await rm(file, { force: true });
+		}
+	}
+
 	async importCredentials(credentials: CredentialExport[]): Promise<void> {
 		await this.importFile('import:credentials', 'credentials.json', credentials);
 	}

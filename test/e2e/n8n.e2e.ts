@@ -1,5 +1,8 @@
 /** The harness itself against n8n's built-in nodes: execute, binaries, start, owner, REST, webhooks. */
-import { nodeItems, type LocalN8n } from '../../scripts/n8n';
+import { readFile } from 'node:fs/promises';
+
+import { nodeItems, n8nRuntime, type LocalN8n } from '../../scripts/n8n';
+import { exportedDescriptions, snapshotFile } from '../../scripts/node-descriptions';
 import { e2eOwner, n8nUnderTest, openEnvironment } from './support/environment';
 import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
 
@@ -49,6 +52,14 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		expect(item.binary?.data.mimeType).toBe('application/json');
 		const bytes = await n8n.readBinary(item.binary!.data);
 		expect(JSON.parse(bytes.toString('utf8'))).toEqual([{ orderId: 'A-100', widthMm: 80 }]);
+	});
+
+	// The package's node types as this n8n loads them (every version, the tool variant, the trigger): a change
+	// meant to leave what users see alone keeps them byte for byte (scripts/node-descriptions.ts).
+	it("exports the package's node types exactly as the saved snapshot of this n8n version", async () => {
+		const saved = await readFile(snapshotFile(n8nRuntime().version), 'utf8');
+
+		expect(await exportedDescriptions(n8n)).toBe(saved);
 	});
 
 	it('serves the editor and a published webhook under n8n start', async () => {
