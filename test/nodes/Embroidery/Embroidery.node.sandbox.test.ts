@@ -206,8 +206,8 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 					(item.pairedItem as { item: number }).item === 0,
 			),
 		).toBe(true);
-		// With Show Warnings off (on by default, test/nodes/trust.test.ts), a completed job comes from
-		// the listing alone: metrics and signed URLs, no warnings or events.
+		// With Show Warnings off (on by default, test/nodes/Embroidery/helpers/jobHints.test.ts), a completed job
+		// comes from the listing alone: metrics and signed URLs, no warnings or events.
 		expect(waited[0].json.metrics).toBeTruthy();
 		expect(waited[0].json.preview).toMatchObject({
 			previewUrl: expect.stringContaining('/uploads/'),

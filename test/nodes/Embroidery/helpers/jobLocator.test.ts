@@ -246,7 +246,7 @@ describe("finding a job's workflow (node version 2)", () => {
 		await withServer(
 			service(listed, { [jobIds.a]: 'digitising', [jobIds.b]: 'conversion' }),
 			async (server) => {
-				// Show Warnings off: its one detail request per listed job is counted in test/nodes/trust.test.ts.
+				// Show Warnings off: its one detail request per listed job is counted by bench/node-requests.ts.
 				const result = await runV2(server, {
 					operation: 'waitForCompletion',
 					jobId: byId(`${jobIds.a}, ${jobIds.b}`),
