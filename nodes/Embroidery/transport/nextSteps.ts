@@ -3,7 +3,7 @@ import type { JobRef } from './routes';
 // What the node tells the user to do next, in the user's words: every next step its errors, hints and items
 // give, each once. The transport's routes pick theirs here (routes.ts); helpers and operations import theirs.
 
-/** What a refusal means: the message starts with `title` (the service's own words follow), `description` says what to do. */
+/** What a refusal means: the message starts with `title` (the service's words follow); `description`: what to do. */
 export interface Explanation {
 	title: string;
 	description: string;
@@ -199,18 +199,24 @@ export function carryOnWithCreated(count: number): string {
 	);
 }
 
-/** Advice about one job the service has, naming it so the user can look it up. */
+/** Advice about jobs the service has, naming them so the user can look them up. */
 export const jobAdvice = {
 	created: (ref: JobRef): string =>
 		`The job was created (id ${ref.id}, workflow "${ref.workflow}"); ${carryOnWithCreated(1)}`,
 	check: (ref: JobRef): string =>
 		`Check the job with Job > Get (id ${ref.id}, workflow "${ref.workflow}").`,
+	/** A creation answer that may not name every job it made. */
+	findUnnamed: 'Check Job > Get Many for any job the answer did not name.',
 	/** A job paired with the wrong file: it exists, only its file is unknown. */
 	pairByName: (ref: JobRef): string =>
 		`The job exists: check it with Job > Get (id ${ref.id}, workflow "${ref.workflow}") and match ` +
 		'it to its file by source name; do not create it again.',
+	/** A job id neither workflow knows. */
+	notFound: 'Check the ID, and that the credential belongs to the account that created the job.',
+	/** A listing entry the node could not read. */
+	unreadableEntry: 'Use Job > Get with its id, or check the service.',
 	/** A job whose results are asked for before it completed. */
-	notCompleted: (status: string, failureReason: string | undefined): string =>
+	notCompleted: (status: string, failureReason: string | null | undefined): string =>
 		status === 'failed'
 			? `It failed: ${failureReason ?? 'no reason given'}. Use Job > Retry, then wait for it.`
 			: 'Use Job > Wait for Completion before downloading.',
@@ -226,6 +232,37 @@ export const jobAdvice = {
 		'The node already fetched the job again for a fresh link, and that link was refused ' +
 		'too. A locked machine file needs Job > Unlock first; files of another account are ' +
 		'never served; otherwise try again later.',
+};
+
+/** Hints above the node's output about the jobs it returns. */
+export const hintAdvice = {
+	retryFailedJob: 'Fix the source if the reason points at it, then use Job > Retry.',
+	retryFailedJobs:
+		'Each item has failureCode and failureReason; fix the sources they point at, then use Job > Retry.',
+	checkWarnings: 'Check the design before you stitch it.',
+	unlock:
+		'Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.',
+};
+
+/** File > Download's Signed URL parameter. */
+export const signedUrlAdvice = {
+	empty:
+		"Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job " +
+		'> Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with ' +
+		"'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
+	unreadable:
+		'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service ' +
+		'returned it; fetch the job again (Job > Get) for a fresh one.',
+};
+
+/** The Embroidery Trigger's notes and sample. */
+export const triggerAdvice = {
+	lockedOutputs:
+		'The machine files stay locked until the job is unlocked (Embroidery node: Job > Unlock, ' +
+		'which spends a subscription entitlement or credits). The preview is watermarked until then.',
+	noSampleJob:
+		'Create a job with the Embroidery node (Job > Create) and let it finish, or widen ' +
+		'Trigger On and Workflow, then test again.',
 };
 
 /** Advice after n8n's Retry On Fail ran the node again over a request an earlier try sent without an answer. */

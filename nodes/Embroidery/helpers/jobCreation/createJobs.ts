@@ -4,7 +4,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import {
 	JobAcceptedSchema,
 	UsageResponseSchema,
+	carryOnWithCreated,
 	embroideryApiRequest,
+	jobAdvice,
 	nodeErrorOf,
 	routes,
 } from '../../transport';
@@ -114,8 +116,7 @@ function jobCountMismatch(
 	const created =
 		jobs.length === 0
 			? 'The answer named no job.'
-			: `The service created ${named}; do not create ${one ? 'it' : 'them'} again: use Job > ` +
-				`Wait for Completion or Job > Get with ${one ? 'this id' : 'these ids'}.`;
+			: `The service created ${named}; ${carryOnWithCreated(jobs.length)}`;
 	const error = new NodeApiError(
 		context.getNode(),
 		{ message: 'job count mismatch' },
@@ -123,7 +124,7 @@ function jobCountMismatch(
 			message: `The service accepted ${jobs.length} ${one ? 'job' : 'jobs'} for ${files} files`,
 			description:
 				`Each source file should become one job, so the node cannot tell which file a job ` +
-				`belongs to. ${created} Check Job > Get Many for any job the answer did not name.`,
+				`belongs to. ${created} ${jobAdvice.findUnnamed}`,
 			itemIndex,
 		},
 	);
