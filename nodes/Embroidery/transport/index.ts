@@ -21,6 +21,7 @@ export {
 	hintAdvice,
 	jobAdvice,
 	signedUrlAdvice,
+	sourceUrlAdvice,
 	triggerAdvice,
 } from './nextSteps';
 export { jobKey, jobsListingSize, routes } from './routes';

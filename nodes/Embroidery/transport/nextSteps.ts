@@ -282,3 +282,38 @@ export const earlierTryAdvice = {
 		`> Get (id ${ref.id}, workflow "${ref.workflow}", field downloadsUnlocked) and unlock it ` +
 		`with Job > Unlock only if it is still locked.`,
 };
+
+/** What to do about a Source URL the node could not fetch or use (Job > Create from a URL). */
+export const sourceUrlAdvice = {
+	incomplete:
+		'Give a link to the file starting with http:// or https://, for example https://example.com/designs/logo.png.',
+	notHttp: 'Give a link to the file starting with http:// or https://.',
+	unresolvedInTime: "Check the link and that the n8n server's name service answers.",
+	unresolved:
+		"Check the link; where n8n's outbound network policy refuses the address, the n8n " +
+		'administrator decides which hosts workflows may reach.',
+	privateNetwork:
+		'Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, ' +
+		'unique-local and other non-public addresses are refused by default, so a workflow cannot ' +
+		"reach the n8n server's own network. If the file lives on your intranet and you trust where " +
+		"this workflow's links come from, turn on Options > Allow Private Network Addresses.",
+	noAnswer: 'Check that the link is reachable from the n8n server and that its server is up.',
+	unreachable: 'Check that the link is reachable from the n8n server.',
+	stalled:
+		'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.',
+	tooSlow:
+		'Link a server that delivers the file faster, or download it in an earlier node ' +
+		'and use Source: Binary Field.',
+	redirectRefused: 'Link the file itself.',
+	notTheFile: 'The link must lead to the file itself and be readable without logging in.',
+	tooLarge: 'Link a smaller file.',
+	empty: 'Link a file with content.',
+	imageForConversion:
+		'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), or choose the ' +
+		'digitising workflow to turn artwork into stitches.',
+	pageForConversion:
+		'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), not a web page or ' +
+		'document about it: the link must download the file.',
+	notArtwork:
+		'Link a JPG, PNG, SVG or WebP image, or use the conversion workflow for machine files.',
+};
