@@ -20,6 +20,7 @@ export {
 	earlierTryAdvice,
 	hintAdvice,
 	jobAdvice,
+	oneFilePerRequestAdvice,
 	signedUrlAdvice,
 	sourceUrlAdvice,
 	triggerAdvice,

@@ -234,6 +234,14 @@ export const jobAdvice = {
 		'never served; otherwise try again later.',
 };
 
+/** A request of several files refused by an account on limited free processing (one source per request). */
+export function oneFilePerRequestAdvice(combined: boolean, files: number): string {
+	const change = combined
+		? `Set Options > Batching to "One Request per Item" (it is "Combine Items", which sent ${files} files together)`
+		: `Give each item a single file: this item sent ${files}, one per Input Binary Field`;
+	return `${change}, or add credits or a subscription to the account.`;
+}
+
 /** Hints above the node's output about the jobs it returns. */
 export const hintAdvice = {
 	retryFailedJob: 'Fix the source if the reason points at it, then use Job > Retry.',

@@ -8,6 +8,7 @@ import {
 	embroideryApiRequest,
 	jobAdvice,
 	nodeErrorOf,
+	oneFilePerRequestAdvice,
 	routes,
 } from '../../transport';
 import type { JobRef, Workflow } from '../../transport';
@@ -84,17 +85,13 @@ async function withOneFileHint(
 	} catch {
 		return error;
 	}
-	const change =
-		mode === 'combine'
-			? `Set Options > Batching to "One Request per Item" (it is "Combine Items", which sent ${files} files together)`
-			: `Give each item a single file: this item sent ${files}, one per Input Binary Field`;
 	return new NodeApiError(
 		context.getNode(),
 		{ message: error.message, httpCode: '422' },
 		{
 			message: `This account is on limited free processing, which accepts one file per request: ${error.message}`,
 			description:
-				`${change}, or add credits or a subscription to the account. ${error.description ?? ''}`.trim(),
+				`${oneFilePerRequestAdvice(mode === 'combine', files)} ${error.description ?? ''}`.trim(),
 			httpCode: '422',
 			itemIndex,
 		},
