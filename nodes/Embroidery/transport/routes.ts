@@ -1,5 +1,5 @@
 import { outcomeUnknownAdvice, refusalAdvice } from './nextSteps';
-import type { FailureAdvice } from './nextSteps';
+import type { FailureAdvice, UncertainOutcome } from './nextSteps';
 import type { Workflow } from './schemas';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -43,8 +43,15 @@ function jobBase(ref: JobRef): string {
 	return `/jobs/${ref.workflow}/${encodeURIComponent(ref.id)}`;
 }
 
-/** Keeps the route's action as its literal name, from which `RequestAction` is read. */
-function route<A extends string>(described: RouteOf<A>): RouteOf<A> {
+/** A request that changes something must say what the user does when the node cannot know whether it did. */
+type FailuresOf<M extends HttpMethod> = M extends 'GET'
+	? FailureAdvice
+	: FailureAdvice & { outcomeMayBeUnknown: UncertainOutcome };
+
+/** Keeps the route's action as its literal name (`RequestAction` is read from it) and checks its failures. */
+function route<A extends string, M extends HttpMethod>(
+	described: RouteOf<A> & { method: M; failures: FailuresOf<M> },
+): RouteOf<A> {
 	return described;
 }
 
