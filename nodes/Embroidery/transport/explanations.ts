@@ -5,8 +5,6 @@ import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas';
 
 // Reads a failed answer: the API's message and field messages, and which explanation applies to it.
 
-export { unlockUnknownAdvice } from './nextSteps';
-
 /** The API's own message, whatever the body's shape. */
 export function apiMessageOf(body: unknown): string | undefined {
 	const parsed = ApiErrorBodySchema.safeParse(body);
