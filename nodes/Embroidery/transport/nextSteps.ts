@@ -205,6 +205,9 @@ export const jobAdvice = {
 		`The job was created (id ${ref.id}, workflow "${ref.workflow}"); ${carryOnWithCreated(1)}`,
 	check: (ref: JobRef): string =>
 		`Check the job with Job > Get (id ${ref.id}, workflow "${ref.workflow}").`,
+	/** A refusal for the job's state (409), with the state the job was found in: the route's advice then fits it. */
+	inState: (message: string, ref: JobRef, status: string): string =>
+		`${message} (job ${ref.id} is ${status})`,
 	/** A creation answer that may not name every job it made. */
 	findUnnamed: 'Check Job > Get Many for any job the answer did not name.',
 	/** A job paired with the wrong file: it exists, only its file is unknown. */
