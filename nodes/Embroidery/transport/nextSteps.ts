@@ -113,25 +113,29 @@ export const generalAdvice = {
 		"The service answered in a shape the node does not know. Check that the 'Base URL' points to the v1 API.",
 };
 
+/** Before an unlock is sent again: only the job's unlock state tells whether the first one went through. */
+const checkUnlockFirst =
+	'Check the job with Job > Get (downloadsUnlocked) before you unlock it again.';
+
 /** What to do after an unlock whose outcome the node cannot know; it never sends the unlock again by itself. */
 export const unlockUnknownAdvice =
 	'The request may have reached the service and spent an entitlement or credits, so the node ' +
-	'did not send it again. Check the job with Job > Get (downloadsUnlocked) before unlocking it again.';
+	`did not send it again. ${checkUnlockFirst}`;
 
 /** Look at the job before sending a request about it again: the retry's advice, and any other's. */
 export const checkTheJobFirst = 'Check the job with Job > Get before you try again.';
+
+const notRepeated =
+	'The request was not repeated automatically because the service may already have';
+const checkJobsFirst = 'Check Job > Get Many before trying again.';
 
 /** A creation or retry whose outcome is unknown: the jobs listing shows what it did. */
 function mayHaveActed(checkFirst: string): UncertainOutcome {
 	return {
 		lostMessage: generalAdvice.unreachable.message,
-		lostDescription:
-			'The request was not repeated automatically because the service may already have ' +
-			'received it. Check Job > Get Many before trying again.',
+		lostDescription: `${notRepeated} received it. ${checkJobsFirst}`,
 		failedTitle: 'The service failed',
-		failedDescription:
-			'The request was not repeated automatically because the service may already ' +
-			'have acted on it. Check Job > Get Many before trying again.',
+		failedDescription: `${notRepeated} acted on it. ${checkJobsFirst}`,
 		checkFirst,
 	};
 }
@@ -149,7 +153,7 @@ export const outcomeUnknownAdvice = {
 		lostDescription: unlockUnknownAdvice,
 		failedTitle: 'Unlock state unknown: the service failed while unlocking',
 		failedDescription: unlockUnknownAdvice,
-		checkFirst: 'Check the job with Job > Get (downloadsUnlocked) before you unlock it again.',
+		checkFirst: checkUnlockFirst,
 	},
 } satisfies Record<string, UncertainOutcome>;
 
