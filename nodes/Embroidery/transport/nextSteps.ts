@@ -157,6 +157,9 @@ export const outcomeUnknownAdvice = {
 	},
 } satisfies Record<string, UncertainOutcome>;
 
+/** Why a file link is refused besides its expiry. */
+const lockedOrForeign = 'needs Job > Unlock first; files of another account are never served';
+
 /** Refusals with a meaning of their own on one route (spec: Errors); the route names the ones it answers. */
 export const refusalAdvice = {
 	notFailed: {
@@ -182,8 +185,7 @@ export const refusalAdvice = {
 		description:
 			'Signed file links expire soon after the service hands them out. Job > Download ' +
 			"(and 'Download Results') fetch fresh links from the job and use those, so take " +
-			'the file from there, or run Job > Get for new links. A locked machine file also ' +
-			'needs Job > Unlock first; files of another account are never served.',
+			`the file from there, or run Job > Get for new links. A locked machine file also ${lockedOrForeign}.`,
 	},
 	/** Added to an unlock's 422. */
 	unlockNeedsCredits:
@@ -237,8 +239,7 @@ export const jobAdvice = {
 	/** A link taken from the job moments ago was refused too. */
 	refusedAfterRefetch:
 		'The node already fetched the job again for a fresh link, and that link was refused ' +
-		'too. A locked machine file needs Job > Unlock first; files of another account are ' +
-		'never served; otherwise try again later.',
+		`too. A locked machine file ${lockedOrForeign}; otherwise try again later.`,
 };
 
 /** A request of several files refused by an account on limited free processing (one source per request). */
