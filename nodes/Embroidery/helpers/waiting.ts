@@ -12,8 +12,8 @@ import {
 	withCancelSignal,
 } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../transport';
-import { fetchJob } from './jobSnapshot';
-import type { JobSnapshot } from './jobSnapshot';
+import { fetchJob } from './jobRequests';
+import type { KnownJob } from './knownJob';
 
 export interface PollSchedule {
 	firstDelayMs: number;
@@ -44,7 +44,7 @@ export function pollDelayMs(
 }
 
 export type WaitOutcome =
-	| { ref: JobRef; finished: true; job: JobSnapshot }
+	| { ref: JobRef; finished: true; job: KnownJob }
 	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown'; error?: unknown };
 
 export interface WaitOptions {
@@ -108,7 +108,7 @@ async function pollUntilEnded(
 	limits: { schedule: PollSchedule; signal?: AbortSignal; deadline: number; timeUp: AbortSignal },
 ): Promise<WaitOutcome[]> {
 	const { schedule, signal, deadline, timeUp } = limits;
-	const finished = new Map<string, JobSnapshot>();
+	const finished = new Map<string, KnownJob>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
 	const failed = new Map<string, unknown>();

@@ -5,14 +5,14 @@ import type { CreatedJob } from '../../helpers/jobCreation/createJobs';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobError } from '../../helpers/jobErrors';
+import { fetchJob } from '../../helpers/jobRequests';
 import {
-	fetchJob,
 	snapshotSourceName,
 	snapshotStatus,
 	snapshotToJson,
 	snapshotUnlocked,
-} from '../../helpers/jobSnapshot';
-import type { JobSnapshot } from '../../helpers/jobSnapshot';
+} from '../../helpers/knownJob';
+import type { KnownJob } from '../../helpers/knownJob';
 import { pairBySourceName, sourceMismatchError } from '../../helpers/jobCreation/sourcePairing';
 import { unlockJob } from '../../helpers/unlocking';
 import { waitForJobs } from '../../helpers/waiting';
@@ -166,7 +166,7 @@ interface WarningsSeen {
  */
 async function warningsOf(
 	context: IExecuteFunctions,
-	job: JobSnapshot,
+	job: KnownJob,
 	ref: JobRef,
 	itemIndex: number,
 ): Promise<WarningsSeen> {
@@ -258,7 +258,7 @@ export async function deliverJobsWhenDone(
 					};
 		const completed = snapshotStatus(outcome.job) === 'completed';
 		try {
-			let job: JobSnapshot = outcome.job;
+			let job: KnownJob = outcome.job;
 			const wantsUnlock =
 				completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
 			// A job named by several items is unlocked once; they all get its answer.
@@ -281,8 +281,7 @@ export async function deliverJobsWhenDone(
 				itemIndex,
 				// The detail fetched for the warnings has every file; the listing entry's links, which the
 				// spec defines, come first.
-				seen.detail ? { detail: seen.detail } : job,
-				job.listed,
+				seen.detail ? { detail: seen.detail, listed: job.listed } : job,
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {

@@ -9,7 +9,8 @@ import {
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { fetchJob, snapshotToJson } from '../../helpers/jobSnapshot';
+import { fetchJob } from '../../helpers/jobRequests';
+import { snapshotToJson } from '../../helpers/knownJob';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 

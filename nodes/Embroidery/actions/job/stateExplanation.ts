@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { fetchJob } from '../../helpers/jobSnapshot';
+import { fetchJob } from '../../helpers/jobRequests';
 import type { JobRef } from '../../transport';
 
 /**
