@@ -17,7 +17,11 @@ import {
 } from '../../helpers/jobCreation/checks';
 import type { Workflow } from '../../transport';
 import type { ItemResults } from '../types';
-import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
+import {
+	completionFields,
+	deliverJobsWhenDone,
+	runCompletionOptions,
+} from '../../helpers/deliverWhenDone';
 
 const properties: INodeProperties[] = [
 	{
@@ -119,7 +123,9 @@ const properties: INodeProperties[] = [
 		default: 'generic',
 		displayOptions: { show: { workflow: ['digitising'] } },
 		description:
-			'Thread maker whose colours the design uses; an expression may give any palette key. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			// The line break is a template literal's line continuation: the text stays one line.
+			`Thread maker whose colours the design uses; an expression may give any palette key. \
+Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 	},
 	...completionFields,
 	{

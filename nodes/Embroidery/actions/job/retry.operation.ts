@@ -8,7 +8,7 @@ import { RetryResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '
 import type { JobRef } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
-import { withCurrentState } from './stateExplanation';
+import { withCurrentState } from '../../helpers/jobStateOnConflict';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['retry'] } },

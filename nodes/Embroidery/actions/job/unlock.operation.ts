@@ -6,7 +6,7 @@ import { jobToJson } from '../../helpers/knownJob';
 import { unlockJob } from '../../helpers/unlocking';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
-import { withCurrentState } from './stateExplanation';
+import { withCurrentState } from '../../helpers/jobStateOnConflict';
 
 const properties: INodeProperties[] = [
 	{

@@ -5,7 +5,11 @@ import { sentSourceOfItem } from '../../helpers/jobCreation/sourcePairing';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
 import type { ItemResults } from '../types';
-import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
+import {
+	completionFields,
+	deliverJobsWhenDone,
+	runCompletionOptions,
+} from '../../helpers/deliverWhenDone';
 import { jobLocatorFields, jobRefFields } from './fields';
 
 const properties: INodeProperties[] = [

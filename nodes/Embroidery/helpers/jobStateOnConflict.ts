@@ -1,8 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { fetchJob } from '../../helpers/jobRequests';
-import type { JobRef } from '../../transport';
+import { fetchJob } from './jobRequests';
+import type { JobRef } from '../transport';
 
 /**
  * A 409 says the job's state forbids the action; looking the job up lets the error name that

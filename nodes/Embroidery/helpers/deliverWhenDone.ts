@@ -1,24 +1,18 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedJob } from '../../helpers/jobCreation/createJobs';
-import { downloadJobFiles } from '../../helpers/jobFiles';
-import type { FileKind } from '../../helpers/jobFiles';
-import { jobError } from '../../helpers/jobErrors';
-import { fetchJob } from '../../helpers/jobRequests';
-import {
-	snapshotSourceName,
-	snapshotStatus,
-	snapshotToJson,
-	snapshotUnlocked,
-} from '../../helpers/knownJob';
-import type { KnownJob } from '../../helpers/knownJob';
-import { pairBySourceName, sourceMismatchError } from '../../helpers/jobCreation/sourcePairing';
-import { unlockJob } from '../../helpers/unlocking';
-import { waitForJobs } from '../../helpers/waiting';
-import { jobKey, nodeErrorOf } from '../../transport';
-import type { Job, JobRef } from '../../transport';
-import type { ItemResults } from '../types';
+import type { CreatedJob } from './jobCreation/createJobs';
+import { downloadJobFiles } from './jobFiles';
+import type { FileKind } from './jobFiles';
+import { jobError } from './jobErrors';
+import { fetchJob } from './jobRequests';
+import { snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from './knownJob';
+import type { KnownJob } from './knownJob';
+import { pairBySourceName, sourceMismatchError } from './jobCreation/sourcePairing';
+import { unlockJob } from './unlocking';
+import { waitForJobs } from './waiting';
+import { jobKey, nodeErrorOf } from '../transport';
+import type { Job, JobRef } from '../transport';
 
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
 export const completionFields: INodeProperties[] = [
@@ -154,6 +148,12 @@ export function runCompletionOptions(
 	};
 }
 
+/** Where each job's item or failure goes: the router's results, which keep every job paired with its item. */
+export interface DeliveredItems {
+	add(itemIndex: number, output: { json: IDataObject; binary?: IBinaryKeyData }): void;
+	fail(itemIndex: number, error: unknown): void;
+}
+
 /** What Show Warnings adds to a completed job's item, and the detail fetched for it, if any. */
 interface WarningsSeen {
 	fields: IDataObject;
@@ -195,7 +195,7 @@ export async function deliverJobsWhenDone(
 		>
 	>,
 	options: CompletionOptions,
-	results: ItemResults,
+	results: DeliveredItems,
 ): Promise<void> {
 	if (jobs.length === 0) return;
 	const itemOf = new Map(jobs.map((job) => [jobKey(job), job.itemIndex]));
