@@ -15,9 +15,13 @@ import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../
 import { fetchJob } from './jobRequests';
 import type { KnownJob } from './knownJob';
 
+/** How often a wait asks the service about its jobs: soon at first, then less often, with jitter. */
 export interface PollSchedule {
+	/** A small job is often done within seconds: the first re-check comes soon. */
 	firstDelayMs: number;
+	/** A long job is not asked about more than twice a minute (each round is one request of the 60 a minute). */
 	maxDelayMs: number;
+	/** Growth of the delay from one round to the next. */
 	factor: number;
 	/** Fraction of the delay added at random, so many waiting nodes do not poll in step. */
 	jitter: number;

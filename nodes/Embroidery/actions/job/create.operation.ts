@@ -8,7 +8,7 @@ import type { CreatedJob, PreparedItem } from '../../helpers/jobCreation/createJ
 import { earlierCreationsOf, sourceKey } from '../../helpers/earlierTries';
 import type { JobRequestFields } from '../../helpers/jobCreation/jobForm';
 import { jobsError } from '../../helpers/jobErrors';
-import { limits } from '../../helpers/limits';
+import { limits } from '../../helpers/serviceLimits';
 import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/jobCreation/urlSource';
 import {
 	numberProblem,
