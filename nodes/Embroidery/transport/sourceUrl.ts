@@ -4,7 +4,7 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { clock } from './clock';
 import { checkBeforeConnecting, checkConnected, resolverFor } from './privateNetworks';
 import type { CheckedHop, RefusedAddress } from './privateNetworks';
-import { followRedirects } from './redirects';
+import { followRedirects, redirectLimits } from './redirects';
 import type { Hop, RedirectRules } from './redirects';
 import { discardBody, headerOf } from './responseBody';
 import type { FullResponse } from './responseBody';
@@ -188,7 +188,7 @@ export async function fetchSourceUrl(
 	};
 
 	const rules: RedirectRules = {
-		maxRedirects: limits.maxRedirects,
+		maxRedirects: redirectLimits.sourceUrl,
 		refuse: (target, reason) =>
 			sourceUrlRefused(
 				context,
