@@ -8,7 +8,7 @@ import { jobError } from './jobErrors';
 import { fetchJob } from './jobRequests';
 import { snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from './knownJob';
 import type { KnownJob } from './knownJob';
-import { pairBySourceName, sourceMismatchError } from './jobCreation/sourcePairing';
+import { pairBySourceName, sourceMismatchError } from './sourcePairing';
 import { unlockJob } from './unlocking';
 import { waitForJobs } from './waiting';
 import { jobKey, nodeErrorOf } from '../transport';

@@ -1,11 +1,7 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	sameStoredName,
-	sentSourceOfItem,
-	sourceMismatchError,
-} from '../../helpers/jobCreation/sourcePairing';
+import { sameStoredName, sentSourceOfItem, sourceMismatchError } from '../../helpers/sourcePairing';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { sentSourceOfItem } from '../../helpers/jobCreation/sourcePairing';
+import { sentSourceOfItem } from '../../helpers/sourcePairing';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
 import type { ItemResults } from '../types';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { JobRef } from '../../transport';
+import type { JobRef } from '../transport';
 
 /**
  * The creation answer lists one job per file sent, without the files (spec: JobAccepted), so the jobs of a request
