@@ -14,6 +14,9 @@ import { waitForJobs } from './waiting';
 import { jobKey, nodeErrorOf } from '../transport';
 import type { Job, JobRef } from '../transport';
 
+/** Ten minutes unless the user says otherwise: a stuck job then ends its item instead of holding the workflow. */
+const defaultTimeoutSeconds = 600;
+
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
 export const completionFields: INodeProperties[] = [
 	{
@@ -27,7 +30,7 @@ export const completionFields: INodeProperties[] = [
 		displayName: 'Timeout (Seconds)',
 		name: 'timeout',
 		type: 'number',
-		default: 600,
+		default: defaultTimeoutSeconds,
 		typeOptions: { minValue: 1 },
 		displayOptions: { show: { waitForCompletion: [true] } },
 		description:
@@ -121,13 +124,13 @@ export function runCompletionOptions(
 			created,
 		};
 	}
-	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
+	const seconds = context.getNodeParameter('timeout', 0, defaultTimeoutSeconds) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`'Timeout (Seconds)' must be a positive number, got "${String(seconds)}"`,
 			{
-				description: "Set 'Timeout (Seconds)' to how long to wait in total, e.g. 600.",
+				description: `Set 'Timeout (Seconds)' to how long to wait in total, e.g. ${defaultTimeoutSeconds}.`,
 			},
 		);
 	}
