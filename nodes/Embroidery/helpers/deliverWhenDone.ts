@@ -5,7 +5,7 @@ import type { CreatedJob } from './jobCreation/createJobs';
 import { downloadJobFiles } from './jobFiles';
 import type { FileKind } from './jobFiles';
 import { jobError } from './jobErrors';
-import { fetchJob } from './jobRequests';
+import { fetchJob } from './fetchJob';
 import { snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from './knownJob';
 import type { KnownJob } from './knownJob';
 import { pairBySourceName, sourceMismatchError } from './sourcePairing';

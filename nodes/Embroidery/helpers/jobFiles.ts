@@ -12,7 +12,7 @@ import type { JobListItem, JobRef } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
 import { fileLinksOf } from './fileLinks';
 import type { FileKind, FileLink } from './fileLinks';
-import { fetchJob } from './jobRequests';
+import { fetchJob } from './fetchJob';
 import { snapshotStatus, snapshotUnlocked } from './knownJob';
 import type { KnownJob } from './knownJob';
 

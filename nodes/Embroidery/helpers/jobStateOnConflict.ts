@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { fetchJob } from './jobRequests';
+import { fetchJob } from './fetchJob';
 import { jobAdvice } from '../transport';
 import type { JobRef } from '../transport';
 

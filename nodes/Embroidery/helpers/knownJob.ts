@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Job, JobListItem, Workflow } from '../transport';
 
-// A job as the node knows it, and as item JSON; pure: the request for a job is in jobRequests.ts.
+// A job as the node knows it, and as item JSON; pure: the request for a job is in fetchJob.ts.
 
 /**
  * A job as the node knows it: its detail (GET one job), its jobs-listing entry (which already carries signed

@@ -12,7 +12,7 @@ import {
 	withCancelSignal,
 } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../transport';
-import { fetchJob } from './jobRequests';
+import { fetchJob } from './fetchJob';
 import type { KnownJob } from './knownJob';
 
 /** How often a wait asks the service about its jobs: soon at first, then less often, with jitter. */

@@ -5,7 +5,7 @@ import { sameStoredName, sentSourceOfItem, sourceMismatchError } from '../../hel
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { fetchJob } from '../../helpers/jobRequests';
+import { fetchJob } from '../../helpers/fetchJob';
 import { snapshotToJson } from '../../helpers/knownJob';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';

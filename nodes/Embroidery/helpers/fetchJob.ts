@@ -1,7 +1,7 @@
 import { JobResponseSchema, embroideryApiRequest, routes } from '../transport';
 import type { EmbroideryContext, Job, JobRef } from '../transport';
 
-// The requests for one job that the action node and the trigger share.
+// The request for one job in detail, which the action node and the trigger share.
 
 /** `GET /jobs/{workflow}/{id}`: the detailed job, with fresh signed file URLs. */
 export async function fetchJob(
