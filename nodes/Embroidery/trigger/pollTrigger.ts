@@ -1,3 +1,9 @@
+/**
+ * The Embroidery Trigger's poll as n8n calls it: reads the node's parameters, claims the saved state
+ * (savedState.ts), runs one poll within its time budget (pollJobs.ts, over the requests of jobRequests.ts), makes
+ * the items of the jobs that ended (jobItems.ts), saves the next state, and decides which failures go to n8n's
+ * error handling. In manual mode (the editor's test) it returns one sample and moves no state.
+ */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
@@ -8,14 +14,15 @@ import { jobEndingItem } from './jobItems';
 import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { pollJobs } from './pollJobs';
-import type { RememberedJob, TriggerFilter, TriggerStateHandle } from './pollState';
+import type { RememberedJob, TriggerFilter } from './pollState';
 import {
 	FAILED_POLLS_BEFORE_REPORT,
 	MAX_WATCHED_FAILED_JOBS,
-	claimTriggerState,
 	holdBackEndings,
 	matchesFilter,
 } from './pollState';
+import { claimSavedState } from './savedState';
+import type { SavedStateHandle } from './savedState';
 
 export const pollLimits = {
 	/**
@@ -44,7 +51,7 @@ function keyRefused(error: unknown): boolean {
  */
 function failureToReport(
 	context: IPollFunctions,
-	handle: TriggerStateHandle,
+	handle: SavedStateHandle,
 	error: unknown,
 	now: number,
 ): NodeApiError | NodeOperationError | undefined {
@@ -65,8 +72,6 @@ function failureToReport(
 		`the service answers; this is reported again if it still fails in 24 hours.`;
 	return nodeError;
 }
-
-export { FAILED_POLLS_BEFORE_REPORT } from './pollState';
 
 /**
  * How long this poll may run: n8n's budget where it gives one (`getPollBudgetMs`, n8n 2.x: 36 s under its scheduler,
@@ -151,7 +156,7 @@ async function sampleRecentJob(
 /** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
 async function emitEndedJobs(
 	context: IPollFunctions,
-	handle: TriggerStateHandle,
+	handle: SavedStateHandle,
 	deadline: number,
 	budgetMs: number,
 	filter: TriggerFilter,
@@ -251,7 +256,7 @@ export async function pollForEndedJobs(
 
 	const credential = credentialIdOf(context);
 	const startedAt = clock.now();
-	const handle = claimTriggerState(context, credential, startedAt, pollLimits.stuckPollMs);
+	const handle = claimSavedState(context, credential, startedAt, pollLimits.stuckPollMs);
 	if (handle === undefined) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(
