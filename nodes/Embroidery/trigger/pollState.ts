@@ -8,42 +8,27 @@ import { clock } from '../transport/clock';
 import { jobsListingSize } from '../transport/routes';
 import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
 import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
+import {
+	CLOCK_SKEW_TOLERANCE_MS,
+	FAILED_CHECKS_BEFORE_WARNING,
+	FOLLOW_UPS_PER_POLL,
+	MAX_FOLLOWED_JOBS,
+	MAX_WATCHED_FAILED_JOBS,
+	RETRY_CHECK_INTERVAL_MS,
+	RETRY_WATCH_FOLLOW_UPS,
+	RETRY_WATCH_MS,
+} from './pollLimits';
 
-/** Jobs followed up outside the listing are capped so the saved state stays small. */
-export const MAX_FOLLOWED_JOBS = 200;
-
-/** Failed jobs outside the listing watched for a retry, the newest first; older ones are no longer watched. */
-export const MAX_WATCHED_FAILED_JOBS = 8;
-
-/** Per-job requests a single poll spends on jobs that left the listing. */
-export const FOLLOW_UPS_PER_POLL = 10;
-
-/** Of those, the share kept for failed jobs watched for a retry when unfinished jobs would take them all. */
-export const RETRY_WATCH_FOLLOW_UPS = 2;
-
-/**
- * Failed jobs watched for a retry are checked at most this often: a retry is a person's action and runs for
- * minutes.
- */
-export const RETRY_CHECK_INTERVAL_MS = 10 * 60_000;
-
-/**
- * Ids are ULIDs made on the service's clocks, which may disagree: a job created after the floor was set can carry
- * an id up to this much older, and is still new.
- */
-export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
-
-/**
- * A failed job may be retried while its source upload lasts; uploads are kept 24 hours, and a job's id carries the
- * time it was created (with its upload), so the window needs no room in the saved state.
- */
-export const RETRY_WATCH_MS = 24 * 60 * 60_000;
-
-/** Failed per-job requests in a row after which each poll warns that a followed job cannot be checked. */
-export const FAILED_CHECKS_BEFORE_WARNING = 3;
-
-/** Polls in which one job's item may fail (its detail or files) before it is emitted with the failure on the item. */
-export const FAILED_POLLS_BEFORE_REPORT = 2;
+// Until the tests import the limits from their home.
+export {
+	CLOCK_SKEW_TOLERANCE_MS,
+	FAILED_CHECKS_BEFORE_WARNING,
+	FAILED_POLLS_BEFORE_REPORT,
+	FOLLOW_UPS_PER_POLL,
+	MAX_FOLLOWED_JOBS,
+	MAX_WATCHED_FAILED_JOBS,
+	RETRY_WATCH_MS,
+} from './pollLimits';
 
 /** Version 1 throughout: later fields are optional, so states saved before them read as they are. */
 export const STATE_VERSION = 1;

@@ -14,31 +14,14 @@ import { jobEndingItem } from './jobItems';
 import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { pollJobs } from './pollJobs';
+import { FAILED_POLLS_BEFORE_REPORT, MAX_WATCHED_FAILED_JOBS, pollLimits } from './pollLimits';
 import type { RememberedJob, TriggerFilter } from './pollState';
-import {
-	FAILED_POLLS_BEFORE_REPORT,
-	MAX_WATCHED_FAILED_JOBS,
-	holdBackEndings,
-	matchesFilter,
-} from './pollState';
+import { holdBackEndings, matchesFilter } from './pollState';
 import { claimSavedState } from './savedState';
 import type { SavedStateHandle } from './savedState';
 
-export const pollLimits = {
-	/**
-	 * A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck
-	 * one then emits nothing).
-	 */
-	stuckPollMs: 15 * 60_000,
-	/** The time a poll gives itself where n8n does not say (n8n 1.x); n8n 2.x gives each poll a budget of its own. */
-	defaultBudgetMs: 5 * 60_000,
-	/** The most a poll takes, whatever n8n allows: well inside the time after which it would be presumed stuck. */
-	maxBudgetMs: 10 * 60_000,
-	/** Polls failing in a row for this long are reported through n8n (a failed execution, the error workflow). */
-	reportFailingAfterMs: 30 * 60_000,
-	/** A failure that lasts is reported again this often, not at every poll. */
-	reportAgainAfterMs: 24 * 60 * 60_000,
-};
+// Until the tests import the limits from their home.
+export { pollLimits } from './pollLimits';
 
 /** The service refused the key itself (revoked, expired, or without the abilities the trigger needs). */
 function keyRefused(error: unknown): boolean {
