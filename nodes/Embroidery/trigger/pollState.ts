@@ -4,7 +4,6 @@
  * nothing kept between calls: the state comes in and goes out. pollJobs.ts makes the requests that feed it;
  * savedState.ts keeps the state in n8n's static data.
  */
-import { clock } from '../transport/clock';
 import { jobsListingSize } from '../transport/routes';
 import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
 import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
@@ -16,17 +15,6 @@ import {
 	MAX_WATCHED_FAILED_JOBS,
 	RETRY_CHECK_INTERVAL_MS,
 	RETRY_WATCH_FOLLOW_UPS,
-	RETRY_WATCH_MS,
-} from './pollLimits';
-
-// Until the tests import the limits from their home.
-export {
-	CLOCK_SKEW_TOLERANCE_MS,
-	FAILED_CHECKS_BEFORE_WARNING,
-	FAILED_POLLS_BEFORE_REPORT,
-	FOLLOW_UPS_PER_POLL,
-	MAX_FOLLOWED_JOBS,
-	MAX_WATCHED_FAILED_JOBS,
 	RETRY_WATCH_MS,
 } from './pollLimits';
 
@@ -242,7 +230,7 @@ export function jobsToFollowUp(
 	state: PollState | undefined,
 	listing: TrackedJob[],
 	filter: TriggerFilter,
-	now = clock.now(),
+	now: number,
 	limit = FOLLOW_UPS_PER_POLL,
 ): TrackedJob[] {
 	if (!state) return [];
@@ -287,7 +275,7 @@ export function advancePoll(
 	listing: TrackedJob[],
 	followUps: FollowUpResult[],
 	filter: TriggerFilter,
-	now = clock.now(),
+	now: number,
 ): PollOutcome {
 	const known = new Map((previous?.jobs ?? []).map((job) => [job.id, job]));
 	const windowJobs = listing.map((job) => {

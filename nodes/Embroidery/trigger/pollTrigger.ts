@@ -20,9 +20,6 @@ import { holdBackEndings, matchesFilter } from './pollState';
 import { claimSavedState } from './savedState';
 import type { SavedStateHandle } from './savedState';
 
-// Until the tests import the limits from their home.
-export { pollLimits } from './pollLimits';
-
 /** The service refused the key itself (revoked, expired, or without the abilities the trigger needs). */
 function keyRefused(error: unknown): boolean {
 	return error instanceof NodeApiError && ['401', '403'].includes(String(error.httpCode ?? ''));
