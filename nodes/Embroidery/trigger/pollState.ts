@@ -225,7 +225,10 @@ function isWatchedForRetry(job: RememberedJob, now: number): boolean {
 	return job.status === 'failed' && createdAt !== undefined && createdAt + RETRY_WATCH_MS > now;
 }
 
-/** The jobs outside the listing that are due a per-job request this poll, unfinished ones first. */
+/**
+ * The jobs outside the listing that are due a per-job request this poll, unfinished ones first. `now` (the node's
+ * clock, read by the caller) decides which failed jobs are due a check for a retry.
+ */
 export function jobsToFollowUp(
 	state: PollState | undefined,
 	listing: TrackedJob[],
