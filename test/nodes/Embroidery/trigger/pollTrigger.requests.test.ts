@@ -2,7 +2,7 @@ import { createServer, request as forward } from 'node:http';
 
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/n8n-poll';
 import { useSandbox } from '../../../support/sandboxFixture';
-import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollState';
+import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollLimits';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import { forwardBody, listenOnLoopback } from '../../../support/loopback';
 import { TestClock, useTestClock } from '../../../support/testClock';

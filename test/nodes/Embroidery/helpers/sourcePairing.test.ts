@@ -7,14 +7,14 @@
 import {
 	pairBySourceName,
 	sameStoredName,
-} from '../../../../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
+} from '../../../../nodes/Embroidery/helpers/sourcePairing';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { createAndWait, createConversion } from '../../../../support/jobParameters';
-import { runNode } from '../../../../support/n8n';
-import type { ApiCredentials } from '../../../../support/n8n';
-import { useWorkerSandbox, useVariantService } from '../../../../support/sandboxFixture';
-import { embroideryItem, fixture, itemsOf } from '../../../support/sandboxRun';
+import { createAndWait, createConversion } from '../../../support/jobParameters';
+import { runNode } from '../../../support/n8n';
+import type { ApiCredentials } from '../../../support/n8n';
+import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
+import { embroideryItem, fixture, itemsOf } from '../../support/sandboxRun';
 
 jest.setTimeout(120_000);
 
