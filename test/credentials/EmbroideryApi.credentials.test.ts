@@ -1,5 +1,5 @@
 /** The credential's test request, run the way n8n runs it, against the sandbox. */
-import { testCredential } from '../support/n8n';
+import { testCredential } from '../support/n8nCredentials';
 import { useSandbox } from '../nodes/support/sandboxRun';
 
 const env = useSandbox();

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { binaryBuffer } from '../support/n8n';
+import { binaryBuffer } from '../support/binaryData';
 import { Api } from '../sandbox/support/apiClient';
 import { captureLogs } from './support/capturedLogs';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { binaryBuffer } from '../support/n8n';
+import { binaryBuffer } from '../support/binaryData';
 import { captureLogs } from './support/capturedLogs';
 import type { CountedRequest } from './support/countingProxy';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';

@@ -2,8 +2,8 @@ import path from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../support/n8n';
-import type { InputItem, NodeRun } from '../../support/n8n';
+import { runNode } from '../../support/nodeRun';
+import type { InputItem, NodeRun } from '../../support/nodeRun';
 import { liveHandle, useSandbox } from '../../support/sandboxFixture';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
 import type {

@@ -5,8 +5,9 @@
  */
 import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
-import { listSearch } from '../../support/n8n';
-import type { ApiCredentials, NodeRun } from '../../support/n8n';
+import { listSearch } from '../../support/editorMethods';
+import type { ApiCredentials } from '../../support/n8nCredentials';
+import type { NodeRun } from '../../support/nodeRun';
 import { artworkItem, embroideryItem, itemsOf, run, useSandbox } from '../support/sandboxRun';
 
 const env = useSandbox();

@@ -1,4 +1,6 @@
-import { binaryBuffer, loadOptions, type InputItem } from '../../support/n8n';
+import { binaryBuffer } from '../../support/binaryData';
+import { loadOptions } from '../../support/editorMethods';
+import type { InputItem } from '../../support/nodeRun';
 import {
 	artworkItem,
 	embroideryItem,

@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../support/n8n';
-import type { ApiCredentials, InputItem, NodeRun, RunNodeOptions } from '../../support/n8n';
+import { runNode } from '../../support/nodeRun';
+import type { ApiCredentials } from '../../support/n8nCredentials';
+import type { InputItem, NodeRun, RunNodeOptions } from '../../support/nodeRun';
 import {
 	useSandbox as useFileSandbox,
 	useWorkerSandbox as useSharedSandbox,

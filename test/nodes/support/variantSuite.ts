@@ -6,8 +6,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { timeLimits } from '../../../nodes/Embroidery/transport';
-import { runNode } from '../../support/n8n';
-import type { ApiCredentials, InputItem } from '../../support/n8n';
+import { runNode } from '../../support/nodeRun';
+import type { ApiCredentials } from '../../support/n8nCredentials';
+import type { InputItem } from '../../support/nodeRun';
 import { createConversion } from '../../support/jobParameters';
 import { useSandbox, useVariantService } from '../../support/sandboxFixture';
 import { TestClock, useTestClock } from '../../support/testClock';

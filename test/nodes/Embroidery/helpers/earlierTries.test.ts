@@ -12,8 +12,9 @@ import {
 } from '../../../../nodes/Embroidery/helpers/earlierTries';
 import { defaultRetryPolicy, useClock, wallClock } from '../../../../nodes/Embroidery/transport';
 import { createAndWait, createConversion } from '../../../support/jobParameters';
-import { runNode } from '../../../support/n8n';
-import type { ApiCredentials, InputItem } from '../../../support/n8n';
+import { runNode } from '../../../support/nodeRun';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
+import type { InputItem } from '../../../support/nodeRun';
 import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
 import type { Behaviour } from '../../../support/variantService';
 import { embroideryItem } from '../../support/sandboxRun';

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { packageName, registerNodeType } from '../../../support/n8n';
-import type { ApiCredentials } from '../../../support/n8n';
+import { packageName, registerNodeType } from '../../../support/nodeTypes';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
 import { embroideryItem, itemsOf, run, useWorkerSandbox } from '../../support/sandboxRun';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.

@@ -17,7 +17,7 @@ import {
 import type { FailedRequest } from '../../../../nodes/Embroidery/transport/errors';
 import { explain, unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/explanations';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
-import type { ApiCredentials } from '../../../support/n8n';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
 import { embroideryItem, run, useWorkerSandbox } from '../../support/sandboxRun';
 
 type EmbroideryNodeModule = typeof import('../../../../nodes/Embroidery/Embroidery.node');

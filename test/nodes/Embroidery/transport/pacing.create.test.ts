@@ -10,7 +10,7 @@ import {
 	routes,
 } from '../../../../nodes/Embroidery/transport';
 import { defaultPacing } from '../../../../nodes/Embroidery/transport/pacing';
-import { withinNodeExecution } from '../../../support/n8n';
+import { withinNodeExecution } from '../../../support/nodeRun';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 
 jest.setTimeout(60_000);

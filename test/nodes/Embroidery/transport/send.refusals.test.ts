@@ -11,13 +11,8 @@ import {
 	routes,
 } from '../../../../nodes/Embroidery/transport';
 import type { RetryPolicy } from '../../../../nodes/Embroidery/transport/retryPolicy';
-import {
-	caughtApiError,
-	registerNodeType,
-	runNode,
-	testNodeType,
-	withinNodeExecution,
-} from '../../../support/n8n';
+import { caughtApiError, runNode, withinNodeExecution } from '../../../support/nodeRun';
+import { registerNodeType, testNodeType } from '../../../support/nodeTypes';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import { listenOnLoopback } from '../../../support/loopback';
 import { TestClock, useTestClock } from '../../../support/testClock';

@@ -7,7 +7,7 @@ import {
 	downloadSignedFile,
 	routes,
 } from '../../../../nodes/Embroidery/transport';
-import { withinNodeExecution, caughtApiError } from '../../../support/n8n';
+import { withinNodeExecution, caughtApiError } from '../../../support/nodeRun';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import type { Handler } from '../../support/scriptedServer';
 

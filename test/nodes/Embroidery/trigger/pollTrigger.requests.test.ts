@@ -1,6 +1,6 @@
 import { createServer, request as forward } from 'node:http';
 
-import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/n8n-poll';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
 import { useSandbox } from '../../../support/sandboxFixture';
 import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollState';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';

@@ -5,8 +5,8 @@
  */
 
 import { createAndWait, createConversion } from '../../../../support/jobParameters';
-import { runNode } from '../../../../support/n8n';
-import type { ApiCredentials } from '../../../../support/n8n';
+import { runNode } from '../../../../support/nodeRun';
+import type { ApiCredentials } from '../../../../support/n8nCredentials';
 import { useSandbox, useVariantService } from '../../../../support/sandboxFixture';
 import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
 

@@ -11,8 +11,8 @@ import {
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { createAndWait, createConversion } from '../../../../support/jobParameters';
-import { runNode } from '../../../../support/n8n';
-import type { ApiCredentials } from '../../../../support/n8n';
+import { runNode } from '../../../../support/nodeRun';
+import type { ApiCredentials } from '../../../../support/n8nCredentials';
 import { useWorkerSandbox, useVariantService } from '../../../../support/sandboxFixture';
 import { embroideryItem, fixture, itemsOf } from '../../../support/sandboxRun';
 

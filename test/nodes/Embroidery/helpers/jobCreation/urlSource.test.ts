@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
-import { binaryBuffer } from '../../../../support/n8n';
+import { binaryBuffer } from '../../../../support/binaryData';
 import { artworkSvg, fixture, itemsOf, run, useWorkerSandbox } from '../../../support/sandboxRun';
 import { listenOnLoopback } from '../../../../support/loopback';
 
