@@ -3,7 +3,7 @@
  * against the sandbox behind a counting proxy. Run: npm run bench (or tsx bench/trigger-requests.ts).
  */
 import { ActiveTriggerHarness } from '../test/support/triggerRun';
-import { countByRoute } from '../test/load/support/countingProxy';
+import { countByRoute } from '../test/support/serviceRoutes';
 import { openShop, shopKey } from '../test/load/support/shopOrders';
 import { Api, fixture } from '../test/sandbox/support/apiClient';
 import { fixed, printTable } from './support/table';
