@@ -18,7 +18,8 @@ import type { FailedRequest } from '../../../../nodes/Embroidery/transport/error
 import { explain, unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/explanations';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
 import type { ApiCredentials } from '../../../support/n8nCredentials';
-import { embroideryItem, run, useWorkerSandbox } from '../../support/sandboxRun';
+import { embroideryItem, run } from '../../support/sandboxRun';
+import { useWorkerSandbox } from '../../../support/sandboxFixture';
 
 type EmbroideryNodeModule = typeof import('../../../../nodes/Embroidery/Embroidery.node');
 const { Embroidery } =

@@ -14,7 +14,8 @@ import { createAndWait, createConversion } from '../../../../support/jobParamete
 import { runNode } from '../../../../support/nodeRun';
 import type { ApiCredentials } from '../../../../support/n8nCredentials';
 import { useWorkerSandbox, useVariantService } from '../../../../support/sandboxFixture';
-import { embroideryItem, fixture, itemsOf } from '../../../support/sandboxRun';
+import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
+import { fixture } from '../../../../support/embroideryFiles';
 
 jest.setTimeout(120_000);
 
