@@ -48,7 +48,7 @@ export function createWaitDownload(
 	});
 }
 
-/** A sandbox with the recording proxy in front (test/support/variantService.ts): every request the node makes is seen and counted. */
+/** A sandbox with the recording proxy (variantService.ts) in front: every request the node makes is counted. */
 export interface Shop {
 	sandbox: RunningSandbox;
 	admin: SandboxAdmin;

@@ -25,7 +25,10 @@ function seenSinceLastLook(proxy: VariantService): string[] {
 		);
 }
 
-/** Answers the next request of each route ("GET /jobs") with 429 and Retry-After: 1, as the service does over its rate limit. */
+/**
+ * Answers the next request of each route ("GET /jobs") with 429 and Retry-After: 1, as the service does over
+ * its rate limit.
+ */
 function refuseOnce(proxy: VariantService, ...routes: string[]): void {
 	proxy.on((request) => {
 		const index = routes.indexOf(request.route);
