@@ -5,7 +5,8 @@
 import { ActiveTriggerHarness } from '../test/support/triggerRun';
 import { countByRoute } from '../test/support/serviceRoutes';
 import { openShop, shopKey } from '../test/load/support/shopOrders';
-import { Api, fixture } from '../test/sandbox/support/apiClient';
+import { Api } from '../test/sandbox/support/apiClient';
+import { fixture } from '../test/support/embroideryFiles';
 import { fixed, printTable } from './support/table';
 
 const inFlight = 50;

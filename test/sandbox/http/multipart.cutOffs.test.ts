@@ -6,7 +6,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 
-import { fixture, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
+import { newClient } from '../support/apiClient';
 import { useSandbox } from '../../support/sandboxFixture';
 import { eventually } from '../../support/realTime';
 
