@@ -5,7 +5,7 @@ import { startTry } from '../helpers/earlierTries';
 import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobErrors';
 import { shapeJobItem } from '../helpers/simplify';
-import { jobKey, nodeErrorOf, tagItem } from '../transport';
+import { carryOnWithCreated, jobKey, nodeErrorOf, tagItem } from '../transport';
 import type { JobRef } from '../transport';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
@@ -76,9 +76,8 @@ class CollectedResults implements ItemResults {
 		const also = named.size > 0 ? ' also' : '';
 		error.description = (
 			`${error.description ?? ''} This run${also} ` +
-			`created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not ` +
-			`create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or ` +
-			`Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`
+			`created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; ` +
+			carryOnWithCreated(others.length)
 		).trim();
 		return error;
 	}

@@ -7,6 +7,7 @@ import { shapeJobItem } from '../../helpers/simplify';
 import {
 	JobsListResponseSchema,
 	embroideryApiRequest,
+	jobAdvice,
 	jobsListingSize,
 	routes,
 } from '../../transport';
@@ -103,7 +104,7 @@ export async function execute(
 		this.addExecutionHints({
 			type: 'warning',
 			location: 'outputPane',
-			message: `${listedOut(listing.leftOut)} Use Job > Get with its id, or check the service.`,
+			message: `${listedOut(listing.leftOut)} ${jobAdvice.unreadableEntry}`,
 		});
 	}
 	// The service lists the most recent jobs (jobsListingSize) and has no filter parameters, so filtering happens here.
