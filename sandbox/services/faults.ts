@@ -12,7 +12,7 @@ export interface Faults {
 	dropRate: number;
 	/** Share of jobs that fail with `engine_error` instead of running. */
 	engineFailureRate: number;
-	/** Share of jobs whose engine thread really exhausts its memory ceiling: the thread dies and is replaced. */
+	/** Share of jobs whose engine process really exhausts its heap ceiling: the process dies and is replaced. */
 	workerOutOfMemoryRate: number;
 	/** While true, jobs stay queued: for testing waits, timeouts and the processing control. */
 	processingPaused: boolean;

@@ -34,7 +34,7 @@ export interface ServiceOptions {
 	/** Fixed admin token; by default derived like the demo key. */
 	adminToken?: string;
 	jobTimeoutMs?: number;
-	/** Heap ceiling of each engine thread, in MB. */
+	/** Heap ceiling of each engine process, in MB. */
 	workerMemoryMb?: number;
 	/** Where failures with no request to answer are logged; console.error by default. */
 	report?: (error: unknown) => void;

@@ -1,3 +1,8 @@
+/**
+ * One poll's requests: the jobs listing, then the per-job requests the state asks for, all through a job source,
+ * and the pure state machine (pollState.ts) applied to their answers. Nothing is saved here: the caller keeps the
+ * state (pollTrigger.ts through savedState.ts; tests in memory).
+ */
 import type {
 	FollowUpResult,
 	PollState,

@@ -1,52 +1,22 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-
-import { clock } from '../transport/clock';
+/**
+ * The trigger's state machine, pure: what the saved state is, which jobs a poll follows up, and how a poll's
+ * listing and follow-ups turn the previous state into the endings to emit and the next state. No n8n context and
+ * nothing kept between calls: the state comes in and goes out. pollJobs.ts makes the requests that feed it;
+ * savedState.ts keeps the state in n8n's static data.
+ */
 import { jobsListingSize } from '../transport/routes';
 import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
 import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
-
-/**
- * The trigger's state, all of it: what is saved in the workflow's static data (the jobs it knows and the floor
- * below which an unknown job is old), what one activation keeps in memory, and the failure counts.
- */
-
-/** The jobs listing shows at most this many jobs, newest first. */
-
-/** Jobs followed up outside the listing are capped so the saved state stays small. */
-export const MAX_FOLLOWED_JOBS = 200;
-
-/** Failed jobs outside the listing watched for a retry, the newest first; older ones are no longer watched. */
-export const MAX_WATCHED_FAILED_JOBS = 8;
-
-/** Per-job requests a single poll spends on jobs that left the listing. */
-export const FOLLOW_UPS_PER_POLL = 10;
-
-/** Of those, the share kept for failed jobs watched for a retry when unfinished jobs would take them all. */
-export const RETRY_WATCH_FOLLOW_UPS = 2;
-
-/**
- * Failed jobs watched for a retry are checked at most this often: a retry is a person's action and runs for
- * minutes.
- */
-export const RETRY_CHECK_INTERVAL_MS = 10 * 60_000;
-
-/**
- * Ids are ULIDs made on the service's clocks, which may disagree: a job created after the floor was set can carry
- * an id up to this much older, and is still new.
- */
-export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
-
-/**
- * A failed job may be retried while its source upload lasts; uploads are kept 24 hours, and a job's id carries the
- * time it was created (with its upload), so the window needs no room in the saved state.
- */
-export const RETRY_WATCH_MS = 24 * 60 * 60_000;
-
-/** Failed per-job requests in a row after which each poll warns that a followed job cannot be checked. */
-export const FAILED_CHECKS_BEFORE_WARNING = 3;
-
-/** Polls in which one job's item may fail (its detail or files) before it is emitted with the failure on the item. */
-export const FAILED_POLLS_BEFORE_REPORT = 2;
+import {
+	CLOCK_SKEW_TOLERANCE_MS,
+	FAILED_CHECKS_BEFORE_WARNING,
+	FOLLOW_UPS_PER_POLL,
+	MAX_FOLLOWED_JOBS,
+	MAX_WATCHED_FAILED_JOBS,
+	RETRY_CHECK_INTERVAL_MS,
+	RETRY_WATCH_FOLLOW_UPS,
+	RETRY_WATCH_MS,
+} from './pollLimits';
 
 /** Version 1 throughout: later fields are optional, so states saved before them read as they are. */
 export const STATE_VERSION = 1;
@@ -255,12 +225,15 @@ function isWatchedForRetry(job: RememberedJob, now: number): boolean {
 	return job.status === 'failed' && createdAt !== undefined && createdAt + RETRY_WATCH_MS > now;
 }
 
-/** The jobs outside the listing that are due a per-job request this poll, unfinished ones first. */
+/**
+ * The jobs outside the listing that are due a per-job request this poll, unfinished ones first. `now` (the node's
+ * clock, read by the caller) decides which failed jobs are due a check for a retry.
+ */
 export function jobsToFollowUp(
 	state: PollState | undefined,
 	listing: TrackedJob[],
 	filter: TriggerFilter,
-	now = clock.now(),
+	now: number,
 	limit = FOLLOW_UPS_PER_POLL,
 ): TrackedJob[] {
 	if (!state) return [];
@@ -305,7 +278,7 @@ export function advancePoll(
 	listing: TrackedJob[],
 	followUps: FollowUpResult[],
 	filter: TriggerFilter,
-	now = clock.now(),
+	now: number,
 ): PollOutcome {
 	const known = new Map((previous?.jobs ?? []).map((job) => [job.id, job]));
 	const windowJobs = listing.map((job) => {
@@ -467,105 +440,4 @@ export function holdBackEndings(
 	const present = new Set(jobs.map((job) => job.id));
 	for (const job of endings) if (!present.has(job.id)) jobs.push(hold(job));
 	return { ...state, jobs };
-}
-
-/** Static data of an active trigger node: the poll state and the credential it belongs to. */
-interface SavedTriggerData extends IDataObject {
-	credential?: string;
-	state?: IDataObject;
-}
-
-/** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
-interface ActivationMemory {
-	/** The poll that owns the state now; a poll that is no longer it discards what it found. */
-	currentPoll?: { startedAt: number };
-	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
-	lastSaved?: SavedTriggerData;
-	/** Polls failing in a row since this time, and when that was last reported through n8n. */
-	failing?: { since: number; reportedAt?: number };
-}
-
-/**
- * Keyed by workflow and node: n8n 1.x and 2.x by default make one poll context per activation, but n8n 2.41's
- * scheduler makes a new one for every poll, so the context cannot be the key.
- */
-const activations = new Map<string, ActivationMemory>();
-
-// The contexts already seen: a new one made for an activation by the user starts a new memory.
-const seenContexts = new WeakSet<IPollFunctions>();
-
-function activationMemoryOf(context: IPollFunctions): ActivationMemory {
-	const node = context.getNode();
-	const key = `${context.getWorkflow().id ?? ''}\u0000${node.id ?? node.name}`;
-	const activatedNow = !seenContexts.has(context) && context.getActivationMode() === 'activate';
-	seenContexts.add(context);
-	let memory = activations.get(key);
-	if (memory === undefined || activatedNow) {
-		// A poll of the earlier activation still running keeps the overlap guard.
-		memory = { currentPoll: memory?.currentPoll };
-		activations.set(key, memory);
-	}
-	return memory;
-}
-
-/** The trigger's state as one poll sees it: what to start from, and how to claim, keep and release it. */
-export interface TriggerStateHandle {
-	/** The state to carry on from; undefined for a fresh baseline (just activated, or another credential). */
-	previous: PollState | undefined;
-	/** Whether a poll of this activation ever saved a state (the first poll's failure is thrown instead of logged). */
-	hasSaved: boolean;
-	/** Whether this poll still owns the state (a later poll may have taken over a stuck one). */
-	owns(): boolean;
-	/** Writes the next state to static data and to the activation's memory; a failing streak ends. */
-	save(state: PollState): void;
-	/** Notes this poll's failure: since when polls fail in a row, and when that was last reported. */
-	failed(now: number): { since: number; reportedAt?: number };
-	/** The failure of this poll goes to n8n's error handling. */
-	reported(now: number): void;
-	release(): void;
-}
-
-/**
- * Claims the trigger's state for one poll; undefined while another poll of the same activation runs (two polls
- * over one state would emit the same endings twice), unless that one has run longer than `stuckPollMs`.
- */
-export function claimTriggerState(
-	context: IPollFunctions,
-	credential: string,
-	now: number,
-	stuckPollMs: number,
-): TriggerStateHandle | undefined {
-	const memory = activationMemoryOf(context);
-	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs)
-		return undefined;
-	const poll = { startedAt: now };
-	memory.currentPoll = poll;
-	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
-	// Activated by the user: start from the jobs as they are now. After a restart or a republish: carry on.
-	const activatedNow = context.getActivationMode() === 'activate' && memory.lastSaved === undefined;
-	const last = memory.lastSaved ?? saved;
-	// Another credential may mean another account: its jobs start from a fresh baseline too.
-	const previous =
-		!activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
-	return {
-		previous,
-		hasSaved: memory.lastSaved !== undefined,
-		owns: () => memory.currentPoll === poll,
-		save(state) {
-			saved.credential = credential;
-			saved.state = state as unknown as IDataObject;
-			memory.lastSaved = { credential, state: state as unknown as IDataObject };
-			memory.failing = undefined;
-		},
-		failed(at) {
-			memory.failing ??= { since: at };
-			return { ...memory.failing };
-		},
-		reported(at) {
-			if (memory.failing) memory.failing.reportedAt = at;
-		},
-		release() {
-			if (memory.currentPoll === poll) memory.currentPoll = undefined;
-		},
-	};
 }

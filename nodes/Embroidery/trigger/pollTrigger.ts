@@ -1,3 +1,9 @@
+/**
+ * The Embroidery Trigger's poll as n8n calls it: reads the node's parameters, claims the saved state
+ * (savedState.ts), runs one poll within its time budget (pollJobs.ts, over the requests of jobRequests.ts), makes
+ * the items of the jobs that ended (jobItems.ts), saves the next state, and decides which failures go to n8n's
+ * error handling. In manual mode (the editor's test) it returns one sample and moves no state.
+ */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
@@ -8,30 +14,11 @@ import { jobEndingItem } from './jobItems';
 import { fetchJobIfPresent, listRecentJobs } from './jobRequests';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { pollJobs } from './pollJobs';
-import type { RememberedJob, TriggerFilter, TriggerStateHandle } from './pollState';
-import {
-	FAILED_POLLS_BEFORE_REPORT,
-	MAX_WATCHED_FAILED_JOBS,
-	claimTriggerState,
-	holdBackEndings,
-	matchesFilter,
-} from './pollState';
-
-export const pollLimits = {
-	/**
-	 * A poll still running after this long is presumed stuck, so the next one may go ahead (the stuck
-	 * one then emits nothing).
-	 */
-	stuckPollMs: 15 * 60_000,
-	/** The time a poll gives itself where n8n does not say (n8n 1.x); n8n 2.x gives each poll a budget of its own. */
-	defaultBudgetMs: 5 * 60_000,
-	/** The most a poll takes, whatever n8n allows: well inside the time after which it would be presumed stuck. */
-	maxBudgetMs: 10 * 60_000,
-	/** Polls failing in a row for this long are reported through n8n (a failed execution, the error workflow). */
-	reportFailingAfterMs: 30 * 60_000,
-	/** A failure that lasts is reported again this often, not at every poll. */
-	reportAgainAfterMs: 24 * 60 * 60_000,
-};
+import { FAILED_POLLS_BEFORE_REPORT, MAX_WATCHED_FAILED_JOBS, pollLimits } from './pollLimits';
+import type { RememberedJob, TriggerFilter } from './pollState';
+import { holdBackEndings, matchesFilter } from './pollState';
+import { claimSavedState } from './savedState';
+import type { SavedStateHandle } from './savedState';
 
 /** The service refused the key itself (revoked, expired, or without the abilities the trigger needs). */
 function keyRefused(error: unknown): boolean {
@@ -44,7 +31,7 @@ function keyRefused(error: unknown): boolean {
  */
 function failureToReport(
 	context: IPollFunctions,
-	handle: TriggerStateHandle,
+	handle: SavedStateHandle,
 	error: unknown,
 	now: number,
 ): NodeApiError | NodeOperationError | undefined {
@@ -65,8 +52,6 @@ function failureToReport(
 		`the service answers; this is reported again if it still fails in 24 hours.`;
 	return nodeError;
 }
-
-export { FAILED_POLLS_BEFORE_REPORT } from './pollState';
 
 /**
  * How long this poll may run: n8n's budget where it gives one (`getPollBudgetMs`, n8n 2.x: 36 s under its scheduler,
@@ -149,7 +134,7 @@ async function sampleRecentJob(
 /** One active poll: one listing, follow-ups for jobs that left it, then the items of the jobs that ended. */
 async function emitEndedJobs(
 	context: IPollFunctions,
-	handle: TriggerStateHandle,
+	handle: SavedStateHandle,
 	deadline: number,
 	budgetMs: number,
 	filter: TriggerFilter,
@@ -249,7 +234,7 @@ export async function pollForEndedJobs(
 
 	const credential = credentialIdOf(context);
 	const startedAt = clock.now();
-	const handle = claimTriggerState(context, credential, startedAt, pollLimits.stuckPollMs);
+	const handle = claimSavedState(context, credential, startedAt, pollLimits.stuckPollMs);
 	if (handle === undefined) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(

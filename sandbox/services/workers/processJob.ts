@@ -28,7 +28,7 @@ interface CodedError {
 
 /**
  * Runs one job start to finish: source -> pattern -> machine file, metrics and both previews.
- * Runs inside a worker thread; touches only the files named in the task.
+ * Runs inside an engine process (workers/worker.ts); touches only the files named in the task.
  */
 export async function processJob(task: JobTask): Promise<TaskResult> {
 	const warnings: string[] = [];

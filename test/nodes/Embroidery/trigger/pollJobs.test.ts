@@ -1,7 +1,8 @@
 import { jobsListingSize } from '../../../../nodes/Embroidery/transport';
 import type { TrackedJob, TriggerFilter } from '../../../../nodes/Embroidery/trigger/pollState';
 import { isEnded } from '../../../../nodes/Embroidery/transport/schemas';
-import { FOLLOW_UPS_PER_POLL, matchesFilter } from '../../../../nodes/Embroidery/trigger/pollState';
+import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollLimits';
+import { matchesFilter } from '../../../../nodes/Embroidery/trigger/pollState';
 import { JobsInMemory } from './support/jobsInMemory';
 import { SavedStatePoller } from './support/savedStatePoller';
 

@@ -18,7 +18,7 @@ import type { TriggerFilter } from '../../../../nodes/Embroidery/trigger/pollSta
 import {
 	CLOCK_SKEW_TOLERANCE_MS,
 	RETRY_WATCH_MS,
-} from '../../../../nodes/Embroidery/trigger/pollState';
+} from '../../../../nodes/Embroidery/trigger/pollLimits';
 import type { JobStatus, Workflow } from '../../../../nodes/Embroidery/transport/schemas';
 import { isEnded } from '../../../../nodes/Embroidery/transport/schemas';
 import { JobsInMemory } from './support/jobsInMemory';

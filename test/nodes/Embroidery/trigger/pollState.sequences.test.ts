@@ -11,6 +11,8 @@ import {
 	FAILED_CHECKS_BEFORE_WARNING,
 	FOLLOW_UPS_PER_POLL,
 	RETRY_WATCH_MS,
+} from '../../../../nodes/Embroidery/trigger/pollLimits';
+import {
 	advancePoll,
 	holdBackEndings,
 	jobsToFollowUp,

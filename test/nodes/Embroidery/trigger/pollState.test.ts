@@ -6,6 +6,8 @@ import type {
 import {
 	FOLLOW_UPS_PER_POLL,
 	MAX_FOLLOWED_JOBS,
+} from '../../../../nodes/Embroidery/trigger/pollLimits';
+import {
 	STATE_VERSION,
 	advancePoll,
 	holdBackEndings,
@@ -30,7 +32,7 @@ describe('advancePoll', () => {
 		jobs.create('conversion', 'completed');
 		jobs.create('digitising', 'failed');
 		jobs.create('conversion', 'processing');
-		const outcome = advancePoll(undefined, jobs.listing(), [], everything);
+		const outcome = advancePoll(undefined, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit).toEqual([]);
 		expect(outcome.state.jobs).toHaveLength(3);
 		expect(outcome.state.floor).toBeNull();
@@ -39,55 +41,60 @@ describe('advancePoll', () => {
 	it('emits a job that was unfinished at the baseline once it ends, and only once', () => {
 		const jobs = new JobsInMemory();
 		const id = jobs.create();
-		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		let state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.set(id, 'processing');
-		let outcome = advancePoll(state, jobs.listing(), [], everything);
+		let outcome = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit).toEqual([]);
 		jobs.set(id, 'completed');
-		outcome = advancePoll(outcome.state, jobs.listing(), [], everything);
+		outcome = advancePoll(outcome.state, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit).toEqual([{ id, workflow: 'conversion', status: 'completed' }]);
 		state = outcome.state;
-		expect(advancePoll(state, jobs.listing(), [], everything).emit).toEqual([]);
+		expect(advancePoll(state, jobs.listing(), [], everything, jobs.now()).emit).toEqual([]);
 	});
 
 	it('emits a job created and ended between two polls', () => {
 		const jobs = new JobsInMemory();
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		const id = jobs.create('digitising', 'failed');
-		expect(ids(advancePoll(state, jobs.listing(), [], everything).emit)).toEqual([id]);
+		expect(ids(advancePoll(state, jobs.listing(), [], everything, jobs.now()).emit)).toEqual([id]);
 	});
 
 	it('says when a full listing holds only jobs it has never seen, as jobs may have been missed', () => {
 		const jobs = new JobsInMemory();
 		jobs.createMany(3, 'conversion', 'completed');
-		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		let state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.createMany(jobsListingSize - 1, 'conversion', 'completed');
-		const full = advancePoll(state, jobs.listing(), [], everything);
+		const full = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		expect(full.mayHaveMissedJobs).toBe(false);
 		state = full.state;
 		jobs.createMany(jobsListingSize, 'conversion', 'completed');
-		const overrun = advancePoll(state, jobs.listing(), [], everything);
+		const overrun = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		expect(overrun.mayHaveMissedJobs).toBe(true);
 		expect(overrun.emit).toHaveLength(jobsListingSize);
-		expect(advancePoll(undefined, jobs.listing(), [], everything).mayHaveMissedJobs).toBe(false);
+		expect(
+			advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).mayHaveMissedJobs,
+		).toBe(false);
 	});
 
 	it('emits oldest first', () => {
 		const jobs = new JobsInMemory();
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		const created = jobs.createMany(5, 'conversion', 'completed');
-		expect(ids(advancePoll(state, jobs.listing(), [], everything).emit)).toEqual(created);
+		expect(ids(advancePoll(state, jobs.listing(), [], everything, jobs.now()).emit)).toEqual(
+			created,
+		);
 	});
 
 	it('applies the event and workflow filters to emission but still records filtered endings', () => {
 		const jobs = new JobsInMemory();
-		const baseline = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const baseline = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		const completedConversion = jobs.create('conversion', 'completed');
 		const failedConversion = jobs.create('conversion', 'failed');
 		const completedDigitising = jobs.create('digitising', 'completed');
 		const failedDigitising = jobs.create('digitising', 'failed');
 		const listing = jobs.listing();
-		const run = (filter: TriggerFilter) => ids(advancePoll(baseline, listing, [], filter).emit);
+		const run = (filter: TriggerFilter) =>
+			ids(advancePoll(baseline, listing, [], filter, jobs.now()).emit);
 		expect(run({ events: ['completed'], workflows: ['conversion', 'digitising'] })).toEqual([
 			completedConversion,
 			completedDigitising,
@@ -101,61 +108,67 @@ describe('advancePoll', () => {
 			failedDigitising,
 		]);
 		expect(run({ events: ['failed'], workflows: ['conversion'] })).toEqual([failedConversion]);
-		const filtered = advancePoll(baseline, listing, [], {
-			events: ['failed'],
-			workflows: ['conversion'],
-		});
+		const failedConversions: TriggerFilter = { events: ['failed'], workflows: ['conversion'] };
+		const filtered = advancePoll(baseline, listing, [], failedConversions, jobs.now());
 		// Widening the filter later does not bring back endings that were already passed over.
-		expect(advancePoll(filtered.state, listing, [], everything).emit).toEqual([]);
+		expect(advancePoll(filtered.state, listing, [], everything, jobs.now()).emit).toEqual([]);
 	});
 
 	it('asks for each unfinished job that left the listing and emits it when its follow-up shows it ended', () => {
 		const jobs = new JobsInMemory();
 		const id = jobs.create();
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.createMany(jobsListingSize, 'conversion', 'processing');
 		const listing = jobs.listing();
 		expect(ids(listing)).not.toContain(id);
-		expect(ids(jobsToFollowUp(state, listing, everything))).toEqual([id]);
+		expect(ids(jobsToFollowUp(state, listing, everything, jobs.now()))).toEqual([id]);
 		const stillRunning = advancePoll(
 			state,
 			listing,
 			[{ id, workflow: 'conversion', status: 'processing' }],
 			everything,
+			jobs.now(),
 		);
 		expect(stillRunning.emit).toEqual([]);
-		expect(ids(jobsToFollowUp(stillRunning.state, listing, everything))).toEqual([id]);
+		expect(ids(jobsToFollowUp(stillRunning.state, listing, everything, jobs.now()))).toEqual([id]);
 		const ended = advancePoll(
 			stillRunning.state,
 			listing,
 			[{ id, workflow: 'conversion', status: 'failed' }],
 			everything,
+			jobs.now(),
 		);
 		expect(ended.emit).toEqual([{ id, workflow: 'conversion', status: 'failed' }]);
-		expect(jobsToFollowUp(ended.state, listing, everything)).toEqual([]);
+		expect(jobsToFollowUp(ended.state, listing, everything, jobs.now())).toEqual([]);
 	});
 
 	it('does not follow up jobs the workflow filter excludes, nor jobs that ended', () => {
 		const jobs = new JobsInMemory();
 		jobs.create('digitising', 'processing');
 		jobs.create('conversion', 'completed');
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.createMany(jobsListingSize, 'conversion', 'queued');
 		const conversionOnly: TriggerFilter = {
 			events: ['completed', 'failed'],
 			workflows: ['conversion'],
 		};
-		expect(jobsToFollowUp(state, jobs.listing(), conversionOnly)).toEqual([]);
-		const next = advancePoll(state, jobs.listing(), [], conversionOnly);
+		expect(jobsToFollowUp(state, jobs.listing(), conversionOnly, jobs.now())).toEqual([]);
+		const next = advancePoll(state, jobs.listing(), [], conversionOnly, jobs.now());
 		expect(next.state.jobs).toHaveLength(jobsListingSize);
 	});
 
 	it('forgets a followed job the service no longer has', () => {
 		const jobs = new JobsInMemory();
 		const id = jobs.create();
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.createMany(jobsListingSize);
-		const outcome = advancePoll(state, jobs.listing(), [{ id, gone: true }], everything);
+		const outcome = advancePoll(
+			state,
+			jobs.listing(),
+			[{ id, gone: true }],
+			everything,
+			jobs.now(),
+		);
 		expect(outcome.emit).toEqual([]);
 		expect(ids(outcome.state.jobs)).not.toContain(id);
 	});
@@ -163,25 +176,25 @@ describe('advancePoll', () => {
 	it('follows up at most FOLLOW_UPS_PER_POLL jobs per poll and rotates through them', () => {
 		const jobs = new JobsInMemory();
 		const followed = jobs.createMany(FOLLOW_UPS_PER_POLL + 5, 'conversion', 'processing');
-		let state: PollState = advancePoll(undefined, jobs.listing(), [], everything).state;
+		let state: PollState = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.createMany(jobsListingSize, 'conversion', 'completed');
-		state = advancePoll(state, jobs.listing(), [], everything).state;
-		const first = jobsToFollowUp(state, jobs.listing(), everything);
+		state = advancePoll(state, jobs.listing(), [], everything, jobs.now()).state;
+		const first = jobsToFollowUp(state, jobs.listing(), everything, jobs.now());
 		expect(first).toHaveLength(FOLLOW_UPS_PER_POLL);
-		state = advancePoll(state, jobs.listing(), first, everything).state;
-		const second = jobsToFollowUp(state, jobs.listing(), everything);
+		state = advancePoll(state, jobs.listing(), first, everything, jobs.now()).state;
+		const second = jobsToFollowUp(state, jobs.listing(), everything, jobs.now());
 		expect(new Set([...ids(first), ...ids(second).slice(0, 5)])).toEqual(new Set(followed));
 	});
 
 	it('caps the followed jobs at MAX_FOLLOWED_JOBS, keeping the newest and reporting the rest', () => {
 		const jobs = new JobsInMemory();
-		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		let state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		const leftListing: string[] = [];
 		const abandoned: TrackedJob[] = [];
 		for (let round = 0; round < 7; round++) {
 			leftListing.push(...ids(jobs.listing()));
 			jobs.createMany(jobsListingSize, 'conversion', 'processing');
-			const outcome = advancePoll(state, jobs.listing(), [], everything);
+			const outcome = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 			abandoned.push(...outcome.abandoned);
 			state = outcome.state;
 		}
@@ -196,37 +209,37 @@ describe('advancePoll', () => {
 		const jobs = new JobsInMemory();
 		const old = jobs.create('conversion', 'completed');
 		const newer = jobs.createMany(jobsListingSize, 'conversion', 'completed');
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		expect(state.floor).toBe(newer[0]);
 		jobs.remove(newer[10]);
 		expect(ids(jobs.listing())).toContain(old);
-		expect(advancePoll(state, jobs.listing(), [], everything).emit).toEqual([]);
+		expect(advancePoll(state, jobs.listing(), [], everything, jobs.now()).emit).toEqual([]);
 	});
 
 	it('emits every ending of a retried job once: failed, then completed after the retry', () => {
 		const jobs = new JobsInMemory();
 		const id = jobs.create();
-		let state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		let state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		jobs.set(id, 'failed');
-		let outcome = advancePoll(state, jobs.listing(), [], everything);
+		let outcome = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit).toEqual([{ id, workflow: 'conversion', status: 'failed' }]);
 		jobs.set(id, 'queued');
-		outcome = advancePoll(outcome.state, jobs.listing(), [], everything);
+		outcome = advancePoll(outcome.state, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit).toEqual([]);
 		jobs.set(id, 'completed');
-		outcome = advancePoll(outcome.state, jobs.listing(), [], everything);
+		outcome = advancePoll(outcome.state, jobs.listing(), [], everything, jobs.now());
 		expect(outcome.emit).toEqual([{ id, workflow: 'conversion', status: 'completed' }]);
 		state = outcome.state;
-		expect(advancePoll(state, jobs.listing(), [], everything).emit).toEqual([]);
+		expect(advancePoll(state, jobs.listing(), [], everything, jobs.now()).emit).toEqual([]);
 	});
 
 	it('notices a retry that went from failed to completed between two polls', () => {
 		const jobs = new JobsInMemory();
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		const id = jobs.create('digitising', 'failed');
-		const first = advancePoll(state, jobs.listing(), [], everything);
+		const first = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		jobs.set(id, 'completed');
-		expect(advancePoll(first.state, jobs.listing(), [], everything).emit).toEqual([
+		expect(advancePoll(first.state, jobs.listing(), [], everything, jobs.now()).emit).toEqual([
 			{ id, workflow: 'digitising', status: 'completed' },
 		]);
 	});
@@ -236,7 +249,7 @@ describe('readPollState', () => {
 	it('reads back what a poll saved as JSON', () => {
 		const jobs = new JobsInMemory();
 		jobs.createMany(3);
-		const state = advancePoll(undefined, jobs.listing(), [], everything).state;
+		const state = advancePoll(undefined, jobs.listing(), [], everything, jobs.now()).state;
 		expect(readPollState(JSON.parse(JSON.stringify(state)))).toEqual(state);
 	});
 
@@ -267,18 +280,18 @@ describe('holdBackEndings', () => {
 	it('keeps a held-back ending unfinished, so the next poll finds it again, also once it left the listing', () => {
 		const jobs = new JobsInMemory();
 		const [held, other] = jobs.createMany(2, 'conversion', 'processing');
-		const first = advancePoll(undefined, jobs.listing(), [], everything);
+		const first = advancePoll(undefined, jobs.listing(), [], everything, jobs.now());
 		jobs.set(held, 'completed');
 		jobs.set(other, 'completed');
-		const second = advancePoll(first.state, jobs.listing(), [], everything);
+		const second = advancePoll(first.state, jobs.listing(), [], everything, jobs.now());
 		expect(ids(second.emit).sort()).toEqual([held, other].sort());
 		const state = holdBackEndings(
 			second.state,
 			second.emit.filter((job) => job.id === held),
 		);
-		const third = advancePoll(state, jobs.listing(), [], everything);
+		const third = advancePoll(state, jobs.listing(), [], everything, jobs.now());
 		expect(ids(third.emit)).toEqual([held]);
-		expect(advancePoll(third.state, jobs.listing(), [], everything).emit).toEqual([]);
+		expect(advancePoll(third.state, jobs.listing(), [], everything, jobs.now()).emit).toEqual([]);
 
 		// Held back when it came from a follow-up (not in the listing): it is followed again, not dropped.
 		const outside = { id: held, workflow: 'conversion' as const, status: 'completed' as const };
@@ -288,6 +301,6 @@ describe('holdBackEndings', () => {
 		};
 		const kept = holdBackEndings(withoutIt, [outside]);
 		expect(kept.jobs.find((job) => job.id === held)?.status).toBe('processing');
-		expect(ids(jobsToFollowUp(kept, [], everything))).toContain(held);
+		expect(ids(jobsToFollowUp(kept, [], everything, jobs.now()))).toContain(held);
 	});
 });

@@ -1,6 +1,6 @@
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
 import { useSandbox } from '../../../support/sandboxFixture';
-import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollState';
+import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollLimits';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import { startVariantService, type VariantService } from '../../../support/variantService';
 import { TestClock, useTestClock } from '../../../support/testClock';

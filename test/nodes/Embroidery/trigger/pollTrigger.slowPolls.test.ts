@@ -5,7 +5,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { useClock, wallClock } from '../../../../nodes/Embroidery/transport/clock';
-import { pollLimits } from '../../../../nodes/Embroidery/trigger/pollTrigger';
+import { pollLimits } from '../../../../nodes/Embroidery/trigger/pollLimits';
 import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
 import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';

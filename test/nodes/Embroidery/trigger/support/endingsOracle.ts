@@ -13,9 +13,8 @@ import {
 	FAILED_POLLS_BEFORE_REPORT,
 	MAX_FOLLOWED_JOBS,
 	MAX_WATCHED_FAILED_JOBS,
-	holdBackEndings,
-	readPollState,
-} from '../../../../../nodes/Embroidery/trigger/pollState';
+} from '../../../../../nodes/Embroidery/trigger/pollLimits';
+import { holdBackEndings, readPollState } from '../../../../../nodes/Embroidery/trigger/pollState';
 import { pollJobs } from '../../../../../nodes/Embroidery/trigger/pollJobs';
 import type { JobStatus, Workflow } from '../../../../../nodes/Embroidery/transport/schemas';
 import { isEnded } from '../../../../../nodes/Embroidery/transport/schemas';

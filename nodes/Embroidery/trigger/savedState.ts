@@ -1,0 +1,111 @@
+/**
+ * Where the trigger's state is kept between polls: n8n's workflow static data (a copy of it per poll under n8n
+ * 2.41's poll cursor, the object itself on n8n 1.x), and what this n8n process remembers per workflow and node
+ * (the poll that owns the state, the state last saved, the failure streak). What the state is and how a poll
+ * changes it is pollState.ts, which touches none of this.
+ */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import type { PollState } from './pollState';
+import { readPollState } from './pollState';
+
+/** Static data of an active trigger node: the poll state and the credential it belongs to. */
+interface SavedTriggerData extends IDataObject {
+	credential?: string;
+	state?: IDataObject;
+}
+
+/** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
+interface ActivationMemory {
+	/** The poll that owns the state now; a poll that is no longer it discards what it found. */
+	currentPoll?: { startedAt: number };
+	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
+	lastSaved?: SavedTriggerData;
+	/** Polls failing in a row since this time, and when that was last reported through n8n. */
+	failing?: { since: number; reportedAt?: number };
+}
+
+/**
+ * Keyed by workflow and node: n8n 1.x and 2.x by default make one poll context per activation, but n8n 2.41's
+ * scheduler makes a new one for every poll, so the context cannot be the key.
+ */
+const activations = new Map<string, ActivationMemory>();
+
+// The contexts already seen: a new one made for an activation by the user starts a new memory.
+const seenContexts = new WeakSet<IPollFunctions>();
+
+function activationMemoryOf(context: IPollFunctions): ActivationMemory {
+	const node = context.getNode();
+	const key = `${context.getWorkflow().id ?? ''}\u0000${node.id ?? node.name}`;
+	const activatedNow = !seenContexts.has(context) && context.getActivationMode() === 'activate';
+	seenContexts.add(context);
+	let memory = activations.get(key);
+	if (memory === undefined || activatedNow) {
+		// A poll of the earlier activation still running keeps the overlap guard.
+		memory = { currentPoll: memory?.currentPoll };
+		activations.set(key, memory);
+	}
+	return memory;
+}
+
+/** The trigger's state as one poll sees it: what to start from, and how to claim, keep and release it. */
+export interface SavedStateHandle {
+	/** The state to carry on from; undefined for a fresh baseline (just activated, or another credential). */
+	previous: PollState | undefined;
+	/** Whether a poll of this activation ever saved a state (the first poll's failure is thrown instead of logged). */
+	hasSaved: boolean;
+	/** Whether this poll still owns the state (a later poll may have taken over a stuck one). */
+	owns(): boolean;
+	/** Writes the next state to static data and to the activation's memory; a failing streak ends. */
+	save(state: PollState): void;
+	/** Notes this poll's failure: since when polls fail in a row, and when that was last reported. */
+	failed(now: number): { since: number; reportedAt?: number };
+	/** The failure of this poll goes to n8n's error handling. */
+	reported(now: number): void;
+	release(): void;
+}
+
+/**
+ * Claims the trigger's state for one poll; undefined while another poll of the same activation runs (two polls
+ * over one state would emit the same endings twice), unless that one has run longer than `stuckPollMs`.
+ */
+export function claimSavedState(
+	context: IPollFunctions,
+	credential: string,
+	now: number,
+	stuckPollMs: number,
+): SavedStateHandle | undefined {
+	const memory = activationMemoryOf(context);
+	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs)
+		return undefined;
+	const poll = { startedAt: now };
+	memory.currentPoll = poll;
+	const saved = context.getWorkflowStaticData('node') as SavedTriggerData;
+	// Activated by the user: start from the jobs as they are now. After a restart or a republish: carry on.
+	const activatedNow = context.getActivationMode() === 'activate' && memory.lastSaved === undefined;
+	const last = memory.lastSaved ?? saved;
+	// Another credential may mean another account: its jobs start from a fresh baseline too.
+	const previous =
+		!activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
+	return {
+		previous,
+		hasSaved: memory.lastSaved !== undefined,
+		owns: () => memory.currentPoll === poll,
+		save(state) {
+			saved.credential = credential;
+			saved.state = state as unknown as IDataObject;
+			memory.lastSaved = { credential, state: state as unknown as IDataObject };
+			memory.failing = undefined;
+		},
+		failed(at) {
+			memory.failing ??= { since: at };
+			return { ...memory.failing };
+		},
+		reported(at) {
+			if (memory.failing) memory.failing.reportedAt = at;
+		},
+		release() {
+			if (memory.currentPoll === poll) memory.currentPoll = undefined;
+		},
+	};
+}
