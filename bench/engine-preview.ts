@@ -4,7 +4,7 @@
  */
 import { Command, Pattern } from '../sandbox/engine/pattern';
 import { rasterisePattern, renderPreview } from '../sandbox/engine/preview';
-import type { PreviewFormat } from '../sandbox/engine/encode';
+import type { PreviewFormat } from '../sandbox/engine/previewEncoding';
 
 const DESIGN_SIZE = 2500; // 250 mm, a large hoop
 const STITCH_LENGTH = 30; // 3 mm fill stitches

@@ -1,12 +1,12 @@
 import sharp, { type Sharp } from 'sharp';
 
-import { encodePreview, previewFormats, type PreviewFormat } from './encode';
+import { encodePreview, previewFormats, type PreviewFormat } from './previewEncoding';
 import { stitchBounds } from './metrics';
 import { Command, type Bounds, type Pattern } from './pattern';
 import { ThreadRaster, type Rgb } from './raster';
 import { watermarkLayer } from './watermark';
 
-export type { PreviewFormat } from './encode';
+export type { PreviewFormat } from './previewEncoding';
 
 export interface PreviewOptions {
 	/** Tile the locked-preview watermark across the image. */

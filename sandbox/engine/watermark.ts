@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type OverlayOptions } from 'sharp';
 
-import { encodePreview, previewFormatOf } from './encode';
+import { encodePreview, previewFormatOf } from './previewEncoding';
 
 /** The text tiled across every locked preview. */
 export const WATERMARK_TEXT = 'SANDBOX PREVIEW - LOCKED';

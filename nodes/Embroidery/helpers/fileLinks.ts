@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Job, JobListItem } from '../transport';
+import type { KnownJob } from './knownJob';
 
 // Which signed link each of a job's files has. The spec defines the listing's `source`, `preview` and
 // `output` and the detailed job's `source` as PrivateFile (`downloadUrl`, `previewUrl`); the detailed job's
@@ -16,12 +17,6 @@ export interface FileLink {
 	mimeType?: string;
 	/** Set when `url` is null: what the file object holds instead of a usable link. */
 	unusable?: string;
-}
-
-/** What the node knows of a job: its listing entry, its detail, or both (the entry's links are preferred). */
-export interface JobSighting {
-	listed?: JobListItem;
-	detail?: Job;
 }
 
 function text(value: unknown): string | undefined {
@@ -152,8 +147,8 @@ function openFilesOf(detail: Job | undefined, kind: FileKind): unknown[] {
 	return ((kind === 'outputs' ? detail.outputs : detail.artifacts) ?? []) as unknown[];
 }
 
-function privateFileOf(sighting: JobSighting, kind: FileKind): IDataObject | undefined {
-	const { listed, detail } = sighting;
+function privateFileOf(job: KnownJob, kind: FileKind): IDataObject | undefined {
+	const { listed, detail } = job;
 	if (kind === 'source') {
 		// Both are PrivateFiles: the one whose link is usable, else the listing's.
 		const both = [record(listed?.source), record(detail?.source)].filter(
@@ -168,9 +163,9 @@ function privateFileOf(sighting: JobSighting, kind: FileKind): IDataObject | und
  * The files of one kind a job carries, each with its link: the PrivateFile's when usable, else the matching
  * open-ended object's (or the only one's), then any further open-ended files the PrivateFile does not name.
  */
-export function fileLinksOf(sighting: JobSighting, kind: FileKind): FileLink[] {
-	const spec = privateFileOf(sighting, kind);
-	const open = openFilesOf(sighting.detail, kind);
+export function fileLinksOf(job: KnownJob, kind: FileKind): FileLink[] {
+	const spec = privateFileOf(job, kind);
+	const open = openFilesOf(job.detail, kind);
 	const openLinks = (files: unknown[]) => {
 		const links = files.map((file) => openFileLink(file, kind));
 		// Artifacts other than previews may carry no link; when none does, the first says what was found.

@@ -12,8 +12,9 @@ import type { JobListItem, JobRef } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
 import { fileLinksOf } from './fileLinks';
 import type { FileKind, FileLink } from './fileLinks';
-import { fetchJob, snapshotStatus, snapshotUnlocked } from './jobSnapshot';
-import type { JobSnapshot } from './jobSnapshot';
+import { fetchJob } from './fetchJob';
+import { snapshotStatus, snapshotUnlocked } from './knownJob';
+import type { KnownJob } from './knownJob';
 
 // A job's files, for the action node and the trigger alike: which signed links a job carries, one
 // refetch of the job when a link is refused, and what a file that still fails does (the policy).
@@ -21,11 +22,6 @@ import type { JobSnapshot } from './jobSnapshot';
 export type { FileKind };
 
 export type FilesContext = IExecuteFunctions | IPollFunctions;
-
-/** The links of a job as last seen; a listing entry known beside the detail keeps its spec-defined links first. */
-function linksOf(job: JobSnapshot, kind: FileKind, listed?: JobListItem): FileLink[] {
-	return fileLinksOf(job.detail ? { detail: job.detail, listed } : { listed: job.listed }, kind);
-}
 
 /** What to do with a job's files; the action node and the trigger differ only here. */
 export interface FilePolicy {
@@ -55,7 +51,7 @@ export interface FailedFile {
 
 export interface JobFiles {
 	/** The job as last fetched, with the links actually used. */
-	job: JobSnapshot;
+	job: KnownJob;
 	binary: IBinaryKeyData;
 	saved: SavedFile[];
 	failed: FailedFile[];
@@ -151,26 +147,26 @@ function kindLabel(kind: FileKind): string {
 /**
  * Streams a job's files of the given kinds into binary fields, from the signed URLs of the job as last
  * seen (fetched now when not given; a listing entry that lacks a usable link for a wanted kind is fetched in
- * detail once). The listing entry's links (`listed`, or `known` itself) come before the detail's, as the spec
- * defines only them. A refused URL leads to exactly one refetch of the job; the node never builds a URL.
+ * detail once). The listing entry's links (`known.listed`, or `listed` beside a detail) come before the detail's,
+ * as the spec defines only them. A refused URL leads to exactly one refetch of the job; the node never builds a URL.
  */
 export async function streamJobFiles(
 	context: FilesContext,
 	ref: JobRef,
 	kinds: FileKind[],
 	policy: FilePolicy,
-	options: { known?: JobSnapshot; listed?: JobListItem; itemIndex?: number } = {},
+	options: { known?: KnownJob; listed?: JobListItem; itemIndex?: number } = {},
 ): Promise<JobFiles> {
 	const { itemIndex } = options;
-	let job: JobSnapshot = options.known ?? { detail: await fetchJob(context, ref, itemIndex) };
-	let listed = job.listed ?? options.listed;
+	let job: KnownJob = options.known ?? { detail: await fetchJob(context, ref, itemIndex) };
+	if (job.detail && !job.listed && options.listed) job = { ...job, listed: options.listed };
 	const hasUsableLink = (kind: FileKind) =>
-		linksOf(job, kind, listed).some((link) => link.url !== null);
+		fileLinksOf(job, kind).some((link) => link.url !== null);
 	// Listing entries may carry only the spec's required fields: the detailed job has every file.
 	let detailError: NodeApiError | NodeOperationError | undefined;
-	if (job.listed && !kinds.every(hasUsableLink)) {
+	if (!job.detail && !kinds.every(hasUsableLink)) {
 		try {
-			job = { detail: await fetchJob(context, ref, itemIndex) };
+			job = { detail: await fetchJob(context, ref, itemIndex), listed: job.listed };
 		} catch (error) {
 			if (policy.onFailure !== 'reportAll') throw nodeErrorOf(context.getNode(), error, itemIndex);
 			detailError = nodeErrorOf(context.getNode(), error, itemIndex);
@@ -181,7 +177,7 @@ export async function streamJobFiles(
 	const saved: SavedFile[] = [];
 	const failed: FailedFile[] = [];
 	for (const kind of kinds) {
-		const links = linksOf(job, kind, listed);
+		const links = fileLinksOf(job, kind);
 		if (links.length === 0 && policy.missingKind === 'throw') {
 			throw new NodeOperationError(context.getNode(), `Job ${ref.id} has no ${kindLabel(kind)}`, {
 				itemIndex,
@@ -193,18 +189,17 @@ export async function streamJobFiles(
 			// After a refetch, the later files of this kind come from the fresh job too.
 			let attempt = await tryDownload(
 				context,
-				linksOf(job, kind, listed)[index] ?? { url: null },
+				fileLinksOf(job, kind)[index] ?? { url: null },
 				itemIndex,
 			);
 			if ('error' in attempt && !refetched && mayBeCuredByRefetch(attempt)) {
 				refetched = true;
 				try {
-					job = { detail: await fetchJob(context, ref, itemIndex) };
 					// The listing entry's links are as old as the one just refused: the fresh job's links replace them.
-					listed = undefined;
+					job = { detail: await fetchJob(context, ref, itemIndex) };
 					const fresh = await tryDownload(
 						context,
-						linksOf(job, kind)[index] ?? notListedAgain(links[index]),
+						fileLinksOf(job, kind)[index] ?? notListedAgain(links[index]),
 						itemIndex,
 					);
 					attempt =
@@ -251,10 +246,9 @@ export async function downloadJobFiles(
 	kinds: FileKind[],
 	fields: Record<FileKind, string>,
 	itemIndex: number,
-	known?: JobSnapshot,
-	listed?: JobListItem,
-): Promise<{ job: JobSnapshot; binary: IBinaryKeyData; files: IDataObject[] }> {
-	const job: JobSnapshot = known ?? { detail: await fetchJob(context, ref, itemIndex) };
+	known?: KnownJob,
+): Promise<{ job: KnownJob; binary: IBinaryKeyData; files: IDataObject[] }> {
+	const job: KnownJob = known ?? { detail: await fetchJob(context, ref, itemIndex) };
 	const status = snapshotStatus(job);
 	const needsCompletion = kinds.some((kind) => kind !== 'source');
 	if (needsCompletion && status !== 'completed') {
@@ -280,7 +274,6 @@ export async function downloadJobFiles(
 	}
 	const result = await streamJobFiles(context, ref, kinds, actionFilePolicy(fields), {
 		known: job,
-		listed,
 		itemIndex,
 	});
 	return {

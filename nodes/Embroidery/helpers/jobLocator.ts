@@ -11,7 +11,7 @@ import {
 	routes,
 } from '../transport';
 import type { Job, JobListItem, JobRef, Workflow } from '../transport';
-import { fetchJob } from './jobSnapshot';
+import { fetchJob } from './fetchJob';
 import { ofRun } from './ofRun';
 
 /** A job id as the service writes it: a ULID (Crockford base 32, no I, L, O or U). */

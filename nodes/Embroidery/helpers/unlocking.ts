@@ -12,7 +12,7 @@ import {
 import type { EmbroideryContext, Job, JobRef } from '../transport';
 import { apiErrorFromResponse } from '../transport/errors';
 import { earlierUnlockOf, recordUnlock, refusedBeforeActing } from './earlierTries';
-import { fetchJob } from './jobSnapshot';
+import { fetchJob } from './fetchJob';
 import { ofRun } from './ofRun';
 
 // Unlocking a completed job's machine files: it spends credits, so it is inspected first and sent once.

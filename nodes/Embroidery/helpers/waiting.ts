@@ -12,12 +12,16 @@ import {
 	withCancelSignal,
 } from '../transport';
 import type { EmbroideryContext, Job, JobListItem, JobRef, JobStatus } from '../transport';
-import { fetchJob } from './jobSnapshot';
-import type { JobSnapshot } from './jobSnapshot';
+import { fetchJob } from './fetchJob';
+import type { KnownJob } from './knownJob';
 
+/** How often a wait asks the service about its jobs: soon at first, then less often, with jitter. */
 export interface PollSchedule {
+	/** A small job is often done within seconds: the first re-check comes soon. */
 	firstDelayMs: number;
+	/** A long job is not asked about more than twice a minute (each round is one request of the 60 a minute). */
 	maxDelayMs: number;
+	/** Growth of the delay from one round to the next. */
 	factor: number;
 	/** Fraction of the delay added at random, so many waiting nodes do not poll in step. */
 	jitter: number;
@@ -44,7 +48,7 @@ export function pollDelayMs(
 }
 
 export type WaitOutcome =
-	| { ref: JobRef; finished: true; job: JobSnapshot }
+	| { ref: JobRef; finished: true; job: KnownJob }
 	| { ref: JobRef; finished: false; lastStatus: JobStatus | 'unknown'; error?: unknown };
 
 export interface WaitOptions {
@@ -108,7 +112,7 @@ async function pollUntilEnded(
 	limits: { schedule: PollSchedule; signal?: AbortSignal; deadline: number; timeUp: AbortSignal },
 ): Promise<WaitOutcome[]> {
 	const { schedule, signal, deadline, timeUp } = limits;
-	const finished = new Map<string, JobSnapshot>();
+	const finished = new Map<string, KnownJob>();
 	const lastStatus = new Map<string, JobStatus>();
 	// A job whose own look-up fails (deleted, wrong workflow) stops being polled; the others go on.
 	const failed = new Map<string, unknown>();

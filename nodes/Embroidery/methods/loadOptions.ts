@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { threadPalettes } from '../helpers/limits';
+import { threadPalettes } from '../helpers/threadPalettes';
 import { FormatsResponseSchema, embroideryApiRequest, routes } from '../transport';
 
 /** Formats a job can produce, with the service's compatibility warning as the option's description. */

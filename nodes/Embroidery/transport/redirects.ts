@@ -10,6 +10,14 @@ import type { FullResponse } from './responseBody';
  * the Authorization header to every hop and check no hop's address. Each kind of request brings its rules.
  */
 
+/** Redirects followed in a row before the node gives up: room for a storage or CDN hop or two, not for a loop. */
+export const redirectLimits = {
+	/** An API call, within the service's own origin (and to a signed file's host). */
+	apiCall: 5,
+	/** A Source URL (Job > Create from a URL), someone else's server. */
+	sourceUrl: 5,
+};
+
 /** One request of a chain: where it goes, and whether it may carry the API key. */
 export interface Hop {
 	url: URL;

@@ -9,7 +9,9 @@ export interface RetryPolicy {
 	 * are refused before the service does anything, so they are repeated until this much time has passed.
 	 */
 	refusedBudgetMs: number;
+	/** The first backoff: a passing server error or dropped connection is often gone a second later. */
 	baseDelayMs: number;
+	/** The longest backoff: doubling stops here, so the last tries still come within the execution's patience. */
 	maxDelayMs: number;
 	/** Upper bound of the random extra wait added to every delay. */
 	maxJitterMs: number;
@@ -17,6 +19,7 @@ export interface RetryPolicy {
 	maxRetryAfterMs: number;
 }
 
+/** How the node tries a request again; tests shrink it, as they do the time limits. */
 export const defaultRetryPolicy: RetryPolicy = {
 	maxAttempts: 5,
 	refusedBudgetMs: 300_000,

@@ -7,7 +7,7 @@ import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError } from './errors';
 import type { FailedRequest } from './errors';
 import { rateLimitGate } from './rateLimit';
-import { apiRedirectRules, followRedirects } from './redirects';
+import { apiRedirectRules, followRedirects, redirectLimits } from './redirects';
 import type { Hop } from './redirects';
 import { readSmallBody } from './responseBody';
 import type { FullResponse } from './responseBody';
@@ -94,7 +94,7 @@ async function exchange(
 		context.getNode(),
 		request,
 		settings.origin,
-		timeLimits.maxRedirects,
+		redirectLimits.apiCall,
 	);
 	return await followRedirects(first, sendHop, rules);
 }

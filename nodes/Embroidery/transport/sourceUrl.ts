@@ -5,7 +5,7 @@ import { clock } from './clock';
 import { sourceUrlAdvice } from './nextSteps';
 import { checkBeforeConnecting, checkConnected, resolverFor } from './privateNetworks';
 import type { CheckedHop, RefusedAddress } from './privateNetworks';
-import { followRedirects } from './redirects';
+import { followRedirects, redirectLimits } from './redirects';
 import type { Hop, RedirectRules } from './redirects';
 import { discardBody, headerOf } from './responseBody';
 import type { FullResponse } from './responseBody';
@@ -182,7 +182,7 @@ export async function fetchSourceUrl(
 	};
 
 	const rules: RedirectRules = {
-		maxRedirects: limits.maxRedirects,
+		maxRedirects: redirectLimits.sourceUrl,
 		refuse: (target, reason) =>
 			sourceUrlRefused(
 				context,

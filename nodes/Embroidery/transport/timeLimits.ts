@@ -14,13 +14,12 @@ export const timeLimits = {
 	fileIdleMs: 60_000,
 	/** A file download in all, from its request to its last byte. */
 	fileTotalMs: 30 * 60_000,
-	/** Redirects followed within the service's own origin before the node gives up. */
-	maxRedirects: 5,
 };
 
 /**
  * How long the node waits on the server of a Source URL (Job > Create from a URL), someone else's server
- * that may answer slowly, stall or never end. The size ceiling is the workflow's (helpers/limits.ts).
+ * that may answer slowly, stall or never end. The size ceiling is the workflow's (helpers/serviceLimits.ts),
+ * the redirects' limit is in redirects.ts.
  */
 export const sourceUrlLimits = {
 	/** Until the server answers with its headers (connection and TLS included), per redirect hop. */
@@ -29,6 +28,4 @@ export const sourceUrlLimits = {
 	idleMs: 30_000,
 	/** The whole fetch, redirects and every byte included. */
 	totalMs: 10 * 60_000,
-	/** Redirects followed before the node gives up. */
-	maxRedirects: 5,
 };

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { streamJobFiles } from '../helpers/jobFiles';
 import type { FileKind, FilePolicy } from '../helpers/jobFiles';
-import type { JobSnapshot } from '../helpers/jobSnapshot';
+import type { KnownJob } from '../helpers/knownJob';
 import { nodeErrorOf, triggerAdvice } from '../transport';
 import type { Job, JobListItem } from '../transport';
 import type { FetchedJob, ListedJob } from './jobRequests';
@@ -108,7 +108,7 @@ export async function jobEndingItem(
 		json.outputsLocked = true;
 		json.outputsLockedNote = triggerAdvice.lockedOutputs;
 	}
-	const known: JobSnapshot | undefined = full
+	const known: KnownJob | undefined = full
 		? { detail: full }
 		: ended.listed
 			? { listed: ended.listed.item }

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { fetchJob } from '../helpers/jobSnapshot';
+import { fetchJob } from '../helpers/fetchJob';
 import { JobsListResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../transport';
 import type { Job, JobListItem } from '../transport';
 import type { TrackedJob } from './pollState';

@@ -7,7 +7,14 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { clock, credentialIdOf, nodeErrorOf, triggerAdvice, withCancelSignal } from '../transport';
+import {
+	clock,
+	credentialIdOf,
+	jobsListingSize,
+	nodeErrorOf,
+	triggerAdvice,
+	withCancelSignal,
+} from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
@@ -122,7 +129,7 @@ async function sampleRecentJob(
 		const workflows = filter.workflows.join(' or ');
 		throw new NodeOperationError(
 			context.getNode(),
-			`None of the 50 most recent jobs is a ${workflows} job that ${events}`,
+			`None of the ${jobsListingSize} most recent jobs is a ${workflows} job that ${events}`,
 			{
 				description: triggerAdvice.noSampleJob,
 			},
@@ -153,7 +160,7 @@ async function emitEndedJobs(
 	const name = context.getNode().name;
 	if (result.mayHaveMissedJobs) {
 		context.logger.warn(
-			`Embroidery Trigger "${name}": more than 50 jobs were created since the last poll, so ` +
+			`Embroidery Trigger "${name}": more than ${jobsListingSize} jobs were created since the last poll, so ` +
 				`the oldest of them may never be seen; poll more often`,
 		);
 	}

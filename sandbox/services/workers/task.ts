@@ -1,6 +1,6 @@
 import type { DigitisingOptions } from '../../domain/jobs';
 
-/** One job's work as sent to a worker thread: plain data only, paths absolute. */
+/** One job's work as sent to a worker process (pool.ts forks them): plain data only, paths absolute. */
 export interface JobTask extends DigitisingOptions {
 	jobId: string;
 	workflow: 'conversion' | 'digitising';
@@ -14,7 +14,7 @@ export interface JobTask extends DigitisingOptions {
 	outputId: string;
 	previewId: string;
 	watermarkedPreviewId: string;
-	/** Fault injection: the thread allocates until its memory ceiling ends it. */
+	/** Fault injection: the worker process allocates until its memory ceiling ends it. */
 	exhaustMemory?: boolean;
 }
 

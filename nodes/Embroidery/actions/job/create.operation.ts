@@ -8,7 +8,7 @@ import type { CreatedJob, PreparedItem } from '../../helpers/jobCreation/createJ
 import { earlierCreationsOf, sourceKey } from '../../helpers/earlierTries';
 import type { JobRequestFields } from '../../helpers/jobCreation/jobForm';
 import { jobsError } from '../../helpers/jobErrors';
-import { limits } from '../../helpers/limits';
+import { limits } from '../../helpers/serviceLimits';
 import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/jobCreation/urlSource';
 import {
 	numberProblem,
@@ -18,7 +18,11 @@ import {
 import { earlierTryAdvice } from '../../transport';
 import type { Workflow } from '../../transport';
 import type { ItemResults } from '../types';
-import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
+import {
+	completionFields,
+	deliverJobsWhenDone,
+	runCompletionOptions,
+} from '../../helpers/deliverWhenDone';
 
 const properties: INodeProperties[] = [
 	{
@@ -120,7 +124,9 @@ const properties: INodeProperties[] = [
 		default: 'generic',
 		displayOptions: { show: { workflow: ['digitising'] } },
 		description:
-			'Thread maker whose colours the design uses; an expression may give any palette key. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			// The line break is a template literal's line continuation: the text stays one line.
+			`Thread maker whose colours the design uses; an expression may give any palette key. \
+Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 	},
 	...completionFields,
 	{

@@ -1,15 +1,12 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	sameStoredName,
-	sentSourceOfItem,
-	sourceMismatchError,
-} from '../../helpers/jobCreation/sourcePairing';
+import { sameStoredName, sentSourceOfItem, sourceMismatchError } from '../../helpers/sourcePairing';
 import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { fetchJob, snapshotToJson } from '../../helpers/jobSnapshot';
+import { fetchJob } from '../../helpers/fetchJob';
+import { snapshotToJson } from '../../helpers/knownJob';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
 

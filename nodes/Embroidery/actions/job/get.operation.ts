@@ -2,7 +2,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { locateJob, notFoundAnywhere, singleJobRef } from '../../helpers/jobLocator';
-import { fetchJob, jobToJson } from '../../helpers/jobSnapshot';
+import { fetchJob } from '../../helpers/fetchJob';
+import { jobToJson } from '../../helpers/knownJob';
 import { shapeJobItem } from '../../helpers/simplify';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields, simplifyFields } from './fields';

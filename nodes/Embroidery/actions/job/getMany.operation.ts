@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { unusableListedLinks } from '../../helpers/fileLinks';
-import { listItemToJson } from '../../helpers/jobSnapshot';
+import { listItemToJson } from '../../helpers/knownJob';
 import { shapeJobItem } from '../../helpers/simplify';
 import {
 	JobsListResponseSchema,

@@ -14,7 +14,7 @@ import {
 import type { JobRef } from '../../transport';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
-import { withCurrentState } from './stateExplanation';
+import { withCurrentState } from '../../helpers/jobStateOnConflict';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['retry'] } },

@@ -2,11 +2,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { jobToJson } from '../../helpers/jobSnapshot';
+import { jobToJson } from '../../helpers/knownJob';
 import { unlockJob } from '../../helpers/unlocking';
 import type { OperationOutput } from '../types';
 import { jobLocatorFields, jobRefFields } from './fields';
-import { withCurrentState } from './stateExplanation';
+import { withCurrentState } from '../../helpers/jobStateOnConflict';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,11 +1,15 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { sentSourceOfItem } from '../../helpers/jobCreation/sourcePairing';
+import { sentSourceOfItem } from '../../helpers/sourcePairing';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
 import type { ItemResults } from '../types';
-import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
+import {
+	completionFields,
+	deliverJobsWhenDone,
+	runCompletionOptions,
+} from '../../helpers/deliverWhenDone';
 import { jobLocatorFields, jobRefFields } from './fields';
 
 const properties: INodeProperties[] = [

@@ -1,4 +1,4 @@
-import { limits } from '../limits';
+import { limits } from '../serviceLimits';
 
 interface Sized {
 	bytes: number;

@@ -1,5 +1,6 @@
 import type { Workflow } from '../../transport';
-import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
+import { artworkExtensions, artworkTypeOf } from '../artworkTypes';
+import { formatMegabytes, limits } from '../serviceLimits';
 
 /** One source file, as described by its item's binary metadata (bytes not read yet). */
 export interface SourceFile {

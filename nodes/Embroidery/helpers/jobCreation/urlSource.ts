@@ -11,7 +11,8 @@ import {
 	sourceUrlAdvice,
 } from '../../transport';
 import type { Workflow } from '../../transport';
-import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
+import { artworkExtensions, artworkTypeOf } from '../artworkTypes';
+import { formatMegabytes, limits } from '../serviceLimits';
 import type { SourceFile } from './checks';
 
 /** A source fetched from a URL; `content` holds its bytes when n8n keeps binaries in memory. */

@@ -7,19 +7,19 @@
 import {
 	pairBySourceName,
 	sameStoredName,
-} from '../../../../../nodes/Embroidery/helpers/jobCreation/sourcePairing';
+} from '../../../../nodes/Embroidery/helpers/sourcePairing';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { createAndWait, createConversion } from '../../../../support/jobParameters';
-import { runNode } from '../../../../support/nodeRun';
-import type { ApiCredentials } from '../../../../support/n8nCredentials';
+import { createAndWait, createConversion } from '../../../support/jobParameters';
+import { runNode } from '../../../support/nodeRun';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
 import {
 	newCredentials,
 	useWorkerSandbox,
 	useVariantService,
-} from '../../../../support/sandboxFixture';
-import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
-import { fixture } from '../../../../support/embroideryFiles';
+} from '../../../support/sandboxFixture';
+import { embroideryItem, itemsOf } from '../../support/sandboxRun';
+import { fixture } from '../../../support/embroideryFiles';
 
 jest.setTimeout(120_000);
 

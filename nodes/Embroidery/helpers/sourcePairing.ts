@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { jobAdvice } from '../../transport';
-import type { JobRef } from '../../transport';
+import { jobAdvice } from '../transport';
+import type { JobRef } from '../transport';
 
 /**
  * The creation answer lists one job per file sent, without the files (spec: JobAccepted), so the jobs of a request

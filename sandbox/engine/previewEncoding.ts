@@ -1,5 +1,7 @@
 import type { Sharp } from 'sharp';
 
+// How a preview image (plain or watermarked) is encoded: its formats and one set of encoder settings each.
+
 export type PreviewFormat = 'png' | 'webp' | 'jpeg';
 
 export const previewFormats: Record<PreviewFormat, { mimeType: string; extension: string }> = {

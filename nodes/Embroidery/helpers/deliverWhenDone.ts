@@ -1,24 +1,21 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedJob } from '../../helpers/jobCreation/createJobs';
-import { downloadJobFiles } from '../../helpers/jobFiles';
-import type { FileKind } from '../../helpers/jobFiles';
-import { jobError } from '../../helpers/jobErrors';
-import {
-	fetchJob,
-	snapshotSourceName,
-	snapshotStatus,
-	snapshotToJson,
-	snapshotUnlocked,
-} from '../../helpers/jobSnapshot';
-import type { JobSnapshot } from '../../helpers/jobSnapshot';
-import { pairBySourceName, sourceMismatchError } from '../../helpers/jobCreation/sourcePairing';
-import { unlockJob } from '../../helpers/unlocking';
-import { waitForJobs } from '../../helpers/waiting';
-import { jobKey, nodeErrorOf } from '../../transport';
-import type { Job, JobRef } from '../../transport';
-import type { ItemResults } from '../types';
+import type { CreatedJob } from './jobCreation/createJobs';
+import { downloadJobFiles } from './jobFiles';
+import type { FileKind } from './jobFiles';
+import { jobError } from './jobErrors';
+import { fetchJob } from './fetchJob';
+import { snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from './knownJob';
+import type { KnownJob } from './knownJob';
+import { pairBySourceName, sourceMismatchError } from './sourcePairing';
+import { unlockJob } from './unlocking';
+import { waitForJobs } from './waiting';
+import { jobKey, nodeErrorOf } from '../transport';
+import type { Job, JobRef } from '../transport';
+
+/** Ten minutes unless the user says otherwise: a stuck job then ends its item instead of holding the workflow. */
+const defaultTimeoutSeconds = 600;
 
 /** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
 export const completionFields: INodeProperties[] = [
@@ -33,7 +30,7 @@ export const completionFields: INodeProperties[] = [
 		displayName: 'Timeout (Seconds)',
 		name: 'timeout',
 		type: 'number',
-		default: 600,
+		default: defaultTimeoutSeconds,
 		typeOptions: { minValue: 1 },
 		displayOptions: { show: { waitForCompletion: [true] } },
 		description:
@@ -127,13 +124,13 @@ export function runCompletionOptions(
 			created,
 		};
 	}
-	const seconds = context.getNodeParameter('timeout', 0, 600) as number;
+	const seconds = context.getNodeParameter('timeout', 0, defaultTimeoutSeconds) as number;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`'Timeout (Seconds)' must be a positive number, got "${String(seconds)}"`,
 			{
-				description: "Set 'Timeout (Seconds)' to how long to wait in total, e.g. 600.",
+				description: `Set 'Timeout (Seconds)' to how long to wait in total, e.g. ${defaultTimeoutSeconds}.`,
 			},
 		);
 	}
@@ -154,6 +151,12 @@ export function runCompletionOptions(
 	};
 }
 
+/** Where each job's item or failure goes: the router's results, which keep every job paired with its item. */
+export interface DeliveredItems {
+	add(itemIndex: number, output: { json: IDataObject; binary?: IBinaryKeyData }): void;
+	fail(itemIndex: number, error: unknown): void;
+}
+
 /** What Show Warnings adds to a completed job's item, and the detail fetched for it, if any. */
 interface WarningsSeen {
 	fields: IDataObject;
@@ -166,7 +169,7 @@ interface WarningsSeen {
  */
 async function warningsOf(
 	context: IExecuteFunctions,
-	job: JobSnapshot,
+	job: KnownJob,
 	ref: JobRef,
 	itemIndex: number,
 ): Promise<WarningsSeen> {
@@ -195,7 +198,7 @@ export async function deliverJobsWhenDone(
 		>
 	>,
 	options: CompletionOptions,
-	results: ItemResults,
+	results: DeliveredItems,
 ): Promise<void> {
 	if (jobs.length === 0) return;
 	const itemOf = new Map(jobs.map((job) => [jobKey(job), job.itemIndex]));
@@ -258,7 +261,7 @@ export async function deliverJobsWhenDone(
 					};
 		const completed = snapshotStatus(outcome.job) === 'completed';
 		try {
-			let job: JobSnapshot = outcome.job;
+			let job: KnownJob = outcome.job;
 			const wantsUnlock =
 				completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
 			// A job named by several items is unlocked once; they all get its answer.
@@ -281,8 +284,7 @@ export async function deliverJobsWhenDone(
 				itemIndex,
 				// The detail fetched for the warnings has every file; the listing entry's links, which the
 				// spec defines, come first.
-				seen.detail ? { detail: seen.detail } : job,
-				job.listed,
+				seen.detail ? { detail: seen.detail, listed: job.listed } : job,
 			);
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {

@@ -1,9 +1,9 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { fetchJob } from '../../helpers/jobSnapshot';
-import { jobAdvice } from '../../transport';
-import type { JobRef } from '../../transport';
+import { fetchJob } from './fetchJob';
+import { jobAdvice } from '../transport';
+import type { JobRef } from '../transport';
 
 /**
  * A 409 says the job's state forbids the action; looking the job up lets the error name that

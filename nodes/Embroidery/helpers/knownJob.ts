@@ -1,0 +1,47 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Job, JobListItem, Workflow } from '../transport';
+
+// A job as the node knows it, and as item JSON; pure: the request for a job is in fetchJob.ts.
+
+/**
+ * A job as the node knows it: its detail (GET one job), its jobs-listing entry (which already carries signed
+ * URLs), or both; where both are known, the listing entry's file links come first, as the spec defines them.
+ */
+export type KnownJob =
+	| { detail: Job; listed?: JobListItem }
+	| { listed: JobListItem; detail?: undefined };
+
+/** Output JSON of a detailed job: id and workflow first, then everything the service said. */
+export function jobToJson(job: Job, workflow: Workflow, extra: IDataObject = {}): IDataObject {
+	return { ...job, id: job.id, workflow, ...extra } as IDataObject;
+}
+
+/** Output JSON of a jobs-listing entry; the listing names the workflow `kind`. */
+export function listItemToJson(item: JobListItem): IDataObject {
+	return { ...item, id: item.id, workflow: item.kind } as IDataObject;
+}
+
+export function snapshotStatus(seen: KnownJob): Job['status'] {
+	return seen.detail ? seen.detail.status : seen.listed.status;
+}
+
+/** The source file name the service shows for the job, when it shows one. */
+export function snapshotSourceName(seen: KnownJob): string | undefined {
+	return seen.detail ? seen.detail.source?.name : seen.listed.source?.name;
+}
+
+export function snapshotUnlocked(seen: KnownJob): boolean {
+	return seen.detail ? seen.detail.downloadsUnlocked : seen.listed.downloadsUnlocked;
+}
+
+/** Item JSON of the job: its detail when known, else its listing entry. */
+export function snapshotToJson(
+	seen: KnownJob,
+	workflow: Workflow,
+	extra: IDataObject = {},
+): IDataObject {
+	return seen.detail
+		? jobToJson(seen.detail, workflow, extra)
+		: { ...listItemToJson(seen.listed), ...extra };
+}
