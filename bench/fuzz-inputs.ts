@@ -9,7 +9,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 import { Command, Pattern, listFormats, writePattern } from '../sandbox/engine';
-import { builtStars } from '../test/engine/support/builtFiles';
+import { builtStars } from '../test/sandbox/engine/support/builtFiles';
 import { fixturesDir } from '../test/support/embroideryFiles';
 
 export interface FuzzFile {

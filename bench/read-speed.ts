@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { listFormats, readPattern, writePattern } from '../sandbox/engine';
 import { countCommands } from '../sandbox/engine/normalise';
 import { Command, type Pattern } from '../sandbox/engine/pattern';
-import { builtStars } from '../test/engine/support/builtFiles';
-import { starSampleNames } from '../test/engine/support/starSamples';
+import { builtStars } from '../test/sandbox/engine/support/builtFiles';
+import { starSampleNames } from '../test/sandbox/engine/support/starSamples';
 import { fixture, fixturesDir } from '../test/support/embroideryFiles';
 import { fixed, printTable } from './support/table';
 

@@ -3,9 +3,10 @@
  * Download and the machine file downloaded, whose downloads answer 410 Gone, is run three times by n8n. However
  * many tries, the service sees one creation and one unlock (one charge). A 410 is an answer the transport does
  * not send again, so each of n8n's tries asks for the file once and the test needs no backoff; the same runs with
- * downloads answering 503, which the transport tries five times with backoff, are test/nodes/retryOnFail.test.ts
- * (n8n-core, driven clock). The service is the suite's sandbox behind a loopback proxy that counts every
- * request and answers the file downloads itself (test/support/variantService.ts).
+ * downloads answering 503, which the transport tries five times with backoff, are
+ * test/nodes/Embroidery/helpers/earlierTries.test.ts (n8n-core, driven clock). The service is the suite's
+ * sandbox behind a loopback proxy that counts every request and answers the file downloads itself
+ * (test/support/variantService.ts).
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -4,7 +4,8 @@
  * while the node sleeps between polls (6.75 to 8.1 s, after the fourth poll). What a user sees is checked: the Stop
  * answers at once, the execution is recorded as canceled when stopped, and the node sends no request after it.
  * (n8n 1.x's own `sleep(ms, signal)` ignores the signal; n8n 1.123 records the cancel at once either way, so
- * that the node's own wait ends on the signal is timed by test/nodes/stopWait.test.ts, with 1.123's sleep.)
+ * that the node's own wait ends on the signal is timed by test/nodes/Embroidery/helpers/waiting.stop.test.ts,
+ * with 1.123's sleep.)
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

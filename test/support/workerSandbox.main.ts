@@ -9,7 +9,7 @@ startSandbox({
 	port: 0,
 	workers: 2,
 	// The limit is per client address, and every file of the worker comes from 127.0.0.1 one after
-	// another: a busy file would spend the next one's minute. networkLimit.test.ts has a sandbox of its own.
+	// another: a busy file would spend the next one's minute. networkCeiling.test.ts has a sandbox of its own.
 	networkRateLimit: 0,
 }).then(
 	(sandbox) => {

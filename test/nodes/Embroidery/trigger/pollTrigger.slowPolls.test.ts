@@ -1,0 +1,90 @@
+/**
+ * Polls that take longer than the time after which the next poll goes ahead (Download Files on, a slow service):
+ * the trigger in n8n-core's poll executor against the sandbox, on a clock that runs 100 times faster than the wall.
+ */
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { useClock, wallClock } from '../../../../nodes/Embroidery/transport/clock';
+import { pollLimits } from '../../../../nodes/Embroidery/trigger/pollTrigger';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/n8n-poll';
+import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
+import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
+
+jest.setTimeout(240_000);
+
+const { sandbox, admin } = useWorkerSandbox();
+const variant = useVariantService(sandbox, [pollLimits]);
+
+/** A real second is 100 seconds of the node's clock. */
+const scale = 100;
+let restoreClock: () => void = () => undefined;
+function speedUpTheClock(): void {
+	const start = Date.now();
+	restoreClock = useClock({
+		now: () => start + (Date.now() - start) * scale,
+		sleep: async (ms, signal) => await wallClock.sleep(ms / scale, signal),
+	});
+}
+afterEach(() => restoreClock());
+
+const minutes = (count: number) => (count * 60_000) / scale;
+const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+const idsOf = (items: INodeExecutionData[] | null) =>
+	(items ?? []).map((item) => String(item.json.id));
+
+describe('polls longer than the time after which the next poll goes ahead', () => {
+	it(
+		'each poll keeps to its budget and emits what it finished, so every ending goes out once ' +
+			'although each item takes 4 minutes',
+		async () => {
+			const account = await newAccount(admin, sandbox);
+			const trigger = new ActiveTriggerHarness({
+				parameters: {
+					events: ['completed', 'failed'],
+					workflow: 'both',
+					options: { includeFullJob: true },
+				},
+				credentials: { ...account.credentials, baseUrl: variant.baseUrl },
+			});
+			expect(await trigger.activate()).toBeNull();
+			const ids = await convert(account, 6);
+			await waitUntilEnded(account, ids);
+			// Every job's detail takes 4 minutes to arrive: six of them are 24 minutes, beyond the 15 after
+			// which a poll is presumed stuck.
+			variant.on((request) =>
+				request.route === 'GET /jobs/conversion/{id}' ? { delayMs: minutes(4) } : undefined,
+			);
+			speedUpTheClock();
+
+			const polls: Array<{ startedAt: number; endedAt?: number; emitted?: string[] }> = [];
+			const { warnings } = await collectLoggedWarnings(async () => {
+				const running: Array<Promise<void>> = [];
+				// The schedule: a poll every 16 minutes, four times.
+				for (let index = 0; index < 4; index++) {
+					const poll = { startedAt: Date.now() } as (typeof polls)[number];
+					polls.push(poll);
+					running.push(
+						trigger.poll().then((items) => {
+							poll.endedAt = Date.now();
+							poll.emitted = idsOf(items);
+						}),
+					);
+					await wait(minutes(16));
+				}
+				await Promise.all(running);
+			});
+			// Before every later poll started, the one before it had emitted what it finished.
+			for (const poll of polls) {
+				expect(poll.emitted?.length).toBeGreaterThan(0);
+				// The budget is n8n's (5 minutes here); the item under way when it ran out is cut short at once.
+				expect((poll.endedAt! - poll.startedAt) * scale).toBeLessThan(6 * 60_000);
+			}
+			expect(warnings.join('\n')).not.toMatch(/overtaken/);
+			for (let more = 0; more < 6 && trigger.emittedItems().length < ids.length; more++)
+				await trigger.poll();
+			const emitted = trigger.emittedItems().map((item) => String(item.json.id));
+			expect([...emitted].sort()).toEqual([...ids].sort());
+			expect(trigger.failures).toEqual([]);
+		},
+	);
+});

@@ -1,0 +1,99 @@
+import { clock } from '../../../../../nodes/Embroidery/transport/clock';
+import { Api, fixture } from '../../../../sandbox/support/apiClient';
+import type { AccountsAdmin, Plan, SandboxAddress } from '../../../../support/sandbox';
+
+export interface Account {
+	/** Creates and inspects jobs, with its own key so its requests do not count against the trigger's rate limit. */
+	api: Api;
+	credentials: { apiKey: string; baseUrl: string };
+	keyId: string;
+}
+
+export async function newAccount(
+	admin: AccountsAdmin,
+	sandbox: SandboxAddress,
+	plan: Plan = 'credits',
+): Promise<Account> {
+	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
+	const tools = await admin.createKey(accountId);
+	const trigger = await admin.createKey(accountId, ['jobs:read']);
+	return {
+		api: new Api(sandbox, tools.key),
+		credentials: { apiKey: trigger.key, baseUrl: sandbox.baseUrl },
+		keyId: trigger.id,
+	};
+}
+
+/** Conversions of the Star design, named star-0.dst, star-1.dst… (DST to PES unless `design` says otherwise). */
+export async function convert(
+	account: Account,
+	count = 1,
+	design = { file: 'Star.DST', format: 'pes' },
+): Promise<string[]> {
+	const ids: string[] = [];
+	const extension = design.file.split('.').pop()!.toLowerCase();
+	for (let start = 0; start < count; start += 10) {
+		const files = Array.from({ length: Math.min(10, count - start) }, (_, index) => ({
+			field: 'files[]',
+			name: `star-${start + index}.${extension}`,
+			bytes: fixture(design.file),
+		}));
+		const response = await account.api.createJob(
+			{ workflow: 'conversion', format: design.format },
+			files,
+		);
+		if (response.status !== 202)
+			throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+		ids.push(...(response.body.jobs as Array<{ id: string }>).map((job) => job.id));
+	}
+	return ids;
+}
+
+/**
+ * Waits through the listing (one request a second, within the key's rate limit) until every job has ended, on
+ * the clock in force: a driven test clock (test/support/testClock.ts) ends each wait once the sandbox is at rest.
+ */
+export async function waitUntilEnded(
+	account: Account,
+	ids: string[],
+	timeoutMs = 120_000,
+): Promise<Map<string, string>> {
+	const deadline = clock.now() + timeoutMs;
+	for (;;) {
+		const { status, headers, body } = await account.api.get('/jobs');
+		if (status === 429) {
+			await clock.sleep(Number(headers.get('retry-after') ?? 1) * 1000);
+			continue;
+		}
+		if (status !== 200) throw new Error(`GET /jobs answered ${status}: ${JSON.stringify(body)}`);
+		const statuses = new Map<string, string>(
+			(body.data as Array<{ id: string; status: string }>).map((job) => [job.id, job.status]),
+		);
+		const ended = ids.every((id) => ['completed', 'failed'].includes(statuses.get(id) ?? ''));
+		if (ended) return statuses;
+		if (clock.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
+		await clock.sleep(1000);
+	}
+}
+
+const logo = Buffer.from(
+	'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" ' +
+		'height="120" fill="#fff"/><circle cx="60" cy="60" r="45" fill="#c0392b"/><rect x="40" ' +
+		'y="40" width="40" height="40" fill="#2c3e50"/></svg>',
+);
+
+/** One digitising job per artwork, sent in one request. */
+export async function digitise(account: Account, count = 1): Promise<string[]> {
+	const files = Array.from({ length: count }, (_, index) => ({
+		field: 'files[]',
+		name: `logo-${index}.svg`,
+		bytes: logo,
+	}));
+	const response = await account.api.createJob(
+		{ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 3 },
+		files,
+	);
+	if (response.status !== 202)
+		throw new Error(`POST /jobs answered ${response.status}: ${JSON.stringify(response.body)}`);
+	return (response.body.jobs as Array<{ id: string }>).map((job) => job.id);
+}

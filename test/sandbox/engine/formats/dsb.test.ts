@@ -1,0 +1,57 @@
+import { dsbFormat } from '../../../../sandbox/engine/formats/dsb';
+import { dstFormat } from '../../../../sandbox/engine/formats/dst';
+import { countCommands } from '../../../../sandbox/engine/normalise';
+import { Command } from '../../../../sandbox/engine/pattern';
+import { loadFixture } from '../support/referenceDecoding';
+import { headerNumbers, readExtents, statedExtents, stitchPoints } from '../support/tajimaHeader';
+
+const read = dsbFormat.read!;
+const star = loadFixture('Star.DSB').bytes;
+
+/** Star.DSB with each record's control byte changed by `change`, the header kept. */
+function withControls(change: (control: number) => number): Uint8Array {
+	const bytes = star.slice();
+	for (let offset = 512; offset + 3 <= bytes.length; offset += 3)
+		bytes[offset] = change(bytes[offset]);
+	return bytes;
+}
+
+describe('DSB reader', () => {
+	const fields = headerNumbers(star);
+
+	it("reads Star.DSB as its own header states it: the header's extents and record count", () => {
+		const pattern = read(star);
+		expect(readExtents(pattern)).toEqual(statedExtents(fields));
+		// ST counts the records, the end record included: every record before it is one entry.
+		const records = (star.length - 512 - 1) / 3;
+		expect(fields.ST).toBe(records);
+		expect(pattern.length).toBe(records);
+	});
+
+	it('takes 0x40 as down and 0x20 as left: read the other way round the star leaves its stated extents', () => {
+		const swapped = withControls(
+			(control) => (control & ~0x60) | ((control & 0x40) >> 1) | ((control & 0x20) << 1),
+		);
+		expect(readExtents(read(swapped))).not.toEqual(statedExtents(fields));
+	});
+
+	it("is a digitising of Star.DST's star with other satin edges: half its stitches land on Star.DST's", () => {
+		const dsb = stitchPoints(read(star));
+		const dst = new Set(stitchPoints(dstFormat.read!(loadFixture('Star.DST').bytes)));
+		const shared = dsb.filter((point) => dst.has(point)).length;
+		// Every other satin stitch is the same; the others lie 0.5 mm across (pyembroidery reads it alike).
+		expect(shared / dsb.length).toBeGreaterThan(0.45);
+		expect(shared / dsb.length).toBeLessThan(0.6);
+		expect(countCommands(read(star), Command.ColorChange)).toBe(fields.CO);
+	});
+
+	it('claims files with a Tajima header and Barudan records only', () => {
+		expect(dsbFormat.detect!(star)).toBe(true);
+		expect(dsbFormat.detect!(loadFixture('Star.DST').bytes)).toBe(false);
+		expect(dsbFormat.detect!(loadFixture('Star.DSZ').bytes)).toBe(false);
+		expect(dsbFormat.detect!(loadFixture('Star.u01').bytes)).toBe(false);
+		// A control byte without Barudan's record flag is not DSB.
+		expect(dsbFormat.detect!(withControls((control) => control & 0x7f))).toBe(false);
+		expect(dstFormat.detect!(star)).toBe(false);
+	});
+});

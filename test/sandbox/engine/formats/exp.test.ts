@@ -1,0 +1,92 @@
+import { expFormat } from '../../../../sandbox/engine/formats/exp';
+import { UnreadableSourceError } from '../../../../sandbox/engine/errors';
+import { countCommands } from '../../../../sandbox/engine/normalise';
+import { Command, Pattern } from '../../../../sandbox/engine/pattern';
+import {
+	compareEvents,
+	expControlRecords,
+	loadFixture,
+	patternEvents,
+} from '../support/referenceDecoding';
+
+const read = expFormat.read!;
+const write = expFormat.write!;
+
+describe('EXP reader', () => {
+	it('reads a trim and a colour change with its move', () => {
+		const bytes = new Uint8Array([
+			0x05, 0xfb, 0x80, 0x80, 0x07, 0x00, 0x80, 0x01, 0x0a, 0x00, 0x01, 0x01,
+		]);
+		const pattern = read(bytes);
+		const listed = Array.from({ length: pattern.length }, (_, i) => [
+			pattern.xs[i],
+			pattern.ys[i],
+			pattern.commands[i],
+		]);
+		expect(listed).toEqual([
+			[5, 5, Command.Stitch],
+			[5, 5, Command.Trim],
+			[5, 5, Command.ColorChange],
+			[15, 5, Command.Jump],
+			[16, 4, Command.Stitch],
+			[16, 4, Command.End],
+		]);
+	});
+
+	it('refuses what EXP never holds: an unknown control, a record cut short, padding, 3-byte records', () => {
+		const star = loadFixture('Star.EXP').bytes;
+		const withControl = (code: number) =>
+			Uint8Array.from([...star.subarray(0, 8), 0x80, code, 0, 0]);
+		expect(() => read(withControl(0x33))).toThrow(/control code 0x33 at byte 8/);
+		expect(() => read(star.subarray(0, star.length - 1))).toThrow(/not whole 2-byte records/);
+		expect(() => read(Uint8Array.from([...star.subarray(0, 8), 0x80, 0x01]))).toThrow(
+			/ends inside a control record/,
+		);
+		const padded = Uint8Array.from([...new Array(34).fill(0), ...star]);
+		expect(() => read(padded)).toThrow(/more than 16 stitches in a row at byte 32 do not move/);
+		expect(() => read(Uint8Array.from([...new Array(32).fill(0), ...star]))).not.toThrow();
+		const threeByteRecords = Uint8Array.from({ length: 600 }, (_, i) =>
+			i % 3 === 2 ? 0x01 : (i * 7) & 0x3f,
+		);
+		expect(() => read(threeByteRecords)).toThrow(/every third byte holds the same flags/);
+		for (const code of [0x01, 0x02, 0x04, 0x80])
+			expect(() => read(withControl(code))).not.toThrow();
+	});
+
+	it('rejects an empty file', () => {
+		expect(() => read(new Uint8Array(0))).toThrow(UnreadableSourceError);
+	});
+});
+
+describe('EXP writer', () => {
+	it('writes stitches, jumps, trims and colour changes in Melco records', () => {
+		const pattern = new Pattern();
+		pattern.add(10, -10, Command.Stitch);
+		pattern.add(10, -10, Command.Trim);
+		pattern.add(300, -10, Command.Jump);
+		pattern.add(300, -10, Command.ColorChange);
+		pattern.add(200, 0, Command.Stitch);
+		pattern.add(200, 0, Command.End);
+		pattern.threads = [{ color: 0xff0000 }];
+		const { bytes, warnings } = write(pattern);
+		expect(Array.from(bytes.subarray(0, 6))).toEqual([10, 10, 0x80, 0x80, 0x07, 0x00]);
+		// 290 across needs three jump records of at most 127.
+		expect(expControlRecords(bytes, 0x04)).toBe(3);
+		expect(expControlRecords(bytes, 0x01)).toBe(1);
+		expect(warnings.join(' ')).toMatch(/no thread colours/);
+		const back = read(bytes);
+		expect(
+			compareEvents(
+				patternEvents(pattern, { collapseMoves: true }),
+				patternEvents(back, { collapseMoves: true }),
+			).differences,
+		).toEqual([]);
+		expect(countCommands(back, Command.Trim)).toBe(1);
+	});
+
+	it('round-trips Star.EXP without moving a needle position', () => {
+		const original = read(loadFixture('Star.EXP').bytes);
+		const back = read(write(original).bytes);
+		expect(compareEvents(patternEvents(original), patternEvents(back)).differences).toEqual([]);
+	});
+});

@@ -1,0 +1,64 @@
+import { pecFormat } from '../../../../sandbox/engine/formats/pec';
+import { pesFormat } from '../../../../sandbox/engine/formats/pes';
+import { countCommands } from '../../../../sandbox/engine/normalise';
+import { Command, Pattern } from '../../../../sandbox/engine/pattern';
+import { loadFixture, starAsPec } from '../support/referenceDecoding';
+
+const read = pecFormat.read!;
+const write = pecFormat.write!;
+
+function entriesOf(pattern: Pattern): number[][] {
+	return Array.from({ length: pattern.length }, (_, i) => [
+		pattern.xs[i],
+		pattern.ys[i],
+		pattern.commands[i],
+	]);
+}
+
+describe('PEC reader', () => {
+	it('is recognised by its signature and label, and not confused with PES', () => {
+		const pec = starAsPec();
+		expect(pecFormat.detect!(pec)).toBe(true);
+		expect(pecFormat.detect!(loadFixture('Star.pes').bytes)).toBe(false);
+		expect(pesFormat.detect!(pec)).toBe(false);
+		expect(pecFormat.detect!(pec.subarray(0, 100))).toBe(false);
+	});
+
+	it('reads a repeated colour as a stop, the way Brother machines pause', () => {
+		const pec = starAsPec();
+		pec[8 + 50] = pec[8 + 49];
+		const pattern = read(pec);
+		expect(countCommands(pattern, Command.ColorChange)).toBe(0);
+		expect(countCommands(pattern, Command.Stop)).toBe(1);
+		expect(pattern.threads).toHaveLength(1);
+	});
+});
+
+describe('PEC writer', () => {
+	it('round-trips Star exactly and starts with the PEC signature', () => {
+		const original = read(starAsPec());
+		const { bytes, warnings } = write(original);
+		expect(Buffer.from(bytes.subarray(0, 11)).toString('latin1')).toBe('#PEC0001LA:');
+		expect(entriesOf(read(bytes))).toEqual(entriesOf(original));
+		expect(warnings).toEqual([]);
+	});
+
+	it('matches PES: the same design gives the same PEC block inside a PES file', () => {
+		const original = read(starAsPec());
+		const pec = write(original).bytes;
+		const pes = pesFormat.write!(original).bytes;
+		const pecOffset = new DataView(pes.buffer).getUint32(8, true);
+		// PES v6 follows the PEC block with its colour addendum.
+		const block = pes.subarray(pecOffset, pecOffset + pec.length - 8);
+		expect(Buffer.from(block).equals(Buffer.from(pec.subarray(8)))).toBe(true);
+	});
+
+	it('refuses more colour blocks than the one-byte colour list holds', () => {
+		const pattern = new Pattern();
+		for (let block = 0; block < 300; block++) {
+			pattern.add(block, 0, Command.Stitch);
+			pattern.add(block, 0, Command.ColorChange);
+		}
+		expect(() => write(pattern)).toThrow(/at most 255 colour blocks/);
+	});
+});

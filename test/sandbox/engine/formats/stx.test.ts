@@ -1,0 +1,56 @@
+import { stxFormat } from '../../../../sandbox/engine/formats/stx';
+import { detectFormat } from '../../../../sandbox/engine/registry';
+import { fixture } from '../../../support/embroideryFiles';
+
+const read = stxFormat.read!;
+
+describe('STX reader', () => {
+	it('reads the EXP records its header points to, and is never taken for EXP', () => {
+		const bytes = fixture('Star.STX');
+		expect(bytes.readUInt32LE(0x14)).toBe(610);
+		expect(read(bytes).length).toBe(2518);
+		for (const name of ['Star.STX', 'design', 'design.exp'])
+			expect([name, detectFormat(bytes, name)]).toEqual([name, 'stx']);
+	});
+
+	it('refuses table offsets out of order or outside the file', () => {
+		const outside = fixture('Star.STX');
+		outside.writeUInt32LE(outside.length, 0x14);
+		expect(stxFormat.detect!(outside)).toBe(false);
+		expect(() => read(outside)).toThrow(/STX file is damaged: it does not start with "STX"/);
+		const unordered = fixture('Star.STX');
+		unordered.writeUInt32LE(700, 0x10);
+		expect(stxFormat.detect!(unordered)).toBe(false);
+	});
+
+	it('refuses stitch records that are not EXP records, naming where they start', () => {
+		const bytes = fixture('Star.STX');
+		bytes[0xd93] = 0x33;
+		expect(() => read(bytes)).toThrow(
+			/STX file is damaged: its stitch records at byte 610.*control code 0x33/,
+		);
+		expect(() => read(fixture('Star.STX').subarray(0, 0x1000 + 1))).toThrow(/STX file is damaged/);
+	});
+});
+
+describe('STX colours', () => {
+	/** Star.STX's palette starts at 362, its colour list (big-endian places) at 410. */
+	const palette = 362;
+	const colourList = 410;
+
+	it("reads each colour block's colour from the palette place its colour list gives, 6 bits a channel", () => {
+		const bytes = fixture('Star.STX');
+		bytes.set([0x39, 0x39, 0x39], palette + 3 * 5);
+		bytes.writeUInt16BE(5, colourList + 2);
+		expect(read(bytes).threads).toEqual([{ color: 0xff0000 }, { color: 0xe7e7e7 }]);
+	});
+
+	it('reads no colours where the tables are not laid out so: a palette of another size, a place past it', () => {
+		const past = fixture('Star.STX');
+		past.writeUInt16BE(16, colourList);
+		expect(read(past).threads).toEqual([]);
+		const longer = fixture('Star.STX');
+		longer.writeUInt32LE(colourList + 3, 0x10);
+		expect(read(longer).threads).toEqual([]);
+	});
+});
