@@ -163,25 +163,3 @@ export function nodeProperties(table: ResourceTable): INodeProperties[] {
 }
 
 export const properties = nodeProperties(resources);
-
-/** Each operation's AI tool text in one version, by resource and operation. */
-export function toolTextsOf(
-	version: NodeVersion,
-	table: ResourceTable = resources,
-): Record<string, Record<string, string>> {
-	return Object.fromEntries(
-		Object.entries(table).map(([resource, { operations }]) => [
-			resource,
-			Object.fromEntries(
-				Object.entries(operations).map(([operation, { toolDescription }]) => [
-					operation,
-					toolDescription[version],
-				]),
-			),
-		]),
-	);
-}
-
-export const version1ToolDescriptions = toolTextsOf(1);
-export const toolDescriptions = toolTextsOf(2);
-export const version3ToolDescriptions = toolTextsOf(3);
