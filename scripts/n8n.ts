@@ -393,7 +393,9 @@ export class LocalN8n {
 		const file = join(this.userFolder, 'exported-nodes.json');
 		try {
 			await this.cli(['export:nodes', `--output=${file}`], 180_000);
-			return JSON.parse(await readFile(file, 'utf8')) as Array<{ name: string } & Record<string, unknown>>;
+			return JSON.parse(await readFile(file, 'utf8')) as Array<
+				{ name: string } & Record<string, unknown>
+			>;
 		} finally {
 			await rm(file, { force: true });
 		}

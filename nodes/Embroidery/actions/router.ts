@@ -11,7 +11,7 @@ import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobErrors';
 import { shapeItem } from '../helpers/simplify';
 import type { Shaping } from '../helpers/simplify';
-import { jobKey, nodeErrorOf, tagItem } from '../transport';
+import { carryOnWithCreated, jobKey, nodeErrorOf, tagItem } from '../transport';
 import type { JobRef } from '../transport';
 import type { EmbroideryOperation, ItemResults, OperationOutput, ResourceTable } from './types';
 import { resources } from './versionDescription';
@@ -76,9 +76,8 @@ class CollectedResults implements ItemResults {
 		const also = named.size > 0 ? ' also' : '';
 		error.description = (
 			`${error.description ?? ''} This run${also} ` +
-			`created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; do not ` +
-			`create ${others.length === 1 ? 'it' : 'them'} again: use Job > Wait for Completion or ` +
-			`Job > Get with ${others.length === 1 ? 'this id and workflow' : 'these ids and workflows'}.`
+			`created ${others.length === 1 ? 'job' : 'jobs'} ${list} before it stopped; ` +
+			carryOnWithCreated(others.length)
 		).trim();
 		return error;
 	}

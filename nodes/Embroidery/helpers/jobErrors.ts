@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { isWorkflow, nodeErrorOf } from '../transport';
+import { isWorkflow, jobAdvice, nodeErrorOf } from '../transport';
 import type { JobRef } from '../transport';
 
 // Errors about jobs the service has: they name the jobs, so the error items carry their ids and workflows.
@@ -19,10 +19,7 @@ export function jobError(
 ): NodeApiError | NodeOperationError {
 	const base = nodeErrorOf(node, error, itemIndex);
 	const message = base.message.includes(ref.id) ? base.message : `Job ${ref.id}: ${base.message}`;
-	const nextStep = created
-		? `The job was created (id ${ref.id}, workflow "${ref.workflow}"); do not create it again. ` +
-			`Carry on with Job > Wait for Completion or Job > Get using this id and workflow.`
-		: `Check the job with Job > Get (id ${ref.id}, workflow "${ref.workflow}").`;
+	const nextStep = created ? jobAdvice.created(ref) : jobAdvice.check(ref);
 	const description = [base.description, nextStep].filter(Boolean).join(' ');
 	const httpCode = base instanceof NodeApiError ? (base.httpCode ?? undefined) : undefined;
 	const copy = httpCode

@@ -7,7 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { nodeErrorOf } from '../transport';
+import { jobAdvice, nodeErrorOf } from '../transport';
 import type { JobListItem, JobRef } from '../transport';
 import { addBinary, downloadToBinary } from './binary';
 import { fileLinksOf } from './fileLinks';
@@ -86,9 +86,7 @@ async function tryDownload(
 				`The service gave no signed URL the node can use for this file${which}${found}`,
 				{
 					itemIndex,
-					description:
-						'A locked machine file has no link until Job > Unlock; otherwise the service sent ' +
-						'a link the node cannot read. Only this file is affected.',
+					description: jobAdvice.noLink,
 				},
 			),
 			noUrl: true,
@@ -139,10 +137,7 @@ function refusedAfterRefetch(
 		{ message: error.message, httpCode: '403' },
 		{
 			message: error.message,
-			description:
-				'The node already fetched the job again for a fresh link, and that link was refused ' +
-				'too. A locked machine file needs Job > Unlock first; files of another account are ' +
-				'never served; otherwise try again later.',
+			description: jobAdvice.refusedAfterRefetch,
 			httpCode: '403',
 			itemIndex,
 		},
@@ -269,10 +264,7 @@ export async function downloadJobFiles(
 			`Job ${ref.id} is ${status}; its results exist only once it is completed`,
 			{
 				itemIndex,
-				description:
-					status === 'failed'
-						? `It failed: ${failureReason ?? 'no reason given'}. Use Job > Retry, then wait for it.`
-						: 'Use Job > Wait for Completion before downloading.',
+				description: jobAdvice.notCompleted(status, failureReason),
 			},
 		);
 	}
@@ -282,9 +274,7 @@ export async function downloadJobFiles(
 			`The machine files of job ${ref.id} are locked`,
 			{
 				itemIndex,
-				description:
-					'Run Job > Unlock first (it spends a subscription entitlement or credits), or ' +
-					'download only the preview, which is watermarked while locked.',
+				description: jobAdvice.outputsLocked,
 			},
 		);
 	}

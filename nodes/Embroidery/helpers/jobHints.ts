@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
+import { hintAdvice } from '../transport';
+
 /** More jobs than this with warnings are summed up in one last hint, so the output pane stays readable. */
 const maxWarningHints = 10;
 
@@ -24,10 +26,9 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 			location: 'outputPane',
 			message:
 				failed.length === 1
-					? `Job ${String(first.id)} failed: ${reason}. Fix the source if the reason points at ` +
-						`it, then use Job > Retry.`
-					: `${failed.length} jobs failed (job ${String(first.id)}: ${reason}). Each item has ` +
-						`failureCode and failureReason; fix the sources they point at, then use Job > Retry.`,
+					? `Job ${String(first.id)} failed: ${reason}. ${hintAdvice.retryFailedJob}`
+					: `${failed.length} jobs failed (job ${String(first.id)}: ${reason}). ` +
+						hintAdvice.retryFailedJobs,
 		});
 	}
 
@@ -40,7 +41,7 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 			location: 'outputPane',
 			message:
 				`Job ${String(job.id)} has ${plural(warnings.length, 'warning')}: ${warnings.join(' ')} ` +
-				`Check the design before you stitch it.`,
+				hintAdvice.checkWarnings,
 		});
 	}
 	if (warned.length > maxWarningHints) {
@@ -69,9 +70,7 @@ export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHin
 		hints.push({
 			type: 'info',
 			location: 'outputPane',
-			message:
-				`${what}${preview}. Use Job > Unlock (it spends a subscription entitlement or credits), ` +
-				`then download the files.`,
+			message: `${what}${preview}. ${hintAdvice.unlock}`,
 		});
 	}
 	return hints;

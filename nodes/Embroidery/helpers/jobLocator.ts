@@ -5,6 +5,7 @@ import {
 	JobsListResponseSchema,
 	embroideryApiRequest,
 	isWorkflow,
+	jobAdvice,
 	jobsListingSize,
 	nodeErrorOf,
 	routes,
@@ -280,8 +281,7 @@ export function notFoundAnywhere(
 			message: `Job ${job.id} was not found`,
 			description:
 				`It is not among the account's ${jobsListingSize} most recent jobs, and neither the ` +
-				`conversion nor the digitising route knows it. Check the ID, and that the credential ` +
-				`belongs to the account that created the job.`,
+				`conversion nor the digitising route knows it. ${jobAdvice.notFound}`,
 			httpCode: '404',
 			itemIndex,
 		},

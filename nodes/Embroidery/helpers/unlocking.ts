@@ -3,6 +3,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import {
 	UnlockResponseSchema,
+	earlierTryAdvice,
 	embroideryApiRequest,
 	jobKey,
 	nodeErrorOf,
@@ -36,11 +37,7 @@ function unlockNotSentAgain(
 		`An earlier try of this node sent the unlock of job ${ref.id} and got no answer; it was not sent again`,
 		{
 			itemIndex,
-			description:
-				`n8n's Retry On Fail ran the node again. The job does not show as unlocked yet, but the ` +
-				`earlier request may still have spent an entitlement or credits. Check the job with Job ` +
-				`> Get (id ${ref.id}, workflow "${ref.workflow}", field downloadsUnlocked) and unlock it ` +
-				`with Job > Unlock only if it is still locked.`,
+			description: earlierTryAdvice.unlock(ref),
 		},
 	);
 	error.context.job = { id: ref.id, workflow: ref.workflow };

@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { apiMessageOf, explain, fieldMessagesOf, unlockUnknownAdvice } from './explanations';
+import { apiMessageOf, explain, fieldMessagesOf } from './explanations';
+import { checkTheJobFirst, generalAdvice } from './nextSteps';
 import type { Route } from './routes';
 
 export interface FailedRequest extends Route {
@@ -81,19 +82,12 @@ export function networkError(
 	request: FailedRequest,
 	secrets: readonly string[],
 ): NodeApiError {
-	const reason = reasonOf(cause);
-	const message =
-		request.action === 'unlockJob'
-			? `Unlock state unknown: the answer to the unlock request was lost (${redact(reason, secrets)})`
-			: `The service could not be reached: ${redact(reason, secrets)}`;
-	const description =
-		request.action === 'unlockJob'
-			? unlockUnknownAdvice
-			: request.method === 'POST'
-				? 'The request was not repeated automatically because the service may already have ' +
-					'received it. Check Job > Get Many before trying again.'
-				: `No answer after ${request.attempts} tries. Check the 'Base URL' of the Embroidery ` +
-					`API credential and that the service is up.`;
+	const reason = redact(reasonOf(cause), secrets);
+	const unknown = request.failures.outcomeMayBeUnknown;
+	const message = unknown ? unknown.lostMessage(reason) : generalAdvice.unreachable.message(reason);
+	const description = unknown
+		? unknown.lostDescription
+		: generalAdvice.unreachable.description(request.attempts);
 	return new NodeApiError(
 		node,
 		{ message, request: `${request.method} ${request.path}` },
@@ -114,10 +108,7 @@ export function downloadCutOffError(
 		{ message, request: `${request.method} ${request.path}` },
 		{
 			message,
-			description:
-				`The file was started again ${request.attempts - 1} times and cut off each time; no part ` +
-				'of it was kept. Check that the service is up and the network between it and n8n is ' +
-				'stable, then run the node again.',
+			description: generalAdvice.downloadCutOff(request.attempts - 1),
 			itemIndex: request.itemIndex,
 		},
 	);
@@ -136,21 +127,10 @@ export function redirectRefusedError(
 		{ message, request: `${request.method} ${request.path}` },
 		{
 			message,
-			description:
-				"The API key is only sent to the origin of the credential's 'Base URL', so the node " +
-				"did not follow this redirect. Set the 'Base URL' to the address the service answers at itself.",
+			description: generalAdvice.redirectRefused,
 			itemIndex: request.itemIndex,
 		},
 	);
-}
-
-/** What to look at after a POST whose outcome the node cannot know. */
-function checkAfterPost(action: Route['action']): string {
-	if (action === 'createJobs')
-		return 'Check Job > Get Many for a job this request may have created before you create it again.';
-	if (action === 'unlockJob')
-		return 'Check the job with Job > Get (downloadsUnlocked) before you unlock it again.';
-	return 'Check the job with Job > Get before you try again.';
 }
 
 /** A redirected POST: its body (an upload, an unlock) is never sent again, to any address. */
@@ -168,12 +148,9 @@ export function redirectedPostError(
 		{ message, httpCode: String(status), request: `${request.method} ${request.path}` },
 		{
 			message,
-			description:
-				`Creating or retrying a job counts against the account's allowance and an unlock spends ` +
-				`credits, so such a request is never sent twice (an upload cannot even be resent as it ` +
-				`was): nothing went to the new address. ${checkAfterPost(request.action)} A redirect ` +
-				`usually means the credential's 'Base URL' is not the address the service answers at ` +
-				`itself (http instead of https, another host name or path): set it to that address.`,
+			description: generalAdvice.redirectedPost(
+				request.failures.outcomeMayBeUnknown?.checkFirst ?? checkTheJobFirst,
+			),
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},
@@ -193,8 +170,7 @@ export function unexpectedResponseError(
 		{ message, httpCode: String(status) },
 		{
 			message,
-			description:
-				"The service answered in a shape the node does not know. Check that the 'Base URL' points to the v1 API.",
+			description: generalAdvice.unexpectedAnswer,
 			httpCode: String(status),
 			itemIndex: request.itemIndex,
 		},

@@ -15,6 +15,16 @@ export { embroideryApiRequest } from './request';
 export type { ApiRequest, EmbroideryApiRequest } from './request';
 export { defaultRetryPolicy } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
+export {
+	carryOnWithCreated,
+	earlierTryAdvice,
+	hintAdvice,
+	jobAdvice,
+	oneFilePerRequestAdvice,
+	signedUrlAdvice,
+	sourceUrlAdvice,
+	triggerAdvice,
+} from './nextSteps';
 export { jobKey, jobsListingSize, routes } from './routes';
 export type { Ability, JobRef, RequestAction, Route } from './routes';
 export * from './schemas';

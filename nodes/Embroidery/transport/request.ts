@@ -31,6 +31,7 @@ async function apiRequest<S extends ZodTypeAny>(
 		path: request.path,
 		action: request.action,
 		ability: request.ability,
+		failures: request.failures,
 		itemIndex: request.itemIndex,
 	};
 	const options: IHttpRequestOptions = {

@@ -1,4 +1,5 @@
 import { clock } from './clock';
+import type { HttpMethod } from './routes';
 
 export interface RetryPolicy {
 	/** Tries of one request after 5xx answers or lost connections (GET only), the first included. */
@@ -24,8 +25,6 @@ export const defaultRetryPolicy: RetryPolicy = {
 	maxJitterMs: 500,
 	maxRetryAfterMs: 120_000,
 };
-
-export type HttpMethod = 'GET' | 'POST';
 
 /** Why a request may be sent again, or null when it must not. */
 export type RetryReason = 'rateLimited' | 'bodyNotSent' | 'serverError' | 'networkError';

@@ -1,26 +1,22 @@
-import type { HttpMethod } from './retryPolicy';
+import { outcomeUnknownAdvice, refusalAdvice } from './nextSteps';
+import type { FailureAdvice, UncertainOutcome } from './nextSteps';
 import type { Workflow } from './schemas';
+
+export type HttpMethod = 'GET' | 'POST';
 
 /** The ability (chosen when the key was created) that a route needs (spec: Endpoints). */
 export type Ability = 'formats:read' | 'usage:read' | 'jobs:read' | 'jobs:write';
 
-/** What a request does, in the service's terms; error wording and pacing depend on it, never on the URL. */
-export type RequestAction =
-	| 'listFormats'
-	| 'getUsage'
-	| 'listJobs'
-	| 'createJobs'
-	| 'getJob'
-	| 'retryJob'
-	| 'unlockJob'
-	| 'downloadFile';
-
-export interface Route {
+/** A route as `routes` builds it: what it is, where it goes, and what its failures mean. */
+export interface RouteOf<A extends string> {
 	method: HttpMethod;
 	/** Below the base URL, starting with a slash: `/jobs/conversion/01H...`. */
 	path: string;
-	action: RequestAction;
+	/** What the request does, in the service's terms; pacing depends on it, never on the URL. */
+	action: A;
 	ability: Ability;
+	/** What its refusals and failures mean and what to do next; general wording where it says nothing. */
+	failures: FailureAdvice;
 }
 
 /**
@@ -47,59 +43,93 @@ function jobBase(ref: JobRef): string {
 	return `/jobs/${ref.workflow}/${encodeURIComponent(ref.id)}`;
 }
 
-/** Every route of the v1 API, built in one place with what it is. */
+/** A request that changes something must say what the user does when the node cannot know whether it did. */
+type FailuresOf<M extends HttpMethod> = M extends 'GET'
+	? FailureAdvice
+	: FailureAdvice & { outcomeMayBeUnknown: UncertainOutcome };
+
+/** Keeps the route's action as its literal name (`RequestAction` is read from it) and checks its failures. */
+function route<A extends string, M extends HttpMethod>(
+	described: RouteOf<A> & { method: M; failures: FailuresOf<M> },
+): RouteOf<A> {
+	return described;
+}
+
+/** Every route of the v1 API, built in one place with what it is and what its failures mean. */
 export const routes = {
-	listFormats: (): Route => ({
-		method: 'GET',
-		path: '/formats',
-		action: 'listFormats',
-		ability: 'formats:read',
-	}),
-	getUsage: (): Route => ({
-		method: 'GET',
-		path: '/usage',
-		action: 'getUsage',
-		ability: 'usage:read',
-	}),
-	listJobs: (): Route => ({
-		method: 'GET',
-		path: '/jobs',
-		action: 'listJobs',
-		ability: 'jobs:read',
-	}),
-	createJobs: (): Route => ({
-		method: 'POST',
-		path: '/jobs',
-		action: 'createJobs',
-		ability: 'jobs:write',
-	}),
-	getJob: (ref: JobRef): Route => ({
-		method: 'GET',
-		path: jobBase(ref),
-		action: 'getJob',
-		ability: 'jobs:read',
-	}),
-	retryJob: (ref: JobRef): Route => ({
-		method: 'POST',
-		path: `${jobBase(ref)}/retry`,
-		action: 'retryJob',
-		ability: 'jobs:write',
-	}),
-	unlockJob: (ref: JobRef): Route => ({
-		method: 'POST',
-		path: `${jobBase(ref)}/unlock`,
-		action: 'unlockJob',
-		ability: 'jobs:write',
-	}),
+	listFormats: () =>
+		route({
+			method: 'GET',
+			path: '/formats',
+			action: 'listFormats',
+			ability: 'formats:read',
+			failures: {},
+		}),
+	getUsage: () =>
+		route({
+			method: 'GET',
+			path: '/usage',
+			action: 'getUsage',
+			ability: 'usage:read',
+			failures: {},
+		}),
+	listJobs: () =>
+		route({ method: 'GET', path: '/jobs', action: 'listJobs', ability: 'jobs:read', failures: {} }),
+	createJobs: () =>
+		route({
+			method: 'POST',
+			path: '/jobs',
+			action: 'createJobs',
+			ability: 'jobs:write',
+			failures: { outcomeMayBeUnknown: outcomeUnknownAdvice.creation },
+		}),
+	getJob: (ref: JobRef) =>
+		route({
+			method: 'GET',
+			path: jobBase(ref),
+			action: 'getJob',
+			ability: 'jobs:read',
+			failures: {},
+		}),
+	retryJob: (ref: JobRef) =>
+		route({
+			method: 'POST',
+			path: `${jobBase(ref)}/retry`,
+			action: 'retryJob',
+			ability: 'jobs:write',
+			failures: {
+				statuses: { 409: refusalAdvice.notFailed, 410: refusalAdvice.sourceExpired },
+				outcomeMayBeUnknown: outcomeUnknownAdvice.retry,
+			},
+		}),
+	unlockJob: (ref: JobRef) =>
+		route({
+			method: 'POST',
+			path: `${jobBase(ref)}/unlock`,
+			action: 'unlockJob',
+			ability: 'jobs:write',
+			failures: {
+				statuses: { 409: refusalAdvice.notCompleted },
+				rejectedAlso: refusalAdvice.unlockNeedsCredits,
+				outcomeMayBeUnknown: outcomeUnknownAdvice.unlock,
+			},
+		}),
 	/**
 	 * A signed file URL as the service gave it; `path` is its path without the signed query. Not
 	 * named downloadFile: n8n's scanner (GuardDog YARA rule threat-process-download-exec) reads
 	 * `DownloadFile(` as PowerShell's.
 	 */
-	signedFile: (url: URL): Route => ({
-		method: 'GET',
-		path: url.pathname,
-		action: 'downloadFile',
-		ability: 'jobs:read',
-	}),
+	signedFile: (url: URL) =>
+		route({
+			method: 'GET',
+			path: url.pathname,
+			action: 'downloadFile',
+			ability: 'jobs:read',
+			failures: { statuses: { 403: refusalAdvice.fileLinkRefused } },
+		}),
 };
+
+/** What a request does, one name per route above; error wording and pacing read the route, never the URL. */
+export type RequestAction = ReturnType<(typeof routes)[keyof typeof routes]>['action'];
+
+export type Route = RouteOf<RequestAction>;

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { clock } from './clock';
+import { sourceUrlAdvice } from './nextSteps';
 import { checkBeforeConnecting, checkConnected, resolverFor } from './privateNetworks';
 import type { CheckedHop, RefusedAddress } from './privateNetworks';
 import { followRedirects } from './redirects';
@@ -46,12 +47,6 @@ export function shownUrl(url: URL): string {
 
 const articleOf = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
-const privateNetworkAdvice =
-	'Links to loopback, private (RFC 1918), link-local and cloud metadata, carrier-grade NAT, ' +
-	'unique-local and other non-public addresses are refused by default, so a workflow cannot ' +
-	"reach the n8n server's own network. If the file lives on your intranet and you trust where " +
-	"this workflow's links come from, turn on Options > Allow Private Network Addresses.";
-
 function refusedAddressError(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -71,7 +66,7 @@ function refusedAddressError(
 			: `${subject} ${where}, ${articleOf(refused.kind)} ${refused.kind} address: not fetched [item ${itemIndex}]`;
 	return new NodeOperationError(context.getNode(), message, {
 		itemIndex,
-		description: privateNetworkAdvice,
+		description: sourceUrlAdvice.privateNetwork,
 	});
 }
 
@@ -118,7 +113,7 @@ export async function fetchSourceUrl(
 				context,
 				itemIndex,
 				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved within ${seconds(lookupMs)}`,
-				"Check the link and that the n8n server's name service answers.",
+				sourceUrlAdvice.unresolvedInTime,
 			);
 		}
 		if ('failed' in looked) {
@@ -127,8 +122,7 @@ export async function fetchSourceUrl(
 				context,
 				itemIndex,
 				`The host of the 'Source URL' ${shownUrl(hop.url)} could not be resolved: ${reason}`,
-				"Check the link; where n8n's outbound network policy refuses the address, the n8n " +
-					'administrator decides which hosts workflows may reach.',
+				sourceUrlAdvice.unresolved,
 			);
 		}
 		const checked: CheckedHop & { refused?: RefusedAddress } = looked.answer;
@@ -165,7 +159,7 @@ export async function fetchSourceUrl(
 				context,
 				itemIndex,
 				`The 'Source URL' ${shownUrl(hop.url)} did not answer within ${seconds(answerMs)}`,
-				'Check that the link is reachable from the n8n server and that its server is up.',
+				sourceUrlAdvice.noAnswer,
 			);
 		}
 		if ('failed' in waited) {
@@ -175,7 +169,7 @@ export async function fetchSourceUrl(
 				context,
 				itemIndex,
 				`Could not fetch the 'Source URL' ${shownUrl(hop.url)}: ${reason}`,
-				'Check that the link is reachable from the n8n server.',
+				sourceUrlAdvice.unreachable,
 			);
 		}
 		const response = waited.answer;
@@ -194,7 +188,7 @@ export async function fetchSourceUrl(
 				context,
 				itemIndex,
 				`The 'Source URL' ${shownUrl(request.url)} redirects to ${target}: ${reason}`,
-				'Link the file itself.',
+				sourceUrlAdvice.redirectRefused,
 			),
 		follow(_from, to) {
 			if (to.protocol !== 'http:' && to.protocol !== 'https:') {
@@ -235,7 +229,7 @@ export async function fetchSourceUrl(
 						context,
 						itemIndex,
 						`The 'Source URL' ${shownUrl(hop.url)} stopped sending: no data for ${seconds(limits.idleMs)}`,
-						'Check that the link is reachable from the n8n server; a server that stalls mid-file cannot be read.',
+						sourceUrlAdvice.stalled,
 					),
 			},
 			total: {
@@ -246,8 +240,7 @@ export async function fetchSourceUrl(
 						context,
 						itemIndex,
 						`The 'Source URL' ${shownUrl(hop.url)} took longer than ${seconds(limits.totalMs)} to send its file`,
-						'Link a server that delivers the file faster, or download it in an earlier node ' +
-							'and use Source: Binary Field.',
+						sourceUrlAdvice.tooSlow,
 					),
 			},
 			size: { maxBytes: request.maxBytes, error: () => request.tooLarge(undefined) },

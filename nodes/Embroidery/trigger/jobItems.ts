@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { streamJobFiles } from '../helpers/jobFiles';
 import type { FileKind, FilePolicy } from '../helpers/jobFiles';
 import type { JobSnapshot } from '../helpers/jobSnapshot';
-import { nodeErrorOf } from '../transport';
+import { nodeErrorOf, triggerAdvice } from '../transport';
 import type { Job, JobListItem } from '../transport';
 import type { FetchedJob, ListedJob } from './jobRequests';
 import { fetchJobIfPresent } from './jobRequests';
@@ -21,10 +21,6 @@ export interface EndedJob {
 	listed?: ListedJob;
 	fetched?: FetchedJob;
 }
-
-const lockedOutputsNote =
-	'The machine files stay locked until the job is unlocked (Embroidery node: Job > Unlock, ' +
-	'which spends a subscription entitlement or credits). The preview is watermarked until then.';
 
 /** Item names of the files the trigger attaches: the preview, and the machine files under "output". */
 const triggerFields: Record<FileKind, string> = {
@@ -110,7 +106,7 @@ export async function jobEndingItem(
 	const unlocked = full?.downloadsUnlocked ?? ended.listed?.item.downloadsUnlocked ?? false;
 	if (job.status === 'completed' && !unlocked) {
 		json.outputsLocked = true;
-		json.outputsLockedNote = lockedOutputsNote;
+		json.outputsLockedNote = triggerAdvice.lockedOutputs;
 	}
 	const known: JobSnapshot | undefined = full
 		? { detail: full }

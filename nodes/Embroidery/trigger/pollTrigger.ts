@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { clock, credentialIdOf, nodeErrorOf, withCancelSignal } from '../transport';
+import { clock, credentialIdOf, nodeErrorOf, triggerAdvice, withCancelSignal } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
 import { jobEndingItem } from './jobItems';
@@ -139,9 +139,7 @@ async function sampleRecentJob(
 			context.getNode(),
 			`None of the 50 most recent jobs is a ${workflows} job that ${events}`,
 			{
-				description:
-					'Create a job with the Embroidery node (Job > Create) and let it finish, or widen ' +
-					'Trigger On and Workflow, then test again.',
+				description: triggerAdvice.noSampleJob,
 			},
 		);
 	}

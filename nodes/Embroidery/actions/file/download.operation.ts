@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { downloadToBinary } from '../../helpers/binary';
 import { isUsableLink } from '../../helpers/fileLinks';
+import { signedUrlAdvice } from '../../transport';
 import type { OperationOption, OperationOutput, ToolTexts } from '../types';
 
 export const option: OperationOption = {
@@ -60,19 +61,14 @@ export async function execute(
 	if (!url) {
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is empty`, {
 			itemIndex,
-			description:
-				"Map a job's outputUrl or previewUrl, e.g. {{ $json.outputUrl }}: from version 3 Job " +
-				'> Get, Job > Get Many, Job > Unlock and Job > Wait for Completion return them with ' +
-				"'Simplify' on; a raw job carries them inside its file entries, as downloadUrl and previewUrl.",
+			description: signedUrlAdvice.empty,
 		});
 	}
 	if (!isUsableLink(url)) {
 		// The signature is a secret of its own: the message does not repeat the link.
 		throw new NodeOperationError(this.getNode(), `'Signed URL' is not a URL the node can read`, {
 			itemIndex,
-			description:
-				'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service ' +
-				'returned it; fetch the job again (Job > Get) for a fresh one.',
+			description: signedUrlAdvice.unreadable,
 		});
 	}
 	const binary = await downloadToBinary(this, url, itemIndex);

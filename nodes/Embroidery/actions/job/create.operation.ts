@@ -17,6 +17,7 @@ import {
 	sourceProblem,
 	tooManySourcesProblem,
 } from '../../helpers/jobCreation/checks';
+import { earlierTryAdvice } from '../../transport';
 import type { Workflow } from '../../transport';
 import type { ItemResults, OperationOption, OutputShaping } from '../types';
 import { completionFields, deliverJobsWhenDone, runCompletionOptions } from './completion';
@@ -326,11 +327,7 @@ function notSentAgain(
 			`(${reason}); it was not sent again`,
 		{
 			itemIndex,
-			description:
-				`n8n's Retry On Fail ran the node again, and the service may already have made the job, ` +
-				`so sending the file again could make and charge a second one. Look for it with Job > ` +
-				`Get Many and carry on with Job > Wait for Completion; to make a new job anyway, run the ` +
-				`workflow again.${made}`,
+			description: earlierTryAdvice.create(made),
 		},
 	);
 	return jobsError(error, jobs);

@@ -6,6 +6,7 @@ import { listItemToJson } from '../../helpers/jobSnapshot';
 import {
 	JobsListResponseSchema,
 	embroideryApiRequest,
+	jobAdvice,
 	jobsListingSize,
 	routes,
 } from '../../transport';
@@ -121,7 +122,7 @@ export async function execute(
 		this.addExecutionHints({
 			type: 'warning',
 			location: 'outputPane',
-			message: `${listedOut(listing.leftOut)} Use Job > Get with its id, or check the service.`,
+			message: `${listedOut(listing.leftOut)} ${jobAdvice.unreadableEntry}`,
 		});
 	}
 	// The service lists the most recent jobs (jobsListingSize) and has no filter parameters, so filtering happens here.

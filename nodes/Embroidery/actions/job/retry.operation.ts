@@ -4,7 +4,13 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { earlierRetriesOf, refusedBeforeActing } from '../../helpers/earlierTries';
 import { jobsError } from '../../helpers/jobErrors';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
-import { RetryResponseSchema, embroideryApiRequest, nodeErrorOf, routes } from '../../transport';
+import {
+	RetryResponseSchema,
+	earlierTryAdvice,
+	embroideryApiRequest,
+	nodeErrorOf,
+	routes,
+} from '../../transport';
 import type { JobRef } from '../../transport';
 import { textForEachVersion } from '../types';
 import type { OperationOption, OperationOutput } from '../types';
@@ -40,10 +46,7 @@ function retryNotSentAgain(
 		`An earlier try of this node sent the retry of job ${ref.id} and got no answer; it was not sent again`,
 		{
 			itemIndex,
-			description:
-				`n8n's Retry On Fail ran the node again (${reason}), and the service may already have ` +
-				`queued the job again. Check it with Job > Get (id ${ref.id}, workflow "${ref.workflow}"); ` +
-				`retry it once more only if it still shows failed.`,
+			description: earlierTryAdvice.retry(ref, reason),
 		},
 	);
 	return jobsError(error, [ref]);

@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { fetchJob } from '../../helpers/jobSnapshot';
+import { jobAdvice } from '../../transport';
 import type { JobRef } from '../../transport';
 
 /**
@@ -27,7 +28,7 @@ export async function withCurrentState(
 		context.getNode(),
 		{ message: error.message, httpCode: '409', status },
 		{
-			message: `${error.message} (job ${ref.id} is ${status})`,
+			message: jobAdvice.inState(error.message, ref, status),
 			description: error.description ?? undefined,
 			httpCode: '409',
 			itemIndex,

@@ -4,8 +4,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import {
 	JobAcceptedSchema,
 	UsageResponseSchema,
+	carryOnWithCreated,
 	embroideryApiRequest,
+	jobAdvice,
 	nodeErrorOf,
+	oneFilePerRequestAdvice,
 	routes,
 } from '../../transport';
 import type { JobRef, Workflow } from '../../transport';
@@ -82,17 +85,13 @@ async function withOneFileHint(
 	} catch {
 		return error;
 	}
-	const change =
-		mode === 'combine'
-			? `Set Options > Batching to "One Request per Item" (it is "Combine Items", which sent ${files} files together)`
-			: `Give each item a single file: this item sent ${files}, one per Input Binary Field`;
 	return new NodeApiError(
 		context.getNode(),
 		{ message: error.message, httpCode: '422' },
 		{
 			message: `This account is on limited free processing, which accepts one file per request: ${error.message}`,
 			description:
-				`${change}, or add credits or a subscription to the account. ${error.description ?? ''}`.trim(),
+				`${oneFilePerRequestAdvice(mode === 'combine', files)} ${error.description ?? ''}`.trim(),
 			httpCode: '422',
 			itemIndex,
 		},
@@ -114,8 +113,7 @@ function jobCountMismatch(
 	const created =
 		jobs.length === 0
 			? 'The answer named no job.'
-			: `The service created ${named}; do not create ${one ? 'it' : 'them'} again: use Job > ` +
-				`Wait for Completion or Job > Get with ${one ? 'this id' : 'these ids'}.`;
+			: `The service created ${named}; ${carryOnWithCreated(jobs.length)}`;
 	const error = new NodeApiError(
 		context.getNode(),
 		{ message: 'job count mismatch' },
@@ -123,7 +121,7 @@ function jobCountMismatch(
 			message: `The service accepted ${jobs.length} ${one ? 'job' : 'jobs'} for ${files} files`,
 			description:
 				`Each source file should become one job, so the node cannot tell which file a job ` +
-				`belongs to. ${created} Check Job > Get Many for any job the answer did not name.`,
+				`belongs to. ${created} ${jobAdvice.findUnnamed}`,
 			itemIndex,
 		},
 	);

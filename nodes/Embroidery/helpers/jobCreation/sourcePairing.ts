@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { jobAdvice } from '../../transport';
 import type { JobRef } from '../../transport';
 
 /**
@@ -180,8 +181,7 @@ export function sourceMismatchError(
 			description:
 				`The service answered the request of several files with its jobs in an order that does ` +
 				`not match the files, and the names cannot pair them (two files share a name, or a job ` +
-				`shows a name that was not sent). The job exists: check it with Job > Get (id ${job.id}, ` +
-				`workflow "${job.workflow}") and match it to its file by source name; do not create it again.`,
+				`shows a name that was not sent). ${jobAdvice.pairByName(job)}`,
 		},
 	);
 	error.context.job = { id: job.id, workflow: job.workflow };

@@ -8,6 +8,7 @@ import {
 	fileNameFromUrl,
 	safeFileName,
 	shownUrl,
+	sourceUrlAdvice,
 } from '../../transport';
 import type { Workflow } from '../../transport';
 import { artworkExtensions, artworkTypeOf, formatMegabytes, limits } from '../limits';
@@ -70,7 +71,7 @@ export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, va
 			context,
 			itemIndex,
 			`'Source URL' is not a complete URL: "${text.slice(0, 200)}"`,
-			'Give a link to the file starting with http:// or https://, for example https://example.com/designs/logo.png.',
+			sourceUrlAdvice.incomplete,
 		);
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -78,7 +79,7 @@ export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, va
 			context,
 			itemIndex,
 			`'Source URL' uses ${url.protocol.replace(/:$/, '')}; only http and https links can be fetched`,
-			'Give a link to the file starting with http:// or https://.',
+			sourceUrlAdvice.notHttp,
 		);
 	}
 	return url;
@@ -118,7 +119,7 @@ export async function fetchUrlSource(
 			context,
 			itemIndex,
 			`${capitalised(where)} is ${size}; ${workflow} accepts at most ${formatMegabytes(maxBytes)} per file`,
-			'Link a smaller file.',
+			sourceUrlAdvice.tooLarge,
 		);
 	const response = await fetchSourceUrl(context, {
 		url,
@@ -140,7 +141,7 @@ export async function fetchUrlSource(
 				context,
 				itemIndex,
 				`Fetching ${where} answered HTTP ${response.statusCode}`,
-				'The link must lead to the file itself and be readable without logging in.',
+				sourceUrlAdvice.notTheFile,
 			);
 		}
 		const mimeType =
@@ -156,10 +157,8 @@ export async function fetchUrlSource(
 				itemIndex,
 				`${capitalised(where)} is served as ${mimeType}, not as an embroidery machine file conversion accepts`,
 				mimeType.startsWith('image/')
-					? 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), or choose the ' +
-							'digitising workflow to turn artwork into stitches.'
-					: 'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), not a web page or ' +
-							'document about it: the link must download the file.',
+					? sourceUrlAdvice.imageForConversion
+					: sourceUrlAdvice.pageForConversion,
 			);
 		}
 		if (workflow === 'digitising') {
@@ -172,7 +171,7 @@ export async function fetchUrlSource(
 					itemIndex,
 					`${capitalised(where)} ("${fileName}", ${mimeType}) is not artwork digitising ` +
 						`accepts: ${artworkExtensions.join(', ')}`,
-					'Link a JPG, PNG, SVG or WebP image, or use the conversion workflow for machine files.',
+					sourceUrlAdvice.notArtwork,
 				);
 			}
 		}
@@ -188,7 +187,7 @@ export async function fetchUrlSource(
 					context,
 					itemIndex,
 					`Could not read ${where}: ${(error as Error).message}`,
-					'Check that the link is reachable from the n8n server.',
+					sourceUrlAdvice.unreachable,
 				)
 			);
 		}
@@ -197,12 +196,7 @@ export async function fetchUrlSource(
 		if (failure) throw failure;
 		const bytes = body.bytes();
 		if (bytes === 0)
-			throw problem(
-				context,
-				itemIndex,
-				`${capitalised(where)} is empty`,
-				'Link a file with content.',
-			);
+			throw problem(context, itemIndex, `${capitalised(where)} is empty`, sourceUrlAdvice.empty);
 		return {
 			itemIndex,
 			propertyName: 'url',

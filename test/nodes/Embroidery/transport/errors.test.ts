@@ -15,10 +15,12 @@ import {
 	unexpectedResponseError,
 } from '../../../../nodes/Embroidery/transport/errors';
 import type { FailedRequest } from '../../../../nodes/Embroidery/transport/errors';
-import { explain, unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/explanations';
+import { explain } from '../../../../nodes/Embroidery/transport/explanations';
+import { unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/nextSteps';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
 import type { ApiCredentials } from '../../../support/n8n';
 import { embroideryItem, run, useWorkerSandbox } from '../../support/sandboxRun';
+import { bannedWords, namesNextStep, operationPath } from '../../support/wording';
 
 type EmbroideryNodeModule = typeof import('../../../../nodes/Embroidery/Embroidery.node');
 const { Embroidery } =
@@ -26,7 +28,6 @@ const { Embroidery } =
 
 jest.setTimeout(120_000);
 
-const banned = /\b(errors?|problems?|failures?|mistakes?)\b/i;
 /** Where the service's or the socket's own words go: passed through, not ours to word. */
 const theirs = 'THEIR-WORDS';
 
@@ -47,9 +48,6 @@ const parameterNames = [
 	]),
 ].filter((name) => name.includes(' ') && !name.startsWith('Unlocking spends'));
 
-const operationPath =
-	/\b(Job|File|Format|Account) > (Wait for Completion|Get Many|Get Usage|Create|Download|Get|Retry|Unlock)\b/g;
-
 interface Said {
 	where: string;
 	message: string;
@@ -65,20 +63,13 @@ function breaches({ where, message, description }: Said): string[] {
 	] as const) {
 		// "Job > Wait for Completion" names a resource and operation, the path a user follows, not a parameter.
 		const ours = text.split(theirs).join(' ').replace(operationPath, ' ');
-		const word = banned.exec(ours);
+		const word = bannedWords.exec(ours);
 		if (word) found.push(`${where}: ${part} says "${word[0]}": ${text}`);
 		const unquoted = ours.replace(/(?<![\p{L}\d])'[^']+'(?![\p{L}\d])/gu, ' ');
 		for (const name of parameterNames)
 			if (unquoted.includes(name)) found.push(`${where}: ${part} names ${name} unquoted: ${text}`);
 	}
-	if (
-		description.trim() === '' ||
-		!new RegExp(
-			'\\b(check|use|run|create|set|wait|raise|add|pick|map|link|' +
-				'choose|try|give|take|remove|connect|point|put|fix|change)\\b',
-			'i',
-		).test(description)
-	) {
+	if (!namesNextStep(description)) {
 		found.push(`${where}: description names no next step: "${description}"`);
 	}
 	return found;
@@ -106,7 +97,7 @@ function transportWording(): Said[] {
 	const unlock = routes.unlockJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' });
 	const retry = routes.retryJob({ id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' });
 	const create = routes.createJobs();
-	const file = { ...jobRoute, action: 'downloadFile' as const };
+	const file = routes.signedFile(new URL('http://127.0.0.1:9/uploads/conversion/out.dst'));
 	const said: Said[] = [];
 	for (const status of [400, 401, 403, 404, 409, 410, 422, 429, 500, 503]) {
 		for (const [name, route] of Object.entries({ get: jobRoute, unlock, retry, create, file })) {
