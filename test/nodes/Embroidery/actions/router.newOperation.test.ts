@@ -50,8 +50,13 @@ import {
 	unsortedCollectionProblems,
 	unsortedOptionProblems,
 } from '../../../package/support/guidelines';
-import { packageName, registerNodeType, runNode } from '../../../support/n8n';
-import { useVariantService, useWorkerSandbox } from '../../../support/sandboxFixture';
+import { packageName, registerNodeType } from '../../../support/nodeTypes';
+import { runNode } from '../../../support/nodeRun';
+import {
+	newCredentials,
+	useVariantService,
+	useWorkerSandbox,
+} from '../../../support/sandboxFixture';
 import { embroideryItem, itemsOf } from '../../support/sandboxRun';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.
@@ -225,8 +230,7 @@ describe('the router built from the table', () => {
 	const variant = useVariantService(sandbox);
 
 	test('runs Get Status in n8n-core: one GET of the job, Simplify from version 3, raw with Simplify off', async () => {
-		const { key } = await admin.createAccountWithKey({ plan: 'credits' });
-		const credentials = { apiKey: key, baseUrl: variant.baseUrl };
+		const credentials = await newCredentials(admin, variant.baseUrl);
 		const [created] = itemsOf(
 			await runNode({
 				credentials,
