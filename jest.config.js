@@ -12,7 +12,7 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
+	// Transpile only (ts-jest, test/support/transform.js); `npm run typecheck` checks the types once.
 	transform: require('./test/support/transform'),
 	testTimeout: 30000,
 	// A sandbox per worker for the files that need only a plain service (test/support/workerSandboxes.ts).

@@ -10,8 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
-import { registerNodeType, runNode, withinNodeExecution } from '../test/support/n8n';
-import type { InputItem } from '../test/support/n8n';
+import { registerNodeType } from '../test/support/nodeTypes';
+import { runNode, withinNodeExecution } from '../test/support/nodeRun';
+import type { InputItem } from '../test/support/nodeRun';
 import { fixed, printTable } from './support/table';
 import { createConversion } from '../test/support/jobParameters';
 import { listenOnLoopback } from '../test/support/loopback';

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { countByRoute } from '../test/load/support/countingProxy';
-import type { CountedRequest } from '../test/load/support/countingProxy';
+import { countByRoute } from '../test/support/serviceRoutes';
+import type { SeenRequest } from '../test/support/variantService';
 import { storedJobs } from '../test/load/support/sandboxState';
 import type { StoredJob } from '../test/load/support/sandboxState';
 import {
@@ -51,7 +51,7 @@ function naiveRequests(jobs: StoredJob[], downloadsPerJob: number, unlocks: bool
 
 export function figuresOf(
 	jobs: number,
-	requests: CountedRequest[],
+	requests: SeenRequest[],
 	items: IDataObject[],
 	stored: StoredJob[],
 	seconds: number,

@@ -5,7 +5,7 @@
  * discards the bytes. Prints wall time and how far heap and resident memory rose above the
  * baseline, sampled every 5 ms. Run: npm run bench:node
  */
-import { runNode } from '../test/support/n8n';
+import { runNode } from '../test/support/nodeRun';
 import { startScriptedServer, sendJson } from '../test/nodes/support/scriptedServer';
 import { createConversion } from '../test/support/jobParameters';
 

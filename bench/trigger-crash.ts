@@ -28,7 +28,7 @@ import { sandboxCredential } from '../scripts/examples';
 import type { Owner, WorkflowExport } from '../scripts/n8n';
 import { cacheDir, LocalN8n, repoRoot, sleep, testedN8nVersions } from '../scripts/n8n';
 import { createJob, waitForJobEnd } from '../scripts/sandbox-client';
-import { startCountingProxy, type CountingProxy } from '../test/load/support/countingProxy';
+import { startVariantService, type VariantService } from '../test/support/variantService';
 import { listenOnLoopback } from '../test/support/loopback';
 import { startSandbox, type RunningSandbox } from '../test/support/sandbox';
 import { printTable } from './support/table';
@@ -267,7 +267,7 @@ class CrashRun {
 		private readonly version: string,
 		private readonly setting: Setting,
 		private readonly sandbox: RunningSandbox,
-		private readonly proxy: CountingProxy,
+		private readonly proxy: VariantService,
 		private readonly recorder: Recorder,
 		private readonly root: string,
 	) {}
@@ -368,7 +368,7 @@ class CrashRun {
 		const crashedAt = Date.now();
 		const atCrash = readDatabase(this.n8n.userFolder, job.id, executionsBefore);
 		this.recorder.answer();
-		this.proxy.answerWith(undefined);
+		this.stopAnswering?.();
 		this.releaseListing?.();
 		await this.startAndPoll(2);
 		const mine = this.recorder.endings.filter((ending) => ending.id === job.id);
@@ -386,6 +386,9 @@ class CrashRun {
 
 	private releaseListing?: () => void;
 
+	/** Removes the proxy's rule that waits for the awaited request, when it has not come. */
+	private stopAnswering?: () => void;
+
 	/**
 	 * The proxy holds the next listing request until the crash is done; resolves when it arrives. The job
 	 * may end before or while it is held: either way no poll has seen the ending when n8n is killed.
@@ -393,12 +396,12 @@ class CrashRun {
 	private async holdNextListing(): Promise<void> {
 		const released = new Promise<void>((resolveRelease) => (this.releaseListing = resolveRelease));
 		await new Promise<void>((resolveArrival) => {
-			this.proxy.answerWith(async (request) => {
+			this.stopAnswering = this.proxy.on(async (request) => {
 				if (request.route !== 'GET /jobs') return undefined;
-				this.proxy.answerWith(undefined);
+				this.stopAnswering?.();
 				resolveArrival();
 				await released;
-				return 503;
+				return { status: 503 };
 			});
 		});
 	}
@@ -409,9 +412,9 @@ class CrashRun {
 	 */
 	private async nextJobFetch(): Promise<void> {
 		await new Promise<void>((resolveFetch) => {
-			this.proxy.answerWith((request) => {
+			this.stopAnswering = this.proxy.on((request) => {
 				if (request.route.startsWith('GET /jobs/conversion/')) {
-					this.proxy.answerWith(undefined);
+					this.stopAnswering?.();
 					resolveFetch();
 				}
 				return undefined;
@@ -503,7 +506,7 @@ async function main(): Promise<void> {
 	const scenarios = option('scenarios', ['execution', 'poll', 'save', 'row']) as Scenario[];
 	const root = await mkdtemp(join(tmpdir(), 'embroidery-trigger-crash-'));
 	const sandbox = await startSandbox({ port: 0, dataDir: join(root, 'sandbox') });
-	const proxy = await startCountingProxy(sandbox.origin);
+	const proxy = await startVariantService(sandbox.origin);
 	const recorder = await startRecorder();
 	const rows: Row[] = [];
 	try {

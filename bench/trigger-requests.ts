@@ -2,10 +2,11 @@
  * The Embroidery Trigger's requests per poll with 50 jobs in flight, run by n8n-core's PollTriggerExecutor
  * against the sandbox behind a counting proxy. Run: npm run bench (or tsx bench/trigger-requests.ts).
  */
-import { ActiveTriggerHarness } from '../test/support/n8n-poll';
-import { countByRoute } from '../test/load/support/countingProxy';
+import { ActiveTriggerHarness } from '../test/support/triggerRun';
+import { countByRoute } from '../test/support/serviceRoutes';
 import { openShop, shopKey } from '../test/load/support/shopOrders';
-import { Api, fixture } from '../test/sandbox/support/apiClient';
+import { Api } from '../test/sandbox/support/apiClient';
+import { fixture } from '../test/support/embroideryFiles';
 import { fixed, printTable } from './support/table';
 
 const inFlight = 50;

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
+import { nodeVersions } from './actions/types';
 import { credentials, properties } from './actions/versionDescription';
 import { listSearch, loadOptions } from './methods';
 
@@ -22,8 +23,9 @@ export class Embroidery implements INodeType {
 		// 2: the Job picker, an optional Workflow and Simplify on by default; version 1 workflows keep
 		// their fields and output.
 		// 3: Simplify's ten fields (with the file links) and, in the AI tool variant, Output; version 2 keeps its Simplify.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// Every operation has an AI tool text for each version (actions/types.ts, ToolTexts).
+		version: [...nodeVersions],
+		defaultVersion: nodeVersions[nodeVersions.length - 1],
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Convert embroidery machine files, digitise artwork into stitches, wait for jobs and download results',

@@ -6,7 +6,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { simplifyJob, simplifyJobAsVersion2 } from './helpers/simplify';
+import { jobShaping } from './helpers/simplify';
 import { triggerProperties } from './trigger/description';
 import { pollForEndedJobs } from './trigger/pollTrigger';
 
@@ -40,7 +40,8 @@ export class EmbroideryTrigger implements INodeType {
 		const version = this.getNode().typeVersion;
 		const simplify = version >= 1.1 && (this.getNodeParameter('simplify', true) as boolean);
 		if (!output || !simplify) return output;
-		const simplified = version >= 1.2 ? simplifyJob : simplifyJobAsVersion2;
+		// 1.2 shapes a job as the action node's version 3 does, 1.1 as its version 2.
+		const simplified = version >= 1.2 ? jobShaping.simplify : jobShaping.simplifyAsVersion2;
 		return output.map((items) => items.map((item) => ({ ...item, json: simplified(item.json) })));
 	}
 }

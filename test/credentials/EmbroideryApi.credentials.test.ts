@@ -1,6 +1,6 @@
 /** The credential's test request, run the way n8n runs it, against the sandbox. */
-import { testCredential } from '../support/n8n';
-import { useSandbox } from '../nodes/support/sandboxRun';
+import { testCredential } from '../support/n8nCredentials';
+import { useSandbox } from '../support/sandboxFixture';
 
 const env = useSandbox();
 
@@ -18,7 +18,7 @@ describe('the credential test, run the way n8n runs it', () => {
 
 	test('a revoked key is reported as invalid; a key without formats:read as lacking the ability', async () => {
 		const credentials = await env.credentials();
-		await env.admin().revokeKey(credentials.keyId);
+		await env.admin.revokeKey(credentials.keyId);
 		expect(await testCredential(credentials)).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(/^The API key is invalid, expired or revoked/),

@@ -7,7 +7,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
-	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
+	// Transpile only (ts-jest, test/support/transform.js); `npm run typecheck` checks the types once.
 	transform: require('../support/transform'),
 	globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
 	globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',

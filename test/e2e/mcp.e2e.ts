@@ -8,11 +8,7 @@ import type { StreamableHTTPClientTransport as McpTransport } from '@modelcontex
 
 import { serveSampleFiles } from '../../scripts/examples';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
-import {
-	toolDescriptions,
-	version1ToolDescriptions,
-	version3ToolDescriptions,
-} from '../../nodes/Embroidery/actions/versionDescription';
+import { resources } from '../../nodes/Embroidery/actions/versionDescription';
 import {
 	e2eCredentials,
 	e2eOwner,
@@ -196,10 +192,13 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 			'list_jobs',
 			'unlock_job',
 		]);
-		expect(byName.get('get_usage')?.description).toBe(version1ToolDescriptions.account.getUsage);
-		expect(byName.get('unlock_job')?.description).toBe(version1ToolDescriptions.job.unlock);
+		const { job, account } = resources;
+		expect(byName.get('get_usage')?.description).toBe(
+			account.operations.getUsage.toolDescription[1],
+		);
+		expect(byName.get('unlock_job')?.description).toBe(job.operations.unlock.toolDescription[1]);
 		expect(byName.get('unlock_job')?.description).toMatch(/COSTS MONEY/);
-		expect(byName.get('create_job')?.description).toBe(version1ToolDescriptions.job.create);
+		expect(byName.get('create_job')?.description).toBe(job.operations.create.toolDescription[1]);
 		expect(Object.keys(byName.get('create_job')?.inputSchema.properties ?? {}).sort()).toEqual([
 			'format',
 			'sourceUrl',
@@ -209,10 +208,10 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 			'jobId',
 			'workflow',
 		]);
-		expect(byName.get('get_job_v2')?.description).toBe(toolDescriptions.job.get);
+		expect(byName.get('get_job_v2')?.description).toBe(job.operations.get.toolDescription[2]);
 		expect(byName.get('get_job_v2')?.description).toMatch(/Workflow is optional/);
 		expect(Object.keys(byName.get('get_job_v2')?.inputSchema.properties ?? {})).toEqual(['jobId']);
-		expect(byName.get('get_job_v3')?.description).toBe(version3ToolDescriptions.job.get);
+		expect(byName.get('get_job_v3')?.description).toBe(job.operations.get.toolDescription[3]);
 		expect(byName.get('get_job_v3')?.description).toMatch(/previewUrl/);
 	});
 

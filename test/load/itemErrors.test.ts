@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { binaryBuffer } from '../support/n8n';
+import { binaryBuffer } from '../support/binaryData';
 import { Api } from '../sandbox/support/apiClient';
 import { captureLogs } from './support/capturedLogs';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';
@@ -27,7 +27,7 @@ afterAll(() => {
 });
 
 afterEach(() => {
-	shop.proxy.answerWith(undefined);
+	shop.proxy.reset();
 });
 
 async function newKey(
@@ -153,7 +153,7 @@ describe('per-item errors while the other items go on', () => {
 			const key = await newKey();
 			const ids = await createdJobs(key, 5);
 			let downloads = 0;
-			shop.proxy.answerWith(async (request) => {
+			shop.proxy.on(async (request) => {
 				if (request.route === 'GET /jobs/conversion/{id}' && ++downloads === 3)
 					await shop.admin.revokeKey(key.keyId);
 				return undefined;
@@ -222,11 +222,11 @@ describe('one job whose detail cannot be read while the others finish (Include F
 	it("fails only that job's item; the other orders are waited for and downloaded", async () => {
 		const key = await newKey();
 		let unreadable: string | undefined;
-		shop.proxy.answerWith((request, url) => {
+		shop.proxy.on((request) => {
 			if (request.route !== 'GET /jobs/conversion/{id}') return undefined;
-			const id = url.split('?')[0].split('/').pop();
+			const id = request.url.split('?')[0].split('/').pop();
 			unreadable ??= id;
-			return id === unreadable ? 503 : undefined;
+			return id === unreadable ? { status: 503 } : undefined;
 		});
 		const { run } = await runOrders(shop, key, orderItems(3), {
 			...createWaitDownload(['preview']),

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { binaryBuffer } from '../support/n8n';
+import { binaryBuffer } from '../support/binaryData';
 import { captureLogs } from './support/capturedLogs';
-import type { CountedRequest } from './support/countingProxy';
+import type { SeenRequest } from '../support/variantService';
 import { createWaitDownload, orderItems, runOrders, shopKey, useShop } from './support/shopOrders';
 import { storedJobs } from './support/sandboxState';
 import { TestClock, useTestClock } from '../support/testClock';
@@ -40,7 +40,7 @@ describe('a shop sends 50 orders at once under 30% 429s, 10% 5xx, 5% dropped con
 			/** Every item of every run, searched for the key at the end. */
 			const everyItem: INodeExecutionData[] = [];
 			let reruns = 0;
-			const requests: CountedRequest[] = [];
+			const requests: SeenRequest[] = [];
 			let firstDelivered = 0;
 			let firstSeconds = 0;
 			try {

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { ActiveTriggerHarness } from '../support/n8n-poll';
+import { ActiveTriggerHarness } from '../support/triggerRun';
 import { Api } from '../sandbox/support/apiClient';
 import { captureLogs } from './support/capturedLogs';
 import { orderItems, shopKey, useShop } from './support/shopOrders';

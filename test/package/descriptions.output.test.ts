@@ -2,28 +2,18 @@
  * n8n's UX guidelines on Simplify and on the AI tool variant's Output, read off the newest node versions as n8n
  * loads them (docs/verification.md).
  */
-import { NodeHelpers } from 'n8n-workflow';
-import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeTypeDescription } from 'n8n-workflow';
 
 import { simplifyJob } from '../../nodes/Embroidery/helpers/simplify';
-import { action, trigger, isOption } from './support/descriptionCopy';
+import { action, trigger, isOption, shownProperties } from './support/descriptionCopy';
 
 describe("Simplify and the AI tool variant's Output, on the newest version", () => {
 	const newest = (node: INodeTypeDescription) =>
 		Math.max(...(Array.isArray(node.version) ? node.version : [node.version]));
 
-	/** The properties n8n shows for these values, in this version, in the node or in its tool variant. */
-	function shown(
-		node: INodeTypeDescription,
-		values: Record<string, unknown>,
-		tool: boolean,
-	): INodeProperties[] {
-		const instance = { typeVersion: newest(node), parameters: values } as unknown as INode;
-		const type = { ...node, name: tool ? `${node.name}Tool` : node.name };
-		return node.properties.filter((property) =>
-			NodeHelpers.displayParameter(values as never, property, instance, type),
-		);
-	}
+	/** The properties n8n shows for these values, in the newest version, in the node or in its tool variant. */
+	const shown = (node: INodeTypeDescription, values: Record<string, unknown>, tool: boolean) =>
+		shownProperties(node, values, newest(node), tool);
 
 	const operations = action.properties
 		.filter((property) => property.name === 'operation')

@@ -5,7 +5,6 @@
  * as a tool (same properties, its name ending in "Tool"). docs/verification.md says where every other point
  * of the two pages is met, and argues each deviation this test lists as argued.
  */
-import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	trigger,
@@ -14,13 +13,26 @@ import {
 	propertiesByNode,
 	interfaceCopy,
 	articles,
-	isOption,
-	unquoted,
 	sentencesOf,
 	isTitleCase,
 	sentenceCaseProblem,
 	listed,
 } from './support/descriptionCopy';
+import {
+	actionProblems,
+	allOptionProblems,
+	booleanProblems,
+	ofKind,
+	periodProblems,
+	placeholderProblems,
+	sentenceCaseProblems,
+	titleCaseProblems,
+	unquotedNameProblems,
+	unsortedCollectionProblems,
+	unsortedOptionProblems,
+} from './support/guidelines';
+
+const properties = propertiesByNode.flatMap((node) => node.properties);
 
 describe('the checks themselves', () => {
 	test('tell Title Case, sentence case and quoted names apart', () => {
@@ -54,145 +66,62 @@ describe('n8n UX guidelines, checked on the descriptions n8n loads', () => {
 		'actions omit articles, name the resource and are in sentence case; operation descriptions ' +
 			'name the resource too',
 		() => {
-			const problems = interfaceCopy
-				.filter((copy) => copy.kind === 'action')
-				.flatMap((copy) => {
-					const resource = String(copy.property.displayOptions?.show?.resource?.[0] ?? '');
-					const found: string[] = [];
-					if (articles.test(copy.text)) found.push(`${copy.where}: "${copy.text}" has an article`);
-					if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(copy.text))
-						found.push(`${copy.where}: "${copy.text}" does not name the ${resource}`);
-					const casing = sentenceCaseProblem(copy.text);
-					if (casing) found.push(`${copy.where}: "${copy.text}" ${casing}`);
-					const option = (copy.property.options ?? [])
-						.filter(isOption)
-						.find((entry) => entry.action === copy.text);
-					if (!new RegExp(`\\b${resource}s?\\b`, 'i').test(String(option?.description))) {
-						found.push(
-							`${copy.where}: the description "${String(option?.description)}" does not name the ${resource}`,
-						);
-					}
-					return found;
-				});
+			const problems = actionProblems(interfaceCopy);
 			expect(listed(problems)).toBe('');
 		},
 	);
 
 	test('placeholders of text inputs show an example that starts with "e.g."', () => {
-		const problems = interfaceCopy
-			.filter((copy) => copy.kind === 'placeholder' && !copy.text.startsWith('e.g. '))
-			.map((copy) => `${copy.where}: "${copy.text}"`);
+		const problems = placeholderProblems(interfaceCopy);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('boolean descriptions start with "Whether"', () => {
-		const problems = propertiesByNode
-			.flatMap(({ properties }) => properties)
-			.filter(
-				({ property }) =>
-					property.type === 'boolean' && !String(property.description ?? '').startsWith('Whether '),
-			)
-			.map(({ where, property }) => `${where}: "${String(property.description)}"`);
+		const problems = booleanProblems(properties);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('node names, labels and dropdown titles are in Title Case', () => {
-		const titles = [
+		const problems = titleCaseProblems([
 			...nodes.map((node) => ({ where: node.name, text: node.displayName })),
-			...interfaceCopy.filter((copy) => copy.kind === 'label' || copy.kind === 'dropdownTitle'),
-		];
-		const problems = titles
-			.filter(({ text }) => !isTitleCase(text))
-			.map(({ where, text }) => `${where}: "${text}"`);
+			...ofKind(interfaceCopy, 'label', 'dropdownTitle'),
+		]);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('descriptions, tooltips, hints, info boxes and dropdown descriptions are in sentence case', () => {
-		const sentences = [
+		const problems = sentenceCaseProblems([
 			...nodes.map((node) => ({
 				where: `${node.name} (node description)`,
 				text: node.description,
 			})),
-			...interfaceCopy.filter((copy) =>
-				['tooltip', 'hint', 'infoBox', 'dropdownDescription'].includes(copy.kind),
-			),
-		];
-		const problems = sentences.flatMap(({ where, text }) => {
-			const casing = sentenceCaseProblem(text);
-			return casing ? [`${where}: "${text}" ${casing}`] : [];
-		});
+			...ofKind(interfaceCopy, 'tooltip', 'hint', 'infoBox', 'dropdownDescription'),
+		]);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('tooltips and info boxes end with a period only when they hold more than one sentence', () => {
-		const problems = interfaceCopy
-			.filter(
-				(copy) =>
-					copy.kind === 'tooltip' || copy.kind === 'infoBox' || copy.kind === 'dropdownDescription',
-			)
-			.flatMap((copy) => {
-				const several = sentencesOf(copy.text).length > 1;
-				const period = /\.$/.test(copy.text.trim());
-				if (several && !period)
-					return [`${copy.where}: several sentences without a final period: "${copy.text}"`];
-				if (!several && period)
-					return [`${copy.where}: one sentence with a final period: "${copy.text}"`];
-				return [];
-			});
+		const problems = periodProblems(interfaceCopy);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('copy names other parameters in single quotes', () => {
-		const names = new Set(
-			propertiesByNode
-				.flatMap(({ properties }) => properties)
-				.filter(({ property }) => property.type !== 'notice' && property.displayName.includes(' '))
-				.map(({ property }) => property.displayName),
-		);
-		const problems = interfaceCopy
-			.filter((copy) => ['tooltip', 'hint', 'infoBox', 'dropdownDescription'].includes(copy.kind))
-			.flatMap((copy) => {
-				const text = unquoted(copy.text);
-				return [...names]
-					.filter((name) => text.includes(name))
-					.map((name) => `${copy.where}: ${name} unquoted in "${copy.text}"`);
-			});
+		const problems = unquotedNameProblems(properties, interfaceCopy);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('dropdown options are sorted alphabetically', () => {
-		const problems = propertiesByNode
-			.flatMap(({ properties }) => properties)
-			.filter(
-				({ property }) =>
-					['options', 'multiOptions'].includes(property.type) && Array.isArray(property.options),
-			)
-			.flatMap(({ property, where }) => {
-				const names = (property.options ?? []).filter(isOption).map((option) => option.name);
-				const sorted = [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
-				return names.join('|') === sorted.join('|') ? [] : [`${where}: ${names.join(', ')}`];
-			});
+		const problems = unsortedOptionProblems(properties);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('optional fields in a collection are sorted alphabetically', () => {
-		const problems = propertiesByNode
-			.flatMap(({ properties }) => properties)
-			.filter(({ property }) => property.type === 'collection')
-			.flatMap(({ property, where }) => {
-				const names = (property.options ?? []).map(
-					(option) => (option as INodeProperties).displayName,
-				);
-				const sorted = [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
-				return names.join('|') === sorted.join('|') ? [] : [`${where}: ${names.join(', ')}`];
-			});
+		const problems = unsortedCollectionProblems(properties);
 		expect(listed(problems)).toBe('');
 	});
 
 	test('an option that means every value is called "All"', () => {
-		const problems = interfaceCopy
-			.filter((copy) => copy.kind === 'dropdownTitle' && /^(Any|Both|Every|\*)$/.test(copy.text))
-			.map((copy) => `${copy.where}: "${copy.text}"`);
+		const problems = allOptionProblems(interfaceCopy);
 		expect(listed(problems)).toBe('');
 	});
 

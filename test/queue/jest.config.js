@@ -4,7 +4,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.e2e.ts'],
-	// Transpile only (swc, test/support/transform.js); `npm run typecheck` checks the types once.
+	// Transpile only (ts-jest, test/support/transform.js); `npm run typecheck` checks the types once.
 	transform: require('../support/transform'),
 	// One environment for the whole file; every wait inside is bounded on its own.
 	testTimeout: 900000,

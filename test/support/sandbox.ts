@@ -131,20 +131,3 @@ export type AccountsAdmin = Pick<
 export function sandboxAdmin(sandbox: Pick<RunningSandbox, 'origin' | 'adminToken'>): SandboxAdmin {
 	return new SandboxAdmin(sandbox);
 }
-
-/** Shorthands matching the team contract: `createAccount(sandbox, ...)` and friends. */
-export const createAccount = (sandbox: RunningSandbox, account: NewAccount) =>
-	sandboxAdmin(sandbox).createAccount(account);
-export const createKey = (
-	sandbox: RunningSandbox,
-	accountId: string,
-	abilities?: Ability[],
-	expiresInSeconds?: number,
-) => sandboxAdmin(sandbox).createKey(accountId, abilities, expiresInSeconds);
-export const revokeKey = (sandbox: RunningSandbox, keyId: string) =>
-	sandboxAdmin(sandbox).revokeKey(keyId);
-export const advanceClock = (sandbox: RunningSandbox, seconds: number) =>
-	sandboxAdmin(sandbox).advanceClock(seconds);
-export const setFaults = (sandbox: RunningSandbox, faults: Faults) =>
-	sandboxAdmin(sandbox).setFaults(faults);
-export const reset = (sandbox: RunningSandbox) => sandboxAdmin(sandbox).reset();

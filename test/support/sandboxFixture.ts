@@ -1,12 +1,16 @@
 /**
  * The one fixture builder of every suite that runs against a real sandbox (sandbox, action node, trigger,
  * trust, editor): the jest worker's sandbox for files that need only a plain service, a sandbox started
- * before a file's (or a describe block's) tests and closed after them, with its control client, plus
- * sandboxes of a single test's own, and the variant service put in front of one.
+ * before a file's (or a describe block's) tests and closed after them, with its control client and the node's
+ * credentials of a fresh account, plus sandboxes of a single test's own, and the variant service put in front
+ * of one.
  */
-import { sandboxAdmin, startSandbox } from './sandbox';
+import type { ApiCredentials } from './n8nCredentials';
+import { allAbilities, sandboxAdmin, startSandbox } from './sandbox';
 import type {
 	AccountsAdmin,
+	Ability,
+	NewAccount,
 	RunningSandbox,
 	SandboxAddress,
 	SandboxAdmin,
@@ -62,7 +66,36 @@ export function liveHandle<T extends object>(current: () => T): T {
 	});
 }
 
-export interface SandboxFixture extends OwnSandboxes {
+/** The node's credentials of one account and key, with their ids for the control API. */
+export type AccountCredentials = ApiCredentials & { accountId: string; keyId: string };
+
+/**
+ * A fresh account and key as the node's credentials (its own rate window, so tests never meet), on `baseUrl`:
+ * the sandbox's v1 root, or a proxy's in front of it. Abilities default to all four.
+ */
+export async function newCredentials(
+	admin: AccountsAdmin,
+	baseUrl: string,
+	account: NewAccount = { plan: 'credits' },
+	abilities: Ability[] = allAbilities,
+): Promise<AccountCredentials> {
+	const created = await admin.createAccountWithKey(account, abilities);
+	return { apiKey: created.key, baseUrl, accountId: created.accountId, keyId: created.keyId };
+}
+
+/** What both sandbox fixtures give: the node's credentials of a fresh account and key on their sandbox. */
+export interface Credentials {
+	credentials(account?: NewAccount, abilities?: Ability[]): Promise<AccountCredentials>;
+}
+
+function credentialsOn(fixture: { sandbox: SandboxAddress; admin: AccountsAdmin }): Credentials {
+	return {
+		credentials: (account, abilities) =>
+			newCredentials(fixture.admin, fixture.sandbox.baseUrl, account, abilities),
+	};
+}
+
+export interface SandboxFixture extends OwnSandboxes, Credentials {
 	/** The running sandbox (usable in tests and hooks, not at the top level of the file). */
 	sandbox: RunningSandbox;
 	admin: SandboxAdmin;
@@ -82,14 +115,12 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): SandboxFixtur
 	afterAll(async () => {
 		await state.sandbox?.close();
 	});
-	return {
-		own: owned.own,
-		sandbox: liveHandle(() => started(state.sandbox)),
-		admin: liveHandle(() => started(state.admin)),
-	};
+	const sandbox = liveHandle(() => started(state.sandbox));
+	const admin = liveHandle(() => started(state.admin));
+	return { own: owned.own, sandbox, admin, ...credentialsOn({ sandbox, admin }) };
 }
 
-export interface WorkerSandboxFixture {
+export interface WorkerSandboxFixture extends Credentials {
 	/** The jest worker's sandbox (usable in tests and hooks, not at the top level of the file). */
 	sandbox: SandboxAddress;
 	/** Accounts and keys only: the worker's later files share the sandbox's faults, clock and data. */
@@ -107,10 +138,9 @@ export function useWorkerSandbox(): WorkerSandboxFixture {
 		state.sandbox = await workerSandbox();
 		state.admin = sandboxAdmin(state.sandbox);
 	});
-	return {
-		sandbox: liveHandle(() => started(state.sandbox)),
-		admin: liveHandle(() => started(state.admin)),
-	};
+	const sandbox = liveHandle(() => started(state.sandbox));
+	const admin = liveHandle(() => started(state.admin));
+	return { sandbox, admin, ...credentialsOn({ sandbox, admin }) };
 }
 
 function started<T>(value: T | undefined): T {

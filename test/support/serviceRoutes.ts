@@ -9,3 +9,10 @@ export function routeOf(method: string, url: string): string {
 		.replace(ulidOrUploadId, '/{id}');
 	return `${method} ${path}`;
 }
+
+/** Requests per route: `{ 'GET /jobs': 3, 'POST /jobs': 5, … }`. */
+export function countByRoute(requests: Array<{ route: string }>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const request of requests) counts[request.route] = (counts[request.route] ?? 0) + 1;
+	return counts;
+}

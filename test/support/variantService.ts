@@ -1,9 +1,11 @@
 /**
- * Spec-valid variants of the service, as a loopback proxy in front of the real sandbox: real jobs, real files,
- * answers rewritten the way another implementation of the spec may give them. Each test picks a variant:
- * `lean` (only the spec's required fields), `extra` (unknown fields everywhere, null wherever the spec allows it),
- * and per-request behaviours: answer with a status, redirect, never answer, stall or trickle a file, drop the
- * connection after the request reached the sandbox, or rewrite an answer's JSON or headers.
+ * The one loopback proxy in front of the real sandbox: it records every request (route, headers, the status
+ * answered) and gives spec-valid variants of the service: real jobs, real files, answers rewritten the way
+ * another implementation of the spec may give them. Each test picks a variant: `lean` (only the spec's required
+ * fields), `extra` (unknown fields everywhere, null wherever the spec allows it), and per-request behaviours:
+ * answer with a status, redirect, never answer, stall or trickle a file, drop the connection after the request
+ * reached the sandbox, or rewrite an answer's JSON or headers. Without a rule it passes everything on as it
+ * came, streamed both ways (so 50 MB bodies stay streamed).
  */
 import { createServer, request as forward } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +23,8 @@ export interface SeenRequest {
 	headers: IncomingHttpHeaders;
 	/** What the variant did with it. */
 	handling: string;
+	/** The HTTP status the client got, or 0 while none (or when the connection closed without one). */
+	status: number;
 }
 
 /** What the variant does with one request; undefined passes it to the sandbox (rewritten by the body variant). */
@@ -44,7 +48,8 @@ export type Behaviour =
 
 export type BodyVariant = 'asIs' | 'lean' | 'extra';
 
-export type Rule = (request: SeenRequest) => Behaviour | undefined;
+/** Decides a request's behaviour; it may wait for other work first (the request is held meanwhile). */
+export type Rule = (request: SeenRequest) => Behaviour | undefined | Promise<Behaviour | undefined>;
 
 const pick = (object: unknown, keys: string[]): Json => {
 	const source = (object ?? {}) as Json;
@@ -187,12 +192,17 @@ export async function startVariantService(sandboxOrigin: string) {
 			url: incoming.url ?? '',
 			headers: { ...incoming.headers },
 			handling: 'passed',
+			status: 0,
 		};
 		requests.push(seen);
 		let behaviour: Behaviour | undefined;
-		for (const rule of state.rules) behaviour ??= rule(seen);
+		for (const rule of [...state.rules]) {
+			behaviour = await rule(seen);
+			if (behaviour) break;
+		}
 		if (behaviour && 'redirectTo' in behaviour) {
 			seen.handling = `redirected to ${behaviour.redirectTo}`;
+			seen.status = behaviour.status ?? 302;
 			await readAll(incoming);
 			outgoing.writeHead(behaviour.status ?? 302, {
 				location: behaviour.redirectTo,
@@ -202,6 +212,7 @@ export async function startVariantService(sandboxOrigin: string) {
 		}
 		if (behaviour && 'status' in behaviour) {
 			seen.handling = `answered ${behaviour.status}`;
+			seen.status = behaviour.status;
 			await readAll(incoming);
 			const body = behaviour.body ?? { message: `Answered ${behaviour.status} by the variant.` };
 			return sendJson(outgoing, behaviour.status, body, behaviour.headers);
@@ -225,11 +236,14 @@ export async function startVariantService(sandboxOrigin: string) {
 			{ method: incoming.method, headers: incoming.headers },
 			async (answer) => {
 				const type = String(answer.headers['content-type'] ?? '');
+				// A connection the sandbox drops is dropped towards the client too.
+				answer.on('error', () => outgoing.destroy());
 				if (behaviour && 'dropAnswer' in behaviour) {
 					seen.handling = `dropped the answer (${answer.statusCode})`;
 					await readAll(answer);
 					return void outgoing.socket?.destroy();
 				}
+				seen.status = answer.statusCode ?? 502;
 				if (behaviour && 'stallAfterBytes' in behaviour) {
 					const bytes = await readAll(answer);
 					outgoing.writeHead(answer.statusCode ?? 502, {
@@ -295,14 +309,21 @@ export async function startVariantService(sandboxOrigin: string) {
 		answer(variant: BodyVariant): void {
 			state.variant = variant;
 		},
-		/** Adds a rule; the first rule with a behaviour for a request decides. */
-		on(rule: Rule): void {
+		/** Adds a rule; the first rule with a behaviour for a request decides. Returns what removes it. */
+		on(rule: Rule): () => void {
 			state.rules.push(rule);
+			return () => {
+				state.rules = state.rules.filter((kept) => kept !== rule);
+			};
 		},
 		reset(): void {
 			state.variant = 'asIs';
 			state.rules = [];
 			requests.splice(0);
+		},
+		/** The requests since the last call. */
+		take(): SeenRequest[] {
+			return requests.splice(0);
 		},
 		/** Requests of one route, in order. */
 		of(route: string): SeenRequest[] {
@@ -327,6 +348,7 @@ export async function startOtherOrigin() {
 			url: incoming.url ?? '',
 			headers: { ...incoming.headers },
 			handling: 'served',
+			status: 200,
 		});
 		if ((incoming.url ?? '').startsWith('/files/')) {
 			outgoing.writeHead(200, {

@@ -1,36 +1,28 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeParameterValue,
+} from 'n8n-workflow';
 
 import { startTry } from '../helpers/earlierTries';
 import { jobHints } from '../helpers/jobHints';
 import { jobsOfError } from '../helpers/jobErrors';
-import { shapeJobItem } from '../helpers/simplify';
+import { shapeItem } from '../helpers/simplify';
+import type { Shaping } from '../helpers/simplify';
 import { carryOnWithCreated, jobKey, nodeErrorOf, tagItem } from '../transport';
 import type { JobRef } from '../transport';
-import * as account from './account/Account.resource';
-import * as file from './file/File.resource';
-import * as format from './format/Format.resource';
-import * as job from './job/Job.resource';
-import type { EmbroideryOperation, ItemResults, OperationOutput } from './types';
+import type { EmbroideryOperation, ItemResults, OperationOutput, ResourceTable } from './types';
+import { resources } from './versionDescription';
 
-const operations: Record<string, Record<string, EmbroideryOperation>> = {
-	job: {
-		create: job.create,
-		download: job.download,
-		get: job.get,
-		getMany: job.getMany,
-		retry: job.retry,
-		unlock: job.unlock,
-		waitForCompletion: job.waitForCompletion,
-	},
-	format: { getMany: format.getMany },
-	account: { getUsage: account.getUsage },
-	file: { download: file.download },
-};
-
-/** The item loop, Continue On Fail and pairedItem, in one place for every operation. */
+/** Each item's outputs and failures, in the order they came; a failure's item is never shaped. */
 class CollectedResults implements ItemResults {
-	private readonly collected: Array<{ itemIndex: number; data: INodeExecutionData }> = [];
+	private readonly collected: Array<{
+		itemIndex: number;
+		data: INodeExecutionData;
+		failed: boolean;
+	}> = [];
 
 	private readonly createdJobs: JobRef[] = [];
 
@@ -41,7 +33,11 @@ class CollectedResults implements ItemResults {
 	}
 
 	add(itemIndex: number, output: OperationOutput): void {
-		this.collected.push({ itemIndex, data: { ...output, pairedItem: { item: itemIndex } } });
+		this.collected.push({
+			itemIndex,
+			data: { ...output, pairedItem: { item: itemIndex } },
+			failed: false,
+		});
 	}
 
 	fail(itemIndex: number, error: unknown): void {
@@ -58,7 +54,11 @@ class CollectedResults implements ItemResults {
 		json.error = nodeError.message;
 		if (nodeError.description) json.description = nodeError.description;
 		if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
-		this.collected.push({ itemIndex, data: { json, pairedItem: { item: itemIndex } } });
+		this.collected.push({
+			itemIndex,
+			data: { json, pairedItem: { item: itemIndex } },
+			failed: true,
+		});
 	}
 
 	/**
@@ -86,43 +86,35 @@ class CollectedResults implements ItemResults {
 		return new Set(this.collected.map((entry) => entry.itemIndex));
 	}
 
-	/** Output in input order; a stable sort keeps each item's own outputs in sequence. */
-	toOutput(): INodeExecutionData[] {
-		return [...this.collected].sort((a, b) => a.itemIndex - b.itemIndex).map((entry) => entry.data);
+	/**
+	 * Output in input order; a stable sort keeps each item's own outputs in sequence. `shape` makes each
+	 * output's JSON what the user asked for; failures stay as they are.
+	 */
+	toOutput(shape?: (json: IDataObject, itemIndex: number) => IDataObject): INodeExecutionData[] {
+		return [...this.collected]
+			.sort((a, b) => a.itemIndex - b.itemIndex)
+			.map(({ itemIndex, data, failed }) =>
+				shape && !failed ? { ...data, json: shape(data.json, itemIndex) } : data,
+			);
 	}
 }
 
-/** Runs the operation over every item; each failure lands on its item, or ends the run without Continue On Fail. */
-/** Get and Get Many shape their own items; from version 3 the operations that end with whole jobs are shaped here. */
-function simplifiesJobItems(
+/** The shaping the operation asks for in this node version and with these parameters, if any. */
+function shapingOf(
 	context: IExecuteFunctions,
-	resource: string,
-	operationName: string,
-): boolean {
-	if (resource !== 'job' || context.getNode().typeVersion < 3) return false;
-	if (operationName === 'unlock' || operationName === 'waitForCompletion') return true;
-	return (
-		operationName === 'create' && context.getNodeParameter('waitForCompletion', 0, false) === true
+	operation: EmbroideryOperation,
+): Shaping | undefined {
+	const { output } = operation;
+	if (!output || context.getNode().typeVersion < output.fromVersion) return undefined;
+	const conditions = Object.entries((output.fromVersion === 3 && output.when) || {});
+	// A condition is on the whole run, as Create reads Wait for Completion: from the first item.
+	const holds = conditions.every(([name, values]) =>
+		values.includes(context.getNodeParameter(name, 0, null) as NodeParameterValue),
 	);
+	return holds ? output.shaping : undefined;
 }
 
-/** A job the operation put out, not a failure's item (which carries `error`) or anything else. */
-function isJobItem(json: INodeExecutionData['json']): boolean {
-	return typeof json.id === 'string' && typeof json.status === 'string' && json.error === undefined;
-}
-
-/** Simplify (or the tool's Output) on each job item's JSON; binary data stays as it is. */
-function simplifiedJobItems(
-	context: IExecuteFunctions,
-	output: INodeExecutionData[],
-): INodeExecutionData[] {
-	return output.map((item) => {
-		if (!isJobItem(item.json)) return item;
-		const itemIndex = (item.pairedItem as { item: number }).item;
-		return { ...item, json: shapeJobItem(context, itemIndex, item.json) };
-	});
-}
-
+/** Runs the operation over every item; each failure lands on its item, or ends the run without Continue On Fail. */
 async function runItems(
 	context: IExecuteFunctions,
 	operation: EmbroideryOperation,
@@ -150,36 +142,54 @@ async function runItems(
 	}
 }
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not known`,
-		);
-	}
-	const results = new CollectedResults(this);
-	const itemIndices = items.map((_, index) => index);
-	// Each call is one try of n8n's Retry On Fail; what it creates and unlocks is remembered for the next.
-	const thisTry = startTry(this);
-	let failed = true;
-	try {
-		await runItems(this, operation, itemIndices, results);
-		failed = false;
-	} finally {
-		thisTry.end(failed);
-	}
-	const output = results.toOutput();
-	// A listing's locked and failed jobs are no news about this run; its items still carry their warnings.
-	const hints = resource === 'job' && operationName === 'getMany' ? [] : jobHints(output);
-	// Execution hints reach the editor's output pane; older n8n versions have no such method.
-	if (hints.length > 0 && typeof this.addExecutionHints === 'function')
-		this.addExecutionHints(...hints);
-	// Shaped after the hints, which read what Simplify leaves out (the downloaded files).
-	return [
-		simplifiesJobItems(this, resource, operationName) ? simplifiedJobItems(this, output) : output,
-	];
+/** The operation a saved workflow names, if the table has it (a name such as "toString" is none). */
+function operationOf(
+	table: ResourceTable,
+	resource: string,
+	operation: string,
+): EmbroideryOperation | undefined {
+	if (!Object.hasOwn(table, resource)) return undefined;
+	const { operations } = table[resource];
+	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 }
+
+/**
+ * The node's execute() for a resource table: the item loop, Continue On Fail, pairedItem, execution hints and
+ * Simplify (or the tool's Output), in one place for every operation.
+ */
+export function routerFor(table: ResourceTable) {
+	return async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const operationName = this.getNodeParameter('operation', 0) as string;
+		const operation = operationOf(table, resource, operationName);
+		if (!operation) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operationName}" of "${resource}" is not known`,
+			);
+		}
+		const results = new CollectedResults(this);
+		const itemIndices = items.map((_, index) => index);
+		// Each call is one try of n8n's Retry On Fail; what it creates and unlocks is remembered for the next.
+		const thisTry = startTry(this);
+		let failed = true;
+		try {
+			await runItems(this, operation, itemIndices, results);
+			failed = false;
+		} finally {
+			thisTry.end(failed);
+		}
+		const hints = operation.hintsOnJobs === false ? [] : jobHints(results.toOutput());
+		// Execution hints reach the editor's output pane; older n8n versions have no such method.
+		if (hints.length > 0 && typeof this.addExecutionHints === 'function')
+			this.addExecutionHints(...hints);
+		// Shaped after the hints, which read what Simplify leaves out (the downloaded files).
+		const shaping = shapingOf(this, operation);
+		return [
+			results.toOutput(shaping && ((json, itemIndex) => shapeItem(this, itemIndex, json, shaping))),
+		];
+	};
+}
+
+export const router = routerFor(resources);

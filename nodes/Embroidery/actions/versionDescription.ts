@@ -1,154 +1,119 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDisplayOptions, INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { jobsListingSize } from '../transport';
+import { shapingProperties } from '../helpers/simplify';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
 import * as format from './format/Format.resource';
-import { fromVersion3, version1Only } from './job/fields';
 import * as job from './job/Job.resource';
+import { nodeVersions } from './types';
+import type {
+	EmbroideryOperation,
+	EmbroideryResource,
+	NodeVersion,
+	OutputShaping,
+	ResourceTable,
+} from './types';
 
 export const credentials: INodeCredentialDescription[] = [
 	{ name: 'embroideryApi', required: true },
 ];
 
-/** Version 1 has Job ID and Workflow side by side, both required. */
-const version1IdFields =
-	'Fill Job ID (the 26-character id) and Workflow ("conversion" or "digitising") from the job ' +
-	'as Create or Get Many returned it.';
+/** Every resource by value, in the order the AI tool lists them (the editor sorts them by name). */
+export const resources = { job, format, account, file } satisfies ResourceTable;
 
-/** Version 2 has a Job (or Jobs) field and a Workflow the node can detect. */
-function idFields(jobField: 'Job' | 'Jobs'): string {
-	const what =
-		jobField === 'Jobs'
-			? 'one or more 26-character job ids, separated by commas,'
-			: 'the 26-character job id';
-	return (
-		`Fill ${jobField} with ${what} as Create or Get Many returned it. Workflow is optional: ` +
-		`"conversion" or "digitising" when known, otherwise "detect" and the node finds it (one or ` +
-		`two extra requests).`
-	);
+function byName<T extends { name: string }>(a: T, b: T): number {
+	return a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
 }
 
-const create =
-	`Starts an embroidery job from one file and returns the job's id and workflow (keep both). ` +
-	`Workflow "conversion" turns an embroidery machine file (PES, DST, JEF, EXP, VP3, ...) into ` +
-	`the Output Format; "digitising" turns artwork (JPG, PNG, SVG or WebP) into stitches and also ` +
-	`needs Width in millimetres (10-300) and Colour Count (1-24). Output Format is a writable ` +
-	`format key such as "dst" or "pes". Source URL is a public http(s) link to the file (at most ` +
-	`50 MB for conversion, 20 MB for artwork). Cost: each job counts against the account's daily ` +
-	`and monthly job allowance (a free account also uses a free preview); no credits are spent ` +
-	`until Unlock. With Wait for Completion the answer is the finished job (status, metrics, ` +
-	`warnings); its machine file stays locked until Unlock.`;
-const getMany =
-	`Lists the account's most recent jobs (at most ${jobsListingSize}), newest first, with id, ` +
-	`workflow, status and metrics. Free. Optional filters: status and workflow.`;
-const unlock =
-	"Unlocks a completed job's machine files so they can be downloaded. COSTS MONEY: spends one " +
-	'subscription entitlement or, without one, processing credits (Get Usage tells ' +
-	'conversionCreditCost and digitisingCreditCost); it fails with 422 when the account cannot ' +
-	'pay and never buys credits. Call it only when the user wants the machine file.';
-const download =
-	"Downloads a job's files as binary data: the stitch preview (watermarked while locked), the " +
-	'source, or the machine files (only after Unlock). Free.';
-const retry =
-	'Queues a failed job again, for example after engine_error, while its source is kept (24 hours). Free.';
+/** The resource selector: each resource by name, the first in the table by default. */
+function resourceSelector(table: ResourceTable): INodeProperties {
+	const [first] = Object.keys(table);
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: Object.entries(table)
+			.map(([value, resource]) => ({ name: resource.displayName, value }))
+			.sort(byName),
+		default: first,
+	};
+}
+
+/** A resource's operations as the editor lists them: by name. */
+function operationsByName(resource: EmbroideryResource): Array<[string, EmbroideryOperation]> {
+	return Object.entries(resource.operations).sort(([, a], [, b]) => byName(a.option, b.option));
+}
+
+function operationSelector(value: string, resource: EmbroideryResource): INodeProperties {
+	const [first] = Object.keys(resource.operations);
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [value] } },
+		options: operationsByName(resource).map(([operation, { option }]) => ({
+			name: option.name,
+			value: operation,
+			description: option.description,
+			action: option.action,
+		})),
+		default: first,
+	};
+}
+
+type AddedInVersion3 = Extract<OutputShaping, { fromVersion: 3 }>;
 
 /**
- * What the Embroidery Tool tells a model (an AI agent, an MCP client) about each operation: what it
- * does, what it costs and which fields to fill. Read as the tool's description by n8n 1.x and 2.x alike.
- * These are version 2's; version3ToolDescriptions (the default version) and version1ToolDescriptions keep
- * their own where the versions' fields or answers differ, so a saved tool keeps the description it was given.
+ * Simplify and Output that version 3 added to operations, after all of the resource's parameters: one set for
+ * the operations that share a shaping and a condition, the sets without a condition first.
  */
-export const toolDescriptions: Record<string, Record<string, string>> = {
-	job: {
-		create,
-		get:
-			`Returns one job: status (queued, processing, completed or failed), failureCode and ` +
-			`failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine ` +
-			`files are unlocked, and its file names and sizes. Signed file links and the raw job only ` +
-			`when Simplify is off. Free. ${idFields('Job')}`,
-		getMany,
-		waitForCompletion: `Waits until jobs are completed or failed and returns each of them. Free. ${idFields('Jobs')}`,
-		unlock: `${unlock} ${idFields('Job')}`,
-		download: `${download} ${idFields('Job')}`,
-		retry: `${retry} ${idFields('Job')}`,
-	},
-	format: {
-		getMany:
-			'Lists the embroidery machine formats the service can read and write, with ' +
-			'compatibility warnings, and the artwork file types digitising accepts. Free; nothing to fill.',
-	},
-	account: {
-		getUsage:
-			'Returns what the account can still spend: credit balance, unlock entitlements, free ' +
-			'previews, daily and monthly job allowances, and the credit cost of unlocking a ' +
-			'conversion and a digitising job. Free; nothing to fill. Call it before Unlock to check ' +
-			'the account can pay.',
-	},
-	file: {
-		download:
-			'Downloads one signed file link exactly as a job returned it (its downloadUrl or ' +
-			'previewUrl; Get gives links only with Simplify off) as binary data. Free. Fill URL with ' +
-			'the complete link.',
-	},
-};
+function addedInVersion3(value: string, resource: EmbroideryResource): INodeProperties[] {
+	const sets: Array<{ output: AddedInVersion3; operations: string[] }> = [];
+	for (const [operation, { output }] of operationsByName(resource)) {
+		if (output?.fromVersion !== 3) continue;
+		const shared = sets.find(
+			(set) =>
+				set.output.shaping === output.shaping &&
+				JSON.stringify(set.output.when) === JSON.stringify(output.when),
+		);
+		if (shared) shared.operations.push(operation);
+		else sets.push({ output, operations: [operation] });
+	}
+	return sets
+		.sort((a, b) => Number(a.output.when !== undefined) - Number(b.output.when !== undefined))
+		.flatMap(({ output, operations }) =>
+			updateDisplayOptions(
+				{ show: { resource: [value], operation: operations, ...output.when } },
+				shapingProperties(output.shaping, 3),
+			),
+		);
+}
 
-/** What version 3's Get answers with by default (Output: Simplified), for a model that cannot read binary data. */
-const version3Answer =
-	'Answers with id, workflow, status, downloadsUnlocked, outputUrl (signed link to the ' +
-	'machine file, null until Unlock), previewUrl (signed link to the preview image, watermarked ' +
-	'until Unlock), warnings, failureCode, failureReason and attemptCount. Give the user the ' +
-	'links: they expire, so run Get again for fresh ones.';
+/**
+ * A resource's parameters: its Operation selector, then each operation's own parameters (with the Simplify
+ * they had from version 2), then what version 3 added.
+ */
+function resourceProperties(value: string, resource: EmbroideryResource): INodeProperties[] {
+	return [
+		operationSelector(value, resource),
+		...operationsByName(resource).flatMap(([operation, { description, output }]) =>
+			updateDisplayOptions({ show: { resource: [value], operation: [operation] } }, [
+				...description,
+				...(output?.fromVersion === 2 ? shapingProperties(output.shaping, 2) : []),
+			]),
+		),
+		...addedInVersion3(value, resource),
+	];
+}
 
-/** Version 3's texts: the answers carry the file links (Output), so the model can hand them on. */
-export const version3ToolDescriptions: Record<string, Record<string, string>> = {
-	job: {
-		...toolDescriptions.job,
-		get: `Returns one job. ${version3Answer} Free. ${idFields('Job')}`,
-		getMany:
-			`Lists the account's most recent jobs (at most ${jobsListingSize}), newest ` +
-			`first. ${version3Answer} Free. Optional filters: status and workflow.`,
-	},
-	format: toolDescriptions.format,
-	account: {
-		getUsage:
-			'Returns what the account can still spend: credit balance, the credit cost of unlocking ' +
-			'a conversion and a digitising job, free previews left, whether processing is limited, ' +
-			'daily and monthly jobs left and when they reset, and the subscription plan. Free; ' +
-			'nothing to fill. Call it before Unlock to check the account can pay.',
-	},
-	file: {
-		download:
-			'Downloads one signed file link exactly as a job returned it (its outputUrl or ' +
-			'previewUrl from Get) as binary data, for a later workflow step; a model cannot read the ' +
-			'file, so give the user the link instead. Free. Fill URL with the complete link.',
-	},
-};
-
-/** Version 1's texts, unchanged so that saved version 1 tools keep the description they were given. */
-export const version1ToolDescriptions: Record<string, Record<string, string>> = {
-	job: {
-		create,
-		get:
-			`Returns one job: status (queued, processing, completed or failed), failureCode and ` +
-			`failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine ` +
-			`files are unlocked, and signed file links. Free. ${version1IdFields}`,
-		getMany,
-		waitForCompletion:
-			`Waits until jobs are completed or failed and returns each of them. ` +
-			`Free. ${version1IdFields} Several ids may be given, separated by commas.`,
-		unlock: `${unlock} ${version1IdFields}`,
-		download: `${download} ${version1IdFields}`,
-		retry: `${retry} ${version1IdFields}`,
-	},
-	format: toolDescriptions.format,
-	account: toolDescriptions.account,
-	file: {
-		download:
-			'Downloads one signed file link exactly as a job returned it (its downloadUrl or ' +
-			'previewUrl) as binary data. Free. Fill URL with the complete link.',
-	},
-};
+/** The display condition of a version's text: the newest version's holds for any later one. */
+function shownIn(version: NodeVersion): IDisplayOptions['show'] {
+	const newest = nodeVersions[nodeVersions.length - 1];
+	return { '@version': [version === newest ? { _cnd: { gte: version } } : version] };
+}
 
 function toolDescriptionField(
 	resource: string,
@@ -170,49 +135,31 @@ function toolDescriptionField(
 	};
 }
 
-/** Each version's texts, and the versions they are shown for. */
-const textsByVersion: Array<[Record<string, Record<string, string>>, IDisplayOptions['show']]> = [
-	[version1ToolDescriptions, version1Only],
-	[toolDescriptions, { '@version': [2] }],
-	[version3ToolDescriptions, fromVersion3],
-];
-
 /**
- * The Tool variant's Description field, one per operation with its text as default (one per run of versions
- * sharing a text). `@tool` shows it only in the Tool variant; because it exists, n8n adds no
- * description field of its own there.
+ * The Tool variant's Description field for each operation, with its text as default: one field when every
+ * version has the same text, otherwise one per version. `@tool` shows it only in the Tool variant; because it
+ * exists, n8n adds no description field of its own there.
  */
-const toolDescriptionFields: INodeProperties[] = Object.entries(version3ToolDescriptions).flatMap(
-	([resource, operations]) =>
-		Object.keys(operations).flatMap((operation): INodeProperties[] => {
-			const texts = textsByVersion.map(([texts, show]) => ({
-				text: texts[resource][operation],
-				show,
-			}));
-			if (texts.every(({ text }) => text === texts[0].text))
-				return [toolDescriptionField(resource, operation, texts[0].text)];
-			return texts.map(({ text, show }) => toolDescriptionField(resource, operation, text, show));
+function toolDescriptionFields(table: ResourceTable): INodeProperties[] {
+	return Object.entries(table).flatMap(([resource, { operations }]) =>
+		Object.entries(operations).flatMap(([operation, { toolDescription }]) => {
+			const texts = nodeVersions.map((version) => toolDescription[version]);
+			if (texts.every((text) => text === texts[0]))
+				return [toolDescriptionField(resource, operation, texts[0])];
+			return nodeVersions.map((version) =>
+				toolDescriptionField(resource, operation, toolDescription[version], shownIn(version)),
+			);
 		}),
-);
+	);
+}
 
-/** The resource selector, then each resource's operations and their parameters. */
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Account', value: 'account' },
-			{ name: 'File', value: 'file' },
-			{ name: 'Format', value: 'format' },
-			{ name: 'Job', value: 'job' },
-		],
-		default: 'job',
-	},
-	...job.description,
-	...format.description,
-	...account.description,
-	...file.description,
-	...toolDescriptionFields,
-];
+/** The node's parameters, built from a resource table: the resource selector, each resource's, the tool's texts. */
+export function nodeProperties(table: ResourceTable): INodeProperties[] {
+	return [
+		resourceSelector(table),
+		...Object.entries(table).flatMap(([value, resource]) => resourceProperties(value, resource)),
+		...toolDescriptionFields(table),
+	];
+}
+
+export const properties = nodeProperties(resources);

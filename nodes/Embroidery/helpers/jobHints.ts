@@ -2,14 +2,14 @@ import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-wor
 
 import { hintAdvice } from '../transport';
 
+/** More jobs than this with warnings are summed up in one last hint, so the output pane stays readable. */
+const maxWarningHints = 10;
+
 /**
  * Execution hints for the job items a node put out, in plain words with the next step: job
  * warnings, locked machine files, a watermarked preview, failed jobs. Pure: the caller adds them
  * with `addExecutionHints` where the n8n version has it.
  */
-/** More jobs than this with warnings are summed up in one last hint, so the output pane stays readable. */
-const maxWarningHints = 10;
-
 export function jobHints(items: readonly INodeExecutionData[]): NodeExecutionHint[] {
 	const jobs = items.map((item) => item.json).filter(isJob);
 	const hints: NodeExecutionHint[] = [];

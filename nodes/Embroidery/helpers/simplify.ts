@@ -174,56 +174,162 @@ export function simplifyJobAsVersion2(job: IDataObject): IDataObject {
 	return simple;
 }
 
-export type OutputMode = 'simplified' | 'raw' | 'selected';
+/** What Simplify keeps of the account's usage, most used first: what the account can pay, and what is left. */
+const usageFieldsKept = [
+	'creditBalance',
+	'conversionCreditCost',
+	'digitisingCreditCost',
+	'previewRemaining',
+	'limited',
+	'dailyRemaining',
+	'monthlyRemaining',
+	'dailyResetsAt',
+	'monthlyResetsAt',
+	'subscriptionPlanSlug',
+];
 
-/** What Simplify and the tool's Output make of one kind of answer. */
-export interface OutputView {
-	simplify(raw: IDataObject): IDataObject;
-	select(raw: IDataObject, picked: string[]): IDataObject;
+const usageFieldNames: Record<string, string> = {
+	creditBalance: 'Credit Balance',
+	conversionCreditCost: 'Conversion Credit Cost',
+	digitisingCreditCost: 'Digitising Credit Cost',
+	previewRemaining: 'Free Previews Left',
+	limited: 'Limited Free Processing',
+	dailyLimit: 'Daily Job Limit',
+	dailyUsed: 'Daily Jobs Used',
+	dailyRemaining: 'Daily Jobs Left',
+	dailyResetsAt: 'Daily Reset At',
+	monthlyLimit: 'Monthly Job Limit',
+	monthlyUsed: 'Monthly Jobs Used',
+	monthlyRemaining: 'Monthly Jobs Left',
+	monthlyResetsAt: 'Monthly Reset At',
+	subscriptionPlanSlug: 'Subscription Plan',
+	subscriptionRenewsAt: 'Subscription Renews At',
+};
+
+function pick(answer: IDataObject, fields: string[]): IDataObject {
+	return Object.fromEntries(fields.map((field) => [field, answer[field] ?? null]));
 }
 
-const jobView: OutputView = { simplify: simplifyJob, select: selectJobFields };
+export type OutputMode = 'simplified' | 'raw' | 'selected';
+
+/** What the tool's Output offers for one kind of answer. */
+export interface OutputChoices {
+	/** The Simplified option's description: the fields it keeps. */
+	simplified: string;
+	/** Which fields Selected Fields offers (an ID, if any, comes always and is no choice). */
+	fields: Array<{ name: string; value: string }>;
+	/** How Selected Fields treats the ID, in the option's description. */
+	selected: string;
+}
+
+/** One kind of answer's Simplify and Output (from node version 3): what they make of it, and what their fields say. */
+export interface Shaping {
+	simplify(raw: IDataObject): IDataObject;
+	select(raw: IDataObject, picked: string[]): IDataObject;
+	/** Which fields Simplify keeps, in its description. */
+	kept: string;
+	choices: OutputChoices;
+}
+
+/** A kind of answer that node version 2 already simplified, in its own way, which its workflows keep. */
+export interface ShapingAsVersion2 extends Shaping {
+	simplifyAsVersion2(raw: IDataObject): IDataObject;
+}
+
+const jobFieldsKept =
+	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and ' +
+	'the preview, warnings, failure code and reason, and attempt count';
+
+const jobFieldNames: Record<FlatJobField, string> = {
+	id: 'ID',
+	workflow: 'Workflow',
+	status: 'Status',
+	downloadsUnlocked: 'Downloads Unlocked',
+	outputUrl: 'Machine File Link',
+	previewUrl: 'Preview Link',
+	warnings: 'Warnings',
+	failureCode: 'Failure Code',
+	failureReason: 'Failure Reason',
+	attemptCount: 'Attempt Count',
+	formats: 'Formats',
+	widthMm: 'Width in Millimetres',
+	colourCount: 'Colour Count',
+	metrics: 'Metrics',
+	sourceFile: 'Source File Name',
+	sourceFileSize: 'Source File Size',
+	outputFile: 'Machine File Name',
+	outputFileSize: 'Machine File Size',
+	createdAt: 'Created At',
+	completedAt: 'Completed At',
+};
+
+/** A job, as the action node's job operations and the trigger put it out. */
+export const jobShaping: ShapingAsVersion2 = {
+	simplify: simplifyJob,
+	select: selectJobFields,
+	simplifyAsVersion2: simplifyJobAsVersion2,
+	kept: jobFieldsKept,
+	choices: {
+		simplified: `Ten flat fields: ${jobFieldsKept}`,
+		fields: flatJobFields
+			.filter((field) => field !== 'id')
+			.map((field) => ({ name: jobFieldNames[field], value: field })),
+		selected: 'Only the fields chosen below, always with the job ID',
+	},
+};
+
+const usageKept =
+	'credit balance, the credit cost of unlocking a conversion and a digitising job, free ' +
+	'previews left, whether processing is limited, daily and monthly jobs left and when they ' +
+	'reset, and the subscription plan';
+
+/** The account's usage: the answer has 15 fields, so Simplify (and Output's Simplified) keeps ten. */
+export const usageShaping: Shaping = {
+	simplify: (usage) => pick(usage, usageFieldsKept),
+	select: (usage, picked) =>
+		pick(
+			usage,
+			Object.keys(usageFieldNames).filter((field) => picked.includes(field)),
+		),
+	kept: usageKept,
+	choices: {
+		simplified: `Ten fields: ${usageKept}`,
+		fields: Object.entries(usageFieldNames).map(([value, name]) => ({ name, value })),
+		selected: 'Only the fields chosen below',
+	},
+};
 
 /** Whether n8n runs this node as its AI tool variant (n8n names that type after the node, with "Tool" at the end). */
 function isToolVariant(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
 
-/** From version 3: Simplify in a workflow, Output (Simplified, Raw, Selected Fields) in the AI tool variant. */
-export function shapeOutput(
+/**
+ * One item shaped as its node version asks: before version 3, Simplify as version 2 shipped it; from version 3,
+ * Simplify in a workflow and Output (Simplified, Raw, Selected Fields) in the AI tool variant.
+ */
+export function shapeItem(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	raw: IDataObject,
-	view: OutputView,
+	shaping: Shaping | ShapingAsVersion2,
 ): IDataObject {
+	if (context.getNode().typeVersion < 3) {
+		if (!('simplifyAsVersion2' in shaping)) return raw;
+		return (context.getNodeParameter('simplify', itemIndex, true) as boolean)
+			? shaping.simplifyAsVersion2(raw)
+			: raw;
+	}
 	if (isToolVariant(context)) {
 		const mode = context.getNodeParameter('output', itemIndex, 'simplified') as OutputMode;
 		if (mode === 'raw') return raw;
 		if (mode === 'selected')
-			return view.select(raw, context.getNodeParameter('fields', itemIndex, []) as string[]);
-		return view.simplify(raw);
+			return shaping.select(raw, context.getNodeParameter('fields', itemIndex, []) as string[]);
+		return shaping.simplify(raw);
 	}
 	return (context.getNodeParameter('simplify', itemIndex, true) as boolean)
-		? view.simplify(raw)
+		? shaping.simplify(raw)
 		: raw;
-}
-
-/**
- * How Get and Get Many shape a job item: version 1 returns the job as it is, version 2 applies Simplify as it
- * shipped, from version 3 Simplify and Output keep the ten fields.
- */
-export function shapeJobItem(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	job: IDataObject,
-): IDataObject {
-	const version = context.getNode().typeVersion;
-	if (version < 2) return job;
-	if (version < 3)
-		return (context.getNodeParameter('simplify', itemIndex, true) as boolean)
-			? simplifyJobAsVersion2(job)
-			: job;
-	return shapeOutput(context, itemIndex, job, jobView);
 }
 
 /** The Simplify switch of the Embroidery node (Get, Get Many) and the trigger, as version 2 and 1.1 have it. */
@@ -256,58 +362,10 @@ export function simplifyProperty(
 	};
 }
 
-const jobFieldsKept =
-	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and ' +
-	'the preview, warnings, failure code and reason, and attempt count';
-
-const jobFieldNames: Record<FlatJobField, string> = {
-	id: 'ID',
-	workflow: 'Workflow',
-	status: 'Status',
-	downloadsUnlocked: 'Downloads Unlocked',
-	outputUrl: 'Machine File Link',
-	previewUrl: 'Preview Link',
-	warnings: 'Warnings',
-	failureCode: 'Failure Code',
-	failureReason: 'Failure Reason',
-	attemptCount: 'Attempt Count',
-	formats: 'Formats',
-	widthMm: 'Width in Millimetres',
-	colourCount: 'Colour Count',
-	metrics: 'Metrics',
-	sourceFile: 'Source File Name',
-	sourceFileSize: 'Source File Size',
-	outputFile: 'Machine File Name',
-	outputFileSize: 'Machine File Size',
-	createdAt: 'Created At',
-	completedAt: 'Completed At',
-};
-
-/** What the tool's Output offers for one kind of answer. */
-export interface OutputChoices {
-	/** The Simplified option's description: the fields it keeps. */
-	simplified: string;
-	/** Which fields Selected Fields offers (an ID, if any, comes always and is no choice). */
-	fields: Array<{ name: string; value: string }>;
-	/** How Selected Fields treats the ID, in the option's description. */
-	selected: string;
-}
-
-const jobChoices: OutputChoices = {
-	simplified: `Ten flat fields: ${jobFieldsKept}`,
-	fields: flatJobFields
-		.filter((field) => field !== 'id')
-		.map((field) => ({ name: jobFieldNames[field], value: field })),
-	selected: 'Only the fields chosen below, always with the job ID',
-};
-
-/**
- * The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs; a
- * job's by default.
- */
+/** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs. */
 export function outputProperties(
 	displayOptions: IDisplayOptions,
-	choices: OutputChoices = jobChoices,
+	choices: OutputChoices,
 ): INodeProperties[] {
 	return [
 		{
@@ -337,5 +395,21 @@ export function outputProperties(
 			options: [...choices.fields].sort((a, b) => a.name.localeCompare(b.name)),
 			description: 'The fields to return; none chosen returns only what is always kept',
 		},
+	];
+}
+
+/** The action node's versions that show Simplify and Output. */
+const inVersion2 = { '@version': [2] };
+const fromVersion3 = { '@version': [{ _cnd: { gte: 3 } }] };
+
+/**
+ * Simplify and Output in the action node: Simplify as version 2 shipped it where the answer had it then, and
+ * from version 3 Simplify in a workflow and Output in the AI tool variant.
+ */
+export function shapingProperties(shaping: Shaping, fromVersion: 2 | 3): INodeProperties[] {
+	return [
+		...(fromVersion === 2 ? [simplifyPropertyAsVersion2({ show: inVersion2 })] : []),
+		simplifyProperty({ show: { ...fromVersion3, '@tool': [false] } }, shaping.kept),
+		...outputProperties({ show: { ...fromVersion3, '@tool': [true] } }, shaping.choices),
 	];
 }

@@ -2,9 +2,10 @@ import path from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../support/n8n';
-import type { InputItem, NodeRun } from '../../support/n8n';
-import { liveHandle, useSandbox } from '../../support/sandboxFixture';
+import { runNode } from '../../support/nodeRun';
+import type { InputItem, NodeRun } from '../../support/nodeRun';
+import { liveHandle, newCredentials, useSandbox } from '../../support/sandboxFixture';
+import type { AccountCredentials } from '../../support/sandboxFixture';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
 import type {
 	NewAccount,
@@ -12,8 +13,8 @@ import type {
 	SandboxAdmin,
 	SandboxOptions,
 } from '../../support/sandbox';
-import { startCountingProxy } from './countingProxy';
-import type { CountedRequest, CountingProxy } from './countingProxy';
+import { startVariantService } from '../../support/variantService';
+import type { SeenRequest, VariantService } from '../../support/variantService';
 
 import { fixture as embroideryFile } from '../../support/embroideryFiles';
 import { createAndWait } from '../../support/jobParameters';
@@ -47,19 +48,19 @@ export function createWaitDownload(
 	});
 }
 
-/** A sandbox with a counting proxy in front: every request the node makes is seen and counted. */
+/** A sandbox with the recording proxy (variantService.ts) in front: every request the node makes is counted. */
 export interface Shop {
 	sandbox: RunningSandbox;
 	admin: SandboxAdmin;
-	proxy: CountingProxy;
+	proxy: VariantService;
 }
 
 /** The shop of a load suite's file, on the shared fixture builder: opened before its tests, closed after them. */
 export function useShop(options: Partial<SandboxOptions> = {}): Shop {
 	const { sandbox, admin } = useSandbox(options);
-	const state: { proxy?: CountingProxy } = {};
+	const state: { proxy?: VariantService } = {};
 	beforeAll(async () => {
-		state.proxy = await startCountingProxy(sandbox.origin);
+		state.proxy = await startVariantService(sandbox.origin);
 	});
 	afterAll(async () => {
 		await state.proxy?.close();
@@ -79,7 +80,7 @@ export async function openShop(
 	options: Partial<SandboxOptions> = {},
 ): Promise<Shop & { close(): Promise<void> }> {
 	const sandbox = await startSandbox({ port: 0, workers: 2, ...options });
-	const proxy = await startCountingProxy(sandbox.origin);
+	const proxy = await startVariantService(sandbox.origin);
 	return {
 		sandbox,
 		admin: sandboxAdmin(sandbox),
@@ -91,35 +92,27 @@ export async function openShop(
 	};
 }
 
-export interface ShopKey {
-	apiKey: string;
-	/** The proxy's v1 root, so the node's requests are counted. */
-	baseUrl: string;
-	accountId: string;
-	keyId: string;
-}
+/** The node's credentials of a shop's account: its base URL is the proxy's v1 root, so its requests are counted. */
+export type ShopKey = AccountCredentials;
 
-/** A fresh account and key (so rate windows never carry over between runs); internal accounts unlock free. */
+/**
+ * A fresh account and key behind the proxy (so rate windows never carry over between runs), with room for a
+ * load run's requests; internal accounts unlock free.
+ */
 export async function shopKey(
 	shop: Shop,
 	account: NewAccount = { plan: 'internal' },
 ): Promise<ShopKey> {
-	const created = await shop.admin.createAccountWithKey({
+	return await newCredentials(shop.admin, shop.proxy.baseUrl, {
 		dailyLimit: 1000,
 		monthlyLimit: 10000,
 		...account,
 	});
-	return {
-		apiKey: created.key,
-		baseUrl: shop.proxy.baseUrl,
-		accountId: created.accountId,
-		keyId: created.keyId,
-	};
 }
 
 export interface OrdersRun {
 	run: NodeRun;
-	requests: CountedRequest[];
+	requests: SeenRequest[];
 	seconds: number;
 }
 

@@ -5,9 +5,11 @@
  */
 import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
-import { listSearch } from '../../support/n8n';
-import type { ApiCredentials, NodeRun } from '../../support/n8n';
-import { artworkItem, embroideryItem, itemsOf, run, useSandbox } from '../support/sandboxRun';
+import { listSearch } from '../../support/editorMethods';
+import type { ApiCredentials } from '../../support/n8nCredentials';
+import type { NodeRun } from '../../support/nodeRun';
+import { artworkItem, embroideryItem, itemsOf, run } from '../support/sandboxRun';
+import { useSandbox } from '../../support/sandboxFixture';
 
 const env = useSandbox();
 
@@ -237,7 +239,7 @@ describe('execution hints on the node', () => {
 
 	test('a failed job says why and what to do next', async () => {
 		const credentials = await env.credentials();
-		await env.admin().setFaults({ engineFailureRate: 1 });
+		await env.admin.setFaults({ engineFailureRate: 1 });
 		try {
 			const [job] = await createJobs(credentials, 'conversion', 'dst', [
 				embroideryItem('Star.JEF'),
@@ -265,7 +267,7 @@ describe('execution hints on the node', () => {
 				failureReason: expect.any(String),
 			});
 		} finally {
-			await env.admin().clearFaults();
+			await env.admin.clearFaults();
 		}
 	});
 

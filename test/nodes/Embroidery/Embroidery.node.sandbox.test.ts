@@ -1,12 +1,9 @@
-import { binaryBuffer, loadOptions, type InputItem } from '../../support/n8n';
-import {
-	artworkItem,
-	embroideryItem,
-	fixture,
-	itemsOf,
-	run,
-	useSandbox,
-} from '../support/sandboxRun';
+import { binaryBuffer } from '../../support/binaryData';
+import { loadOptions } from '../../support/editorMethods';
+import type { InputItem } from '../../support/nodeRun';
+import { artworkItem, embroideryItem, itemsOf, run } from '../support/sandboxRun';
+import { fixture } from '../../support/embroideryFiles';
+import { useSandbox } from '../../support/sandboxFixture';
 import { createAndWait, createConversion } from '../../support/jobParameters';
 
 const env = useSandbox();
@@ -290,7 +287,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 			workflow: 'conversion',
 			downloadsUnlocked: true,
 		});
-		const usage = await env.admin().usage(credentials.accountId);
+		const usage = await env.admin.usage(credentials.accountId);
 		expect(usage.creditBalance).toBeLessThan(10);
 
 		const [downloaded] = itemsOf(
@@ -318,7 +315,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 		expect((await binaryBuffer(file.binary!.machineFile)).equals(output)).toBe(true);
 
 		// Once expired, an old signed URL is refused with a pointer to fresh URLs; Job > Download gets them.
-		await env.admin().advanceClock(3600);
+		await env.admin.advanceClock(3600);
 		const stale = await run(
 			credentials,
 			{ resource: 'file', operation: 'download', url: outputs[0].downloadUrl },
@@ -343,7 +340,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 
 	test('Retry: a failed job is queued again; a completed one gets a 409 naming its state', async () => {
 		const credentials = await env.credentials();
-		await env.admin().setFaults({ engineFailureRate: 1 });
+		await env.admin.setFaults({ engineFailureRate: 1 });
 		let failed;
 		try {
 			[failed] = itemsOf(
@@ -352,7 +349,7 @@ describe('Job lifecycle through n8n against the sandbox', () => {
 				]),
 			);
 		} finally {
-			await env.admin().clearFaults();
+			await env.admin.clearFaults();
 		}
 		expect(failed.json.status).toBe('failed');
 		expect(failed.json.failureReason).toBeTruthy();
@@ -463,32 +460,32 @@ describe('the transport policy against the sandbox', () => {
 
 	test('429s (Retry-After: 1) are waited out until the service answers', async () => {
 		const credentials = await env.credentials({ plan: 'credits', creditBalance: 7 });
-		await env.admin().setFaults({ rate429: 1 });
+		await env.admin.setFaults({ rate429: 1 });
 		const [result] = await Promise.all([
 			run(credentials, { resource: 'account', operation: 'getUsage' }),
-			later(1500, () => env.admin().clearFaults()),
+			later(1500, () => env.admin.clearFaults()),
 		]);
 		expect(itemsOf(result)[0].json.creditBalance).toBe(7);
 	});
 
 	test('a 503 on a read is retried; on job creation it is not, and no job is created', async () => {
 		const credentials = await env.credentials();
-		await env.admin().setFaults({ rate5xx: 1 });
+		await env.admin.setFaults({ rate5xx: 1 });
 		try {
 			const [read] = await Promise.all([
 				run(credentials, { resource: 'format', operation: 'getMany' }),
-				later(500, () => env.admin().clearFaults()),
+				later(500, () => env.admin.clearFaults()),
 			]);
 			expect(itemsOf(read).length).toBeGreaterThan(0);
 
-			await env.admin().setFaults({ rate5xx: 1 });
+			await env.admin.setFaults({ rate5xx: 1 });
 			const created = await run(credentials, createConversion(), [embroideryItem('Star.DST')], {
 				onError: 'continueRegularOutput',
 			});
 			expect(created.items[0].json).toMatchObject({ httpCode: '503' });
 			expect(created.items[0].json.description).toMatch(/not repeated automatically/);
 		} finally {
-			await env.admin().clearFaults();
+			await env.admin.clearFaults();
 		}
 		const listed = itemsOf(
 			await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }),

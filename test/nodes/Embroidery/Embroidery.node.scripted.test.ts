@@ -7,8 +7,9 @@ import type { ServerResponse } from 'node:http';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { defaultPacing } from '../../../nodes/Embroidery/transport/pacing';
-import { listSearch, runNode } from '../../support/n8n';
-import { ActiveTriggerHarness, testTriggerManually } from '../../support/n8n-poll';
+import { listSearch } from '../../support/editorMethods';
+import { runNode } from '../../support/nodeRun';
+import { ActiveTriggerHarness, testTriggerManually } from '../../support/triggerRun';
 import { detailedJob, freeUsage, jobIds, listItem } from '../support/fakeJobs';
 import { apiKey, withServer, create, file, waitFor } from '../support/scriptedRuns';
 import { sendJson } from '../support/scriptedServer';

@@ -1,17 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../support/n8n';
-import type { ApiCredentials, InputItem, NodeRun, RunNodeOptions } from '../../support/n8n';
-import {
-	useSandbox as useFileSandbox,
-	useWorkerSandbox as useSharedSandbox,
-} from '../../support/sandboxFixture';
-import { allAbilities } from '../../support/sandbox';
-import type { AccountsAdmin, Ability, NewAccount, SandboxAddress } from '../../support/sandbox';
+import { runNode } from '../../support/nodeRun';
+import type { ApiCredentials } from '../../support/n8nCredentials';
+import type { InputItem, NodeRun, RunNodeOptions } from '../../support/nodeRun';
 
 import { fixture } from '../../support/embroideryFiles';
-
-export { fixture };
 
 export function embroideryItem(name: string, field = 'data'): InputItem {
 	return {
@@ -32,42 +25,6 @@ export const artworkSvg = Buffer.from(
 export function artworkItem(field = 'data'): InputItem {
 	return {
 		binary: { [field]: { data: artworkSvg, fileName: 'logo.svg', mimeType: 'image/svg+xml' } },
-	};
-}
-
-/** The file's own sandbox (`useSandbox` of sandboxFixture.ts), and a fresh account and key per test. */
-export function useSandbox() {
-	return withCredentials(useFileSandbox());
-}
-
-/**
- * The jest worker's sandbox (`useWorkerSandbox` of sandboxFixture.ts), for files that change nothing
- * service-wide, and a fresh account and key per test.
- */
-export function useWorkerSandbox() {
-	return withCredentials(useSharedSandbox());
-}
-
-/** A sandbox fixture, plus credentials of a fresh account and key, so rate limits never interfere. */
-function withCredentials<Admin extends AccountsAdmin>(fixture: {
-	sandbox: SandboxAddress;
-	admin: Admin;
-}) {
-	return {
-		sandbox: () => fixture.sandbox,
-		admin: () => fixture.admin,
-		async credentials(
-			account: NewAccount = { plan: 'credits' },
-			abilities: Ability[] = allAbilities,
-		): Promise<ApiCredentials & { accountId: string; keyId: string }> {
-			const created = await fixture.admin.createAccountWithKey(account, abilities);
-			return {
-				apiKey: created.key,
-				baseUrl: fixture.sandbox.baseUrl,
-				accountId: created.accountId,
-				keyId: created.keyId,
-			};
-		},
 	};
 }
 

@@ -6,10 +6,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { timeLimits } from '../../../nodes/Embroidery/transport';
-import { runNode } from '../../support/n8n';
-import type { ApiCredentials, InputItem } from '../../support/n8n';
+import { runNode } from '../../support/nodeRun';
+import type { ApiCredentials } from '../../support/n8nCredentials';
+import type { InputItem } from '../../support/nodeRun';
 import { createConversion } from '../../support/jobParameters';
-import { useSandbox, useVariantService } from '../../support/sandboxFixture';
+import { newCredentials, useSandbox, useVariantService } from '../../support/sandboxFixture';
 import { TestClock, useTestClock } from '../../support/testClock';
 import { embroideryItem, itemsOf } from './sandboxRun';
 
@@ -35,12 +36,11 @@ export function useVariantSuite() {
 	async function credentials(
 		plan: 'credits' | 'subscription' = 'credits',
 	): Promise<ApiCredentials> {
-		const { key } = await admin.createAccountWithKey({
+		return await newCredentials(admin, variant.baseUrl, {
 			plan,
 			creditBalance: 100,
 			entitlements: 100,
 		});
-		return { apiKey: key, baseUrl: variant.baseUrl };
 	}
 
 	/** One completed conversion job of a fresh account, made through the node with the service answering as-is. */

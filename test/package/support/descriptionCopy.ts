@@ -2,7 +2,14 @@
  * The node descriptions as n8n loads them, and the copy a user reads in them, for the checks of n8n's UX
  * guidelines in test/package/descriptions*.test.ts (docs/verification.md says where every point is met).
  */
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import type {
+	INode,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { EmbroideryApi } from '../../../credentials/EmbroideryApi.credentials';
 
@@ -17,6 +24,20 @@ export const action = new Embroidery().description;
 export const trigger = new EmbroideryTrigger().description;
 export const credentials = new EmbroideryApi();
 export const nodes = [action, trigger];
+
+/** The properties n8n shows for these values, in this version, in the node or in its tool variant. */
+export function shownProperties(
+	node: INodeTypeDescription,
+	values: Record<string, unknown>,
+	version: number,
+	tool = false,
+): INodeProperties[] {
+	const instance = { typeVersion: version, parameters: values } as unknown as INode;
+	const type = { ...node, name: tool ? `${node.name}Tool` : node.name };
+	return node.properties.filter((property) =>
+		NodeHelpers.displayParameter(values as never, property, instance, type),
+	);
+}
 
 /** One piece of text the user reads, with where it is and how the guidelines say it must read. */
 export interface Copy {

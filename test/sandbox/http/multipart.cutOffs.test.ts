@@ -6,7 +6,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 
-import { fixture, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
+import { newClient } from '../support/apiClient';
 import { useSandbox } from '../../support/sandboxFixture';
 import { eventually } from '../../support/realTime';
 
@@ -87,6 +88,7 @@ describe('an upload whose connection drops mid-file', () => {
 		const api = await newClient(suite.sandbox, { plan: 'free' });
 		const before = (await api.get('/usage')).body.freeUsage;
 		const boundary = 'cut-off-upload';
+		// Written by hand: the body stops mid-file under a Content-Length it never reaches, which fetch refuses.
 		const head = Buffer.from(
 			[
 				`--${boundary}`,
@@ -122,6 +124,7 @@ describe('an upload whose connection drops mid-file', () => {
 		const api = await newClient(suite.sandbox);
 		const before = (await api.get('/usage')).body.freeUsage;
 		const boundary = 'cut-off-second-file';
+		// Written by hand, as above: the second file is cut off mid-way.
 		const part = (headers: string[], body: Buffer | string) =>
 			Buffer.concat([
 				Buffer.from([`--${boundary}`, ...headers, '', ''].join('\r\n')),

@@ -4,7 +4,8 @@
  */
 import * as artwork from '../../../sandbox/digitiser/detect';
 import * as registry from '../../../sandbox/engine/registry';
-import { fixture, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
+import { newClient } from '../support/apiClient';
 import { useWorkerSandbox } from '../../support/sandboxFixture';
 
 // The detectors as this (the HTTP) thread loads them, watched; worker threads load their own copies. (The

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { Api, fixture, newClient } from '../support/apiClient';
+import { Api, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
 import { sandboxAdmin } from '../../support/sandbox';
 import { useSandbox } from '../../support/sandboxFixture';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
-import { Api, fixture, newClient } from '../support/apiClient';
+import { Api, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
 import { sandboxAdmin } from '../../support/sandbox';
 import { useSandbox } from '../../support/sandboxFixture';
 

@@ -1,4 +1,5 @@
-import { Api, fixture, isoDate, newClient } from '../support/apiClient';
+import { Api, isoDate, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
 import { sandboxAdmin } from '../../support/sandbox';
 import { useSandbox } from '../../support/sandboxFixture';
 

@@ -6,7 +6,8 @@ import { clock as nodeClock } from '../../../nodes/Embroidery/transport/clock';
 import { useOwnSandboxes } from '../../support/sandboxFixture';
 import { sandboxAdmin } from '../../support/sandbox';
 import { TestClock, useTestClock } from '../../support/testClock';
-import { fixture, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
+import { newClient } from '../support/apiClient';
 
 describe('the driven clock', () => {
 	it('ends a wait when the test advances past it, earliest first, and keeps the others', async () => {

@@ -1,4 +1,5 @@
-import { Api, fixture, newClient } from '../support/apiClient';
+import { Api, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
 import { useWorkerSandbox } from '../../support/sandboxFixture';
 
 let api: Api;

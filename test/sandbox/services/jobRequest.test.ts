@@ -9,7 +9,7 @@ import {
 	type JobRequest,
 } from '../../../sandbox/services/jobRequest';
 import { inspectSource } from '../../../sandbox/services/workers/inspection';
-import { fixture } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
 
 // The request check alone: real files on disk, no database, no HTTP, no worker thread.
 let dir: string;

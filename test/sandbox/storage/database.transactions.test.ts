@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { fixture, newClient } from '../support/apiClient';
+import { fixture } from '../../support/embroideryFiles';
+import { newClient } from '../support/apiClient';
 import { useSandbox } from '../../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });

@@ -7,8 +7,6 @@ import {
 
 import { fixture } from '../../support/embroideryFiles';
 
-export { fixture };
-
 export interface ApiResponse<T = any> {
 	status: number;
 	headers: Headers;

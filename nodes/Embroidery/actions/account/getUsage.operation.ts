@@ -1,79 +1,38 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { outputProperties, shapeOutput, simplifyProperty } from '../../helpers/simplify';
-import type { OutputView } from '../../helpers/simplify';
+import { usageShaping } from '../../helpers/simplify';
 import { UsageResponseSchema, embroideryApiRequest, routes } from '../../transport';
-import type { OperationOutput } from '../types';
-import { fromVersion3 } from '../job/fields';
+import type { OperationOption, OperationOutput, OutputShaping, ToolTexts } from '../types';
 
-/** What Simplify keeps of the account's usage, most used first: what the account can pay, and what is left. */
-const keptFields = [
-	'creditBalance',
-	'conversionCreditCost',
-	'digitisingCreditCost',
-	'previewRemaining',
-	'limited',
-	'dailyRemaining',
-	'monthlyRemaining',
-	'dailyResetsAt',
-	'monthlyResetsAt',
-	'subscriptionPlanSlug',
-];
-
-const fieldNames: Record<string, string> = {
-	creditBalance: 'Credit Balance',
-	conversionCreditCost: 'Conversion Credit Cost',
-	digitisingCreditCost: 'Digitising Credit Cost',
-	previewRemaining: 'Free Previews Left',
-	limited: 'Limited Free Processing',
-	dailyLimit: 'Daily Job Limit',
-	dailyUsed: 'Daily Jobs Used',
-	dailyRemaining: 'Daily Jobs Left',
-	dailyResetsAt: 'Daily Reset At',
-	monthlyLimit: 'Monthly Job Limit',
-	monthlyUsed: 'Monthly Jobs Used',
-	monthlyRemaining: 'Monthly Jobs Left',
-	monthlyResetsAt: 'Monthly Reset At',
-	subscriptionPlanSlug: 'Subscription Plan',
-	subscriptionRenewsAt: 'Subscription Renews At',
+export const option: OperationOption = {
+	name: 'Get Usage',
+	description: "Get the account's free previews, credits, costs and daily and monthly allowances",
+	action: 'Get account usage',
 };
 
-function pick(usage: IDataObject, fields: string[]): IDataObject {
-	return Object.fromEntries(fields.map((field) => [field, usage[field] ?? null]));
-}
+/** Nothing to fill: Simplify (and in the AI tool variant, Output) are all it has. */
+export const description: INodeProperties[] = [];
 
-const usageView: OutputView = {
-	simplify: (usage) => pick(usage, keptFields),
-	select: (usage, picked) =>
-		pick(
-			usage,
-			Object.keys(fieldNames).filter((field) => picked.includes(field)),
-		),
+export const routesCalled = ['getUsage'] as const;
+
+const beforeVersion3 =
+	'Returns what the account can still spend: credit balance, unlock entitlements, free ' +
+	'previews, daily and monthly job allowances, and the credit cost of unlocking a ' +
+	'conversion and a digitising job. Free; nothing to fill. Call it before Unlock to check ' +
+	'the account can pay.';
+
+export const toolDescription: ToolTexts = {
+	1: beforeVersion3,
+	2: beforeVersion3,
+	3:
+		'Returns what the account can still spend: credit balance, the credit cost of unlocking ' +
+		'a conversion and a digitising job, free previews left, whether processing is limited, ' +
+		'daily and monthly jobs left and when they reset, and the subscription plan. Free; ' +
+		'nothing to fill. Call it before Unlock to check the account can pay.',
 };
 
-const kept =
-	'credit balance, the credit cost of unlocking a conversion and a digitising job, free ' +
-	'previews left, whether processing is limited, daily and monthly jobs left and when they ' +
-	'reset, and the subscription plan';
-
-// Version 3: the answer has 15 fields, so Simplify (and in the AI tool variant, Output) keeps ten.
-const properties: INodeProperties[] = [
-	simplifyProperty({ show: { ...fromVersion3, '@tool': [false] } }, kept),
-	...outputProperties(
-		{ show: { ...fromVersion3, '@tool': [true] } },
-		{
-			simplified: `Ten fields: ${kept}`,
-			fields: Object.entries(fieldNames).map(([value, name]) => ({ name, value })),
-			selected: 'Only the fields chosen below',
-		},
-	),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['account'], operation: ['getUsage'] } },
-	properties,
-);
+/** Version 3: the answer has 15 fields, so Simplify (and in the AI tool variant, Output) keeps ten. */
+export const output: OutputShaping = { shaping: usageShaping, fromVersion: 3 };
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -84,11 +43,5 @@ export async function execute(
 		schema: UsageResponseSchema,
 		itemIndex,
 	});
-	const usage = { ...answer.freeUsage } as IDataObject;
-	return [
-		{
-			json:
-				this.getNode().typeVersion >= 3 ? shapeOutput(this, itemIndex, usage, usageView) : usage,
-		},
-	];
+	return [{ json: { ...answer.freeUsage } as IDataObject }];
 }

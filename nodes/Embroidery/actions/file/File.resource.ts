@@ -1,25 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import type { EmbroideryResource } from '../types';
 import * as download from './download.operation';
 
-export { download };
+export const operations = { download } satisfies EmbroideryResource['operations'];
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['file'] } },
-		options: [
-			{
-				name: 'Download',
-				value: 'download',
-				description: 'Download a file from a complete signed URL',
-				action: 'Download file',
-			},
-		],
-		default: 'download',
-	},
-	...download.description,
-];
+export const displayName = 'File';

@@ -1,12 +1,18 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { downloadToBinary } from '../../helpers/binary';
 import { isUsableLink } from '../../helpers/fileLinks';
 import { signedUrlAdvice } from '../../transport';
-import type { OperationOutput } from '../types';
+import type { OperationOption, OperationOutput, ToolTexts } from '../types';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Download',
+	description: 'Download a file from a complete signed URL',
+	action: 'Download file',
+};
+
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Signed URL',
 		name: 'url',
@@ -28,10 +34,22 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['file'], operation: ['download'] } },
-	properties,
-);
+export const routesCalled = ['signedFile'] as const;
+
+/** Each version's text names the links its Get answers with. */
+export const toolDescription: ToolTexts = {
+	1:
+		'Downloads one signed file link exactly as a job returned it (its downloadUrl or ' +
+		'previewUrl) as binary data. Free. Fill URL with the complete link.',
+	2:
+		'Downloads one signed file link exactly as a job returned it (its downloadUrl or ' +
+		'previewUrl; Get gives links only with Simplify off) as binary data. Free. Fill URL with ' +
+		'the complete link.',
+	3:
+		'Downloads one signed file link exactly as a job returned it (its outputUrl or ' +
+		'previewUrl from Get) as binary data, for a later workflow step; a model cannot read the ' +
+		'file, so give the user the link instead. Free. Fill URL with the complete link.',
+};
 
 export async function execute(
 	this: IExecuteFunctions,

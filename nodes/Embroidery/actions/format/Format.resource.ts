@@ -1,25 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import type { EmbroideryResource } from '../types';
 import * as getMany from './getMany.operation';
 
-export { getMany };
+export const operations = { getMany } satisfies EmbroideryResource['operations'];
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['format'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description: 'List the embroidery formats and the artwork types the service accepts',
-				action: 'Get many formats',
-			},
-		],
-		default: 'getMany',
-	},
-	...getMany.description,
-];
+export const displayName = 'Format';

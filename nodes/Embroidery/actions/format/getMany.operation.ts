@@ -1,10 +1,16 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FormatsResponseSchema, embroideryApiRequest, routes } from '../../transport';
-import type { OperationOutput } from '../types';
+import { sameForEveryVersion } from '../types';
+import type { OperationOption, OperationOutput } from '../types';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'List the embroidery formats and the artwork types the service accepts',
+	action: 'Get many formats',
+};
+
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -49,9 +55,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['format'], operation: ['getMany'] } },
-	properties,
+export const routesCalled = ['listFormats'] as const;
+
+export const toolDescription = sameForEveryVersion(
+	'Lists the embroidery machine formats the service can read and write, with ' +
+		'compatibility warnings, and the artwork file types digitising accepts. Free; nothing to fill.',
 );
 
 export async function execute(

@@ -1,6 +1,8 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { jobShaping } from '../../helpers/simplify';
+import { sameForEveryVersion } from '../types';
 import { describeSources, binaryPropertyNames } from '../../helpers/binary';
 import type { BatchingMode } from '../../helpers/jobCreation/batching';
 import { createJobs } from '../../helpers/jobCreation/createJobs';
@@ -17,14 +19,22 @@ import {
 } from '../../helpers/jobCreation/checks';
 import { earlierTryAdvice } from '../../transport';
 import type { Workflow } from '../../transport';
-import type { ItemResults } from '../types';
+import type { ItemResults, OperationOption, OutputShaping } from '../types';
 import {
 	completionFields,
 	deliverJobsWhenDone,
 	runCompletionOptions,
 } from '../../helpers/deliverWhenDone';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Upload files to convert or digitise, one job per file; each job counts against the ' +
+		"account's processing allowance",
+	action: 'Create jobs',
+};
+
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Workflow',
 		name: 'workflow',
@@ -173,10 +183,34 @@ Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/cod
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['create'] } },
-	properties,
+/** Usage explains a refused batch; waiting lists and gets jobs, unlocks them and downloads their files. */
+export const routesCalled = [
+	'createJobs',
+	'getUsage',
+	'listJobs',
+	'getJob',
+	'unlockJob',
+	'signedFile',
+] as const;
+
+export const toolDescription = sameForEveryVersion(
+	`Starts an embroidery job from one file and returns the job's id and workflow (keep both). ` +
+		`Workflow "conversion" turns an embroidery machine file (PES, DST, JEF, EXP, VP3, ...) into ` +
+		`the Output Format; "digitising" turns artwork (JPG, PNG, SVG or WebP) into stitches and also ` +
+		`needs Width in millimetres (10-300) and Colour Count (1-24). Output Format is a writable ` +
+		`format key such as "dst" or "pes". Source URL is a public http(s) link to the file (at most ` +
+		`50 MB for conversion, 20 MB for artwork). Cost: each job counts against the account's daily ` +
+		`and monthly job allowance (a free account also uses a free preview); no credits are spent ` +
+		`until Unlock. With Wait for Completion the answer is the finished job (status, metrics, ` +
+		`warnings); its machine file stays locked until Unlock.`,
 );
+
+/** Waiting, it puts out whole jobs, shaped like Get's from version 3. */
+export const output: OutputShaping = {
+	shaping: jobShaping,
+	fromVersion: 3,
+	when: { waitForCompletion: [true] },
+};
 
 function check(
 	context: IExecuteFunctions,

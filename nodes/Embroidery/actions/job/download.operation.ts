@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { sameStoredName, sentSourceOfItem, sourceMismatchError } from '../../helpers/sourcePairing';
@@ -7,10 +7,18 @@ import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob } from '../../helpers/fetchJob';
 import { snapshotToJson } from '../../helpers/knownJob';
-import type { OperationOutput } from '../types';
-import { jobLocatorFields, jobRefFields } from './fields';
+import { textForEachVersion } from '../types';
+import type { OperationOption, OperationOutput } from '../types';
+import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Download',
+	description:
+		"Download a job's output files, preview or source as binary data; machine files need an unlocked job",
+	action: 'Download job files',
+};
+
+export const description: INodeProperties[] = [
 	...jobRefFields,
 	...jobLocatorFields(),
 	{
@@ -71,9 +79,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['download'] } },
-	properties,
+/** Finding a job's workflow may list the recent jobs; refused links are fetched again with the job. */
+export const routesCalled = ['listJobs', 'getJob', 'signedFile'] as const;
+
+export const toolDescription = textForEachVersion(
+	(version) =>
+		"Downloads a job's files as binary data: the stitch preview (watermarked while locked), the " +
+		`source, or the machine files (only after Unlock). Free. ${jobFieldsToFill(version)}`,
 );
 
 export async function execute(

@@ -1,17 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../helpers/jobLocator';
-import {
-	outputProperties,
-	simplifyProperty,
-	simplifyPropertyAsVersion2,
-} from '../../helpers/simplify';
+import type { NodeVersion } from '../types';
 
-/** Shown from node version 2 on: the job picker, the optional workflow, Simplify. */
+/** Shown from node version 2 on: the job picker, the optional workflow. */
 export const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
 export const version1Only = { '@version': [1] };
-/** Version 3: Simplify's ten fields, and Output in the AI tool variant. */
-export const fromVersion3 = { '@version': [{ _cnd: { gte: 3 } }] };
 
 /** Version 1: Job ID and Workflow, kept side by side because the workflow selects the job's routes. */
 export const jobRefFields: INodeProperties[] = [
@@ -136,15 +130,29 @@ export function jobLocatorFields(several = false): INodeProperties[] {
 }
 
 /**
- * Simplify, on by default from version 2 (version 2 keeps the fields it shipped with); from version 3 the AI
- * tool variant has Output instead (Simplified, Raw or Selected Fields).
+ * What a model is told to fill to name the job (or jobs): version 1 has Job ID and Workflow side by side, both
+ * required; from version 2 a Job (or Jobs) field and a Workflow the node can detect.
  */
-export const simplifyFieldsFromVersion3: INodeProperties[] = [
-	simplifyProperty({ show: { ...fromVersion3, '@tool': [false] } }),
-	...outputProperties({ show: { ...fromVersion3, '@tool': [true] } }),
-];
+export function jobFieldsToFill(version: NodeVersion, jobField: 'Job' | 'Jobs' = 'Job'): string {
+	if (version === 1)
+		return (
+			'Fill Job ID (the 26-character id) and Workflow ("conversion" or "digitising") from the job ' +
+			'as Create or Get Many returned it.'
+		);
+	const what =
+		jobField === 'Jobs'
+			? 'one or more 26-character job ids, separated by commas,'
+			: 'the 26-character job id';
+	return (
+		`Fill ${jobField} with ${what} as Create or Get Many returned it. Workflow is optional: ` +
+		`"conversion" or "digitising" when known, otherwise "detect" and the node finds it (one or ` +
+		`two extra requests).`
+	);
+}
 
-export const simplifyFields: INodeProperties[] = [
-	simplifyPropertyAsVersion2({ show: { '@version': [2] } }),
-	...simplifyFieldsFromVersion3,
-];
+/** What version 3's Get and Get Many answer with by default (Output: Simplified): a model cannot read binary data. */
+export const version3JobAnswer =
+	'Answers with id, workflow, status, downloadsUnlocked, outputUrl (signed link to the ' +
+	'machine file, null until Unlock), previewUrl (signed link to the preview image, watermarked ' +
+	'until Unlock), warnings, failureCode, failureReason and attemptCount. Give the user the ' +
+	'links: they expire, so run Get again for fresh ones.';

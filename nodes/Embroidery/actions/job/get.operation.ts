@@ -1,17 +1,37 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { jobShaping } from '../../helpers/simplify';
 import { locateJob, notFoundAnywhere, singleJobRef } from '../../helpers/jobLocator';
 import { fetchJob } from '../../helpers/fetchJob';
 import { jobToJson } from '../../helpers/knownJob';
-import { shapeJobItem } from '../../helpers/simplify';
-import type { OperationOutput } from '../types';
-import { jobLocatorFields, jobRefFields, simplifyFields } from './fields';
+import type { OperationOption, OperationOutput, OutputShaping, ToolTexts } from '../types';
+import { jobFieldsToFill, jobLocatorFields, jobRefFields, version3JobAnswer } from './fields';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['get'] } },
-	[...jobRefFields, ...jobLocatorFields(), ...simplifyFields],
-);
+export const option: OperationOption = {
+	name: 'Get',
+	description: "Get a job's status and details",
+	action: 'Get job',
+};
+
+export const description = [...jobRefFields, ...jobLocatorFields()];
+
+/** Finding a job's workflow may list the recent jobs. */
+export const routesCalled = ['getJob', 'listJobs'] as const;
+
+const answer =
+	'Returns one job: status (queued, processing, completed or failed), failureCode and ' +
+	'failureReason, metrics (stitches, colours, size in mm), warnings, whether its machine files ' +
+	'are unlocked, and';
+
+export const toolDescription: ToolTexts = {
+	1: `${answer} signed file links. Free. ${jobFieldsToFill(1)}`,
+	2:
+		`${answer} its file names and sizes. Signed file links and the raw job only when Simplify ` +
+		`is off. Free. ${jobFieldsToFill(2)}`,
+	3: `Returns one job. ${version3JobAnswer} Free. ${jobFieldsToFill(3)}`,
+};
+
+export const output: OutputShaping = { shaping: jobShaping, fromVersion: 2 };
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -28,5 +48,5 @@ export async function execute(
 	} catch (error) {
 		throw notFoundAnywhere(this, error, located, itemIndex);
 	}
-	return [{ json: shapeJobItem(this, itemIndex, jobToJson(job, located.workflow)) }];
+	return [{ json: jobToJson(job, located.workflow) }];
 }

@@ -1,9 +1,8 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { jobShaping } from '../../helpers/simplify';
 import { unusableListedLinks } from '../../helpers/fileLinks';
 import { listItemToJson } from '../../helpers/knownJob';
-import { shapeJobItem } from '../../helpers/simplify';
 import {
 	JobsListResponseSchema,
 	embroideryApiRequest,
@@ -12,10 +11,16 @@ import {
 	routes,
 } from '../../transport';
 import type { LeftOutEntry } from '../../transport';
-import type { OperationOutput } from '../types';
-import { simplifyFields } from './fields';
+import type { OperationOption, OperationOutput, OutputShaping, ToolTexts } from '../types';
+import { version3JobAnswer } from './fields';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: `List the ${jobsListingSize} most recent jobs`,
+	action: 'Get many jobs',
+};
+
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -66,13 +71,26 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...simplifyFields,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['getMany'] } },
-	properties,
-);
+export const routesCalled = ['listJobs'] as const;
+
+const listing =
+	`Lists the account's most recent jobs (at most ${jobsListingSize}), newest first, with id, ` +
+	`workflow, status and metrics. Free. Optional filters: status and workflow.`;
+
+export const toolDescription: ToolTexts = {
+	1: listing,
+	2: listing,
+	3:
+		`Lists the account's most recent jobs (at most ${jobsListingSize}), newest ` +
+		`first. ${version3JobAnswer} Free. Optional filters: status and workflow.`,
+};
+
+export const output: OutputShaping = { shaping: jobShaping, fromVersion: 2 };
+
+/** A listing's locked and failed jobs are no news about this run; its items still carry their warnings. */
+export const hintsOnJobs = false;
 
 /** The entries the listing left out, in words: where each was, its id when it had one, what was wrong. */
 function listedOut(entries: LeftOutEntry[]): string {
@@ -120,6 +138,6 @@ export async function execute(
 			// So are fields of another type than the spec's: left out of the job, named here.
 			const unread = listing.unreadFields[job.id];
 			if (unread) json.fieldErrors = unread;
-			return { json: shapeJobItem(this, itemIndex, json) };
+			return { json };
 		});
 }

@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { earlierRetriesOf, refusedBeforeActing } from '../../helpers/earlierTries';
@@ -12,13 +12,26 @@ import {
 	routes,
 } from '../../transport';
 import type { JobRef } from '../../transport';
-import type { OperationOutput } from '../types';
-import { jobLocatorFields, jobRefFields } from './fields';
+import { textForEachVersion } from '../types';
+import type { OperationOption, OperationOutput } from '../types';
+import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from '../../helpers/jobStateOnConflict';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['retry'] } },
-	[...jobRefFields, ...jobLocatorFields()],
+export const option: OperationOption = {
+	name: 'Retry',
+	description: 'Queue a failed job again',
+	action: 'Retry job',
+};
+
+export const description = [...jobRefFields, ...jobLocatorFields()];
+
+/** Finding a job's workflow may list the recent jobs; a refusal is explained with the job's current state. */
+export const routesCalled = ['listJobs', 'getJob', 'retryJob'] as const;
+
+export const toolDescription = textForEachVersion(
+	(version) =>
+		'Queues a failed job again, for example after engine_error, while its source is kept (24 ' +
+		`hours). Free. ${jobFieldsToFill(version)}`,
 );
 
 /** An earlier try of this execution sent the retry and lost its answer: a second one could run (and count) again. */

@@ -1,14 +1,22 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { jobShaping } from '../../helpers/simplify';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { jobToJson } from '../../helpers/knownJob';
 import { unlockJob } from '../../helpers/unlocking';
-import type { OperationOutput } from '../types';
-import { jobLocatorFields, jobRefFields } from './fields';
+import { textForEachVersion } from '../types';
+import type { OperationOption, OperationOutput, OutputShaping } from '../types';
+import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
 import { withCurrentState } from '../../helpers/jobStateOnConflict';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Unlock',
+	description:
+		"Unlock a completed job's machine files: spends a subscription entitlement or credits",
+	action: 'Unlock job',
+};
+
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'Unlocking spends a subscription entitlement or processing credits from the account ' +
@@ -21,10 +29,19 @@ const properties: INodeProperties[] = [
 	...jobLocatorFields(),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['unlock'] } },
-	properties,
+/** Finding a job's workflow may list the recent jobs; the job is inspected before it is unlocked. */
+export const routesCalled = ['listJobs', 'getJob', 'unlockJob'] as const;
+
+export const toolDescription = textForEachVersion(
+	(version) =>
+		"Unlocks a completed job's machine files so they can be downloaded. COSTS MONEY: spends one " +
+		'subscription entitlement or, without one, processing credits (Get Usage tells ' +
+		'conversionCreditCost and digitisingCreditCost); it fails with 422 when the account cannot ' +
+		'pay and never buys credits. Call it only when the user wants the machine file. ' +
+		jobFieldsToFill(version),
 );
+
+export const output: OutputShaping = { shaping: jobShaping, fromVersion: 3 };
 
 export async function execute(
 	this: IExecuteFunctions,

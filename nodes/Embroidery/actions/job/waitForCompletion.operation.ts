@@ -1,18 +1,24 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { jobShaping } from '../../helpers/simplify';
 import { sentSourceOfItem } from '../../helpers/sourcePairing';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
-import type { ItemResults } from '../types';
+import type { ItemResults, OperationOption, OutputShaping, ToolTexts } from '../types';
 import {
 	completionFields,
 	deliverJobsWhenDone,
 	runCompletionOptions,
 } from '../../helpers/deliverWhenDone';
-import { jobLocatorFields, jobRefFields } from './fields';
+import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Wait for Completion',
+	description: 'Wait until jobs are completed or failed',
+	action: 'Wait for jobs to complete',
+};
+
+export const description: INodeProperties[] = [
 	{
 		...jobRefFields[0],
 		description:
@@ -30,10 +36,18 @@ const properties: INodeProperties[] = [
 		}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['waitForCompletion'] } },
-	properties,
-);
+/** Finding a job's workflow may list the recent jobs; waiting lists and gets them, unlocks and downloads. */
+export const routesCalled = ['listJobs', 'getJob', 'unlockJob', 'signedFile'] as const;
+
+const waits = 'Waits until jobs are completed or failed and returns each of them. Free.';
+
+export const toolDescription: ToolTexts = {
+	1: `${waits} ${jobFieldsToFill(1)} Several ids may be given, separated by commas.`,
+	2: `${waits} ${jobFieldsToFill(2, 'Jobs')}`,
+	3: `${waits} ${jobFieldsToFill(3, 'Jobs')}`,
+};
+
+export const output: OutputShaping = { shaping: jobShaping, fromVersion: 3 };
 
 /** The jobs an item names; from version 2 on, with each job's workflow found when the fields leave it open. */
 async function jobsOfItem(context: IExecuteFunctions, itemIndex: number): Promise<JobRef[]> {

@@ -12,9 +12,14 @@ import {
 } from '../../../../nodes/Embroidery/helpers/earlierTries';
 import { defaultRetryPolicy, useClock, wallClock } from '../../../../nodes/Embroidery/transport';
 import { createAndWait, createConversion } from '../../../support/jobParameters';
-import { runNode } from '../../../support/n8n';
-import type { ApiCredentials, InputItem } from '../../../support/n8n';
-import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
+import { runNode } from '../../../support/nodeRun';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
+import type { InputItem } from '../../../support/nodeRun';
+import {
+	newCredentials,
+	useWorkerSandbox,
+	useVariantService,
+} from '../../../support/sandboxFixture';
 import type { Behaviour } from '../../../support/variantService';
 import { embroideryItem } from '../../support/sandboxRun';
 
@@ -27,13 +32,13 @@ const variant = useVariantService(sandbox);
 const retryOnFail = { maxTries: 3, waitBetweenTries: 1000 };
 
 async function account(): Promise<{ creds: ApiCredentials; creditBalance: () => Promise<number> }> {
-	const { accountId, key } = await admin.createAccountWithKey({
+	const creds = await newCredentials(admin, variant.baseUrl, {
 		plan: 'credits',
 		creditBalance: 100,
 	});
 	return {
-		creds: { apiKey: key, baseUrl: variant.baseUrl },
-		creditBalance: async () => Number((await admin.usage(accountId)).creditBalance),
+		creds,
+		creditBalance: async () => Number((await admin.usage(creds.accountId)).creditBalance),
 	};
 }
 

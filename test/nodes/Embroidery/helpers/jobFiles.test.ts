@@ -6,7 +6,8 @@
  */
 import { fileLinksOf, openFileLink } from '../../../../nodes/Embroidery/helpers/fileLinks';
 import type { Job, JobListItem } from '../../../../nodes/Embroidery/transport';
-import { binaryBuffer, runNode } from '../../../support/n8n';
+import { binaryBuffer } from '../../../support/binaryData';
+import { runNode } from '../../../support/nodeRun';
 import { detailedJob, freeUsage, jobIds, listItem } from '../../support/fakeJobs';
 import { startOtherOrigin } from '../../../support/variantService';
 import { apiKey, download, waitFor } from '../../support/scriptedRuns';

@@ -1,6 +1,6 @@
 /** Warnings reach the user: a completed job's warnings on its item and as execution hints (helpers/jobHints). */
 import { jobHints } from '../../../../nodes/Embroidery/helpers/jobHints';
-import { runNode } from '../../../support/n8n';
+import { runNode } from '../../../support/nodeRun';
 import { itemsOf } from '../../support/sandboxRun';
 import { createAndWaitOnly, stars, useVariantSuite } from '../../support/variantSuite';
 

@@ -4,8 +4,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../../support/n8n';
-import type { InputItem } from '../../../support/n8n';
+import { runNode } from '../../../support/nodeRun';
+import type { InputItem } from '../../../support/nodeRun';
 import { detailedJob, freeUsage, jobIds, listItem } from '../../support/fakeJobs';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import type { Handler } from '../../support/scriptedServer';

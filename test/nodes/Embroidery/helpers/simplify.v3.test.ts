@@ -5,9 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { packageName, registerNodeType } from '../../../support/n8n';
-import type { ApiCredentials } from '../../../support/n8n';
-import { embroideryItem, itemsOf, run, useWorkerSandbox } from '../../support/sandboxRun';
+import { packageName, registerNodeType } from '../../../support/nodeTypes';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
+import { embroideryItem, itemsOf, run } from '../../support/sandboxRun';
+import { useWorkerSandbox } from '../../../support/sandboxFixture';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.
 type EmbroideryNodeModule = typeof import('../../../../nodes/Embroidery/Embroidery.node');

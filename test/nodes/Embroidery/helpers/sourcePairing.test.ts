@@ -11,10 +11,15 @@ import {
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { createAndWait, createConversion } from '../../../support/jobParameters';
-import { runNode } from '../../../support/n8n';
-import type { ApiCredentials } from '../../../support/n8n';
-import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
-import { embroideryItem, fixture, itemsOf } from '../../support/sandboxRun';
+import { runNode } from '../../../support/nodeRun';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
+import {
+	newCredentials,
+	useWorkerSandbox,
+	useVariantService,
+} from '../../../support/sandboxFixture';
+import { embroideryItem, itemsOf } from '../../support/sandboxRun';
+import { fixture } from '../../../support/embroideryFiles';
 
 jest.setTimeout(120_000);
 
@@ -120,8 +125,7 @@ describe('Create with Wait and Combine Items, against a service that answers the
 	const variant = useVariantService(sandbox);
 
 	async function credentials(): Promise<ApiCredentials> {
-		const { key } = await admin.createAccountWithKey({ plan: 'credits', creditBalance: 100 });
-		return { apiKey: key, baseUrl: variant.baseUrl };
+		return await newCredentials(admin, variant.baseUrl, { plan: 'credits', creditBalance: 100 });
 	}
 
 	/** The account's jobs by source name, read from the sandbox directly. */

@@ -5,7 +5,8 @@
  * end as soon as the execution is stopped, not when its sleep would have run out.
  */
 import { waitForJobs } from '../../../../nodes/Embroidery/helpers/waiting';
-import { registerNodeType, runNode, testNodeType } from '../../../support/n8n';
+import { registerNodeType, testNodeType } from '../../../support/nodeTypes';
+import { runNode } from '../../../support/nodeRun';
 import { freeUsage, jobIds, listItem } from '../../support/fakeJobs';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 

@@ -7,7 +7,7 @@
 import { defaultPollSchedule } from '../../../../nodes/Embroidery/helpers/waiting';
 import { clock, useClock, wallClock } from '../../../../nodes/Embroidery/transport';
 import type { Clock } from '../../../../nodes/Embroidery/transport';
-import { runNode } from '../../../support/n8n';
+import { runNode } from '../../../support/nodeRun';
 import { detailedJob, freeUsage, listItem } from '../../support/fakeJobs';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 

@@ -18,8 +18,9 @@ import type { FailedRequest } from '../../../../nodes/Embroidery/transport/error
 import { explain } from '../../../../nodes/Embroidery/transport/explanations';
 import { unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/nextSteps';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
-import type { ApiCredentials } from '../../../support/n8n';
-import { embroideryItem, run, useWorkerSandbox } from '../../support/sandboxRun';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
+import { embroideryItem, run } from '../../support/sandboxRun';
+import { useWorkerSandbox } from '../../../support/sandboxFixture';
 import { bannedWords, namesNextStep, operationPath } from '../../support/wording';
 
 type EmbroideryNodeModule = typeof import('../../../../nodes/Embroidery/Embroidery.node');

@@ -10,22 +10,16 @@ import {
 	routes,
 } from '../../../../nodes/Embroidery/transport';
 import { defaultPacing } from '../../../../nodes/Embroidery/transport/pacing';
-import { withinNodeExecution } from '../../../support/n8n';
+import { withinNodeExecution } from '../../../support/nodeRun';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
+import {
+	limitedUsage as usage,
+	queuedJob as job,
+	secretApiKey as apiKey,
+} from '../../support/fakeJobs';
 
 jest.setTimeout(60_000);
 
-const apiKey = 'emb_live_SECRET-key-1234567890';
-const usage = {
-	freeUsage: {
-		limited: true,
-		previewRemaining: 3,
-		creditBalance: 5,
-		digitisingCreditCost: 2,
-		conversionCreditCost: 1,
-	},
-};
-const job = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion', status: 'queued' };
 const uploadBytes = 256 * 1024;
 
 function upload(): FormData {

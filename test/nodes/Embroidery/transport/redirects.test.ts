@@ -3,7 +3,8 @@
  * names a download takes from Content-Disposition. Against spec-valid variants of the service (support/variantSuite).
  */
 import { safeFileName } from '../../../../nodes/Embroidery/transport';
-import { binaryBuffer, runNode } from '../../../support/n8n';
+import { binaryBuffer } from '../../../support/binaryData';
+import { runNode } from '../../../support/nodeRun';
 import { createConversion } from '../../../support/jobParameters';
 import { startOtherOrigin } from '../../../support/variantService';
 import { itemsOf } from '../../support/sandboxRun';

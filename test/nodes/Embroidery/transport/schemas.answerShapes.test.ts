@@ -4,7 +4,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { binaryBuffer, runNode } from '../../../support/n8n';
+import { binaryBuffer } from '../../../support/binaryData';
+import { runNode } from '../../../support/nodeRun';
 import { itemsOf } from '../../support/sandboxRun';
 import { createAndWaitOnly, stars, useVariantSuite } from '../../support/variantSuite';
 

@@ -11,16 +11,16 @@ import {
 	routes,
 } from '../../../../nodes/Embroidery/transport';
 import type { RetryPolicy } from '../../../../nodes/Embroidery/transport/retryPolicy';
-import {
-	caughtApiError,
-	registerNodeType,
-	runNode,
-	testNodeType,
-	withinNodeExecution,
-} from '../../../support/n8n';
+import { caughtApiError, runNode, withinNodeExecution } from '../../../support/nodeRun';
+import { registerNodeType, testNodeType } from '../../../support/nodeTypes';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import { listenOnLoopback } from '../../../support/loopback';
 import { TestClock, useTestClock } from '../../../support/testClock';
+import {
+	limitedUsage as usage,
+	queuedJob as job,
+	secretApiKey as apiKey,
+} from '../../support/fakeJobs';
 
 // Refusals the service acted on in no way (429, an upload cut off before it was read) are repeated within a
 // time budget, not a count; everything here runs over real HTTP through n8n-core's own request helpers.
@@ -31,17 +31,6 @@ jest.setTimeout(120_000);
 // key's pause and the two workers against a strict window keep real time on purpose.
 const clock = new TestClock();
 
-const apiKey = 'emb_live_SECRET-key-1234567890';
-const usage = {
-	freeUsage: {
-		limited: true,
-		previewRemaining: 3,
-		creditBalance: 5,
-		digitisingCreditCost: 2,
-		conversionCreditCost: 1,
-	},
-};
-const job = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion', status: 'queued' };
 const accepted = { message: 'Accepted', job, jobs: [job] };
 /** Short waits so a storm of many refusals fits in a test; the budget is what bounds it. */
 const quickPolicy: RetryPolicy = {

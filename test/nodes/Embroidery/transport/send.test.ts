@@ -7,20 +7,11 @@ import {
 	downloadSignedFile,
 	routes,
 } from '../../../../nodes/Embroidery/transport';
-import { withinNodeExecution, caughtApiError } from '../../../support/n8n';
+import { withinNodeExecution, caughtApiError } from '../../../support/nodeRun';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import type { Handler } from '../../support/scriptedServer';
+import { limitedUsage as usage, secretApiKey as apiKey } from '../../support/fakeJobs';
 
-const apiKey = 'emb_live_SECRET-key-1234567890';
-const usage = {
-	freeUsage: {
-		limited: true,
-		previewRemaining: 3,
-		creditBalance: 5,
-		digitisingCreditCost: 2,
-		conversionCreditCost: 1,
-	},
-};
 const formats = {
 	data: [{ format: 'dst', label: 'Tajima', readable: true, writable: true, warning: null }],
 	artworkInputs: ['png'],

@@ -11,7 +11,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { treatLoopbackAsPublic, useResolver } from '../../../../nodes/Embroidery/transport';
 import { listenOnLoopback, type Loopback } from '../../../support/loopback';
 import { createFromUrl } from '../../../support/jobParameters';
-import { fixture, itemsOf, run, useWorkerSandbox } from '../../support/sandboxRun';
+import { fixture } from '../../../support/embroideryFiles';
+import { itemsOf, run } from '../../support/sandboxRun';
+import { useWorkerSandbox } from '../../../support/sandboxFixture';
 
 const env = useWorkerSandbox();
 

@@ -8,8 +8,9 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { defaultRetryPolicy, timeLimits } from '../../../../nodes/Embroidery/transport';
 import { downloadFiles } from '../../../support/jobParameters';
-import { binaryBuffer, runNode } from '../../../support/n8n';
-import type { ApiCredentials } from '../../../support/n8n';
+import { binaryBuffer } from '../../../support/binaryData';
+import { runNode } from '../../../support/nodeRun';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
 import { eventually } from '../../../support/realTime';
 import { useRealTime } from '../../../support/testClock';
 import { detailedJob, freeUsage, jobIds, listItem } from '../../support/fakeJobs';

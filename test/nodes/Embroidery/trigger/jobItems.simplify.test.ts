@@ -1,6 +1,6 @@
 /** The Embroidery Trigger's Simplify (version 1.1) through n8n-core's real PollContext against the sandbox. */
 import { useWorkerSandbox } from '../../../support/sandboxFixture';
-import { ActiveTriggerHarness, testTriggerManually } from '../../../support/n8n-poll';
+import { ActiveTriggerHarness, testTriggerManually } from '../../../support/triggerRun';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 
 jest.setTimeout(120_000);

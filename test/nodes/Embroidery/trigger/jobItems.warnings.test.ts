@@ -5,11 +5,8 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import {
-	ActiveTriggerHarness,
-	binaryBuffer,
-	collectLoggedWarnings,
-} from '../../../support/n8n-poll';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
+import { binaryBuffer } from '../../../support/binaryData';
 import { useSandbox, useVariantService } from '../../../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import type { Account } from './support/sandboxJobs';

@@ -1,6 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { ActiveTriggerHarness, binaryBuffer } from '../../../support/n8n-poll';
+import { ActiveTriggerHarness } from '../../../support/triggerRun';
+import { binaryBuffer } from '../../../support/binaryData';
 import { useSandbox } from '../../../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import { TestClock, useTestClock } from '../../../support/testClock';

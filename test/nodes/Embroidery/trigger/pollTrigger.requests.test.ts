@@ -1,10 +1,8 @@
-import { createServer, request as forward } from 'node:http';
-
-import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/n8n-poll';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
 import { useSandbox } from '../../../support/sandboxFixture';
 import { FOLLOW_UPS_PER_POLL } from '../../../../nodes/Embroidery/trigger/pollLimits';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
-import { forwardBody, listenOnLoopback } from '../../../support/loopback';
+import { startVariantService, type VariantService } from '../../../support/variantService';
 import { TestClock, useTestClock } from '../../../support/testClock';
 
 jest.setTimeout(180_000);
@@ -16,65 +14,32 @@ const { sandbox, admin } = useSandbox({ time: clock });
 useTestClock(clock, { busy: () => !sandbox.atRest() });
 
 /**
- * A pass-through proxy in front of the sandbox that records each request as "GET /jobs" or "GET
- * /jobs/{workflow}/{id}".
+ * What reached the proxy since the last look, one line a request: "GET /jobs", "GET /jobs/{workflow}/{id}", or
+ * "429 GET /jobs" for one the proxy answered itself.
  */
-async function countingProxy(origin: string) {
-	const requests: string[] = [];
-	const refusals: string[] = [];
-	let broken: RegExp | undefined;
-	const server = createServer((incoming, outgoing) => {
-		const path = (incoming.url ?? '')
-			.split('?')[0]
-			.replace('/api/v1', '')
-			.replace(/\/[0-9A-HJKMNP-TV-Z]{26}/g, '/{id}');
-		const line = `${incoming.method} ${path}`;
-		if (refusals.includes(line)) {
-			refusals.splice(refusals.indexOf(line), 1);
-			requests.push(`429 ${line}`);
-			incoming.resume();
-			outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
-			outgoing.end(JSON.stringify({ message: 'Too Many Attempts.' }));
-			return;
-		}
-		if (broken?.test(incoming.url ?? '')) {
-			requests.push(`500 ${line}`);
-			incoming.resume();
-			outgoing.writeHead(500, { 'content-type': 'application/json' });
-			outgoing.end(JSON.stringify({ message: 'Server Error' }));
-			return;
-		}
-		requests.push(line);
-		const upstream = forward(
-			`${origin}${incoming.url}`,
-			{ method: incoming.method, headers: incoming.headers },
-			(answer) => {
-				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(outgoing);
-			},
+function seenSinceLastLook(proxy: VariantService): string[] {
+	return proxy
+		.take()
+		.map((request) =>
+			request.handling === 'passed' ? request.route : `${request.status} ${request.route}`,
 		);
-		forwardBody(incoming, upstream);
+}
+
+/**
+ * Answers the next request of each route ("GET /jobs") with 429 and Retry-After: 1, as the service does over
+ * its rate limit.
+ */
+function refuseOnce(proxy: VariantService, ...routes: string[]): void {
+	proxy.on((request) => {
+		const index = routes.indexOf(request.route);
+		if (index === -1) return undefined;
+		routes.splice(index, 1);
+		return {
+			status: 429,
+			headers: { 'retry-after': '1' },
+			body: { message: 'Too Many Attempts.' },
+		};
 	});
-	const { baseUrl, close } = await listenOnLoopback(server);
-	return {
-		baseUrl,
-		/**
-		 * Answers the next request of each line ("GET /jobs") with 429 and Retry-After: 1, as the
-		 * service does over its rate limit.
-		 */
-		refuseOnce(...lines: string[]): void {
-			refusals.push(...lines);
-		},
-		/** Answers every request whose URL matches with 500, as a file the service cannot serve. */
-		breakUrls(pattern: RegExp): void {
-			broken = pattern;
-		},
-		/** The requests since the last call. */
-		take(): string[] {
-			return requests.splice(0);
-		},
-		close,
-	};
 }
 
 describe('Embroidery Trigger request budget', () => {
@@ -82,7 +47,7 @@ describe('Embroidery Trigger request budget', () => {
 		'spends one listing request per poll with 50 jobs in flight, plus one request per followed ' +
 			'or failed job',
 		async () => {
-			const proxy = await countingProxy(sandbox.origin);
+			const proxy = await startVariantService(sandbox.origin);
 			try {
 				const account = await newAccount(admin, sandbox);
 				await admin.setFaults({ processingPaused: true });
@@ -92,14 +57,14 @@ describe('Embroidery Trigger request budget', () => {
 					credentials: { ...account.credentials, baseUrl: proxy.baseUrl },
 				});
 				await trigger.activate();
-				expect(proxy.take()).toEqual(['GET /jobs']);
+				expect(seenSinceLastLook(proxy)).toEqual(['GET /jobs']);
 				for (let poll = 0; poll < 3; poll++) expect(await trigger.poll()).toBeNull();
-				expect(proxy.take()).toEqual(['GET /jobs', 'GET /jobs', 'GET /jobs']);
+				expect(seenSinceLastLook(proxy)).toEqual(['GET /jobs', 'GET /jobs', 'GET /jobs']);
 
 				// Five newer jobs push five unfinished ones out of the listing: each is followed on its own.
 				const newer = await convert(account, 5);
 				expect(await trigger.poll()).toBeNull();
-				const pushedOut = proxy.take();
+				const pushedOut = seenSinceLastLook(proxy);
 				expect(pushedOut).toEqual(['GET /jobs', ...Array(5).fill('GET /jobs/conversion/{id}')]);
 
 				await admin.setFaults({ processingPaused: false, engineFailureRate: 0.5 });
@@ -109,13 +74,13 @@ describe('Embroidery Trigger request budget', () => {
 				const items = (await trigger.poll()) ?? [];
 				expect(items.map((item) => item.json.id).sort()).toEqual([...all].sort());
 				const failedInListing = all.slice(5).filter((id) => statuses.get(id) === 'failed').length;
-				const requests = proxy.take();
+				const requests = seenSinceLastLook(proxy);
 				expect(requests.filter((request) => request === 'GET /jobs')).toHaveLength(1);
 				// Follow-ups for the 5 jobs outside the listing (their answer is the full job), one GET per failure in it.
 				expect(requests).toHaveLength(1 + Math.min(5, FOLLOW_UPS_PER_POLL) + failedInListing);
 				expect(failedInListing).toBeGreaterThan(0);
 				expect(await trigger.poll()).toBeNull();
-				expect(proxy.take()).toEqual(['GET /jobs']);
+				expect(seenSinceLastLook(proxy)).toEqual(['GET /jobs']);
 			} finally {
 				await admin.clearFaults();
 				await proxy.close();
@@ -127,7 +92,7 @@ describe('Embroidery Trigger request budget', () => {
 		'waits out a 429 on the listing and on a per-job request within the poll, through the ' +
 			'shared transport (real time)',
 		async () => {
-			const proxy = await countingProxy(sandbox.origin);
+			const proxy = await startVariantService(sandbox.origin);
 			const resume = clock.pause();
 			try {
 				const account = await newAccount(admin, sandbox);
@@ -140,14 +105,14 @@ describe('Embroidery Trigger request budget', () => {
 				const [id] = await convert(account, 1);
 				await waitUntilEnded(account, [id]);
 				await admin.clearFaults();
-				proxy.take();
-				proxy.refuseOnce('GET /jobs', 'GET /jobs/conversion/{id}');
+				seenSinceLastLook(proxy);
+				refuseOnce(proxy, 'GET /jobs', 'GET /jobs/conversion/{id}');
 				const { value, warnings } = await collectLoggedWarnings(async () => await trigger.poll());
 				expect((value ?? []).map((item) => [item.json.id, item.json.status])).toEqual([
 					[id, 'failed'],
 				]);
 				expect(typeof value![0].json.failureCode).toBe('string');
-				expect(proxy.take()).toEqual([
+				expect(seenSinceLastLook(proxy)).toEqual([
 					'429 GET /jobs',
 					'GET /jobs',
 					'429 GET /jobs/conversion/{id}',
@@ -167,7 +132,7 @@ describe('Embroidery Trigger request budget', () => {
 		'emits jobs whose previews keep failing with the failure on each item, one failed poll ' +
 			'later, instead of failing every poll',
 		async () => {
-			const proxy = await countingProxy(sandbox.origin);
+			const proxy = await startVariantService(sandbox.origin);
 			try {
 				const account = await newAccount(admin, sandbox);
 				const trigger = new ActiveTriggerHarness({
@@ -177,7 +142,12 @@ describe('Embroidery Trigger request budget', () => {
 				await trigger.activate();
 				const ids = await convert(account, 2);
 				await waitUntilEnded(account, ids);
-				proxy.breakUrls(/\/preview\?/);
+				// Every preview fails with 500, as a file the service cannot serve.
+				proxy.on((request) =>
+					/\/preview\?/.test(request.url)
+						? { status: 500, body: { message: 'Server Error' } }
+						: undefined,
+				);
 				// Each poll stops at the first job whose file fails for the first time: the first job, then the second.
 				for (let poll = 0; poll < 2; poll++) {
 					const failed = await collectLoggedWarnings(async () => await trigger.poll());

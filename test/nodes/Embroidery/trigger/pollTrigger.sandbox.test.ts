@@ -4,10 +4,10 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import {
 	ActiveTriggerHarness,
-	binaryBuffer,
 	collectLoggedWarnings,
 	testTriggerManually,
-} from '../../../support/n8n-poll';
+} from '../../../support/triggerRun';
+import { binaryBuffer } from '../../../support/binaryData';
 import { useSandbox } from '../../../support/sandboxFixture';
 import type { Faults } from '../../../support/sandbox';
 import { convert, digitise, newAccount, waitUntilEnded, type Account } from './support/sandboxJobs';

@@ -6,7 +6,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { useClock, wallClock } from '../../../../nodes/Embroidery/transport/clock';
 import { pollLimits } from '../../../../nodes/Embroidery/trigger/pollLimits';
-import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/n8n-poll';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
 import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 

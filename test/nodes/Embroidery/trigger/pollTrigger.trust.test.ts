@@ -6,11 +6,8 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { useClock, wallClock } from '../../../../nodes/Embroidery/transport';
 import { pollLimits } from '../../../../nodes/Embroidery/trigger/pollLimits';
-import {
-	ActiveTriggerHarness,
-	binaryBuffer,
-	collectLoggedWarnings,
-} from '../../../support/n8n-poll';
+import { ActiveTriggerHarness, collectLoggedWarnings } from '../../../support/triggerRun';
+import { binaryBuffer } from '../../../support/binaryData';
 import { useWorkerSandbox, useVariantService } from '../../../support/sandboxFixture';
 import { convert, newAccount, waitUntilEnded } from './support/sandboxJobs';
 import type { Account } from './support/sandboxJobs';

@@ -16,7 +16,7 @@ import { EmbroideryTrigger } from '../../../../nodes/Embroidery/EmbroideryTrigge
 import type { PollState } from '../../../../nodes/Embroidery/trigger/pollState';
 import { STATE_VERSION } from '../../../../nodes/Embroidery/trigger/pollState';
 import { claimSavedState } from '../../../../nodes/Embroidery/trigger/savedState';
-import { ensureBinaryDataService } from '../../../support/n8n';
+import { ensureBinaryDataService } from '../../../support/binaryData';
 
 const savedStatePath = '../../../../nodes/Embroidery/trigger/savedState';
 const stuckPollMs = 15 * 60_000;

@@ -1,5 +1,6 @@
 import { listFormats } from '../../../../sandbox/engine';
-import { Api, fixture, newClient } from '../../support/apiClient';
+import { Api, newClient } from '../../support/apiClient';
+import { fixture } from '../../../support/embroideryFiles';
 import { useSandbox } from '../../../support/sandboxFixture';
 
 const suite = useSandbox({ workers: 1 });

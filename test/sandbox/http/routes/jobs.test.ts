@@ -1,4 +1,5 @@
-import { Api, damagedPes, fixture, isoDate, newClient } from '../../support/apiClient';
+import { Api, damagedPes, isoDate, newClient } from '../../support/apiClient';
+import { fixture } from '../../../support/embroideryFiles';
 import { sandboxAdmin } from '../../../support/sandbox';
 import { useSandbox } from '../../../support/sandboxFixture';
 

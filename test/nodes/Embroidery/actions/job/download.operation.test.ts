@@ -2,7 +2,8 @@
 import type { ServerResponse } from 'node:http';
 
 import { defaultRetryPolicy } from '../../../../../nodes/Embroidery/transport';
-import { binaryBuffer, runNode } from '../../../../support/n8n';
+import { binaryBuffer } from '../../../../support/binaryData';
+import { runNode } from '../../../../support/nodeRun';
 import { detailedJob, freeUsage, jobIds, listItem } from '../../../support/fakeJobs';
 import {
 	apiKey,

@@ -5,9 +5,9 @@
  */
 
 import { createAndWait, createConversion } from '../../../../support/jobParameters';
-import { runNode } from '../../../../support/n8n';
-import type { ApiCredentials } from '../../../../support/n8n';
-import { useSandbox, useVariantService } from '../../../../support/sandboxFixture';
+import { runNode } from '../../../../support/nodeRun';
+import type { ApiCredentials } from '../../../../support/n8nCredentials';
+import { newCredentials, useSandbox, useVariantService } from '../../../../support/sandboxFixture';
 import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
 
 jest.setTimeout(120_000);
@@ -16,13 +16,13 @@ const { sandbox, admin } = useSandbox();
 const variant = useVariantService(sandbox);
 
 async function account(): Promise<{ creds: ApiCredentials; creditBalance: () => Promise<number> }> {
-	const { accountId, key } = await admin.createAccountWithKey({
+	const creds = await newCredentials(admin, variant.baseUrl, {
 		plan: 'credits',
 		creditBalance: 100,
 	});
 	return {
-		creds: { apiKey: key, baseUrl: variant.baseUrl },
-		creditBalance: async () => Number((await admin.usage(accountId)).creditBalance),
+		creds,
+		creditBalance: async () => Number((await admin.usage(creds.accountId)).creditBalance),
 	};
 }
 

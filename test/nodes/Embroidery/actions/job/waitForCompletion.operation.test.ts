@@ -1,6 +1,6 @@
 /** The action node against a scripted service: Wait for Completion of many jobs, and listings that fail. */
 import { defaultRetryPolicy } from '../../../../../nodes/Embroidery/transport';
-import { runNode } from '../../../../support/n8n';
+import { runNode } from '../../../../support/nodeRun';
 import { detailedJob, freeUsage, jobIds, listItem } from '../../../support/fakeJobs';
 import { apiKey, withServer, useQuickRetries, waitFor } from '../../../support/scriptedRuns';
 import { sendJson } from '../../../support/scriptedServer';

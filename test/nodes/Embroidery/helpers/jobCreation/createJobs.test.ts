@@ -2,8 +2,8 @@
  * Nothing the service created is lost: jobs created before a listing, a request or a wait fails reach the output
  * with their ids, and an unlock is never sent twice. Against spec-valid variants of the service (support/variantSuite).
  */
-import { runNode } from '../../../../support/n8n';
-import type { InputItem } from '../../../../support/n8n';
+import { runNode } from '../../../../support/nodeRun';
+import type { InputItem } from '../../../../support/nodeRun';
 import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
 import { createAndWaitOnly, stars, useVariantSuite } from '../../../support/variantSuite';
 

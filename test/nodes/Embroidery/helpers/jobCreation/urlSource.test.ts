@@ -7,8 +7,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
-import { binaryBuffer } from '../../../../support/n8n';
-import { artworkSvg, fixture, itemsOf, run, useWorkerSandbox } from '../../../support/sandboxRun';
+import { binaryBuffer } from '../../../../support/binaryData';
+import { artworkSvg, itemsOf, run } from '../../../support/sandboxRun';
+import { fixture } from '../../../../support/embroideryFiles';
+import { useWorkerSandbox } from '../../../../support/sandboxFixture';
 import { listenOnLoopback } from '../../../../support/loopback';
 
 const env = useWorkerSandbox();
@@ -196,7 +198,7 @@ describe('Job > Create from a URL', () => {
 			'anything is sent to it, naming the URL and the limit',
 		async () => {
 			const credentials = await env.credentials();
-			const before = await env.admin().usage(credentials.accountId);
+			const before = await env.admin.usage(credentials.accountId);
 			const attempt = async (workflow: string, sourceUrl: string) =>
 				(
 					await run(
@@ -251,7 +253,7 @@ describe('Job > Create from a URL', () => {
 				await run(credentials, { resource: 'job', operation: 'getMany', returnAll: true }),
 			);
 			expect(listed.filter((item) => item.json.id)).toHaveLength(0);
-			expect(await env.admin().usage(credentials.accountId)).toEqual(before);
+			expect(await env.admin.usage(credentials.accountId)).toEqual(before);
 		},
 	);
 });

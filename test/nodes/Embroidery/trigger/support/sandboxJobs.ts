@@ -1,5 +1,6 @@
 import { clock } from '../../../../../nodes/Embroidery/transport/clock';
-import { Api, fixture } from '../../../../sandbox/support/apiClient';
+import { newClient, type Api } from '../../../../sandbox/support/apiClient';
+import { fixture } from '../../../../support/embroideryFiles';
 import type { AccountsAdmin, Plan, SandboxAddress } from '../../../../support/sandbox';
 
 export interface Account {
@@ -14,11 +15,10 @@ export async function newAccount(
 	sandbox: SandboxAddress,
 	plan: Plan = 'credits',
 ): Promise<Account> {
-	const { id: accountId } = await admin.createAccount({ plan, creditBalance: 1000 });
-	const tools = await admin.createKey(accountId);
-	const trigger = await admin.createKey(accountId, ['jobs:read']);
+	const api = await newClient(sandbox, { plan, creditBalance: 1000 });
+	const trigger = await admin.createKey(api.accountId, ['jobs:read']);
 	return {
-		api: new Api(sandbox, tools.key),
+		api,
 		credentials: { apiKey: trigger.key, baseUrl: sandbox.baseUrl },
 		keyId: trigger.id,
 	};

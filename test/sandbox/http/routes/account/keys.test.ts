@@ -6,7 +6,7 @@
 import type { ConsoleMessage, Page } from 'playwright-core';
 
 import { useBrowser } from '../../../../support/browser';
-import { runNode } from '../../../../support/n8n';
+import { runNode } from '../../../../support/nodeRun';
 import { useWorkerSandbox } from '../../../../support/sandboxFixture';
 import { postForm, signInInBrowser, signInOverHttp } from '../../../support/accountPages';
 

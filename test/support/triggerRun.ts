@@ -22,10 +22,8 @@ import type {
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
-import type { ApiCredentials } from './n8n';
-import { credentialsData, ensureBinaryDataService, HarnessCredentialsHelper } from './n8n';
-
-export { binaryBuffer } from './n8n';
+import { ensureBinaryDataService } from './binaryData';
+import { credentialsData, HarnessCredentialsHelper, type ApiCredentials } from './n8nCredentials';
 
 // Named with its extension: tsx would otherwise resolve the extension-less path to the codex
 // EmbroideryTrigger.node.json.
