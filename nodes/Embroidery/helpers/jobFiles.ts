@@ -13,7 +13,7 @@ import { addBinary, downloadToBinary } from './binary';
 import { fileLinksOf } from './fileLinks';
 import type { FileKind, FileLink } from './fileLinks';
 import { fetchJob } from './fetchJob';
-import { snapshotStatus, snapshotUnlocked } from './knownJob';
+import { jobStatusOf, areDownloadsUnlocked } from './knownJob';
 import type { KnownJob } from './knownJob';
 
 // A job's files, for the action node and the trigger alike: which signed links a job carries, one
@@ -249,7 +249,7 @@ export async function downloadJobFiles(
 	known?: KnownJob,
 ): Promise<{ job: KnownJob; binary: IBinaryKeyData; files: IDataObject[] }> {
 	const job: KnownJob = known ?? { detail: await fetchJob(context, ref, itemIndex) };
-	const status = snapshotStatus(job);
+	const status = jobStatusOf(job);
 	const needsCompletion = kinds.some((kind) => kind !== 'source');
 	if (needsCompletion && status !== 'completed') {
 		const failureReason = job.detail ? job.detail.failureReason : job.listed.failureReason;
@@ -262,7 +262,7 @@ export async function downloadJobFiles(
 			},
 		);
 	}
-	if (kinds.includes('outputs') && !snapshotUnlocked(job)) {
+	if (kinds.includes('outputs') && !areDownloadsUnlocked(job)) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`The machine files of job ${ref.id} are locked`,

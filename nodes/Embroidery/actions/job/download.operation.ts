@@ -6,7 +6,7 @@ import { downloadJobFiles } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob } from '../../helpers/fetchJob';
-import { snapshotToJson } from '../../helpers/knownJob';
+import { knownJobToJson } from '../../helpers/knownJob';
 import { textForEachVersion } from '../types';
 import type { OperationOption, OperationOutput } from '../types';
 import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
@@ -127,5 +127,5 @@ export async function execute(
 		throw located ? notFoundAnywhere(this, error, located, itemIndex) : error;
 	}
 	const { job, binary, files } = downloaded;
-	return [{ json: { ...snapshotToJson(job, ref.workflow), files }, binary }];
+	return [{ json: { ...knownJobToJson(job, ref.workflow), files }, binary }];
 }
