@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { CreatedJob } from './jobCreation/createJobs';
-import { downloadJobFiles } from './jobFiles';
+import { downloadJobFiles, jobFileOptions } from './jobFiles';
 import type { FileKind } from './jobFiles';
 import { jobError } from './jobErrors';
 import { fetchJob } from './fetchJob';
@@ -42,18 +42,7 @@ export const completionFields: INodeProperties[] = [
 		type: 'multiOptions',
 		default: [],
 		displayOptions: { show: { waitForCompletion: [true] } },
-		options: [
-			{
-				name: 'Output Files',
-				value: 'outputs',
-				description: "The machine files; the job must be unlocked first (operation 'Unlock')",
-			},
-			{
-				name: 'Preview',
-				value: 'preview',
-				description: 'The stitch preview, watermarked while locked',
-			},
-		],
+		options: [jobFileOptions.outputs, jobFileOptions.preview],
 		description: 'Which files of each completed job to attach as binary data',
 	},
 	{
