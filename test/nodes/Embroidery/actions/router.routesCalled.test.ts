@@ -8,6 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { resources } from '../../../../nodes/Embroidery/actions/versionDescription';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
 import type { JobRef, Route } from '../../../../nodes/Embroidery/transport/routes';
+import { createAndWait } from '../../../support/jobParameters';
 import { runNode } from '../../../support/n8n';
 import type { ApiCredentials, InputItem } from '../../../support/n8n';
 import { useSandbox, useVariantService } from '../../../support/sandboxFixture';
@@ -34,59 +35,51 @@ type Run = (made: Made) => Promise<unknown>;
 
 const jobItem = (ref: JobRef): InputItem => ({ json: { id: ref.id, workflow: ref.workflow } });
 
+/** Runs the node once with these parameters (resource and operation among them) on the items `input` gives. */
 const runOf =
-	(
-		resource: string,
-		operation: string,
-		parameters: INodeParameters,
-		input: (made: Made) => InputItem[],
-	) =>
-	async (made: Made) =>
-		itemsOf(
-			await runNode({
-				credentials: made.credentials,
-				parameters: { resource, operation, ...parameters },
-				input: input(made),
-			}),
-		);
+	(parameters: INodeParameters, input: (made: Made) => InputItem[]): Run =>
+	async (made) =>
+		itemsOf(await runNode({ credentials: made.credentials, parameters, input: input(made) }));
 
 /** One run of every operation of the table; an operation added without one here does not compile. */
 const runs: { [R in keyof Table]: { [O in keyof Table[R]['operations']]: Run } } = {
 	job: {
 		create: runOf(
-			'job',
-			'create',
-			{
-				workflow: 'conversion',
-				binaryPropertyName: 'data',
+			createAndWait({
 				format: 'exp',
-				waitForCompletion: true,
+				downloadResults: ['outputs', 'preview'],
+				unlockBeforeDownload: true,
+			}),
+			() => [embroideryItem('Star.pes')],
+		),
+		download: runOf(
+			{ resource: 'job', operation: 'download', files: ['outputs', 'preview', 'source'] },
+			(made) => [jobItem(made.completed)],
+		),
+		get: runOf({ resource: 'job', operation: 'get' }, (made) => [jobItem(made.completed)]),
+		getMany: runOf({ resource: 'job', operation: 'getMany', returnAll: true }, () => [{}]),
+		retry: runOf({ resource: 'job', operation: 'retry' }, (made) => [jobItem(made.failed)]),
+		unlock: runOf({ resource: 'job', operation: 'unlock' }, (made) => [jobItem(made.locked)]),
+		waitForCompletion: runOf(
+			{
+				resource: 'job',
+				operation: 'waitForCompletion',
 				downloadResults: ['outputs', 'preview'],
 				unlockBeforeDownload: true,
 			},
-			() => [embroideryItem('Star.pes')],
-		),
-		download: runOf('job', 'download', { files: ['outputs', 'preview', 'source'] }, (made) => [
-			jobItem(made.completed),
-		]),
-		get: runOf('job', 'get', {}, (made) => [jobItem(made.completed)]),
-		getMany: runOf('job', 'getMany', { returnAll: true }, () => [{}]),
-		retry: runOf('job', 'retry', {}, (made) => [jobItem(made.failed)]),
-		unlock: runOf('job', 'unlock', {}, (made) => [jobItem(made.locked)]),
-		waitForCompletion: runOf(
-			'job',
-			'waitForCompletion',
-			{ downloadResults: ['outputs', 'preview'], unlockBeforeDownload: true },
 			(made) => [jobItem(made.completed)],
 		),
 	},
-	format: { getMany: runOf('format', 'getMany', {}, () => [{}]) },
-	account: { getUsage: runOf('account', 'getUsage', {}, () => [{}]) },
+	format: { getMany: runOf({ resource: 'format', operation: 'getMany' }, () => [{}]) },
+	account: { getUsage: runOf({ resource: 'account', operation: 'getUsage' }, () => [{}]) },
 	file: {
 		download: runOf(
-			'file',
-			'download',
-			{ url: '={{ $json.url }}', binaryPropertyName: 'data' },
+			{
+				resource: 'file',
+				operation: 'download',
+				url: '={{ $json.url }}',
+				binaryPropertyName: 'data',
+			},
 			(made) => [{ json: { url: made.previewUrl } }],
 		),
 	},
@@ -127,15 +120,7 @@ describe("each operation sends requests only on the routes its module declares i
 		const [item] = itemsOf(
 			await runNode({
 				credentials,
-				parameters: {
-					resource: 'job',
-					operation: 'create',
-					workflow: 'conversion',
-					binaryPropertyName: 'data',
-					format: 'exp',
-					waitForCompletion: true,
-					includeFullJob: true,
-				},
+				parameters: createAndWait({ format: 'exp', downloadResults: [], includeFullJob: true }),
 				input: [embroideryItem('Star.pes')],
 			}),
 		);
