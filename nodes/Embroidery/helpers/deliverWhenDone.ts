@@ -2,11 +2,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { CreatedJob } from './jobCreation/createJobs';
-import { downloadJobFiles } from './jobFiles';
+import { downloadJobFiles, jobFileOptions } from './jobFiles';
 import type { FileKind } from './jobFiles';
 import { jobError } from './jobErrors';
 import { fetchJob } from './fetchJob';
-import { snapshotSourceName, snapshotStatus, snapshotToJson, snapshotUnlocked } from './knownJob';
+import { shownSourceNameOf, jobStatusOf, knownJobToJson, areDownloadsUnlocked } from './knownJob';
 import type { KnownJob } from './knownJob';
 import { pairBySourceName, sourceMismatchError } from './sourcePairing';
 import { unlockJob } from './unlocking';
@@ -42,18 +42,7 @@ export const completionFields: INodeProperties[] = [
 		type: 'multiOptions',
 		default: [],
 		displayOptions: { show: { waitForCompletion: [true] } },
-		options: [
-			{
-				name: 'Output Files',
-				value: 'outputs',
-				description: "The machine files; the job must be unlocked first (operation 'Unlock')",
-			},
-			{
-				name: 'Preview',
-				value: 'preview',
-				description: 'The stitch preview, watermarked while locked',
-			},
-		],
+		options: [jobFileOptions.outputs, jobFileOptions.preview],
 		description: 'Which files of each completed job to attach as binary data',
 	},
 	{
@@ -218,7 +207,7 @@ export async function deliverJobsWhenDone(
 			sentName: jobs[index].sentName,
 			batch: jobs[index].batch,
 			requestFiles: jobs[index].requestFiles,
-			shownName: outcome.finished ? snapshotSourceName(outcome.job) : undefined,
+			shownName: outcome.finished ? shownSourceNameOf(outcome.job) : undefined,
 		})),
 	);
 	for (const [index, outcome] of outcomes.entries()) {
@@ -259,11 +248,11 @@ export async function deliverJobsWhenDone(
 						...(sourceUrl === undefined ? { sourceBinaryField } : { sourceUrl }),
 						...(sameRequestJobs === undefined ? {} : { sameRequestJobs }),
 					};
-		const completed = snapshotStatus(outcome.job) === 'completed';
+		const completed = jobStatusOf(outcome.job) === 'completed';
 		try {
 			let job: KnownJob = outcome.job;
 			const wantsUnlock =
-				completed && options.download.length > 0 && options.unlock && !snapshotUnlocked(job);
+				completed && options.download.length > 0 && options.unlock && !areDownloadsUnlocked(job);
 			// A job named by several items is unlocked once; they all get its answer.
 			if (wantsUnlock) job = { detail: (await unlockJob(context, outcome.ref, itemIndex)).job };
 			const seen =
@@ -272,7 +261,7 @@ export async function deliverJobsWhenDone(
 					: { fields: {} };
 			if (options.download.length === 0 || !completed) {
 				results.add(itemIndex, {
-					json: snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }),
+					json: knownJobToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }),
 				});
 				continue;
 			}
@@ -289,7 +278,7 @@ export async function deliverJobsWhenDone(
 			// The item shows the job as the options chose to see it, even when a refused URL made the node refetch it.
 			results.add(itemIndex, {
 				json: {
-					...snapshotToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }),
+					...knownJobToJson(job, outcome.ref.workflow, { ...extra, ...seen.fields }),
 					files: downloaded.files,
 				},
 				binary: downloaded.binary,

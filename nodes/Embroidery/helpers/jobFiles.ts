@@ -4,6 +4,7 @@ import type {
 	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
+	INodePropertyOptions,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -13,13 +14,32 @@ import { addBinary, downloadToBinary } from './binary';
 import { fileLinksOf } from './fileLinks';
 import type { FileKind, FileLink } from './fileLinks';
 import { fetchJob } from './fetchJob';
-import { snapshotStatus, snapshotUnlocked } from './knownJob';
+import { jobStatusOf, areDownloadsUnlocked } from './knownJob';
 import type { KnownJob } from './knownJob';
 
 // A job's files, for the action node and the trigger alike: which signed links a job carries, one
 // refetch of the job when a link is refused, and what a file that still fails does (the policy).
 
 export type { FileKind };
+
+/** Each kind of a job's file as the editor offers it: Job > Download's Files and a wait's Download Results. */
+export const jobFileOptions: Record<FileKind, INodePropertyOptions> = {
+	outputs: {
+		name: 'Output Files',
+		value: 'outputs',
+		description: "The machine files; the job must be unlocked first (operation 'Unlock')",
+	},
+	preview: {
+		name: 'Preview',
+		value: 'preview',
+		description: 'The stitch preview, watermarked while locked',
+	},
+	source: {
+		name: 'Source',
+		value: 'source',
+		description: 'The file the job was created from, while the service keeps it',
+	},
+};
 
 export type FilesContext = IExecuteFunctions | IPollFunctions;
 
@@ -249,7 +269,7 @@ export async function downloadJobFiles(
 	known?: KnownJob,
 ): Promise<{ job: KnownJob; binary: IBinaryKeyData; files: IDataObject[] }> {
 	const job: KnownJob = known ?? { detail: await fetchJob(context, ref, itemIndex) };
-	const status = snapshotStatus(job);
+	const status = jobStatusOf(job);
 	const needsCompletion = kinds.some((kind) => kind !== 'source');
 	if (needsCompletion && status !== 'completed') {
 		const failureReason = job.detail ? job.detail.failureReason : job.listed.failureReason;
@@ -262,7 +282,7 @@ export async function downloadJobFiles(
 			},
 		);
 	}
-	if (kinds.includes('outputs') && !snapshotUnlocked(job)) {
+	if (kinds.includes('outputs') && !areDownloadsUnlocked(job)) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`The machine files of job ${ref.id} are locked`,

@@ -22,26 +22,26 @@ export function listItemToJson(item: JobListItem): IDataObject {
 	return { ...item, id: item.id, workflow: item.kind } as IDataObject;
 }
 
-export function snapshotStatus(seen: KnownJob): Job['status'] {
-	return seen.detail ? seen.detail.status : seen.listed.status;
+export function jobStatusOf(job: KnownJob): Job['status'] {
+	return job.detail ? job.detail.status : job.listed.status;
 }
 
 /** The source file name the service shows for the job, when it shows one. */
-export function snapshotSourceName(seen: KnownJob): string | undefined {
-	return seen.detail ? seen.detail.source?.name : seen.listed.source?.name;
+export function shownSourceNameOf(job: KnownJob): string | undefined {
+	return job.detail ? job.detail.source?.name : job.listed.source?.name;
 }
 
-export function snapshotUnlocked(seen: KnownJob): boolean {
-	return seen.detail ? seen.detail.downloadsUnlocked : seen.listed.downloadsUnlocked;
+export function areDownloadsUnlocked(job: KnownJob): boolean {
+	return job.detail ? job.detail.downloadsUnlocked : job.listed.downloadsUnlocked;
 }
 
 /** Item JSON of the job: its detail when known, else its listing entry. */
-export function snapshotToJson(
-	seen: KnownJob,
+export function knownJobToJson(
+	job: KnownJob,
 	workflow: Workflow,
 	extra: IDataObject = {},
 ): IDataObject {
-	return seen.detail
-		? jobToJson(seen.detail, workflow, extra)
-		: { ...listItemToJson(seen.listed), ...extra };
+	return job.detail
+		? jobToJson(job.detail, workflow, extra)
+		: { ...listItemToJson(job.listed), ...extra };
 }

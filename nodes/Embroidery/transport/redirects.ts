@@ -92,7 +92,7 @@ export function apiRedirectRules(
 				return { refused: redirectedPostError(node, request, to, status) };
 			if (to.origin === origin)
 				return { next: { url: to, withKey: from.withKey, redirected: true } };
-			if (request.action !== 'downloadFile') {
+			if (!request.signedFileLink) {
 				return {
 					refused: refuse(to.origin, `another origin than the credential's 'Base URL' (${origin})`),
 				};

@@ -31,6 +31,8 @@ async function apiRequest<S extends ZodTypeAny>(
 		path: request.path,
 		action: request.action,
 		ability: request.ability,
+		carriesUpload: request.carriesUpload,
+		signedFileLink: request.signedFileLink,
 		failures: request.failures,
 		itemIndex: request.itemIndex,
 	};
@@ -47,7 +49,7 @@ async function apiRequest<S extends ZodTypeAny>(
 		policy: request.retryPolicy ?? defaultRetryPolicy,
 		origin: new URL(baseUrl).origin,
 		// In all, not between bytes: an answer trickled a byte at a time is cut off as one that never came.
-		answerMs: request.action === 'createJobs' ? timeLimits.uploadMs : timeLimits.jsonMs,
+		answerMs: request.carriesUpload ? timeLimits.uploadMs : timeLimits.jsonMs,
 	});
 	const parsed = request.schema.safeParse(response.body);
 	if (!parsed.success) {

@@ -15,6 +15,10 @@ export interface RouteOf<A extends string> {
 	/** What the request does, in the service's terms; pacing depends on it, never on the URL. */
 	action: A;
 	ability: Ability;
+	/** Set on a route that uploads files: its answer comes only after the upload, so it gets the upload time limit. */
+	carriesUpload?: true;
+	/** Set on a signed file link, which may be served from another origin: followed there without the key. */
+	signedFileLink?: true;
 	/** What its refusals and failures mean and what to do next; general wording where it says nothing. */
 	failures: FailureAdvice;
 }
@@ -81,6 +85,7 @@ export const routes = {
 			path: '/jobs',
 			action: 'createJobs',
 			ability: 'jobs:write',
+			carriesUpload: true,
 			failures: { outcomeMayBeUnknown: outcomeUnknownAdvice.creation },
 		}),
 	getJob: (ref: JobRef) =>
@@ -125,6 +130,7 @@ export const routes = {
 			path: url.pathname,
 			action: 'downloadFile',
 			ability: 'jobs:read',
+			signedFileLink: true,
 			failures: { statuses: { 403: refusalAdvice.fileLinkRefused } },
 		}),
 };

@@ -2,11 +2,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { sameStoredName, sentSourceOfItem, sourceMismatchError } from '../../helpers/sourcePairing';
-import { downloadJobFiles } from '../../helpers/jobFiles';
+import { downloadJobFiles, jobFileOptions } from '../../helpers/jobFiles';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob } from '../../helpers/fetchJob';
-import { snapshotToJson } from '../../helpers/knownJob';
+import { knownJobToJson } from '../../helpers/knownJob';
 import { textForEachVersion } from '../types';
 import type { OperationOption, OperationOutput } from '../types';
 import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
@@ -27,23 +27,7 @@ export const description: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['outputs'],
-		options: [
-			{
-				name: 'Output Files',
-				value: 'outputs',
-				description: "The machine files; the job must be unlocked first (operation 'Unlock')",
-			},
-			{
-				name: 'Preview',
-				value: 'preview',
-				description: 'The stitch preview, watermarked while locked',
-			},
-			{
-				name: 'Source',
-				value: 'source',
-				description: 'The file the job was created from, while the service keeps it',
-			},
-		],
+		options: [jobFileOptions.outputs, jobFileOptions.preview, jobFileOptions.source],
 		description: 'Which files of the job to download as binary data',
 	},
 	{
@@ -127,5 +111,5 @@ export async function execute(
 		throw located ? notFoundAnywhere(this, error, located, itemIndex) : error;
 	}
 	const { job, binary, files } = downloaded;
-	return [{ json: { ...snapshotToJson(job, ref.workflow), files }, binary }];
+	return [{ json: { ...knownJobToJson(job, ref.workflow), files }, binary }];
 }

@@ -4,10 +4,10 @@
  */
 import {
 	listItemToJson,
-	snapshotSourceName,
-	snapshotStatus,
-	snapshotToJson,
-	snapshotUnlocked,
+	shownSourceNameOf,
+	jobStatusOf,
+	knownJobToJson,
+	areDownloadsUnlocked,
 } from '../../../../nodes/Embroidery/helpers/knownJob';
 import type { KnownJob } from '../../../../nodes/Embroidery/helpers/knownJob';
 import type { Job, JobListItem } from '../../../../nodes/Embroidery/transport';
@@ -23,10 +23,10 @@ describe('KnownJob', () => {
 		const job: KnownJob = {
 			listed: listed({ downloadsUnlocked: true, source: { name: 'star.png' } }),
 		};
-		expect(snapshotStatus(job)).toBe('completed');
-		expect(snapshotSourceName(job)).toBe('star.png');
-		expect(snapshotUnlocked(job)).toBe(true);
-		expect(snapshotToJson(job, 'digitising', { sourceFile: 'star.png' })).toEqual({
+		expect(jobStatusOf(job)).toBe('completed');
+		expect(shownSourceNameOf(job)).toBe('star.png');
+		expect(areDownloadsUnlocked(job)).toBe(true);
+		expect(knownJobToJson(job, 'digitising', { sourceFile: 'star.png' })).toEqual({
 			...listItemToJson(job.listed),
 			workflow: 'digitising',
 			sourceFile: 'star.png',
@@ -42,10 +42,10 @@ describe('KnownJob', () => {
 			}),
 			listed: listed({ downloadsUnlocked: true, source: { name: 'from-listing.png' } }),
 		};
-		expect(snapshotStatus(job)).toBe('failed');
-		expect(snapshotSourceName(job)).toBe('from-detail.png');
-		expect(snapshotUnlocked(job)).toBe(false);
-		const json = snapshotToJson(job, 'digitising');
+		expect(jobStatusOf(job)).toBe('failed');
+		expect(shownSourceNameOf(job)).toBe('from-detail.png');
+		expect(areDownloadsUnlocked(job)).toBe(false);
+		const json = knownJobToJson(job, 'digitising');
 		expect(json).toMatchObject({ id: jobIds.a, workflow: 'digitising', status: 'failed' });
 		expect(json).not.toHaveProperty('kind');
 	});

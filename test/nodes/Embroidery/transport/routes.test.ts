@@ -81,3 +81,17 @@ describe('every route carries what its failures mean', () => {
 		expect(routes.getJob(ref).failures).toEqual({});
 	});
 });
+
+describe('every route says what it carries, so the transport never guesses it from the action', () => {
+	test('only Create uploads files, and it is a POST: it alone gets the upload time limit', () => {
+		const uploading = everyRoute.filter(([, route]) => route.carriesUpload).map(([name]) => name);
+		expect(uploading).toEqual(['createJobs']);
+		expect(routes.createJobs().method).toBe('POST');
+	});
+
+	test('only a signed file link may be followed to another origin, and it is a GET', () => {
+		const signed = everyRoute.filter(([, route]) => route.signedFileLink).map(([name]) => name);
+		expect(signed).toEqual(['signedFile']);
+		expect(routes.signedFile(samples.signedFile[0]).method).toBe('GET');
+	});
+});
