@@ -9,8 +9,9 @@ import { resources } from '../../../../nodes/Embroidery/actions/versionDescripti
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
 import type { JobRef, Route } from '../../../../nodes/Embroidery/transport/routes';
 import { createAndWait } from '../../../support/jobParameters';
-import { runNode } from '../../../support/n8n';
-import type { ApiCredentials, InputItem } from '../../../support/n8n';
+import type { ApiCredentials } from '../../../support/n8nCredentials';
+import { runNode } from '../../../support/nodeRun';
+import type { InputItem } from '../../../support/nodeRun';
 import { useSandbox, useVariantService } from '../../../support/sandboxFixture';
 import type { SeenRequest, VariantService } from '../../../support/variantService';
 import { embroideryItem, itemsOf } from '../../support/sandboxRun';
