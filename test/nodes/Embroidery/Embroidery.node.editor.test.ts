@@ -8,7 +8,7 @@ import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 import { listSearch } from '../../support/editorMethods';
 import type { ApiCredentials } from '../../support/n8nCredentials';
 import type { NodeRun } from '../../support/nodeRun';
-import { artworkItem, embroideryItem, itemsOf, run } from '../support/sandboxRun';
+import { artworkItem, embroideryItem, itemsOf, run } from '../support/nodeItems';
 import { useSandbox } from '../../support/sandboxFixture';
 
 const env = useSandbox();

@@ -1,7 +1,7 @@
 import { binaryBuffer } from '../../support/binaryData';
 import { loadOptions } from '../../support/editorMethods';
 import type { InputItem } from '../../support/nodeRun';
-import { artworkItem, embroideryItem, itemsOf, run } from '../support/sandboxRun';
+import { artworkItem, embroideryItem, itemsOf, run } from '../support/nodeItems';
 import { fixture } from '../../support/embroideryFiles';
 import { useSandbox } from '../../support/sandboxFixture';
 import { createAndWait, createConversion } from '../../support/jobParameters';

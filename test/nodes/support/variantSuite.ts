@@ -12,7 +12,7 @@ import type { InputItem } from '../../support/nodeRun';
 import { createConversion } from '../../support/jobParameters';
 import { newCredentials, useSandbox, useVariantService } from '../../support/sandboxFixture';
 import { TestClock, useTestClock } from '../../support/testClock';
-import { embroideryItem, itemsOf } from './sandboxRun';
+import { embroideryItem, itemsOf } from './nodeItems';
 
 /** Create with Wait for Completion, nothing downloaded unless `extra` asks. */
 export const createAndWaitOnly = (extra: INodeParameters = {}): INodeParameters =>

@@ -57,7 +57,7 @@ import {
 	useVariantService,
 	useWorkerSandbox,
 } from '../../../support/sandboxFixture';
-import { embroideryItem, itemsOf } from '../../support/sandboxRun';
+import { embroideryItem, itemsOf } from '../../support/nodeItems';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.
 type EmbroideryNodeModule = typeof import('../../../../nodes/Embroidery/Embroidery.node');

@@ -14,7 +14,7 @@ import { runNode } from '../../../support/nodeRun';
 import type { InputItem } from '../../../support/nodeRun';
 import { useSandbox, useVariantService } from '../../../support/sandboxFixture';
 import type { SeenRequest, VariantService } from '../../../support/variantService';
-import { embroideryItem, itemsOf } from '../../support/sandboxRun';
+import { embroideryItem, itemsOf } from '../../support/nodeItems';
 
 type RouteName = keyof typeof routes;
 type Table = typeof resources;

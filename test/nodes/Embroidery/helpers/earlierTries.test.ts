@@ -21,7 +21,7 @@ import {
 	useVariantService,
 } from '../../../support/sandboxFixture';
 import type { Behaviour } from '../../../support/variantService';
-import { embroideryItem } from '../../support/sandboxRun';
+import { embroideryItem } from '../../support/nodeItems';
 
 jest.setTimeout(180_000);
 

@@ -1,7 +1,7 @@
 /** Warnings reach the user: a completed job's warnings on its item and as execution hints (helpers/jobHints). */
 import { jobHints } from '../../../../nodes/Embroidery/helpers/jobHints';
 import { runNode } from '../../../support/nodeRun';
-import { itemsOf } from '../../support/sandboxRun';
+import { itemsOf } from '../../support/nodeItems';
 import { createAndWaitOnly, stars, useVariantSuite } from '../../support/variantSuite';
 
 jest.setTimeout(120_000);

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { packageName, registerNodeType } from '../../../support/nodeTypes';
 import type { ApiCredentials } from '../../../support/n8nCredentials';
-import { embroideryItem, itemsOf, run } from '../../support/sandboxRun';
+import { embroideryItem, itemsOf, run } from '../../support/nodeItems';
 import { useWorkerSandbox } from '../../../support/sandboxFixture';
 
 // Named with its extension: beside Embroidery.node.ts lies its codex Embroidery.node.json.

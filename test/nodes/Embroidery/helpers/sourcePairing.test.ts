@@ -18,7 +18,7 @@ import {
 	useWorkerSandbox,
 	useVariantService,
 } from '../../../support/sandboxFixture';
-import { embroideryItem, itemsOf } from '../../support/sandboxRun';
+import { embroideryItem, itemsOf } from '../../support/nodeItems';
 import { fixture } from '../../../support/embroideryFiles';
 
 jest.setTimeout(120_000);

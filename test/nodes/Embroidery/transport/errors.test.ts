@@ -19,7 +19,7 @@ import { explain } from '../../../../nodes/Embroidery/transport/explanations';
 import { unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/nextSteps';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
 import type { ApiCredentials } from '../../../support/n8nCredentials';
-import { embroideryItem, run } from '../../support/sandboxRun';
+import { embroideryItem, run } from '../../support/nodeItems';
 import { useWorkerSandbox } from '../../../support/sandboxFixture';
 import { bannedWords, namesNextStep, operationPath } from '../../support/wording';
 

@@ -7,7 +7,7 @@ import { binaryBuffer } from '../../../support/binaryData';
 import { runNode } from '../../../support/nodeRun';
 import { createConversion } from '../../../support/jobParameters';
 import { startOtherOrigin } from '../../../support/variantService';
-import { itemsOf } from '../../support/sandboxRun';
+import { itemsOf } from '../../support/nodeItems';
 import { stars, useVariantSuite } from '../../support/variantSuite';
 
 jest.setTimeout(120_000);

@@ -6,7 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { binaryBuffer } from '../../../support/binaryData';
 import { runNode } from '../../../support/nodeRun';
-import { itemsOf } from '../../support/sandboxRun';
+import { itemsOf } from '../../support/nodeItems';
 import { createAndWaitOnly, stars, useVariantSuite } from '../../support/variantSuite';
 
 jest.setTimeout(120_000);

@@ -12,7 +12,7 @@ import { treatLoopbackAsPublic, useResolver } from '../../../../nodes/Embroidery
 import { listenOnLoopback, type Loopback } from '../../../support/loopback';
 import { createFromUrl } from '../../../support/jobParameters';
 import { fixture } from '../../../support/embroideryFiles';
-import { itemsOf, run } from '../../support/sandboxRun';
+import { itemsOf, run } from '../../support/nodeItems';
 import { useWorkerSandbox } from '../../../support/sandboxFixture';
 
 const env = useWorkerSandbox();

@@ -11,7 +11,7 @@ import { sourceUrlLimits, useResolver } from '../../../../nodes/Embroidery/trans
 import { listenOnLoopback } from '../../../support/loopback';
 import { createFromUrl } from '../../../support/jobParameters';
 import { fixture } from '../../../support/embroideryFiles';
-import { itemsOf, run } from '../../support/sandboxRun';
+import { itemsOf, run } from '../../support/nodeItems';
 import { useWorkerSandbox } from '../../../support/sandboxFixture';
 
 const env = useWorkerSandbox();

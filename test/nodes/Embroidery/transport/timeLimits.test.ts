@@ -14,7 +14,7 @@ import type { ApiCredentials } from '../../../support/n8nCredentials';
 import { eventually } from '../../../support/realTime';
 import { useRealTime } from '../../../support/testClock';
 import { detailedJob, freeUsage, jobIds, listItem } from '../../support/fakeJobs';
-import { itemsOf } from '../../support/sandboxRun';
+import { itemsOf } from '../../support/nodeItems';
 import { apiKey, create, download, file, withServer } from '../../support/scriptedRuns';
 import { sendJson } from '../../support/scriptedServer';
 import { useVariantSuite } from '../../support/variantSuite';

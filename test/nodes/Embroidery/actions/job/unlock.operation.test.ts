@@ -8,7 +8,7 @@ import { createAndWait, createConversion } from '../../../../support/jobParamete
 import { runNode } from '../../../../support/nodeRun';
 import type { ApiCredentials } from '../../../../support/n8nCredentials';
 import { newCredentials, useSandbox, useVariantService } from '../../../../support/sandboxFixture';
-import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
+import { embroideryItem, itemsOf } from '../../../support/nodeItems';
 
 jest.setTimeout(120_000);
 

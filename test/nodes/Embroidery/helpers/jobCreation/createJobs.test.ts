@@ -4,7 +4,7 @@
  */
 import { runNode } from '../../../../support/nodeRun';
 import type { InputItem } from '../../../../support/nodeRun';
-import { embroideryItem, itemsOf } from '../../../support/sandboxRun';
+import { embroideryItem, itemsOf } from '../../../support/nodeItems';
 import { createAndWaitOnly, stars, useVariantSuite } from '../../../support/variantSuite';
 
 jest.setTimeout(120_000);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
 import { binaryBuffer } from '../../../../support/binaryData';
-import { artworkSvg, itemsOf, run } from '../../../support/sandboxRun';
+import { artworkSvg, itemsOf, run } from '../../../support/nodeItems';
 import { fixture } from '../../../../support/embroideryFiles';
 import { useWorkerSandbox } from '../../../../support/sandboxFixture';
 import { listenOnLoopback } from '../../../../support/loopback';

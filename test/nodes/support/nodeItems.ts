@@ -1,3 +1,4 @@
+/** The items the node's tests feed it (an embroidery file, artwork) and a run of the node that gives its items back. */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../support/nodeRun';
