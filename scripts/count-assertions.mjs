@@ -12,7 +12,7 @@ function* testFiles(dir) {
 		if (skip.has(name)) continue;
 		const path = join(dir, name);
 		if (statSync(path).isDirectory()) yield* testFiles(path);
-		else if (/\.(test|e2e)\.ts$/.test(name) || /\.ts$/.test(name)) yield path;
+		else if (name.endsWith('.ts')) yield path;
 	}
 }
 

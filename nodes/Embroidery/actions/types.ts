@@ -44,7 +44,7 @@ export type ToolTexts = Readonly<Record<NodeVersion, string>>;
 
 /** One text for every node version. */
 export function sameForEveryVersion(text: string): ToolTexts {
-	return { 1: text, 2: text, 3: text };
+	return textForEachVersion(() => text);
 }
 
 /**
