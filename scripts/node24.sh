@@ -64,7 +64,7 @@ install_progress() {
 		fi
 		;;
 	size)
-		megabytes=$({ du -sm "$folder" 2>/dev/null || echo 0; } | cut -f1)
+		megabytes=$(($({ du -sk "$folder" 2>/dev/null || echo 0; } | cut -f1) / 1024))
 		echo "$megabytes MB downloaded, "
 		;;
 	*) echo "" ;;
