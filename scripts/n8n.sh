@@ -40,7 +40,7 @@ ensure_n8n() {
 install_n8n() {
 	local version="$1" node_major="$2" dir="$3"
 	if ! install_is_complete "$dir" && [ ! -e "$dir.staging" ] && n8n_folder_is_whole "$dir"; then
-		echo "n8n $version in $dir was installed by an earlier npm start and is complete: kept." >&2
+		echo "n8n $version in $dir, installed before installs went through a staging folder, is complete: kept." >&2
 		date -u +%Y-%m-%dT%H:%M:%SZ >"$dir/$embroidery_install_marker"
 		return
 	fi

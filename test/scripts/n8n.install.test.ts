@@ -6,53 +6,39 @@
  * installs are real processes.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { eventually } from '../support/realTime';
 import {
 	cacheEntries,
-	killLeftOverRuns,
+	ensureAndRun,
+	type InstallFolders,
+	installsN8n,
+	newInstallFolders,
 	reachedGate,
+	removeInstallFolders,
 	runInstall,
 	signalGroup,
 } from './support/installRun';
-import { makeStandIns, type StandIns } from './support/standInPackages';
+import type { StandIns } from './support/standInPackages';
 
-const marker = '.embroidery-install-complete';
+let folders: InstallFolders;
 let folder: string;
 let cache: string;
 let standIns: StandIns;
 
 beforeEach(() => {
-	folder = mkdtempSync(join(tmpdir(), 'embroidery-install-'));
-	cache = join(folder, 'cache');
-	standIns = makeStandIns(folder);
+	folders = newInstallFolders();
+	({ folder, cache, standIns } = folders);
 });
 
-afterEach(() => {
-	killLeftOverRuns();
-	rmSync(folder, { recursive: true, force: true });
-});
+afterEach(() => removeInstallFolders(folders));
 
 // Each install is a real npm run of a few seconds.
 jest.setTimeout(120_000);
 
-/** ensure_n8n of the stand-in, then its n8n command run as npm start runs it. */
-const ensureAndRun = 'ensure_n8n 9.9.9 24; "$N8N_NODE_BIN" "$N8N_BIN"';
-
-async function installs(): Promise<string> {
-	const run = runInstall(cache, standIns, ensureAndRun);
-	expect({ code: await run.ended, output: run.output() }).toEqual({
-		code: 0,
-		output: expect.stringContaining(standIns.n8nVersion) as string,
-	});
-	expect(cacheEntries(cache)).toEqual(['.install.lock', 'n8n-9.9.9']);
-	expect(existsSync(join(cache, 'n8n-9.9.9', marker))).toBe(true);
-	return run.output();
-}
+const installs = () => installsN8n(folders);
 
 describe('ensure_n8n installs through a staging folder (real time)', () => {
 	it('moves a complete install into place with its marker; a second run installs nothing', async () => {
@@ -120,79 +106,5 @@ describe('ensure_n8n installs through a staging folder (real time)', () => {
 		expect(await run.ended).not.toBe(0);
 		expect(run.output()).toContain('n8n 9.9.9 was not installed');
 		expect(cacheEntries(cache)).toEqual(['.install.lock']);
-	});
-});
-
-describe('ensure_n8n and an install made before the staging folder (real time)', () => {
-	/** An install as the earlier scripts left it: in place, no marker. */
-	async function oldLayoutInstall(): Promise<string> {
-		await installs();
-		const dir = join(cache, 'n8n-9.9.9');
-		rmSync(join(dir, marker));
-		return dir;
-	}
-
-	it('keeps a complete one, adding the marker, without installing again', async () => {
-		const dir = await oldLayoutInstall();
-		const run = runInstall(cache, standIns, ensureAndRun);
-		expect(await run.ended).toBe(0);
-		expect(run.output()).toContain('was installed by an earlier npm start and is complete: kept.');
-		expect(run.output()).not.toContain('Installing');
-		expect(existsSync(join(dir, marker))).toBe(true);
-	});
-
-	it('installs afresh over one an interrupted extraction left (a package folder without package.json)', async () => {
-		const dir = await oldLayoutInstall();
-		// What issue 39 found: @smithy/core extracted without its package.json.
-		mkdirSync(join(dir, 'node_modules', '@smithy', 'core', 'dist-cjs'), { recursive: true });
-		writeFileSync(join(dir, 'node_modules', '@smithy', 'core', 'dist-cjs', 'index.js'), '');
-		const run = runInstall(cache, standIns, ensureAndRun);
-		expect(await run.ended).toBe(0);
-		expect(run.output()).toContain('Removing what an unfinished install of n8n 9.9.9 left');
-		expect(existsSync(join(dir, 'node_modules', '@smithy'))).toBe(false);
-		expect(existsSync(join(dir, marker))).toBe(true);
-	});
-
-	it('installs afresh over one whose sqlite3 binding was never built', async () => {
-		const dir = await oldLayoutInstall();
-		rmSync(join(dir, 'node_modules', 'sqlite3', 'build'), { recursive: true });
-		const run = runInstall(cache, standIns, ensureAndRun);
-		expect(await run.ended).toBe(0);
-		expect(run.output()).toContain('Installing n8n 9.9.9');
-		expect(existsSync(join(dir, 'node_modules', 'sqlite3', 'build', 'Release'))).toBe(true);
-	});
-});
-
-describe('one install at a time per cache folder (real time)', () => {
-	it('a second run waits for the first, says so, then finds n8n in place and installs nothing', async () => {
-		const first = runInstall(cache, standIns, ensureAndRun, { gated: true });
-		await reachedGate(standIns, 'sqlite3', first);
-		const second = runInstall(cache, standIns, ensureAndRun);
-		const waiting =
-			/Waiting for another install into .+ to finish \(process (\d+) installing n8n 9\.9\.9/;
-		expect(await eventually(() => waiting.test(second.output()), 30_000)).toBe(true);
-		expect(Number(waiting.exec(second.output())![1])).toBeGreaterThan(0);
-		writeFileSync(join(standIns.gates, 'sqlite3.open'), '');
-		expect(await first.ended).toBe(0);
-		expect(await second.ended).toBe(0);
-		expect(second.output()).not.toContain('Installing n8n');
-		expect(second.output()).toContain(standIns.n8nVersion);
-	});
-
-	it('a holder killed outright frees the lock: the waiting run installs', async () => {
-		const first = runInstall(cache, standIns, ensureAndRun, { gated: true });
-		await reachedGate(standIns, 'sqlite3', first);
-		const second = runInstall(cache, standIns, ensureAndRun, { gated: true });
-		expect(
-			await eventually(() => second.output().includes('Waiting for another install'), 30_000),
-		).toBe(true);
-		signalGroup(first, 'SIGKILL');
-		await first.ended;
-		rmSync(join(standIns.gates, 'sqlite3.reached'));
-		await reachedGate(standIns, 'sqlite3', second);
-		writeFileSync(join(standIns.gates, 'sqlite3.open'), '');
-		expect(await second.ended).toBe(0);
-		expect(second.output()).toContain('Removing what an unfinished install of n8n 9.9.9 left');
-		expect(readFileSync(join(cache, 'n8n-9.9.9', marker), 'utf8')).toMatch(/^\d{4}-/);
 	});
 });

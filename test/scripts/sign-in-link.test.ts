@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { eventually } from '../support/realTime';
 import { repositoryRoot, spawnSandbox, type SandboxProcess } from '../support/sandboxProcess';
 
 jest.setTimeout(120_000);
@@ -23,6 +24,15 @@ function signInLink(dataDir: string): { status: number | null; output: string } 
 }
 
 /** Where a link leads: 303 to the keys page once, 410 after. */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 async function opens(url: string): Promise<[number, string | null]> {
 	const response = await fetch(url, { redirect: 'manual' });
 	return [response.status, response.headers.get('location')];
@@ -49,6 +59,10 @@ describe('npm run sign-in-link', () => {
 
 	const stopped = ({ child }: SandboxProcess) =>
 		new Promise((resolve) => child.once('exit', resolve));
+
+	/** The sandbox's own process (tsx runs it in a child), as its record names it. */
+	const recordedPid = () =>
+		(JSON.parse(readFileSync(join(dataDir, 'control.json'), 'utf8')) as { pid: number }).pid;
 
 	const startSandbox = async () =>
 		(sandbox = await spawnSandbox([
@@ -86,9 +100,12 @@ describe('npm run sign-in-link', () => {
 		expect(none.output).toContain('Start it with npm start');
 
 		const running = await startSandbox();
+		const pid = recordedPid();
 		const exited = stopped(running);
 		running.child.kill('SIGTERM');
 		await exited;
+		// tsx runs the sandbox in a child process of its own, which may end just after tsx.
+		expect(await eventually(() => !alive(pid), 30_000)).toBe(true);
 		expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
 		expect(signInLink(dataDir).output).toContain('No sandbox is running with the data folder');
 	});
@@ -96,10 +113,7 @@ describe('npm run sign-in-link', () => {
 	it('says the sandbox does not answer when the one that wrote the record was killed outright', async () => {
 		const running = await startSandbox();
 		const exited = stopped(running);
-		// The sandbox's own process (tsx runs it in a child), as its record names it.
-		const { pid } = JSON.parse(readFileSync(join(dataDir, 'control.json'), 'utf8')) as {
-			pid: number;
-		};
+		const pid = recordedPid();
 		process.kill(pid, 'SIGKILL');
 		await exited;
 		const stale = signInLink(dataDir);

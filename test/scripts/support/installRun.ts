@@ -4,12 +4,13 @@
  * process group of its own so a test can stop it as a terminal does (SIGINT) or outright (SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { eventually } from '../../support/realTime';
 import { repositoryRoot } from '../../support/sandboxProcess';
-import type { StandIns } from './standInPackages';
+import { makeStandIns, type StandIns } from './standInPackages';
 
 const started: InstallRun[] = [];
 
@@ -89,4 +90,40 @@ export async function reachedGate(
 /** What the cache folder holds, hidden files included, sorted. */
 export function cacheEntries(cache: string): string[] {
 	return existsSync(cache) ? readdirSync(cache).sort() : [];
+}
+
+/** The file an install writes last (scripts/node24.sh). */
+export const installMarker = '.embroidery-install-complete';
+
+/** One test's folder: its own cache folder and stand-in packages. */
+export interface InstallFolders {
+	folder: string;
+	cache: string;
+	standIns: StandIns;
+}
+
+export function newInstallFolders(): InstallFolders {
+	const folder = mkdtempSync(join(tmpdir(), 'embroidery-install-'));
+	return { folder, cache: join(folder, 'cache'), standIns: makeStandIns(folder) };
+}
+
+/** Kills what the test left running, then removes its folder. */
+export function removeInstallFolders({ folder }: InstallFolders): void {
+	killLeftOverRuns();
+	rmSync(folder, { recursive: true, force: true });
+}
+
+/** ensure_n8n of the stand-in, then its n8n command run as npm start runs it. */
+export const ensureAndRun = 'ensure_n8n 9.9.9 24; "$N8N_NODE_BIN" "$N8N_BIN"';
+
+/** Runs ensure_n8n to its end and checks it left the stand-in n8n in place, complete; returns its output. */
+export async function installsN8n({ cache, standIns }: InstallFolders): Promise<string> {
+	const run = runInstall(cache, standIns, ensureAndRun);
+	expect({ code: await run.ended, output: run.output() }).toEqual({
+		code: 0,
+		output: expect.stringContaining(standIns.n8nVersion) as string,
+	});
+	expect(cacheEntries(cache)).toEqual(['.install.lock', 'n8n-9.9.9']);
+	expect(existsSync(join(cache, 'n8n-9.9.9', installMarker))).toBe(true);
+	return run.output();
 }
