@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 
+import { removeControlAccess, writeControlAccess } from './controlAccess';
 import { startSandbox } from './index';
 
 const usage = `Usage: npm run sandbox -- [options]
@@ -49,12 +50,14 @@ async function main(): Promise<void> {
 		networkRateLimit: integer(values['network-rate-limit'], '--network-rate-limit'),
 		logRequests: values.log,
 	});
+	writeControlAccess(sandbox.dataDir, sandbox);
 	console.log(`Embroidery sandbox running.
   Base URL:     ${sandbox.baseUrl}
   Demo API key: ${sandbox.demoKey}   (all four abilities, demo account with credits)
   Admin token:  ${sandbox.adminToken}   (header X-Sandbox-Admin on ${sandbox.origin}/__sandbox)
   Sign-in link: ${sandbox.signInLink()}
-                (the demo account's pages: API keys, usage, recent jobs; use it once, within 15 minutes)
+                (the demo account's pages: API keys, usage, recent jobs; use it once, within 15 minutes;
+                a new one at any time: npm run sign-in-link -- --data ${sandbox.dataDir})
   Data:         ${sandbox.dataDir}${values.data ? '' : '   (temporary, removed on exit; use --data DIR to keep it)'}
 Press Ctrl+C to stop.`);
 
@@ -65,6 +68,7 @@ Press Ctrl+C to stop.`);
 			console.error('The sandbox did not close within 10 s; exiting anyway.');
 			process.exit(1);
 		}, 10_000).unref();
+		removeControlAccess(sandbox.dataDir);
 		sandbox.close().then(
 			() => process.exit(0),
 			(error: Error) => {

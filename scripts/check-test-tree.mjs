@@ -13,7 +13,7 @@ const productSuites = ['test/e2e/', 'test/queue/', 'test/package/', 'test/load/'
 /** Not tests: shared helpers, data, and jest's own files. */
 const notMirrored = ['test/support/', 'test/fixtures/', 'test/durations.json'];
 /** What a code file the rule can name ends with. */
-const codeExtensions = ['.ts', '.js', '.mjs'];
+const codeExtensions = ['.ts', '.js', '.mjs', '.sh'];
 
 const files = execFileSync(
 	'git',

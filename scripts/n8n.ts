@@ -76,15 +76,26 @@ export function testedN8nVersions(): { current: string; previousMajor: string } 
 	return { current: read('N8N_VERSION_TESTED'), previousMajor: read('N8N1_VERSION_TESTED') };
 }
 
-/** N8N_BIN and N8N_NODE_BIN from ensure_n8n, else the current n8n under test from the cache on this process's Node. */
+/** The file scripts/node24.sh's install_into_place writes last into a complete install. */
+export const installMarker = '.embroidery-install-complete';
+
+/**
+ * N8N_BIN and N8N_NODE_BIN from ensure_n8n, else the current n8n under test from the cache on this
+ * process's Node, when its install is complete (an install that was stopped is never used).
+ */
 export function n8nRuntime(): N8nRuntime {
-	const bin =
-		process.env.N8N_BIN ??
-		join(cacheDir(), `n8n-${testedN8nVersions().current}`, 'node_modules', 'n8n', 'bin', 'n8n');
+	const installed = join(cacheDir(), `n8n-${testedN8nVersions().current}`);
+	const bin = process.env.N8N_BIN ?? join(installed, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!existsSync(bin)) {
 		throw new Error(
 			`n8n is not installed at ${bin}. Run "npm start" once, or source scripts/node24.sh and ` +
 				`scripts/n8n.sh and call ensure_n8n.`,
+		);
+	}
+	if (process.env.N8N_BIN === undefined && !existsSync(join(installed, installMarker))) {
+		throw new Error(
+			`n8n in ${installed} is not known to be completely installed (no ${installMarker}). Run ` +
+				`"npm start" once: it keeps a complete install of the earlier scripts and installs an unfinished one afresh.`,
 		);
 	}
 	const packageJson = join(dirname(realpathSync(bin)), '..', 'package.json');

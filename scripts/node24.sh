@@ -6,17 +6,20 @@ embroidery_cache_dir() {
 }
 
 # Runs an install command (npm's): its output goes to stderr, or, when EMBROIDERY_INSTALL_LOG names a
-# file (npm start sets it), into that file, with a progress line every few seconds instead: the packages in
-# the node_modules folder given (second argument; "" for none) and the time so far. Fails as the command does.
-#   run_logged "n8n 2.41.1" "$dir/node_modules" npm install ...
+# file (npm start sets it), into that file, with a progress line every few seconds instead (second argument):
+#   run_logged "n8n 2.41.1" "packages:$dir/node_modules" npm install ...   packages looked up, then in place
+#   run_logged "Node 24" "size:$dir" npm install node@24                     megabytes in the folder
+#   run_logged "n8n's sqlite3 binding" "" npm rebuild sqlite3               the time so far only
+# Fails as the command does.
 run_logged() {
-	local label="$1" packages="$2" started=$SECONDS pid status=0 count line ticks=0
+	local label="$1" progress="$2" started=$SECONDS pid status=0 line ticks=0 from
 	shift 2
 	if [ -z "${EMBROIDERY_INSTALL_LOG:-}" ]; then
 		"$@" >&2
 		return
 	fi
 	echo "=== $label: $*" >>"$EMBROIDERY_INSTALL_LOG"
+	from=$(($(wc -c <"$EMBROIDERY_INSTALL_LOG") + 1))
 	"$@" >>"$EMBROIDERY_INSTALL_LOG" 2>&1 &
 	pid=$!
 	# A command in the background ignores Ctrl-C in a script: it is passed on, so nothing installs on unseen.
@@ -25,14 +28,9 @@ run_logged() {
 		sleep 1
 		ticks=$((ticks + 1))
 		if [ $((ticks % 5)) -ne 0 ]; then continue; fi
-		line="      $label: $((SECONDS - started)) s"
-		if [ -n "$packages" ]; then
-			# Folders npm has not made yet are no error (set -e and pipefail would end the script on one).
-			count=$({ find "$packages" "$packages"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
-			line="      $label: $count packages in place, $((SECONDS - started)) s"
-		fi
+		line="      $label: $(install_progress "$progress" "$from")$(duration $((SECONDS - started)))"
 		# A terminal gets one line rewritten in place; a log or pipe a line every 5 s.
-		if [ -t 1 ]; then printf '\r%s' "$line"; else echo "$line"; fi
+		if [ -t 1 ]; then printf '\r%s\033[K' "$line"; else echo "$line"; fi
 	done
 	wait "$pid" || status=$?
 	trap - INT TERM HUP
@@ -44,10 +42,100 @@ run_logged() {
 	return $status
 }
 
+# "3 min 5 s" from 185, "40 s" from 40.
+duration() {
+	if [ "$1" -ge 60 ]; then echo "$(($1 / 60)) min $(($1 % 60)) s"; else echo "$1 s"; fi
+}
+
+# What run_logged's progress line says before the time (its second argument, and where the step's npm
+# output starts in the log). npm spends its first minutes resolving n8n's 2,000 packages before it writes
+# any: the count of packages it looked up (npm's --loglevel=http lines) moves meanwhile.
+install_progress() {
+	local kind="${1%%:*}" folder="${1#*:}" from="$2" looked placed megabytes
+	# Folders npm has not made yet are no error (set -e and pipefail would end the script on one).
+	case "$kind" in
+	packages)
+		looked=$({ tail -c +"$from" "$EMBROIDERY_INSTALL_LOG" | grep 'http fetch GET' | grep -vc '\.tgz ' ; } || true)
+		placed=$({ find "$folder" "$folder"/@* -mindepth 2 -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
+		if [ "$placed" -eq 0 ]; then
+			echo "resolving, ${looked:-0} packages looked up, "
+		else
+			echo "${looked:-0} packages looked up, $placed in place, "
+		fi
+		;;
+	size)
+		megabytes=$(($({ du -sk "$folder" 2>/dev/null || echo 0; } | cut -f1) / 1024))
+		echo "$megabytes MB downloaded, "
+		;;
+	*) echo "" ;;
+	esac
+}
+
+# An install of this cache folder is complete when this file, written last into its staging folder, is
+# in it: the folder is moved into place only after, so a stopped or failed install never looks done.
+embroidery_install_marker=.embroidery-install-complete
+
+install_is_complete() {
+	[ -f "$1/$embroidery_install_marker" ]
+}
+
+# Runs a command holding the cache folder's install lock: one install at a time, whichever script
+# (npm start, npm test, the e2e runs) started it; a second waits, and says so. The lock is flock's, so the
+# kernel releases it when its holder ends, however it ends.
+#   with_install_lock "n8n 2.41.1" install_n8n 2.41.1 24
+with_install_lock() {
+	local label="$1" cache lock fd status=0
+	shift
+	cache="$(embroidery_cache_dir)"
+	lock="$cache/.install.lock"
+	mkdir -p "$cache" || return
+	if ! command -v flock >/dev/null; then
+		echo "flock is missing (it comes with util-linux): install it, as it keeps two installs into $cache apart." >&2
+		return 1
+	fi
+	exec {fd}>>"$lock" || return
+	if ! flock -n "$fd"; then
+		echo "Waiting for another install into $cache to finish ($(cat "$lock" 2>/dev/null || echo 'its holder is unknown'))..." >&2
+		flock "$fd"
+	fi
+	echo "process $BASHPID installing $label since $(date -u +%H:%M:%S) UTC" >"$lock"
+	"$@" || status=$?
+	: >"$lock"
+	exec {fd}>&-
+	return $status
+}
+
+# Installs into "$dir.staging" (the function and arguments after the label, given the staging folder
+# last), writes the marker last and renames the folder into place. Call it holding the install lock.
+# What an earlier stopped install left (a staging folder, an unfinished folder in place) is removed first.
+install_into_place() {
+	local dir="$1" label="$2" status=0
+	shift 2
+	if install_is_complete "$dir"; then return 0; fi
+	if [ -e "$dir" ] || [ -e "$dir.staging" ]; then
+		echo "Removing what an unfinished install of $label left in $dir..." >&2
+		rm -rf "$dir.staging" "$dir" || return
+	fi
+	mkdir -p "$dir.staging" || return
+	"$@" "$dir.staging" || status=$?
+	if [ $status -ne 0 ]; then
+		rm -rf "$dir.staging"
+		echo "$label was not installed (exit $status); nothing was put in place, the next run installs it afresh." >&2
+		return $status
+	fi
+	date -u +%Y-%m-%dT%H:%M:%SZ >"$dir.staging/$embroidery_install_marker" && mv "$dir.staging" "$dir"
+}
+
 # The folder holding `node` of this major release line, installed once from the npm registry's
 # `node` package (its preinstall script fetches the platform's binary, so scripts must run there).
+# EMBROIDERY_NODE_PACKAGE replaces the package (the install tests use a local stand-in).
 node_install_dir() {
 	echo "$(embroidery_cache_dir)/node$1"
+}
+
+# The major version of the node in a Node line's folder, or 0.
+node_line_major() {
+	"$1/node_modules/.bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
 }
 
 ensure_node_line() {
@@ -56,16 +144,27 @@ ensure_node_line() {
 	if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" = "$major" ]; then
 		return 0
 	fi
-	if [ ! -x "$dir/node_modules/.bin/node" ]; then
-		echo "Installing Node $major into $dir (once)..." >&2
-		mkdir -p "$dir"
-		[ -f "$dir/package.json" ] || echo "{\"name\":\"node$major-cache\",\"private\":true}" >"$dir/package.json"
-		(cd "$dir" && run_logged "Node $major" "$dir/node_modules" npm install --no-audit --no-fund --ignore-scripts=false "node@$major")
+	install_is_complete "$dir" || with_install_lock "Node $major" install_node_line "$major" "$dir"
+}
+
+install_node_line() {
+	local major="$1" dir="$2"
+	# An install by an earlier version of this script, complete but without the marker: kept.
+	if ! install_is_complete "$dir" && [ ! -e "$dir.staging" ] && [ "$(node_line_major "$dir")" = "$major" ]; then
+		date -u +%Y-%m-%dT%H:%M:%SZ >"$dir/$embroidery_install_marker"
+		return
 	fi
-	local got
-	got=$("$dir/node_modules/.bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-	if [ "$got" != "$major" ]; then
-		echo "Could not install Node $major into $dir: npm did not run the node package's preinstall script." >&2
+	install_into_place "$dir" "Node $major" fill_node_line "$major"
+}
+
+fill_node_line() {
+	local major="$1" staging="$2"
+	echo "Installing Node $major into $(node_install_dir "$major") (once, under a minute)..." >&2
+	echo "{\"name\":\"node$major-cache\",\"private\":true}" >"$staging/package.json" || return
+	(cd "$staging" && run_logged "Node $major" "size:$staging" npm install --no-audit --no-fund \
+		--ignore-scripts=false "${EMBROIDERY_NODE_PACKAGE:-node@$major}") || return
+	if [ "$(node_line_major "$staging")" != "$major" ]; then
+		echo "Could not install Node $major: npm did not run the node package's preinstall script." >&2
 		return 1
 	fi
 }

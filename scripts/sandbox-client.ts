@@ -2,6 +2,7 @@
  * The few calls the demo and the e2e suite make to the sandbox directly, as any client of the
  * service would (v1 with the demo key), plus its control API for injecting an engine failure.
  */
+import type { ControlAccess } from '../sandbox/controlAccess';
 import { sleep } from './n8n';
 
 export interface SandboxAccess {
@@ -68,4 +69,38 @@ export async function setEngineFailureRate(
 	});
 	if (!response.ok)
 		throw new Error(`Setting the sandbox's engine failure rate answered ${response.status}`);
+}
+
+/**
+ * A new one-time sign-in link to an account's pages (the demo account's unless another is named),
+ * from the control API of the sandbox `access` records.
+ */
+export async function requestSignInLink(
+	access: ControlAccess,
+	accountId = access.demoAccountId,
+): Promise<{ url: string; expiresAt: string }> {
+	let response: Response;
+	try {
+		response = await fetch(`${access.origin}/__sandbox/accounts/${accountId}/sign-in-links`, {
+			method: 'POST',
+			headers: { 'X-Sandbox-Admin': access.adminToken },
+			signal: AbortSignal.timeout(30_000),
+		});
+	} catch (error) {
+		throw new Error(
+			`The sandbox at ${access.origin} does not answer (${describeFailure(error)}); ` +
+				`process ${access.pid} ran it. Is npm start (or npm run sandbox) still running?`,
+		);
+	}
+	if (response.status !== 201)
+		throw new Error(
+			`The sandbox at ${access.origin} refused a sign-in link (${response.status}): ${await response.text()}`,
+		);
+	return (await response.json()) as { url: string; expiresAt: string };
+}
+
+/** "ECONNREFUSED" for a refused connection, else the error's message. */
+function describeFailure(error: unknown): string {
+	const cause = (error as { cause?: { code?: string } }).cause;
+	return cause?.code ?? (error as Error).message;
 }

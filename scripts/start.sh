@@ -42,6 +42,13 @@ build() {
 
 phase 1 "Node 24 (installed once into $(embroidery_cache_dir)/node24 when this machine's Node is older)" ensure_node24
 phase 2 "Dependencies (npm ci, only when node_modules is missing or older than the lockfile)" ensure_dependencies
-phase 3 "n8n $N8N_VERSION_TESTED (installed once into $(n8n_install_dir), about 5 minutes and 3 GB)" ensure_n8n
+if install_is_complete "$(n8n_install_dir)"; then
+	n8n_label="n8n $N8N_VERSION_TESTED (in place in $(n8n_install_dir))"
+else
+	# The first run: as long as it takes, and safe to stop (scripts/n8n.sh installs into a staging folder).
+	n8n_label="n8n $N8N_VERSION_TESTED (installed once into $(n8n_install_dir): $N8N_INSTALL_TIME and 3 GB; \
+Ctrl-C is safe, the next npm start starts it afresh)"
+fi
+phase 3 "$n8n_label" ensure_n8n
 phase 4 "Building the package" build
 exec node --import tsx scripts/start.ts "$@"

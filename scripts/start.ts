@@ -13,6 +13,11 @@ import { parseArgs } from 'node:util';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
+	controlAccessFile,
+	removeControlAccess,
+	writeControlAccess,
+} from '../sandbox/controlAccess';
+import {
 	demoOwner,
 	exampleFolders,
 	type ExampleFolders,
@@ -119,6 +124,7 @@ async function runEditor(preferredPort: number): Promise<number> {
 		await LocalN8n.stopLeftover(userFolder, leftover);
 	}
 	const folders = exampleFolders(join(state, 'files'));
+	const sandboxDir = join(state, 'sandbox');
 	let sandbox: RunningSandbox | undefined;
 	let samples: Awaited<ReturnType<typeof serveSampleFiles>> | undefined;
 	let stopping: Promise<void> | undefined;
@@ -127,13 +133,16 @@ async function runEditor(preferredPort: number): Promise<number> {
 			console.log('\nStopping n8n and the sandbox...');
 			await n8n?.close();
 			samples?.server.close();
+			removeControlAccess(sandboxDir);
 			await sandbox?.close();
 			console.log('Stopped.');
 		})());
 	const setup = (async () => {
-		sandbox = await phase(5, 'Starting the sandbox service', async () =>
-			startSandbox({ port: await freePort(8787), dataDir: join(state, 'sandbox') }),
-		);
+		sandbox = await phase(5, 'Starting the sandbox service', async () => {
+			const started = await startSandbox({ port: await freePort(8787), dataDir: sandboxDir });
+			writeControlAccess(sandboxDir, started);
+			return started;
+		});
 		samples = await serveSampleFiles(8788);
 		n8n = await LocalN8n.create({
 			userFolder,
@@ -207,9 +216,9 @@ n8n with the Embroidery nodes is ready.
   Credential:  "Embroidery sandbox (demo account)" (API key ${sandbox.demoKey})
   Your keys:   ${sandbox.signInLink()}
                a one-time sign-in link to the service's own pages (API keys, usage, recent jobs)
-               for the demo account; each start prints a new one, valid for 15 minutes.
-  Sandbox:     ${sandbox.baseUrl}   (control API: ${sandbox.origin}/__sandbox, header ` +
-		`X-Sandbox-Admin: ${sandbox.adminToken})
+               for the demo account, valid for 15 minutes; a new one at any time: npm run sign-in-link
+  Sandbox:     ${sandbox.baseUrl}   (its control API's address and token: ` +
+		`${controlAccessFile(sandbox.dataDir)})
   Examples:    five "Embroidery: ..." workflows; the shop order and the job trigger are published.
 Place a shop order (signed with the local webhook secret, as the example requires):
   body='{"orderId":"A-1001","artworkUrl":"${samplesUrl}/logo.svg","widthMm":90,"colourCount` +

@@ -3,13 +3,13 @@
  * Ctrl-C is a SIGINT to the terminal's foreground process group (npm and all below it, n8n's own group
  * aside); after it nothing `npm start` started may be left, and its ports must be free.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, sleep } from '../../scripts/n8n';
+import { freePort, sleep, testedN8nVersions } from '../../scripts/n8n';
 import { eventually } from '../support/realTime';
 import { descendants, repositoryRoot } from '../support/sandboxProcess';
 
@@ -169,12 +169,32 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 		expect(startTime(first.n8nPid)).toBeUndefined();
 		const health = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
 		expect(health.status).toBe(200);
+
+		// A fresh sign-in link while it runs (the banner's is one-time); the admin token stays in the data folder.
+		const { adminToken } = JSON.parse(
+			readFileSync(join(localDir, 'sandbox', 'control.json'), 'utf8'),
+		) as { adminToken: string };
+		expect(next.output()).not.toContain(adminToken);
+		expect(next.output()).toContain('a new one at any time: npm run sign-in-link');
+		const { NODE_ENV: _jest, ...env } = process.env;
+		const fresh = spawnSync('npm', ['run', '--silent', 'sign-in-link'], {
+			cwd: repositoryRoot,
+			env: { ...env, EMBROIDERY_LOCAL_DIR: localDir },
+			encoding: 'utf8',
+		});
+		const link = /^http:\/\/127\.0\.0\.1:\d+\/account\/sign-in\/\S+$/m.exec(fresh.stdout)?.[0];
+		expect({ status: fresh.status, link: Boolean(link) }).toEqual({ status: 0, link: true });
+		const signIn = await fetch(link!, { redirect: 'manual' });
+		expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/account/keys']);
 		interrupt(next);
 		await expectAllStopped(next);
 		const output = next.output();
 		for (const number of [1, 2, 3, 4, 5, 6, 7])
 			expect(output).toMatch(new RegExp(`\\[${number}/7\\] .+\\.\\.\\.\\n`));
 		expect(output.match(/^\s+done in [\d.]+ s$/gm)).toHaveLength(7);
+		// The real cached n8n is recognised as complete (scripts/n8n.sh's marker): nothing installs.
+		const { current } = testedN8nVersions();
+		expect(output).toContain(`[3/7] n8n ${current} (in place in `);
 		expect(output).toContain(`Editor:      http://127.0.0.1:${port}`);
 		expect(output).toContain(`http://127.0.0.1:${port}/workflow/embroideryExConv`);
 		expect(output).toContain(`n8n may read and write only ${join(localDir, 'files')}`);

@@ -1,0 +1,129 @@
+/**
+ * Runs scripts/node24.sh's and scripts/n8n.sh's install functions in bash, as npm start's phases do, with
+ * a cache folder of the test's own and the local stand-in packages (standInPackages.ts), each run in a
+ * process group of its own so a test can stop it as a terminal does (SIGINT) or outright (SIGKILL).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { eventually } from '../../support/realTime';
+import { repositoryRoot } from '../../support/sandboxProcess';
+import { makeStandIns, type StandIns } from './standInPackages';
+
+const started: InstallRun[] = [];
+
+/** Kills every run a test started that still runs (a failed test must leave none waiting at a gate). */
+export function killLeftOverRuns(): void {
+	for (const run of started.splice(0)) if (run.child.exitCode === null) signalGroup(run, 'SIGKILL');
+}
+
+export interface InstallRun {
+	child: ChildProcess;
+	output: () => string;
+	/** Resolves with the exit code (or the signal's name) once bash has ended. */
+	ended: Promise<number | string>;
+}
+
+/**
+ * `script` runs after `. scripts/node24.sh; . scripts/n8n.sh` with set -euo pipefail, as in start.sh;
+ * `gated` makes the stand-ins' scripts wait at their gates.
+ */
+export function runInstall(
+	cache: string,
+	standIns: StandIns,
+	script: string,
+	{ gated = false, env = {} }: { gated?: boolean; env?: Record<string, string> } = {},
+): InstallRun {
+	let output = '';
+	const child = spawn(
+		'bash',
+		['-c', `. scripts/node24.sh; . scripts/n8n.sh; set -euo pipefail; ${script}`],
+		{
+			cwd: repositoryRoot,
+			env: {
+				...process.env,
+				EMBROIDERY_CACHE_DIR: cache,
+				EMBROIDERY_N8N_DEPENDENCIES: standIns.n8nDependencies,
+				EMBROIDERY_NODE_PACKAGE: standIns.nodePackage,
+				...(gated ? { EMBROIDERY_STAND_IN_GATES: standIns.gates } : {}),
+				...env,
+			},
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
+	child.stdout!.on('data', (chunk) => (output += chunk));
+	child.stderr!.on('data', (chunk) => (output += chunk));
+	const ended = new Promise<number | string>((resolve) =>
+		child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+	);
+	const run = { child, output: () => output, ended };
+	started.push(run);
+	return run;
+}
+
+/** Sends a signal to the run's whole process group (bash, npm and the scripts npm runs). */
+export function signalGroup(run: InstallRun, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-run.child.pid!, signal);
+	} catch {
+		// The group has ended.
+	}
+}
+
+/** Waits until the stand-in's script reached its gate (it then waits there until the gate opens). */
+export async function reachedGate(
+	standIns: StandIns,
+	name: string,
+	run: InstallRun,
+): Promise<void> {
+	const reached = await eventually(
+		() => existsSync(join(standIns.gates, `${name}.reached`)) || run.child.exitCode !== null,
+		60_000,
+	);
+	if (!reached || !existsSync(join(standIns.gates, `${name}.reached`)))
+		throw new Error(`The install never reached the ${name} gate:\n${run.output()}`);
+}
+
+/** What the cache folder holds, hidden files included, sorted. */
+export function cacheEntries(cache: string): string[] {
+	return existsSync(cache) ? readdirSync(cache).sort() : [];
+}
+
+/** The file an install writes last (scripts/node24.sh). */
+export const installMarker = '.embroidery-install-complete';
+
+/** One test's folder: its own cache folder and stand-in packages. */
+export interface InstallFolders {
+	folder: string;
+	cache: string;
+	standIns: StandIns;
+}
+
+export function newInstallFolders(): InstallFolders {
+	const folder = mkdtempSync(join(tmpdir(), 'embroidery-install-'));
+	return { folder, cache: join(folder, 'cache'), standIns: makeStandIns(folder) };
+}
+
+/** Kills what the test left running, then removes its folder. */
+export function removeInstallFolders({ folder }: InstallFolders): void {
+	killLeftOverRuns();
+	rmSync(folder, { recursive: true, force: true });
+}
+
+/** ensure_n8n of the stand-in, then its n8n command run as npm start runs it. */
+export const ensureAndRun = 'ensure_n8n 9.9.9 24; "$N8N_NODE_BIN" "$N8N_BIN"';
+
+/** Runs ensure_n8n to its end and checks it left the stand-in n8n in place, complete; returns its output. */
+export async function installsN8n({ cache, standIns }: InstallFolders): Promise<string> {
+	const run = runInstall(cache, standIns, ensureAndRun);
+	expect({ code: await run.ended, output: run.output() }).toEqual({
+		code: 0,
+		output: expect.stringContaining(standIns.n8nVersion) as string,
+	});
+	expect(cacheEntries(cache)).toEqual(['.install.lock', 'n8n-9.9.9']);
+	expect(existsSync(join(cache, 'n8n-9.9.9', installMarker))).toBe(true);
+	return run.output();
+}
