@@ -58,8 +58,8 @@ export interface SavedStateHandle {
 	/** The state to carry on from; undefined for a fresh baseline (just activated, or another credential). */
 	previous: PollState | undefined;
 	/**
-	 * For a fresh baseline taken after the activation's first poll, which left no state (n8n 2.41's poll cursor does
-	 * not commit what that poll writes; under an hourly schedule the next poll comes an hour later): the activation's
+	 * For a fresh baseline taken after the activation's first poll, which left no state (it was skipped while a poll
+	 * of the earlier activation ran; under an hourly schedule the next poll comes an hour later): the activation's
 	 * time, since which endings are news. Undefined when this poll is the activation's first, or a poll of it has
 	 * saved (another credential): what it lists as ended is then the baseline.
 	 */
