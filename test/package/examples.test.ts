@@ -262,32 +262,36 @@ describe('examples/', () => {
 		}
 	});
 
-	it('has a digitise example of its own, and the machine-file downloads after a digitising job include the preview', async () => {
-		const examples = await readExamples();
-		const digitise = examples.find(({ workflow }) => workflow.id === exampleIds.digitising)!;
-		expect(digitise.slug).toBe('digitise-artwork');
-		const create = digitise.workflow.nodes.find(
-			(node) =>
-				node.type === 'n8n-nodes-embroidery.embroidery' && node.parameters.operation === 'create',
-		)!;
-		expect(create.parameters).toMatchObject({ workflow: 'digitising' });
-		expect(
-			digitise.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
-		).toBe(true);
-		const downloads = examples
-			.filter(({ slug }) => ['digitise-artwork', 'shop-order-to-machine-file'].includes(slug))
-			.flatMap(({ slug, workflow }) =>
-				workflow.nodes
-					.filter(
-						(node) =>
-							node.type === 'n8n-nodes-embroidery.embroidery' &&
-							node.parameters.operation === 'download',
-					)
-					.map((node) => ({ slug, files: node.parameters.files })),
-			);
-		expect(downloads).toEqual([
-			{ slug: 'digitise-artwork', files: ['outputs', 'preview'] },
-			{ slug: 'shop-order-to-machine-file', files: ['outputs', 'preview'] },
-		]);
-	});
+	it(
+		'has a digitise example of its own, and the machine-file downloads after a digitising job ' +
+			'include the preview',
+		async () => {
+			const examples = await readExamples();
+			const digitise = examples.find(({ workflow }) => workflow.id === exampleIds.digitising)!;
+			expect(digitise.slug).toBe('digitise-artwork');
+			const create = digitise.workflow.nodes.find(
+				(node) =>
+					node.type === 'n8n-nodes-embroidery.embroidery' && node.parameters.operation === 'create',
+			)!;
+			expect(create.parameters).toMatchObject({ workflow: 'digitising' });
+			expect(
+				digitise.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
+			).toBe(true);
+			const downloads = examples
+				.filter(({ slug }) => ['digitise-artwork', 'shop-order-to-machine-file'].includes(slug))
+				.flatMap(({ slug, workflow }) =>
+					workflow.nodes
+						.filter(
+							(node) =>
+								node.type === 'n8n-nodes-embroidery.embroidery' &&
+								node.parameters.operation === 'download',
+						)
+						.map((node) => ({ slug, files: node.parameters.files })),
+				);
+			expect(downloads).toEqual([
+				{ slug: 'digitise-artwork', files: ['outputs', 'preview'] },
+				{ slug: 'shop-order-to-machine-file', files: ['outputs', 'preview'] },
+			]);
+		},
+	);
 });
