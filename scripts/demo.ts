@@ -3,7 +3,7 @@
  * machine files, previews and a summary per example. Used by `npm run demo` and the e2e suite.
  */
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import type { Example } from './examples';
 import {
@@ -69,6 +69,16 @@ export function exampleFolders(root: string) {
 
 export type ExampleFolders = ReturnType<typeof exampleFolders>;
 
+/** The sample file (in examples/files) an example's Settings node reads: the name its shipped sourceFile ends in. */
+function sampleFileOf(workflow: WorkflowExport): string {
+	const settings = workflow.nodes.find((node) => node.name === 'Settings');
+	const assignments =
+		(settings?.parameters.assignments as { assignments?: Array<{ name: string; value: unknown }> })
+			?.assignments ?? [];
+	const shipped = assignments.find((assignment) => assignment.name === 'sourceFile')?.value;
+	return typeof shipped === 'string' ? basename(shipped) : 'Star.JEF';
+}
+
 /** The examples with the demo credential and this machine's folders; copies the sample files into the inbox. */
 export async function localiseExamples(
 	examples: Example[],
@@ -85,7 +95,7 @@ export async function localiseExamples(
 		examples.map(async ({ slug, workflow }) => {
 			await mkdir(folders.delivered(slug), { recursive: true });
 			const local = withLocalValues(useCredential(workflow, credential), {
-				sourceFile: join(folders.inbox, 'Star.JEF'),
+				sourceFile: join(folders.inbox, sampleFileOf(workflow)),
 				deliveryFolder: folders.delivered(slug),
 				noticeFolder: folders.notices,
 			});
@@ -272,10 +282,23 @@ export async function waitForTriggerBaseline(
 	}
 }
 
+/** Unlocks one of the demo's own jobs through the service's v1 API, the way any client would (spends a credit). */
+async function unlockOwnJob(
+	sandbox: SandboxAccess,
+	job: { id: string; workflow: string },
+): Promise<void> {
+	const response = await fetch(`${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}/unlock`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+		signal: AbortSignal.timeout(30_000),
+	});
+	if (!response.ok) throw new Error(`Unlocking job ${job.id} answered ${response.status}`);
+}
+
 /**
  * The trigger example, published under a running, signed-in `n8n start`: once the trigger has its
- * baseline, one conversion completes and one fails with a passing engine error; then waits (bounded)
- * for the workflow run that stores the first and reports and retries the second.
+ * baseline, one conversion completes (the demo unlocks it) and one fails with a passing engine error; then
+ * waits (bounded) for the workflow run that stores the first and reports and retries the second.
  */
 export async function runTriggerExample(
 	n8n: LocalN8n,
@@ -308,6 +331,9 @@ export async function runTriggerExample(
 			return job.id;
 		};
 		jobs.completed = await endJob('pes');
+		// The example spends no credits on jobs it did not create: the demo unlocks its own job, as a user would,
+		// so the trigger stores its machine file (a poll that sees the job before this unlock stores its preview).
+		await unlockOwnJob(sandbox, { id: jobs.completed, workflow: 'conversion' });
 		await setEngineFailureRate(sandbox, 1);
 		try {
 			jobs.failed = await endJob('dst');

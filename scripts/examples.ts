@@ -15,6 +15,7 @@ export const examplesDir = join(repoRoot, 'examples');
 /** The ids the example workflows carry (n8n 1.x keeps a trigger's poll state only for ids of up to 16 characters). */
 export const exampleIds = {
 	conversion: 'embroideryExConv',
+	digitising: 'embroideryExDigi',
 	finishedJobs: 'embroideryExJobs',
 	shopOrder: 'embroideryExShop',
 	shopify: 'embroideryShopif',

@@ -6,6 +6,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { INode, INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { runReportFields, simplifiedJobFields } from '../../nodes/Embroidery/helpers/simplify';
+import { listFormats } from '../../sandbox/engine';
 import { withAllowedFolder } from '../../scripts/demo';
 import { exampleIds, readExamples, type Example } from '../../scripts/examples';
 import type { WorkflowNode } from '../../scripts/n8n-data';
@@ -217,4 +218,80 @@ describe('examples/', () => {
 			expect(note).not.toContain('~/.n8n-files');
 		}
 	});
+	it('lists in the notes of the convert and digitise examples every format the service writes', async () => {
+		const writable = listFormats()
+			.filter((format) => format.writable)
+			.map((format) => format.format.toLowerCase());
+		expect(writable.length).toBe(11);
+		const notes = (await readExamples())
+			.filter(({ slug }) => ['convert-embroidery-file', 'digitise-artwork'].includes(slug))
+			.map(({ slug, workflow }) => ({
+				slug,
+				note: workflow.nodes
+					.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+					.map((node) => String(node.parameters.content))
+					.join('\n'),
+			}));
+		expect(notes.map(({ slug }) => slug)).toEqual(['convert-embroidery-file', 'digitise-artwork']);
+		for (const { slug, note } of notes) {
+			const listed = /output format \(([^)]*)\)/.exec(note)?.[1].split(', ') ?? [];
+			expect({ slug, listed: [...listed].sort() }).toEqual({ slug, listed: [...writable].sort() });
+		}
+	});
+
+	it('spend credits only on jobs they create: a workflow the Embroidery Trigger starts unlocks nothing', async () => {
+		const unlocking = (node: ExampleNode) =>
+			node.type === 'n8n-nodes-embroidery.embroidery' &&
+			(node.parameters.operation === 'unlock' || node.parameters.unlockBeforeDownload === true);
+		const triggered = (await readExamples()).filter(({ workflow }) =>
+			workflow.nodes.some((node) => node.type === 'n8n-nodes-embroidery.embroideryTrigger'),
+		);
+		expect(triggered.length).toBeGreaterThan(0);
+		const unlocks = triggered.flatMap(({ slug, workflow }) =>
+			workflow.nodes.filter(unlocking).map((node) => `${slug} > ${node.name}`),
+		);
+		expect(unlocks).toEqual([]);
+		// Every other Unlock acts on a job its own workflow created.
+		for (const { slug, workflow } of await readExamples()) {
+			if (!workflow.nodes.some(unlocking)) continue;
+			const creates = workflow.nodes.some(
+				(node) =>
+					node.type === 'n8n-nodes-embroidery.embroidery' && node.parameters.operation === 'create',
+			);
+			expect({ slug, creates }).toEqual({ slug, creates: true });
+		}
+	});
+
+	it(
+		'has a digitise example of its own, and the machine-file downloads after a digitising job ' +
+			'include the preview',
+		async () => {
+			const examples = await readExamples();
+			const digitise = examples.find(({ workflow }) => workflow.id === exampleIds.digitising)!;
+			expect(digitise.slug).toBe('digitise-artwork');
+			const create = digitise.workflow.nodes.find(
+				(node) =>
+					node.type === 'n8n-nodes-embroidery.embroidery' && node.parameters.operation === 'create',
+			)!;
+			expect(create.parameters).toMatchObject({ workflow: 'digitising' });
+			expect(
+				digitise.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
+			).toBe(true);
+			const downloads = examples
+				.filter(({ slug }) => ['digitise-artwork', 'shop-order-to-machine-file'].includes(slug))
+				.flatMap(({ slug, workflow }) =>
+					workflow.nodes
+						.filter(
+							(node) =>
+								node.type === 'n8n-nodes-embroidery.embroidery' &&
+								node.parameters.operation === 'download',
+						)
+						.map((node) => ({ slug, files: node.parameters.files })),
+				);
+			expect(downloads).toEqual([
+				{ slug: 'digitise-artwork', files: ['outputs', 'preview'] },
+				{ slug: 'shop-order-to-machine-file', files: ['outputs', 'preview'] },
+			]);
+		},
+	);
 });

@@ -26,6 +26,9 @@ class CollectedResults implements ItemResults {
 
 	private readonly createdJobs: JobRef[] = [];
 
+	/** The error fail() threw to end the run: it names its own item, whoever catches it on the way out. */
+	private runEndedBy?: NodeApiError | NodeOperationError;
+
 	constructor(private readonly context: IExecuteFunctions) {}
 
 	jobCreated(_itemIndex: number, job: JobRef): void {
@@ -42,7 +45,10 @@ class CollectedResults implements ItemResults {
 
 	fail(itemIndex: number, error: unknown): void {
 		const nodeError = tagItem(nodeErrorOf(this.context.getNode(), error, itemIndex), itemIndex);
-		if (!this.context.continueOnFail()) throw this.namingCreatedJobs(nodeError);
+		if (!this.context.continueOnFail()) {
+			this.runEndedBy = this.namingCreatedJobs(nodeError);
+			throw this.runEndedBy;
+		}
 		// The jobs the error is about go on its item: one as id and workflow, several as a list.
 		const jobs = jobsOfError(nodeError);
 		const json: INodeExecutionData['json'] =
@@ -80,6 +86,11 @@ class CollectedResults implements ItemResults {
 			carryOnWithCreated(others.length)
 		).trim();
 		return error;
+	}
+
+	/** The error fail() threw for its item, when `error` is it: it ends the run as it is. */
+	runEndingError(error: unknown): NodeApiError | NodeOperationError | undefined {
+		return error === this.runEndedBy ? this.runEndedBy : undefined;
 	}
 
 	answeredItems(): Set<number> {
@@ -125,6 +136,9 @@ async function runItems(
 		try {
 			await operation.executeAll.call(context, itemIndices, results);
 		} catch (error) {
+			// An item's own failure already ended the run; it keeps naming that item, not the first unanswered one.
+			const ending = results.runEndingError(error);
+			if (ending) throw ending;
 			// A failure shared by all items (say, the jobs listing refused): each unanswered item gets it.
 			const answered = results.answeredItems();
 			for (const itemIndex of itemIndices)

@@ -165,7 +165,9 @@ async function warningsOf(
 	if (job.detail) return { fields: {} };
 	try {
 		const detail = await fetchJob(context, ref, itemIndex);
-		return { fields: { warnings: detail.warnings }, detail };
+		// The detail also tells the attempt count, which the listing entry lacks (Unlock and Download show it too).
+		const attempts = detail.attemptCount === undefined ? {} : { attemptCount: detail.attemptCount };
+		return { fields: { warnings: detail.warnings, ...attempts }, detail };
 	} catch (error) {
 		return {
 			fields: { warningsUnavailable: nodeErrorOf(context.getNode(), error, itemIndex).message },

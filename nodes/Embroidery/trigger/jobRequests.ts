@@ -21,12 +21,17 @@ export async function listRecentJobs(context: IPollFunctions): Promise<ListedJob
 		...routes.listJobs(),
 		schema: JobsListResponseSchema,
 	});
-	return data.map((item: JobListItem) => ({
-		id: item.id,
-		workflow: item.kind,
-		status: item.status,
-		item,
-	}));
+	return data.map((item: JobListItem) => {
+		// The spec's listing has no completedAt; a service that adds it tells when a job ended.
+		const endedAt = Date.parse(String((item as { completedAt?: unknown }).completedAt ?? ''));
+		return {
+			id: item.id,
+			workflow: item.kind,
+			status: item.status,
+			...(Number.isFinite(endedAt) ? { endedAt } : {}),
+			item,
+		};
+	});
 }
 
 /** `GET /jobs/{workflow}/{id}`; undefined when the job is gone (404) or no longer the key owner's (403). */

@@ -41,6 +41,11 @@ export interface PollTiming {
 	now: number;
 	/** Whether the poll's time budget is spent: no further per-job request is started then. */
 	outOfTime?: () => boolean;
+	/**
+	 * When the trigger was activated (the node's clock), for a poll without a previous state: what ended since is
+	 * emitted, what ended before is the baseline.
+	 */
+	activatedAt?: number;
 }
 
 /** One listing request plus one request per followed job; nothing is written anywhere, the caller keeps the state. */
@@ -71,7 +76,7 @@ export async function pollJobs<Listed extends TrackedJob, Fetched extends Tracke
 		fetchedById.set(job.id, fetched);
 		followUps.push(fetched);
 	}
-	const outcome = advancePoll(previous, listing, followUps, filter, timing.now);
+	const outcome = advancePoll(previous, listing, followUps, filter, timing.now, timing.activatedAt);
 	const listedById = new Map(listing.map((job) => [job.id, job]));
 	return {
 		endings: outcome.emit.map((job) => ({

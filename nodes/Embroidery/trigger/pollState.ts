@@ -33,6 +33,8 @@ export interface TrackedJob {
 	status: JobStatus;
 	/** The job's attempt count from its detail, which tells a retry's ending from the one before. */
 	attempts?: number;
+	/** When the service says the job ended (its `completedAt`, on the service's clock), where it says so. */
+	endedAt?: number;
 }
 
 /** A job as the saved state remembers it: what the service said, and what the trigger keeps about it. */
@@ -269,8 +271,19 @@ function judgeFollowUp(
 }
 
 /**
+ * Whether a listed job ended after `since`: by the service's `completedAt` where the listing gives it, else by its
+ * id's creation time (a job created after `since` ended after it too). A job with neither counts as ended before.
+ */
+function endedSince(job: TrackedJob, since: number): boolean {
+	const endedAt = job.endedAt ?? ulidTime(job.id);
+	return endedAt !== undefined && endedAt >= since;
+}
+
+/**
  * One poll: the previous state, the current listing and the follow-up results give the endings to emit and the next
- * state. Without a previous state the listing is the baseline: jobs that already ended are never emitted.
+ * state. Without a previous state the listing is the baseline: of the jobs that already ended, only those that ended
+ * after `activatedAt` (the activation's time on the node's clock, lowered by the clock-skew tolerance, as the
+ * service's clock may be behind) are emitted; without `activatedAt` none is.
  * `now` (the node's clock) decides which failed jobs may still be retried.
  */
 export function advancePoll(
@@ -279,6 +292,7 @@ export function advancePoll(
 	followUps: FollowUpResult[],
 	filter: TriggerFilter,
 	now: number,
+	activatedAt?: number,
 ): PollOutcome {
 	const known = new Map((previous?.jobs ?? []).map((job) => [job.id, job]));
 	const windowJobs = listing.map((job) => {
@@ -293,8 +307,16 @@ export function advancePoll(
 			floor: nextFloor(null, windowJobs),
 			jobs: windowJobs,
 		};
+		const since = activatedAt === undefined ? undefined : activatedAt - CLOCK_SKEW_TOLERANCE_MS;
+		const emit =
+			since === undefined
+				? []
+				: listing
+						.filter((job) => matchesFilter(job, filter) && endedSince(job, since))
+						.map((job) => endingOf(job, undefined))
+						.sort((a, b) => compareIds(a.id, b.id));
 		return {
-			emit: [],
+			emit,
 			state,
 			abandoned: [],
 			unwatched: [],

@@ -155,7 +155,7 @@ async function emitEndedJobs(
 			getJob: async (job) => await fetchJobIfPresent(context, job),
 		},
 		filter,
-		{ now: clock.now(), outOfTime },
+		{ now: clock.now(), outOfTime, activatedAt: handle.activatedAt },
 	);
 	const name = context.getNode().name;
 	if (result.mayHaveMissedJobs) {

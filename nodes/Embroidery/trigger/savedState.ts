@@ -17,6 +17,11 @@ interface SavedTriggerData extends IDataObject {
 
 /** What one activation of the node remembers between its polls; lost on a restart, unlike static data. */
 interface ActivationMemory {
+	/**
+	 * When the activation's first poll started: n8n polls once as it activates a workflow (the executor's testing
+	 * poll, on 1.x and 2.x), so this is the activation's time.
+	 */
+	activatedAt: number;
 	/** The poll that owns the state now; a poll that is no longer it discards what it found. */
 	currentPoll?: { startedAt: number };
 	/** What the last successful poll left, which a copy of the static data handed to a poll may not show yet. */
@@ -34,7 +39,7 @@ const activations = new Map<string, ActivationMemory>();
 // The contexts already seen: a new one made for an activation by the user starts a new memory.
 const seenContexts = new WeakSet<IPollFunctions>();
 
-function activationMemoryOf(context: IPollFunctions): ActivationMemory {
+function activationMemoryOf(context: IPollFunctions, now: number): ActivationMemory {
 	const node = context.getNode();
 	const key = `${context.getWorkflow().id ?? ''}\u0000${node.id ?? node.name}`;
 	const activatedNow = !seenContexts.has(context) && context.getActivationMode() === 'activate';
@@ -42,7 +47,7 @@ function activationMemoryOf(context: IPollFunctions): ActivationMemory {
 	let memory = activations.get(key);
 	if (memory === undefined || activatedNow) {
 		// A poll of the earlier activation still running keeps the overlap guard.
-		memory = { currentPoll: memory?.currentPoll };
+		memory = { activatedAt: now, currentPoll: memory?.currentPoll };
 		activations.set(key, memory);
 	}
 	return memory;
@@ -52,6 +57,13 @@ function activationMemoryOf(context: IPollFunctions): ActivationMemory {
 export interface SavedStateHandle {
 	/** The state to carry on from; undefined for a fresh baseline (just activated, or another credential). */
 	previous: PollState | undefined;
+	/**
+	 * For a fresh baseline taken after the activation's first poll, which left no state (it was skipped while a poll
+	 * of the earlier activation ran; under an hourly schedule the next poll comes an hour later): the activation's
+	 * time, since which endings are news. Undefined when this poll is the activation's first, or a poll of it has
+	 * saved (another credential): what it lists as ended is then the baseline.
+	 */
+	activatedAt: number | undefined;
 	/** Whether a poll of this activation ever saved a state (the first poll's failure is thrown instead of logged). */
 	hasSaved: boolean;
 	/** Whether this poll still owns the state (a later poll may have taken over a stuck one). */
@@ -75,7 +87,7 @@ export function claimSavedState(
 	now: number,
 	stuckPollMs: number,
 ): SavedStateHandle | undefined {
-	const memory = activationMemoryOf(context);
+	const memory = activationMemoryOf(context, now);
 	if (memory.currentPoll !== undefined && now - memory.currentPoll.startedAt < stuckPollMs)
 		return undefined;
 	const poll = { startedAt: now };
@@ -89,6 +101,8 @@ export function claimSavedState(
 		!activatedNow && last.credential === credential ? readPollState(last.state) : undefined;
 	return {
 		previous,
+		activatedAt:
+			memory.lastSaved === undefined && memory.activatedAt < now ? memory.activatedAt : undefined,
 		hasSaved: memory.lastSaved !== undefined,
 		owns: () => memory.currentPoll === poll,
 		save(state) {

@@ -163,6 +163,34 @@ describe('claimSavedState', () => {
 		).toBeUndefined();
 	});
 
+	it('dates a fresh baseline taken after the activation poll from the activation, until a poll of it saves', () => {
+		const active = new ActiveWorkflow();
+		const activation = claimSavedState(active.context('activate'), 'cred-1', 100, stuckPollMs)!;
+		// The activation's own poll lists what ended before it: that listing is the baseline.
+		expect([activation.previous, activation.activatedAt]).toEqual([undefined, undefined]);
+		// The activation poll saves nothing (n8n 2.41's poll cursor drops its write, or it was cut short): the
+		// next poll, an hour later under an hourly schedule, still counts from the activation.
+		activation.release();
+		const hourLater = claimSavedState(active.context('update'), 'cred-1', 3_600_100, stuckPollMs)!;
+		expect([hourLater.previous, hourLater.activatedAt]).toEqual([undefined, 100]);
+		hourLater.save(stateWith('A'));
+		hourLater.release();
+		const otherCredential = claimSavedState(
+			active.context('update'),
+			'cred-2',
+			7_200_100,
+			stuckPollMs,
+		)!;
+		expect([otherCredential.previous, otherCredential.activatedAt]).toEqual([undefined, undefined]);
+		otherCredential.release();
+		// Activated again by the user: a new activation, whose first poll is its baseline again.
+		const again = claimSavedState(active.context('activate'), 'cred-1', 9_000_000, stuckPollMs)!;
+		expect([again.previous, again.activatedAt]).toEqual([undefined, undefined]);
+		again.release();
+		const next = claimSavedState(active.context('update'), 'cred-1', 9_060_000, stuckPollMs)!;
+		expect([next.previous, next.activatedAt]).toEqual([undefined, 9_000_000]);
+	});
+
 	it('counts a failing streak from its first failure, notes when it was reported, and a save ends it', () => {
 		const context = new ActiveWorkflow().context('activate');
 		const poll = () => claimSavedState(context, 'cred-1', 0, stuckPollMs)!;

@@ -114,6 +114,32 @@ describe('waiting for many jobs', () => {
 		);
 	});
 
+	test(
+		"shows a completed job's attemptCount, as Unlock and Download do, from the detail its " +
+			'warnings come with',
+		async () => {
+			await withServer(
+				(request, response) => {
+					if (request.url === '/api/v1/jobs')
+						return sendJson(response, 200, { data: [listItem(jobIds.a, 'completed')], freeUsage });
+					sendJson(response, 200, detailedJob(jobIds.a, 'completed', { attemptCount: 1 }));
+				},
+				async (server) => {
+					const result = await runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						parameters: waitFor({ timeout: 60 }),
+						input: [{ json: { id: jobIds.a } }],
+						typeVersion: 3,
+					});
+					expect(result.error).toBeUndefined();
+					expect(result.items.map((item) => [item.json.id, item.json.attemptCount])).toEqual([
+						[jobIds.a, 1],
+					]);
+				},
+			);
+		},
+	);
+
 	test('a job that cannot be looked up fails alone; the others are still waited for', async () => {
 		await withServer(
 			(request, response) => {
