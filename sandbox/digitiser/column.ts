@@ -15,8 +15,13 @@ export interface Column {
 const railStepPx = 1;
 /** Most rail points matched per rail; a longer rail is resampled more coarsely. */
 const maxRailPoints = 1200;
-/** Share of rungs allowed to leave the shape or span more than its width before the column is refused. */
-const badRungShare = 0.06;
+/** Share of rungs allowed to leave the shape (or span more than a satin may) before the column is refused. */
+const outsideRungShare = 0.03;
+/**
+ * Share of rungs allowed to span much more than the shape's width where they cross it (square
+ * ends, where the rails meet along the cut, have some).
+ */
+const wideRungShare = 0.12;
 /** Share of the shape the rungs must sweep over: a branch the rails skip leaves the rest bare. */
 const minSweptShare = 0.85;
 
@@ -99,6 +104,7 @@ function lerp(a: [number, number], b: [number, number], t: number): [number, num
  */
 function plausible(map: RegionMap, regionId: number, rungs: Rung[], maxWidthPx: number): boolean {
 	const { width, height, ids, inset, regions } = map;
+	let outside = 0;
 	let bad = 0;
 	let swept = 0;
 	for (let k = 0; k < rungs.length; k++) {
@@ -107,13 +113,18 @@ function plausible(map: RegionMap, regionId: number, rungs: Rung[], maxWidthPx: 
 		const x = floor((ax + bx) / 2);
 		const y = floor((ay + by) / 2);
 		const inside = x >= 0 && y >= 0 && x < width && y < height && ids[y * width + x] === regionId;
-		if (!inside || span > maxWidthPx || span > 2.6 * inset[y * width + x] + 3) bad++;
+		if (!inside || span > maxWidthPx) outside++;
+		else if (span > 2.6 * inset[y * width + x] + 3) bad++;
 		if (k > 0) {
 			const [[cx, cy], [dx, dy]] = rungs[k - 1];
 			swept += abs(quadArea(cx, cy, ax, ay, bx, by, dx, dy));
 		}
 	}
-	return bad <= badRungShare * rungs.length && swept >= minSweptShare * regions[regionId].area;
+	return (
+		outside <= outsideRungShare * rungs.length &&
+		bad <= wideRungShare * rungs.length &&
+		swept >= minSweptShare * regions[regionId].area
+	);
 }
 
 /** Area of the quadrilateral a-b-c-d (shoelace). */
