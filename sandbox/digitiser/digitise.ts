@@ -195,7 +195,7 @@ interface SewnDesign {
  * How far the needle extent may miss the width before the plan is redone at a corrected scale
  * rather than stretched.
  */
-const replanTolerance = 0.003;
+const replanTolerance = 0.02;
 
 /**
  * Sews the design so its needle positions (pull compensation and satin edges included) span

@@ -42,8 +42,11 @@ export function hiddenRoute(
 	const start = cellOf(from);
 	const goal = cellOf(to);
 	const [gx, gy] = centre(goal);
-	const cost = new Map<number, number>([[start, 0]]);
-	const parent = new Map<number, number>();
+	const grid = searchGrid(cols * rows);
+	const { cost, parent, seen, stamp } = grid;
+	seen[start] = stamp;
+	cost[start] = 0;
+	parent[start] = -1;
 	const heap = new MinHeap();
 	heap.push(start, hypot(gx - from[0], gy - from[1]));
 	let visited = 0;
@@ -57,7 +60,7 @@ export function hiddenRoute(
 		}
 		const cx = c % cols;
 		const cy = floor(c / cols);
-		const base = cost.get(c) as number;
+		const base = cost[c];
 		for (let dy = -1; dy <= 1; dy++) {
 			for (let dx = -1; dx <= 1; dx++) {
 				if (!dx && !dy) continue;
@@ -65,26 +68,42 @@ export function hiddenRoute(
 				const ny = cy + dy;
 				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
 				const n = ny * cols + nx;
-				const [px, py] = centre(n);
-				if (n !== goal && !open(px, py)) continue;
-				const step = (dx && dy ? 1.4142 : 1) * cellPx;
-				const next = base + step;
+				const next = base + (dx && dy ? 1.4142 : 1) * cellPx;
 				if (next > maxLengthPx) continue;
-				const known = cost.get(n);
-				if (known !== undefined && known <= next) continue;
-				cost.set(n, next);
-				parent.set(n, c);
+				if (seen[n] === stamp && cost[n] <= next) continue;
+				const px = (nx + 0.5) * cellPx;
+				const py = (ny + 0.5) * cellPx;
+				if (n !== goal && !open(px, py)) continue;
+				seen[n] = stamp;
+				cost[n] = next;
+				parent[n] = c;
 				heap.push(n, next + hypot(gx - px, gy - py));
 			}
 		}
 	}
 	if (!found) return null;
 	const cells: Array<[number, number]> = [to];
-	for (let c = parent.get(goal); c !== undefined && c !== start; c = parent.get(c))
-		cells.push(centre(c));
+	for (let c = parent[goal]; c >= 0 && c !== start; c = parent[c]) cells.push(centre(c));
 	cells.push(from);
 	cells.reverse();
 	return straighten(cells, (a, b) => clear(a, b, open));
+}
+
+/** Search arrays kept between routes (a design's travels share one grid size), told apart by a stamp. */
+let shared: { cost: Float64Array; parent: Int32Array; seen: Uint32Array; stamp: number } | null =
+	null;
+
+function searchGrid(size: number) {
+	if (!shared || shared.cost.length !== size) {
+		shared = {
+			cost: new Float64Array(size),
+			parent: new Int32Array(size),
+			seen: new Uint32Array(size),
+			stamp: 0,
+		};
+	}
+	shared.stamp++;
+	return shared;
 }
 
 /** Keeps only the corners a hidden path needs: from each kept point, the farthest one in clear sight. */
