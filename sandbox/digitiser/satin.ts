@@ -9,7 +9,7 @@ export const satinMaxWidthMm = 8;
 /** Longest single satin stitch; a wider column is split in two (a split satin). */
 const satinStitchMaxMm = 7;
 /** Rungs shorter than this (at a band's pointed tips) are left out: the thread beside them covers them. */
-const shortestRungMm = 0.5;
+const shortestRungMm = 0.3;
 /** Centre-walk underlay stitch length. */
 const centreWalkMm = 2;
 /** Columns at least this wide get a centre-walk underlay. */
