@@ -258,12 +258,10 @@ async function draw(
 			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 					.autoOrient()
 					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
-		image = image
-			.timeout({ seconds: 60 })
-			.resize(width, height, {
-				fit: 'fill',
-				...(source.flat ? { kernel: 'nearest' as const } : {}),
-			});
+		image = image.timeout({ seconds: 60 }).resize(width, height, {
+			fit: 'fill',
+			...(source.flat ? { kernel: 'nearest' as const } : {}),
+		});
 		// A median over 0.75 mm removes photo noise and JPEG speckle but keeps edges straight.
 		if (smooth && !source.flat) image = image.median(5);
 		const { data } = await image
