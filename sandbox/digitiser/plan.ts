@@ -5,7 +5,7 @@ import { sewRegion } from './sew';
 import { RegionSewing, type Density } from './sewing';
 import { max } from './math';
 
-const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
+const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 1.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
 /**
  * Sews every region, one colour block per thread (so colour changes are as few as

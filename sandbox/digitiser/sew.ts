@@ -7,7 +7,7 @@ export { satinMaxWidthMm } from './satin';
 /** Shapes narrower than this everywhere are sewn as a straight-across satin when they are not one column. */
 export const narrowSatinMaxWidthMm = 2;
 /** Shapes narrower than this are strokes: a satin would be a blur of holes, a running stitch draws them. */
-export const runningMaxWidthMm = 1;
+export const runningMaxWidthMm = 0.8;
 
 /**
  * Sews one region, underlay first, then its top stitching: a running stitch for a stroke, a

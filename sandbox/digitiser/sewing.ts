@@ -32,6 +32,8 @@ export const standardDensity: Density = {
 const maxHiddenTravelMm = 20;
 /** Grid cell of the hidden-route search, mm. */
 const routeCellMm = 0.5;
+/** Stitch length along a hidden route: short, so the run bends with the shapes it hides in. */
+const routeStitchMm = 1.5;
 /** Travel shorter than this is a jump or a straight run; no route is searched. */
 const routeMinMm = 1;
 /** Longest hidden route, as a multiple of the straight distance (or `maxHiddenTravelMm`, whichever is more). */
@@ -139,7 +141,7 @@ export class RegionSewing {
 				max(distance * maxRouteDetour, needle.px(maxHiddenTravelMm)),
 			);
 			if (route) {
-				for (const [rx, ry] of route.slice(1)) needle.travelTo(rx, ry, true);
+				for (const [rx, ry] of route.slice(1)) needle.stitchTo(rx, ry, routeStitchMm);
 				return;
 			}
 		}

@@ -1,7 +1,7 @@
 import { angleTo, segmentsByBlock, sew, shapePng } from './support/shapes';
 
 describe('the stitch type for each shape', () => {
-	it.each([0.6, 0.9])('sews a %s mm line as a running stitch along it', async (lineMm) => {
+	it.each([0.45, 0.6])('sews a %s mm line as a running stitch along it', async (lineMm) => {
 		// A 400 px line sewn 60 mm long: 0.15 mm a pixel.
 		const thickness = lineMm / 0.15;
 		const png = await shapePng(
@@ -10,7 +10,7 @@ describe('the stitch type for each shape', () => {
 			40,
 		);
 		const [line] = segmentsByBlock(await sew(png, 60, 1));
-		const stitches = line.filter((s) => s.length >= 0.3);
+		const stitches = line.filter((s) => s.length >= 0.5);
 		// Along the line, never across it (a satin would cross it at every stitch); the run turns
 		// at the line's ends and ties in with short stitches.
 		expect(stitches.length).toBeGreaterThanOrEqual(60 / 2);
