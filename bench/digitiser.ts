@@ -151,11 +151,12 @@ function freePort(): Promise<number> {
 /** Runs the shared comparison against the DSTs in `dir` through a sandbox of this tree. */
 async function compareWithCommercial(dir: string, out: string): Promise<void> {
 	const root = join(__dirname, '..');
-	const tool = join(root, '..', 'shared', 'tools', 'digitise-vs-commercial.py');
-	if (!existsSync(tool))
-		throw new Error(
-			`The comparison tool is not at ${tool}; the shared folder must lie beside the repository.`,
-		);
+	// shared/ lies beside the repository (a worktree may sit one folder deeper).
+	const tools = [join(root, '..'), join(root, '..', '..')].map((top) =>
+		join(top, 'shared', 'tools', 'digitise-vs-commercial.py'),
+	);
+	const tool = tools.find((path) => existsSync(path));
+	if (!tool) throw new Error(`The comparison tool is in none of ${tools.join(', ')}.`);
 	if (!existsSync(dir))
 		throw new Error(`No folder of commercial DSTs at ${dir}; pass --commercial DIR.`);
 	const port = await freePort();
