@@ -6,10 +6,19 @@
  * tools make them, and generated logos of 500x500, 1000x1000 and 4000x4000 pixels. Each runs
  * in its own process so its peak resident memory is its own.
  * Run: npm run bench:digitiser
+ *
+ * Against professional digitising: `npm run bench:digitiser -- --commercial DIR [OUT]` starts a
+ * sandbox on a free loopback port and runs the shared instrument
+ * `../shared/tools/digitise-vs-commercial.py` (python3 with Pillow, numpy and pyembroidery; an
+ * extracted pyembroidery tree in $PYEMBROIDERY_DIR will do) over every DST in DIR, which prints
+ * its table: coverage IoU, colour agreement, trims, thread length, short stitches and seconds per
+ * design, and their medians. The sandbox is stopped afterwards.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 import sharp from 'sharp';
 
@@ -127,7 +136,77 @@ async function measure(artwork: BenchArtwork): Promise<void> {
 	);
 }
 
+/** A loopback port nobody listens on now. */
+function freePort(): Promise<number> {
+	return new Promise((done, fail) => {
+		const server = createServer();
+		server.once('error', fail);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+/** Runs the shared comparison against the DSTs in `dir` through a sandbox of this tree. */
+async function compareWithCommercial(dir: string, out: string): Promise<void> {
+	const root = join(__dirname, '..');
+	// shared/ lies beside the repository (a worktree may sit one folder deeper).
+	const tools = [join(root, '..'), join(root, '..', '..')].map((top) =>
+		join(top, 'shared', 'tools', 'digitise-vs-commercial.py'),
+	);
+	const tool = tools.find((path) => existsSync(path));
+	if (!tool) throw new Error(`The comparison tool is in none of ${tools.join(', ')}.`);
+	if (!existsSync(dir))
+		throw new Error(`No folder of commercial DSTs at ${dir}; pass --commercial DIR.`);
+	const port = await freePort();
+	const sandbox = spawn(
+		process.execPath,
+		[
+			...process.execArgv,
+			join(root, 'sandbox', 'cli.ts'),
+			'--port',
+			String(port),
+			'--workers',
+			'1',
+		],
+		{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: false },
+	);
+	try {
+		const token = await new Promise<string>((done, fail) => {
+			let text = '';
+			const timer = setTimeout(
+				() => fail(new Error('The sandbox did not start within 60 s.')),
+				60_000,
+			);
+			sandbox.stdout.on('data', (chunk: Buffer) => {
+				text += chunk.toString();
+				const found = /Admin token:\s+([0-9a-f]+)/.exec(text);
+				if (found) {
+					clearTimeout(timer);
+					done(found[1]);
+				}
+			});
+			sandbox.once('exit', () =>
+				fail(new Error(`The sandbox stopped before it was ready:\n${text}`)),
+			);
+		});
+		execFileSync('python3', [tool, `http://127.0.0.1:${port}`, token, dir, out], {
+			stdio: 'inherit',
+		});
+	} finally {
+		sandbox.kill('SIGINT');
+	}
+}
+
 async function main(): Promise<void> {
+	const commercial = process.argv.indexOf('--commercial');
+	if (commercial >= 0) {
+		const dir = process.argv[commercial + 1];
+		const out = process.argv[commercial + 2] ?? join(tmpdir(), 'digitise-vs-commercial');
+		await compareWithCommercial(resolve(dir ?? ''), resolve(out));
+		return;
+	}
 	const only = process.argv[2];
 	if (only !== undefined) {
 		await measure(artworks[Number(only)]);

@@ -77,6 +77,42 @@ interface Source {
 	svg: SafeSvg | null;
 	width: number;
 	height: number;
+	/**
+	 * A raster drawn in a few exact colours (no anti-aliasing, no shading): resampled by nearest
+	 * pixel and not smoothed, so its colours stay exact and its thin lines whole.
+	 */
+	flat?: boolean;
+}
+
+/** Most distinct colours (RGBA) a raster may have and still count as flat artwork. */
+const maxFlatColours = 64;
+/** Largest raster whose colours are counted; a bigger one is treated as shaded. */
+const maxCountedPixels = 16_000_000;
+
+/** True when the raster source has at most `maxFlatColours` distinct colours. */
+async function isFlat(source: Source): Promise<boolean> {
+	if (source.svg || source.width * source.height > maxCountedPixels) return false;
+	let data: Buffer;
+	try {
+		data = await sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
+			.timeout({ seconds: 60 })
+			.toColourspace('srgb')
+			.ensureAlpha()
+			.raw()
+			.toBuffer();
+	} catch {
+		// Drawing it reports what is wrong with the file; here it is just not known to be flat.
+		return false;
+	}
+	const seen = new Set<number>();
+	for (let o = 0; o < data.length; o += 4) {
+		// Fully transparent pixels are one colour whatever their RGB.
+		const value = data[o + 3] === 0 ? -1 : data.readUInt32LE(o);
+		if (seen.has(value)) continue;
+		seen.add(value);
+		if (seen.size > maxFlatColours) return false;
+	}
+	return true;
 }
 
 /**
@@ -87,6 +123,7 @@ interface Source {
  */
 export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<Artwork> {
 	const source = await openSource(bytes);
+	source.flat = await isFlat(source);
 	const { width: sourceWidth, height: sourceHeight } = source;
 	const probeScale = sqrt(probePixels / (sourceWidth * sourceHeight));
 	const probeWidth = max(1, round(sourceWidth * (source.svg ? probeScale : min(1, probeScale))));
@@ -221,9 +258,12 @@ async function draw(
 			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 					.autoOrient()
 					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
-		image = image.timeout({ seconds: 60 }).resize(width, height, { fit: 'fill' });
+		image = image.timeout({ seconds: 60 }).resize(width, height, {
+			fit: 'fill',
+			...(source.flat ? { kernel: 'nearest' as const } : {}),
+		});
 		// A median over 0.75 mm removes photo noise and JPEG speckle but keeps edges straight.
-		if (smooth) image = image.median(5);
+		if (smooth && !source.flat) image = image.median(5);
 		const { data } = await image
 			// Greyscale, 16-bit and CMYK sources all become 8-bit sRGB with alpha: 4 bytes a pixel.
 			.toColourspace('srgb')

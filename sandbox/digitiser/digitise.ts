@@ -3,11 +3,13 @@ import { colourHex, rgbToLab } from '../engine/threads/colour-distance';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
+import { splitThinParts } from './parts';
 import { DigitiseError } from './errors';
 import { designBox, fitToWidth, sewnWidthMm } from './fit';
 import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
+import { runningMaxWidthMm } from './sew';
 import { quantiseColours } from './quantise';
 import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
@@ -38,6 +40,8 @@ export interface DigitiseResult {
 
 /** Smallest area worth a needle's visit. */
 const minDetailAreaMm2 = 0.4;
+/** Smallest thin part of a wider shape sewn as a stroke of its own (running stitch), mm². */
+const minStrokeAreaMm2 = 1;
 /** Narrowest shape a satin stitch can still form. */
 const minDetailWidthMm = 0.3;
 
@@ -125,6 +129,7 @@ export async function digitise(
 		);
 	}
 
+	splitThinParts(cleaned.map, runningMaxWidthMm / artwork.pixelMm, minStrokeAreaMm2 / pixelArea);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError(
@@ -190,7 +195,7 @@ interface SewnDesign {
  * How far the needle extent may miss the width before the plan is redone at a corrected scale
  * rather than stretched.
  */
-const replanTolerance = 0.003;
+const replanTolerance = 0.02;
 
 /**
  * Sews the design so its needle positions (pull compensation and satin edges included) span

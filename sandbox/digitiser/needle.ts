@@ -23,7 +23,8 @@ export class Needle {
 	private y = 0;
 	private prevX = 0;
 	private prevY = 0;
-	private anchored = false;
+	/** True while the thread is anchored in the fabric (tied in, not yet trimmed). */
+	anchored = false;
 	private readonly unit: number;
 
 	constructor(

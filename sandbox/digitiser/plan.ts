@@ -5,11 +5,13 @@ import { sewRegion } from './sew';
 import { RegionSewing, type Density } from './sewing';
 import { max } from './math';
 
-const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
+const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 1.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
 /**
  * Sews every region, one colour block per thread (so colour changes are as few as
- * possible), largest colour first; within a block, always the nearest region next.
+ * possible), broad colours first and thin ones (outlines, lines, lettering) last, so what
+ * lies on top in the artwork lies on top in thread and the edges that fill and compensation
+ * push into a neighbour are covered by it; within a block, always the nearest region next.
  */
 export function planStitches(
 	map: RegionMap,
@@ -24,10 +26,11 @@ export function planStitches(
 		byThread[region.label].push(region.id);
 		areas[region.label] += region.area;
 	}
+	const thickness = threadThickness(map, threadCount, areas);
 	const blocks = byThread
 		.map((_, thread) => thread)
 		.filter((thread) => byThread[thread].length > 0)
-		.sort((a, b) => areas[b] - areas[a] || a - b);
+		.sort((a, b) => thickness[b] - thickness[a] || areas[b] - areas[a] || a - b);
 
 	const pattern = new Pattern(16384);
 	const needle = new Needle(
@@ -72,4 +75,34 @@ export function countStitches(pattern: Pattern): number {
 	let count = 0;
 	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.Stitch) count++;
 	return count;
+}
+
+/**
+ * How broad each thread's areas are: their area over their edge length (pixels of the thread
+ * with a neighbour of another colour), about half the typical width of its shapes.
+ */
+function threadThickness(map: RegionMap, threadCount: number, areas: number[]): number[] {
+	const { width, height, ids, regions } = map;
+	const edges = new Array<number>(threadCount).fill(0);
+	const labels = new Uint8Array(width * height);
+	for (let i = 0; i < labels.length; i++) labels[i] = regions[ids[i]].label;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const i = y * width + x;
+			const label = labels[i];
+			if (label === background) continue;
+			if (
+				x === 0 ||
+				y === 0 ||
+				x === width - 1 ||
+				y === height - 1 ||
+				labels[i - 1] !== label ||
+				labels[i + 1] !== label ||
+				labels[i - width] !== label ||
+				labels[i + width] !== label
+			)
+				edges[label]++;
+		}
+	}
+	return areas.map((area, label) => (edges[label] ? area / edges[label] : 0));
 }

@@ -4,7 +4,7 @@ import { floor, hypot } from './math';
 import type { RegionSewing } from './sewing';
 
 /** Stitch length for hairlines: short, so the run follows curves. */
-const runStitchMm = 1.5;
+const runStitchMm = 1.4;
 
 /**
  * A hairline too thin for satin: its outline pulled in to the middle of the line and sewn

@@ -1,7 +1,95 @@
-import { hypot, PI } from './math';
+import { findColumn, spaceRungs, type Column, type Rung } from './column';
+import { floor, hypot, max, PI } from './math';
 import { principalAxis, type RegionMap } from './regions';
 import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
 import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
+
+/** Widest column sewn as satin: beyond it the floats are loose enough to snag. */
+export const satinMaxWidthMm = 8;
+/** Longest single satin stitch; a wider column is split in two (a split satin). */
+const satinStitchMaxMm = 7;
+/** Rungs shorter than this (at a band's pointed tips) are left out: the thread beside them covers them. */
+const shortestRungMm = 0.3;
+/** Centre-walk underlay stitch length. */
+const centreWalkMm = 2;
+/** Columns at least this wide get a centre-walk underlay. */
+const underlayMinWidthMm = 1.2;
+
+/**
+ * Satin column that turns with the shape: when the region is one column (a band, a stroke of a
+ * letter, a ring) its two edges are matched point to point and the stitches cross from one to the
+ * other; a centre-walk underlay goes out along the middle and the satin comes back over it.
+ * Returns false when the region is not one column, so the caller can sew it another way.
+ */
+export function sewColumnSatin(sewing: RegionSewing, density: Density): boolean {
+	const { needle, map, regionId } = sewing;
+	const column = findColumn(map, regionId, needle.px(satinMaxWidthMm + 1));
+	if (!column) return false;
+	sewColumn(sewing, column, density);
+	return true;
+}
+
+function sewColumn(sewing: RegionSewing, column: Column, density: Density): void {
+	const { needle } = sewing;
+	const compensation = needle.px(pullCompensationMm);
+	const shortest = needle.px(shortestRungMm);
+	let rungs = spaceRungs(column, needle.px(density.satinSpacingMm))
+		.filter(([a, b]) => hypot(b[0] - a[0], b[1] - a[1]) >= shortest)
+		.map((rung) => widen(rung, compensation));
+	if (rungs.length === 0) return;
+	const middles = spaceRungs(column, needle.px(centreWalkMm)).map(([a, b]): [number, number] => [
+		(a[0] + b[0]) / 2,
+		(a[1] + b[1]) / 2,
+	]);
+	const widest = rungs.reduce((w, [a, b]) => max(w, hypot(b[0] - a[0], b[1] - a[1])), 0);
+	const underlay = density.underlay && widest >= needle.px(underlayMinWidthMm);
+	if (underlay) {
+		// Out along the middle from the end nearer the needle, then the satin comes back.
+		const [nx, ny] = needle.position;
+		const first = middles[0];
+		const last = middles[middles.length - 1];
+		if (!column.closed && hypot(last[0] - nx, last[1] - ny) < hypot(first[0] - nx, first[1] - ny))
+			middles.reverse();
+		else rungs = rungs.slice().reverse();
+		sewing.travelTo(middles[0][0], middles[0][1]);
+		for (const [x, y] of middles.slice(1)) needle.stitchTo(x, y);
+		if (column.closed) rungs = rungs.slice().reverse();
+	} else {
+		const [nx, ny] = needle.position;
+		const [a] = rungs[0];
+		const [b] = rungs[rungs.length - 1];
+		if (hypot(b[0] - nx, b[1] - ny) < hypot(a[0] - nx, a[1] - ny)) rungs = rungs.slice().reverse();
+	}
+	const [sx, sy] = rungs[0][0];
+	sewing.travelTo(sx, sy);
+	rungs.forEach((rung, k) => {
+		const [x, y] = rung[k % 2];
+		needle.stitchTo(x, y, satinStitchMaxMm);
+	});
+	for (const rung of rungs) coverRung(sewing, rung);
+}
+
+/** Lengthens a rung by `px` at both ends: pull compensation. */
+function widen([a, b]: Rung, px: number): Rung {
+	const length = hypot(b[0] - a[0], b[1] - a[1]) || 1;
+	const ux = ((b[0] - a[0]) / length) * px;
+	const uy = ((b[1] - a[1]) / length) * px;
+	return [
+		[a[0] - ux, a[1] - uy],
+		[b[0] + ux, b[1] + uy],
+	];
+}
+
+function coverRung(sewing: RegionSewing, [a, b]: Rung): void {
+	const { width, height } = sewing.map;
+	const length = hypot(b[0] - a[0], b[1] - a[1]);
+	const steps = max(1, floor(length / 0.5));
+	for (let s = 0; s <= steps; s++) {
+		const x = floor(a[0] + ((b[0] - a[0]) * s) / steps);
+		const y = floor(a[1] + ((b[1] - a[1]) * s) / steps);
+		if (x >= 0 && y >= 0 && x < width && y < height) sewing.covered[y * width + x] = 1;
+	}
+}
 
 /** Satin column: a light zig-zag underlay, then dense stitches from edge to edge across the shape. */
 export function sewSatin(sewing: RegionSewing, density: Density): void {

@@ -1,17 +1,23 @@
 import { sewFill } from './fill';
 import { sewRunning } from './running';
-import { sewSatin } from './satin';
+import { satinMaxWidthMm, sewColumnSatin, sewSatin } from './satin';
 import type { Density, RegionSewing } from './sewing';
 
-/** Shapes narrower than this everywhere are sewn as satin columns instead of tatami fill. */
-export const satinMaxWidthMm = 2;
-/** Shapes narrower than this are hairlines: a satin would be a blur of holes, a running stitch draws them. */
-export const runningMaxWidthMm = 0.6;
+export { satinMaxWidthMm } from './satin';
+/** Shapes narrower than this everywhere are sewn as a straight-across satin when they are not one column. */
+export const narrowSatinMaxWidthMm = 2;
+/** Shapes narrower than this are strokes: a satin would be a blur of holes, a running stitch draws them. */
+export const runningMaxWidthMm = 0.8;
 
-/** Sews one region: underlay first, then its top stitching. */
+/**
+ * Sews one region, underlay first, then its top stitching: a running stitch for a stroke, a
+ * satin column that turns with the shape when it is one column up to `satinMaxWidthMm` wide,
+ * tatami fill for the rest.
+ */
 export function sewRegion(sewing: RegionSewing, density: Density): void {
 	const widthMm = sewing.map.regions[sewing.regionId].widthPx * sewing.needle.pixelMm;
 	if (widthMm < runningMaxWidthMm) sewRunning(sewing);
-	else if (widthMm < satinMaxWidthMm) sewSatin(sewing, density);
+	else if (widthMm <= satinMaxWidthMm && sewColumnSatin(sewing, density)) return;
+	else if (widthMm < narrowSatinMaxWidthMm) sewSatin(sewing, density);
 	else sewFill(sewing, density);
 }

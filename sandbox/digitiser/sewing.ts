@@ -1,5 +1,6 @@
 import type { Needle } from './needle';
 import { background, type RegionMap } from './regions';
+import { hiddenRoute } from './travel';
 import { nextSection, toPixel, type ScanFrame, type Span } from './scan';
 import { ceil, floor, hypot, max, round } from './math';
 
@@ -29,6 +30,14 @@ export const standardDensity: Density = {
 
 /** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
 const maxHiddenTravelMm = 20;
+/** Grid cell of the hidden-route search, mm. */
+const routeCellMm = 0.5;
+/** Stitch length along a hidden route: short, so the run bends with the shapes it hides in. */
+const routeStitchMm = 1.5;
+/** Travel shorter than this is a jump or a straight run; no route is searched. */
+const routeMinMm = 1;
+/** Longest hidden route, as a multiple of the straight distance (or `maxHiddenTravelMm`, whichever is more). */
+const maxRouteDetour = 3;
 /** How far a join between rows may graze past the region's edge: under a thread's width. */
 const joinSlackMm = 0.3;
 
@@ -108,11 +117,35 @@ export class RegionSewing {
 		else this.needle.travelTo(x, y, false);
 	}
 
-	/** Moves to the next section or shape: a hidden run under top stitching still to come, else a jump. */
+	/**
+	 * Moves to the next section or shape: a straight run hidden under top stitching still to
+	 * come, else a hidden route around what must stay bare (see `hiddenRoute`), else a jump.
+	 */
 	travelTo(x: number, y: number): void {
-		const [nx, ny] = this.needle.position;
-		const near = hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm);
-		this.needle.travelTo(x, y, near && this.hiddenPath(nx, ny, x, y));
+		const { needle, map, regionId } = this;
+		const [nx, ny] = needle.position;
+		const distance = hypot(x - nx, y - ny);
+		const near = distance <= needle.px(maxHiddenTravelMm);
+		if (near && this.hiddenPath(nx, ny, x, y)) {
+			needle.travelTo(x, y, true);
+			return;
+		}
+		if (needle.anchored && distance > needle.px(routeMinMm)) {
+			const route = hiddenRoute(
+				map,
+				this.covered,
+				map.regions[regionId].label,
+				[nx, ny],
+				[x, y],
+				max(1, needle.px(routeCellMm)),
+				max(distance * maxRouteDetour, needle.px(maxHiddenTravelMm)),
+			);
+			if (route) {
+				for (const [rx, ry] of route.slice(1)) needle.stitchTo(rx, ry, routeStitchMm);
+				return;
+			}
+		}
+		needle.travelTo(x, y, false);
 	}
 
 	/** Marks the band a top row covers, so later travel does not run over it. */

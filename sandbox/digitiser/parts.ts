@@ -1,0 +1,156 @@
+import { ceil, floor, max, min } from './math';
+import { background, type Region, type RegionMap } from './regions';
+
+/**
+ * Splits every region into its thin strokes and its thick body, in place: a ring with a lattice
+ * inside, a ball on a cord, a stem with leaves. The body is what stays after a morphological
+ * opening (every pixel within reach of a disc `strokePx` wide that fits inside the region); each
+ * thin part long enough to be a stroke becomes a region of its own, narrower than `strokePx`
+ * (so it is sewn as a running stitch), and what is left of the body is one region per
+ * connected piece (so a band stays one satin column and is not a fill with strokes attached).
+ * Thin slivers too short to be strokes (rounded corners, stair steps) stay with the body.
+ */
+export function splitThinParts(map: RegionMap, strokePx: number, minStrokeAreaPx: number): void {
+	const count = map.regions.length;
+	for (let id = 0; id < count; id++) {
+		const region = map.regions[id];
+		if (region.label === background || region.widthPx <= strokePx) continue;
+		splitRegion(map, region, strokePx, minStrokeAreaPx);
+	}
+}
+
+/** Body pieces smaller than this many stroke areas are joints between strokes, sewn with them. */
+const minBodyAreaStrokes = 3;
+
+function splitRegion(
+	map: RegionMap,
+	region: Region,
+	strokePx: number,
+	minStrokeAreaPx: number,
+): void {
+	const { width, ids, inset } = map;
+	const x0 = region.minX;
+	const y0 = region.minY;
+	const w = region.maxX - x0 + 1;
+	const h = region.maxY - y0 + 1;
+	const at = (x: number, y: number) => (y0 + y) * width + x0 + x;
+	// Chamfer distance (in pixels) to the nearest core pixel: one whose inscribed disc is wider than a stroke.
+	const radius = strokePx / 2 + 0.5;
+	const far = 1e9;
+	const d = new Float32Array(w * h);
+	for (let y = 0; y < h; y++) {
+		for (let x = 0; x < w; x++) {
+			const i = at(x, y);
+			d[y * w + x] = ids[i] === region.id && inset[i] > radius ? 0 : far;
+		}
+	}
+	for (let y = 0; y < h; y++) {
+		for (let x = 0; x < w; x++) {
+			const k = y * w + x;
+			let v = d[k];
+			if (x > 0) v = min(v, d[k - 1] + 1);
+			if (y > 0) {
+				v = min(v, d[k - w] + 1);
+				if (x > 0) v = min(v, d[k - w - 1] + 1.4142);
+				if (x < w - 1) v = min(v, d[k - w + 1] + 1.4142);
+			}
+			d[k] = v;
+		}
+	}
+	for (let y = h - 1; y >= 0; y--) {
+		for (let x = w - 1; x >= 0; x--) {
+			const k = y * w + x;
+			let v = d[k];
+			if (x < w - 1) v = min(v, d[k + 1] + 1);
+			if (y < h - 1) {
+				v = min(v, d[k + w] + 1);
+				if (x < w - 1) v = min(v, d[k + w + 1] + 1.4142);
+				if (x > 0) v = min(v, d[k + w - 1] + 1.4142);
+			}
+			d[k] = v;
+		}
+	}
+	// 0 outside the region, 1 body, 2 thin.
+	const kind = new Uint8Array(w * h);
+	let thinPixels = 0;
+	for (let y = 0; y < h; y++) {
+		for (let x = 0; x < w; x++) {
+			if (ids[at(x, y)] !== region.id) continue;
+			const k = y * w + x;
+			kind[k] = d[k] <= ceil(radius) ? 1 : 2;
+			if (kind[k] === 2) thinPixels++;
+		}
+	}
+	if (thinPixels < minStrokeAreaPx) return;
+	// Thin pieces too small to be strokes go back to the body.
+	const pieces = components(kind, w, h, 2);
+	let strokes = 0;
+	for (const piece of pieces) {
+		if (piece.length >= minStrokeAreaPx) strokes++;
+		else for (const k of piece) kind[k] = 1;
+	}
+	if (strokes === 0) return;
+	// Body pieces no bigger than a few crossings of strokes are where strokes meet: part of them.
+	for (const piece of components(kind, w, h, 1)) {
+		if (piece.length < minBodyAreaStrokes * minStrokeAreaPx) for (const k of piece) kind[k] = 2;
+	}
+	const parts = [
+		...components(kind, w, h, 1).map((pixels) => ({ pixels, thin: false })),
+		...components(kind, w, h, 2).map((pixels) => ({ pixels, thin: true })),
+	];
+	parts.forEach(({ pixels, thin }, n) => {
+		const target: Region =
+			n === 0
+				? region
+				: {
+						...region,
+						id: map.regions.length,
+					};
+		if (n > 0) map.regions.push(target);
+		target.area = pixels.length;
+		target.minX = map.width;
+		target.minY = map.height;
+		target.maxX = 0;
+		target.maxY = 0;
+		target.widthPx = 0;
+		for (const k of pixels) {
+			const x = (k % w) + x0;
+			const y = floor(k / w) + y0;
+			const i = y * width + x;
+			ids[i] = target.id;
+			target.minX = min(target.minX, x);
+			target.minY = min(target.minY, y);
+			target.maxX = max(target.maxX, x);
+			target.maxY = max(target.maxY, y);
+			target.widthPx = max(target.widthPx, 2 * inset[i] - 1);
+		}
+		// A stroke meets the body where the region is wide: it is still a stroke.
+		if (thin) target.widthPx = min(target.widthPx, strokePx * 0.99);
+	});
+}
+
+/** 4-connected pieces of the pixels of one kind, each as a list of indices into the box. */
+function components(kind: Uint8Array, w: number, h: number, wanted: number): number[][] {
+	const seen = new Uint8Array(w * h);
+	const pieces: number[][] = [];
+	for (let start = 0; start < w * h; start++) {
+		if (kind[start] !== wanted || seen[start]) continue;
+		const piece: number[] = [];
+		const stack = [start];
+		seen[start] = 1;
+		while (stack.length) {
+			const k = stack.pop() as number;
+			piece.push(k);
+			const x = k % w;
+			const around = [x > 0 ? k - 1 : -1, x < w - 1 ? k + 1 : -1, k - w, k + w];
+			for (const j of around) {
+				if (j >= 0 && j < w * h && kind[j] === wanted && !seen[j]) {
+					seen[j] = 1;
+					stack.push(j);
+				}
+			}
+		}
+		pieces.push(piece);
+	}
+	return pieces;
+}

@@ -1,0 +1,66 @@
+import sharp from 'sharp';
+
+import { digitise } from '../../../../sandbox/digitiser';
+import { Command, type Pattern } from '../../../../sandbox/engine/pattern';
+
+/** One stitch of a colour block: from the needle's last hole to the next, in millimetres. */
+export interface Segment {
+	ax: number;
+	ay: number;
+	bx: number;
+	by: number;
+	length: number;
+}
+
+/** Artwork for the engine's shape tests: SVG shapes on a transparent canvas, as PNG. */
+export async function shapePng(body: string, width: number, height: number): Promise<Buffer> {
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${body}</svg>`;
+	return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Digitises artwork at a width with the generic palette. */
+export async function sew(png: Buffer, widthMm: number, colourCount: number): Promise<Pattern> {
+	return (await digitise(png, { widthMm, colourCount })).pattern;
+}
+
+/** The needle's stitches (stitch after stitch, no jumps) in each colour block, in millimetres. */
+export function segmentsByBlock(pattern: Pattern): Segment[][] {
+	const blocks: Segment[][] = [[]];
+	for (let i = 1; i < pattern.length; i++) {
+		if (pattern.commands[i] === Command.ColorChange) blocks.push([]);
+		if (pattern.commands[i] !== Command.Stitch || pattern.commands[i - 1] !== Command.Stitch)
+			continue;
+		const ax = pattern.xs[i - 1] / 10;
+		const ay = pattern.ys[i - 1] / 10;
+		const bx = pattern.xs[i] / 10;
+		const by = pattern.ys[i] / 10;
+		blocks[blocks.length - 1].push({ ax, ay, bx, by, length: Math.hypot(bx - ax, by - ay) });
+	}
+	return blocks;
+}
+
+/** Angle in degrees (0 to 90) between a stitch and a direction. */
+export function angleTo(segment: Segment, dx: number, dy: number): number {
+	const sx = segment.bx - segment.ax;
+	const sy = segment.by - segment.ay;
+	const cos = Math.abs(sx * dx + sy * dy) / (Math.hypot(sx, sy) * Math.hypot(dx, dy));
+	return (Math.acos(Math.min(1, cos)) * 180) / Math.PI;
+}
+
+/** Trims in each colour block, not counting the one that ends the block. */
+export function trimsInsideBlocks(pattern: Pattern): number[] {
+	const trims: number[] = [0];
+	for (let i = 0; i < pattern.length; i++) {
+		const command = pattern.commands[i];
+		if (command === Command.ColorChange) trims.push(0);
+		if (command !== Command.Trim) continue;
+		let next = i + 1;
+		while (next < pattern.length && pattern.commands[next] === Command.Trim) next++;
+		const ends =
+			next >= pattern.length ||
+			pattern.commands[next] === Command.ColorChange ||
+			pattern.commands[next] === Command.End;
+		if (!ends) trims[trims.length - 1]++;
+	}
+	return trims;
+}
