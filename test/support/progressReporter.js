@@ -29,8 +29,9 @@ class ProgressReporter {
 		this.files = results.numTotalTestSuites;
 		this.expectedTests = undefined;
 		try {
-			if (existsSync(this.memory))
-				this.expectedTests = JSON.parse(readFileSync(this.memory, 'utf8')).tests;
+			// The last run's count, when it ran the same number of files (the same selection, most likely).
+			const last = existsSync(this.memory) ? JSON.parse(readFileSync(this.memory, 'utf8')) : {};
+			if (last.files === this.files) this.expectedTests = last.tests;
 		} catch {
 			// A memory that cannot be read only loses the "of about".
 		}
@@ -52,7 +53,10 @@ class ProgressReporter {
 		if (results.numRuntimeErrorTestSuites === 0 && results.numTotalTestSuites === this.files) {
 			try {
 				mkdirSync(join(this.memory, '..'), { recursive: true });
-				writeFileSync(this.memory, JSON.stringify({ tests: results.numTotalTests }));
+				writeFileSync(
+					this.memory,
+					JSON.stringify({ files: this.files, tests: results.numTotalTests }),
+				);
 			} catch {
 				// Only the next run's "of about" is lost.
 			}
