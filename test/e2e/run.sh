@@ -167,7 +167,8 @@ show_progress() {
 	local dir="$1" started=$SECONDS line ticks=0
 	while sleep 5; do
 		ticks=$((ticks + 1))
-		line="$(cat "$dir"/*.progress 2>/dev/null | paste -sd'|' | sed 's/|/ | /g')"
+		# No progress file yet is no error (set -e and pipefail would end the loop on one).
+		line="$({ cat "$dir"/*.progress 2>/dev/null || true; } | paste -sd'|' | sed 's/|/ | /g')"
 		line="e2e, $((SECONDS - started)) s: ${line:-starting}"
 		if [ -t 2 ]; then
 			printf '\r\033[K%s' "${line:0:$(($(tput cols 2>/dev/null || echo 200) - 1))}" >&2
