@@ -55,8 +55,11 @@ for run in $(seq "$runs"); do
 	echo "run $run of $runs beside $burners CPU-bound processes: $((SECONDS - started)) s, load average $load: $counts"
 	if [ $status -ne 0 ]; then
 		failed_runs=$((failed_runs + 1))
-		# The failures themselves (jest's first lines of each), for the report.
+		# The failures themselves (jest's first lines of each), for the report; the whole output is kept.
 		awk '/^  ● /{n=25} n-- > 0' "$work/run$run.log" | head -300 || true
+		kept="${TMPDIR:-/tmp}/embroidery-load-run$run-$(date +%Y%m%d-%H%M%S).log"
+		cp "$work/run$run.log" "$kept"
+		echo "jest's whole output of run $run: $kept"
 	fi
 done
 stop_burners
