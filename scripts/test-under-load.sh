@@ -48,7 +48,7 @@ for run in $(seq "$runs"); do
 	load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 	counts="$(node -e '
 		const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-		const failed = r.testResults.filter((f) => f.status !== "passed").map((f) => f.name.replace(process.cwd() + "/", ""));
+		const failed = r.testResults.filter((f) => f.status === "failed").map((f) => f.name.replace(process.cwd() + "/", ""));
 		console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numRuntimeErrorTestSuites} suites that could not run` +
 			(failed.length ? `; failing files: ${failed.join(", ")}` : ""));
 	' "$work/run$run.json" 2>/dev/null || echo "no results (jest exit $status)")"
