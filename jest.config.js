@@ -9,6 +9,10 @@ module.exports = {
 	maxWorkers: 2 * availableParallelism(),
 	testSequencer: '<rootDir>/test/support/sequencer.js',
 	testEnvironment: 'node',
+	// The same transform cache whatever TMPDIR scripts/test.sh sets for its run.
+	cacheDirectory: require('./test/support/cacheDirectory'),
+	// jest's own output, and one progress line (files and tests done, seconds) where jest shows none: logs, CI.
+	reporters: ['default', '<rootDir>/test/support/progressReporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],

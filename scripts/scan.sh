@@ -8,7 +8,8 @@
 # manifest facts it reads from the registry. Exits 1 when any check fails. Provenance exists only
 # for a published version: .github/workflows/publish.yml checks it after publishing.
 # Installs what is missing, once: the scanner into the cache folder (npm), the rules into the cache
-# folder (GitHub, with --fetch-rules), `yara` with apt-get (as root or through sudo).
+# folder (GitHub, with --fetch-rules), and, when the rules are there, `yara` with apt-get (as root or through
+# sudo, announced first; EMBROIDERY_NO_SYSTEM_PACKAGES=1 never installs it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -64,12 +65,23 @@ else
 	threat_rules=""
 fi
 
-if ! command -v yara >/dev/null; then
-	echo "Installing Debian's yara package (apt-get)..." >&2
+# The YARA check needs the `yara` program. It is installed system-wide (Debian's package, apt-get as root or
+# through sudo) only when the rules are there to run, after a line saying so, and never with
+# EMBROIDERY_NO_SYSTEM_PACKAGES=1; without it the check is reported as not run, with the reason.
+yara_missing=()
+if [ -n "$threat_rules" ] && ! command -v yara >/dev/null; then
 	sudo_cmd=""
 	[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-	$sudo_cmd apt-get update >&2
-	$sudo_cmd apt-get install -y yara >&2
+	if [ "${EMBROIDERY_NO_SYSTEM_PACKAGES:-0}" = 1 ]; then
+		yara_missing=(--yara-missing "the yara program is not installed (EMBROIDERY_NO_SYSTEM_PACKAGES=1 keeps scripts/scan.sh from installing Debian's yara package)")
+	elif [ -n "$sudo_cmd" ] && ! sudo -n true 2>/dev/null; then
+		yara_missing=(--yara-missing "the yara program is not installed, and installing Debian's yara package needs root or sudo: run \`sudo apt-get install yara\`")
+	else
+		echo "scripts/scan.sh: the YARA check needs the yara program, missing here: installing Debian's yara package system-wide (${sudo_cmd:+sudo }apt-get install yara)..." >&2
+		$sudo_cmd apt-get update >&2
+		$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends yara >&2 ||
+			yara_missing=(--yara-missing "installing Debian's yara package failed (see above)")
+	fi
 fi
 
 package="${1:-}"
@@ -83,5 +95,6 @@ trap 'rm -rf "$work"' EXIT
 (cd "$package" && npm pack --silent --ignore-scripts --pack-destination "$work" >/dev/null)
 mkdir -p "$work/tarball"
 tar -xzf "$work"/*.tgz -C "$work/tarball" --strip-components=1
-echo "Scanning $(cd "$work" && ls -- *.tgz) with n8n's scanner $scanner_version and $(yara --version | sed 's/^/yara /')..."
-node scripts/scan-package.mjs --scanner "$scanner" --rules "$threat_rules" --tarball "$work/tarball" --source "$package"
+yara_version="$(yara --version 2>/dev/null | sed 's/^/yara /')" || true
+echo "Scanning $(cd "$work" && ls -- *.tgz) with n8n's scanner $scanner_version${yara_version:+ and $yara_version}..."
+node scripts/scan-package.mjs --scanner "$scanner" --rules "$threat_rules" --tarball "$work/tarball" --source "$package" ${yara_missing[@]+"${yara_missing[@]}"}

@@ -8,26 +8,137 @@
 # side by side (each has its own sandbox, n8n ports, user folder and data, see test/e2e/run.sh).
 # Every tier runs even when an earlier one failed (the end-to-end runs need the build), and the run ends
 # with a summary: each tier's time and test count, then the line "N passed, N failed".
+#
+# Ctrl-C (SIGINT or SIGTERM) at any point stops everything the run started, detached process groups
+# included (n8n and its task runners, sandboxes, Postgres, Redis, Chromium), and removes every temporary
+# folder it made: a second Ctrl-C kills at once instead of waiting for them to stop. test/e2e/testRun.e2e.ts
+# checks this.
+#
+# A smaller run (for that test, or to try a change of this script):
+#   EMBROIDERY_TEST_TIERS=build,jest,n8n2   the tiers to run (build lint scan typecheck jest n8n2 n8n1 queue)
+#   EMBROIDERY_TEST_JEST="test/x.test.ts"   jest's arguments for the jest tier
+#   EMBROIDERY_TEST_E2E="test/e2e/n8n.e2e.ts"  test/e2e/run.sh's arguments (test files)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node24.sh
 . scripts/n8n.sh
 . scripts/chromium.sh
+
+all_tiers=(build lint scan typecheck jest n8n2 n8n1)
+[ -f test/queue/run.sh ] && all_tiers+=(queue)
+IFS=',' read -r -a tiers <<<"${EMBROIDERY_TEST_TIERS:-$(
+	IFS=,
+	echo "${all_tiers[*]}"
+)}"
+for name in "${tiers[@]}"; do
+	case " ${all_tiers[*]} " in *" $name "*) ;; *)
+		echo "EMBROIDERY_TEST_TIERS names \"$name\"; the tiers are: ${all_tiers[*]}." >&2
+		exit 2
+		;;
+	esac
+done
+wanted() { case " ${tiers[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac }
+
+# Everything this run starts carries this mark in its environment, and every temporary folder it makes is
+# inside $work (TMPDIR): on Ctrl-C, stop_run finds the processes by the mark or by a working folder inside
+# $work (Postgres runs as its own account, without the mark), ends their process groups, and removes $work.
+export EMBROIDERY_TEST_RUN="npm-test-$$-$(date +%s)"
+outer_tmp="${TMPDIR:-/tmp}"
+work="$(mktemp -d "$outer_tmp/embroidery-test-XXXXXX")"
+# The Postgres account of test/queue reaches its folders inside.
+chmod 755 "$work"
+mkdir "$work/tmp"
+chmod 1777 "$work/tmp"
+# jest's transform cache stays where it was (it is keyed on the temporary folder otherwise); a run inside
+# another (test/e2e/testRun.e2e.ts) keeps the outer one's.
+export EMBROIDERY_OUTER_TMPDIR="${EMBROIDERY_OUTER_TMPDIR:-$outer_tmp}"
+export TMPDIR="$work/tmp"
+
+# The pids of this run's processes (the mark, or a working folder in $work), this shell aside.
+run_pids() {
+	local file pid cwd
+	for file in /proc/[0-9]*/environ; do
+		pid="${file#/proc/}" pid="${pid%/environ}"
+		[ "$pid" != $$ ] || continue
+		if grep -qsz "^EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN\$" "$file"; then
+			echo "$pid"
+			continue
+		fi
+		cwd="$(readlink "/proc/$pid/cwd" 2>/dev/null)" || continue
+		case "$cwd" in "$work" | "$work"/*) echo "$pid" ;; esac
+	done
+}
+
+# Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
+# helpers need not carry the mark), never to this script's own group (npm and the terminal's other commands).
+signal_run() {
+	local signal="$1" pid pgid own_group
+	own_group="$(ps -o pgid= $$ | tr -d ' ')"
+	for pid in $(run_pids); do
+		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || continue
+		if [ -n "$pgid" ] && [ "$pgid" != "$own_group" ]; then
+			kill "-$signal" -- "-$pgid" 2>/dev/null || true
+		fi
+		kill "-$signal" "$pid" 2>/dev/null || true
+	done
+}
+
+# Ctrl-C: everything gets SIGTERM and up to 15 s to stop (n8n saves its state), then SIGKILL; a second
+# Ctrl-C skips the wait. Then the temporary folders go.
+stop_now=0
+stop_run() {
+	trap 'stop_now=1' INT TERM
+	# The commands below must not carry the mark themselves.
+	export -n EMBROIDERY_TEST_RUN
+	echo >&2
+	echo "Interrupted: stopping everything this run started (Ctrl-C again to kill it at once)..." >&2
+	signal_run TERM
+	local waited=0
+	while [ -n "$(run_pids)" ] && [ $stop_now -eq 0 ] && [ $waited -lt 150 ]; do
+		sleep 0.1 || true
+		waited=$((waited + 1))
+	done
+	signal_run KILL
+	waited=0
+	while [ -n "$(run_pids)" ] && [ $waited -lt 50 ]; do
+		sleep 0.1 || true
+		waited=$((waited + 1))
+	done
+	local left
+	left="$(run_pids | paste -sd' ')"
+	rm -rf "$work"
+	if [ -n "$left" ]; then
+		echo "Stopped, but these processes of the run did not end: $left" >&2
+	else
+		echo "Stopped: no process of this run is left, and its temporary folders are removed." >&2
+	fi
+	exit 130
+}
+trap stop_run INT TERM
+trap 'rm -rf "$work"' EXIT
+
 ensure_node24
 ensure_dependencies
 # The account pages' tests drive Debian's Chromium; without it they fail and say so.
-ensure_chromium || echo "Chromium could not be installed; the browser tests will fail." >&2
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+if wanted jest || wanted n8n2 || wanted n8n1; then
+	ensure_chromium || echo "Chromium could not be installed; the browser tests will fail." >&2
+fi
 # Each tier leaves <tier>.seconds and <tier>.status here, and jest's results in <tier>.json.
 results="$work/results"
 mkdir -p "$results"
 
 # The n8n installs (once, cached) download while the checks below keep the cores busy; they run one
 # after another so that npm and the sqlite3 builds do not fight each other.
-(ensure_n8n "$N8N_VERSION_TESTED" 24 && ensure_n8n "$N8N1_VERSION_TESTED" 22) >"$work/install.log" 2>&1 &
-installs=$!
+e2e_tiers=()
+for name in n8n2 n8n1 queue; do if wanted $name; then e2e_tiers+=("$name"); fi; done
+installs=""
+if [ ${#e2e_tiers[@]} -gt 0 ]; then
+	(
+		if wanted n8n2 || wanted queue; then ensure_n8n "$N8N_VERSION_TESTED" 24; fi
+		if wanted n8n1; then ensure_n8n "$N8N1_VERSION_TESTED" 22; fi
+	) >"$work/install.log" 2>&1 &
+	installs=$!
+fi
 
 # Runs one tier (its name, then the command) and records its seconds and exit status.
 tier() {
@@ -52,20 +163,33 @@ checks_side_by_side() {
 	done
 }
 
-tier build npm run build || true
+if wanted build; then tier build npm run build || true; fi
 # scan.sh builds again before it packs; nothing else reads dist/ until jest (test/package).
-checks_side_by_side lint scan typecheck
-tier jest npx jest --ci --json --outputFile="$results/jest.json" || true
+checks=()
+for name in lint scan typecheck; do if wanted $name; then checks+=("$name"); fi; done
+if [ ${#checks[@]} -gt 0 ]; then checks_side_by_side "${checks[@]}"; fi
+if wanted jest; then
+	# shellcheck disable=SC2086 # EMBROIDERY_TEST_JEST is a list of arguments.
+	tier jest npx jest --ci --json --outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} || true
+fi
 
-e2e_tiers=(n8n2 n8n1)
-[ -f test/queue/run.sh ] && e2e_tiers+=(queue)
-if ! wait "$installs"; then
-	cat "$work/install.log" >&2
-	echo "Installing n8n for the end-to-end runs failed (log above); the end-to-end environments did not run." >&2
-elif [ "$(cat "$results/build.status")" != 0 ]; then
-	echo "The build failed; the end-to-end environments did not run." >&2
-else
-	EMBROIDERY_BUILT=1 EMBROIDERY_TEST_RESULTS="$results" bash test/e2e/run.sh --parallel || true
+if [ ${#e2e_tiers[@]} -gt 0 ]; then
+	built=()
+	# Without the build tier, test/e2e/run.sh builds.
+	if wanted build; then built=(EMBROIDERY_BUILT=1); fi
+	if ! wait "$installs"; then
+		cat "$work/install.log" >&2
+		echo "Installing n8n for the end-to-end runs failed (log above); the end-to-end environments did not run." >&2
+	elif wanted build && [ "$(cat "$results/build.status")" != 0 ]; then
+		echo "The build failed; the end-to-end environments did not run." >&2
+	else
+		# shellcheck disable=SC2086 # EMBROIDERY_TEST_E2E is a list of arguments.
+		env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" bash test/e2e/run.sh --parallel \
+			"--only=$(
+				IFS=,
+				echo "${e2e_tiers[*]}"
+			)" ${EMBROIDERY_TEST_E2E:-} || true
+	fi
 fi
 
 # Passed, failed and skipped tests of a jest results file; a suite that could not run counts as failed, and
@@ -80,7 +204,7 @@ jest_counts() {
 passed=0 failed=0 failed_tiers=0
 echo
 echo "Summary (seconds of wall time; lint, scan and typecheck ran side by side, and so did the e2e environments):"
-for name in build lint scan typecheck jest "${e2e_tiers[@]}"; do
+for name in "${tiers[@]}"; do
 	case "$name" in n8n2 | n8n1) label="e2e $name" ;; *) label="$name" ;; esac
 	if [ ! -f "$results/$name.status" ]; then
 		printf '  %-10s %6s  did not run\n' "$label" '-'
@@ -99,6 +223,11 @@ for name in build lint scan typecheck jest "${e2e_tiers[@]}"; do
 	else
 		# A failed check without tests (build, lint, scan, typecheck, or a jest that left no results) counts as one.
 		[ "$status" = 0 ] || failed=$((failed + 1))
+		# A check that could not run says so here too (the scan's YARA rules are optional, see docs/development.md).
+		if [ -f "$work/$name.log" ]; then
+			not_run="$(grep -E '^⚠️ +.*: not run: ' "$work/$name.log" | sed -E 's/^⚠️ +//; s/: not run: .*//' | paste -sd, || true)"
+			[ -z "$not_run" ] || verdict="$verdict, not run: $not_run"
+		fi
 		printf '  %-10s %6s  %s\n' "$label" "$seconds s" "$verdict"
 	fi
 done

@@ -5,6 +5,10 @@
 module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
+	// The same transform cache whatever TMPDIR scripts/test.sh sets for its run.
+	cacheDirectory: require('../support/cacheDirectory'),
+	// jest's own output, and one progress line (files and tests done, seconds) where jest shows none: logs, CI.
+	reporters: ['default', '<rootDir>/test/support/progressReporter.js'],
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
 	// Transpile only (ts-jest, test/support/transform.js); `npm run typecheck` checks the types once.

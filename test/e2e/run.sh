@@ -28,6 +28,7 @@ parallel=0
 # jest's options go to every environment, in the order given; a test file only to the environments of
 # its folder, and --bench only to queue mode.
 e2e_run=()
+e2e_given=()
 queue_run=()
 e2e_files=0
 queue_files=0
@@ -39,7 +40,7 @@ for arg in "$@"; do
 	--bench) queue_bench=(--bench) ;;
 	*)
 		case "${arg#"$PWD/"}" in
-		test/e2e/* | ./test/e2e/*) e2e_run+=("$arg") e2e_files=$((e2e_files + 1)) ;;
+		test/e2e/* | ./test/e2e/*) e2e_given+=("$arg") e2e_files=$((e2e_files + 1)) ;;
 		test/queue/* | ./test/queue/*) queue_run+=("$arg") queue_files=$((queue_files + 1)) ;;
 		*) e2e_run+=("$arg") queue_run+=("$arg") ;;
 		esac
@@ -87,6 +88,48 @@ if [ "${EMBROIDERY_BUILT:-}" != 1 ]; then
 	export EMBROIDERY_BUILT=1
 fi
 results="${EMBROIDERY_TEST_RESULTS:-}"
+lanes_dir="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-lanes-XXXXXX")"
+trap 'rm -rf "$lanes_dir"' EXIT
+
+# The e2e files of an n8n line run in two lanes side by side, each a jest run with its own global setup
+# (sandbox, n8n user folder): the trigger files (test/e2e/trigger*.e2e.ts), which spend real minutes waiting
+# for n8n's polls (n8n refuses polls more often than once a minute) and so use little CPU, each in a worker
+# of its own; and every other file, in band. The lanes' results are merged into one <environment>.json.
+run_lanes() {
+	local environment="$1" file status=0 lane_pid files=() main=() minutes=() main_report=() minutes_report=()
+	if [ ${#e2e_given[@]} -gt 0 ]; then files=("${e2e_given[@]}"); else files=(test/e2e/*.e2e.ts); fi
+	for file in "${files[@]}"; do
+		case "$(basename "$file")" in trigger*.e2e.ts) minutes+=("$file") ;; *) main+=("$file") ;; esac
+	done
+	if [ -n "$results" ]; then
+		main_report=(--json "--outputFile=$results/$environment.main.json")
+		minutes_report=(--json "--outputFile=$results/$environment.minutes.json")
+	fi
+	if [ ${#minutes[@]} -gt 0 ]; then
+		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment (trigger lane)" \
+			npx jest -c test/e2e/jest.config.js --maxWorkers=${#minutes[@]} --runTestsByPath \
+			${minutes_report[@]+"${minutes_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${minutes[@]}" \
+			>"$lanes_dir/$environment.minutes.log" 2>&1 &
+		lane_pid=$!
+	fi
+	if [ ${#main[@]} -gt 0 ]; then
+		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment" \
+			npx jest -c test/e2e/jest.config.js --runInBand --runTestsByPath \
+			${main_report[@]+"${main_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${main[@]}" || status=$?
+	fi
+	if [ ${#minutes[@]} -gt 0 ]; then
+		wait "$lane_pid" || status=$?
+		echo "----- e2e $environment, trigger lane (ran beside the files above) -----" >&2
+		cat "$lanes_dir/$environment.minutes.log" >&2
+	fi
+	if [ -n "$results" ]; then
+		local ran=()
+		[ ${#main[@]} -eq 0 ] || ran+=("$results/$environment.main.json")
+		[ ${#minutes[@]} -eq 0 ] || ran+=("$results/$environment.minutes.json")
+		node scripts/merge-jest-results.mjs "$results/$environment.json" "${ran[@]}"
+	fi
+	return $status
+}
 
 # Runs one environment; jest itself always runs on Node 24, the n8n it drives on its own Node.
 run_environment() {
@@ -96,11 +139,11 @@ run_environment() {
 	case "$environment" in
 	n8n2)
 		ensure_n8n "$N8N_VERSION_TESTED" 24
-		EMBROIDERY_E2E_ENV=n8n2 npx jest -c test/e2e/jest.config.js --runInBand ${report[@]+"${report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
+		run_lanes n8n2 || status=$?
 		;;
 	n8n1)
 		ensure_n8n "$N8N1_VERSION_TESTED" 22
-		EMBROIDERY_E2E_ENV=n8n1 npx jest -c test/e2e/jest.config.js --runInBand ${report[@]+"${report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} || status=$?
+		run_lanes n8n1 || status=$?
 		;;
 	queue)
 		if [ ${#queue_bench[@]} -gt 0 ]; then
@@ -118,16 +161,40 @@ run_environment() {
 	return $status
 }
 
+# While environments run side by side into their logs: one line with each jest run's progress (the
+# *.progress files test/support/progressReporter.js keeps), rewritten in place on a terminal, else every 30 s.
+show_progress() {
+	local dir="$1" started=$SECONDS line ticks=0
+	while sleep 5; do
+		ticks=$((ticks + 1))
+		# No progress file yet is no error (set -e and pipefail would end the loop on one).
+		line="$({ cat "$dir"/*.progress 2>/dev/null || true; } | paste -sd'|' | sed 's/|/ | /g')"
+		line="e2e, $((SECONDS - started)) s: ${line:-starting}"
+		if [ -t 2 ]; then
+			printf '\r\033[K%s' "${line:0:$(($(tput cols 2>/dev/null || echo 200) - 1))}" >&2
+		elif [ $((ticks % 6)) -eq 0 ]; then
+			echo "$line" >&2
+		fi
+	done
+}
+
 failed=()
 if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
-	logs="$(mktemp -d)"
+	logs="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-logs-XXXXXX")"
 	declare -A pids=()
 	for environment in "${environments[@]}"; do
-		run_environment "$environment" >"$logs/$environment.log" 2>&1 &
+		EMBROIDERY_PROGRESS_DIR="$logs" run_environment "$environment" >"$logs/$environment.log" 2>&1 &
 		pids[$environment]=$!
 	done
+	show_progress "$logs" &
+	progress=$!
 	for environment in "${environments[@]}"; do
 		wait "${pids[$environment]}" || failed+=("$environment")
+	done
+	kill "$progress" 2>/dev/null || true
+	wait "$progress" 2>/dev/null || true
+	if [ -t 2 ]; then echo >&2; fi
+	for environment in "${environments[@]}"; do
 		echo "===== e2e $environment =====" >&2
 		cat "$logs/$environment.log" >&2
 	done

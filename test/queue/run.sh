@@ -18,7 +18,11 @@ ensure_queue_services() {
 	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 	command -v redis-server >/dev/null || missing+=(redis-server)
 	if [ ${#missing[@]} -gt 0 ]; then
-		echo "Installing ${missing[*]} from Debian's packages..." >&2
+		if [ "${EMBROIDERY_NO_SYSTEM_PACKAGES:-0}" = 1 ]; then
+			echo "Queue mode needs ${missing[*]}, missing here, and EMBROIDERY_NO_SYSTEM_PACKAGES=1 keeps them from being installed: queue mode cannot run (apt-get install ${missing[*]})." >&2
+			return 1
+		fi
+		echo "Queue mode needs ${missing[*]}, missing here: installing Debian's packages system-wide (apt-get install ${missing[*]}, as root or through sudo; EMBROIDERY_NO_SYSTEM_PACKAGES=1 skips it)..." >&2
 		as_root apt-get update >&2
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
 	fi
@@ -54,5 +58,5 @@ if [ "${1:-}" = "--bench" ]; then
 	shift
 	npx tsx bench/queue.ts "$@"
 else
-	npx jest -c test/queue/jest.config.js --runInBand "$@"
+	EMBROIDERY_PROGRESS_LABEL="e2e queue" npx jest -c test/queue/jest.config.js --runInBand "$@"
 fi

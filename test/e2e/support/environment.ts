@@ -1,5 +1,7 @@
 /** What global-setup prepares once per run and every e2e file opens: one n8n user folder, one sandbox. */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { LocalN8n, n8nRuntime, type CredentialExport, type Owner } from '../../../scripts/n8n';
@@ -39,12 +41,22 @@ export const e2eOwner: Owner = {
 	lastName: 'Owner',
 };
 
+/**
+ * The n8n of this jest worker: global-setup prepares `n8n/` (package, credentials) and never starts it; each
+ * worker copies it once to a folder of its own, so files that run side by side (test/e2e/run.sh's trigger
+ * lane) never start two n8n on one database.
+ */
 export function n8nOptions(root: string) {
 	return {
-		userFolder: join(root, 'n8n'),
+		userFolder: join(root, `n8n-worker${process.env.JEST_WORKER_ID ?? '1'}`),
 		fileAccess: [join(root, 'files')],
 		encryptionKey: 'embroidery-e2e',
 	};
+}
+
+/** The user folder global-setup prepares for the workers to copy. */
+export function preparedUserFolder(root: string): string {
+	return join(root, 'n8n');
 }
 
 export function credentialExports(sandbox: SandboxInfo, readOnlyKey: string): CredentialExport[] {
@@ -72,10 +84,13 @@ export async function openEnvironment(): Promise<E2eEnvironment> {
 		throw new Error(
 			'Run the end-to-end suite with "npm run test:e2e" (its global setup prepares n8n).',
 		);
+	const options = n8nOptions(root);
+	if (!existsSync(options.userFolder))
+		await cp(preparedUserFolder(root), options.userFolder, { recursive: true });
 	return {
 		root,
 		filesDir: join(root, 'files'),
-		n8n: await LocalN8n.create(n8nOptions(root)),
+		n8n: await LocalN8n.create(options),
 		sandbox: JSON.parse(sandbox) as SandboxInfo,
 	};
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { LocalN8n } from '../../../scripts/n8n';
 import { sandboxAdmin, startSandbox } from '../../support/sandbox';
-import { credentialExports, n8nOptions, shareEnvironment } from './environment';
+import { credentialExports, n8nOptions, preparedUserFolder, shareEnvironment } from './environment';
 
 /**
  * Once per run: the sandbox on a free port, and one n8n user folder with the built package and the
@@ -22,7 +22,7 @@ export default async function globalSetup(): Promise<void> {
 		'jobs:read',
 	]);
 
-	const n8n = await LocalN8n.create(n8nOptions(root));
+	const n8n = await LocalN8n.create({ ...n8nOptions(root), userFolder: preparedUserFolder(root) });
 	await n8n.installPackage();
 	await n8n.importCredentials(credentialExports(sandbox, readOnly.key));
 	shareEnvironment(root, {

@@ -1,28 +1,21 @@
 /**
  * Wait for Completion on more jobs than the listing shows: each job outside the 50-job window costs its own
  * GET, paced at 55 a minute, so one round can outlast the timeout. The wait still ends within one poll
- * interval of its timeout. Real n8n-core executions against a scripted service; the node's clock runs 10
- * times faster than the wall (`useClock`), so a minute of pacing takes 6 s.
+ * interval of its timeout. Real n8n-core executions against a scripted service; the node's clock is the
+ * driven test clock (`useTestClock`): its waits pass as soon as no request is under way, so a minute of pacing
+ * takes milliseconds, while the requests themselves take their real time (once, not scaled up as a clock
+ * running 10 times faster than the wall did, which a loaded machine pushed past the poll interval).
  */
 import { defaultPollSchedule } from '../../../../nodes/Embroidery/helpers/waiting';
-import { clock, useClock, wallClock } from '../../../../nodes/Embroidery/transport';
-import type { Clock } from '../../../../nodes/Embroidery/transport';
+import { clock, wallClock } from '../../../../nodes/Embroidery/transport';
 import { runNode } from '../../../support/nodeRun';
+import { useTestClock } from '../../../support/testClock';
 import { detailedJob, freeUsage, listItem } from '../../support/fakeJobs';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 
 jest.setTimeout(120_000);
 
 const apiKey = 'emb_test_key_0123456789';
-
-/** Time `scale` times faster than the wall: sleeps are shorter by that much, and `now` runs ahead. */
-function fastClock(scale: number): Clock {
-	const start = Date.now();
-	return {
-		now: () => start + (Date.now() - start) * scale,
-		sleep: async (ms, signal) => await wallClock.sleep(ms / scale, signal),
-	};
-}
 
 const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** The n-th of a run of job ids: ULIDs told apart by a two-letter prefix and a four-character count. */
@@ -31,11 +24,7 @@ function jobId(prefix: string, n: number): string {
 	return `01J9Z3Q4W8Y6V5T2R1P0${prefix}${tail}`;
 }
 
-let restoreClock: () => void;
-beforeEach(() => {
-	restoreClock = useClock(fastClock(10));
-});
-afterEach(() => restoreClock());
+useTestClock();
 
 describe('waiting on more than 50 jobs', () => {
 	it(
