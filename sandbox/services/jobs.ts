@@ -94,14 +94,7 @@ export class JobService {
 	 */
 	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
 		const checked = await checkJobRequest(request, this.inspect);
-		this.billing.checkAllowance(accountId, checked.sources.length, checked.filesField);
-		if (this.jobs.countActive(accountId) + checked.sources.length > maxActiveJobsPerAccount) {
-			throw new RateLimitedError(
-				5,
-				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing ` +
-					`per account). Try again when some have finished.`,
-			);
-		}
+		this.checkProcessing(accountId, checked.sources.length, checked.filesField);
 		const stored: string[] = [];
 		let created: JobRow[];
 		try {
@@ -113,6 +106,21 @@ export class JobService {
 		}
 		this.queue.kick();
 		return created;
+	}
+
+	/**
+	 * The rules every request for processing meets, a creation's or a retry's: the account's allowance
+	 * and processing control (at most `maxActiveJobsPerAccount` queued or processing).
+	 */
+	private checkProcessing(accountId: string, count: number, filesField: string): void {
+		this.billing.checkAllowance(accountId, count, filesField);
+		if (this.jobs.countActive(accountId) + count > maxActiveJobsPerAccount) {
+			throw new RateLimitedError(
+				5,
+				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing ` +
+					`per account). Try again when some have finished.`,
+			);
+		}
 	}
 
 	/** Where the HTTP layer streams an incoming source file before the request is checked. */
@@ -137,7 +145,10 @@ export class JobService {
 		return this.jobs.recentForAccount(accountId, jobsListSize).map((job) => this.details(job));
 	}
 
-	/** Failed jobs only (409); 410 once the source has expired; back to queued with results cleared. */
+	/**
+	 * Failed jobs only (409); 410 once the source has expired; then processing like a creation: the
+	 * allowance and processing control apply (422, 429) and usage counts it. Back to queued with results cleared.
+	 */
 	retry(accountId: string, workflow: string, id: string): JobRow {
 		const job = this.find(accountId, workflow, id);
 		if (job.status !== 'failed') {
@@ -149,9 +160,11 @@ export class JobService {
 				'The source upload of this job has expired, so it cannot be retried. Create a new job.',
 			);
 		}
+		this.checkProcessing(accountId, 1, 'job');
 		const removed = transaction(this.db, () => {
 			const results = this.uploads.removeResults(job.id);
 			this.jobs.requeue(job.id, true);
+			this.billing.recordJobs(accountId, [job.id]);
 			this.jobs.addEvent(
 				job.id,
 				'retried',
