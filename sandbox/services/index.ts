@@ -114,7 +114,7 @@ export class SandboxServices {
 			store: this.store,
 			clock: this.clock,
 			queue: this.runner,
-			inspect: (request) => this.inspector.inspect(request),
+			inspect: (request, accountId) => this.inspector.inspect(request, accountId),
 			sourceTtlSeconds: options.sourceTtlSeconds,
 		});
 		this.files = new FileService({

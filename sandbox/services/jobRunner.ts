@@ -27,7 +27,7 @@ import type { SandboxClock } from './clock';
 import type { Faults } from './faults';
 import { newId } from './ids';
 import type { JobQueue } from './jobs';
-import { EngineTurns } from './turns';
+import { AccountTurns } from './turns';
 import type { WorkerPool } from './workers/pool';
 import type { JobTask, TaskResult, WrittenFile } from './workers/task';
 
@@ -50,7 +50,7 @@ export interface JobRunnerDependencies {
 export class JobRunner implements JobQueue {
 	/** The jobs being processed: their run and their account. */
 	private readonly running = new Map<string, { run: Promise<void>; accountId: string }>();
-	private readonly turns = new EngineTurns();
+	private readonly turns = new AccountTurns();
 	private stopping = false;
 	private readonly db: DatabaseSync;
 	private readonly jobs: JobsTable;

@@ -21,9 +21,9 @@ import {
 	checkJobRequest,
 	type CheckedJobRequest,
 	type CheckedSource,
-	type Inspect,
 	type JobRequest,
 } from './jobRequest';
+import type { Inspection, InspectionRequest } from './workers/inspection';
 
 /** How a stored artwork source is named and served. */
 const artworkFiles: Record<string, { extension: string; mimeType: string }> = {
@@ -56,8 +56,8 @@ export interface JobServiceDependencies {
 	store: FileStore;
 	clock: SandboxClock;
 	queue: JobQueue;
-	/** Checksum and content detection of a source, off the HTTP event loop. */
-	inspect: Inspect;
+	/** Checksum and content detection of a source for an account, off the HTTP event loop. */
+	inspect: (request: InspectionRequest, accountId: string) => Promise<Inspection>;
 	/** How long a source stays retryable and downloadable. */
 	sourceTtlSeconds: number;
 }
@@ -71,7 +71,7 @@ export class JobService {
 	private readonly store: FileStore;
 	private readonly clock: SandboxClock;
 	private readonly queue: JobQueue;
-	private readonly inspect: Inspect;
+	private readonly inspect: (request: InspectionRequest, accountId: string) => Promise<Inspection>;
 	private readonly sourceTtlSeconds: number;
 
 	constructor(dependencies: JobServiceDependencies) {
@@ -93,7 +93,7 @@ export class JobService {
 	 * account's allowance and processing control, then every insert in one transaction.
 	 */
 	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
-		const checked = await checkJobRequest(request, this.inspect);
+		const checked = await checkJobRequest(request, (source) => this.inspect(source, accountId));
 		this.checkProcessing(accountId, checked.sources.length, checked.filesField);
 		const stored: string[] = [];
 		let created: JobRow[];

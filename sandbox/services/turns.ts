@@ -1,23 +1,24 @@
 /**
- * Accounts take turns for the engine: of the accounts with queued jobs, the next engine process goes to
- * the one with the fewest jobs processing, then the one served longest ago (never served first), and to
- * that account's oldest queued job. One account's queue can then hold another's job back by at most the
- * jobs already running, never by its whole backlog.
+ * Accounts take turns for a shared resource (the engine processes, the upload inspection threads): of the
+ * accounts with work waiting, the next process or thread goes to the one with the fewest in use, then the
+ * one served longest ago (never served first), and to that account's oldest waiting work. One account's
+ * backlog can then hold another's work back by at most the work already running, never by the whole backlog.
  */
-export class EngineTurns {
+export class AccountTurns {
 	private turnsGiven = 0;
 	private readonly lastServed = new Map<string, number>();
 
-	/** The job to start next: one of `heads` (each account's oldest queued job), or undefined when none. */
+	/** The work to start next: one of `heads` (each account's oldest waiting work), or undefined when none. */
 	next<T extends { id: string; account_id: string }>(
 		heads: T[],
-		processingOf: (accountId: string) => number,
+		/** How many processes or threads the account holds now. */
+		inUse: (accountId: string) => number,
 	): T | undefined {
 		let best: T | undefined;
 		let bestKey: [number, number, string] | undefined;
 		for (const head of heads) {
 			const key: [number, number, string] = [
-				processingOf(head.account_id),
+				inUse(head.account_id),
 				this.lastServed.get(head.account_id) ?? -1,
 				head.id,
 			];
@@ -29,7 +30,7 @@ export class EngineTurns {
 		return best;
 	}
 
-	/** Records that `accountId` was just given an engine process. */
+	/** Records that `accountId` was just given a process or thread. */
 	served(accountId: string): void {
 		this.lastServed.set(accountId, this.turnsGiven++);
 	}

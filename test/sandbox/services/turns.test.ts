@@ -1,17 +1,17 @@
 /** Accounts taking turns for the engine: who gets the next engine process. */
-import { EngineTurns } from '../../../sandbox/services/turns';
+import { AccountTurns } from '../../../sandbox/services/turns';
 
 const head = (id: string, account: string) => ({ id, account_id: account });
 
-describe('EngineTurns', () => {
+describe('AccountTurns', () => {
 	it('gives an idle process to the oldest queued job when accounts are even', () => {
-		const turns = new EngineTurns();
+		const turns = new AccountTurns();
 		expect(turns.next([head('01B', 'b'), head('01A', 'a')], () => 0)?.id).toBe('01A');
 		expect(turns.next([], () => 0)).toBeUndefined();
 	});
 
 	it('serves the account served longest ago first, whatever its jobs were queued behind', () => {
-		const turns = new EngineTurns();
+		const turns = new AccountTurns();
 		const busy = new Map<string, number>();
 		const order: string[] = [];
 		// Account a queued four jobs before b queued one: b's waits behind one of a's, not four.
@@ -29,7 +29,7 @@ describe('EngineTurns', () => {
 	});
 
 	it('prefers the account with fewer jobs processing, so one account cannot hold every process', () => {
-		const turns = new EngineTurns();
+		const turns = new AccountTurns();
 		turns.served('b');
 		turns.served('a');
 		// a was served last, but b already has a job processing and a none.
@@ -38,7 +38,7 @@ describe('EngineTurns', () => {
 	});
 
 	it('forgets its turns on clear', () => {
-		const turns = new EngineTurns();
+		const turns = new AccountTurns();
 		turns.served('a');
 		turns.clear();
 		expect(turns.next([head('2', 'b'), head('1', 'a')], () => 0)?.id).toBe('1');
