@@ -110,6 +110,8 @@ const migrations: string[] = [
 		expires_at INTEGER NOT NULL,
 		created_at INTEGER NOT NULL
 	);`,
+	// Listed prefixes were the first 20 characters, a whole key when it was that short: at most half now.
+	`UPDATE api_keys SET prefix = substr(prefix, 1, length(prefix) / 2) WHERE prefix IS NOT NULL;`,
 ];
 
 export function openDatabase(file: string): DatabaseSync {
