@@ -42,6 +42,8 @@ export interface JobRunnerDependencies {
 	pool: WorkerPool;
 	clock: SandboxClock;
 	faults: () => Faults;
+	/** How long a completed job's output and previews are kept (their API access and their files). */
+	outputRetentionSeconds: number;
 	/** Where failures with no caller to answer go (the sandbox's log). */
 	report: (error: unknown) => void;
 }
@@ -60,6 +62,7 @@ export class JobRunner implements JobQueue {
 	private readonly clock: SandboxClock;
 	private readonly faults: () => Faults;
 	private readonly report: (error: unknown) => void;
+	private readonly outputRetentionSeconds: number;
 
 	constructor(dependencies: JobRunnerDependencies) {
 		({
@@ -71,6 +74,7 @@ export class JobRunner implements JobQueue {
 			clock: this.clock,
 			faults: this.faults,
 			report: this.report,
+			outputRetentionSeconds: this.outputRetentionSeconds,
 		} = dependencies);
 	}
 
@@ -304,7 +308,7 @@ export class JobRunner implements JobQueue {
 			size: file.size,
 			checksum: file.checksum,
 			path: `${job.account_id}/${file.fileName}`,
-			expires_at: null,
+			expires_at: now + this.outputRetentionSeconds * 1000,
 			created_at: now,
 		});
 	}

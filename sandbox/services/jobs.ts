@@ -16,6 +16,7 @@ import {
 	RateLimitedError,
 	SourceExpiredError,
 } from './errors';
+import { expiredFileError, hasExpired } from './files';
 import { isUlid, newId } from './ids';
 import {
 	checkJobRequest,
@@ -190,6 +191,9 @@ export class JobService {
 			throw new ConflictError(`Only completed jobs can be unlocked; this job is ${job.status}.`);
 		}
 		if (job.downloads_unlocked === 1) return { job, alreadyUnlocked: true };
+		// Nothing is charged for files that are gone.
+		const output = this.uploads.forJob(job.id).find((upload) => upload.role === 'output');
+		if (output && hasExpired(output, this.clock.now())) throw expiredFileError(output);
 		transaction(this.db, () => {
 			const charge = this.billing.chargeUnlock(accountId, job.workflow);
 			const now = this.clock.now();
