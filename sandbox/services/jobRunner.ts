@@ -129,9 +129,12 @@ export class JobRunner implements JobQueue {
 
 	private startQueued(): void {
 		while (!this.stopping && !this.faults().processingPaused && this.pool.idle > 0) {
-			const job = this.turns.next(this.jobs.queuedHeads(), (accountId) =>
-				this.processingCount(accountId),
-			);
+			// One process always stays for the other accounts: an account holds at most all but one.
+			const perAccount = Math.max(1, this.pool.size - 1);
+			const heads = this.jobs
+				.queuedHeads()
+				.filter((head) => this.processingCount(head.account_id) < perAccount);
+			const job = this.turns.next(heads, (accountId) => this.processingCount(accountId));
 			if (!job) return;
 			const now = this.clock.now();
 			const claimed = transaction(this.db, () => {
