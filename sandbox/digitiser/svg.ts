@@ -574,7 +574,8 @@ function checkReferenceGraph(root: SvgElement): void {
 			let filters = frame.element.filterPasses;
 			for (const element of frame.element.children) {
 				total += cost.get(element)!;
-				filters += filterCost.get(element)!;
+				// A <filter> is never drawn where it stands, only by the elements that refer to it.
+				if (localName(element.name) !== 'filter') filters += filterCost.get(element)!;
 			}
 			for (const id of frame.element.refs) {
 				const target = byId.get(id);

@@ -275,6 +275,12 @@ describe('SVG filters whose drawing time does not grow with the file are bounded
 		expect(error.message).toMatch(/style sheet applies a filter/);
 	});
 
+	it('counts a filter once for each element that uses it, not again where it is defined', async () => {
+		const svg = filtered('<feGaussianBlur stdDeviation="1"/>'.repeat(8));
+		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 50, colourCount: 3 });
+		expect(measurePattern(pattern).stitchCount).toBeGreaterThan(100);
+	});
+
 	it('still draws a drop shadow on one shape', async () => {
 		const svg = filtered(
 			'<feGaussianBlur in="SourceAlpha" stdDeviation="2"/><feOffset dx="3" dy="3"/><feMerge>' +
