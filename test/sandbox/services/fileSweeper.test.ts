@@ -16,7 +16,7 @@ function storedBytes(dataDir: string): number {
 }
 
 describe('FileSweeper', () => {
-	it('deletes a source at its TTL and the outputs at their retention: the data folder returns to its size', async () => {
+	it('deletes a source at its TTL and the outputs at their retention: the folder returns to its size', async () => {
 		const own = await sandboxes.own({ sourceTtlSeconds: 300, outputRetentionSeconds: 600 });
 		const admin = sandboxAdmin(own);
 		const api = await newClient(own, { plan: 'credits', creditBalance: 5 });
