@@ -22,6 +22,11 @@ export interface SandboxOptions {
 	signedUrlTtlSeconds?: number;
 	/** How long a job's source upload stays retryable and downloadable, default 86400 (24 hours). */
 	sourceTtlSeconds?: number;
+	/**
+	 * How long a completed job's output and previews stay downloadable and on disk, default 7776000 (90 days);
+	 * expired files are deleted from disk on the sandbox clock, like expired sources.
+	 */
+	outputRetentionSeconds?: number;
 	/** Engine worker threads, default 2. */
 	workers?: number;
 	/** A job running longer is stopped and failed with `engine_timeout`; default 120. */
@@ -88,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		workers: settings.workers,
 		signedUrlTtlSeconds: settings.signedUrlTtlSeconds,
 		sourceTtlSeconds: settings.sourceTtlSeconds,
+		outputRetentionSeconds: options.outputRetentionSeconds,
 		demoKey: options.demoKey,
 		adminToken: options.adminToken,
 		jobTimeoutMs: (options.jobTimeoutSeconds ?? 120) * 1000,

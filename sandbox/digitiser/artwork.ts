@@ -11,6 +11,11 @@ export const artworkInputs = ['jpg', 'jpeg', 'png', 'svg', 'webp'];
 
 /** Largest source image sharp may open: above this a small file is treated as a decompression bomb. */
 export const maxInputPixels = 50_000_000;
+/**
+ * Longest side over shortest a canvas may have. Checked from the header before any pixel is decoded: a
+ * 1 x 40,000,000 PNG of 292 KB took 58 s of an engine process to decode before its design was refused as too tall.
+ */
+const maxSideRatio = 100;
 /** Finest working grid: a needle cannot place detail finer than about 0.15 mm. */
 const finestPixelMm = 0.15;
 /** Working raster cap, so a 300 mm design never needs more than a few megapixels. */
@@ -235,6 +240,13 @@ async function openSource(bytes: Uint8Array): Promise<Source> {
 			'artwork_too_large',
 			`The artwork is ${width} x ${height} pixels; images over ${maxInputPixels / 1_000_000} ` +
 				`megapixels are refused. Send a smaller image.`,
+		);
+	}
+	if (Math.max(width, height) > maxSideRatio * Math.min(width, height)) {
+		throw new DigitiseError(
+			'artwork_too_large',
+			`The artwork is ${width} x ${height} pixels, one side more than ${maxSideRatio} times the ` +
+				`other; no embroidery is that long and thin. Crop it to the design.`,
 		);
 	}
 	return { type, input, svg, width, height };

@@ -34,6 +34,36 @@ const maxExpansion = 4_000_000;
  * 49-megapixel PNG bomb inside an SVG took seconds of the engine (minutes on a loaded machine).
  */
 const maxEmbeddedPixels = 16_000_000;
+/**
+ * Filter work a render may do, in passes of a blur over every pixel a primitive covers, counting each
+ * primitive as often as it is drawn. Its time grows with the pixels drawn, not with the file: 40 chained
+ * feMorphology filters of one rectangle held an engine process for its whole time limit from 2.9 KB, and
+ * one blur of a 2-megapixel render takes about a second on a loaded machine. 8 passes still draw a drop
+ * shadow (one blur and four cheap passes) on four elements.
+ */
+const maxFilterPasses = 8;
+/** Passes of the primitives that cost about a blur; the others (offset, flood, merge, colour) a quarter. */
+const fullPassPrimitives = new Set([
+	'feGaussianBlur',
+	'feDropShadow',
+	'feDiffuseLighting',
+	'feSpecularLighting',
+	'feDisplacementMap',
+	'feImage',
+	'feTile',
+]);
+/** Octaves of one feTurbulence: each is a pass over every pixel it covers. */
+const maxTurbulenceOctaves = 8;
+/**
+ * Primitives whose cost per pixel grows with a radius or kernel given in user units, which the artwork's
+ * own scaling (a viewBox, a transform) turns into any number of pixels: nothing bounds them before drawing.
+ */
+/** Elements inside a filter primitive that are its settings, not passes of their own. */
+const filterParts = /^fe(Func[RGBA]|MergeNode|DistantLight|PointLight|SpotLight)$/;
+const unboundedPrimitives: Record<string, string> = {
+	feMorphology: 'thickens or thins shapes by a radius',
+	feConvolveMatrix: 'convolves with a kernel',
+};
 
 const tagName = /<([A-Za-z_][\w.:-]*)/y;
 const attributePattern = /([A-Za-z_][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/y;
@@ -65,6 +95,8 @@ interface SvgElement {
 	children: SvgElement[];
 	/** Fragment ids this element draws or uses (`href="#a"`, `url(#a)`). */
 	refs: string[];
+	/** Blur passes of a filter primitive (`fe…` inside a `<filter>`), wherever it is drawn; 0 for the rest. */
+	filterPasses: number;
 }
 
 /** Reads, checks and re-serialises an SVG; throws `unreadable_artwork` saying what was refused. */
@@ -271,7 +303,15 @@ class SvgReader {
 			if (value.trim()) throw malformed('text after the root element');
 			return;
 		}
-		if (this.styleDepth > 0) checkCss(value, this.stack[this.stack.length - 1]);
+		if (this.styleDepth > 0) {
+			// A rule applies its filter to every element it matches, which no reference records.
+			if (/(^|[;{\s])filter\s*:\s*url/i.test(value))
+				throw unsafe(
+					'its style sheet applies a filter (filter: url(#…)) to every matching element; put ' +
+						'filter="url(#…)" on the elements that need it, or convert the artwork to PNG.',
+				);
+			checkCss(value, this.stack[this.stack.length - 1]);
+		}
 		this.out.push(escapeText(value));
 	}
 
@@ -348,7 +388,17 @@ class SvgReader {
 	private checkElement(name: string, attributes: Array<[string, string]>): SvgElement {
 		const local = localName(name);
 		if (local === 'include') throw unsafe(`it includes another file (<${name}>).`);
-		const element: SvgElement = { name, id: null, children: [], refs: [] };
+		const inFilter = this.stack.some((open) => localName(open.name) === 'filter');
+		const element: SvgElement = {
+			name,
+			id: null,
+			children: [],
+			refs: [],
+			filterPasses:
+				inFilter && local.startsWith('fe') && !filterParts.test(local)
+					? filterPasses(local, attributes)
+					: 0,
+		};
 		for (const [attribute, value] of attributes) {
 			const attributeLocal = localName(attribute);
 			if (attribute === 'id' || attribute === 'xml:id') element.id = value;
@@ -455,6 +505,27 @@ async function checkEmbeddedImages(images: Buffer[]): Promise<void> {
 	}
 }
 
+/** What a filter primitive costs in blur passes; refuses one whose cost per pixel nothing in the file bounds. */
+function filterPasses(local: string, attributes: Array<[string, string]>): number {
+	const what = unboundedPrimitives[local];
+	if (what) {
+		throw unsafe(
+			`it uses an SVG filter <${local}>, which ${what} that the artwork's scaling can make ` +
+				`any size, so its drawing time has no bound; remove the filter effect or convert the artwork to PNG.`,
+		);
+	}
+	if (local === 'feTurbulence') {
+		const octaves = Number(attributes.find(([name]) => name === 'numOctaves')?.[1] ?? 1);
+		if (!(octaves <= maxTurbulenceOctaves))
+			throw unsafe(
+				`its <feTurbulence> asks for ${attributes.find(([name]) => name === 'numOctaves')?.[1]} ` +
+					`octaves; at most ${maxTurbulenceOctaves} are drawn.`,
+			);
+		return Math.max(1, octaves) / 2;
+	}
+	return fullPassPrimitives.has(local) ? 1 : 0.25;
+}
+
 /**
  * Refuses `<use>`/`url(#…)` loops and references that multiply into too many drawn elements
  * (a "billion laughs" of nested `<use>`), counting each element as often as it would be drawn.
@@ -470,6 +541,8 @@ function checkReferenceGraph(root: SvgElement): void {
 		pending.push(...element.children);
 	}
 	const cost = new Map<SvgElement, number>();
+	/** Filter passes run each time the element is drawn. */
+	const filterCost = new Map<SvgElement, number>();
 	const onPath = new Set<SvgElement>();
 	// Iterative depth-first search: a chain of thousands of references must not overflow the stack.
 	const visit = (start: SvgElement) => {
@@ -498,11 +571,28 @@ function checkReferenceGraph(root: SvgElement): void {
 				continue;
 			}
 			let total = 1;
-			for (const element of frame.element.children) total += cost.get(element)!;
+			let filters = frame.element.filterPasses;
+			for (const element of frame.element.children) {
+				total += cost.get(element)!;
+				// A <filter> is never drawn where it stands, only by the elements that refer to it.
+				if (localName(element.name) !== 'filter') filters += filterCost.get(element)!;
+			}
 			for (const id of frame.element.refs) {
 				const target = byId.get(id);
-				if (target) total += cost.get(target)!;
+				if (target) {
+					total += cost.get(target)!;
+					filters += filterCost.get(target)!;
+				}
 			}
+			if (filters > maxFilterPasses) {
+				throw unsafe(
+					`its filter effects would take at least ${filters} passes over the pixels they cover (a blur ` +
+						`is one, an offset or a colour change a quarter, counted each time a filtered element ` +
+						`is drawn); at most ${maxFilterPasses} are drawn. Simplify or remove the filter ` +
+						`effects, or convert the artwork to PNG.`,
+				);
+			}
+			filterCost.set(frame.element, filters);
 			if (total > maxDrawnElements) {
 				throw unsafe(
 					`its <use> and url(#…) references multiply into more than ${maxDrawnElements} drawn elements.`,

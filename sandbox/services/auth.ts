@@ -24,8 +24,13 @@ export interface KeyListing {
 	revokedAt: number | null;
 }
 
-/** Characters of a key kept in clear for its list: "emb_sandbox_" and 8 of its random ones. */
-const keyPrefixLength = 20;
+/**
+ * Characters of a key kept in clear for its list: at most 20 ("emb_sandbox_" and 8 of its random ones),
+ * and never more than half the key, so no key, however short an operator chose it, is ever listed whole.
+ */
+export function keyPrefix(key: string): string {
+	return key.slice(0, Math.min(20, Math.floor(key.length / 2)));
+}
 /** Last use is recorded to the minute, so a busy key costs one write a minute, not one per request. */
 const lastUseResolutionMs = 60_000;
 
@@ -72,7 +77,7 @@ export class AuthService {
 			expires_at: expiresInSeconds === undefined ? null : now + Math.round(expiresInSeconds * 1000),
 			revoked_at: null,
 			created_at: now,
-			prefix: key.slice(0, keyPrefixLength),
+			prefix: keyPrefix(key),
 			last_used_at: null,
 		});
 		return { id, key };
@@ -81,8 +86,8 @@ export class AuthService {
 	/** Registers a key chosen by the operator (the demo key) unless it is already known. */
 	ensureKey(accountId: string, key: string, keyAbilities: readonly Ability[]): void {
 		const known = this.keys.findByHash(hashKey(key));
-		// A data folder from before key prefixes were kept: the operator's key is known in clear here.
-		if (known?.prefix === null) this.keys.setPrefix(known.id, key.slice(0, keyPrefixLength));
+		// A data folder from before key prefixes were kept, or kept whole: the operator's key is known in clear here.
+		if (known && known.prefix !== keyPrefix(key)) this.keys.setPrefix(known.id, keyPrefix(key));
 		if (known) return;
 		this.createKey(accountId, [...keyAbilities], undefined, key);
 	}

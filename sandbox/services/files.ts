@@ -5,6 +5,20 @@ import type { SandboxClock } from './clock';
 import { ForbiddenError, NotFoundError, SourceExpiredError } from './errors';
 import type { FileAccess, UrlSigner } from './signing';
 
+/** True once the upload's time is up: its API access ends (410) and the sweeper deletes its file. */
+export function hasExpired(upload: UploadRow, now: number): boolean {
+	return upload.expires_at !== null && upload.expires_at <= now;
+}
+
+/** 410 for an expired upload, saying what to do instead. */
+export function expiredFileError(upload: UploadRow): SourceExpiredError {
+	if (upload.role === 'source') return new SourceExpiredError();
+	return new SourceExpiredError(
+		"This job's machine file and previews were kept for their retention time and have been " +
+			'deleted. Create the job again.',
+	);
+}
+
 /** A stored file ready to stream. */
 export interface FileToSend {
 	path: string;
@@ -76,13 +90,7 @@ export class FileService {
 		if (expiresAt * 1000 <= this.clock.now()) {
 			throw new ForbiddenError('The signed URL has expired. Fetch the job again for fresh URLs.');
 		}
-		if (
-			upload.role === 'source' &&
-			upload.expires_at !== null &&
-			upload.expires_at <= this.clock.now()
-		) {
-			throw new SourceExpiredError();
-		}
+		if (hasExpired(upload, this.clock.now())) throw expiredFileError(upload);
 		const job = upload.job_id ? this.jobs.find(upload.job_id) : undefined;
 		if (
 			access === 'preview' ||
@@ -105,6 +113,7 @@ export class FileService {
 			: undefined;
 		if (!variant)
 			throw new NotFoundError('This job has no preview yet; previews appear when it completes.');
+		if (hasExpired(variant, this.clock.now())) throw expiredFileError(variant);
 		return this.describe(variant);
 	}
 

@@ -17,6 +17,7 @@ import { BillingService } from './billing';
 import { SandboxClock, type TimeSource } from './clock';
 import { noFaults, type Faults } from './faults';
 import { FileService } from './files';
+import { FileSweeper, sweepIntervalMs } from './fileSweeper';
 import { JobRunner } from './jobRunner';
 import { JobService } from './jobs';
 import { SessionService } from './sessions';
@@ -29,6 +30,8 @@ export interface ServiceOptions {
 	workers: number;
 	signedUrlTtlSeconds: number;
 	sourceTtlSeconds: number;
+	/** How long a completed job's output and previews are kept; 90 days by default. */
+	outputRetentionSeconds?: number;
 	/** Fixed demo key; by default one derived from the data directory's secret, stable across restarts. */
 	demoKey?: string;
 	/** Fixed admin token; by default derived like the demo key. */
@@ -43,6 +46,7 @@ export interface ServiceOptions {
 }
 
 export const defaultWorkerMemoryMb = 1024;
+export const defaultOutputRetentionSeconds = 90 * 24 * 60 * 60;
 
 /** The sandbox's state and behaviour, wired together; the HTTP layer only talks to this. */
 export class SandboxServices {
@@ -65,6 +69,9 @@ export class SandboxServices {
 	private readonly pool: WorkerPool;
 	private readonly inspector: SourceInspector;
 	private readonly secret: string;
+	private readonly sweeper: FileSweeper;
+	private readonly sweepTimer: NodeJS.Timeout;
+	private readonly report: (error: unknown) => void;
 
 	constructor(options: ServiceOptions) {
 		this.db = openDatabase(join(options.dataDir, 'sandbox.db'));
@@ -95,6 +102,7 @@ export class SandboxServices {
 			options.jobTimeoutMs ?? 120_000,
 			options.workerMemoryMb ?? defaultWorkerMemoryMb,
 		);
+		this.report = options.report ?? ((error) => console.error('[sandbox]', error));
 		this.inspector = new SourceInspector(options.workerMemoryMb ?? defaultWorkerMemoryMb);
 		this.runner = new JobRunner({
 			db: this.db,
@@ -104,7 +112,8 @@ export class SandboxServices {
 			pool: this.pool,
 			clock: this.clock,
 			faults: () => this.faults,
-			report: options.report ?? ((error) => console.error('[sandbox]', error)),
+			outputRetentionSeconds: options.outputRetentionSeconds ?? defaultOutputRetentionSeconds,
+			report: this.report,
 		});
 		this.jobs = new JobService({
 			db: this.db,
@@ -114,7 +123,7 @@ export class SandboxServices {
 			store: this.store,
 			clock: this.clock,
 			queue: this.runner,
-			inspect: (request) => this.inspector.inspect(request),
+			inspect: (request, accountId) => this.inspector.inspect(request, accountId),
 			sourceTtlSeconds: options.sourceTtlSeconds,
 		});
 		this.files = new FileService({
@@ -128,12 +137,25 @@ export class SandboxServices {
 		this.ensureDemoAccount();
 		this.runner.recover();
 		this.runner.kick();
+		this.sweeper = new FileSweeper(this.db, uploads, this.store, this.clock);
+		this.sweepExpiredFiles();
+		this.sweepTimer = setInterval(() => this.sweepExpiredFiles(), sweepIntervalMs).unref();
 	}
 
 	advanceClock(seconds: number): number {
 		const now = this.clock.advance(seconds);
 		this.meta.set('clockOffsetMs', String(this.clock.offsetMs));
+		this.sweepExpiredFiles();
 		return now;
+	}
+
+	/** Deletes expired files from disk (never throws: failures go to the log). */
+	sweepExpiredFiles(): void {
+		try {
+			this.sweeper.sweep();
+		} catch (error) {
+			this.report(error);
+		}
 	}
 
 	/** Back to a fresh sandbox: no accounts, jobs or files but the demo account and key; clock and faults cleared. */
@@ -169,6 +191,7 @@ export class SandboxServices {
 	 * `processing` and the next start queues it again (recover()), so a stop takes seconds, not a job's length.
 	 */
 	async close(): Promise<void> {
+		clearInterval(this.sweepTimer);
 		await this.runner.drain(3_000);
 		await Promise.all([this.pool.close(), this.inspector.close()]);
 		this.db.close();

@@ -8,7 +8,8 @@
  *   checkJobRequest     services/jobRequest.ts: every 422 rule; checksum and content detection
  *                       in the inspection thread (workers/inspector.ts, workers/inspection.ts)
  *   allowance, processing control, then insertJobs in one transaction (status `queued`)
- * JobRunner.kick        below: claims queued jobs while an engine process is idle
+ * JobRunner.kick        below: claims queued jobs while an engine process is idle, accounts taking
+ *                       turns (services/turns.ts)
  * WorkerPool.run        workers/pool.ts: a job per engine process; heap ceiling, timeout, crash -> failed
  * processJob            workers/processJob.ts, in the process: read or digitise, write, previews
  * JobRunner.record      below: outputs, status and event in one transaction; files of a result
@@ -26,6 +27,7 @@ import type { SandboxClock } from './clock';
 import type { Faults } from './faults';
 import { newId } from './ids';
 import type { JobQueue } from './jobs';
+import { AccountTurns } from './turns';
 import type { WorkerPool } from './workers/pool';
 import type { JobTask, TaskResult, WrittenFile } from './workers/task';
 
@@ -40,13 +42,17 @@ export interface JobRunnerDependencies {
 	pool: WorkerPool;
 	clock: SandboxClock;
 	faults: () => Faults;
+	/** How long a completed job's output and previews are kept (their API access and their files). */
+	outputRetentionSeconds: number;
 	/** Where failures with no caller to answer go (the sandbox's log). */
 	report: (error: unknown) => void;
 }
 
 /** Moves queued jobs through the worker pool and records what comes back. */
 export class JobRunner implements JobQueue {
-	private readonly running = new Map<string, Promise<void>>();
+	/** The jobs being processed: their run and their account. */
+	private readonly running = new Map<string, { run: Promise<void>; accountId: string }>();
+	private readonly turns = new AccountTurns();
 	private stopping = false;
 	private readonly db: DatabaseSync;
 	private readonly jobs: JobsTable;
@@ -56,6 +62,7 @@ export class JobRunner implements JobQueue {
 	private readonly clock: SandboxClock;
 	private readonly faults: () => Faults;
 	private readonly report: (error: unknown) => void;
+	private readonly outputRetentionSeconds: number;
 
 	constructor(dependencies: JobRunnerDependencies) {
 		({
@@ -67,6 +74,7 @@ export class JobRunner implements JobQueue {
 			clock: this.clock,
 			faults: this.faults,
 			report: this.report,
+			outputRetentionSeconds: this.outputRetentionSeconds,
 		} = dependencies);
 	}
 
@@ -121,7 +129,12 @@ export class JobRunner implements JobQueue {
 
 	private startQueued(): void {
 		while (!this.stopping && !this.faults().processingPaused && this.pool.idle > 0) {
-			const job = this.jobs.nextQueued();
+			// One process always stays for the other accounts: an account holds at most all but one.
+			const perAccount = Math.max(1, this.pool.size - 1);
+			const heads = this.jobs
+				.queuedHeads()
+				.filter((head) => this.processingCount(head.account_id) < perAccount);
+			const job = this.turns.next(heads, (accountId) => this.processingCount(accountId));
 			if (!job) return;
 			const now = this.clock.now();
 			const claimed = transaction(this.db, () => {
@@ -130,6 +143,7 @@ export class JobRunner implements JobQueue {
 				return true;
 			});
 			if (!claimed) continue;
+			this.turns.served(job.account_id);
 			if (Math.random() < this.faults().engineFailureRate) {
 				this.settle(job, null, {
 					ok: false,
@@ -151,7 +165,7 @@ export class JobRunner implements JobQueue {
 					this.kick();
 					release();
 				});
-			this.running.set(job.id, run);
+			this.running.set(job.id, { run, accountId: job.account_id });
 		}
 	}
 
@@ -160,14 +174,24 @@ export class JobRunner implements JobQueue {
 		this.stopping = true;
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-		await Promise.race([Promise.all(this.running.values()), timeout]);
+		await Promise.race([
+			Promise.all([...this.running.values()].map((entry) => entry.run)),
+			timeout,
+		]);
 		clearTimeout(timer);
 	}
 
 	/** Takes jobs again after a drain (the control API's reset). */
 	resume(): void {
 		this.stopping = false;
+		this.turns.clear();
 		this.kick();
+	}
+
+	private processingCount(accountId: string): number {
+		let count = 0;
+		for (const entry of this.running.values()) if (entry.accountId === accountId) count++;
+		return count;
 	}
 
 	get activeCount(): number {
@@ -287,7 +311,7 @@ export class JobRunner implements JobQueue {
 			size: file.size,
 			checksum: file.checksum,
 			path: `${job.account_id}/${file.fileName}`,
-			expires_at: null,
+			expires_at: now + this.outputRetentionSeconds * 1000,
 			created_at: now,
 		});
 	}

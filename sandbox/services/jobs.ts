@@ -16,14 +16,15 @@ import {
 	RateLimitedError,
 	SourceExpiredError,
 } from './errors';
+import { expiredFileError, hasExpired } from './files';
 import { isUlid, newId } from './ids';
 import {
 	checkJobRequest,
 	type CheckedJobRequest,
 	type CheckedSource,
-	type Inspect,
 	type JobRequest,
 } from './jobRequest';
+import type { Inspection, InspectionRequest } from './workers/inspection';
 
 /** How a stored artwork source is named and served. */
 const artworkFiles: Record<string, { extension: string; mimeType: string }> = {
@@ -56,8 +57,8 @@ export interface JobServiceDependencies {
 	store: FileStore;
 	clock: SandboxClock;
 	queue: JobQueue;
-	/** Checksum and content detection of a source, off the HTTP event loop. */
-	inspect: Inspect;
+	/** Checksum and content detection of a source for an account, off the HTTP event loop. */
+	inspect: (request: InspectionRequest, accountId: string) => Promise<Inspection>;
 	/** How long a source stays retryable and downloadable. */
 	sourceTtlSeconds: number;
 }
@@ -71,7 +72,7 @@ export class JobService {
 	private readonly store: FileStore;
 	private readonly clock: SandboxClock;
 	private readonly queue: JobQueue;
-	private readonly inspect: Inspect;
+	private readonly inspect: (request: InspectionRequest, accountId: string) => Promise<Inspection>;
 	private readonly sourceTtlSeconds: number;
 
 	constructor(dependencies: JobServiceDependencies) {
@@ -93,15 +94,8 @@ export class JobService {
 	 * account's allowance and processing control, then every insert in one transaction.
 	 */
 	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
-		const checked = await checkJobRequest(request, this.inspect);
-		this.billing.checkAllowance(accountId, checked.sources.length, checked.filesField);
-		if (this.jobs.countActive(accountId) + checked.sources.length > maxActiveJobsPerAccount) {
-			throw new RateLimitedError(
-				5,
-				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing ` +
-					`per account). Try again when some have finished.`,
-			);
-		}
+		const checked = await checkJobRequest(request, (source) => this.inspect(source, accountId));
+		this.checkProcessing(accountId, checked.sources.length, checked.filesField);
 		const stored: string[] = [];
 		let created: JobRow[];
 		try {
@@ -113,6 +107,21 @@ export class JobService {
 		}
 		this.queue.kick();
 		return created;
+	}
+
+	/**
+	 * The rules every request for processing meets, a creation's or a retry's: the account's allowance
+	 * and processing control (at most `maxActiveJobsPerAccount` queued or processing).
+	 */
+	private checkProcessing(accountId: string, count: number, filesField: string): void {
+		this.billing.checkAllowance(accountId, count, filesField);
+		if (this.jobs.countActive(accountId) + count > maxActiveJobsPerAccount) {
+			throw new RateLimitedError(
+				5,
+				`Too many jobs are waiting (at most ${maxActiveJobsPerAccount} queued or processing ` +
+					`per account). Try again when some have finished.`,
+			);
+		}
 	}
 
 	/** Where the HTTP layer streams an incoming source file before the request is checked. */
@@ -137,7 +146,10 @@ export class JobService {
 		return this.jobs.recentForAccount(accountId, jobsListSize).map((job) => this.details(job));
 	}
 
-	/** Failed jobs only (409); 410 once the source has expired; back to queued with results cleared. */
+	/**
+	 * Failed jobs only (409); 410 once the source has expired; then processing like a creation: the
+	 * allowance and processing control apply (422, 429) and usage counts it. Back to queued with results cleared.
+	 */
 	retry(accountId: string, workflow: string, id: string): JobRow {
 		const job = this.find(accountId, workflow, id);
 		if (job.status !== 'failed') {
@@ -149,9 +161,11 @@ export class JobService {
 				'The source upload of this job has expired, so it cannot be retried. Create a new job.',
 			);
 		}
+		this.checkProcessing(accountId, 1, 'job');
 		const removed = transaction(this.db, () => {
 			const results = this.uploads.removeResults(job.id);
 			this.jobs.requeue(job.id, true);
+			this.billing.recordJobs(accountId, [job.id]);
 			this.jobs.addEvent(
 				job.id,
 				'retried',
@@ -177,6 +191,9 @@ export class JobService {
 			throw new ConflictError(`Only completed jobs can be unlocked; this job is ${job.status}.`);
 		}
 		if (job.downloads_unlocked === 1) return { job, alreadyUnlocked: true };
+		// Nothing is charged for files that are gone.
+		const output = this.uploads.forJob(job.id).find((upload) => upload.role === 'output');
+		if (output && hasExpired(output, this.clock.now())) throw expiredFileError(output);
 		transaction(this.db, () => {
 			const charge = this.billing.chargeUnlock(accountId, job.workflow);
 			const now = this.clock.now();

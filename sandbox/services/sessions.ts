@@ -11,6 +11,8 @@ import { ApiError, NotFoundError } from './errors';
 export const signInLinkTtlSeconds = 15 * 60;
 /** How long a page session lasts after sign-in. */
 export const sessionTtlSeconds = 12 * 60 * 60;
+/** How long a key created on the keys page waits to be shown by the redirect's GET. */
+const newKeyHoldMs = 5 * 60 * 1000;
 
 /** A signed-in visitor of the account pages. */
 export interface PageSession {
@@ -39,6 +41,9 @@ const token = () => randomBytes(32).toString('base64url');
  * Links and session ids are stored as SHA-256 hashes, like API keys, so the database alone opens nothing.
  */
 export class SessionService {
+	/** Keys created and not yet shown, by session id hash. */
+	private readonly newKeys = new Map<string, { key: string; until: number }>();
+
 	constructor(
 		private readonly db: DatabaseSync,
 		private readonly links: SignInLinksTable,
@@ -63,21 +68,20 @@ export class SessionService {
 		return { token: linkToken, expiresAt };
 	}
 
+	/**
+	 * Refuses a link that cannot sign in (unknown, used, expired) and changes nothing: opening a link (a
+	 * GET, a HEAD, a chat's link preview, a mail scanner) only shows the page whose button signs in.
+	 */
+	checkSignInLink(linkToken: string): void {
+		this.usableLink(digest(linkToken), this.clock.now());
+	}
+
 	/** Uses up the link and opens a session: its id goes into the cookie, never into the database. */
 	signIn(linkToken: string): PageSession & { sessionId: string } {
 		const hash = digest(linkToken);
 		const now = this.clock.now();
 		return transaction(this.db, () => {
-			const link = this.links.find(hash);
-			if (!link) {
-				throw new SignInLinkRefusedError(404, 'unknown', 'This sign-in link is not valid.');
-			}
-			if (link.used_at !== null) {
-				throw new SignInLinkRefusedError(410, 'used', 'This sign-in link has already been used.');
-			}
-			if (link.expires_at <= now) {
-				throw new SignInLinkRefusedError(410, 'expired', 'This sign-in link has expired.');
-			}
+			const link = this.usableLink(hash, now);
 			this.links.use(hash, now);
 			const sessionId = token();
 			const session = {
@@ -94,6 +98,36 @@ export class SessionService {
 			});
 			return { ...session, sessionId };
 		});
+	}
+
+	private usableLink(hash: string, now: number) {
+		const link = this.links.find(hash);
+		if (!link) {
+			throw new SignInLinkRefusedError(404, 'unknown', 'This sign-in link is not valid.');
+		}
+		if (link.used_at !== null) {
+			throw new SignInLinkRefusedError(410, 'used', 'This sign-in link has already been used.');
+		}
+		if (link.expires_at <= now) {
+			throw new SignInLinkRefusedError(410, 'expired', 'This sign-in link has expired.');
+		}
+		return link;
+	}
+
+	/**
+	 * Keeps a key just created on the keys page for the page's next GET (POST, redirect, GET): shown
+	 * there once, then gone. Only in memory, and for 5 minutes at most.
+	 */
+	holdNewKey(sessionId: string, key: string): void {
+		this.newKeys.set(digest(sessionId), { key, until: this.clock.now() + newKeyHoldMs });
+	}
+
+	/** The key held for this session, removed as it is taken. */
+	takeNewKey(sessionId: string): string | undefined {
+		const hash = digest(sessionId);
+		const held = this.newKeys.get(hash);
+		this.newKeys.delete(hash);
+		return held && held.until > this.clock.now() ? held.key : undefined;
 	}
 
 	/** The live session behind a cookie value; an expired one is removed and counts as none. */

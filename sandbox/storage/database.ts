@@ -110,6 +110,11 @@ const migrations: string[] = [
 		expires_at INTEGER NOT NULL,
 		created_at INTEGER NOT NULL
 	);`,
+	// Listed prefixes were the first 20 characters, a whole key when it was that short: at most half now.
+	`UPDATE api_keys SET prefix = substr(prefix, 1, length(prefix) / 2) WHERE prefix IS NOT NULL;`,
+	// Expired files leave the disk on the schedule their API access ends: when each was deleted.
+	`ALTER TABLE uploads ADD COLUMN deleted_at INTEGER;
+	CREATE INDEX uploads_on_disk_by_expiry ON uploads(expires_at) WHERE deleted_at IS NULL;`,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

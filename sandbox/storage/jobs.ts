@@ -78,10 +78,15 @@ export class JobsTable {
 			.all(accountId, limit) as unknown as JobRow[];
 	}
 
-	nextQueued(): JobRow | undefined {
+	/** Each account's oldest queued job (ids are time-ordered). */
+	queuedHeads(): JobRow[] {
 		return this.db
-			.prepare("SELECT * FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1")
-			.get() as JobRow | undefined;
+			.prepare(
+				`SELECT * FROM jobs WHERE id IN
+					(SELECT MIN(id) FROM jobs WHERE status = 'queued' GROUP BY account_id)
+				ORDER BY id`,
+			)
+			.all() as unknown as JobRow[];
 	}
 
 	withStatus(status: JobStatus): JobRow[] {

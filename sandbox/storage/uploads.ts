@@ -18,6 +18,8 @@ export interface UploadRow {
 	path: string;
 	expires_at: number | null;
 	created_at: number;
+	/** When the file left the disk after expiring; the record stays so its URLs answer 410. */
+	deleted_at?: number | null;
 }
 
 const uploadColumns = [
@@ -59,6 +61,19 @@ export class UploadsTable {
 		return this.db
 			.prepare('SELECT * FROM uploads WHERE job_id = ? ORDER BY id')
 			.all(jobId) as unknown as UploadRow[];
+	}
+
+	/** Uploads whose time is up (`expires_at <= now`) and whose file is still on disk. */
+	expiredOnDisk(now: number): UploadRow[] {
+		return this.db
+			.prepare(
+				'SELECT * FROM uploads WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY id',
+			)
+			.all(now) as unknown as UploadRow[];
+	}
+
+	markDeleted(id: string, at: number): void {
+		this.db.prepare('UPDATE uploads SET deleted_at = ? WHERE id = ?').run(at, id);
 	}
 
 	/** Results of an earlier attempt, removed when a job is retried. */

@@ -51,7 +51,8 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 				headers: { 'X-Sandbox-Admin': printed.adminToken },
 			});
 			expect(control.status).toBe(200);
-			const signIn = await fetch(printed.signInLink, { redirect: 'manual' });
+			// The link's button signs in: a POST to the printed address.
+			const signIn = await fetch(printed.signInLink, { method: 'POST', redirect: 'manual' });
 			expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/account/keys']);
 		} finally {
 			const exited = exitCode(child);

@@ -137,7 +137,7 @@ describe('restart with the same data directory', () => {
 		editDatabase('UPDATE api_keys SET prefix = NULL');
 		const second = await sandboxes.own({ dataDir });
 		try {
-			const signIn = await fetch(second.signInLink(), { redirect: 'manual' });
+			const signIn = await fetch(second.signInLink(), { method: 'POST', redirect: 'manual' });
 			const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
 			const keys = await (
 				await fetch(`${second.origin}/account/keys`, { headers: { cookie } })

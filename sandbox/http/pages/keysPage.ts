@@ -116,7 +116,7 @@ function fieldErrors(id: string, messages: string[]): SafeHtml | null {
 	</div>`;
 }
 
-function keyTable({ keys, csrfToken, now }: KeysPageView): SafeHtml {
+function keyTable({ keys, now }: KeysPageView): SafeHtml {
 	if (keys.length === 0) {
 		return html`<section aria-labelledby="keys-heading">
 			<h2 id="keys-heading">Your keys</h2>
@@ -124,14 +124,14 @@ function keyTable({ keys, csrfToken, now }: KeysPageView): SafeHtml {
 		</section>`;
 	}
 	const rows = keys.map((key) => {
-		const name = key.prefix ? `${key.prefix}…` : `Key ${key.id}`;
+		const name = keyName(key);
 		return html`<tr>
 			<th scope="row"><code>${name}</code></th>
 			<td>${key.abilities.map((ability) => html`<code>${ability}</code> `)}</td>
 			<td>${moment(key.createdAt)}</td>
 			<td>${moment(key.expiresAt)}</td>
 			<td>${moment(key.lastUsedAt)}</td>
-			<td>${keyState(key, now, name, csrfToken)}</td>
+			<td>${keyState(key, now, name)}</td>
 		</tr>`;
 	});
 	return html`<section aria-labelledby="keys-heading">
@@ -157,11 +157,36 @@ function keyTable({ keys, csrfToken, now }: KeysPageView): SafeHtml {
 	</section>`;
 }
 
-function keyState(key: KeyListing, now: number, name: string, csrfToken: string): SafeHtml {
+/** How the list names a key: its short prefix (never the whole key), or its id when none was kept. */
+export function keyName(key: Pick<KeyListing, 'id' | 'prefix'>): string {
+	return key.prefix ? `${key.prefix}…` : `Key ${key.id}`;
+}
+
+function keyState(key: KeyListing, now: number, name: string): SafeHtml {
 	if (key.revokedAt !== null) return html`Revoked ${moment(key.revokedAt)}`;
 	if (key.expiresAt !== null && key.expiresAt <= now) return html`Expired`;
-	return html`<form method="post" action="${pagePaths.keys}/${key.id}/revoke" class="revoke">
-		${csrfField(csrfToken)}
-		<button type="submit" aria-label="Revoke ${name}">Revoke</button>
-	</form>`;
+	return html`<a
+		class="revoke"
+		href="${pagePaths.keys}/${key.id}/revoke"
+		aria-label="Revoke ${name}"
+		>Revoke</a
+	>`;
+}
+
+/** The one question before a key is revoked; works without script. */
+export function revokeKeyPage(csrfToken: string, keyId: string, name: string): string {
+	return page({
+		title: 'Revoke this key?',
+		csrfToken,
+		current: pagePaths.keys,
+		body: html`<p>
+				Revoke the key <code>${name}</code>? Every request with it is refused from then on, in n8n
+				and everywhere else; this cannot be undone.
+			</p>
+			<form method="post" action="${pagePaths.keys}/${keyId}/revoke" class="revoke">
+				${csrfField(csrfToken)}
+				<button type="submit">Revoke ${name}</button>
+				<a href="${pagePaths.keys}">Keep it</a>
+			</form>`,
+	});
 }

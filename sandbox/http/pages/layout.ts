@@ -26,21 +26,16 @@ export interface PageFrame {
 	csrfToken?: string;
 	/** Path of the page, marked as the current one in the navigation. */
 	current?: string;
-	/** A page of this site the browser goes on to at once (its own navigation, so a same-site one). */
-	forwardTo?: string;
 	body: SafeHtml;
 }
 
 /** A whole page: skip link, banner with navigation and sign-out, one main landmark with one h1. */
-export function page({ title, csrfToken, current, forwardTo, body }: PageFrame): string {
+export function page({ title, csrfToken, current, body }: PageFrame): string {
 	return html`<!doctype html>
 		<html lang="en">
 			<head>
 				<meta charset="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				${forwardTo === undefined
-					? null
-					: html`<meta http-equiv="refresh" content="0; url=${forwardTo}" />`}
 				<title>${title} · Embroidery sandbox</title>
 				<link rel="stylesheet" href="/account/assets/pages.css" />
 				<script src="/account/assets/copy.js" defer></script>

@@ -27,14 +27,15 @@ export function signInLinkRefusedPage(reason: string): string {
 	});
 }
 
-/** After a sign-in link followed from another site: goes on to the keys page, or offers the link. */
-export function signedInPage(): string {
+/** A sign-in link opened: its button (a POST to the same address) signs in and uses the link up. */
+export function signInLinkPage(linkPath: string): string {
 	return page({
-		title: 'Signed in',
-		forwardTo: pagePaths.keys,
-		body: html`<p>
-			You are signed in. <a href="${pagePaths.keys}">Continue to your API keys</a>.
-		</p>`,
+		title: 'Sign in',
+		body: html`<p>This one-time link signs you in to the account pages of the sandbox.</p>
+			<form method="post" action="${linkPath}" class="sign-in">
+				<button type="submit">Sign in</button>
+			</form>
+			<p>The link works once: after this button it is used up.</p>`,
 	});
 }
 

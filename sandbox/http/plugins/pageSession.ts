@@ -6,8 +6,11 @@ import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthenticatedError } from '../../services/errors';
 import type { PageSession } from '../../services/sessions';
 
-/** Who may open an account page: anyone (sign-in, assets), or only a signed-in visitor. */
-export type PageAccess = 'anyone' | 'signedIn';
+/**
+ * Who may open an account page: anyone (sign-in, assets), only a signed-in visitor, or the holder of a
+ * sign-in link (its POST, which the link's token authorises in place of a session and CSRF token).
+ */
+export type PageAccess = 'anyone' | 'signedIn' | 'signInLink';
 
 declare module 'fastify' {
 	interface FastifyContextConfig {
@@ -61,7 +64,8 @@ export const pageSessionPlugin = fp(
 			const sessionId = request.cookies[sessionCookie];
 			const session = sessionId ? app.services.sessions.session(sessionId) : undefined;
 			if (session && sessionId) request.pageSession = { ...session, sessionId };
-			if (request.routeOptions.config.page === 'anyone' && request.method !== 'POST') return;
+			const access = request.routeOptions.config.page;
+			if (access === 'signInLink' || (access === 'anyone' && request.method !== 'POST')) return;
 			if (!request.pageSession) {
 				throw new UnauthenticatedError(
 					sessionId

@@ -33,6 +33,11 @@ export class WorkerPool {
 		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
 	}
 
+	/** Engine processes in all. */
+	get size(): number {
+		return this.slots.length;
+	}
+
 	get idle(): number {
 		return this.closed ? 0 : this.slots.filter((slot) => slot.task === null).length;
 	}

@@ -113,6 +113,15 @@ describe('artwork that cannot be digitised', () => {
 		expect(error.message).toMatch(/100000 x 100000 pixels/);
 	});
 
+	it('refuses a long thin canvas from its header, before decoding its rows', async () => {
+		// Five million rows of one pixel: the first look at the canvas once decoded every row.
+		const thread = pngClaiming(1, 5_000_000);
+		expect(thread.length).toBeLessThan(100_000);
+		const error = await failure(thread);
+		expect(error.code).toBe('artwork_too_large');
+		expect(error.message).toMatch(/1 x 5000000 pixels, one side more than 100 times the other/);
+	});
+
 	it('refuses an SVG that declares a gigantic canvas', async () => {
 		const svg =
 			'<svg xmlns="http://www.w3.org/2000/svg" width="10000000" height="10000000"><circle ' +

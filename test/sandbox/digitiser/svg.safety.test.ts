@@ -227,6 +227,70 @@ describe('SVG that would make the renderer loop or explode is refused', () => {
 	});
 });
 
+describe('SVG filters whose drawing time does not grow with the file are bounded before drawing', () => {
+	const filtered = (filter: string, drawn = shape.replace('/>', ' filter="url(#f)"/>')) =>
+		`<svg ${svgNs} width="200" height="100"><filter id="f">${filter}</filter>${drawn}</svg>`;
+
+	it('refuses 40 chained feMorphology filters of radius 300 (2.9 KB that held an engine 120 s)', async () => {
+		const svg = filtered('<feMorphology operator="dilate" radius="300"/>'.repeat(40));
+		expect(svg.length).toBeLessThan(3000);
+		const error = await refusal(svg);
+		expect(error.code).toBe('unreadable_artwork');
+		expect(error.message).toMatch(/SVG filter <feMorphology>.*drawing time has no bound/);
+	});
+
+	it('refuses a convolution kernel and a turbulence of a hundred octaves', async () => {
+		const kernel = await refusal(
+			filtered('<feConvolveMatrix order="3" kernelMatrix="1 1 1 1 1 1 1 1 1"/>'),
+		);
+		expect(kernel.message).toMatch(/<feConvolveMatrix>/);
+		const noise = await refusal(filtered('<feTurbulence baseFrequency="0.1" numOctaves="100"/>'));
+		expect(noise.message).toMatch(/asks for 100 octaves; at most 8/);
+	});
+
+	it('refuses a chain of blurs past the budget of 8 passes', async () => {
+		const error = await refusal(filtered('<feGaussianBlur stdDeviation="2"/>'.repeat(12)));
+		expect(error.message).toMatch(/filter effects would take at least 12 passes.*at most 8/);
+	});
+
+	it('counts a filtered element each time a <use> draws it', async () => {
+		const shadow =
+			'<feGaussianBlur stdDeviation="2"/><feOffset dx="2" dy="2"/><feMerge><feMergeNode/>' +
+			'<feMergeNode in="SourceGraphic"/></feMerge>';
+		const copies = '<use href="#s" x="1"/>'.repeat(10);
+		const error = await refusal(
+			filtered(
+				shadow,
+				`<rect id="s" width="10" height="10" fill="#1f4e79" filter="url(#f)"/>${copies}`,
+			),
+		);
+		expect(error.message).toMatch(/filter effects would take at least/);
+	});
+
+	it('refuses a style sheet rule that filters every matching element', async () => {
+		const error = await refusal(
+			`<svg ${svgNs} width="200" height="100"><style>rect { filter: url(#f) }</style><filter ` +
+				`id="f"><feGaussianBlur stdDeviation="2"/></filter>${shape}</svg>`,
+		);
+		expect(error.message).toMatch(/style sheet applies a filter/);
+	});
+
+	it('counts a filter once for each element that uses it, not again where it is defined', async () => {
+		const svg = filtered('<feGaussianBlur stdDeviation="1"/>'.repeat(8));
+		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 50, colourCount: 3 });
+		expect(measurePattern(pattern).stitchCount).toBeGreaterThan(100);
+	});
+
+	it('still draws a drop shadow on one shape', async () => {
+		const svg = filtered(
+			'<feGaussianBlur in="SourceAlpha" stdDeviation="2"/><feOffset dx="3" dy="3"/><feMerge>' +
+				'<feMergeNode/><feMergeNode in="SourceGraphic"/></feMerge>',
+		);
+		const { pattern } = await digitise(Buffer.from(svg), { widthMm: 50, colourCount: 3 });
+		expect(measurePattern(pattern).stitchCount).toBeGreaterThan(100);
+	});
+});
+
 describe('ordinary SVG still digitises', () => {
 	it('accepts a DOCTYPE naming an external DTD without fetching it', async () => {
 		const svg =

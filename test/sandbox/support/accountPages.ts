@@ -8,7 +8,10 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 import type { AccountsAdmin, SandboxAddress } from '../../support/sandbox';
 
-/** Opens a fresh browser context (no cookies), follows a new sign-in link of the account and lands on its keys page. */
+/**
+ * Opens a fresh browser context (no cookies), opens a new sign-in link of the account, presses its Sign in
+ * button and lands on its keys page.
+ */
 export async function signInInBrowser(
 	browser: Browser,
 	admin: AccountsAdmin,
@@ -18,10 +21,12 @@ export async function signInInBrowser(
 	const context = await browser.newContext(options);
 	const page = await context.newPage();
 	const { url } = await admin.signInLink(accountId);
-	const response = await page.goto(url);
-	if (!response?.ok() || new URL(page.url()).pathname !== '/account/keys') {
-		throw new Error(`The sign-in link led to ${page.url()} (${response?.status()}).`);
-	}
+	const opened = await page.goto(url);
+	if (!opened?.ok()) throw new Error(`The sign-in link answered ${opened?.status()}.`);
+	await Promise.all([
+		page.waitForURL('**/account/keys'),
+		page.getByRole('button', { name: 'Sign in' }).click(),
+	]);
 	return page;
 }
 
@@ -37,7 +42,7 @@ export async function signInOverHttp(
 	accountId: string,
 ): Promise<HttpVisitor & { setCookie: string }> {
 	const { url } = await admin.signInLink(accountId);
-	const signIn = await fetch(url, { redirect: 'manual' });
+	const signIn = await fetch(url, { method: 'POST', redirect: 'manual' });
 	const setCookie = signIn.headers.get('set-cookie') ?? '';
 	const cookie = setCookie.split(';')[0];
 	const keys = await fetch(`${sandbox.origin}/account/keys`, { headers: { cookie } });

@@ -1,8 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { abilities } from '../../../domain/accounts';
-import { ValidationError } from '../../../services/errors';
-import { keyLifetimesDays, keysPage, type KeysPageView } from '../../pages/keysPage';
+import { NotFoundError, ValidationError } from '../../../services/errors';
+import {
+	keyLifetimesDays,
+	keyName,
+	keysPage,
+	revokeKeyPage,
+	type KeysPageView,
+} from '../../pages/keysPage';
 import { htmlType, pagePaths } from '../../pages/layout';
 import { sessionOf } from '../../plugins/pageSession';
 
@@ -34,19 +40,22 @@ const formMessages = {
 	expiresInDays: `Choose when the key expires: after ${keyLifetimesDays.join(', ')} days.`,
 };
 
-/** The API keys page: the account's keys, creating one (shown once) and revoking one. */
+/** The API keys page: the account's keys, creating one (shown once) and revoking one (asked once). */
 export async function keyPageRoutes(app: FastifyInstance): Promise<void> {
-	const { auth, clock } = app.services;
+	const { auth, clock, sessions } = app.services;
 	const view = (request: FastifyRequest, extra: Partial<KeysPageView> = {}) => {
 		const { accountId, csrfToken } = sessionOf(request);
 		return keysPage({ csrfToken, keys: auth.keysOf(accountId), now: clock.now(), ...extra });
 	};
 
-	app.get('/keys', { config: { page: 'signedIn' } }, async (request, reply) =>
-		reply.type(htmlType).send(view(request)),
-	);
+	// A key just created is shown by this GET, the one after its form's redirect, and then never again.
+	app.get('/keys', { config: { page: 'signedIn' } }, async (request, reply) => {
+		const key = sessions.takeNewKey(sessionOf(request).sessionId);
+		return reply.type(htmlType).send(view(request, key ? { newKey: { key } } : {}));
+	});
 
-	// The new key is in this answer only (201, never cached): it is not kept anywhere to show again.
+	// POST, redirect, GET: a reload of the page that shows the key sends nothing again and creates nothing.
+	// The key waits for that GET in memory only (never cached, never stored but as its hash).
 	app.post<{ Body: CreateKeyForm }>(
 		'/keys',
 		{ schema: { body: createKeyBody }, attachValidation: true, config: { page: 'signedIn' } },
@@ -60,16 +69,27 @@ export async function keyPageRoutes(app: FastifyInstance): Promise<void> {
 				const errors = formErrors(request.validationError);
 				return reply.code(422).type(htmlType).send(view(request, { errors, chosen }));
 			}
-			const { accountId } = sessionOf(request);
+			const { accountId, sessionId } = sessionOf(request);
 			const { key } = auth.createKey(
 				accountId,
 				request.body.abilities,
 				Number(request.body.expiresInDays) * 24 * 60 * 60,
 			);
-			return reply
-				.code(201)
-				.type(htmlType)
-				.send(view(request, { newKey: { key }, chosen }));
+			sessions.holdNewKey(sessionId, key);
+			return reply.redirect(pagePaths.keys, 303);
+		},
+	);
+
+	// Revoke asks once: its link opens this page (which changes nothing), whose button revokes.
+	app.get<{ Params: { id: string } }>(
+		'/keys/:id/revoke',
+		{ schema: { params: keyParams }, config: { page: 'signedIn' } },
+		async (request, reply) => {
+			const { accountId, csrfToken } = sessionOf(request);
+			const key = auth.keysOf(accountId).find((listed) => listed.id === request.params.id);
+			if (!key) throw new NotFoundError(`No key ${request.params.id}.`);
+			if (key.revokedAt !== null) return reply.redirect(pagePaths.keys, 303);
+			return reply.type(htmlType).send(revokeKeyPage(csrfToken, key.id, keyName(key)));
 		},
 	);
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import { htmlType, pagePaths } from '../../pages/layout';
-import { signedInPage, signedOutPage, signInHintPage } from '../../pages/messagePages';
+import { signedOutPage, signInHintPage, signInLinkPage } from '../../pages/messagePages';
 import { endSession, startSession } from '../../plugins/pageSession';
 
 const tokenParams = {
@@ -17,19 +17,27 @@ export async function signInRoutes(app: FastifyInstance): Promise<void> {
 		return reply.type(htmlType).send(signInHintPage('Open a sign-in link to see your account.'));
 	});
 
-	// The link uses itself up and opens a session; a second click, or one after 15 minutes, gets a page saying so.
+	// Opening the link changes nothing (a link preview or a mail scanner fetches it too): it shows a page
+	// whose button signs in. A used, expired or unknown link gets a page saying so.
 	app.get<{ Params: { token: string } }>(
 		'/sign-in/:token',
 		{ schema: { params: tokenParams }, config: { page: 'anyone' } },
 		async (request, reply) => {
+			app.services.sessions.checkSignInLink(request.params.token);
+			return reply.type(htmlType).send(signInLinkPage(request.url));
+		},
+	);
+
+	// The button: the link uses itself up and opens a session. The token in the address is the proof, so no
+	// session or CSRF token is asked for; the form is posted from the page above, a same-site navigation,
+	// so the Strict session cookie comes with the redirect.
+	app.post<{ Params: { token: string } }>(
+		'/sign-in/:token',
+		{ schema: { params: tokenParams }, config: { page: 'signInLink' } },
+		async (request, reply) => {
 			const session = app.services.sessions.signIn(request.params.token);
 			if (request.pageSession) endSession(request, reply);
 			startSession(request, reply, session);
-			// A browser withholds a Strict cookie from the redirect of a navigation another site started (a link in
-			// n8n on localhost, a chat, a mail): then this page goes on to the keys itself, as a same-site navigation.
-			if (request.headers['sec-fetch-site'] === 'cross-site') {
-				return reply.type(htmlType).send(signedInPage());
-			}
 			return reply.redirect(pagePaths.keys, 303);
 		},
 	);

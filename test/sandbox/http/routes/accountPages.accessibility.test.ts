@@ -40,6 +40,9 @@ test('every account page has no serious or critical axe-core finding', async () 
 	await check('Sign in (401)', anonymous);
 	const { url } = await suite.admin.signInLink(accountId);
 	await anonymous.goto(url);
+	await check('Sign-in link', anonymous);
+	await anonymous.getByRole('button', { name: 'Sign in' }).click();
+	await anonymous.waitForURL('**/account/keys');
 	await anonymous.context().clearCookies();
 	expect((await anonymous.goto(url))?.status()).toBe(410);
 	await check('Sign-in link used (410)', anonymous);
@@ -50,8 +53,15 @@ test('every account page has no serious or critical axe-core finding', async () 
 	await page.getByLabel('jobs:write').uncheck();
 	await page.getByRole('button', { name: 'Create key' }).click();
 	await page.waitForSelector('#new-key');
-	await check('API keys, new key shown (201)', page);
-	for (const box of ['formats:read', 'usage:read', 'jobs:read'])
+	await check('API keys, new key shown', page);
+	await page
+		.getByRole('link', { name: /^Revoke / })
+		.first()
+		.click();
+	await check('Revoke this key?', page);
+	await page.getByRole('link', { name: 'Keep it' }).click();
+	await page.waitForURL('**/account/keys');
+	for (const box of ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'])
 		await page.getByLabel(box).uncheck();
 	await page.getByRole('button', { name: 'Create key' }).click();
 	await page.getByRole('alert').waitFor();

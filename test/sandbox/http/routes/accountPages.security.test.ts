@@ -3,10 +3,12 @@
  * headers of every answer, no inline script or style, the session cookie's flags, CSRF tokens on every
  * POST, and one account's session against another account's keys.
  */
-import { useWorkerSandbox } from '../../../support/sandboxFixture';
+import { sandboxAdmin } from '../../../support/sandbox';
+import { useOwnSandboxes, useWorkerSandbox } from '../../../support/sandboxFixture';
 import { postForm, signInOverHttp, type HttpVisitor } from '../../support/accountPages';
 
 const suite = useWorkerSandbox();
+const sandboxes = useOwnSandboxes();
 
 async function getPage(path: string, cookie?: string) {
 	const response = await fetch(`${suite.sandbox.origin}${path}`, {
@@ -17,8 +19,10 @@ async function getPage(path: string, cookie?: string) {
 }
 
 /** The prefixes in the visitor's key list. */
-async function listedKeys(visitor: HttpVisitor): Promise<string[]> {
-	const { text } = await getPage('/account/keys', visitor.cookie);
+async function listedKeys(visitor: HttpVisitor, origin = suite.sandbox.origin): Promise<string[]> {
+	const text = await (
+		await fetch(`${origin}/account/keys`, { headers: { cookie: visitor.cookie } })
+	).text();
 	return [...text.matchAll(/<th scope="row"><code>([^<]+)<\/code><\/th>/g)].map(
 		(match) => match[1],
 	);
@@ -143,9 +147,28 @@ describe('the account pages over HTTP', () => {
 		);
 		expect(attempt.status).toBe(404);
 		expect(attempt.text).toContain(`No key ${theirs.keyId}.`);
+		expect((await getPage(`/account/keys/${theirs.keyId}/revoke`, visitor.cookie)).status).toBe(
+			404,
+		);
 		const api = await fetch(`${suite.sandbox.baseUrl}/usage`, {
 			headers: { Authorization: `Bearer ${theirs.key}` },
 		});
 		expect(api.status).toBe(200);
+	});
+
+	test('a key is listed by a short prefix, never whole, however short the operator made it', async () => {
+		const demoKey = 'demo-key-12';
+		const own = await sandboxes.own({ demoKey });
+		const { id } = await sandboxAdmin(own).createAccount({ plan: 'credits' });
+		const generated = await sandboxAdmin(own).createKey(id);
+		const demo = await signInOverHttp(own, sandboxAdmin(own), own.demoAccountId);
+		expect(await listedKeys(demo, own.origin)).toEqual(['demo-…']);
+		const keysPage = await (
+			await fetch(`${own.origin}/account/keys`, { headers: { cookie: demo.cookie } })
+		).text();
+		expect(keysPage).not.toContain(demoKey);
+		// A generated key keeps its 20 characters: "emb_sandbox_" and 8 of its 48 random ones.
+		const visitor = await signInOverHttp(own, sandboxAdmin(own), id);
+		expect(await listedKeys(visitor, own.origin)).toEqual([`${generated.key.slice(0, 20)}…`]);
 	});
 });

@@ -43,10 +43,14 @@ describe('sign-in through a one-time link (Chromium)', () => {
 		await page.goto(`${elsewhere}/account/sign-in`);
 		const { url } = await suite.admin.signInLink(id);
 		await Promise.all([
-			page.waitForURL(`${suite.sandbox.origin}/account/keys`),
+			page.waitForURL(url),
 			page.evaluate((link) => {
 				location.href = link;
 			}, url),
+		]);
+		await Promise.all([
+			page.waitForURL(`${suite.sandbox.origin}/account/keys`),
+			page.getByRole('button', { name: 'Sign in' }).click(),
 		]);
 		await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('API keys');
 		await context.close();
@@ -59,6 +63,8 @@ describe('sign-in through a one-time link (Chromium)', () => {
 		const { url: once } = await suite.admin.signInLink(id);
 		const { url: late } = await suite.admin.signInLink(id);
 		await page.goto(once);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.waitForURL('**/account/keys');
 		await context.clearCookies();
 
 		const again = await page.goto(once);
@@ -84,6 +90,39 @@ describe('sign-in through a one-time link (Chromium)', () => {
 		await expect(context.cookies()).resolves.toEqual([]);
 		await context.close();
 	});
+
+	test(
+		'opening a link (GET, HEAD: a link preview, a mail scanner) ' +
+			'changes nothing; only its button signs in',
+		async () => {
+			const { id } = await suite.admin.createAccount({ plan: 'credits' });
+			const { url } = await suite.admin.signInLink(id);
+			for (const method of ['HEAD', 'GET', 'GET']) {
+				const opened = await fetch(url, { method, redirect: 'manual' });
+				expect({ method, status: opened.status, cookie: opened.headers.get('set-cookie') }).toEqual(
+					{
+						method,
+						status: 200,
+						cookie: null,
+					},
+				);
+				if (method === 'GET') {
+					const text = await opened.text();
+					expect(text).toMatch(
+						/<form method="post" action="\/account\/sign-in\/[\w-]+" class="sign-in">/,
+					);
+					expect(text).toContain('<button type="submit">Sign in</button>');
+				}
+			}
+			const signedIn = await fetch(url, { method: 'POST', redirect: 'manual' });
+			expect(signedIn.status).toBe(303);
+			expect(signedIn.headers.get('location')).toBe('/account/keys');
+			expect(signedIn.headers.get('set-cookie')).toMatch(/^embroidery_session=/);
+			// Used up by the button: the next opening says so.
+			expect((await fetch(url)).status).toBe(410);
+			expect((await fetch(url, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+		},
+	);
 
 	test('signing out ends the session: the pages then answer 401 with the sign-in hint', async () => {
 		const { id } = await suite.admin.createAccount({ plan: 'credits' });
@@ -163,7 +202,8 @@ describe('sign-in through a one-time link (Chromium)', () => {
 			const context = await browser().newContext();
 			const page = await context.newPage();
 			await page.goto(suite.sandbox.signInLink());
-			expect(new URL(page.url()).pathname).toBe('/account/keys');
+			await page.getByRole('button', { name: 'Sign in' }).click();
+			await page.waitForURL('**/account/keys');
 			const prefixes = await page.locator('table.keys tbody th').allTextContents();
 			expect(prefixes).toEqual([`${suite.sandbox.demoKey.slice(0, 20)}…`]);
 			await context.close();
