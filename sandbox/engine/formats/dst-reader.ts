@@ -224,7 +224,8 @@ export function expectTajimaHeader(bytes: Uint8Array, label: string): void {
 export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	if (bytes.length < headerSize) return false;
 	const start = String.fromCharCode(...bytes.subarray(0, 128));
-	const labelled = start.startsWith('LA:');
+	// The label is text up to the end of its line: "LA:" before another format's binary is no header.
+	const labelled = /^LA:[^\x00-\x1f\x7f]{0,20}[\r\n\x1a]/.test(start);
 	const hasCountFields = /ST:[ \d]{1,9}\r/.test(start) && /CO:[ \d]{1,5}\r/.test(start);
 	return labelled || hasCountFields;
 }

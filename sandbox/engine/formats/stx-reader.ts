@@ -44,19 +44,30 @@ export function looksLikeStx(bytes: Uint8Array): boolean {
 
 const channel = (value: number) => Math.round((value * 255) / channelTop);
 
-/** Each colour block's palette colour, or none where the tables are not laid out as described above. */
+/**
+ * Each colour block's palette colour; throws where the tables are not laid out as described above (a
+ * header whose offsets point into another format's bytes, or a design whose blocks its tables do not list).
+ */
 function blockThreads(
 	bytes: Uint8Array,
 	{ palette, colourList, stitches }: Layout,
 	blocks: number,
 ): Thread[] {
-	if (colourList - palette !== paletteBytes || (stitches - colourList) / 2 < blocks) return [];
+	const damaged = (what: string) => new UnreadableSourceError(`The STX file is damaged: ${what}.`);
+	if (colourList - palette !== paletteBytes)
+		throw damaged(
+			`its palette takes ${colourList - palette} bytes, not the ${paletteBytes} of 16 colours`,
+		);
+	if ((stitches - colourList) / 2 < blocks)
+		throw damaged(`its colour list has room for fewer than the design's ${blocks} colour blocks`);
 	const threads: Thread[] = [];
 	for (let block = 0; block < blocks; block++) {
 		const place = (bytes[colourList + 2 * block] << 8) | bytes[colourList + 2 * block + 1];
-		if (place >= paletteColours) return [];
+		if (place >= paletteColours)
+			throw damaged(`colour block ${block + 1} names palette colour ${place} of ${paletteColours}`);
 		const [red, green, blue] = bytes.subarray(palette + 3 * place, palette + 3 * place + 3);
-		if (red > channelTop || green > channelTop || blue > channelTop) return [];
+		if (red > channelTop || green > channelTop || blue > channelTop)
+			throw damaged(`palette colour ${place} has a channel above ${channelTop}`);
 		threads.push(threadOf({ color: (channel(red) << 16) | (channel(green) << 8) | channel(blue) }));
 	}
 	return threads;

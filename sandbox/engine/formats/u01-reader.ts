@@ -23,8 +23,14 @@ export const needles = lastNeedleCode - firstNeedleCode + 1;
 export function readU01(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'U01');
 	// U01 has no magic, so its reader must take the whole file (see FormatModule): no end, no U01.
-	if (decodeBarudanRecords(bytes, headerSize, builder) + 3 > bytes.length)
+	const endAt = decodeBarudanRecords(bytes, headerSize, builder);
+	if (endAt + 3 > bytes.length)
 		throw new UnreadableSourceError('The Barudan records end without their end code.');
+	const after = bytes.length - endAt - 3;
+	if (bytes[endAt] !== machinePostfix && after > 1 && bytes[endAt + 3] !== machinePostfix)
+		throw new UnreadableSourceError(
+			`The file is not U01: ${after} bytes follow its end code, where a U01 file ends.`,
+		);
 	return builder.finish();
 }
 
