@@ -60,14 +60,17 @@ function blockThreads(
 		);
 	if ((stitches - colourList) / 2 < blocks)
 		throw damaged(`its colour list has room for fewer than the design's ${blocks} colour blocks`);
+	// Writers fill the whole palette and the whole list (past the last block too) with valid entries.
+	for (let at = palette; at < colourList; at++)
+		if (bytes[at] > channelTop)
+			throw damaged(`its palette has a channel of ${bytes[at]}, above ${channelTop}`);
+	for (let at = colourList; at + 1 < stitches; at += 2)
+		if (((bytes[at] << 8) | bytes[at + 1]) >= paletteColours)
+			throw damaged(`its colour list names a colour past the palette's ${paletteColours}`);
 	const threads: Thread[] = [];
 	for (let block = 0; block < blocks; block++) {
 		const place = (bytes[colourList + 2 * block] << 8) | bytes[colourList + 2 * block + 1];
-		if (place >= paletteColours)
-			throw damaged(`colour block ${block + 1} names palette colour ${place} of ${paletteColours}`);
 		const [red, green, blue] = bytes.subarray(palette + 3 * place, palette + 3 * place + 3);
-		if (red > channelTop || green > channelTop || blue > channelTop)
-			throw damaged(`palette colour ${place} has a channel above ${channelTop}`);
 		threads.push(threadOf({ color: (channel(red) << 16) | (channel(green) << 8) | channel(blue) }));
 	}
 	return threads;

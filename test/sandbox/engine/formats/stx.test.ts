@@ -48,7 +48,7 @@ describe('STX colours', () => {
 	it('refuses tables that are not laid out so (a header over another file): a palette of another size, a place past it', () => {
 		const past = fixture('Star.STX');
 		past.writeUInt16BE(16, colourList);
-		expect(() => read(past)).toThrow(/colour block 1 names palette colour 16 of 16/);
+		expect(() => read(past)).toThrow(/its colour list names a colour past the palette's 16/);
 		const longer = fixture('Star.STX');
 		longer.writeUInt32LE(colourList + 3, 0x10);
 		expect(() => read(longer)).toThrow(/its palette takes 51 bytes, not the 48 of 16 colours/);
