@@ -1,7 +1,7 @@
 /** Reads Tajima DST: the balanced-ternary records, a run of three jumps as a trim, thread colours from the header. */
 import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
-import { threadOf, type Pattern, type Thread } from '../pattern';
+import { boundsOf, Command, threadOf, type Pattern, type Thread } from '../pattern';
 import { warnEndsEarly } from './ends-early';
 import { endingOf } from './u01-reader';
 
@@ -181,6 +181,7 @@ export function checkTajimaEnd(
 ): void {
 	const declared = declaredRecords(bytes);
 	const records = (endAt - headerSize) / 3;
+	expectWithinDeclaredExtents(bytes, pattern, label);
 	if (endAt + 3 > bytes.length) {
 		warnEndsEarly(
 			pattern,
@@ -192,6 +193,39 @@ export function checkTajimaEnd(
 		return;
 	}
 	expectDeclaredRecords(declared, records + 1, label);
+}
+
+/** How far past its header's +X, -X, +Y and -Y a design may reach: writers round, some measure jumps too. */
+function extentSlack(extent: number): number {
+	return Math.max(20, Math.ceil(extent * 0.05));
+}
+
+/**
+ * Throws when the design reaches well past the extents a Tajima-style header declares (+X, -X, +Y, -Y in
+ * 0.1 mm from the start, y up): another format's bytes read as records wander off (a DSB header before
+ * 10O records), and a cut-short reading can only hold less than its header, never more.
+ */
+function expectWithinDeclaredExtents(bytes: Uint8Array, pattern: Pattern, label: string): void {
+	const text = String.fromCharCode(...bytes.subarray(0, 128));
+	const field = (name: string) => {
+		const match = new RegExp(`\\${name}:\\s*(\\d{1,6})\\r`).exec(text);
+		return match ? Number(match[1]) : null;
+	};
+	const [right, left, up, down] = ['+X', '-X', '+Y', '-Y'].map(field);
+	if (right === null || left === null || up === null || down === null) return;
+	const bounds = boundsOf(pattern, [Command.Stitch, Command.Jump]);
+	if (!bounds) return;
+	const past =
+		bounds.maxX > right + extentSlack(right) ||
+		-bounds.minX > left + extentSlack(left) ||
+		-bounds.minY > up + extentSlack(up) ||
+		bounds.maxY > down + extentSlack(down);
+	if (past)
+		throw new UnreadableSourceError(
+			`The ${label} file is damaged: its header declares extents of +X ${right}, -X ${left}, +Y ${up}, ` +
+				`-Y ${down} (0.1 mm), but its records reach from (${bounds.minX}, ${-bounds.maxY}) to ` +
+				`(${bounds.maxX}, ${-bounds.minY}).`,
+		);
 }
 
 /**

@@ -43,6 +43,11 @@ describe('a file whose magic is one format and whose body another is refused', (
 		expect(jobReading(bytes, 'Star.dst')).toBeNull();
 	});
 
+	it("DSB's Tajima header before Star.10O's records, which read as Barudan's and wander past its extents", () => {
+		const bytes = concat(sample('Star.DSB').subarray(0, 128), sample('Star.10O'));
+		expect(jobReading(bytes, 'Star.DSB')).toBeNull();
+	});
+
 	it("STX's header before and over Star.PCS", () => {
 		const stx = sample('Star.STX');
 		const pcs = sample('Star.PCS');

@@ -113,7 +113,7 @@ describe('DST reader', () => {
 		expect(() => read(new Uint8Array(100))).toThrow(/512-byte header/);
 	});
 
-	it('refuses what DST never holds: no header, a record without its two set bits, an END before the declared records', () => {
+	it('refuses what DST never holds: no header, a record without its set bits, an early END', () => {
 		const star = fixture.bytes;
 		const noHeader = star.slice();
 		noHeader.fill(0x20, 0, 128);
@@ -130,6 +130,16 @@ describe('DST reader', () => {
 		expect(() => read(stray)).toThrow(/declares 2567 records/);
 	});
 
+	it("refuses records that reach well past the header's extents, and reads them within", () => {
+		const narrow = fixture.bytes.slice();
+		// Star.DST declares +X 296: say 200 instead.
+		narrow.set(Buffer.from('+X:  200\r', 'latin1'), fixture.bytes.indexOf(0x2b));
+		expect(() => read(narrow)).toThrow(
+			/declares extents of \+X 200, -X 295, \+Y 311, -Y 312 \(0\.1 mm\), but its records reach from \(-295, -312\)/,
+		);
+		expect(read(fixture.bytes).length).toBeGreaterThan(2500);
+	});
+
 	it('reads a file that ends without its END record, or mid-record, up to its last whole record and says so', () => {
 		const star = fixture.bytes;
 		const whole = read(star);
@@ -143,7 +153,7 @@ describe('DST reader', () => {
 		// Cut in the middle of record 1,201: 1,200 whole records are read.
 		const partial = read(star.subarray(0, 512 + 3 * 1200 + 2));
 		expect(partial.warnings[0]).toMatch(
-			/^The file ends early \(in the middle of a record, without its END record\): read [\d,]+ stitches, 1,200 of the 2,567 records/,
+			/^The file ends early \(in the middle of a record, without its END record\): read [\d,]+ stitches, 1,200 of/,
 		);
 		expect(
 			compareEvents(patternEvents(whole).slice(0, 1100), patternEvents(partial).slice(0, 1100))

@@ -45,7 +45,7 @@ describe('STX colours', () => {
 		expect(read(bytes).threads).toEqual([{ color: 0xff0000 }, { color: 0xe7e7e7 }]);
 	});
 
-	it('refuses tables that are not laid out so (a header over another file): a palette of another size, a place past it', () => {
+	it('refuses tables not laid out so (a header over another file): a palette of another size, a place past it', () => {
 		const past = fixture('Star.STX');
 		past.writeUInt16BE(16, colourList);
 		expect(() => read(past)).toThrow(/its colour list names a colour past the palette's 16/);
