@@ -48,6 +48,11 @@ describe('a file whose magic is one format and whose body another is refused', (
 		expect(jobReading(bytes, 'Star.DSB')).toBeNull();
 	});
 
+	it("JEF's header over Star.DSZ, which reads as JEF stitches far past the declared extents", () => {
+		const bytes = concat(sample('Star.JEF').subarray(0, 151), sample('Star.DSZ').subarray(151));
+		expect(jobReading(bytes, 'Star.JEF')).toBeNull();
+	});
+
 	it("STX's header before and over Star.PCS", () => {
 		const stx = sample('Star.STX');
 		const pcs = sample('Star.PCS');
