@@ -6,8 +6,8 @@ jest.setTimeout(15 * 60_000);
 
 /**
  * Samples whose damaged or spliced versions still complete as garbage with this seed, at most this many
- * times: layouts with little or no header to check against (EXP, KSM, U01). The rest must stay at 0; lower a figure (never raise one) when a
- * reader learns to refuse more.
+ * times: layouts with little or no header to check against (EXP, KSM, U01). The rest must stay at 0;
+ * lower a figure (never raise one) when a reader learns to refuse more.
  */
 const stillOpen: Record<string, number> = {
 	'Star.EXP': 1,
