@@ -1,6 +1,7 @@
 /**
  * npm run bench:fuzz [files] [artworks] [seed] [perFormat]: first every reader's own samples mutated
- * `perFormat` times each through the engine's job path (fuzz-readers.ts, a table per format); then mutated
+ * `perFormat` times each through the engine's job path (fuzz-readers.ts, a table per format); then every
+ * shared sample damaged and spliced `perFormat` times, counting completed garbage (fuzz-garbage.ts); then mutated
  * and generated embroidery files and hostile artworks through the real job path. The sandbox runs as its own
  * process (`sandbox/cli.ts`); every file is sent with POST /jobs (10 a request) and followed with GET /jobs
  * until its job ends. The report: jobs, inputs not accounted for, crashes, jobs left non-terminal, the
@@ -14,6 +15,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { detectFormat, listFormats } from '../sandbox/engine';
 import { embroideryFiles, hostileArtworks, randomSource, type FuzzFile } from './fuzz-inputs';
+import { fuzzGarbage, garbageTotal, printGarbageTable } from './fuzz-garbage';
 import { fuzzReaders, printReaderTable, readersHeld } from './fuzz-readers';
 import { descendants, spawnSandbox } from '../test/support/sandboxProcess';
 
@@ -625,6 +627,8 @@ if (require.main === module) {
 		process.argv.slice(2);
 	const readerRows = fuzzReaders(Number(perFormat), Number(seed));
 	printReaderTable(readerRows);
+	const garbageRows = fuzzGarbage(Number(perFormat), Number(seed));
+	printGarbageTable(garbageRows);
 	runFuzz({
 		files: Number(files),
 		artworks: Number(artworks),
@@ -635,6 +639,7 @@ if (require.main === module) {
 			printReport(report, rssBoundMb);
 			const failed =
 				!readersHeld(readerRows, Number(perFormat)) ||
+				garbageTotal(garbageRows) > 0 ||
 				report.unaccounted !== 0 ||
 				report.crashes > 0 ||
 				report.nonTerminal > 0 ||

@@ -15,6 +15,21 @@ function widestFitting(widthMm: number, heightMm: number, hoop: HoopLimit): numb
 }
 
 /**
+ * The longest side, in mm, of a design any embroidery machine could sew in one hooping: the largest frames
+ * of industrial multi-head machines (DST, EXP, U01 and the like, whose files name no hoop) stay well below.
+ */
+export const longestSewableMm = 1500;
+
+/** For a format whose files name no hoop: a warning when no embroidery machine's field takes the design. */
+function beyondEveryMachine(widthMm: number, heightMm: number): string | null {
+	if (Math.max(widthMm, heightMm) <= longestSewableMm) return null;
+	return (
+		`The design is ${widthMm} x ${heightMm} mm, larger than any embroidery machine sews in one hooping ` +
+		`(even industrial frames stay under ${longestSewableMm} mm): check the source file, or split the design.`
+	);
+}
+
+/**
  * What to tell the user when a design of this finished size is larger than the largest hoop the
  * output format's machines take: the limit, for a design sewn to an ordered width (digitising) the
  * widest width_mm that fits its proportions (when it is not below `smallestWidthMm`, the least a job
@@ -28,7 +43,8 @@ export function hoopWarning(
 	resizable: { smallestWidthMm: number } | null,
 ): string | null {
 	const hoop = findModule(format)?.largestHoop;
-	if (!hoop || widthMm <= 0 || fits(widthMm, heightMm, hoop)) return null;
+	if (!hoop) return beyondEveryMachine(widthMm, heightMm);
+	if (widthMm <= 0 || fits(widthMm, heightMm, hoop)) return null;
 	const roomier = formatModules
 		.filter(
 			(module) => module.write && module.largestHoop && fits(widthMm, heightMm, module.largestHoop),

@@ -59,6 +59,8 @@ export class Pattern {
 	length = 0;
 	/** One thread per colour block: block 0 is sewn before the first colour change. */
 	threads: Thread[] = [];
+	/** What the reader tells the job about the file it read (it ends early, its count disagrees...). */
+	warnings: string[] = [];
 
 	constructor(capacity = 1024) {
 		capacity = Math.min(capacity, ceilings.patternEntries);

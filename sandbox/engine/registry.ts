@@ -2,7 +2,7 @@ import { identifyFormat, readableLabels } from './detection';
 import { PatternTooLargeError, UnreadableSourceError, UnwritablePatternError } from './errors';
 import { formatModules } from './formats';
 import type { FormatInfo, FormatModule, WriteResult } from './formats/format';
-import type { Pattern } from './pattern';
+import { Command, type Pattern } from './pattern';
 
 export { detectFormat, identifyFormat, nameWarning, readableLabels } from './detection';
 export type { Identification } from './detection';
@@ -29,8 +29,9 @@ export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 					`(readable: ${readableLabels()}).`,
 		);
 	}
+	let pattern: Pattern;
 	try {
-		return module.read(bytes);
+		pattern = module.read(bytes);
 	} catch (error) {
 		if (error instanceof UnreadableSourceError || error instanceof PatternTooLargeError)
 			throw error;
@@ -38,6 +39,16 @@ export function readPattern(bytes: Uint8Array, format?: string): Pattern {
 			`The ${module.info.label} file is damaged: ${(error as Error).message}`,
 		);
 	}
+	if (!sewsAnything(pattern))
+		throw new UnreadableSourceError(
+			`The ${module.info.label} file holds no stitches: it has nothing a machine would sew.`,
+		);
+	return pattern;
+}
+
+function sewsAnything(pattern: Pattern): boolean {
+	for (let i = 0; i < pattern.length; i++) if (pattern.commands[i] === Command.Stitch) return true;
+	return false;
 }
 
 export function writePattern(pattern: Pattern, format: string): WriteResult {

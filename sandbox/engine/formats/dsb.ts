@@ -4,7 +4,7 @@
  * bits saying stitch (0), jump (1), trim (7), stop (8), needle 1-15 (9-23) or end (24).
  */
 import {
-	expectDeclaredRecords,
+	checkTajimaEnd,
 	expectTajimaHeader,
 	hasTajimaHeader,
 	headerSize,
@@ -24,9 +24,9 @@ import {
 function readDsb(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSB');
 	expectTajimaHeader(bytes, 'Barudan DSB');
-	decodeBarudanRecords(bytes, headerSize, builder);
+	const endAt = decodeBarudanRecords(bytes, headerSize, builder);
 	const pattern = builder.finish();
-	expectDeclaredRecords(bytes, pattern, 'DSB');
+	checkTajimaEnd(bytes, pattern, endAt, 'DSB', 'end code');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }

@@ -1,7 +1,9 @@
 /** Reads Tajima DST: the balanced-ternary records, a run of three jumps as a trim, thread colours from the header. */
 import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
-import { threadOf, type Pattern, type Thread } from '../pattern';
+import { boundsOf, Command, threadOf, type Pattern, type Thread } from '../pattern';
+import { warnEndsEarly } from './ends-early';
+import { endingOf } from './u01-reader';
 
 export const headerSize = 512;
 export const maxStep = 121;
@@ -145,28 +147,102 @@ export function decodeTajimaRecords(
 	return offset;
 }
 
+/**
+ * A DST whose records stop without the END record, or in the middle of a record, is read up to its last
+ * whole record with a warning, as machines sew it; one whose END comes before the records its header
+ * declares is refused (a changed byte that reads as END would otherwise hide the rest of the design).
+ */
 export function readDst(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DST');
 	expectTajimaHeader(bytes, 'Tajima DST');
-	if (decodeTajimaRecords(bytes, headerSize, builder) + 3 > bytes.length)
-		throw new UnreadableSourceError('The DST records end without the END record.');
+	const endAt = decodeTajimaRecords(bytes, headerSize, builder);
 	const pattern = builder.finish();
-	expectDeclaredRecords(bytes, pattern, 'DST');
+	checkTajimaEnd(bytes, pattern, endAt, 'DST');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }
 
-/**
- * Throws when a Tajima-style header's ST: field declares more than twice the entries read: DST, DSB and DSZ
- * share the header, so a damaged file of one (its records cut short and followed by other bytes) could
- * otherwise be read to a stray end code as another.
- */
-export function expectDeclaredRecords(bytes: Uint8Array, pattern: Pattern, label: string): void {
+/** The records a Tajima-style header's ST: field declares, or null without one. */
+export function declaredRecords(bytes: Uint8Array): number | null {
 	const declared = /ST:\s*(\d{1,9})/.exec(String.fromCharCode(...bytes.subarray(0, 128)))?.[1];
-	if (declared !== undefined && pattern.length * 2 < Number(declared))
+	return declared === undefined ? null : Number(declared);
+}
+
+/**
+ * For Tajima-style records ending at `endAt` (the END record's offset, or the first byte no whole record
+ * covers): warns when the file ends early, refuses an END before the records the header declares.
+ */
+export function checkTajimaEnd(
+	bytes: Uint8Array,
+	pattern: Pattern,
+	endAt: number,
+	label: string,
+	endRecord = 'END record',
+): void {
+	const declared = declaredRecords(bytes);
+	const records = (endAt - headerSize) / 3;
+	expectWithinDeclaredExtents(bytes, pattern, label);
+	if (endAt + 3 > bytes.length) {
+		warnEndsEarly(
+			pattern,
+			endingOf(bytes, endAt, endRecord),
+			declared && declared > records
+				? { count: declared, what: 'records', read: records }
+				: undefined,
+		);
+		return;
+	}
+	expectDeclaredRecords(declared, records + 1, label);
+}
+
+/** How far past its header's +X, -X, +Y and -Y a design may reach: writers round, some measure jumps too. */
+function extentSlack(extent: number): number {
+	return Math.max(20, Math.ceil(extent * 0.05));
+}
+
+/**
+ * Throws when the design reaches well past the extents a Tajima-style header declares (+X, -X, +Y, -Y in
+ * 0.1 mm from the start, y up): another format's bytes read as records wander off (a DSB header before
+ * 10O records), and a cut-short reading can only hold less than its header, never more.
+ */
+function expectWithinDeclaredExtents(bytes: Uint8Array, pattern: Pattern, label: string): void {
+	const text = String.fromCharCode(...bytes.subarray(0, 128));
+	const field = (name: string) => {
+		const match = new RegExp(`\\${name}:\\s*(\\d{1,6})\\r`).exec(text);
+		return match ? Number(match[1]) : null;
+	};
+	const [right, left, up, down] = ['+X', '-X', '+Y', '-Y'].map(field);
+	if (right === null || left === null || up === null || down === null) return;
+	const bounds = boundsOf(pattern, [Command.Stitch, Command.Jump]);
+	if (!bounds) return;
+	const past =
+		bounds.maxX > right + extentSlack(right) ||
+		-bounds.minX > left + extentSlack(left) ||
+		-bounds.minY > up + extentSlack(up) ||
+		bounds.maxY > down + extentSlack(down);
+	if (past)
 		throw new UnreadableSourceError(
-			`The ${label} file is damaged: its header declares ${Number(declared)} records, but its records ` +
-				`end after ${pattern.length} entries.`,
+			`The ${label} file is damaged: its header declares extents of +X ${right}, -X ${left}, +Y ${up}, ` +
+				`-Y ${down} (0.1 mm), but its records reach from (${bounds.minX}, ${-bounds.maxY}) to ` +
+				`(${bounds.maxX}, ${-bounds.minY}).`,
+		);
+}
+
+/**
+ * Throws when a Tajima-style header's ST: field declares more records than the file holds up to its END
+ * (the END counted, and one more allowed, as writers differ on whether they count it): DST, DSB and DSZ share
+ * the header, so a damaged file of one (a stray end code in its records) would otherwise complete as part of
+ * a design.
+ */
+export function expectDeclaredRecords(
+	declared: number | null,
+	records: number,
+	label: string,
+): void {
+	if (declared !== null && records + 1 < declared)
+		throw new UnreadableSourceError(
+			`The ${label} file is damaged: its header declares ${declared} records, but its END record ` +
+				`comes after ${records}.`,
 		);
 }
 
@@ -182,7 +258,8 @@ export function expectTajimaHeader(bytes: Uint8Array, label: string): void {
 export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	if (bytes.length < headerSize) return false;
 	const start = String.fromCharCode(...bytes.subarray(0, 128));
-	const labelled = start.startsWith('LA:');
+	// The label is text up to the end of its line: "LA:" before another format's binary is no header.
+	const labelled = /^LA:[^\x00-\x1f\x7f]{0,20}[\r\n\x1a]/.test(start);
 	const hasCountFields = /ST:[ \d]{1,9}\r/.test(start) && /CO:[ \d]{1,5}\r/.test(start);
 	return labelled || hasCountFields;
 }

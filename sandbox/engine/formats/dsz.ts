@@ -8,7 +8,7 @@ import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 import {
-	expectDeclaredRecords,
+	checkTajimaEnd,
 	expectTajimaHeader,
 	hasTajimaHeader,
 	headerSize,
@@ -45,8 +45,8 @@ const commands = Array.from({ length: 256 }, (_, control) => zskCommand(control)
 
 /**
  * Decodes ZSK's records from `start` into `builder`, as DSZ (after its Tajima header) and FXY (after
- * 256 bytes) hold them. Returns the offset just after the end record, or -1 when the records stop
- * without one. A control ZSK does not define is refused as damage.
+ * 256 bytes) hold them. Returns the offset of the end record, or of the first byte no whole record covers
+ * when the records stop without one. A control ZSK does not define is refused as damage.
  */
 export function decodeZskRecords(
 	bytes: Uint8Array,
@@ -56,7 +56,8 @@ export function decodeZskRecords(
 ): number {
 	let sewn = false;
 	let needleChosen = false;
-	for (let offset = start; offset + 3 <= bytes.length; offset += 3) {
+	let offset = start;
+	for (; offset + 3 <= bytes.length; offset += 3) {
 		const control = bytes[offset + 2];
 		const dy = control & downFlag ? bytes[offset] : -bytes[offset];
 		const dx = control & leftFlag ? -bytes[offset + 1] : bytes[offset + 1];
@@ -83,7 +84,7 @@ export function decodeZskRecords(
 				needleChosen = true;
 				break;
 			case 'end':
-				return offset + 3;
+				return offset;
 			default:
 				throw new UnreadableSourceError(
 					`The ${label} file is damaged: record ${(offset - start) / 3 + 1} has the control ` +
@@ -91,7 +92,7 @@ export function decodeZskRecords(
 				);
 		}
 	}
-	return -1;
+	return offset;
 }
 
 /** True when every record from `start` up to an end record (within the first 4,096) has a known control. */
@@ -109,9 +110,9 @@ export function zskRecordsFit(bytes: Uint8Array, start: number): boolean {
 function readDsz(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSZ');
 	expectTajimaHeader(bytes, 'ZSK DSZ');
-	decodeZskRecords(bytes, headerSize, builder, 'DSZ');
+	const endAt = decodeZskRecords(bytes, headerSize, builder, 'DSZ');
 	const pattern = builder.finish();
-	expectDeclaredRecords(bytes, pattern, 'DSZ');
+	checkTajimaEnd(bytes, pattern, endAt, 'DSZ', 'end record');
 	pattern.threads = headerThreads(bytes);
 	return pattern;
 }

@@ -20,8 +20,9 @@ function onlyEndOfFileAfter(bytes: Uint8Array, end: number): boolean {
 
 function readFxy(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'FXY');
-	const end = decodeZskRecords(bytes, headerSize, builder, 'FXY');
-	if (end < 0)
+	const endAt = decodeZskRecords(bytes, headerSize, builder, 'FXY');
+	const end = endAt + 3;
+	if (end > bytes.length)
 		throw new UnreadableSourceError(
 			'The file is not a Fortron FXY file: its records have no end record.',
 		);

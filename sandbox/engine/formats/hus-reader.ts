@@ -8,8 +8,8 @@
  */
 import { tooManyEntries, ceilings } from '../ceilings';
 import { UnreadableSourceError } from '../errors';
-import { RelativePatternBuilder } from '../normalise';
-import type { Pattern, Thread } from '../pattern';
+import { countCommands, RelativePatternBuilder } from '../normalise';
+import { boundsOf, Command, type Pattern, type Thread } from '../pattern';
 import { husThreadChart } from '../threads/hus-threads';
 import { signed8, u32leAt } from './binary-io';
 import { expandHusqvarnaStream } from './husqvarna-compression';
@@ -29,6 +29,8 @@ const endCode = 0x90;
 export interface HusqvarnaHeader {
 	stitchCount: number;
 	colourCount: number;
+	/** The design's declared extents in 0.1 mm, y down (the file stores +x, +y, -x, -y with y up). */
+	extents: { minX: number; minY: number; maxX: number; maxY: number };
 	commandOffset: number;
 	xOffset: number;
 	yOffset: number;
@@ -63,10 +65,63 @@ export function parseHusqvarnaHeader(
 		return 'its command stream starts inside the colour list';
 	if (!(commandOffset < xOffset && xOffset < yOffset && yOffset < bytes.length))
 		return 'the offsets of its three stitch streams are out of order or past its end';
-	return { stitchCount, colourCount, commandOffset, xOffset, yOffset };
+	const extent = (at: number) => signed16le(bytes, at);
+	const extents = { maxX: extent(12), minY: -extent(14), minX: extent(16), maxY: -extent(18) };
+	return { stitchCount, colourCount, extents, commandOffset, xOffset, yOffset };
 }
 
-/** The stitches of a HUS or VIP file whose header has been parsed; threads are the caller's. */
+const signed16le = (bytes: Uint8Array, at: number) =>
+	((bytes[at] | (bytes[at + 1] << 8)) << 16) >> 16;
+
+/** How far, in 0.1 mm, the stitches may reach past or stop short of the extents the header declares. */
+const extentTolerance = 2;
+
+/**
+ * Throws unless the design read agrees with what the header declares: the END as the last of the declared
+ * stitches, one colour block per declared colour, and the declared extents. A changed byte in a compressed
+ * stream garbles everything after it, and these are what show it.
+ */
+function expectDeclared(
+	pattern: Pattern,
+	header: HusqvarnaHeader,
+	endAt: number,
+	label: string,
+): void {
+	const damaged = (what: string) =>
+		new UnreadableSourceError(`The ${label} file is damaged: ${what}.`);
+	if (endAt !== header.stitchCount - 1)
+		throw damaged(
+			endAt < 0
+				? `its ${header.stitchCount} declared stitches end without the end command`
+				: `its end command comes at stitch ${endAt + 1} of the ${header.stitchCount} its header declares`,
+		);
+	const blocks = countCommands(pattern, Command.ColorChange) + 1;
+	if (blocks !== header.colourCount)
+		throw damaged(
+			`its header declares ${header.colourCount} colours, but its stitches have ${blocks} colour blocks`,
+		);
+	const bounds = boundsOf(pattern, [Command.Stitch, Command.Jump]);
+	const declared = header.extents;
+	if (
+		bounds &&
+		[
+			bounds.minX - declared.minX,
+			bounds.minY - declared.minY,
+			bounds.maxX - declared.maxX,
+			bounds.maxY - declared.maxY,
+		].some((difference) => Math.abs(difference) > extentTolerance)
+	)
+		throw damaged(
+			`its header declares extents from (${declared.minX}, ${declared.minY}) to (${declared.maxX}, ` +
+				`${declared.maxY}) in 0.1 mm, but its stitches reach from (${bounds.minX}, ${bounds.minY}) to ` +
+				`(${bounds.maxX}, ${bounds.maxY})`,
+		);
+}
+
+/**
+ * The stitches of a HUS or VIP file whose header has been parsed, checked against its declared counts and
+ * extents; threads are the caller's.
+ */
 export function readHusqvarnaStitches(
 	bytes: Uint8Array,
 	header: HusqvarnaHeader,
@@ -88,6 +143,7 @@ export function readHusqvarnaStitches(
 	expandHusqvarnaStream(bytes.subarray(yOffset), ys, `${label} file's y stream`);
 
 	const builder = new RelativePatternBuilder(stitchCount + 2);
+	let endAt = -1;
 	for (let i = 0; i < stitchCount; i++) {
 		const command = commands[i];
 		const dx = signed8(xs[i]);
@@ -103,6 +159,7 @@ export function readHusqvarnaStitches(
 			builder.jump(dx, dy);
 			builder.trim();
 		} else if (command === endCode) {
+			endAt = i;
 			break;
 		} else {
 			throw new UnreadableSourceError(
@@ -110,7 +167,9 @@ export function readHusqvarnaStitches(
 			);
 		}
 	}
-	return builder.finish();
+	const pattern = builder.finish();
+	expectDeclared(pattern, header, endAt, label);
+	return pattern;
 }
 
 export const husLayout: HusqvarnaLayout = {

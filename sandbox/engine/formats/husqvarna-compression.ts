@@ -350,4 +350,17 @@ export function expandHusqvarnaStream(
 			`The ${what} is damaged: ${error.message} after ${written} of its ${size} bytes.`,
 		);
 	}
+	// Writers close a stream with the end token right after its last byte: more bits that are not the end
+	// token mean the declared stitch count and the stream disagree (a changed byte garbles every code after it).
+	let closed = false;
+	try {
+		closed = expander.token() === endToken;
+	} catch (error) {
+		if (!(error instanceof CompressedStreamError)) throw error;
+	}
+	// Streams built without the end token (a few bits of padding at most) are taken as they are.
+	if (!closed && reader.totalBits - reader.position > 16)
+		throw new UnreadableSourceError(
+			`The ${what} is damaged: it does not end after the ${size} bytes its header declares.`,
+		);
 }

@@ -1,5 +1,5 @@
 /** Reads Janome JEF: header, chart colours and stitch records (the layout is described below). */
-import { Command, Pattern, type Thread } from '../pattern';
+import { boundsOf, Command, Pattern, type Thread } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colour-blocks';
 import { jefThreadChart } from '../threads/jef-threads';
 import { ByteCursor, signed8, u32leAt } from './binary-io';
@@ -130,7 +130,41 @@ export function readJef(bytes: Uint8Array): Pattern {
 	}
 	flushJumps();
 	pattern.add(x, y, End);
+	expectWithinDeclaredExtents(bytes, pattern, cursor);
 	pattern.threads = threads;
 	repeatedThreadsAsStops(pattern);
 	return pattern;
+}
+
+/** Where the header gives the design's reach from its start: left, top, right, bottom (0.1 mm). */
+const extentsOffset = 36;
+
+/**
+ * Throws when the stitches reach well past the extents the header declares (more than 2 mm or 5%):
+ * another format's bytes behind a JEF header wander off. Headers without extents (negative, or all zero)
+ * are not checked.
+ */
+function expectWithinDeclaredExtents(
+	bytes: Uint8Array,
+	pattern: Pattern,
+	cursor: ByteCursor,
+): void {
+	const [left, top, right, bottom] = [0, 4, 8, 12].map(
+		(at) => u32leAt(bytes, extentsOffset + at)! | 0,
+	);
+	if (left < 0 || top < 0 || right < 0 || bottom < 0) return;
+	if (left === 0 && top === 0 && right === 0 && bottom === 0) return;
+	const bounds = boundsOf(pattern, [Stitch, Jump]);
+	if (!bounds) return;
+	const slack = (extent: number) => Math.max(20, Math.ceil(extent * 0.05));
+	if (
+		-bounds.minX > left + slack(left) ||
+		-bounds.minY > top + slack(top) ||
+		bounds.maxX > right + slack(right) ||
+		bounds.maxY > bottom + slack(bottom)
+	)
+		cursor.fail(
+			`its header declares extents of ${left} left, ${top} up, ${right} right and ${bottom} down ` +
+				`(0.1 mm), but its stitches reach from (${bounds.minX}, ${bounds.minY}) to (${bounds.maxX}, ${bounds.maxY})`,
+		);
 }

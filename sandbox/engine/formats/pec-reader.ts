@@ -1,6 +1,6 @@
 /** Reads a Brother PEC file, and the PEC block that a PES file carries too. */
 import { UnreadableSourceError } from '../errors';
-import { Command, Pattern, type Thread } from '../pattern';
+import { boundsOf, Command, Pattern, type Thread } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colour-blocks';
 import { pecThreadChart } from '../threads/pec-threads';
 import { ByteCursor, hasSignature } from './binary-io';
@@ -89,17 +89,71 @@ export function readPecBlock(
 	cursor.seek(start + colourListOffset);
 	const lastColour = cursor.u8();
 	const codes = cursor.slice(lastColour === 0xff ? 0 : lastColour + 1);
-	const pattern = decodePecStitches(bytes, start + stitchesOffset, formatLabel);
+	const decoded = { end: 0 };
+	const pattern = decodePecStitches(bytes, start + stitchesOffset, formatLabel, decoded);
+	expectDeclaredSection(bytes, start + stitchSectionOffset, decoded.end, pattern, cursor);
 	pattern.threads = blockThreads(codes, listedThreads);
 	repeatedThreadsAsStops(pattern);
 	return pattern;
 }
 
+/** How far, in 0.1 mm, the design's size may differ from the width and height its header declares. */
+const sizeTolerance = 2;
+
+/**
+ * Throws unless the stitch section's header agrees with the stitches read: its 24-bit length reaches just
+ * past the end-of-design marker at `end`, and its width and height are the design's. A changed byte that
+ * turns a short record into a long one (or back) garbles every stitch after it; these show it.
+ */
+function expectDeclaredSection(
+	bytes: Uint8Array,
+	section: number,
+	end: number,
+	pattern: Pattern,
+	cursor: ByteCursor,
+): void {
+	const declared = bytes[section + 2] | (bytes[section + 3] << 8) | (bytes[section + 4] << 16);
+	if (declared !== end + 1 - section)
+		cursor.fail(
+			`its stitch section declares ${declared} bytes, but its stitches end after ${end + 1 - section}`,
+		);
+	expectDeclaredSize(bytes, section + 8, pattern, cursor);
+}
+
+/**
+ * Throws unless the 16-bit width and height at `at` are the size of the stitches read, within
+ * `sizeTolerance`: the PEC block's stitch section and the wrappers' stitch headers declare it.
+ */
+export function expectDeclaredSize(
+	bytes: Uint8Array,
+	at: number,
+	pattern: Pattern,
+	cursor: ByteCursor,
+): void {
+	const width = bytes[at] | (bytes[at + 1] << 8);
+	const height = bytes[at + 2] | (bytes[at + 3] << 8);
+	const bounds = boundsOf(pattern, [STITCH, JUMP]);
+	const [sewnWidth, sewnHeight] = bounds
+		? [bounds.maxX - bounds.minX, bounds.maxY - bounds.minY]
+		: [0, 0];
+	if (Math.abs(width - sewnWidth) > sizeTolerance || Math.abs(height - sewnHeight) > sizeTolerance)
+		cursor.fail(
+			`its header declares a design of ${width} x ${height} (0.1 mm), but its stitches span ` +
+				`${sewnWidth} x ${sewnHeight}`,
+		);
+}
+
 /**
  * PEC's stitch records from `start` to the end-of-design marker, without threads: the stitch part of
- * the PEC block and of the Brother formats that wrap it in their own header (PHB, PHC).
+ * the PEC block and of the Brother formats that wrap it in their own header (PHB, PHC). `decoded.end`
+ * is set to the marker's offset.
  */
-export function decodePecStitches(bytes: Uint8Array, start: number, formatLabel: string): Pattern {
+export function decodePecStitches(
+	bytes: Uint8Array,
+	start: number,
+	formatLabel: string,
+	decoded: { end: number } = { end: 0 },
+): Pattern {
 	const cursor: ByteCursor = new ByteCursor(bytes, formatLabel);
 	cursor.seek(start);
 	const end = bytes.length;
@@ -111,7 +165,10 @@ export function decodePecStitches(bytes: Uint8Array, start: number, formatLabel:
 	for (;;) {
 		if (at >= end) cursor.fail('the stitches end without the end-of-design marker');
 		const first = bytes[at];
-		if (first === endMarker) break;
+		if (first === endMarker) {
+			decoded.end = at;
+			break;
+		}
 		if (first === colourChangeMarker && bytes[at + 1] === colourChangeSecond) {
 			pattern.add(x, y, COLOR_CHANGE);
 			at += 3;

@@ -7,7 +7,7 @@ import type { Pattern } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colour-blocks';
 import { pecThreadChart } from '../threads/pec-threads';
 import { ByteCursor, hasSignature } from './binary-io';
-import { decodePecStitches, maxPecColourBlocks } from './pec-reader';
+import { decodePecStitches, expectDeclaredSize, maxPecColourBlocks } from './pec-reader';
 
 /** Where one wrapper keeps what the reader needs; the two known ones differ only in these offsets. */
 export interface PecWrapperLayout {
@@ -21,7 +21,12 @@ export interface PecWrapperLayout {
 	sectionPointerOffset: number;
 	/** Bytes from the end of the stitch section's colour list to the first stitch record. */
 	stitchHeaderBytes: number;
+	/** Where the stitch header declares the design's 16-bit width and height, counted back from the first stitch. */
+	sizeBeforeStitches: number;
 }
+
+/** Bytes a wrapper may hold after its end-of-design marker (none in the known files). */
+const trailingBytes = 16;
 
 /**
  * A section starts with its length and the bytes from there to the end of the file; the next section's
@@ -92,7 +97,16 @@ export function looksLikePecWrapper(bytes: Uint8Array, layout: PecWrapperLayout)
 
 export function readPecWrapper(bytes: Uint8Array, layout: PecWrapperLayout): Pattern {
 	const { codes, stitchStart } = locateStitches(bytes, layout);
-	const pattern = decodePecStitches(bytes, stitchStart, layout.label);
+	const decoded = { end: 0 };
+	const pattern = decodePecStitches(bytes, stitchStart, layout.label, decoded);
+	const cursor: ByteCursor = new ByteCursor(bytes, layout.label);
+	// The stitch section is the file's last: an end marker far before the end is a damaged record.
+	if (bytes.length - decoded.end - 1 > trailingBytes)
+		cursor.fail(
+			`its stitches end ${bytes.length - decoded.end - 1} bytes before the end of the file, ` +
+				'where the stitch section is the last',
+		);
+	expectDeclaredSize(bytes, stitchStart - layout.sizeBeforeStitches, pattern, cursor);
 	pattern.threads = [...codes].map((code) => pecThreadChart.threadForCode(code));
 	repeatedThreadsAsStops(pattern);
 	return pattern;

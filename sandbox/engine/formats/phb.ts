@@ -12,6 +12,7 @@ const phbLayout: PecWrapperLayout = {
 	colourCountOffset: 0x71,
 	sectionPointerOffset: 0x54,
 	stitchHeaderBytes: 21,
+	sizeBeforeStitches: 12,
 };
 
 export const phbFormat: FormatModule = {

@@ -13,6 +13,7 @@ const phcLayout: PecWrapperLayout = {
 	colourCountOffset: 0x4d,
 	sectionPointerOffset: 0x30,
 	stitchHeaderBytes: 29,
+	sizeBeforeStitches: 20,
 };
 
 export const phcFormat: FormatModule = {

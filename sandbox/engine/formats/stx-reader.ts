@@ -44,19 +44,33 @@ export function looksLikeStx(bytes: Uint8Array): boolean {
 
 const channel = (value: number) => Math.round((value * 255) / channelTop);
 
-/** Each colour block's palette colour, or none where the tables are not laid out as described above. */
+/**
+ * Each colour block's palette colour; throws where the tables are not laid out as described above (a
+ * header whose offsets point into another format's bytes, or a design whose blocks its tables do not list).
+ */
 function blockThreads(
 	bytes: Uint8Array,
 	{ palette, colourList, stitches }: Layout,
 	blocks: number,
 ): Thread[] {
-	if (colourList - palette !== paletteBytes || (stitches - colourList) / 2 < blocks) return [];
+	const damaged = (what: string) => new UnreadableSourceError(`The STX file is damaged: ${what}.`);
+	if (colourList - palette !== paletteBytes)
+		throw damaged(
+			`its palette takes ${colourList - palette} bytes, not the ${paletteBytes} of 16 colours`,
+		);
+	if ((stitches - colourList) / 2 < blocks)
+		throw damaged(`its colour list has room for fewer than the design's ${blocks} colour blocks`);
+	// Writers fill the whole palette and the whole list (past the last block too) with valid entries.
+	for (let at = palette; at < colourList; at++)
+		if (bytes[at] > channelTop)
+			throw damaged(`its palette has a channel of ${bytes[at]}, above ${channelTop}`);
+	for (let at = colourList; at + 1 < stitches; at += 2)
+		if (((bytes[at] << 8) | bytes[at + 1]) >= paletteColours)
+			throw damaged(`its colour list names a colour past the palette's ${paletteColours}`);
 	const threads: Thread[] = [];
 	for (let block = 0; block < blocks; block++) {
 		const place = (bytes[colourList + 2 * block] << 8) | bytes[colourList + 2 * block + 1];
-		if (place >= paletteColours) return [];
 		const [red, green, blue] = bytes.subarray(palette + 3 * place, palette + 3 * place + 3);
-		if (red > channelTop || green > channelTop || blue > channelTop) return [];
 		threads.push(threadOf({ color: (channel(red) << 16) | (channel(green) << 8) | channel(blue) }));
 	}
 	return threads;

@@ -22,27 +22,42 @@ export const needles = lastNeedleCode - firstNeedleCode + 1;
 
 export function readU01(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'U01');
-	decodeBarudanRecords(bytes, headerSize, builder);
+	// U01 has no magic, so its reader must take the whole file (see FormatModule): no end, no U01.
+	const endAt = decodeBarudanRecords(bytes, headerSize, builder);
+	if (endAt + 3 > bytes.length)
+		throw new UnreadableSourceError('The Barudan records end without their end code.');
+	const after = bytes.length - endAt - 3;
+	if (bytes[endAt] !== machinePostfix && after > 1 && bytes[endAt + 3] !== machinePostfix)
+		throw new UnreadableSourceError(
+			`The file is not U01: ${after} bytes follow its end code, where a U01 file ends.`,
+		);
 	return builder.finish();
+}
+
+/** How records that stop at `endAt` without their end record end, for the warning. */
+export function endingOf(bytes: Uint8Array, endAt: number, endRecord: string): string {
+	return endAt < bytes.length
+		? `in the middle of a record, without its ${endRecord}`
+		: `without its ${endRecord}`;
 }
 
 /**
  * Decodes Barudan's 3-byte records from `start` into `builder` until the end code or the machine's
- * postfix, throwing at a record that is not Barudan's or when neither comes: U01 after its header, DSB
- * after its Tajima-style one.
+ * postfix, throwing at a record that is not Barudan's: U01 after its header, DSB after its Tajima-style
+ * one. Returns the offset of the end code's record (or the postfix), or of the first byte no whole record
+ * covers when the records stop without either.
  */
 export function decodeBarudanRecords(
 	bytes: Uint8Array,
 	start: number,
 	builder: RelativePatternBuilder,
-): void {
+): number {
 	let sewn = false;
 	let needleChosen = false;
 	for (let offset = start; ; offset += 3) {
-		if (offset + 3 > bytes.length)
-			throw new UnreadableSourceError('The Barudan records end without their end code.');
+		if (offset + 3 > bytes.length) return offset;
 		const controlByte = bytes[offset];
-		if (controlByte === machinePostfix) return;
+		if (controlByte === machinePostfix) return offset;
 		const code = controlByte & commandMask;
 		if ((controlByte & recordFlag) === 0 || code > endCode)
 			throw new UnreadableSourceError(
@@ -51,7 +66,7 @@ export function decodeBarudanRecords(
 			);
 		const dy = controlByte & downFlag ? bytes[offset + 1] : -bytes[offset + 1];
 		const dx = controlByte & leftFlag ? -bytes[offset + 2] : bytes[offset + 2];
-		if (code === endCode) return;
+		if (code === endCode) return offset;
 		switch (code) {
 			case stitchCode:
 			case 0x02:

@@ -15,6 +15,7 @@ export const vp3Magic = '%vsm%\0';
 const utf8 = new TextDecoder('utf-8');
 const escape = 0x80;
 const longMove = 0x01;
+const longMoveEnd = 0x02;
 const trimCode = 0x03;
 /** A long move up to this length per axis is a stitch; beyond it, a trimmed move. */
 export const maxLongStitch = 255;
@@ -112,8 +113,10 @@ export function readVp3(bytes: Uint8Array): Pattern {
 				if (at + 4 > blockEnd) cursor.fail(`a long move is cut off in colour block ${block + 1}`);
 				const dx = signed16(bytes[at], bytes[at + 1]);
 				const dy = signed16(bytes[at + 2], bytes[at + 3]);
-				// The long move is closed by 80 02, which carries nothing.
-				at += 6;
+				// Writers close a long move with 80 02, which carries nothing; some go straight on to the next
+				// stitch (the short lock stitches at the start of a run), which must not be skipped.
+				at += 4;
+				if (at + 1 < blockEnd && bytes[at] === escape && bytes[at + 1] === longMoveEnd) at += 2;
 				if (isTrimmedMove(dx, dy)) {
 					// Machines cut the thread before a move this long.
 					if (!trimmed) pattern.add(x, y, TRIM);

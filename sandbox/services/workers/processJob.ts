@@ -110,7 +110,9 @@ async function patternFor(
 	if (task.workflow === 'conversion') {
 		const misnamed = nameWarning(task.sourceFileName, task.sourceFormat);
 		if (misnamed) warnings.push(misnamed);
-		return readPattern(source, task.sourceFormat);
+		const pattern = readPattern(source, task.sourceFormat);
+		warnings.push(...pattern.warnings);
+		return pattern;
 	}
 	const result = await digitise(source, {
 		widthMm: task.widthMm!,

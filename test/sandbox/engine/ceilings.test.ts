@@ -4,6 +4,7 @@ import { ByteBuilder } from '../../../sandbox/engine/formats/binary-io';
 import { Command, Pattern } from '../../../sandbox/engine/pattern';
 import {
 	detectFormat,
+	findModule,
 	listFormats,
 	readPattern,
 	writePattern,
@@ -36,7 +37,9 @@ describe('Ceilings of one job', () => {
 		const source = xxxOfLongMoves(moves);
 		expect(source.length).toBeLessThan(310_000);
 		expect(detectFormat(source)).toBe('xxx');
-		const pattern = readPattern(source);
+		// Moves alone sew nothing, so a job refuses them; the writers' ceilings are checked on the reading.
+		expect(() => readPattern(source)).toThrow(/holds no stitches/);
+		const pattern = findModule('xxx')!.read!(source);
 		expect(pattern.length).toBe(60_001);
 		// VP3 and XXX hold 16-bit moves in one record, so only the others would explode.
 		for (const format of ['dst', 'exp', 'jef', 'pes', 'pec', 'u01'])

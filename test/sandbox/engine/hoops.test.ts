@@ -49,6 +49,19 @@ describe('hoop warnings for a finished design', () => {
 		);
 	});
 
+	it('warns in every output format about a design larger than any machine sews, such as 18.1 m x 2 mm', () => {
+		for (const module of formatModules.filter((candidate) => candidate.write))
+			expect([module.info.format, hoopWarning(module.info.format, 18_100, 2, null)]).toEqual([
+				module.info.format,
+				expect.stringMatching(/^The design is 18100 x 2 mm, larger than /),
+			]);
+		expect(hoopWarning('exp', 18_100, 2, null)).toBe(
+			'The design is 18100 x 2 mm, larger than any embroidery machine sews in one hooping (even ' +
+				'industrial frames stay under 1500 mm): check the source file, or split the design.',
+		);
+		expect(hoopWarning('u01', 1500, 1500, null)).toBeNull();
+	});
+
 	it("states every writable format's hoop shorter side first, or null", () => {
 		for (const module of formatModules.filter((candidate) => candidate.write)) {
 			expect(

@@ -4,6 +4,7 @@
  * Formats join this suite by registering in `listFormats()`.
  */
 import { listFormats, readPattern, writePattern } from '../../../sandbox/engine';
+import { findModule } from '../../../sandbox/engine/registry';
 import { countCommands } from '../../../sandbox/engine/normalise';
 import { threadBlocks } from '../../../sandbox/engine/threads/colour-blocks';
 import { Command, Pattern } from '../../../sandbox/engine/pattern';
@@ -161,10 +162,12 @@ describe('a synthetic design with long moves, trims, a stop and 24 colours', () 
 });
 
 describe('an empty design', () => {
-	it.each(writable)('is written to %s as a valid, empty file', (target) => {
+	it.each(writable)('is written to %s as a valid, empty file that no job completes', (target) => {
 		const empty = new Pattern();
-		const back = readPattern(writePattern(empty, target).bytes, target);
+		const bytes = writePattern(empty, target).bytes;
+		const back = findModule(target)!.read!(bytes);
 		expect(countCommands(back, Command.Stitch)).toBe(0);
+		expect(() => readPattern(bytes, target)).toThrow(/holds no stitches/);
 	});
 });
 

@@ -113,7 +113,7 @@ describe('DST reader', () => {
 		expect(() => read(new Uint8Array(100))).toThrow(/512-byte header/);
 	});
 
-	it('refuses what DST never holds: no header, a record without its two set bits, no END, too few records', () => {
+	it('refuses what DST never holds: no header, a record without its set bits, an early END', () => {
 		const star = fixture.bytes;
 		const noHeader = star.slice();
 		noHeader.fill(0x20, 0, 128);
@@ -121,10 +121,45 @@ describe('DST reader', () => {
 		const badRecord = star.slice();
 		badRecord[512 + 3 * 10 + 2] &= 0xfc;
 		expect(() => read(badRecord)).toThrow(/record 11 lacks the two bits/);
-		expect(() => read(star.subarray(0, star.length - 3))).toThrow(/without the END record/);
 		// Star.DST's header declares its 2,567 records; 1,000 records and an END are far fewer.
 		const cut = Uint8Array.from([...star.subarray(0, 512 + 3 * 1000), 0, 0, 0xf3]);
-		expect(() => read(cut)).toThrow(/declares 2567 records, but its records end after/);
+		expect(() => read(cut)).toThrow(/declares 2567 records, but its END record comes after 1001/);
+		// One record turned into END in the middle of the design: the rest would be lost silently.
+		const stray = star.slice();
+		stray.set([0, 0, 0xf3], 512 + 3 * 2000);
+		expect(() => read(stray)).toThrow(/declares 2567 records/);
+	});
+
+	it("refuses records that reach well past the header's extents, and reads them within", () => {
+		const narrow = fixture.bytes.slice();
+		// Star.DST declares +X 296: say 200 instead.
+		narrow.set(Buffer.from('+X:  200\r', 'latin1'), fixture.bytes.indexOf(0x2b));
+		expect(() => read(narrow)).toThrow(
+			/declares extents of \+X 200, -X 295, \+Y 311, -Y 312 \(0\.1 mm\), but its records reach from \(-295, -312\)/,
+		);
+		expect(read(fixture.bytes).length).toBeGreaterThan(2500);
+	});
+
+	it('reads a file that ends without its END record, or mid-record, up to its last whole record and says so', () => {
+		const star = fixture.bytes;
+		const whole = read(star);
+		const stitches = countCommands(whole, Command.Stitch);
+		const noEnd = read(star.subarray(0, star.length - 3));
+		expect(countCommands(noEnd, Command.Stitch)).toBe(stitches);
+		expect(noEnd.warnings).toEqual([
+			`The file ends early (without its END record): read ${stitches.toLocaleString('en-US')} stitches, ` +
+				'2,566 of the 2,567 records its header declares. The rest of the design is missing; check the file.',
+		]);
+		// Cut in the middle of record 1,201: 1,200 whole records are read.
+		const partial = read(star.subarray(0, 512 + 3 * 1200 + 2));
+		expect(partial.warnings[0]).toMatch(
+			/^The file ends early \(in the middle of a record, without its END record\): read [\d,]+ stitches, 1,200 of/,
+		);
+		expect(
+			compareEvents(patternEvents(whole).slice(0, 1100), patternEvents(partial).slice(0, 1100))
+				.differences,
+		).toEqual([]);
+		expect(whole.warnings).toEqual([]);
 	});
 });
 

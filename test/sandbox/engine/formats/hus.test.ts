@@ -128,7 +128,7 @@ describe('HUS reader', () => {
 	});
 
 	it("recognises both of HUS's magics: Star.HUS's 5D FC C8 00 and other writers' 5B AF C8 00", () => {
-		const bytes = husFile(records, [3]);
+		const bytes = husFile(records, [3, 12]);
 		const other = bytes.slice();
 		other.set([0x5b, 0xaf, 0xc8, 0x00]);
 		expect(looksLikeHus(other)).toBe(true);
@@ -146,7 +146,7 @@ describe('HUS reader', () => {
 	});
 
 	it('does not recognise a header whose streams are out of order or past the end', () => {
-		const bytes = husFile(records, [3]);
+		const bytes = husFile(records, [3, 12]);
 		expect(looksLikeHus(bytes)).toBe(true);
 		const swapped = bytes.slice();
 		new DataView(swapped.buffer).setUint32(24, 200, true);
@@ -156,7 +156,7 @@ describe('HUS reader', () => {
 	});
 
 	it('refuses more stitches than the engine handles before expanding anything', () => {
-		const huge = husFile(records, [3], { stitchCount: ceilings.patternEntries + 1 });
+		const huge = husFile(records, [3, 12], { stitchCount: ceilings.patternEntries + 1 });
 		expect(() => readHus(huge)).toThrow(PatternTooLargeError);
 	});
 

@@ -230,4 +230,58 @@ describe('VP3 reader on damaged files', () => {
 		view.setUint32(at + 3, 0x7ffffff0, false);
 		expect(() => read(damaged)).toThrow(/colour block 1 runs past the end of the file/);
 	});
+
+	it('keeps the lock stitch that follows a long move without its closing 80 02', () => {
+		// A long move (40 mm) to a run that starts with short lock stitches back and forth.
+		const pattern = patternOf([
+			[0, 0, Command.Stitch],
+			[5, 0, Command.Stitch],
+			[400, 0, Command.Jump],
+			[403, 0, Command.Stitch],
+			[400, 0, Command.Stitch],
+			[403, 0, Command.Stitch],
+			[430, 0, Command.Stitch],
+			[430, 0, Command.End],
+		]);
+		const bytes = write(pattern).bytes.slice();
+		const at = bytes.findIndex(
+			(byte, i) =>
+				byte === 0x80 && bytes[i + 1] === 0x01 && bytes[i + 6] === 0x80 && bytes[i + 7] === 0x02,
+		);
+		expect(at).toBeGreaterThan(0);
+		// The same design as a writer that goes straight on to the first lock stitch (3, 0) writes it.
+		const withoutClose = new Uint8Array([...bytes.subarray(0, at + 6), ...bytes.subarray(at + 8)]);
+		const fixed = fixBlockLengths(withoutClose, bytes);
+		const read1 = read(bytes);
+		const read2 = read(fixed);
+		expect(countCommands(read2, Command.Stitch)).toBe(countCommands(read1, Command.Stitch));
+		expect(compareEvents(patternEvents(read1), patternEvents(read2)).differences).toEqual([]);
+	});
 });
+
+/**
+ * `shorter`, which is `original` with two stitch bytes removed, with every enclosing block's 32-bit length
+ * (the file, design, colour and stitch blocks, each after its 3-byte tag) two bytes shorter.
+ */
+function fixBlockLengths(shorter: Uint8Array, original: Uint8Array): Uint8Array {
+	const out = shorter.slice();
+	const view = new DataView(out.buffer);
+	const tags = [
+		[0x00, 0x02, 0x00],
+		[0x00, 0x03, 0x00],
+		[0x00, 0x05, 0x00],
+		[0x00, 0x01, 0x00],
+	];
+	for (const tag of tags) {
+		for (let at = 0; at + 7 <= out.length; at++) {
+			if (out[at] !== tag[0] || out[at + 1] !== tag[1] || out[at + 2] !== tag[2]) continue;
+			const length = view.getUint32(at + 3, false);
+			// A block whose declared length reached the end of the original file encloses the removed bytes.
+			if (at + 7 + length === original.length) {
+				view.setUint32(at + 3, length - 2, false);
+				break;
+			}
+		}
+	}
+	return out;
+}

@@ -75,13 +75,26 @@ export function husFile(
 	const xs = streams?.xs ?? literalStream(records.map((record) => record.dx));
 	const ys = streams?.ys ?? literalStream(records.map((record) => record.dy));
 	const commandOffset = 42 + 2 * chartPlaces.length;
+	// The extents the header declares: where the records take the needle (y up), as writers compute them.
+	let x = 0;
+	let y = 0;
+	const extents = { maxX: -Infinity, maxY: -Infinity, minX: Infinity, minY: Infinity };
+	for (const record of records) {
+		if (record.command === 0x90) break;
+		x += record.dx;
+		y += record.dy;
+		extents.maxX = Math.max(extents.maxX, x);
+		extents.maxY = Math.max(extents.maxY, y);
+		extents.minX = Math.min(extents.minX, x);
+		extents.minY = Math.min(extents.minY, y);
+	}
 	const xOffset = commandOffset + commands.length;
 	const yOffset = xOffset + xs.length;
 	return new Uint8Array([
 		...u32(0x00c8fc5d),
 		...u32(streams?.stitchCount ?? records.length),
 		...u32(chartPlaces.length),
-		...[100, 100, -100, -100].flatMap(u16),
+		...[extents.maxX, extents.maxY, extents.minX, extents.minY].flatMap(u16),
 		...u32(commandOffset),
 		...u32(xOffset),
 		...u32(yOffset),

@@ -4,7 +4,8 @@
  * move, whether it adds a zero-length stitch where a move lands, and moves after the last stitch (which
  * sew nothing) do not show.
  */
-import type { NeedleEvent } from './referenceDecoding';
+import type { Pattern } from '../../../../sandbox/engine/pattern';
+import { patternEvents, type NeedleEvent } from './referenceDecoding';
 
 export type NeedlePoint = { x: number; y: number } | 'colour change';
 
@@ -81,4 +82,33 @@ export function alignedTo(events: NeedleEvent[], reference: NeedleEvent[]): Need
 	const dx = target.x - start.x;
 	const dy = target.y - start.y;
 	return events.map((event) => ({ ...event, x: event.x + dx, y: event.y + dy }));
+}
+
+/**
+ * The design's needle path as steps: each needle point as its offset from the one before, and each colour
+ * change. A byte changed in a relative format moves everything after it; as steps, that costs one point.
+ */
+export function stepsOf(pattern: Pattern): NeedlePoint[] {
+	const steps: NeedlePoint[] = [];
+	let x = 0;
+	let y = 0;
+	for (const point of needlePath(patternEvents(pattern))) {
+		if (typeof point === 'string') steps.push(point);
+		else {
+			steps.push({ x: point.x - x, y: point.y - y });
+			x = point.x;
+			y = point.y;
+		}
+	}
+	return steps;
+}
+
+/** The share of `source` that `result` holds; for a cut reading, the share of its own steps found in `source`. */
+export function shareOf(source: NeedlePoint[], result: NeedlePoint[], cut: boolean): number {
+	if (cut) {
+		const start = source.slice(0, result.length);
+		return result.length === 0 ? 0 : pointsMatched(start, result, 0) / result.length;
+	}
+	const longer = Math.max(source.length, result.length);
+	return longer === 0 ? 0 : pointsMatched(source, result, 0) / longer;
 }
