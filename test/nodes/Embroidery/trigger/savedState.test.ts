@@ -287,7 +287,7 @@ describe('the first poll of an activation that n8n did not poll at once (n8n 2.4
 		},
 	);
 
-	it('every minute: a job created 6 s after the activation is emitted once, a job that ended earlier never', async () => {
+	it('every minute: a job created 6 s after the activation is emitted once, one that ended earlier never', async () => {
 		const jobs = new JobsInMemory();
 		const endedBefore = jobs.create('conversion', 'completed');
 		jobs.advance(CLOCK_SKEW_TOLERANCE_MS + 2 * minute);
