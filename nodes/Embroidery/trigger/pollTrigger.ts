@@ -156,7 +156,12 @@ async function emitEndedJobs(
 			getJob: async (job) => await fetchJobIfPresent(context, job),
 		},
 		filter,
-		{ now: clock.now(), outOfTime, activatedAt: handle.activatedAt },
+		{
+			now: clock.now(),
+			outOfTime,
+			activatedAt: handle.activatedAt,
+			endedSince: handle.endedSince,
+		},
 	);
 	const name = context.getNode().name;
 	if (result.mayHaveMissedJobs) {

@@ -6,6 +6,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { ACTIVATION_POLL_DELAY_MS } from './pollLimits';
 import type { PollState } from './pollState';
 import { readPollState } from './pollState';
 
@@ -89,6 +90,12 @@ export interface SavedStateHandle {
 	 * saved (another credential): what it lists as ended is then the baseline.
 	 */
 	activatedAt: number | undefined;
+	/**
+	 * For the activation's own poll when the user activated the workflow in a running n8n (mode 'activate'): since
+	 * when endings are news. n8n 2.41 runs that poll in the background, up to ACTIVATION_POLL_DELAY_MS after the
+	 * user's click, so what ended within that time before the poll is emitted rather than taken as the baseline.
+	 */
+	endedSince: number | undefined;
 	/** Whether a poll of this activation ever saved a state (the first poll's failure is thrown instead of logged). */
 	hasSaved: boolean;
 	/** Whether this poll still owns the state (a later poll may have taken over a stuck one). */
@@ -130,6 +137,8 @@ export function claimSavedState(
 		previous,
 		activatedAt:
 			memory.lastSaved === undefined && memory.activatedAt < now ? memory.activatedAt : undefined,
+		endedSince:
+			activatedNow && memory.activatedAt === now ? now - ACTIVATION_POLL_DELAY_MS : undefined,
 		hasSaved: memory.lastSaved !== undefined,
 		owns: () => memory.currentPoll === poll,
 		save(state) {

@@ -14,7 +14,10 @@ import type {
 
 import { EmbroideryTrigger } from '../../../../nodes/Embroidery/EmbroideryTrigger.node';
 import { pollJobs } from '../../../../nodes/Embroidery/trigger/pollJobs';
-import { CLOCK_SKEW_TOLERANCE_MS } from '../../../../nodes/Embroidery/trigger/pollLimits';
+import {
+	ACTIVATION_POLL_DELAY_MS,
+	CLOCK_SKEW_TOLERANCE_MS,
+} from '../../../../nodes/Embroidery/trigger/pollLimits';
 import { longestPollGapMs } from '../../../../nodes/Embroidery/trigger/pollSchedule';
 import type { PollState, TriggerFilter } from '../../../../nodes/Embroidery/trigger/pollState';
 import { STATE_VERSION } from '../../../../nodes/Embroidery/trigger/pollState';
@@ -332,4 +335,37 @@ describe('the first poll of an activation that n8n did not poll at once (n8n 2.4
 		)!;
 		expect([scheduled.previous, scheduled.activatedAt]).toEqual([undefined, 4 * hour]);
 	});
+});
+
+describe('the activation poll of a workflow the user activated in a running n8n', () => {
+	it(
+		'emits what ended between the click and the poll (n8n 2.41 publishes in the background), nothing ' +
+			'earlier, and an n8n start still takes its listing as the baseline',
+		async () => {
+			const jobs = new JobsInMemory();
+			jobs.create('conversion', 'completed');
+			jobs.advance(ACTIVATION_POLL_DELAY_MS + minute);
+			// The user publishes; a job created 6 s later ends at once; n8n's publication outbox polls 15 s later.
+			jobs.advance(6_000);
+			const between = jobs.create('conversion', 'completed');
+			jobs.advance(15_000);
+			const activationPoll = async (mode: 'activate' | 'init') => {
+				const handle = inNewProcess()(
+					new ActiveWorkflow().context(mode),
+					'cred-1',
+					jobs.now(),
+					stuckPollMs,
+					minute,
+				)!;
+				const result = await pollJobs(handle.previous, jobs.source(), both, {
+					now: jobs.now(),
+					activatedAt: handle.activatedAt,
+					endedSince: handle.endedSince,
+				});
+				return result.endings.map(({ job }) => job.id);
+			};
+			expect(await activationPoll('activate')).toEqual([between]);
+			expect(await activationPoll('init')).toEqual([]);
+		},
+	);
 });
