@@ -14,7 +14,7 @@ import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { ACTIVATION_POLL_DELAY_MS } from '../../nodes/Embroidery/trigger/pollLimits';
 import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
-import { activateInRunningN8n } from './support/activation';
+import { activateInRunningN8n, waitForRestActivation } from './support/activation';
 import {
 	e2eOwner,
 	n8nUnderTest,
@@ -96,7 +96,7 @@ describe(`A job created right after the trigger is published in a running ${n8nU
 		// outbox, read every 15 s), so this job may end before the trigger's activation poll.
 		const job = await createJob(direct, { workflow: 'conversion', format: 'dst' }, await design());
 		await waitForJobEnd(direct, job);
-		await n8n.waitForActivation([triggerId]);
+		await waitForRestActivation(n8n, triggerId);
 		const [emitted] = await waitForExecutions(n8n, triggerId, 1, 150_000);
 		const items = nodeItems(await n8n.getExecution(emitted.id), 'Job finished');
 		expect(items.map((item) => item.json.id)).toEqual([job.id]);
