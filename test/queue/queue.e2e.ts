@@ -83,8 +83,9 @@ describe('n8n 2.41.1 in queue mode: one main, two workers, Postgres and Redis', 
 				expect(execution.ranBy).toHaveLength(1);
 				expect(execution.ranBy[0]).toMatch(/^worker-\d$/);
 			}
-			// The example stores each completed job's machine file: one per ending.
-			expect(result.stored).toEqual(all.map((id) => `${id}-Star.pes`).sort());
+			// The example stores each completed job's free preview while it is locked (these jobs are never unlocked,
+			// and the example spends no credits on them): one per ending.
+			expect(result.stored).toEqual(all.map((id) => `${id}-Star-preview.png`).sort());
 		},
 	);
 

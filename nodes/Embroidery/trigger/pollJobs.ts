@@ -46,6 +46,11 @@ export interface PollTiming {
 	 * emitted, what ended before is the baseline.
 	 */
 	activatedAt?: number;
+	/**
+	 * For the activation's own poll of a workflow the user activated in a running n8n: what ended since this time
+	 * (the node's clock, no allowance added) is emitted, as the activation may have come that long before the poll.
+	 */
+	endedSince?: number;
 }
 
 /** One listing request plus one request per followed job; nothing is written anywhere, the caller keeps the state. */
@@ -76,7 +81,15 @@ export async function pollJobs<Listed extends TrackedJob, Fetched extends Tracke
 		fetchedById.set(job.id, fetched);
 		followUps.push(fetched);
 	}
-	const outcome = advancePoll(previous, listing, followUps, filter, timing.now, timing.activatedAt);
+	const outcome = advancePoll(
+		previous,
+		listing,
+		followUps,
+		filter,
+		timing.now,
+		timing.activatedAt,
+		timing.endedSince,
+	);
 	const listedById = new Map(listing.map((job) => [job.id, job]));
 	return {
 		endings: outcome.emit.map((job) => ({

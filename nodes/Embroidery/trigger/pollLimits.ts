@@ -46,6 +46,13 @@ export const RETRY_CHECK_INTERVAL_MS = 10 * 60_000;
 export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
 
 /**
+ * How long after the user activates (publishes) a workflow in a running n8n its activation poll may come: n8n 2.41
+ * publishes in the background (its publication outbox, read every 15 s), so a job can end between the user's
+ * click and that poll. The activation poll emits what ended within this time before it.
+ */
+export const ACTIVATION_POLL_DELAY_MS = 60_000;
+
+/**
  * A failed job may be retried while its source upload lasts; uploads are kept 24 hours, and a job's id carries the
  * time it was created (with its upload), so the window needs no room in the saved state.
  */

@@ -284,6 +284,7 @@ function endedSince(job: TrackedJob, since: number): boolean {
  * state. Without a previous state the listing is the baseline: of the jobs that already ended, only those that ended
  * after `activatedAt` (the activation's time on the node's clock, lowered by the clock-skew tolerance, as the
  * service's clock may be behind) are emitted; without `activatedAt` none is.
+ * `newsSince` instead (the node's clock, taken as it is) is the activation poll's own window.
  * `now` (the node's clock) decides which failed jobs may still be retried.
  */
 export function advancePoll(
@@ -293,6 +294,7 @@ export function advancePoll(
 	filter: TriggerFilter,
 	now: number,
 	activatedAt?: number,
+	newsSince?: number,
 ): PollOutcome {
 	const known = new Map((previous?.jobs ?? []).map((job) => [job.id, job]));
 	const windowJobs = listing.map((job) => {
@@ -307,7 +309,8 @@ export function advancePoll(
 			floor: nextFloor(null, windowJobs),
 			jobs: windowJobs,
 		};
-		const since = activatedAt === undefined ? undefined : activatedAt - CLOCK_SKEW_TOLERANCE_MS;
+		const since =
+			newsSince ?? (activatedAt === undefined ? undefined : activatedAt - CLOCK_SKEW_TOLERANCE_MS);
 		const emit =
 			since === undefined
 				? []

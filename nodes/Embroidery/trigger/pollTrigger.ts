@@ -24,6 +24,7 @@ import { pollJobs } from './pollJobs';
 import { FAILED_POLLS_BEFORE_REPORT, MAX_WATCHED_FAILED_JOBS, pollLimits } from './pollLimits';
 import type { RememberedJob, TriggerFilter } from './pollState';
 import { holdBackEndings, matchesFilter } from './pollState';
+import { longestPollGapMs } from './pollSchedule';
 import { claimSavedState } from './savedState';
 import type { SavedStateHandle } from './savedState';
 
@@ -155,7 +156,12 @@ async function emitEndedJobs(
 			getJob: async (job) => await fetchJobIfPresent(context, job),
 		},
 		filter,
-		{ now: clock.now(), outOfTime, activatedAt: handle.activatedAt },
+		{
+			now: clock.now(),
+			outOfTime,
+			activatedAt: handle.activatedAt,
+			endedSince: handle.endedSince,
+		},
 	);
 	const name = context.getNode().name;
 	if (result.mayHaveMissedJobs) {
@@ -241,7 +247,8 @@ export async function pollForEndedJobs(
 
 	const credential = credentialIdOf(context);
 	const startedAt = clock.now();
-	const handle = claimSavedState(context, credential, startedAt, pollLimits.stuckPollMs);
+	const pollGapMs = longestPollGapMs(context.getNodeParameter('pollTimes', {}));
+	const handle = claimSavedState(context, credential, startedAt, pollLimits.stuckPollMs, pollGapMs);
 	if (handle === undefined) {
 		// Two polls over one state would emit the same endings twice.
 		context.logger.debug(

@@ -7,6 +7,8 @@ import {
 	collectLoggedWarnings,
 	testTriggerManually,
 } from '../../../support/triggerRun';
+import { ACTIVATION_POLL_DELAY_MS } from '../../../../nodes/Embroidery/trigger/pollLimits';
+import { useClock, wallClock } from '../../../../nodes/Embroidery/transport/clock';
 import { binaryBuffer } from '../../../support/binaryData';
 import { useSandbox } from '../../../support/sandboxFixture';
 import type { Faults } from '../../../support/sandbox';
@@ -56,6 +58,21 @@ function sha256(bytes: Buffer): string {
 
 const both = { events: ['completed', 'failed'], workflow: 'both' };
 
+let restoreClock: (() => void) | undefined;
+afterEach(() => {
+	restoreClock?.();
+	restoreClock = undefined;
+});
+
+/**
+ * The node's clock from now on runs a minute and more ahead of the sandbox's, as if the user activated the workflow
+ * that much after the jobs so far ended: they lie before the activation poll's window (ACTIVATION_POLL_DELAY_MS).
+ */
+function aMinuteLater(): void {
+	const ahead = ACTIVATION_POLL_DELAY_MS + 1_000;
+	restoreClock = useClock({ now: () => wallClock.now() + ahead, sleep: wallClock.sleep });
+}
+
 describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 	it(
 		'emits each job that ends exactly once with its watermarked preview, never the jobs that ' +
@@ -68,6 +85,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 				parameters: { ...both, options: { downloadFiles: true } },
 				credentials: account.credentials,
 			});
+			aMinuteLater();
 			expect(await trigger.activate()).toBeNull();
 
 			const ids = await convert(account, 3);
@@ -209,6 +227,7 @@ describe('Embroidery Trigger in an active workflow against the sandbox', () => {
 		const pending = await convertSeenUnfinished(account, trigger);
 		// Deactivated: no polls. The job ends meanwhile; then the user publishes the workflow again.
 		await waitUntilEnded(account, [pending]);
+		aMinuteLater();
 		expect(await trigger.activate('activate')).toBeNull();
 		expect(await trigger.poll()).toBeNull();
 		const [afterwards] = await convert(account, 1);
@@ -309,6 +328,7 @@ describe("Embroidery Trigger under n8n's poll cursor (each poll reads its own co
 				credentials: account.credentials,
 				pollCursor: true,
 			});
+			aMinuteLater();
 			expect(await trigger.activate('activate')).toBeNull();
 			const id = await convertSeenUnfinished(account, trigger);
 			await waitUntilEnded(account, [id]);

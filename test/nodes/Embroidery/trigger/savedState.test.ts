@@ -13,10 +13,17 @@ import type {
 } from 'n8n-workflow';
 
 import { EmbroideryTrigger } from '../../../../nodes/Embroidery/EmbroideryTrigger.node';
-import type { PollState } from '../../../../nodes/Embroidery/trigger/pollState';
+import { pollJobs } from '../../../../nodes/Embroidery/trigger/pollJobs';
+import {
+	ACTIVATION_POLL_DELAY_MS,
+	CLOCK_SKEW_TOLERANCE_MS,
+} from '../../../../nodes/Embroidery/trigger/pollLimits';
+import { longestPollGapMs } from '../../../../nodes/Embroidery/trigger/pollSchedule';
+import type { PollState, TriggerFilter } from '../../../../nodes/Embroidery/trigger/pollState';
 import { STATE_VERSION } from '../../../../nodes/Embroidery/trigger/pollState';
 import { claimSavedState } from '../../../../nodes/Embroidery/trigger/savedState';
 import { ensureBinaryDataService } from '../../../support/binaryData';
+import { JobsInMemory } from './support/jobsInMemory';
 
 const savedStatePath = '../../../../nodes/Embroidery/trigger/savedState';
 const stuckPollMs = 15 * 60_000;
@@ -207,4 +214,158 @@ describe('claimSavedState', () => {
 		working.release();
 		expect(poll().failed(40)).toEqual({ since: 40 });
 	});
+});
+
+const minute = 60_000;
+const hour = 60 * minute;
+const both: TriggerFilter = {
+	events: ['completed', 'failed'],
+	workflows: ['conversion', 'digitising'],
+};
+const nodeKey = 'node:Embroidery Trigger';
+
+/**
+ * One poll as n8n 2.41's scheduler makes it at a tick of the schedule: a context of its own with the activation
+ * mode 'update', over a copy of the static data that n8n commits after the poll. The service's clock is driven.
+ */
+async function scheduledPoll(
+	active: ActiveWorkflow,
+	jobs: JobsInMemory,
+	pollTimes: unknown,
+): Promise<string[]> {
+	const copy = JSON.parse(JSON.stringify(active.database[nodeKey] ?? {})) as IDataObject;
+	const now = jobs.now();
+	const handle = claimSavedState(
+		active.context('update', () => copy),
+		'cred-1',
+		now,
+		stuckPollMs,
+		longestPollGapMs(pollTimes),
+	)!;
+	try {
+		const result = await pollJobs(handle.previous, jobs.source(), both, {
+			now,
+			activatedAt: handle.activatedAt,
+		});
+		handle.save(result.state);
+		active.database = { ...active.database, [nodeKey]: copy };
+		return result.endings.map(({ job }) => job.id).sort();
+	} finally {
+		handle.release();
+	}
+}
+
+describe('the first poll of an activation that n8n did not poll at once (n8n 2.41 scheduler)', () => {
+	const hourly = { item: [{ mode: 'everyHour', minute: 0 }] };
+	const everyMinute = { item: [{ mode: 'everyMinute' }] };
+
+	it(
+		'comes at the next tick of an hourly schedule and emits every job that ended after the activation, ' +
+			'once, and none that ended before the previous tick',
+		async () => {
+			const jobs = new JobsInMemory();
+			// Ended before the activation: never emitted (each poll's endings are compared in full).
+			jobs.create('conversion', 'completed');
+			const runningAtActivation = jobs.create('conversion', 'processing');
+			// The schedule's previous tick, then the activation 10 minutes later; n8n does not poll at once.
+			jobs.advance(30 * minute);
+			jobs.advance(10 * minute);
+			const active = new ActiveWorkflow();
+			jobs.advance(6_000);
+			const atOnce = jobs.create('conversion', 'completed');
+			jobs.advance(20 * minute);
+			const failed = jobs.create('digitising', 'failed');
+			const stillRunning = jobs.create('conversion', 'processing');
+			// The next tick, an hour after the previous one.
+			jobs.advance(30 * minute);
+			expect(await scheduledPoll(active, jobs, hourly)).toEqual([atOnce, failed].sort());
+			jobs.set(runningAtActivation, 'completed');
+			jobs.set(stillRunning, 'failed');
+			jobs.advance(hour);
+			expect(await scheduledPoll(active, jobs, hourly)).toEqual(
+				[runningAtActivation, stillRunning].sort(),
+			);
+			jobs.advance(hour);
+			expect(await scheduledPoll(active, jobs, hourly)).toEqual([]);
+		},
+	);
+
+	it('every minute: a job created 6 s after the activation is emitted once, one that ended earlier never', async () => {
+		const jobs = new JobsInMemory();
+		const endedBefore = jobs.create('conversion', 'completed');
+		jobs.advance(CLOCK_SKEW_TOLERANCE_MS + 2 * minute);
+		const active = new ActiveWorkflow();
+		jobs.advance(6_000);
+		const job = jobs.create('conversion', 'completed');
+		jobs.advance(40_000);
+		expect(await scheduledPoll(active, jobs, everyMinute)).toEqual([job]);
+		jobs.advance(minute);
+		expect(await scheduledPoll(active, jobs, everyMinute)).toEqual([]);
+		// n8n restarted: the memory is gone, the committed static data carries on.
+		const restarted = inNewProcess();
+		jobs.advance(minute);
+		const copy = JSON.parse(JSON.stringify(active.database[nodeKey])) as IDataObject;
+		const handle = restarted(
+			active.context('update', () => copy),
+			'cred-1',
+			jobs.now(),
+			stuckPollMs,
+			minute,
+		)!;
+		expect(handle.previous?.jobs.map(({ id }) => id).sort()).toEqual([endedBefore, job].sort());
+	});
+
+	it("dates the activation at the poll itself when it is the activation's own poll, whatever the schedule", () => {
+		const active = new ActiveWorkflow();
+		for (const mode of ['activate', 'init'] as const) {
+			const first = inNewProcess()(active.context(mode), 'cred-1', 5 * hour, stuckPollMs, hour)!;
+			expect([first.previous, first.activatedAt]).toEqual([undefined, undefined]);
+			first.release();
+		}
+		// A scheduled first poll without a schedule it can read (a custom cron) keeps its listing as the baseline.
+		const custom = inNewProcess()(active.context('update'), 'cred-1', 5 * hour, stuckPollMs)!;
+		expect([custom.previous, custom.activatedAt]).toEqual([undefined, undefined]);
+		custom.release();
+		const scheduled = inNewProcess()(
+			active.context('update'),
+			'cred-1',
+			5 * hour,
+			stuckPollMs,
+			hour,
+		)!;
+		expect([scheduled.previous, scheduled.activatedAt]).toEqual([undefined, 4 * hour]);
+	});
+});
+
+describe('the activation poll of a workflow the user activated in a running n8n', () => {
+	it(
+		'emits what ended between the click and the poll (n8n 2.41 publishes in the background), nothing ' +
+			'earlier, and an n8n start still takes its listing as the baseline',
+		async () => {
+			const jobs = new JobsInMemory();
+			jobs.create('conversion', 'completed');
+			jobs.advance(ACTIVATION_POLL_DELAY_MS + minute);
+			// The user publishes; a job created 6 s later ends at once; n8n's publication outbox polls 15 s later.
+			jobs.advance(6_000);
+			const between = jobs.create('conversion', 'completed');
+			jobs.advance(15_000);
+			const activationPoll = async (mode: 'activate' | 'init') => {
+				const handle = inNewProcess()(
+					new ActiveWorkflow().context(mode),
+					'cred-1',
+					jobs.now(),
+					stuckPollMs,
+					minute,
+				)!;
+				const result = await pollJobs(handle.previous, jobs.source(), both, {
+					now: jobs.now(),
+					activatedAt: handle.activatedAt,
+					endedSince: handle.endedSince,
+				});
+				return result.endings.map(({ job }) => job.id);
+			};
+			expect(await activationPoll('activate')).toEqual([between]);
+			expect(await activationPoll('init')).toEqual([]);
+		},
+	);
 });
