@@ -33,8 +33,11 @@ function alive(pid: number): boolean {
 	}
 }
 
+/** Opens a sign-in link as a person does: the page (which uses nothing), then its button's POST. */
 async function opens(url: string): Promise<[number, string | null]> {
-	const response = await fetch(url, { redirect: 'manual' });
+	const page = await fetch(url, { redirect: 'manual' });
+	if (page.status !== 200) return [page.status, page.headers.get('location')];
+	const response = await fetch(url, { method: 'POST', redirect: 'manual' });
 	return [response.status, response.headers.get('location')];
 }
 
