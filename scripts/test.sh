@@ -98,10 +98,13 @@ stop_run() {
 		sleep 0.1 || true
 		waited=$((waited + 1))
 	done
+	# Killed again until none is left: a process whose parent was just killed may have started one more
+	# (an n8n import the e2e setup was spawning) after the sweep before it.
 	signal_run KILL
 	waited=0
 	while [ -n "$(run_pids)" ] && [ $waited -lt 50 ]; do
 		sleep 0.1 || true
+		signal_run KILL
 		waited=$((waited + 1))
 	done
 	local left

@@ -12,7 +12,8 @@ jest.setTimeout(5 * 60_000);
  * 4,600 readings took 556 s against 10 s (measured on an idle machine), most of it in the readers' refusals.
  */
 function fuzzGarbageInOwnProcess(perSample: number, seed: number): GarbageRow[] {
-	const script = `process.stdout.write(JSON.stringify(require('./bench/fuzz-garbage').fuzzGarbage(${perSample}, ${seed})))`;
+	const rows = `require('./bench/fuzz-garbage').fuzzGarbage(${perSample}, ${seed})`;
+	const script = `process.stdout.write(JSON.stringify(${rows}))`;
 	const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
 		cwd: join(__dirname, '..', '..'),
 		encoding: 'utf8',
