@@ -1,13 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedJob } from './jobCreation/createJobs';
 import { downloadJobFiles, jobFileOptions } from './jobFiles';
 import type { FileKind } from './jobFiles';
 import { jobError } from './jobErrors';
 import { fetchJob } from './fetchJob';
 import { shownSourceNameOf, jobStatusOf, knownJobToJson, areDownloadsUnlocked } from './knownJob';
-import type { KnownJob } from './knownJob';
+import type { CreatedJob, KnownJob } from './knownJob';
 import { pairBySourceName, sourceMismatchError } from './sourcePairing';
 import { unlockJob } from './unlocking';
 import { waitForJobs } from './waiting';

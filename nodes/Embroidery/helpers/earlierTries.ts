@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { clock, jobKey } from '../transport';
 import type { EmbroideryContext, JobRef } from '../transport';
-import type { CreatedJob } from './jobCreation/createJobs';
+import type { CreatedJob } from './knownJob';
 
 /**
  * What earlier tries of a node did in one execution. n8n's Retry On Fail runs the node's execute() again, in the

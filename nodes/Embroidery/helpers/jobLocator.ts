@@ -6,7 +6,9 @@ import {
 	embroideryApiRequest,
 	isWorkflow,
 	jobAdvice,
+	jobIdPattern,
 	jobsListingSize,
+	parseJobLink,
 	nodeErrorOf,
 	routes,
 } from '../transport';
@@ -14,25 +16,8 @@ import type { Job, JobListItem, JobRef, Workflow } from '../transport';
 import { fetchJob } from './fetchJob';
 import { ofRun } from './ofRun';
 
-/** A job id as the service writes it: a ULID (Crockford base 32, no I, L, O or U). */
-export const jobIdPattern = '[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}';
-
-/** The service's link to a job: its v1 route, `{base URL}/jobs/{workflow}/{id}`. */
-export const jobLinkPattern = `^https?://[^\\s?#]+/jobs/(conversion|digitising)/(${jobIdPattern})/?(?:[?#]\\S*)?$`;
-
-/** The same link with the ID as the first group, for n8n's extractValue. */
-export const jobIdInLinkPattern = `https?://[^\\s?#]+/jobs/(?:conversion|digitising)/(${jobIdPattern})`;
-
-const jobLinkRegex = new RegExp(jobLinkPattern);
-
 export function jobLink(baseUrl: string, ref: JobRef): string {
 	return `${baseUrl}${routes.getJob(ref).path}`;
-}
-
-/** The job a link names, or undefined when the text is not a job link. */
-export function parseJobLink(text: string): JobRef | undefined {
-	const match = jobLinkRegex.exec(text.trim());
-	return match ? { workflow: match[1] as Workflow, id: match[2].toUpperCase() } : undefined;
 }
 
 const jobIdRegex = new RegExp(`^${jobIdPattern}$`);

@@ -45,3 +45,16 @@ export function knownJobToJson(
 		? jobToJson(job.detail, workflow, extra)
 		: { ...listItemToJson(job.listed), ...extra };
 }
+
+/** A job Job > Create made, with the item it came from and how it was sent. */
+export interface CreatedJob {
+	itemIndex: number;
+	id: string;
+	workflow: Workflow;
+	json: IDataObject;
+	/** The file name sent for the job, and the jobs made by the same request: their pairing is by array order. */
+	sentName?: string;
+	batch?: number | string;
+	/** How many files that request carried: names are checked only where there were several. */
+	requestFiles?: number;
+}

@@ -3,14 +3,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import { apiMessageOf, explain, fieldMessagesOf } from './explanations';
 import { checkTheJobFirst, generalAdvice } from './nextSteps';
-import type { Route } from './routes';
-
-export interface FailedRequest extends Route {
-	itemIndex?: number;
-	attempts: number;
-	/** Set when a 429's Retry-After was too long to wait out. */
-	retryAfterSeconds?: number;
-}
+import type { FailedRequest } from './routes';
 
 /** Removes every secret from a text that is about to reach the user, a log or an output item. */
 export function redact(text: string, secrets: readonly string[]): string {

@@ -1,4 +1,4 @@
-import type { FailedRequest } from './errors';
+import type { FailedRequest } from './routes';
 import { generalAdvice } from './nextSteps';
 import type { Explanation } from './nextSteps';
 import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas';

@@ -25,8 +25,17 @@ export {
 	sourceUrlAdvice,
 	triggerAdvice,
 } from './nextSteps';
-export { jobKey, jobsListingSize, routes } from './routes';
-export type { Ability, JobRef, RequestAction, Route } from './routes';
+export { routes } from './routes';
+export type { Ability, RequestAction, Route } from './routes';
+export {
+	jobIdInLinkPattern,
+	jobIdPattern,
+	jobKey,
+	jobLinkPattern,
+	parseJobLink,
+	ulidTime,
+} from './jobIds';
+export type { JobRef } from './jobIds';
 export * from './schemas';
 export { sourceUrlLimits, timeLimits } from './timeLimits';
 export { clock, useClock, wallClock } from './clock';

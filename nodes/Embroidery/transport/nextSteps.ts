@@ -1,4 +1,4 @@
-import type { JobRef } from './routes';
+import type { JobRef } from './jobIds';
 
 // What the node tells the user to do next, in the user's words: every next step its errors, hints and items
 // give, each once. The transport's routes pick theirs here (routes.ts); helpers and operations import theirs.

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { redirectRefusedError, redirectedPostError } from './errors';
-import type { FailedRequest } from './errors';
+import type { FailedRequest } from './routes';
 import { discardBody, headerOf } from './responseBody';
 import type { FullResponse } from './responseBody';
 

@@ -1,6 +1,6 @@
 import { outcomeUnknownAdvice, refusalAdvice } from './nextSteps';
 import type { FailureAdvice, UncertainOutcome } from './nextSteps';
-import type { Workflow } from './schemas';
+import type { JobRef } from './jobIds';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -21,26 +21,6 @@ export interface RouteOf<A extends string> {
 	signedFileLink?: true;
 	/** What its refusals and failures mean and what to do next; general wording where it says nothing. */
 	failures: FailureAdvice;
-}
-
-/**
- * How many jobs `GET /jobs` answers: the account's most recent ones, newest first (spec: Limits,
- * jobs listing size).
- */
-export const jobsListingSize = 50;
-
-/** A job's id and workflow always travel together: the workflow selects the job's routes. */
-export interface JobRef {
-	id: string;
-	workflow: Workflow;
-}
-
-/**
- * One text per job, for maps and sets: the same id in the other workflow is another job, and a ULID
- * reads the same in either case.
- */
-export function jobKey(ref: JobRef): string {
-	return `${ref.workflow}/${ref.id.toUpperCase()}`;
 }
 
 function jobBase(ref: JobRef): string {
@@ -139,3 +119,11 @@ export const routes = {
 export type RequestAction = ReturnType<(typeof routes)[keyof typeof routes]>['action'];
 
 export type Route = RouteOf<RequestAction>;
+
+/** A request that failed, as the error about it tells it: its route, the item and how often it was tried. */
+export interface FailedRequest extends Route {
+	itemIndex?: number;
+	attempts: number;
+	/** Set when a 429's Retry-After was too long to wait out. */
+	retryAfterSeconds?: number;
+}

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 
-import { jobsListingSize } from './routes';
-
 // Written from the service spec (embroidery-api.md); the TypeScript types below are inferred from these.
+
+/**
+ * How many jobs `GET /jobs` answers: the account's most recent ones, newest first (spec: Limits,
+ * jobs listing size).
+ */
+export const jobsListingSize = 50;
 
 export const jobStatuses = ['queued', 'processing', 'completed', 'failed'] as const;
 export const workflows = ['conversion', 'digitising'] as const;

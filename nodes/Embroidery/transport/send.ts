@@ -5,7 +5,7 @@ import { clock, wallClock } from './clock';
 import { cancelSignalOf, credentialType, withCancelSignal } from './context';
 import type { EmbroideryContext } from './context';
 import { apiErrorFromResponse, networkError } from './errors';
-import type { FailedRequest } from './errors';
+import type { FailedRequest } from './routes';
 import { rateLimitGate } from './rateLimit';
 import { apiRedirectRules, followRedirects, redirectLimits } from './redirects';
 import type { Hop } from './redirects';

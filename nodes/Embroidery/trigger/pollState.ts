@@ -4,8 +4,8 @@
  * nothing kept between calls: the state comes in and goes out. pollJobs.ts makes the requests that feed it;
  * savedState.ts keeps the state in n8n's static data.
  */
-import { jobsListingSize } from '../transport/routes';
-import { isEnded, isJobStatus, isWorkflow } from '../transport/schemas';
+import { smallestUlidAt, ulidTime } from '../transport/jobIds';
+import { isEnded, isJobStatus, isWorkflow, jobsListingSize } from '../transport/schemas';
 import type { JobEnding, JobStatus, Workflow } from '../transport/schemas';
 import {
 	CLOCK_SKEW_TOLERANCE_MS,
@@ -96,37 +96,10 @@ function compareIds(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** The creation time a ULID carries in its first ten characters; undefined for an id that is not a ULID. */
-export function ulidTime(id: string): number | undefined {
-	if (id.length !== 26) return undefined;
-	let time = 0;
-	for (const character of id.slice(0, 10).toUpperCase()) {
-		const digit = crockford.indexOf(character);
-		if (digit < 0) return undefined;
-		time = time * 32 + digit;
-	}
-	return time;
-}
-
-/** The smallest ULID of a millisecond. */
-function ulidAt(time: number): string {
-	let encoded = '';
-	for (
-		let rest = Math.max(0, Math.floor(time)), index = 0;
-		index < 10;
-		index++, rest = Math.floor(rest / 32)
-	) {
-		encoded = crockford[rest % 32] + encoded;
-	}
-	return encoded + '0'.repeat(16);
-}
-
 /** An id lowered by the clock-skew tolerance; an id that is not a ULID stays as it is. */
 function lowered(id: string): string {
 	const time = ulidTime(id);
-	return time === undefined ? id : ulidAt(time - CLOCK_SKEW_TOLERANCE_MS);
+	return time === undefined ? id : smallestUlidAt(time - CLOCK_SKEW_TOLERANCE_MS);
 }
 
 function smallestId(jobs: TrackedJob[]): string | null {

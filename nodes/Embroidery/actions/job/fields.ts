@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../helpers/jobLocator';
+import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../transport';
 import type { NodeVersion } from '../types';
 
 /** Shown from node version 2 on: the job picker, the optional workflow. */

@@ -11,7 +11,8 @@ import {
 	oneFilePerRequestAdvice,
 	routes,
 } from '../../transport';
-import type { JobRef, Workflow } from '../../transport';
+import type { JobRef } from '../../transport';
+import type { CreatedJob } from '../knownJob';
 import { sourceFile } from '../binary';
 import type { EarlierCreations } from '../earlierTries';
 import { refusedBeforeActing, sourceKey } from '../earlierTries';
@@ -30,18 +31,6 @@ export interface PreparedItem {
 	identity: string;
 	/** How many source files the item has in all, those an earlier try already made into jobs included. */
 	sourceCount: number;
-}
-
-export interface CreatedJob {
-	itemIndex: number;
-	id: string;
-	workflow: Workflow;
-	json: IDataObject;
-	/** The file name sent for the job, and the jobs made by the same request: their pairing is by array order. */
-	sentName?: string;
-	batch?: number | string;
-	/** How many files that request carried: names are checked only where there were several. */
-	requestFiles?: number;
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { resources } from '../../../../nodes/Embroidery/actions/versionDescription';
-import type { JobRef } from '../../../../nodes/Embroidery/transport/routes';
+import type { JobRef } from '../../../../nodes/Embroidery/transport/jobIds';
 import { fixture } from '../../../support/embroideryFiles';
 import { createAndWait, createConversion } from '../../../support/jobParameters';
 import type { ApiCredentials } from '../../../support/n8nCredentials';

@@ -7,7 +7,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resources } from '../../../../nodes/Embroidery/actions/versionDescription';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
-import type { JobRef, Route } from '../../../../nodes/Embroidery/transport/routes';
+import type { JobRef } from '../../../../nodes/Embroidery/transport/jobIds';
+import type { Route } from '../../../../nodes/Embroidery/transport/routes';
 import { createAndWait } from '../../../support/jobParameters';
 import type { ApiCredentials } from '../../../support/n8nCredentials';
 import { runNode } from '../../../support/nodeRun';

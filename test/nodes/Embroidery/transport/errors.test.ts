@@ -14,10 +14,10 @@ import {
 	redirectedPostError,
 	unexpectedResponseError,
 } from '../../../../nodes/Embroidery/transport/errors';
-import type { FailedRequest } from '../../../../nodes/Embroidery/transport/errors';
 import { explain } from '../../../../nodes/Embroidery/transport/explanations';
 import { unlockUnknownAdvice } from '../../../../nodes/Embroidery/transport/nextSteps';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
+import type { FailedRequest } from '../../../../nodes/Embroidery/transport/routes';
 import type { ApiCredentials } from '../../../support/n8nCredentials';
 import { embroideryItem, run } from '../../support/nodeItems';
 import { useWorkerSandbox } from '../../../support/sandboxFixture';

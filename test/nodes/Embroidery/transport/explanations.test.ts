@@ -5,10 +5,14 @@
 import type { INode } from 'n8n-workflow';
 
 import { networkError, redirectedPostError } from '../../../../nodes/Embroidery/transport/errors';
-import type { FailedRequest } from '../../../../nodes/Embroidery/transport/errors';
 import { explain } from '../../../../nodes/Embroidery/transport/explanations';
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
-import type { JobRef, RequestAction, Route } from '../../../../nodes/Embroidery/transport/routes';
+import type { JobRef } from '../../../../nodes/Embroidery/transport/jobIds';
+import type {
+	FailedRequest,
+	RequestAction,
+	Route,
+} from '../../../../nodes/Embroidery/transport/routes';
 
 const ref: JobRef = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'digitising' };
 const node: INode = {

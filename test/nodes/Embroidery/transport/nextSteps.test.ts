@@ -4,7 +4,7 @@
  * added without a sample below fails the first test, so no advice escapes the check.
  */
 import * as nextSteps from '../../../../nodes/Embroidery/transport/nextSteps';
-import type { JobRef } from '../../../../nodes/Embroidery/transport/routes';
+import type { JobRef } from '../../../../nodes/Embroidery/transport/jobIds';
 import { bannedWords, namesNextStep, operationPath } from '../../support/wording';
 
 const ref: JobRef = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'digitising' };

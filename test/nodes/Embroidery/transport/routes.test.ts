@@ -3,7 +3,8 @@
  * its path, so the transport explains a failure from the route and never from its action's name.
  */
 import { routes } from '../../../../nodes/Embroidery/transport/routes';
-import type { JobRef, Route } from '../../../../nodes/Embroidery/transport/routes';
+import type { JobRef } from '../../../../nodes/Embroidery/transport/jobIds';
+import type { Route } from '../../../../nodes/Embroidery/transport/routes';
 
 const ref: JobRef = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' };
 
