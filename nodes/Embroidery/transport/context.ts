@@ -63,13 +63,3 @@ export function credentialIdOf(context: EmbroideryContext): string {
 	const credential = context.getNode().credentials?.[credentialType];
 	return credential?.id ?? credential?.name ?? 'default';
 }
-
-/** Requests of one execution and one credential share a pacer (see pacing.ts). */
-export function pacingKey(context: EmbroideryContext): string {
-	return `${context.getExecutionId()}|${credentialIdOf(context)}`;
-}
-
-/** Requests of every execution of this process with one credential against one service share what its 429s taught. */
-export function serviceLimitKey(context: EmbroideryContext, origin: string): string {
-	return `${credentialIdOf(context)}|${origin}`;
-}

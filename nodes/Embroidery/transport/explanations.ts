@@ -1,5 +1,6 @@
 import type { FailedRequest } from './routes';
 import { generalAdvice } from './nextSteps';
+import { rateLimitExplanation } from './rateLimit';
 import type { Explanation } from './nextSteps';
 import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas';
 
@@ -55,13 +56,7 @@ export function explain(
 					generalAdvice[422].description(fieldMessagesOf(body)) + (failures.rejectedAlso ?? ''),
 			});
 		case 429:
-			return said({
-				title: generalAdvice[429].title,
-				description:
-					request.retryAfterSeconds !== undefined
-						? generalAdvice[429].waitTooLong(request.retryAfterSeconds)
-						: generalAdvice[429].stillRefused(request.attempts),
-			});
+			return said(rateLimitExplanation(request));
 		default: {
 			if (status < 500) return said(generalAdvice.otherStatus(status));
 			const unknown = failures.outcomeMayBeUnknown;

@@ -1,4 +1,3 @@
-import { clock } from './clock';
 import type { HttpMethod } from './routes';
 
 export interface RetryPolicy {
@@ -55,18 +54,6 @@ export function retryReason(
 	return null;
 }
 
-/** Seconds from a Retry-After header (integer seconds, or an HTTP date); null when absent or unusable. */
-export function parseRetryAfterMs(header: unknown, now = clock.now()): number | null {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string' && typeof value !== 'number') return null;
-	const text = String(value).trim();
-	if (text === '') return null;
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	if (Number.isNaN(date)) return null;
-	return Math.max(0, date - now);
-}
-
 /** Exponential backoff from baseDelayMs, doubled per attempt (1-based), capped at maxDelayMs. */
 export function backoffMs(attempt: number, policy: RetryPolicy): number {
 	return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
@@ -81,19 +68,6 @@ export function retryDelayMs(
 ): number {
 	const base = retryAfterMs ?? backoffMs(attempt, policy);
 	return base + Math.floor(random() * policy.maxJitterMs);
-}
-
-/**
- * The wait after the `refusals`-th refusal in a row: the Retry-After when the service gives one, else (also for
- * "Retry-After: 0", which would have the client hammer it) backoff that doubles per refusal; plus jitter.
- */
-export function refusalDelayMs(
-	refusals: number,
-	retryAfterMs: number | null,
-	policy: RetryPolicy,
-	random: () => number = Math.random,
-): number {
-	return retryDelayMs(refusals, retryAfterMs === 0 ? null : retryAfterMs, policy, random);
 }
 
 /** Errors and the errors they wrap, outermost first (n8n wraps axios's error, which wraps the socket's). */
@@ -140,6 +114,6 @@ export function failureDelayMs(
 	if (reason === null) return null;
 	if (!serviceLeftUntouched(reason))
 		return tries.failed < policy.maxAttempts ? retryDelayMs(tries.failed, null, policy) : null;
-	const delay = refusalDelayMs(tries.refused, null, policy);
+	const delay = retryDelayMs(tries.refused, null, policy);
 	return elapsedMs + delay <= policy.refusedBudgetMs ? delay : null;
 }

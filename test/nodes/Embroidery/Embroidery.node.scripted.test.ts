@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { defaultPacing } from '../../../nodes/Embroidery/transport/pacing';
+import { defaultPacing } from '../../../nodes/Embroidery/transport/rateLimit';
 import { listSearch } from '../../support/editorMethods';
 import { runNode } from '../../support/nodeRun';
 import { ActiveTriggerHarness, testTriggerManually } from '../../support/triggerRun';

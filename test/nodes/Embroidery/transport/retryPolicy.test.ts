@@ -1,10 +1,8 @@
 import { planBatches } from '../../../../nodes/Embroidery/helpers/jobCreation/batching';
 import { defaultPollSchedule, pollDelayMs } from '../../../../nodes/Embroidery/helpers/waiting';
-import { LearnedLimitPacer, RequestPacer } from '../../../../nodes/Embroidery/transport/pacing';
 import {
 	backoffMs,
 	defaultRetryPolicy,
-	parseRetryAfterMs,
 	retryDelayMs,
 	retryReason,
 } from '../../../../nodes/Embroidery/transport/retryPolicy';
@@ -23,15 +21,6 @@ describe('retry policy', () => {
 		expect(retryReason('GET', { status: 422 })).toBeNull();
 	});
 
-	test('Retry-After is read as seconds or an HTTP date', () => {
-		expect(parseRetryAfterMs('7')).toBe(7000);
-		expect(parseRetryAfterMs(['2'])).toBe(2000);
-		expect(parseRetryAfterMs(undefined)).toBeNull();
-		expect(parseRetryAfterMs('soon')).toBeNull();
-		const now = Date.parse('2026-01-01T00:00:00Z');
-		expect(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
-	});
-
 	test('backoff doubles from 1 s up to 30 s, jitter stays within its bound', () => {
 		expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffMs(attempt, defaultRetryPolicy))).toEqual([
 			1000, 2000, 4000, 8000, 16000, 30000, 30000,
@@ -44,80 +33,6 @@ describe('retry policy', () => {
 			5000 + defaultRetryPolicy.maxJitterMs / 2,
 		);
 	});
-});
-
-describe('pacing', () => {
-	test('at most `limit` request starts in any window', () => {
-		let now = 0;
-		const pacer = new RequestPacer(3, 1000, () => now);
-		const starts: number[] = [];
-		for (let i = 0; i < 7; i++) {
-			const delay = pacer.delayBeforeNext();
-			now += delay;
-			starts.push(now);
-			void pacer.waitForTurn();
-			now += 10;
-		}
-		for (let i = 3; i < starts.length; i++)
-			expect(starts[i] - starts[i - 3]).toBeGreaterThanOrEqual(1000);
-		expect(starts.slice(0, 3)).toEqual([0, 10, 20]);
-	});
-
-	test('waitForTurn really waits when the window is full, and can be cancelled', async () => {
-		const pacer = new RequestPacer(2, 300);
-		const started = Date.now();
-		await pacer.waitForTurn();
-		await pacer.waitForTurn();
-		await pacer.waitForTurn();
-		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-		const slow = new RequestPacer(1, 60_000);
-		await slow.waitForTurn();
-		const controller = new AbortController();
-		const waiting = slow.waitForTurn(controller.signal);
-		controller.abort(new Error('stopped'));
-		await expect(waiting).rejects.toThrow('stopped');
-	});
-});
-
-describe('learned unlock pacing', () => {
-	test('holds nothing back until a 429, then keeps to the number the service accepted in the window', () => {
-		let now = 0;
-		const pacer = new LearnedLimitPacer(60_000, () => now);
-		for (let i = 0; i < 10; i++) {
-			expect(pacer.delayBeforeNext()).toBe(0);
-			pacer.recordAccepted(now);
-			now += 1000;
-		}
-		// The 11th is refused until the 1st (at 0 s) leaves the window: Retry-After 51 s at 10 s.
-		pacer.recordRefused(51_000);
-		expect(pacer.limit).toBe(10);
-		expect(pacer.delayBeforeNext()).toBe(60_000 + 500 - now);
-		now = 60_600;
-		expect(pacer.delayBeforeNext()).toBe(0);
-		pacer.recordAccepted(now);
-		// Now the 2nd (at 1 s) must leave the window before the next may start.
-		expect(pacer.delayBeforeNext()).toBe(61_000 + 500 - now);
-	});
-
-	test(
-		"a 429 that cannot be this limit (Retry-After shorter than the oldest request's time left) " +
-			'teaches nothing',
-		() => {
-			let now = 0;
-			const pacer = new LearnedLimitPacer(60_000, () => now);
-			pacer.recordAccepted(now);
-			now = 5000;
-			pacer.recordAccepted(now);
-			pacer.recordRefused(1000);
-			pacer.recordRefused(null);
-			expect(pacer.limit).toBeUndefined();
-			expect(pacer.delayBeforeNext()).toBe(0);
-			// Without a request of its own in the window, a 429 says nothing about the count either.
-			const fresh = new LearnedLimitPacer(60_000, () => now);
-			fresh.recordRefused(30_000);
-			expect(fresh.limit).toBeUndefined();
-		},
-	);
 });
 
 describe('waiting schedule', () => {

@@ -9,7 +9,7 @@ import {
 	embroideryApiRequest,
 	routes,
 } from '../../../../nodes/Embroidery/transport';
-import { defaultPacing } from '../../../../nodes/Embroidery/transport/pacing';
+import { defaultPacing } from '../../../../nodes/Embroidery/transport/rateLimit';
 import { withinNodeExecution } from '../../../support/nodeRun';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import {
