@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IBinaryKeyData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { downloadSignedFile, fileNameFromUrl, safeFileName } from '../transport';
+import { downloadSignedFile, fileNameFromUrl, parameterAdvice, safeFileName } from '../transport';
 import type { SourceFile } from './jobCreation/checks';
 
 /** "data, artwork" -> ['data', 'artwork']; the parameter takes one or more binary field names. */
@@ -34,7 +34,7 @@ export async function describeSources(
 	if (propertyNames.length === 0) {
 		throw new NodeOperationError(context.getNode(), `'Input Binary Fields' is empty`, {
 			itemIndex,
-			description: 'Name the binary field(s) holding the source files, for example "data".',
+			description: parameterAdvice.noInputBinaryFields,
 		});
 	}
 	const item = context.getInputData()[itemIndex];
@@ -48,9 +48,7 @@ export async function describeSources(
 				`Item ${itemIndex} has no binary field "${propertyName}"`,
 				{
 					itemIndex,
-					description: available.length
-						? `Its binary fields are: ${available.join(', ')}. Set 'Input Binary Fields' to one of them.`
-						: 'The item carries no binary data. Read or download the file in an earlier node.',
+					description: parameterAdvice.missingBinaryField(available),
 				},
 			);
 		}

@@ -10,7 +10,7 @@ import type { CreatedJob, KnownJob } from './knownJob';
 import { pairBySourceName, sourceMismatchError } from './sourcePairing';
 import { unlockJob } from './unlocking';
 import { waitForJobs } from './waiting';
-import { jobKey, nodeErrorOf } from '../transport';
+import { jobKey, nodeErrorOf, parameterAdvice } from '../transport';
 import type { Job, JobRef } from '../transport';
 
 /** Ten minutes unless the user says otherwise: a stuck job then ends its item instead of holding the workflow. */
@@ -118,7 +118,7 @@ export function runCompletionOptions(
 			context.getNode(),
 			`'Timeout (Seconds)' must be a positive number, got "${String(seconds)}"`,
 			{
-				description: `Set 'Timeout (Seconds)' to how long to wait in total, e.g. ${defaultTimeoutSeconds}.`,
+				description: parameterAdvice.timeout(defaultTimeoutSeconds),
 			},
 		);
 	}
@@ -235,7 +235,7 @@ export async function deliverJobsWhenDone(
 				new NodeOperationError(
 					context.getNode(),
 					`Job ${outcome.ref.id} is still ${outcome.lastStatus} after ${options.timeoutMs / 1000} s`,
-					{ itemIndex, description: "Raise 'Timeout (Seconds)' to wait longer." },
+					{ itemIndex, description: parameterAdvice.stillRunning },
 				),
 			);
 			continue;

@@ -8,6 +8,7 @@ import {
 	jobAdvice,
 	jobIdPattern,
 	jobsListingSize,
+	parameterAdvice,
 	parseJobLink,
 	nodeErrorOf,
 	routes,
@@ -141,12 +142,7 @@ export function jobPointersOfItem(
 	const valueLink = parseJobLink(value);
 	if (locator.mode === 'url' || valueLink) {
 		if (!valueLink) {
-			fail(
-				context,
-				itemIndex,
-				`'Job' is not a job link: "${value}"`,
-				'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
-			);
+			fail(context, itemIndex, `'Job' is not a job link: "${value}"`, parameterAdvice.notAJobLink);
 		}
 		return [{ ...valueLink, source: 'given' }];
 	}
@@ -159,12 +155,7 @@ export function jobPointersOfItem(
 	return ids.map((id) => {
 		const problem = jobIdProblem(id);
 		if (problem)
-			fail(
-				context,
-				itemIndex,
-				problem.replace(/^'Job ID'/, "'Job'"),
-				'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.',
-			);
+			fail(context, itemIndex, problem.replace(/^'Job ID'/, "'Job'"), parameterAdvice.notAJobId);
 		const given = listLink?.id === id.toUpperCase() ? listLink.workflow : fieldWorkflow;
 		if (given) return { id, workflow: given, source: 'given' };
 		const incoming = workflowOfIncomingItem(context, itemIndex, id);
@@ -264,9 +255,7 @@ export function notFoundAnywhere(
 		{ message: (error as NodeApiError).message, httpCode: '404' },
 		{
 			message: `Job ${job.id} was not found`,
-			description:
-				`It is not among the account's ${jobsListingSize} most recent jobs, and neither the ` +
-				`conversion nor the digitising route knows it. ${jobAdvice.notFound}`,
+			description: jobAdvice.notFoundAnywhere(jobsListingSize),
 			httpCode: '404',
 			itemIndex,
 		},

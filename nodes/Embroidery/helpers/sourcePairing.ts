@@ -178,10 +178,7 @@ export function sourceMismatchError(
 				`"${mismatch.sent}"; no file of it was attached`,
 		{
 			itemIndex,
-			description:
-				`The service answered the request of several files with its jobs in an order that does ` +
-				`not match the files, and the names cannot pair them (two files share a name, or a job ` +
-				`shows a name that was not sent). ${jobAdvice.pairByName(job)}`,
+			description: jobAdvice.mismatchedOrder(job),
 		},
 	);
 	error.context.job = { id: job.id, workflow: job.workflow };

@@ -1,6 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
+import { parameterAdvice } from './nextSteps';
+
 export const credentialType = 'embroideryApi';
 
 /** Every n8n context the Embroidery nodes call the API from. */
@@ -22,7 +24,7 @@ export function normaliseBaseUrl(context: EmbroideryContext, baseUrl: unknown): 
 			context.getNode(),
 			`The 'Base URL' of the Embroidery API credential is not an http(s) URL: "${String(baseUrl)}"`,
 			{
-				description: 'Set it to the v1 root of the API, for example http://127.0.0.1:8787/api/v1.',
+				description: parameterAdvice.baseUrl,
 			},
 		);
 	}
@@ -32,10 +34,8 @@ export function normaliseBaseUrl(context: EmbroideryContext, baseUrl: unknown): 
 export async function credentialsOf(context: EmbroideryContext): Promise<EmbroideryCredentials> {
 	// A node just added to the canvas asks for its lists before a credential is chosen.
 	if (!context.getNode().credentials?.[credentialType]) {
-		throw new NodeOperationError(context.getNode(), 'Choose an Embroidery API credential first', {
-			description:
-				"Pick one (or create one) in 'Credential to connect with' at the top of the node; " +
-				'the lists load from the service as soon as one is chosen.',
+		throw new NodeOperationError(context.getNode(), parameterAdvice.noCredential.message, {
+			description: parameterAdvice.noCredential.description,
 		});
 	}
 	const data = await context.getCredentials<EmbroideryCredentials>(credentialType);

@@ -7,6 +7,7 @@ import { fileNameFromDisposition } from './fileNames';
 import { downloadCutOffError, nodeErrorOf } from './errors';
 import { defaultRetryPolicy, failureDelayMs } from './retryPolicy';
 import { routes } from './routes';
+import { signedUrlAdvice } from './nextSteps';
 import { headerOf } from './responseBody';
 import { send } from './send';
 import type { Tries } from './send';
@@ -41,7 +42,7 @@ export async function downloadSignedFile<T>(
 	} catch {
 		throw new NodeOperationError(context.getNode(), `"${signedUrl}" is not a complete URL`, {
 			itemIndex,
-			description: 'Use the downloadUrl or previewUrl of a job exactly as the service returned it.',
+			description: signedUrlAdvice.notComplete,
 		});
 	}
 	const origin = new URL(baseUrl).origin;
@@ -51,9 +52,7 @@ export async function downloadSignedFile<T>(
 			`The URL's host ${target.origin} is not the service's host ${origin}`,
 			{
 				itemIndex,
-				description:
-					'Signed file URLs come from the same service as the credential; the node will not ' +
-					'send your API key anywhere else.',
+				description: signedUrlAdvice.foreignHost,
 			},
 		);
 	}

@@ -21,6 +21,7 @@ export {
 	hintAdvice,
 	jobAdvice,
 	oneFilePerRequestAdvice,
+	parameterAdvice,
 	signedUrlAdvice,
 	sourceUrlAdvice,
 	triggerAdvice,

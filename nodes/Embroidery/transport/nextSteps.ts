@@ -1,3 +1,4 @@
+import { artworkTypesOr } from './artworkTypes';
 import type { JobRef } from './jobIds';
 
 // What the node tells the user to do next, in the user's words: every next step its errors, hints and items
@@ -222,6 +223,18 @@ export const jobAdvice = {
 		'it to its file by source name; do not create it again.',
 	/** A job id neither workflow knows. */
 	notFound: 'Check the ID, and that the credential belongs to the account that created the job.',
+	notFoundAnywhere: (listingSize: number): string =>
+		`It is not among the account's ${listingSize} most recent jobs, and neither the ` +
+		`conversion nor the digitising route knows it. ${jobAdvice.notFound}`,
+	/** A request of several files whose jobs came back in an order the names cannot pair. */
+	mismatchedOrder: (ref: JobRef): string =>
+		`The service answered the request of several files with its jobs in an order that does ` +
+		`not match the files, and the names cannot pair them (two files share a name, or a job ` +
+		`shows a name that was not sent). ${jobAdvice.pairByName(ref)}`,
+	/** A creation answer with another number of jobs than files sent. */
+	countMismatch: (created: string): string =>
+		`Each source file should become one job, so the node cannot tell which file a job ` +
+		`belongs to. ${created} ${jobAdvice.findUnnamed}`,
 	/** A listing entry the node could not read. */
 	unreadableEntry: 'Use Job > Get with its id, or check the service.',
 	/** A job whose results are asked for before it completed. */
@@ -260,6 +273,39 @@ export const hintAdvice = {
 		'Use Job > Unlock (it spends a subscription entitlement or credits), then download the files.',
 };
 
+/** `"a", "b" or "c"`: the values a parameter takes, quoted as the user types them. */
+function quotedChoices(values: readonly string[]): string {
+	const quoted = values.map((value) => `"${value}"`);
+	return quoted.length > 1
+		? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`
+		: quoted.join('');
+}
+
+/** What to put in a parameter the node could not use. */
+export const parameterAdvice = {
+	noInputBinaryFields: 'Name the binary field(s) holding the source files, for example "data".',
+	missingBinaryField: (available: readonly string[]): string =>
+		available.length
+			? `Its binary fields are: ${available.join(', ')}. Set 'Input Binary Fields' to one of them.`
+			: 'The item carries no binary data. Read or download the file in an earlier node.',
+	tooManySources: "Split the item's binary fields over several items",
+	noOutputFormat: 'Pick one from the list, or map a format key such as exp.',
+	noFiles: "Pick one or more of Output Files, Preview and Source in 'Files'.",
+	timeout: (defaultSeconds: number): string =>
+		`Set 'Timeout (Seconds)' to how long to wait in total, e.g. ${defaultSeconds}.`,
+	stillRunning: "Raise 'Timeout (Seconds)' to wait longer.",
+	notAJobLink:
+		'A job link looks like {base URL}/jobs/conversion/{job ID} (or /jobs/digitising/…). Use By ID for a bare ID.',
+	notAJobId: 'Pick the job from the list, or map the id of an earlier item, e.g. {{ $json.id }}.',
+	baseUrl: 'Set it to the v1 root of the API, for example http://127.0.0.1:8787/api/v1.',
+	noCredential: {
+		message: 'Choose an Embroidery API credential first',
+		description:
+			"Pick one (or create one) in 'Credential to connect with' at the top of the node; " +
+			'the lists load from the service as soon as one is chosen.',
+	},
+};
+
 /** File > Download's Signed URL parameter. */
 export const signedUrlAdvice = {
 	empty:
@@ -269,10 +315,26 @@ export const signedUrlAdvice = {
 	unreadable:
 		'Use a complete http(s) downloadUrl or previewUrl of a job exactly as the service ' +
 		'returned it; fetch the job again (Job > Get) for a fresh one.',
+	notComplete: 'Use the downloadUrl or previewUrl of a job exactly as the service returned it.',
+	foreignHost:
+		'Signed file URLs come from the same service as the credential; the node will not ' +
+		'send your API key anywhere else.',
 };
 
-/** The Embroidery Trigger's notes and sample. */
+/** The Embroidery Trigger's notes, sample and parameters. */
 export const triggerAdvice = {
+	noEvents: {
+		message: 'Choose at least one event to trigger on',
+		description: 'Select Job Completed, Job Failed or both under Trigger On.',
+	},
+	eventValues: (endings: readonly string[]): string =>
+		`Use ${endings.map((ending) => `"${ending}"`).join(', ')} or both.`,
+	workflowValues: (workflows: readonly string[]): string =>
+		`Use ${quotedChoices(['both', ...workflows])}.`,
+	/** Added to a poll's failure when it is reported: how the trigger goes on. */
+	keepsPolling:
+		'The trigger keeps polling and emits what it missed once the service answers; this is ' +
+		'reported again if it still fails in 24 hours.',
 	lockedOutputs:
 		'The machine files stay locked until the job is unlocked (Embroidery node: Job > Unlock, ' +
 		'which spends a subscription entitlement or credits). The preview is watermarked until then.',
@@ -330,6 +392,5 @@ export const sourceUrlAdvice = {
 	pageForConversion:
 		'Link the machine file itself (DST, PES, JEF, EXP, VP3, ...), not a web page or ' +
 		'document about it: the link must download the file.',
-	notArtwork:
-		'Link a JPG, PNG, SVG or WebP image, or use the conversion workflow for machine files.',
+	notArtwork: `Link a ${artworkTypesOr()} image, or use the conversion workflow for machine files.`,
 };

@@ -257,10 +257,11 @@ export type JobsListResponse = z.output<typeof JobsListResponseSchema>;
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
 
 /** How a job ends: the service does no more work on it, so clients stop polling (spec: Events). */
-export type JobEnding = 'completed' | 'failed';
+export const jobEndings = ['completed', 'failed'] as const satisfies readonly JobStatus[];
+export type JobEnding = (typeof jobEndings)[number];
 
 export function isEnded(status: JobStatus): status is JobEnding {
-	return status === 'completed' || status === 'failed';
+	return (jobEndings as readonly string[]).includes(status);
 }
 
 export function isJobStatus(value: unknown): value is JobStatus {

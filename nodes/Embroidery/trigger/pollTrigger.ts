@@ -10,10 +10,13 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import {
 	clock,
 	credentialIdOf,
+	isWorkflow,
+	jobEndings,
 	jobsListingSize,
 	nodeErrorOf,
 	triggerAdvice,
 	withCancelSignal,
+	workflows,
 } from '../transport';
 import type { JobEnding, Workflow } from '../transport';
 import type { TriggerOptions } from './jobItems';
@@ -55,9 +58,7 @@ function failureToReport(
 	handle.reported(now);
 	const minutes = Math.round(failingMs / 60_000);
 	const lasting = minutes >= 1 ? `The trigger's polls have failed for ${minutes} minutes. ` : '';
-	nodeError.description =
-		`${lasting}${nodeError.description ?? ''} The trigger keeps polling and emits what it missed once ` +
-		`the service answers; this is reported again if it still fails in 24 hours.`;
+	nodeError.description = `${lasting}${nodeError.description ?? ''} ${triggerAdvice.keepsPolling}`;
 	return nodeError;
 }
 
@@ -76,32 +77,32 @@ export function pollBudgetMs(context: IPollFunctions): number {
 export function readFilter(context: IPollFunctions): TriggerFilter {
 	const events = context.getNodeParameter('events', []) as JobEnding[];
 	if (events.length === 0) {
-		throw new NodeOperationError(context.getNode(), 'Choose at least one event to trigger on', {
-			description: 'Select Job Completed, Job Failed or both under Trigger On.',
+		throw new NodeOperationError(context.getNode(), triggerAdvice.noEvents.message, {
+			description: triggerAdvice.noEvents.description,
 		});
 	}
-	const unknownEvent = events.find((event) => event !== 'completed' && event !== 'failed');
+	const unknownEvent = events.find((event) => !(jobEndings as readonly string[]).includes(event));
 	if (unknownEvent !== undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`Trigger On holds "${String(unknownEvent)}", which is not an event`,
 			{
-				description: 'Use "completed", "failed" or both.',
+				description: triggerAdvice.eventValues(jobEndings),
 			},
 		);
 	}
 	const workflow = context.getNodeParameter('workflow', 'both') as Workflow | 'both';
-	if (workflow !== 'both' && workflow !== 'conversion' && workflow !== 'digitising') {
+	if (workflow !== 'both' && !isWorkflow(workflow)) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`Workflow is "${String(workflow)}", which is not a workflow`,
 			{
-				description: 'Use "both", "conversion" or "digitising".',
+				description: triggerAdvice.workflowValues(workflows),
 			},
 		);
 	}
-	const workflows: Workflow[] = workflow === 'both' ? ['conversion', 'digitising'] : [workflow];
-	return { events, workflows };
+	const followed: Workflow[] = workflow === 'both' ? [...workflows] : [workflow];
+	return { events, workflows: followed };
 }
 
 export function readOptions(context: IPollFunctions): TriggerOptions {

@@ -9,7 +9,7 @@ export const operationPath =
 
 const nextStepVerbs = new RegExp(
 	'\\b(check|use|run|create|set|wait|raise|add|pick|map|link|' +
-		'choose|try|give|take|remove|connect|point|put|fix|change)\\b',
+		'choose|try|give|take|remove|connect|point|put|fix|change|name|select)\\b',
 	'i',
 );
 

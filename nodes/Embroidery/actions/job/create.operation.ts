@@ -11,14 +11,15 @@ import type { CreatedJob } from '../../helpers/knownJob';
 import { earlierCreationsOf, sourceKey } from '../../helpers/earlierTries';
 import type { JobRequestFields } from '../../helpers/jobCreation/jobForm';
 import { jobsError } from '../../helpers/jobErrors';
-import { limits } from '../../helpers/serviceLimits';
+import { artworkTypesOr, shownArtworkTypes } from '../../transport/artworkTypes';
+import { formatMegabytes, limits } from '../../transport/serviceLimits';
 import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/jobCreation/urlSource';
 import {
 	numberProblem,
 	sourceProblem,
 	tooManySourcesProblem,
 } from '../../helpers/jobCreation/checks';
-import { earlierTryAdvice } from '../../transport';
+import { earlierTryAdvice, parameterAdvice } from '../../transport';
 import type { Workflow } from '../../transport';
 import type { ItemResults, OperationOption, OutputShaping } from '../types';
 import {
@@ -50,7 +51,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Digitising',
 				value: 'digitising',
-				description: 'Turn artwork (JPG, PNG, SVG, WebP) into stitches and a machine file',
+				description: `Turn artwork (${shownArtworkTypes.join(', ')}) into stitches and a machine file`,
 			},
 		],
 	},
@@ -92,8 +93,8 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. https://example.com/designs/logo.png',
 		displayOptions: { show: { source: ['url'] } },
 		description:
-			'Link to the source file: a machine file (PES, DST, JEF, …, up to 50 MB) for ' +
-			'conversion, or artwork (JPG, PNG, SVG, WebP, up to 20 MB) for digitising. Fetched ' +
+			`Link to the source file: a machine file (PES, DST, JEF, …, up to ${formatMegabytes(limits.conversionMaxBytes)}) for ` +
+			`conversion, or artwork (${shownArtworkTypes.join(', ')}, up to ${formatMegabytes(limits.artworkMaxBytes)}) for digitising. Fetched ` +
 			'without credentials; the name comes from the link or the server.',
 	},
 	{
@@ -115,7 +116,7 @@ export const description: INodeProperties[] = [
 		default: 100,
 		typeOptions: { minValue: limits.widthMm.min, maxValue: limits.widthMm.max, numberPrecision: 1 },
 		displayOptions: { show: { workflow: ['digitising'] } },
-		description: 'Finished width of the design in millimetres (10-300)',
+		description: `Finished width of the design in millimetres (${limits.widthMm.min}-${limits.widthMm.max})`,
 	},
 	{
 		displayName: 'Colour Count',
@@ -125,7 +126,7 @@ export const description: INodeProperties[] = [
 		default: 6,
 		typeOptions: { minValue: limits.colourCount.min, maxValue: limits.colourCount.max },
 		displayOptions: { show: { workflow: ['digitising'] } },
-		description: 'Maximum number of thread colours (1-24)',
+		description: `Maximum number of thread colours (${limits.colourCount.min}-${limits.colourCount.max})`,
 	},
 	{
 		displayName: 'Thread Palette Name or ID',
@@ -159,7 +160,7 @@ Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/cod
 						value: 'combine',
 						description:
 							`Send the files of several items together, up to ${limits.maxSourcesPerRequest} ` +
-							`files and ${limits.maxBytesPerRequest / 1024 / 1024} MB per request (accounts on ` +
+							`files and ${formatMegabytes(limits.maxBytesPerRequest)} per request (accounts on ` +
 							`limited free processing may accept only one)`,
 					},
 					{
@@ -197,10 +198,12 @@ export const routesCalled = [
 export const toolDescription = sameForEveryVersion(
 	`Starts an embroidery job from one file and returns the job's id and workflow (keep both). ` +
 		`Workflow "conversion" turns an embroidery machine file (PES, DST, JEF, EXP, VP3, ...) into ` +
-		`the Output Format; "digitising" turns artwork (JPG, PNG, SVG or WebP) into stitches and also ` +
-		`needs Width in millimetres (10-300) and Colour Count (1-24). Output Format is a writable ` +
+		`the Output Format; "digitising" turns artwork (${artworkTypesOr()}) into stitches and also ` +
+		`needs Width in millimetres (${limits.widthMm.min}-${limits.widthMm.max}) and Colour Count ` +
+		`(${limits.colourCount.min}-${limits.colourCount.max}). Output Format is a writable ` +
 		`format key such as "dst" or "pes". Source URL is a public http(s) link to the file (at most ` +
-		`50 MB for conversion, 20 MB for artwork). Cost: each job counts against the account's daily ` +
+		`${formatMegabytes(limits.conversionMaxBytes)} for conversion, ${formatMegabytes(limits.artworkMaxBytes)} ` +
+		`for artwork). Cost: each job counts against the account's daily ` +
 		`and monthly job allowance (a free account also uses a free preview); no credits are spent ` +
 		`until Unlock. With Wait for Completion the answer is the finished job (status, metrics, ` +
 		`warnings); its machine file stays locked until Unlock.`,
@@ -236,7 +239,7 @@ async function prepareItem(
 			context,
 			itemIndex,
 			`'Output Format' is empty; choose a writable format`,
-			'Pick one from the list, or map a format key such as exp.',
+			parameterAdvice.noOutputFormat,
 		);
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		maximumStitchCount?: number;

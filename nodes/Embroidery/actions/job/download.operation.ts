@@ -7,6 +7,7 @@ import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob } from '../../helpers/fetchJob';
 import { knownJobToJson } from '../../helpers/knownJob';
+import { parameterAdvice } from '../../transport';
 import { textForEachVersion } from '../types';
 import type { OperationOption, OperationOutput } from '../types';
 import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
@@ -81,7 +82,7 @@ export async function execute(
 	if (kinds.length === 0) {
 		throw new NodeOperationError(this.getNode(), `'Files' is empty; choose what to download`, {
 			itemIndex,
-			description: "Pick one or more of Output Files, Preview and Source in 'Files'.",
+			description: parameterAdvice.noFiles,
 		});
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as {

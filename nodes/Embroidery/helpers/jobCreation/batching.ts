@@ -1,4 +1,4 @@
-import { limits } from '../serviceLimits';
+import { limits } from '../../transport/serviceLimits';
 
 interface Sized {
 	bytes: number;

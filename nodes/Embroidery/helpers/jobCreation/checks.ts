@@ -1,6 +1,7 @@
+import { parameterAdvice } from '../../transport';
 import type { Workflow } from '../../transport';
-import { artworkExtensions, artworkTypeOf } from '../artworkTypes';
-import { formatMegabytes, limits } from '../serviceLimits';
+import { artworkExtensions, artworkTypeOf } from '../../transport/artworkTypes';
+import { formatMegabytes, limits } from '../../transport/serviceLimits';
 
 /** One source file, as described by its item's binary metadata (bytes not read yet). */
 export interface SourceFile {
@@ -44,7 +45,7 @@ export function tooManySourcesProblem(count: number, itemIndex: number): string 
 	if (count <= limits.maxSourcesPerRequest) return null;
 	return (
 		`Item ${itemIndex} has ${count} source files; one request takes at ` +
-		`most ${limits.maxSourcesPerRequest}. Split the item's binary fields over several items`
+		`most ${limits.maxSourcesPerRequest}. ${parameterAdvice.tooManySources}`
 	);
 }
 

@@ -108,9 +108,7 @@ function jobCountMismatch(
 		{ message: 'job count mismatch' },
 		{
 			message: `The service accepted ${jobs.length} ${one ? 'job' : 'jobs'} for ${files} files`,
-			description:
-				`Each source file should become one job, so the node cannot tell which file a job ` +
-				`belongs to. ${created} ${jobAdvice.findUnnamed}`,
+			description: jobAdvice.countMismatch(created),
 			itemIndex,
 		},
 	);

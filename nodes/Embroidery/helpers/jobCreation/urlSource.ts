@@ -11,8 +11,8 @@ import {
 	sourceUrlAdvice,
 } from '../../transport';
 import type { Workflow } from '../../transport';
-import { artworkExtensions, artworkTypeOf } from '../artworkTypes';
-import { formatMegabytes, limits } from '../serviceLimits';
+import { artworkExtensions, artworkTypeOf } from '../../transport/artworkTypes';
+import { formatMegabytes, limits } from '../../transport/serviceLimits';
 import type { SourceFile } from './checks';
 
 /** A source fetched from a URL; `content` holds its bytes when n8n keeps binaries in memory. */

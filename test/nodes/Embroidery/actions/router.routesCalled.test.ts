@@ -31,6 +31,8 @@ interface Made {
 	failed: JobRef;
 	/** A signed URL the service gave for the completed job's preview: for File > Download. */
 	previewUrl: string;
+	/** Makes another completed job: for an operation of the table without a run of its own below. */
+	anotherJob(): Promise<JobRef>;
 }
 
 type Run = (made: Made) => Promise<unknown>;
@@ -43,8 +45,11 @@ const runOf =
 	async (made) =>
 		itemsOf(await runNode({ credentials: made.credentials, parameters, input: input(made) }));
 
-/** One run of every operation of the table; an operation added without one here does not compile. */
-const runs: { [R in keyof Table]: { [O in keyof Table[R]['operations']]: Run } } = {
+/**
+ * The runs of operations that need more than their resource and operation on an item naming a completed job
+ * made for them alone: an operation added to the table runs that way unless it has an entry here.
+ */
+const runs: { [R in keyof Table]?: { [O in keyof Table[R]['operations']]?: Run } } = {
 	job: {
 		create: runOf(
 			createAndWait({
@@ -58,7 +63,6 @@ const runs: { [R in keyof Table]: { [O in keyof Table[R]['operations']]: Run } }
 			{ resource: 'job', operation: 'download', files: ['outputs', 'preview', 'source'] },
 			(made) => [jobItem(made.completed)],
 		),
-		get: runOf({ resource: 'job', operation: 'get' }, (made) => [jobItem(made.completed)]),
 		getMany: runOf({ resource: 'job', operation: 'getMany', returnAll: true }, () => [{}]),
 		retry: runOf({ resource: 'job', operation: 'retry' }, (made) => [jobItem(made.failed)]),
 		unlock: runOf({ resource: 'job', operation: 'unlock' }, (made) => [jobItem(made.locked)]),
@@ -92,20 +96,11 @@ function routeNameOf(request: SeenRequest, variant: VariantService): RouteName |
 	const path = new URL(request.url, variant.origin).pathname;
 	const apiPath = new URL(variant.baseUrl).pathname;
 	const ref = /\/jobs\/(conversion|digitising)\/([^/]+)/.exec(path);
-	const candidates: Array<[RouteName, Route]> = [
-		['listFormats', routes.listFormats()],
-		['getUsage', routes.getUsage()],
-		['listJobs', routes.listJobs()],
-		['createJobs', routes.createJobs()],
-	];
-	if (ref) {
-		const job = { workflow: ref[1], id: decodeURIComponent(ref[2]) } as JobRef;
-		candidates.push(
-			['getJob', routes.getJob(job)],
-			['retryJob', routes.retryJob(job)],
-			['unlockJob', routes.unlockJob(job)],
-		);
-	}
+	const job = ref ? ({ workflow: ref[1], id: decodeURIComponent(ref[2]) } as JobRef) : undefined;
+	// Every route of the table: one without parameters as it is, one of a job for the job in the path.
+	const candidates = (Object.entries(routes) as Array<[RouteName, (job: JobRef) => Route]>)
+		.filter(([name, build]) => name !== 'signedFile' && (build.length === 0 || job))
+		.map(([name, build]): [RouteName, Route] => [name, build(job!)]);
 	const api = candidates.find(
 		([, route]) => route.method === request.method && `${apiPath}${route.path}` === path,
 	);
@@ -142,6 +137,10 @@ describe("each operation sends requests only on the routes its module declares i
 		const artifacts = completedJob.artifacts as Array<{ previewUrl: string }>;
 		const made: Made = {
 			credentials,
+			anotherJob: async () => ({
+				id: String((await createdJob(credentials)).id),
+				workflow: 'conversion',
+			}),
 			completed: { id: String(completedJob.id), workflow: 'conversion' },
 			locked: { id: String(lockedJob.id), workflow: 'conversion' },
 			failed: { id: String(failedJob.id), workflow: 'conversion' },
@@ -149,13 +148,19 @@ describe("each operation sends requests only on the routes its module declares i
 		};
 
 		const undeclared: string[] = [];
-		let operations = 0;
+		const ran: string[] = [];
 		for (const [resource, table] of Object.entries(resources)) {
-			const ofResource = runs[resource as keyof Table] as Record<string, Run>;
+			const ofResource = (runs[resource as keyof Table] ?? {}) as Record<string, Run | undefined>;
 			for (const [operation, module] of Object.entries(table.operations)) {
+				let run = ofResource[operation];
+				if (!run) {
+					// Any other operation: its resource and operation, on an item naming a job made for it alone.
+					const job = await made.anotherJob();
+					run = runOf({ resource, operation }, () => [jobItem(job)]);
+				}
 				variant.reset();
-				await ofResource[operation](made);
-				operations += 1;
+				await run(made);
+				ran.push(`${resource} > ${operation}`);
 				const sent = variant.requests.map((request) => ({
 					seen: request.route,
 					route: routeNameOf(request, variant),
@@ -172,7 +177,8 @@ describe("each operation sends requests only on the routes its module declares i
 				}
 			}
 		}
-		expect(operations).toBe(10);
+		// Job > Get has no run of its own above: it ran as any operation added to the table does.
+		expect(ran).toContain('job > get');
 		expect(undeclared).toEqual([]);
 	});
 });

@@ -16,6 +16,8 @@ const {
 	jobAdvice,
 	oneFilePerRequestAdvice,
 	outcomeUnknownAdvice,
+	parameterAdvice,
+	triggerAdvice,
 } = nextSteps;
 
 /** What each function of the module says for a sample case, by its path in the module. */
@@ -31,12 +33,13 @@ const samples: Record<string, () => string> = {
 	'generalAdvice.unreachable.description': () => generalAdvice.unreachable.description(5),
 	'generalAdvice.downloadCutOff': () => generalAdvice.downloadCutOff(4),
 	'generalAdvice.redirectedPost': () => generalAdvice.redirectedPost(nextSteps.checkTheJobFirst),
-	'outcomeUnknownAdvice.creation.lostMessage': () =>
-		outcomeUnknownAdvice.creation.lostMessage('socket hang up'),
-	'outcomeUnknownAdvice.retry.lostMessage': () =>
-		outcomeUnknownAdvice.retry.lostMessage('socket hang up'),
-	'outcomeUnknownAdvice.unlock.lostMessage': () =>
-		outcomeUnknownAdvice.unlock.lostMessage('socket hang up'),
+	// Every route's lost answer, however many routes change something.
+	...Object.fromEntries(
+		Object.entries(outcomeUnknownAdvice).map(([route, advice]) => [
+			`outcomeUnknownAdvice.${route}.lostMessage`,
+			() => advice.lostMessage('socket hang up'),
+		]),
+	),
 	carryOnWithCreated: () => carryOnWithCreated(2),
 	'jobAdvice.created': () => jobAdvice.created(ref),
 	'jobAdvice.check': () => jobAdvice.check(ref),
@@ -48,6 +51,13 @@ const samples: Record<string, () => string> = {
 	'earlierTryAdvice.create': () => earlierTryAdvice.create(''),
 	'earlierTryAdvice.retry': () => earlierTryAdvice.retry(ref, 'no answer'),
 	'earlierTryAdvice.unlock': () => earlierTryAdvice.unlock(ref),
+	'jobAdvice.notFoundAnywhere': () => jobAdvice.notFoundAnywhere(50),
+	'jobAdvice.mismatchedOrder': () => jobAdvice.mismatchedOrder(ref),
+	'jobAdvice.countMismatch': () => jobAdvice.countMismatch('The answer named no job.'),
+	'parameterAdvice.missingBinaryField': () => parameterAdvice.missingBinaryField(['data']),
+	'parameterAdvice.timeout': () => parameterAdvice.timeout(600),
+	'triggerAdvice.eventValues': () => triggerAdvice.eventValues(['completed', 'failed']),
+	'triggerAdvice.workflowValues': () => triggerAdvice.workflowValues(['conversion', 'digitising']),
 };
 
 /** Every text and function of the module, by its path. */
@@ -74,13 +84,16 @@ const tellsWhatToDo = (text: string) =>
 const messageParts = new Set([
 	'endSentence',
 	'generalAdvice.unreachable.message',
-	'outcomeUnknownAdvice.creation.lostMessage',
-	'outcomeUnknownAdvice.retry.lostMessage',
-	'outcomeUnknownAdvice.unlock.lostMessage',
 	'jobAdvice.inState',
+	'parameterAdvice.tooManySources',
+	'parameterAdvice.noCredential.message',
+	'triggerAdvice.noEvents.message',
+	// Notes on what the node does, beside a description that gives the step (or when there is none to give).
+	'triggerAdvice.keepsPolling',
+	'signedUrlAdvice.foreignHost',
 ]);
 const isMessagePart = (path: string) =>
-	messageParts.has(path) || /\.(title|failedTitle)$/.test(path);
+	messageParts.has(path) || /\.(title|failedTitle|lostMessage)$/.test(path);
 
 function checkWording(path: string, text: string) {
 	if (!isMessagePart(path)) expect(tellsWhatToDo(text)).toBe(true);

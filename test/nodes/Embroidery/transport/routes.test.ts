@@ -8,22 +8,19 @@ import type { Route } from '../../../../nodes/Embroidery/transport/routes';
 
 const ref: JobRef = { id: '01J9Z3Q4W8Y6V5T2R1P0N9M8K7', workflow: 'conversion' };
 
-/** One sample call per route builder; a route added without one here does not compile. */
-const samples: { [Name in keyof typeof routes]: Parameters<(typeof routes)[Name]> } = {
-	listFormats: [],
-	getUsage: [],
-	listJobs: [],
-	createJobs: [],
-	getJob: [ref],
-	retryJob: [ref],
-	unlockJob: [ref],
+const samples = {
 	signedFile: [new URL('http://127.0.0.1:9/uploads/conversion/01J9Z3Q4W8Y6V5T2R1P0N9M8K7/out.dst')],
-};
+} satisfies { [Name in keyof typeof routes]?: Parameters<(typeof routes)[Name]> };
 
-const everyRoute: Array<[string, Route]> = Object.entries(samples).map(([name, args]) => [
-	name,
-	(routes[name as keyof typeof routes] as (...parameters: unknown[]) => Route)(...args),
-]);
+/**
+ * Every route of the table, built with a sample: a route without parameters as it is, a job's route for `ref`,
+ * any other with its sample above (a route added to the table needs none here unless it takes something else).
+ */
+const everyRoute: Array<[string, Route]> = Object.entries(routes).map(([name, build]) => {
+	const args: unknown[] =
+		(samples as Record<string, unknown[]>)[name] ?? (build.length === 0 ? [] : [ref]);
+	return [name, (build as (...parameters: unknown[]) => Route)(...args)];
+});
 
 /** A next step in n8n's guideline sense: the description tells the user what to do. */
 const nextStep = /\b(check|use|run|create|set|wait|try|fix|take|link|give|point)\b/i;

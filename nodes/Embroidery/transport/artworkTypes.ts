@@ -3,6 +3,16 @@
 /** Artwork file types digitising accepts (spec: JPG, JPEG, PNG, SVG, WebP). */
 export const artworkExtensions = ['jpg', 'jpeg', 'png', 'svg', 'webp'] as const;
 
+/** The artwork types as the editor and the node's advice name them: JPEG is JPG. */
+export const shownArtworkTypes = artworkExtensions
+	.filter((extension) => extension !== 'jpeg')
+	.map((extension) => (extension === 'webp' ? 'WebP' : extension.toUpperCase()));
+
+/** `JPG, PNG, SVG or WebP`. */
+export function artworkTypesOr(): string {
+	return `${shownArtworkTypes.slice(0, -1).join(', ')} or ${shownArtworkTypes[shownArtworkTypes.length - 1]}`;
+}
+
 const artworkMimeTypes: Record<string, string> = {
 	'image/jpeg': 'jpg',
 	'image/jpg': 'jpg',

@@ -2,7 +2,7 @@
 import {
 	artworkExtensions,
 	artworkTypeOf,
-} from '../../../../nodes/Embroidery/helpers/artworkTypes';
+} from '../../../../nodes/Embroidery/transport/artworkTypes';
 
 describe('artworkTypeOf', () => {
 	it('names the type from the extension, in any case, whatever the MIME type says', () => {
