@@ -31,6 +31,8 @@ interface Made {
 	/** A signed link to the completed job's preview, and one to an upload the service does not have. */
 	previewUrl: string;
 	missingUrl: string;
+	/** Makes another completed job: for an operation without a failing run of its own below. */
+	anotherJob(): Promise<JobRef>;
 }
 
 /** How an operation's item 1 fails: by its own input, or because the service refuses the item's request. */
@@ -57,8 +59,11 @@ const damagedJef: InputItem = {
 	},
 };
 
-/** One failing run per operation; an operation added to the table without one here does not compile. */
-const failingRuns: { [R in keyof Table]: { [O in keyof Table[R]['operations']]: FailingRun } } = {
+/**
+ * The failing runs of operations that need more than their resource and operation on items naming a job, a job
+ * that does not exist, and another job; an operation added to the table runs that way unless it has one here.
+ */
+const failingRuns: { [R in keyof Table]?: { [O in keyof Table[R]['operations']]?: FailingRun } } = {
 	job: {
 		create: {
 			parameters: createConversion({ format: 'pes' }),
@@ -66,10 +71,6 @@ const failingRuns: { [R in keyof Table]: { [O in keyof Table[R]['operations']]: 
 		},
 		download: {
 			parameters: { resource: 'job', operation: 'download', files: ['preview'] },
-			items: (made) => [jobItem(made.completed), jobItem(missingJob), jobItem(made.completed)],
-		},
-		get: {
-			parameters: { resource: 'job', operation: 'get' },
 			items: (made) => [jobItem(made.completed), jobItem(missingJob), jobItem(made.completed)],
 		},
 		getMany: {
@@ -162,6 +163,7 @@ async function makeJobs(): Promise<Made> {
 		failed: failed.map(refOf),
 		previewUrl,
 		missingUrl,
+		anotherJob: async () => refOf((await finishedJobs(credentials, 1))[0]),
 	};
 }
 
@@ -189,10 +191,17 @@ test('every operation of the table names item 1 when only item 1 fails, with Con
 	const made = await makeJobs();
 	const seen: Array<Record<string, unknown>> = [];
 	for (const [resource, table] of Object.entries(resources)) {
-		const ofResource = failingRuns[resource as keyof Table] as Record<string, FailingRun>;
+		const ofResource = (failingRuns[resource as keyof Table] ?? {}) as Record<string, FailingRun>;
 		for (const operation of Object.keys(table.operations)) {
-			const failing = ofResource[operation];
 			for (const continueOnFail of [false, true]) {
+				// Any other operation: its items name a job made for it, a job that does not exist, another job.
+				const jobs = ofResource[operation]
+					? []
+					: [await made.anotherJob(), await made.anotherJob()];
+				const failing: FailingRun = ofResource[operation] ?? {
+					parameters: { resource, operation },
+					items: () => [jobItem(jobs[0]), jobItem(missingJob), jobItem(jobs[1])],
+				};
 				const stopRefusing = failing.refuseSecond ? refusingSecond(failing.refuseSecond) : () => {};
 				const run = await runNode({
 					credentials: made.credentials,
@@ -230,5 +239,6 @@ test('every operation of the table names item 1 when only item 1 fails, with Con
 		answered: continueOnFail ? [0, 2] : [],
 	}));
 	expect(seen).toEqual(expected);
-	expect(seen).toHaveLength(20);
+	// Job > Get has no failing run of its own above: it ran as any operation added to the table does.
+	expect(seen.filter(({ operation }) => operation === 'get')).toHaveLength(2);
 });
