@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDisplayOptions, INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { shapingProperties } from '../helpers/simplify';
+import { shapingProperties, shownFromVersion, shownInVersions } from './common.descriptions';
 import * as account from './account/Account.resource';
 import * as file from './file/File.resource';
 import * as format from './format/Format.resource';
@@ -112,7 +112,7 @@ function resourceProperties(value: string, resource: EmbroideryResource): INodeP
 /** The display condition of a version's text: the newest version's holds for any later one. */
 function shownIn(version: NodeVersion): IDisplayOptions['show'] {
 	const newest = nodeVersions[nodeVersions.length - 1];
-	return { '@version': [version === newest ? { _cnd: { gte: version } } : version] };
+	return version === newest ? shownFromVersion(version) : shownInVersions(version);
 }
 
 function toolDescriptionField(

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { downloadJobFiles, jobFileOptions } from './jobFiles';
+import { downloadJobFiles } from './jobFiles';
 import type { FileKind } from './jobFiles';
 import { jobError } from './jobErrors';
 import { fetchJob } from './fetchJob';
@@ -14,70 +14,7 @@ import { jobKey, nodeErrorOf, parameterAdvice } from '../transport';
 import type { Job, JobRef } from '../transport';
 
 /** Ten minutes unless the user says otherwise: a stuck job then ends its item instead of holding the workflow. */
-const defaultTimeoutSeconds = 600;
-
-/** Wait-and-download settings shared by Create (optional) and Wait for Completion. */
-export const completionFields: INodeProperties[] = [
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to poll until each job is completed or failed before passing it on',
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeout',
-		type: 'number',
-		default: defaultTimeoutSeconds,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { waitForCompletion: [true] } },
-		description:
-			'How long to wait in total; a job still running then ends its item with a message that it timed out',
-	},
-	{
-		displayName: 'Download Results',
-		name: 'downloadResults',
-		type: 'multiOptions',
-		default: [],
-		displayOptions: { show: { waitForCompletion: [true] } },
-		options: [jobFileOptions.outputs, jobFileOptions.preview],
-		description: 'Which files of each completed job to attach as binary data',
-	},
-	{
-		displayName: 'Unlock Before Download',
-		name: 'unlockBeforeDownload',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { waitForCompletion: [true], downloadResults: ['outputs'] } },
-		description:
-			'Whether to unlock each completed job so its machine files can be downloaded. Unlocking ' +
-			'spends a subscription entitlement or credits per job.',
-	},
-	{
-		displayName: 'Include Full Job',
-		name: 'includeFullJob',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { waitForCompletion: [true] } },
-		description:
-			'Whether to fetch the detailed job (warnings, events, unlock state, all outputs and ' +
-			'artifacts) for each completed job. Costs one request per job. Without it, a completed ' +
-			'job comes as listed (status, metrics, signed file links); failed jobs and jobs the node ' +
-			'unlocks always come detailed.',
-	},
-	{
-		displayName: 'Show Warnings',
-		name: 'showWarnings',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show: { waitForCompletion: [true] } },
-		description:
-			"Whether to show each completed job's warnings (compatibility or production notes from " +
-			'the service) on its item and in the editor. Costs one request per completed job that ' +
-			'does not come detailed anyway.',
-	},
-];
+export const defaultTimeoutSeconds = 600;
 
 export interface CompletionOptions {
 	waitForCompletion: boolean;

@@ -4,7 +4,6 @@ import type {
 	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
-	INodePropertyOptions,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -21,25 +20,6 @@ import type { KnownJob } from './knownJob';
 // refetch of the job when a link is refused, and what a file that still fails does (the policy).
 
 export type { FileKind };
-
-/** Each kind of a job's file as the editor offers it: Job > Download's Files and a wait's Download Results. */
-export const jobFileOptions: Record<FileKind, INodePropertyOptions> = {
-	outputs: {
-		name: 'Output Files',
-		value: 'outputs',
-		description: "The machine files; the job must be unlocked first (operation 'Unlock')",
-	},
-	preview: {
-		name: 'Preview',
-		value: 'preview',
-		description: 'The stitch preview, watermarked while locked',
-	},
-	source: {
-		name: 'Source',
-		value: 'source',
-		description: 'The file the job was created from, while the service keeps it',
-	},
-};
 
 export type FilesContext = IExecuteFunctions | IPollFunctions;
 

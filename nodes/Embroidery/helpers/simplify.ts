@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IDisplayOptions,
-	IExecuteFunctions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Job, JobListItem } from '../transport';
 import { fileLinksOf } from './fileLinks';
@@ -236,7 +231,7 @@ export interface ShapingAsVersion2 extends Shaping {
 	simplifyAsVersion2(raw: IDataObject): IDataObject;
 }
 
-const jobFieldsKept =
+export const jobFieldsKept =
 	'ID, workflow, status, whether downloads are unlocked, the links to the machine file and ' +
 	'the preview, warnings, failure code and reason, and attempt count';
 
@@ -330,86 +325,4 @@ export function shapeItem(
 	return (context.getNodeParameter('simplify', itemIndex, true) as boolean)
 		? shaping.simplify(raw)
 		: raw;
-}
-
-/** The Simplify switch of the Embroidery node (Get, Get Many) and the trigger, as version 2 and 1.1 have it. */
-export function simplifyPropertyAsVersion2(displayOptions: IDisplayOptions): INodeProperties {
-	return {
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return a simplified version of the response instead of the raw data: ID, ' +
-			'workflow, status, formats, file names and sizes, metrics, warnings and failure, without ' +
-			'signed links or raw objects',
-		displayOptions,
-	};
-}
-
-/** A Simplify switch (from node version 3 and trigger 1.2); `kept` says which fields it keeps. */
-export function simplifyProperty(
-	displayOptions: IDisplayOptions,
-	kept = jobFieldsKept,
-): INodeProperties {
-	return {
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: `Whether to return a simplified version of the response instead of the raw data: ${kept}`,
-		displayOptions,
-	};
-}
-
-/** The AI tool variant's Output (from version 3): Simplified, Raw, or the fields the agent needs. */
-export function outputProperties(
-	displayOptions: IDisplayOptions,
-	choices: OutputChoices,
-): INodeProperties[] {
-	return [
-		{
-			displayName: 'Output',
-			name: 'output',
-			type: 'options',
-			default: 'simplified',
-			displayOptions,
-			options: [
-				{
-					name: 'Raw',
-					value: 'raw',
-					description: 'Every field the service returns, nested objects included',
-				},
-				{ name: 'Selected Fields', value: 'selected', description: choices.selected },
-				{ name: 'Simplified', value: 'simplified', description: choices.simplified },
-			],
-			description:
-				"What the tool answers with; an agent cannot read binary files, so a job's answer carries its file links",
-		},
-		{
-			displayName: 'Fields',
-			name: 'fields',
-			type: 'multiOptions',
-			default: [],
-			displayOptions: { show: { ...displayOptions.show, output: ['selected'] } },
-			options: [...choices.fields].sort((a, b) => a.name.localeCompare(b.name)),
-			description: 'The fields to return; none chosen returns only what is always kept',
-		},
-	];
-}
-
-/** The action node's versions that show Simplify and Output. */
-const inVersion2 = { '@version': [2] };
-const fromVersion3 = { '@version': [{ _cnd: { gte: 3 } }] };
-
-/**
- * Simplify and Output in the action node: Simplify as version 2 shipped it where the answer had it then, and
- * from version 3 Simplify in a workflow and Output in the AI tool variant.
- */
-export function shapingProperties(shaping: Shaping, fromVersion: 2 | 3): INodeProperties[] {
-	return [
-		...(fromVersion === 2 ? [simplifyPropertyAsVersion2({ show: inVersion2 })] : []),
-		simplifyProperty({ show: { ...fromVersion3, '@tool': [false] } }, shaping.kept),
-		...outputProperties({ show: { ...fromVersion3, '@tool': [true] } }, shaping.choices),
-	];
 }

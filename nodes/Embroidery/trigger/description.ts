@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { simplifyProperty, simplifyPropertyAsVersion2 } from '../helpers/simplify';
+import {
+	shownFromVersion,
+	shownInVersions,
+	simplifyProperty,
+	simplifyPropertyAsVersion2,
+} from '../actions/common.descriptions';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -41,14 +46,14 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	// Version 1 triggers keep their output as it was; 1.1 keeps the Simplify it shipped with.
-	simplifyPropertyAsVersion2({ show: { '@version': [1.1] } }),
-	simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.2 } }] } }),
+	simplifyPropertyAsVersion2({ show: shownInVersions(1.1) }),
+	simplifyProperty({ show: shownFromVersion(1.2) }),
 	{
 		displayName: 'Show Warnings',
 		name: 'showWarnings',
 		type: 'boolean',
 		default: true,
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: shownFromVersion(1.1) },
 		description:
 			"Whether to put each completed job's warnings (compatibility or production notes from " +
 			"the service) on its item. Costs one request per completed job, unless 'Include Full " +

@@ -13,7 +13,8 @@ import type { JobRequestFields } from '../../helpers/jobCreation/jobForm';
 import { jobsError } from '../../helpers/jobErrors';
 import { artworkTypesOr, shownArtworkTypes } from '../../transport/artworkTypes';
 import { formatMegabytes, limits } from '../../transport/serviceLimits';
-import { allowPrivateNetworksOption, fetchUrlSource } from '../../helpers/jobCreation/urlSource';
+import { fetchUrlSource } from '../../helpers/jobCreation/urlSource';
+import { allowPrivateNetworksOption, completionFields } from '../common.descriptions';
 import {
 	numberProblem,
 	sourceProblem,
@@ -22,11 +23,7 @@ import {
 import { earlierTryAdvice, parameterAdvice } from '../../transport';
 import type { Workflow } from '../../transport';
 import type { ItemResults, OperationOption, OutputShaping } from '../types';
-import {
-	completionFields,
-	deliverJobsWhenDone,
-	runCompletionOptions,
-} from '../../helpers/deliverWhenDone';
+import { deliverJobsWhenDone, runCompletionOptions } from '../../helpers/deliverWhenDone';
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -93,8 +90,9 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. https://example.com/designs/logo.png',
 		displayOptions: { show: { source: ['url'] } },
 		description:
-			`Link to the source file: a machine file (PES, DST, JEF, …, up to ${formatMegabytes(limits.conversionMaxBytes)}) for ` +
-			`conversion, or artwork (${shownArtworkTypes.join(', ')}, up to ${formatMegabytes(limits.artworkMaxBytes)}) for digitising. Fetched ` +
+			'Link to the source file: a machine file (PES, DST, JEF, …, up to ' +
+			`${formatMegabytes(limits.conversionMaxBytes)}) for conversion, or artwork ` +
+			`(${shownArtworkTypes.join(', ')}, up to ${formatMegabytes(limits.artworkMaxBytes)}) for digitising. Fetched ` +
 			'without credentials; the name comes from the link or the server.',
 	},
 	{

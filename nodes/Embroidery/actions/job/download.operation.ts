@@ -2,7 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { sameStoredName, sentSourceOfItem, sourceMismatchError } from '../../helpers/sourcePairing';
-import { downloadJobFiles, jobFileOptions } from '../../helpers/jobFiles';
+import { downloadJobFiles } from '../../helpers/jobFiles';
+import { jobFileOptions } from '../common.descriptions';
 import type { FileKind } from '../../helpers/jobFiles';
 import { jobRefOf, notFoundAnywhere } from '../../helpers/jobLocator';
 import { fetchJob } from '../../helpers/fetchJob';

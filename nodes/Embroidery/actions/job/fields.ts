@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { jobIdInLinkPattern, jobIdPattern, jobLinkPattern } from '../../transport';
+import { shownFromVersion, shownInVersions } from '../common.descriptions';
 import type { NodeVersion } from '../types';
 
 /** Shown from node version 2 on: the job picker, the optional workflow. */
-export const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
-export const version1Only = { '@version': [1] };
+const fromVersion2 = shownFromVersion(2);
+const version1Only = shownInVersions(1);
 
 /** Version 1: Job ID and Workflow, kept side by side because the workflow selects the job's routes. */
 export const jobRefFields: INodeProperties[] = [

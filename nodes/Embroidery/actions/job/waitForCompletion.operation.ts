@@ -5,11 +5,8 @@ import { sentSourceOfItem } from '../../helpers/sourcePairing';
 import { jobPointersOfItem, jobRefsOfItem, workflowFinderOf } from '../../helpers/jobLocator';
 import type { JobRef } from '../../transport';
 import type { ItemResults, OperationOption, OutputShaping, ToolTexts } from '../types';
-import {
-	completionFields,
-	deliverJobsWhenDone,
-	runCompletionOptions,
-} from '../../helpers/deliverWhenDone';
+import { deliverJobsWhenDone, runCompletionOptions } from '../../helpers/deliverWhenDone';
+import { completionFields } from '../common.descriptions';
 import { jobFieldsToFill, jobLocatorFields, jobRefFields } from './fields';
 
 export const option: OperationOption = {

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	fetchSourceUrl,
@@ -85,21 +85,6 @@ export function parseSourceUrl(context: IExecuteFunctions, itemIndex: number, va
 	}
 	return url;
 }
-
-/** The Create operation's option that lets a Source URL reach private networks (off by default). */
-export const allowPrivateNetworksOption: INodeProperties = {
-	displayName: 'Allow Private Network Addresses',
-	name: 'allowPrivateNetworks',
-	type: 'boolean',
-	default: false,
-	displayOptions: { show: { '/source': ['url'] } },
-	description:
-		"Whether the 'Source URL' may lead to a loopback, private (10.x, 172.16-31.x, 192.168.x), " +
-		'link-local, carrier-grade NAT or unique-local address. Off, such links and redirects are ' +
-		"refused so a workflow cannot reach the n8n server's own network or a cloud metadata " +
-		'service. Turn it on only on a self-hosted n8n whose artwork lives on an intranet, when ' +
-		'you trust where the links come from.',
-};
 
 /**
  * Fetches a source file from a URL through transport/sourceUrl.ts (no credential, public addresses only

@@ -123,16 +123,14 @@ describe('the compiler checks the table', () => {
 describe('the description built from the table', () => {
 	test('lists Get Status in the Job selector, by name, with its action', () => {
 		const options = (jobSelector(description.properties)?.options ?? []).filter(isOption);
-		expect(options.map((option) => option.name)).toEqual([
-			'Create',
-			'Download',
-			'Get',
-			'Get Many',
-			'Get Status',
-			'Retry',
-			'Unlock',
-			'Wait for Completion',
-		]);
+		// The table's Job operations and Get Status, sorted by name as the editor shows them.
+		const names = [...Object.values(resources.job.operations), getStatus].map(
+			(operation) => operation.option.name,
+		);
+		expect(options.map((option) => option.name)).toEqual(
+			[...names].sort((a, b) => a.localeCompare(b)),
+		);
+		expect(options.map((option) => option.name)).toContain('Get Status');
 		expect(options.find((option) => option.value === 'getStatus')).toEqual({
 			name: 'Get Status',
 			value: 'getStatus',

@@ -13,8 +13,10 @@ const repoRoot = resolve(__dirname, '../../../..');
 const home = 'nodes/Embroidery/transport/nextSteps.ts';
 
 /** A sentence that tells the user what to do next, at the start of the text or of one of its sentences. */
-const nextStep =
-	/(?:^|[.:;!?)]\s+|, or |, then )(Add|Carry|Check|Choose|Create|Download|Fix|Give|Link|Look|Map|Name|Pick|Point|Raise|Read|Run|Select|Set|Split|Take|Try|Turn|Use|Wait|Widen)\b/;
+const verbs =
+	'Add|Carry|Check|Choose|Create|Download|Fix|Give|Link|Look|Map|Name|Pick|Point|Raise|Read|Run|Select|Set|' +
+	'Split|Take|Try|Turn|Use|Wait|Widen';
+const nextStep = new RegExp(`(?:^|[.:;!?)]\\s+|, or |, then )(${verbs})\\b`);
 
 /** The AI tool's texts: what a model is told about an operation, not advice to the user. */
 const toolText = /tool|^version3JobAnswer$|^jobFieldsToFill$/i;
