@@ -150,8 +150,9 @@ function endedChildrenCpuSeconds(): number {
 function logBoot(command: string, started: { at: number; cpu: number }): void {
 	const file = process.env.EMBROIDERY_N8N_BOOT_LOG;
 	if (!file) return;
-	const testPath = (globalThis as { expect?: { getState?: () => { testPath?: string } } }).expect
-		?.getState?.().testPath;
+	const testPath = (
+		globalThis as { expect?: { getState?: () => { testPath?: string } } }
+	).expect?.getState?.().testPath;
 	const line = {
 		file: testPath ? testPath.slice(repoRoot.length + 1) : undefined,
 		command,
@@ -512,7 +513,9 @@ export class LocalN8n {
 		const started = await this.rest<{ executionId?: string }>(
 			'POST',
 			`/rest/workflows/${workflowId}/run`,
-			n8nRuntime().major >= 2 ? { triggerToStartFrom } : { workflowData: workflow, triggerToStartFrom },
+			n8nRuntime().major >= 2
+				? { triggerToStartFrom }
+				: { workflowData: workflow, triggerToStartFrom },
 		);
 		if (!started.executionId)
 			throw new Error(

@@ -23,7 +23,12 @@ import {
 	useCredential,
 	withLocalValues,
 } from '../../scripts/examples';
-import { sleep, type CredentialExport, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
+import {
+	sleep,
+	type CredentialExport,
+	type LocalN8n,
+	type WorkflowExport,
+} from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { sandboxAdmin } from '../support/sandbox';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';

@@ -12,19 +12,16 @@ import { LocalN8n, nodeItems, n8nRuntime, sleep } from '../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
-	e2eOwner,
 	n8nOptions,
 	n8nUnderTest,
 	openEnvironment,
 	type E2eEnvironment,
 } from './support/environment';
 import {
-	errorWorkflow,
 	executionsOf,
+	importTrigger,
 	listingsOf,
-	proxiedAccount,
-	publish,
-	triggerWorkflow,
+	publishAndStart,
 	until,
 	waitForExecutions,
 } from './support/triggers';
@@ -37,7 +34,7 @@ import {
 		let environment: E2eEnvironment;
 		let variant: VariantService;
 		let n8n: LocalN8n;
-		let apiKey: string;
+		let direct: { baseUrl: string; demoKey: string };
 		const listings = () => listingsOf(variant);
 
 		beforeAll(async () => {
@@ -57,17 +54,12 @@ import {
 				},
 			});
 			await n8n.installPackage();
-			const account = await proxiedAccount(environment, variant);
-			apiKey = account.apiKey;
-			await n8n.importCredentials([account.exported]);
-			await n8n.importWorkflows([
-				errorWorkflow(errorsId),
-				triggerWorkflow(triggerId, errorsId, { downloadFiles: true }),
-			]);
-			await publish(n8n, [errorsId, triggerId]);
-			await n8n.start();
-			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation([triggerId]);
+			direct = await importTrigger(n8n, environment, variant, {
+				triggerId,
+				errorsId,
+				options: { downloadFiles: true },
+			});
+			await publishAndStart(n8n, { triggerId, errorsId });
 		});
 
 		afterAll(async () => {
@@ -83,7 +75,6 @@ import {
 				name: 'Star.JEF',
 				bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
 			};
-			const direct = { baseUrl: environment.sandbox.baseUrl, demoKey: apiKey };
 			const job = await createJob(direct, { workflow: 'conversion', format: 'dst' }, design);
 			await waitForJobEnd(direct, job);
 			// The first preview the trigger fetches trickles for 90 s, past the next minute's poll.

@@ -17,12 +17,7 @@ import {
 	startVariantService,
 	type VariantService,
 } from '../support/variantService';
-import {
-	n8nUnderTest,
-	openEnvironment,
-	serveN8n,
-	type SandboxInfo,
-} from './support/environment';
+import { n8nUnderTest, openEnvironment, serveN8n, type SandboxInfo } from './support/environment';
 import { createAndWait } from '../support/jobParameters';
 import {
 	embroideryStep,
