@@ -40,10 +40,10 @@ import {
 		beforeAll(async () => {
 			environment = await openEnvironment();
 			variant = await startVariantService(environment.sandbox.origin);
+			// This worker's user folder (package installed, database set up), its n8n started with the scheduler on.
 			// Polls may run 4 minutes here (n8n's default is 45 s), so a slow one is still running at the next minute.
 			n8n = await LocalN8n.create({
 				...n8nOptions(environment.root),
-				userFolder: join(environment.root, 'n8n-scheduler'),
 				env: {
 					N8N_SCHEDULER_ENABLED: 'true',
 					N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
@@ -53,7 +53,6 @@ import {
 					N8N_SCHEDULER_LEASE_DURATION: '300',
 				},
 			});
-			await n8n.installPackage();
 			direct = await importTrigger(n8n, environment, variant, {
 				triggerId,
 				errorsId,
