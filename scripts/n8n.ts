@@ -154,6 +154,8 @@ function logBoot(command: string, started: { at: number; cpu: number }): void {
 		globalThis as { expect?: { getState?: () => { testPath?: string } } }
 	).expect?.getState?.().testPath;
 	const line = {
+		// test/e2e/run.sh's and test/queue/run.sh's name for the jest run: "e2e n8n2 (trigger lane)".
+		lane: process.env.EMBROIDERY_PROGRESS_LABEL,
 		file: testPath ? testPath.slice(repoRoot.length + 1) : undefined,
 		command,
 		wallSeconds: Math.round((Date.now() - started.at) / 100) / 10,
