@@ -313,6 +313,8 @@ export class LocalN8n {
 	readonly encryptionKey: string;
 	private readonly options: LocalN8nOptions;
 	private server?: ChildProcess;
+	/** The `n8n start` that `start()` waits for, until it is ready (then it is `server`). */
+	private starting?: ChildProcess;
 	/** The CLI commands (imports, publishing, npm pack) running now. */
 	private readonly running = new Set<ChildProcess>();
 	/** Set by close(): nothing starts any more. */
@@ -567,12 +569,17 @@ export class LocalN8n {
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (this.server) throw new Error('This n8n is already running.');
 		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
-		this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs, {
-			onSpawn: (pid) => {
-				const recorded: N8nPidFile = { pid, startedBy: process.pid, port: this.port };
-				writeFileSync(this.pidFile, JSON.stringify(recorded));
-			},
-		});
+		try {
+			this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs, {
+				onSpawn: (child) => {
+					this.starting = child;
+					const recorded: N8nPidFile = { pid: child.pid!, startedBy: process.pid, port: this.port };
+					writeFileSync(this.pidFile, JSON.stringify(recorded));
+				},
+			});
+		} finally {
+			this.starting = undefined;
+		}
 	}
 
 	/**
@@ -588,7 +595,7 @@ export class LocalN8n {
 		extraEnv: Record<string, string>,
 		ready: () => Promise<boolean>,
 		timeoutMs: number,
-		hooks: { onSpawn?: (pid: number) => void } = {},
+		hooks: { onSpawn?: (child: ChildProcess) => void } = {},
 	): Promise<ChildProcess> {
 		if (this.closed) throw new Error(`${label} was not started: this n8n is being stopped.`);
 		const log = openSync(this.logFile, 'a');
@@ -605,7 +612,7 @@ export class LocalN8n {
 		} finally {
 			closeSync(log);
 		}
-		if (child.pid !== undefined) hooks.onSpawn?.(child.pid);
+		if (child.pid !== undefined) hooks.onSpawn?.(child);
 		this.running.add(child);
 		const started = bootStarted();
 		child.once('exit', () => this.running.delete(child));
@@ -617,6 +624,9 @@ export class LocalN8n {
 				throw new Error(
 					`${label} exited with code ${child.exitCode}; see ${this.logFile}:\n${await this.logTail()}`,
 				);
+			// Ended by a signal: stop() while it started, or someone else's kill.
+			if (child.signalCode !== null)
+				throw new Error(`${label} was ended by ${child.signalCode} before it was ready.`);
 			if (await ready()) return child;
 			await sleep(500);
 		}
@@ -725,9 +735,14 @@ export class LocalN8n {
 		await exited;
 	}
 
+	/**
+	 * Stops the running `n8n start`, or the one `start()` still waits for: a jest hook that timed out during
+	 * `start()` runs its file's afterAll while n8n boots, and that n8n would otherwise outlive the run.
+	 */
 	async stop(timeoutMs = 30_000): Promise<void> {
-		const server = this.server;
+		const server = this.server ?? this.starting;
 		this.server = undefined;
+		this.starting = undefined;
 		await stopProcessGroup(server, timeoutMs);
 		if (server) await rm(this.pidFile, { force: true });
 	}
