@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+	appendFileSync,
 	closeSync,
 	existsSync,
 	openSync,
@@ -123,6 +124,48 @@ export async function freePort(preferred = 0): Promise<number> {
 			server.close(() => resolvePort(port));
 		});
 	});
+}
+
+/**
+ * CPU seconds of this process's children that have ended (and been waited for) so far, from /proc: an n8n
+ * CLI command or server counts here once it has exited, with the task runners it waited for. 0 without /proc.
+ */
+function endedChildrenCpuSeconds(): number {
+	try {
+		const stat = readFileSync('/proc/self/stat', 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		// cutime and cstime: fields 16 and 17 of stat(5), 14 and 15 after the name and state.
+		return (Number(fields[13]) + Number(fields[14])) / 100;
+	} catch {
+		return 0;
+	}
+}
+
+/**
+ * With EMBROIDERY_N8N_BOOT_LOG=<file>, every n8n process this harness starts (a CLI command or a server) adds a
+ * line there once it has ended: the test file running, the command, and its wall and CPU seconds (from
+ * /proc, counted from its start to its end, so children of this process ending meanwhile count too: a
+ * figure for sequential runs). How the e2e tiers' time was measured (docs/development.md).
+ */
+function logBoot(command: string, started: { at: number; cpu: number }): void {
+	const file = process.env.EMBROIDERY_N8N_BOOT_LOG;
+	if (!file) return;
+	const testPath = (
+		globalThis as { expect?: { getState?: () => { testPath?: string } } }
+	).expect?.getState?.().testPath;
+	const line = {
+		// test/e2e/run.sh's and test/queue/run.sh's name for the jest run: "e2e n8n2 (trigger lane)".
+		lane: process.env.EMBROIDERY_PROGRESS_LABEL,
+		file: testPath ? testPath.slice(repoRoot.length + 1) : undefined,
+		command,
+		wallSeconds: Math.round((Date.now() - started.at) / 100) / 10,
+		cpuSeconds: Math.round((endedChildrenCpuSeconds() - started.cpu) * 10) / 10,
+	};
+	appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+function bootStarted(): { at: number; cpu: number } {
+	return { at: Date.now(), cpu: endedChildrenCpuSeconds() };
 }
 
 interface CommandResult {
@@ -270,6 +313,8 @@ export class LocalN8n {
 	readonly encryptionKey: string;
 	private readonly options: LocalN8nOptions;
 	private server?: ChildProcess;
+	/** The `n8n start` that `start()` waits for, until it is ready (then it is `server`). */
+	private starting?: ChildProcess;
 	/** The CLI commands (imports, publishing, npm pack) running now. */
 	private readonly running = new Set<ChildProcess>();
 	/** Set by close(): nothing starts any more. */
@@ -440,8 +485,13 @@ export class LocalN8n {
 		await this.cli(args, 120_000);
 	}
 
-	/** Runs a workflow from its Manual Trigger and returns n8n's run data, failed or not. */
+	/**
+	 * Runs a workflow from its Manual Trigger and returns n8n's run data, failed or not: through the REST API
+	 * of this instance's running `n8n start` when there is one (sign in first), else with `n8n execute`, a
+	 * process of its own that loads all of n8n (about 5 s of CPU) for the one run.
+	 */
 	async execute(workflowId: string, timeoutMs = 180_000): Promise<WorkflowRun> {
+		if (this.pid !== undefined) return await this.executeOnServer(workflowId, timeoutMs);
 		const result = await this.runN8n(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 		const run = parseRawOutput(result.stdout);
 		if (!run) {
@@ -450,6 +500,53 @@ export class LocalN8n {
 			);
 		}
 		return run;
+	}
+
+	/**
+	 * A manual run on the running `n8n start`, as the editor's "Execute workflow" button asks for it (n8n 2.x
+	 * reads the workflow from its database, n8n 1.x takes it in the request), then its saved execution.
+	 */
+	private async executeOnServer(workflowId: string, timeoutMs: number): Promise<WorkflowRun> {
+		const workflow = await this.rest<WorkflowExport>('GET', `/rest/workflows/${workflowId}`);
+		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		if (!trigger)
+			throw new Error(
+				`Workflow ${workflowId} has no Manual Trigger to run it from; add one or run it by its own trigger.`,
+			);
+		const triggerToStartFrom = { name: trigger.name };
+		const started = await this.rest<{ executionId?: string }>(
+			'POST',
+			`/rest/workflows/${workflowId}/run`,
+			n8nRuntime().major >= 2
+				? { triggerToStartFrom }
+				: { workflowData: workflow, triggerToStartFrom },
+		);
+		if (!started.executionId)
+			throw new Error(
+				`n8n did not run workflow ${workflowId}; it answered ${JSON.stringify(started)}`,
+			);
+		return await this.waitForExecution(started.executionId, timeoutMs);
+	}
+
+	/** Waits (bounded) until an execution has ended, and returns its run data. Needs `signIn`. */
+	async waitForExecution(id: string, timeoutMs = 180_000): Promise<WorkflowRun> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const execution = await this.rest<{ status: string; data: string }>(
+				'GET',
+				`/rest/executions/${id}`,
+			);
+			if (execution.status !== 'new' && execution.status !== 'running')
+				return {
+					status: execution.status,
+					data: parseFlatted(execution.data) as WorkflowRun['data'],
+				};
+			if (Date.now() > deadline)
+				throw new Error(
+					`n8n's execution ${id} had not ended within ${timeoutMs / 1000} s; see ${this.logFile}`,
+				);
+			await sleep(200);
+		}
 	}
 
 	/** The bytes of a binary that n8n keeps in its filesystem store. */
@@ -472,12 +569,17 @@ export class LocalN8n {
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (this.server) throw new Error('This n8n is already running.');
 		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
-		this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs, {
-			onSpawn: (pid) => {
-				const recorded: N8nPidFile = { pid, startedBy: process.pid, port: this.port };
-				writeFileSync(this.pidFile, JSON.stringify(recorded));
-			},
-		});
+		try {
+			this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs, {
+				onSpawn: (child) => {
+					this.starting = child;
+					const recorded: N8nPidFile = { pid: child.pid!, startedBy: process.pid, port: this.port };
+					writeFileSync(this.pidFile, JSON.stringify(recorded));
+				},
+			});
+		} finally {
+			this.starting = undefined;
+		}
 	}
 
 	/**
@@ -493,7 +595,7 @@ export class LocalN8n {
 		extraEnv: Record<string, string>,
 		ready: () => Promise<boolean>,
 		timeoutMs: number,
-		hooks: { onSpawn?: (pid: number) => void } = {},
+		hooks: { onSpawn?: (child: ChildProcess) => void } = {},
 	): Promise<ChildProcess> {
 		if (this.closed) throw new Error(`${label} was not started: this n8n is being stopped.`);
 		const log = openSync(this.logFile, 'a');
@@ -510,15 +612,21 @@ export class LocalN8n {
 		} finally {
 			closeSync(log);
 		}
-		if (child.pid !== undefined) hooks.onSpawn?.(child.pid);
+		if (child.pid !== undefined) hooks.onSpawn?.(child);
 		this.running.add(child);
+		const started = bootStarted();
 		child.once('exit', () => this.running.delete(child));
+		// Its CPU counts once Node has waited for it, after 'exit'.
+		child.once('close', () => logBoot(`n8n ${args[0]}`, started));
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline && !this.closed) {
 			if (child.exitCode !== null)
 				throw new Error(
 					`${label} exited with code ${child.exitCode}; see ${this.logFile}:\n${await this.logTail()}`,
 				);
+			// Ended by a signal: stop() while it started, or someone else's kill.
+			if (child.signalCode !== null)
+				throw new Error(`${label} was ended by ${child.signalCode} before it was ready.`);
 			if (await ready()) return child;
 			await sleep(500);
 		}
@@ -627,9 +735,14 @@ export class LocalN8n {
 		await exited;
 	}
 
+	/**
+	 * Stops the running `n8n start`, or the one `start()` still waits for: a jest hook that timed out during
+	 * `start()` runs its file's afterAll while n8n boots, and that n8n would otherwise outlive the run.
+	 */
 	async stop(timeoutMs = 30_000): Promise<void> {
-		const server = this.server;
+		const server = this.server ?? this.starting;
 		this.server = undefined;
+		this.starting = undefined;
 		await stopProcessGroup(server, timeoutMs);
 		if (server) await rm(this.pidFile, { force: true });
 	}
@@ -732,12 +845,17 @@ export class LocalN8n {
 	private async runN8n(args: string[], timeoutMs: number): Promise<CommandResult> {
 		const runtime = n8nRuntime();
 		if (this.closed) throw new Error(`n8n ${args[0]} was not run: this n8n is being stopped.`);
-		return await runCommand(runtime.node, [runtime.bin, ...args], {
-			cwd: this.userFolder,
-			env: this.env(),
-			timeoutMs,
-			running: this.running,
-		});
+		const started = bootStarted();
+		try {
+			return await runCommand(runtime.node, [runtime.bin, ...args], {
+				cwd: this.userFolder,
+				env: this.env(),
+				timeoutMs,
+				running: this.running,
+			});
+		} finally {
+			logBoot(`n8n ${args[0]}`, started);
+		}
 	}
 
 	/**

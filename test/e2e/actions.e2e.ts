@@ -1,4 +1,4 @@
-/** Every operation of the Embroidery node, and its error paths, run in a real n8n with `n8n execute`. */
+/** Every operation of the Embroidery node, and its error paths, run in a real `n8n start` by its REST API. */
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -10,6 +10,7 @@ import {
 	e2eCredentials,
 	n8nUnderTest,
 	openEnvironment,
+	serveN8n,
 	type SandboxInfo,
 } from './support/environment';
 import { createAndWait, createConversion } from '../support/jobParameters';
@@ -172,6 +173,11 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 				}),
 			]),
 		]);
+		await serveN8n(n8n);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
 	});
 
 	it('Account > Get Usage returns the demo account allowance', async () => {

@@ -12,9 +12,9 @@ import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { readPattern } from '../../sandbox/engine';
 import {
 	e2eCredentials,
-	e2eOwner,
 	n8nUnderTest,
 	openEnvironment,
+	serveN8n,
 	type SandboxInfo,
 } from './support/environment';
 import { createConversion } from '../support/jobParameters';
@@ -141,6 +141,7 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 				],
 			),
 		]);
+		await serveN8n(n8n);
 	});
 
 	afterAll(async () => {
@@ -243,9 +244,6 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 	});
 
 	it("serves the Job picker's list through n8n's resource-locator endpoint", async () => {
-		await n8n.start();
-		await n8n.setupOwner(e2eOwner).catch(() => undefined);
-		await n8n.login(e2eOwner.email, e2eOwner.password);
 		const request = (filter?: string) =>
 			n8n.rest<{ results: Array<{ name: string; value: string; url?: string }> }>(
 				'POST',

@@ -1,5 +1,5 @@
 /**
- * n8n's Retry On Fail, in a real n8n (2.41.1 or 1.123.81, `n8n execute`): a Create with Wait, Unlock Before
+ * n8n's Retry On Fail, in a real n8n (2.41.1 or 1.123.81, under `n8n start`): a Create with Wait, Unlock Before
  * Download and the machine file downloaded, whose downloads answer 410 Gone, is run three times by n8n. However
  * many tries, the service sees one creation and one unlock (one charge). A 410 is an answer the transport does
  * not send again, so each of n8n's tries asks for the file once and the test needs no backoff; the same runs with
@@ -16,9 +16,9 @@ import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
-	e2eOwner,
 	n8nUnderTest,
 	openEnvironment,
+	serveN8n,
 	type E2eEnvironment,
 	type SandboxInfo,
 } from './support/environment';
@@ -53,6 +53,7 @@ const convert = createAndWait({
 });
 
 describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, () => {
+	const hookWorkflow = 'e2eRetryExec0001';
 	let n8n: LocalN8n;
 	let sandbox: SandboxInfo;
 	let environment: E2eEnvironment;
@@ -93,7 +94,28 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 				'Retry On Fail with Continue On Fail',
 				steps('continueRegularOutput'),
 			),
+			linearWorkflow(hookWorkflow, 'Retried execution: create, wait, unlock, download', [
+				{
+					name: 'Order',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					webhookId: 'e2e-retry-execution',
+					position: [0, 0],
+					parameters: {
+						httpMethod: 'POST',
+						path: 'retry-execution',
+						responseMode: 'onReceived',
+						options: {},
+					},
+				},
+				{ ...readFileStep('Read design', designPath), position: [220, 0] },
+				{ ...embroideryStep('Convert', convert, credential), position: [440, 0] },
+			]),
 		]);
+		// One n8n start for the file: the manual runs go through its REST API, the retried one through its webhook.
+		await n8n.publishWorkflow(hookWorkflow);
+		await serveN8n(n8n);
+		await n8n.waitForActivation([hookWorkflow]);
 	});
 
 	beforeEach(() => {
@@ -105,6 +127,7 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 	});
 
 	afterAll(async () => {
+		await n8n?.stop();
 		await variant?.close();
 	});
 
@@ -135,39 +158,6 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 	});
 
 	describe("n8n's Retry of the failed execution, under n8n start", () => {
-		const hookWorkflow = 'e2eRetryExec0001';
-
-		beforeAll(async () => {
-			const designPath = join(environment.filesDir, 'Star-retries.JEF');
-			await n8n.importWorkflows([
-				linearWorkflow(hookWorkflow, 'Retried execution: create, wait, unlock, download', [
-					{
-						name: 'Order',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						webhookId: 'e2e-retry-execution',
-						position: [0, 0],
-						parameters: {
-							httpMethod: 'POST',
-							path: 'retry-execution',
-							responseMode: 'onReceived',
-							options: {},
-						},
-					},
-					{ ...readFileStep('Read design', designPath), position: [220, 0] },
-					{ ...embroideryStep('Convert', convert, credential), position: [440, 0] },
-				]),
-			]);
-			await n8n.publishWorkflow(hookWorkflow);
-			await n8n.start();
-			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation([hookWorkflow]);
-		});
-
-		afterAll(async () => {
-			await n8n.stop();
-		});
-
 		it('the retry creates and unlocks nothing again: it downloads the job the failed execution made', async () => {
 			const usage = await sandboxAdmin(sandbox).usage(accountId);
 			const response = await fetch(`${n8n.url}/webhook/retry-execution`, {

@@ -23,7 +23,12 @@ import {
 	useCredential,
 	withLocalValues,
 } from '../../scripts/examples';
-import { sleep, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
+import {
+	sleep,
+	type CredentialExport,
+	type LocalN8n,
+	type WorkflowExport,
+} from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { sandboxAdmin } from '../support/sandbox';
 import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
@@ -182,54 +187,59 @@ function expectNothingSpent(before: Record<string, unknown>, after: Record<strin
  * Imports and publishes one template with an account (20 credits) and a delivery folder of its own, so what
  * one template creates or spends is never counted for another.
  */
-async function publish(
+/** One template's account, credential and workflow, to import with the others' (one n8n command for all). */
+async function prepare(
 	slug: string,
-	workflowId: string,
 	credential: { id: string; name: string },
 	filesDir: string,
-): Promise<void> {
+): Promise<{ credential: CredentialExport; workflow: WorkflowExport }> {
 	const created = await sandboxAdmin(sandbox).createAccountWithKey({
 		name: `${slug} shop`,
 		plan: 'credits',
 		creditBalance: 20,
 	});
 	const account = { id: created.accountId, key: created.key };
-	await n8n.importCredentials([
-		{
-			...credential,
-			type: 'embroideryApi',
-			data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
-		},
-	]);
 	const deliveryFolder = join(filesDir, 'shops', slug);
 	await mkdir(deliveryFolder, { recursive: true });
 	const example = (await readExamples()).find((candidate) => candidate.slug === slug)!;
 	const workflow: WorkflowExport = withLocalValues(useCredential(example.workflow, credential), {
 		deliveryFolder,
 	});
-	await n8n.importWorkflows([workflow]);
-	await n8n.publishWorkflow(workflowId);
 	published.set(slug, { account, deliveryFolder });
+	return {
+		credential: {
+			...credential,
+			type: 'embroideryApi',
+			data: { apiKey: account.key, baseUrl: sandbox.baseUrl },
+		},
+		workflow,
+	};
 }
 
 // The three templates side by side in one n8n, started once: each has its own webhook path, account and folder.
 beforeAll(async () => {
 	const environment = await openEnvironment();
 	({ n8n, sandbox } = environment);
+	const prepared = [];
 	for (const shop of [shopify, wooCommerce]) {
-		await publish(
-			shop.slug,
-			shop.workflowId,
-			{ id: `shopCred${shop.workflowId.slice(-6)}`, name: `Embroidery for ${shop.slug}` },
-			environment.filesDir,
+		prepared.push(
+			await prepare(
+				shop.slug,
+				{ id: `shopCred${shop.workflowId.slice(-6)}`, name: `Embroidery for ${shop.slug}` },
+				environment.filesDir,
+			),
 		);
 	}
-	await publish(
-		shopOrderSlug,
-		exampleIds.shopOrder,
-		{ id: 'shopCredExShop1', name: 'Embroidery for the shop-order example' },
-		environment.filesDir,
+	prepared.push(
+		await prepare(
+			shopOrderSlug,
+			{ id: 'shopCredExShop1', name: 'Embroidery for the shop-order example' },
+			environment.filesDir,
+		),
 	);
+	await n8n.importCredentials(prepared.map(({ credential }) => credential));
+	await n8n.importWorkflows(prepared.map(({ workflow }) => workflow));
+	for (const { workflow } of prepared) await n8n.publishWorkflow(workflow.id);
 	samples = await serveSampleFiles();
 	await n8n.start();
 	await n8n.signIn(e2eOwner);

@@ -10,7 +10,6 @@ import { waitForExecutions } from '../../scripts/demo';
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, sleep, type LocalN8n } from '../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
-import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
 	e2eOwner,
@@ -18,7 +17,7 @@ import {
 	openEnvironment,
 	type E2eEnvironment,
 } from './support/environment';
-import { linearWorkflow } from './support/workflows';
+import { importTrigger } from './support/triggers';
 
 const credential = { id: 'embroideryTrigAct', name: 'Embroidery trigger from activation' };
 const triggerId = 'e2eTrigActivate1';
@@ -38,37 +37,7 @@ describe(`A job created right after the trigger's activation, in ${n8nUnderTest(
 		environment = await openEnvironment();
 		variant = await startVariantService(environment.sandbox.origin);
 		n8n = environment.n8n;
-		const { key } = await sandboxAdmin(environment.sandbox).createAccountWithKey({
-			plan: 'credits',
-			creditBalance: 10,
-		});
-		direct = { baseUrl: environment.sandbox.baseUrl, demoKey: key };
-		await n8n.importCredentials([
-			{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: variant.baseUrl } },
-		]);
-		await n8n.importWorkflows([
-			linearWorkflow(triggerId, 'Trigger from activation', [
-				{
-					name: 'Job finished',
-					type: 'n8n-nodes-embroidery.embroideryTrigger',
-					typeVersion: 1.2,
-					parameters: {
-						pollTimes: { item: [{ mode: 'everyMinute' }] },
-						events: ['completed', 'failed'],
-						workflow: 'both',
-					},
-					credentials: { embroideryApi: credential },
-					position: [0, 0],
-				},
-				{
-					name: 'Received',
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					parameters: {},
-					position: [220, 0],
-				},
-			]),
-		]);
+		direct = await importTrigger(n8n, environment, variant, { triggerId, credential });
 	});
 
 	afterAll(async () => {

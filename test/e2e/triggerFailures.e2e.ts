@@ -5,21 +5,14 @@
  * n8n 2.41 refuses polls more often than once a minute, so this waits for real minutes; test/e2e/run.sh runs
  * the trigger files in a lane of their own beside the other files (triggerScheduler.e2e.ts is the other).
  */
-import { nodeItems, n8nRuntime, sleep, type LocalN8n } from '../../scripts/n8n';
+import { nodeItems, sleep, type LocalN8n } from '../../scripts/n8n';
 import { startVariantService, type VariantService } from '../support/variantService';
+import { n8nUnderTest, openEnvironment, type E2eEnvironment } from './support/environment';
 import {
-	e2eOwner,
-	n8nUnderTest,
-	openEnvironment,
-	type E2eEnvironment,
-} from './support/environment';
-import {
-	errorWorkflow,
 	executionsOf,
+	importTrigger,
 	listingsOf,
-	proxiedAccount,
-	publish,
-	triggerWorkflow,
+	publishAndStart,
 	until,
 	waitForExecutions,
 } from './support/triggers';
@@ -45,12 +38,8 @@ describe(`The trigger's failures reach n8n's error path, in ${n8nUnderTest()}`, 
 
 		beforeAll(async () => {
 			n8n = environment.n8n;
-			await n8n.importCredentials([(await proxiedAccount(environment, variant)).exported]);
-			await n8n.importWorkflows([errorWorkflow(errorsId), triggerWorkflow(triggerId, errorsId)]);
-			await publish(n8n, n8nRuntime().major >= 2 ? [errorsId, triggerId] : [triggerId]);
-			await n8n.start();
-			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation([triggerId]);
+			await importTrigger(n8n, environment, variant, { triggerId, errorsId });
+			await publishAndStart(n8n, { triggerId, errorsId });
 		});
 
 		afterAll(async () => {

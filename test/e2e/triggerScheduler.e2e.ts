@@ -12,19 +12,16 @@ import { LocalN8n, nodeItems, n8nRuntime, sleep } from '../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
-	e2eOwner,
 	n8nOptions,
 	n8nUnderTest,
 	openEnvironment,
 	type E2eEnvironment,
 } from './support/environment';
 import {
-	errorWorkflow,
 	executionsOf,
+	importTrigger,
 	listingsOf,
-	proxiedAccount,
-	publish,
-	triggerWorkflow,
+	publishAndStart,
 	until,
 	waitForExecutions,
 } from './support/triggers';
@@ -37,16 +34,16 @@ import {
 		let environment: E2eEnvironment;
 		let variant: VariantService;
 		let n8n: LocalN8n;
-		let apiKey: string;
+		let direct: { baseUrl: string; demoKey: string };
 		const listings = () => listingsOf(variant);
 
 		beforeAll(async () => {
 			environment = await openEnvironment();
 			variant = await startVariantService(environment.sandbox.origin);
+			// This worker's user folder (package installed, database set up), its n8n started with the scheduler on.
 			// Polls may run 4 minutes here (n8n's default is 45 s), so a slow one is still running at the next minute.
 			n8n = await LocalN8n.create({
 				...n8nOptions(environment.root),
-				userFolder: join(environment.root, 'n8n-scheduler'),
 				env: {
 					N8N_SCHEDULER_ENABLED: 'true',
 					N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
@@ -56,18 +53,12 @@ import {
 					N8N_SCHEDULER_LEASE_DURATION: '300',
 				},
 			});
-			await n8n.installPackage();
-			const account = await proxiedAccount(environment, variant);
-			apiKey = account.apiKey;
-			await n8n.importCredentials([account.exported]);
-			await n8n.importWorkflows([
-				errorWorkflow(errorsId),
-				triggerWorkflow(triggerId, errorsId, { downloadFiles: true }),
-			]);
-			await publish(n8n, [errorsId, triggerId]);
-			await n8n.start();
-			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation([triggerId]);
+			direct = await importTrigger(n8n, environment, variant, {
+				triggerId,
+				errorsId,
+				options: { downloadFiles: true },
+			});
+			await publishAndStart(n8n, { triggerId, errorsId });
 		});
 
 		afterAll(async () => {
@@ -83,7 +74,6 @@ import {
 				name: 'Star.JEF',
 				bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
 			};
-			const direct = { baseUrl: environment.sandbox.baseUrl, demoKey: apiKey };
 			const job = await createJob(direct, { workflow: 'conversion', format: 'dst' }, design);
 			await waitForJobEnd(direct, job);
 			// The first preview the trigger fetches trickles for 90 s, past the next minute's poll.

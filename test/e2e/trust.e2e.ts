@@ -1,5 +1,5 @@
 /**
- * What the node guarantees, in a real n8n (2.41.1 or 1.123.81, `n8n execute`): the API key stays with
+ * What the node guarantees, in a real n8n (2.41.1 or 1.123.81, runs over its REST API): the API key stays with
  * the service's origin when it redirects, and answers with only the spec's required fields (or
  * extra fields and nulls) work.
  * The service is the suite's sandbox behind a loopback proxy that rewrites its answers
@@ -17,7 +17,7 @@ import {
 	startVariantService,
 	type VariantService,
 } from '../support/variantService';
-import { n8nUnderTest, openEnvironment, type SandboxInfo } from './support/environment';
+import { n8nUnderTest, openEnvironment, serveN8n, type SandboxInfo } from './support/environment';
 import { createAndWait } from '../support/jobParameters';
 import {
 	embroideryStep,
@@ -81,11 +81,13 @@ describe(`what the node guarantees, in ${n8nUnderTest()}`, () => {
 				embroidery('Convert', createAndWait({ options: {} })),
 			]),
 		]);
+		await serveN8n(n8n);
 	});
 
 	afterEach(() => variant.reset());
 
 	afterAll(async () => {
+		await n8n?.stop();
 		await variant?.close();
 	});
 

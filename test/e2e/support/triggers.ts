@@ -1,22 +1,36 @@
 /**
- * What the trigger's e2e files share: the Embroidery Trigger workflow with its error workflow, publishing,
- * waits on n8n's executions, and a fresh sandbox account whose credential goes through a loopback proxy.
+ * What the trigger's e2e files share: the Embroidery Trigger workflow (with an error workflow, or none),
+ * importing it with a fresh sandbox account whose credential goes through a loopback proxy, publishing and
+ * starting n8n, and waits on n8n's executions.
  */
 import { waitForExecutions, type ExecutionSummary } from '../../../scripts/demo';
-import { LocalN8n, sleep, type CredentialExport, type WorkflowExport } from '../../../scripts/n8n';
+import {
+	LocalN8n,
+	n8nRuntime,
+	sleep,
+	type CredentialExport,
+	type WorkflowExport,
+} from '../../../scripts/n8n';
 import { sandboxAdmin } from '../../support/sandbox';
 import type { VariantService } from '../../support/variantService';
-import type { E2eEnvironment } from './environment';
+import { e2eOwner, type E2eEnvironment } from './environment';
 import { linearWorkflow } from './workflows';
 
 export { waitForExecutions };
 
 export const credential = { id: 'embroideryTrigFail', name: 'Embroidery trigger behind a proxy' };
 
+type CredentialRef = { id: string; name: string };
+
+/**
+ * The Embroidery Trigger polling every minute for every ending, into a No Op; n8n runs `errorWorkflowId`
+ * when an execution of it fails, if one is given.
+ */
 export function triggerWorkflow(
 	id: string,
-	errorWorkflowId: string,
+	errorWorkflowId?: string,
 	options: Record<string, unknown> = {},
+	ref: CredentialRef = credential,
 ): WorkflowExport {
 	const workflow = linearWorkflow(id, `Trigger ${id}`, [
 		{
@@ -29,7 +43,7 @@ export function triggerWorkflow(
 				workflow: 'both',
 				options,
 			},
-			credentials: { embroideryApi: credential },
+			credentials: { embroideryApi: ref },
 			position: [0, 0],
 		},
 		{
@@ -40,6 +54,7 @@ export function triggerWorkflow(
 			position: [220, 0],
 		},
 	]);
+	if (errorWorkflowId === undefined) return workflow;
 	return { ...workflow, settings: { ...workflow.settings, errorWorkflow: errorWorkflowId } };
 }
 
@@ -94,6 +109,7 @@ export function listingsOf(variant: VariantService): number {
 export async function proxiedAccount(
 	environment: E2eEnvironment,
 	variant: VariantService,
+	ref: CredentialRef = credential,
 ): Promise<{ exported: CredentialExport; apiKey: string }> {
 	const { key } = await sandboxAdmin(environment.sandbox).createAccountWithKey({
 		plan: 'credits',
@@ -101,10 +117,53 @@ export async function proxiedAccount(
 	});
 	return {
 		exported: {
-			...credential,
+			...ref,
 			type: 'embroideryApi',
 			data: { apiKey: key, baseUrl: variant.baseUrl },
 		},
 		apiKey: key,
 	};
+}
+
+/**
+ * The trigger files' set-up: a fresh account behind the proxy, its credential, and the trigger workflow (with
+ * its error workflow, when `errorsId` is given) imported into `n8n`. Returns the account's direct access to
+ * the sandbox, to create jobs the trigger then sees through the proxy.
+ */
+export async function importTrigger(
+	n8n: LocalN8n,
+	environment: E2eEnvironment,
+	variant: VariantService,
+	trigger: {
+		triggerId: string;
+		errorsId?: string;
+		options?: Record<string, unknown>;
+		credential?: CredentialRef;
+	},
+): Promise<{ baseUrl: string; demoKey: string }> {
+	const ref = trigger.credential ?? credential;
+	const account = await proxiedAccount(environment, variant, ref);
+	await n8n.importCredentials([account.exported]);
+	const { triggerId, errorsId, options } = trigger;
+	await n8n.importWorkflows([
+		...(errorsId === undefined ? [] : [errorWorkflow(errorsId)]),
+		triggerWorkflow(triggerId, errorsId, options, ref),
+	]);
+	return { baseUrl: environment.sandbox.baseUrl, demoKey: account.apiKey };
+}
+
+/**
+ * Publishes the trigger workflow (and its error workflow: n8n 2.41 runs only a published one), starts n8n,
+ * signs in and waits until n8n has activated the trigger.
+ */
+export async function publishAndStart(
+	n8n: LocalN8n,
+	trigger: { triggerId: string; errorsId?: string },
+): Promise<void> {
+	const { triggerId, errorsId } = trigger;
+	const errors = errorsId !== undefined && n8nRuntime().major >= 2 ? [errorsId] : [];
+	await publish(n8n, [...errors, triggerId]);
+	await n8n.start();
+	await n8n.signIn(e2eOwner);
+	await n8n.waitForActivation([triggerId]);
 }
