@@ -11,6 +11,7 @@ import {
 	type ScanFrame,
 	type Span,
 } from './scan';
+import { staysWithin, underlapOf, type Underlap } from './underlap';
 import { pullCompensationMm, type Density, type RegionSewing } from './sewing';
 
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
@@ -23,6 +24,11 @@ const angleProbeSpacingMm = 1;
 const underlayInsetMm = 0.5;
 /** Fill rows shorter than this are slivers along an edge, covered by the rows beside them. */
 const sliverMm = 0.5;
+/**
+ * How far top fill runs under the neighbours sewn after it (professionals overlap 0.3-1 mm), so
+ * the fabric's pull opens no gap between them.
+ */
+export const underlapMm = 0.6;
 /** Stitch length of the edge-run underlay. */
 const edgeRunStitchMm = 2;
 
@@ -34,18 +40,37 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 		sewLoops(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)), edgeRunStitchMm);
 		const frame = frameAt(fillAngle + PI / 2);
 		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(underlayInsetMm));
-		sewTatami(sewing, frame, rows, needle.px(3), null);
+		sewTatami(sewing, frame, rows, needle.px(3), null, null);
 	}
 	const frame = frameAt(fillAngle);
 	const spacing = needle.px(density.fillSpacingMm);
+	const within = underlapOf(map, regionId, sewing.covered, needle.px(underlapMm));
 	const rows = lengthenSpans(
-		dropSlivers(scanRegion(map, regionId, frame, spacing, 0), needle.px(sliverMm)),
+		dropSlivers(scanRegion(map, regionId, frame, spacing, 0, within), needle.px(sliverMm)),
 		needle.px(pullCompensationMm),
 	);
 	const stitchPx = needle.px(density.fillStitchMm);
-	sewTatami(sewing, frame, rows, stitchPx, staggers, (span) =>
-		sewing.cover(frame, span, spacing / 2),
+	sewTatami(sewing, frame, rows, stitchPx, staggers, within, (span) =>
+		coverOwn(sewing, frame, span, spacing / 2),
 	);
+}
+
+/**
+ * Marks the region's own pixels under a top row as covered (travel may no longer hide there); its
+ * run under a later neighbour stays open to travel, which that neighbour's stitching will hide.
+ */
+function coverOwn(sewing: RegionSewing, frame: ScanFrame, span: Span, halfWidth: number): void {
+	const { width, height, ids } = sewing.map;
+	for (let v = span.v - halfWidth; v <= span.v + halfWidth; v += 0.5) {
+		for (let u = span.u0; u <= span.u1; u += 0.5) {
+			const [px, py] = toPixel(frame, u, v);
+			const x = floor(px);
+			const y = floor(py);
+			if (x < 0 || y < 0 || x >= width || y >= height) continue;
+			const i = y * width + x;
+			if (ids[i] === sewing.regionId) sewing.covered[i] = 1;
+		}
+	}
 }
 
 /** Shapes at least this elongated get their own long axis as the preferred fill direction. */
@@ -117,6 +142,7 @@ function sewTatami(
 	rows: Span[][],
 	stitchPx: number,
 	stagger: number[] | null,
+	within: Underlap | null,
 	afterRow: (span: Span) => void = () => {},
 ): void {
 	const { needle } = sewing;
@@ -140,15 +166,15 @@ function sewTatami(
 				const previousEnd = forward ? previous.u0 : previous.u1;
 				const outer =
 					(previousEnd - start) * sign <= 0 ? [previousEnd, previous.v] : [start, span.v];
-				turnTo(sewing, toPixel(frame, outer[0], outer[1]), stitchPx);
+				turnTo(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
 			}
 			// After a turn the first stitch runs slanted from one row into the next: it must stay inside.
 			holes.forEach((u, h) => {
-				if (h === 0) turnTo(sewing, toPixel(frame, u, span.v), stitchPx);
+				if (h === 0) turnTo(sewing, toPixel(frame, u, span.v), stitchPx, within);
 				else needle.stitchTo(...toPixel(frame, u, span.v));
 			});
 			if (k === section.length - 1 || holes.length === 0)
-				turnTo(sewing, toPixel(frame, end, span.v), stitchPx);
+				turnTo(sewing, toPixel(frame, end, span.v), stitchPx, within);
 			afterRow(span);
 			forward = !forward;
 		});
@@ -160,13 +186,22 @@ const turnSlackMm = 0.3;
 
 /**
  * Stitches to a point of the fill, in stitches no longer than the fill's own when the way there
- * stays inside the region (a turn grazing a slanted edge may stray a little), else travels.
+ * stays inside the region, or `within` where it may run under its neighbours (a turn grazing a
+ * slanted edge may stray a little), else travels.
  */
-function turnTo(sewing: RegionSewing, [x, y]: [number, number], stitchPx: number): void {
+function turnTo(
+	sewing: RegionSewing,
+	[x, y]: [number, number],
+	stitchPx: number,
+	within: Underlap | null,
+): void {
 	const { needle } = sewing;
 	const [nx, ny] = needle.position;
-	if (sewing.inside(nx, ny, x, y, max(1, round(needle.px(turnSlackMm)))))
-		needle.stitchTo(x, y, stitchPx * needle.pixelMm);
+	const slack = max(1, round(needle.px(turnSlackMm)));
+	const inside = within
+		? staysWithin(within, nx, ny, x, y, slack)
+		: sewing.inside(nx, ny, x, y, slack);
+	if (inside) needle.stitchTo(x, y, stitchPx * needle.pixelMm);
 	else sewing.joinTo(x, y);
 }
 
