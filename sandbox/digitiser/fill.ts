@@ -29,6 +29,8 @@ const sliverMm = 0.5;
  * the fabric's pull opens no gap between them.
  */
 export const underlapMm = 0.6;
+/** Row spacing of the cross-hatch underlay, mm: professionals lay it about 1-1.5 mm apart. */
+const underlaySpacingMm = 1.5;
 /** Stitch length of the edge-run underlay. */
 const edgeRunStitchMm = 2;
 
@@ -39,7 +41,13 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	if (density.underlay) {
 		sewLoops(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)), edgeRunStitchMm);
 		const frame = frameAt(fillAngle + PI / 2);
-		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(underlayInsetMm));
+		const rows = scanRegion(
+			map,
+			regionId,
+			frame,
+			needle.px(underlaySpacingMm),
+			needle.px(underlayInsetMm),
+		);
 		sewTatami(sewing, frame, rows, needle.px(3), null, null);
 	}
 	const frame = frameAt(fillAngle);
