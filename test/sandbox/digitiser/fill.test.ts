@@ -37,9 +37,10 @@ describe('tatami fill', () => {
 		const blueLeft = Math.min(...xs(blue));
 		const blueRight = Math.max(...xs(blue));
 		const redRight = Math.max(...xs(red));
-		// The squares meet three quarters of the way across (both outer edges carry the same compensation).
+		// The squares meet three quarters of the way across (both outer edges carry the same
+		// compensation). Beyond the band and compensation: half a pixel and the 0.1 mm design unit.
 		const meet = blueLeft + 0.75 * (redRight - blueLeft);
 		expect(blueRight - meet).toBeGreaterThanOrEqual(underlapMm - 0.3);
-		expect(blueRight - meet).toBeLessThanOrEqual(underlapMm + pullCompensationMm + 0.2);
+		expect(blueRight - meet).toBeLessThanOrEqual(underlapMm + pullCompensationMm + 0.3);
 	});
 });
