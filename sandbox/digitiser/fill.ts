@@ -68,15 +68,16 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
  * run under a later neighbour stays open to travel, which that neighbour's stitching will hide.
  */
 function coverOwn(sewing: RegionSewing, frame: ScanFrame, span: Span, halfWidth: number): void {
-	const { width, height, ids } = sewing.map;
-	for (let v = span.v - halfWidth; v <= span.v + halfWidth; v += 0.5) {
-		for (let u = span.u0; u <= span.u1; u += 0.5) {
-			const [px, py] = toPixel(frame, u, v);
+	const { map, regionId, covered } = sewing;
+	const { width, height, ids } = map;
+	const across = ceil((2 * halfWidth) / 0.5);
+	for (let u = span.u0; u <= span.u1; u += 0.5) {
+		for (let k = 0; k <= across; k++) {
+			const [px, py] = toPixel(frame, u, span.v - halfWidth + k * 0.5);
 			const x = floor(px);
 			const y = floor(py);
-			if (x < 0 || y < 0 || x >= width || y >= height) continue;
 			const i = y * width + x;
-			if (ids[i] === sewing.regionId) sewing.covered[i] = 1;
+			if (x >= 0 && y >= 0 && x < width && y < height && ids[i] === regionId) covered[i] = 1;
 		}
 	}
 }

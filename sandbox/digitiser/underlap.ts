@@ -31,47 +31,31 @@ export function underlapOf(
 	const maxY = min(height - 1, region.maxY + margin);
 	const w = maxX - minX + 1;
 	const h = maxY - minY + 1;
-	// Chamfer distance (pixels) from the region, over the box.
-	const far = 1e9;
-	const d = new Float32Array(w * h);
-	for (let y = 0; y < h; y++) {
-		for (let x = 0; x < w; x++)
-			d[y * w + x] = ids[(y + minY) * width + x + minX] === regionId ? 0 : far;
-	}
-	for (let y = 0; y < h; y++) {
-		for (let x = 0; x < w; x++) {
-			const k = y * w + x;
-			let v = d[k];
-			if (x > 0) v = min(v, d[k - 1] + 1);
-			if (y > 0) {
-				v = min(v, d[k - w] + 1);
-				if (x > 0) v = min(v, d[k - w - 1] + 1.4142);
-				if (x < w - 1) v = min(v, d[k - w + 1] + 1.4142);
-			}
-			d[k] = v;
-		}
-	}
-	for (let y = h - 1; y >= 0; y--) {
-		for (let x = w - 1; x >= 0; x--) {
-			const k = y * w + x;
-			let v = d[k];
-			if (x < w - 1) v = min(v, d[k + 1] + 1);
-			if (y < h - 1) {
-				v = min(v, d[k + w] + 1);
-				if (x < w - 1) v = min(v, d[k + w + 1] + 1.4142);
-				if (x > 0) v = min(v, d[k + w - 1] + 1.4142);
-			}
-			d[k] = v;
-		}
+	// Every later neighbour's pixel within reach of the region's edge: a disc stamped at each edge pixel.
+	const disc: Array<[number, number]> = [];
+	for (let dy = -margin; dy <= margin; dy++) {
+		for (let dx = -margin; dx <= margin; dx++)
+			if (dx * dx + dy * dy <= reachPx * reachPx) disc.push([dx, dy]);
 	}
 	const mask = new Uint8Array(w * h);
-	for (let y = 0; y < h; y++) {
-		for (let x = 0; x < w; x++) {
-			const k = y * w + x;
-			const i = (y + minY) * width + x + minX;
-			const id = ids[i];
-			if (id === regionId) mask[k] = 1;
-			else if (d[k] <= reachPx && regions[id].label !== background && !covered[i]) mask[k] = 1;
+	const isRegion = (x: number, y: number) =>
+		x >= 0 && y >= 0 && x < width && y < height && ids[y * width + x] === regionId;
+	for (let y = region.minY; y <= region.maxY; y++) {
+		for (let x = region.minX; x <= region.maxX; x++) {
+			if (!isRegion(x, y)) continue;
+			mask[(y - minY) * w + x - minX] = 1;
+			const edge =
+				!isRegion(x - 1, y) || !isRegion(x + 1, y) || !isRegion(x, y - 1) || !isRegion(x, y + 1);
+			if (!edge) continue;
+			for (const [dx, dy] of disc) {
+				const px = x + dx;
+				const py = y + dy;
+				if (px < minX || py < minY || px > maxX || py > maxY) continue;
+				const i = py * width + px;
+				const id = ids[i];
+				if (id !== regionId && regions[id].label !== background && !covered[i])
+					mask[(py - minY) * w + px - minX] = 1;
+			}
 		}
 	}
 	return { minX, minY, maxX, maxY, mask };
