@@ -51,6 +51,7 @@ const minDetailWidthMm = 0.3;
  */
 const relaxedDensities: Density[] = [
 	standardDensity,
+	{ fillSpacingMm: 0.3, fillStitchMm: 3.5, satinSpacingMm: 0.2, underlay: true },
 	{ fillSpacingMm: 0.5, fillStitchMm: 4, satinSpacingMm: 0.25, underlay: true },
 	{ fillSpacingMm: 0.6, fillStitchMm: 4, satinSpacingMm: 0.3, underlay: false },
 	{ fillSpacingMm: 0.8, fillStitchMm: 4, satinSpacingMm: 0.4, underlay: false },

@@ -1,16 +1,18 @@
 import { traceContours, walkLoop, type Loop } from './contour';
-import { ceil, floor, hypot, PI } from './math';
+import { ceil, floor, hypot, max, PI, round } from './math';
 import { principalAxis } from './regions';
 import {
 	dropSlivers,
 	frameAt,
 	lengthenSpans,
+	nextSection,
 	scanRegion,
 	toPixel,
 	type ScanFrame,
 	type Span,
 } from './scan';
-import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
+import { staysWithin, underlapOf, type Underlap } from './underlap';
+import { pullCompensationMm, type Density, type RegionSewing } from './sewing';
 
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
 const staggers = [0, 0.5, 0.25, 0.75];
@@ -22,6 +24,13 @@ const angleProbeSpacingMm = 1;
 const underlayInsetMm = 0.5;
 /** Fill rows shorter than this are slivers along an edge, covered by the rows beside them. */
 const sliverMm = 0.5;
+/**
+ * How far top fill runs under the neighbours sewn after it (professionals overlap 0.3-1 mm), so
+ * the fabric's pull opens no gap between them.
+ */
+export const underlapMm = 0.6;
+/** Row spacing of the cross-hatch underlay, mm: professionals lay it about 1-1.5 mm apart. */
+const underlaySpacingMm = 1.5;
 /** Stitch length of the edge-run underlay. */
 const edgeRunStitchMm = 2;
 
@@ -32,20 +41,45 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	if (density.underlay) {
 		sewLoops(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)), edgeRunStitchMm);
 		const frame = frameAt(fillAngle + PI / 2);
-		const rows = scanRegion(map, regionId, frame, needle.px(2), needle.px(underlayInsetMm));
-		sewSections(sewing, frame, rows, (span) => sewRow(sewing, frame, span, needle.px(3), null));
+		const rows = scanRegion(
+			map,
+			regionId,
+			frame,
+			needle.px(underlaySpacingMm),
+			needle.px(underlayInsetMm),
+		);
+		sewTatami(sewing, frame, rows, needle.px(3), null, null);
 	}
 	const frame = frameAt(fillAngle);
 	const spacing = needle.px(density.fillSpacingMm);
+	const within = underlapOf(map, regionId, sewing.covered, needle.px(underlapMm));
 	const rows = lengthenSpans(
-		dropSlivers(scanRegion(map, regionId, frame, spacing, 0), needle.px(sliverMm)),
+		dropSlivers(scanRegion(map, regionId, frame, spacing, 0, within), needle.px(sliverMm)),
 		needle.px(pullCompensationMm),
 	);
 	const stitchPx = needle.px(density.fillStitchMm);
-	sewSections(sewing, frame, rows, (span) => {
-		sewRow(sewing, frame, span, stitchPx, staggers);
-		sewing.cover(frame, span, spacing / 2);
-	});
+	sewTatami(sewing, frame, rows, stitchPx, staggers, within, (span) =>
+		coverOwn(sewing, frame, span, spacing / 2),
+	);
+}
+
+/**
+ * Marks the region's own pixels under a top row as covered (travel may no longer hide there); its
+ * run under a later neighbour stays open to travel, which that neighbour's stitching will hide.
+ */
+function coverOwn(sewing: RegionSewing, frame: ScanFrame, span: Span, halfWidth: number): void {
+	const { map, regionId, covered } = sewing;
+	const { width, height, ids } = map;
+	const across = ceil((2 * halfWidth) / 0.5);
+	for (let u = span.u0; u <= span.u1; u += 0.5) {
+		for (let k = 0; k <= across; k++) {
+			const [px, py] = toPixel(frame, u, span.v - halfWidth + k * 0.5);
+			const x = floor(px);
+			const y = floor(py);
+			const i = y * width + x;
+			if (x >= 0 && y >= 0 && x < width && y < height && ids[i] === regionId) covered[i] = 1;
+		}
+	}
 }
 
 /** Shapes at least this elongated get their own long axis as the preferred fill direction. */
@@ -105,39 +139,109 @@ export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number):
 }
 
 /**
- * One tatami row: joins it from the nearer end, then pierces at a grid that is shifted
- * row by row (`staggers`), so holes never line up into a visible furrow.
+ * Sews tatami rows section by section. Within a section the rows go back and forth, and where one
+ * row turns into the next only the outer of the two row ends is pierced (the one reaching further
+ * along the row direction): the stitch from the last hole of one row goes straight to that end and
+ * on into the next row. So every edge is still reached (the outer end covers the inner one), and
+ * no short join stitch runs along the edge between two rows.
  */
-function sewRow(
+function sewTatami(
 	sewing: RegionSewing,
 	frame: ScanFrame,
-	span: Span,
+	rows: Span[][],
 	stitchPx: number,
 	stagger: number[] | null,
+	within: Underlap | null,
+	afterRow: (span: Span) => void = () => {},
+): void {
+	const { needle } = sewing;
+	for (;;) {
+		const section = nextSection(rows, frame, needle.position);
+		if (!section) return;
+		const [nx, ny] = needle.position;
+		const [first] = section;
+		const [x0, y0] = toPixel(frame, first.u0, first.v);
+		const [x1, y1] = toPixel(frame, first.u1, first.v);
+		let forward = hypot(x0 - nx, y0 - ny) <= hypot(x1 - nx, y1 - ny);
+		sewing.travelTo(...toPixel(frame, forward ? first.u0 : first.u1, first.v));
+		section.forEach((span, k) => {
+			const start = forward ? span.u0 : span.u1;
+			const end = forward ? span.u1 : span.u0;
+			const sign = forward ? 1 : -1;
+			const holes = rowHoles(span, start, end, sign, stitchPx, stagger);
+			if (k > 0) {
+				// The turn: the previous row ended short of its end; pierce the outer of the two ends.
+				const previous = section[k - 1];
+				const previousEnd = forward ? previous.u0 : previous.u1;
+				const outer =
+					(previousEnd - start) * sign <= 0 ? [previousEnd, previous.v] : [start, span.v];
+				turnTo(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
+			}
+			// After a turn the first stitch runs slanted from one row into the next: it must stay inside.
+			holes.forEach((u, h) => {
+				if (h === 0) turnTo(sewing, toPixel(frame, u, span.v), stitchPx, within);
+				else needle.stitchTo(...toPixel(frame, u, span.v));
+			});
+			if (k === section.length - 1 || holes.length === 0)
+				turnTo(sewing, toPixel(frame, end, span.v), stitchPx, within);
+			afterRow(span);
+			forward = !forward;
+		});
+	}
+}
+
+/** How far a turn between rows may graze past the region's edge: under a thread's width. */
+const turnSlackMm = 0.3;
+
+/**
+ * Stitches to a point of the fill, in stitches no longer than the fill's own when the way there
+ * stays inside the region, or `within` where it may run under its neighbours (a turn grazing a
+ * slanted edge may stray a little), else travels.
+ */
+function turnTo(
+	sewing: RegionSewing,
+	[x, y]: [number, number],
+	stitchPx: number,
+	within: Underlap | null,
 ): void {
 	const { needle } = sewing;
 	const [nx, ny] = needle.position;
-	const [ax, ay] = toPixel(frame, span.u0, span.v);
-	const [bx, by] = toPixel(frame, span.u1, span.v);
-	const forward = hypot(ax - nx, ay - ny) <= hypot(bx - nx, by - ny);
-	const uStart = forward ? span.u0 : span.u1;
-	const uEnd = forward ? span.u1 : span.u0;
-	sewing.joinTo(...toPixel(frame, uStart, span.v));
+	const slack = max(1, round(needle.px(turnSlackMm)));
+	const inside = within
+		? staysWithin(within, nx, ny, x, y, slack)
+		: sewing.inside(nx, ny, x, y, slack);
+	if (inside) needle.stitchTo(x, y, stitchPx * needle.pixelMm);
+	else sewing.joinTo(x, y);
+}
+
+/**
+ * The needle holes inside one row, from `start` towards `end` (`sign` 1 or -1): on a grid shifted
+ * row by row (`stagger`), so holes never line up into a visible furrow, and no closer to either
+ * end than a third of a stitch, so no stitch in the row is short.
+ */
+function rowHoles(
+	span: Span,
+	start: number,
+	end: number,
+	sign: number,
+	stitchPx: number,
+	stagger: number[] | null,
+): number[] {
 	const shift = stagger
 		? stagger[((span.row % stagger.length) + stagger.length) % stagger.length] * stitchPx
 		: 0;
 	const minGap = stitchPx * 0.3;
-	const sign = forward ? 1 : -1;
-	let k = forward ? floor((uStart - shift) / stitchPx) + 1 : ceil((uStart - shift) / stitchPx) - 1;
-	let last = uStart;
+	const holes: number[] = [];
+	let k = sign > 0 ? floor((start - shift) / stitchPx) + 1 : ceil((start - shift) / stitchPx) - 1;
+	let last = start;
 	for (;;) {
 		const u = shift + k * stitchPx;
-		if ((u - uEnd) * sign >= -minGap) break;
+		if ((u - end) * sign >= -minGap) break;
 		if ((u - last) * sign >= minGap) {
-			needle.stitchTo(...toPixel(frame, u, span.v));
+			holes.push(u);
 			last = u;
 		}
 		k += sign;
 	}
-	needle.stitchTo(...toPixel(frame, uEnd, span.v));
+	return holes;
 }

@@ -14,6 +14,15 @@ const shortestRungMm = 0.3;
 const centreWalkMm = 2;
 /** Columns at least this wide get a centre-walk underlay. */
 const underlayMinWidthMm = 1.2;
+/**
+ * Columns at least this wide get an edge walk and a zigzag underlay instead, which hold the
+ * fabric under the whole width and lift the satin.
+ */
+const zigzagMinWidthMm = 2.5;
+/** Zigzag underlay: one stitch across every this many millimetres along the column. */
+const zigzagStepMm = 1.8;
+/** The zigzag and edge-walk underlay stay this far inside the column's edges. */
+const underlayInsetMm = 0.4;
 
 /**
  * Satin column that turns with the shape: when the region is one column (a band, a stroke of a
@@ -43,7 +52,25 @@ function sewColumn(sewing: RegionSewing, column: Column, density: Density): void
 	]);
 	const widest = rungs.reduce((w, [a, b]) => max(w, hypot(b[0] - a[0], b[1] - a[1])), 0);
 	const underlay = density.underlay && widest >= needle.px(underlayMinWidthMm);
-	if (underlay) {
+	const under = spaceRungs(column, needle.px(zigzagStepMm)).map((rung) =>
+		shrink(rung, needle.px(underlayInsetMm)),
+	);
+	if (underlay && widest >= needle.px(zigzagMinWidthMm) && under.length >= 2) {
+		// Out along one edge from the end nearer the needle, back in a zigzag over the width, then
+		// the satin goes out again over both.
+		const [nx, ny] = needle.position;
+		const away = (rung: Rung) =>
+			hypot((rung[0][0] + rung[1][0]) / 2 - nx, (rung[0][1] + rung[1][1]) / 2 - ny);
+		const lastIsNearer = away(under[under.length - 1]) < away(under[0]);
+		const out = !column.closed && lastIsNearer ? under.slice().reverse() : under;
+		if (!column.closed && lastIsNearer) rungs = rungs.slice().reverse();
+		sewing.travelTo(out[0][0][0], out[0][0][1]);
+		for (const [[x, y]] of out.slice(1)) needle.stitchTo(x, y);
+		out
+			.slice()
+			.reverse()
+			.forEach((rung, k) => needle.stitchTo(...rung[(k + 1) % 2], satinStitchMaxMm));
+	} else if (underlay) {
 		// Out along the middle from the end nearer the needle, then the satin comes back.
 		const [nx, ny] = needle.position;
 		const first = middles[0];
@@ -67,6 +94,16 @@ function sewColumn(sewing: RegionSewing, column: Column, density: Density): void
 		needle.stitchTo(x, y, satinStitchMaxMm);
 	});
 	for (const rung of rungs) coverRung(sewing, rung);
+}
+
+/** Shortens a rung by `px` at both ends (to its middle when it is shorter than that). */
+function shrink([a, b]: Rung, px: number): Rung {
+	const length = hypot(b[0] - a[0], b[1] - a[1]);
+	const t = length > 2 * px ? px / length : 0.5;
+	return [
+		[a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t],
+		[b[0] - (b[0] - a[0]) * t, b[1] - (b[1] - a[1]) * t],
+	];
 }
 
 /** Lengthens a rung by `px` at both ends: pull compensation. */

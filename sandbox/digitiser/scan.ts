@@ -1,4 +1,5 @@
 import type { RegionMap } from './regions';
+import type { Underlap } from './underlap';
 import { ceil, cos, floor, hypot, max, min, sin } from './math';
 
 /** One stretch of a scan line inside a region, in the rotated frame (u along the line, v across). */
@@ -30,7 +31,8 @@ const sampleStep = 0.5;
 
 /**
  * Cuts a region into parallel scan lines `spacing` pixels apart and returns, row by row,
- * the stretches that lie inside it at least `insetPx` from its edge.
+ * the stretches that lie inside it at least `insetPx` from its edge, or, given `within`, the
+ * stretches inside that (the region and the band of its neighbours it may run under).
  */
 export function scanRegion(
 	map: RegionMap,
@@ -38,8 +40,9 @@ export function scanRegion(
 	frame: ScanFrame,
 	spacing: number,
 	insetPx: number,
+	within?: Underlap,
 ): Span[][] {
-	const region = map.regions[regionId];
+	const region = within ?? map.regions[regionId];
 	const { width, ids, inset } = map;
 	const corners: Array<[number, number]> = [
 		[region.minX, region.minY],
@@ -65,6 +68,10 @@ export function scanRegion(
 		const x = floor(u * frame.dx - v * frame.dy);
 		const y = floor(u * frame.dy + v * frame.dx);
 		if (x < region.minX || x > region.maxX || y < region.minY || y > region.maxY) return false;
+		if (within)
+			return (
+				within.mask[(y - region.minY) * (region.maxX - region.minX + 1) + x - region.minX] === 1
+			);
 		const i = y * width + x;
 		return ids[i] === regionId && inset[i] >= insetPx;
 	};

@@ -22,7 +22,7 @@ export interface Density {
 export const pullCompensationMm = 0.15;
 
 export const standardDensity: Density = {
-	fillSpacingMm: 0.4,
+	fillSpacingMm: 0.2,
 	fillStitchMm: 3.5,
 	satinSpacingMm: 0.2,
 	underlay: true,

@@ -26,7 +26,8 @@ describe('satin columns that follow the shape', () => {
 		// The circle's centre: the middle of the band's box across, its cut ends' line down.
 		const cx = (box.minX + box.maxX) / 2;
 		const cy = box.maxY;
-		const satin = band.filter((s) => s.length >= 4.5 && s.length <= 6);
+		// Top satin only: the zigzag underlay crosses 0.4 mm inside the edges, slanted, under 4.7 mm.
+		const satin = band.filter((s) => s.length >= 4.7 && s.length <= 6);
 		expect(satin.length).toBeGreaterThan(400);
 		const across = satin.filter((s) => {
 			const mx = (s.ax + s.bx) / 2;

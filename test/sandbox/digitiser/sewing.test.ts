@@ -174,38 +174,39 @@ describe('how the digitiser sews', () => {
 		const { pattern } = await digitise(png, { widthMm: 54, colourCount: 3 });
 		const fill = blockNearest(pattern, 0x1060c0);
 		const bars = blockNearest(pattern, 0x202020);
-		// Row by row: each run of stitches at one height in the fill's block, and its extent.
-		const rows: number[] = [];
+		// The fill's needle holes by height (rows run along the long side), and the bars' extent.
+		const holesByRow = new Map<number, number[]>();
 		const barEnds = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
 		let block = 0;
-		let start = -1;
-		const endRow = (end: number) => {
-			if (start >= 0 && end > start) rows.push(Math.abs(pattern.xs[end] - pattern.xs[start]) / 10);
-		};
 		for (let i = 0; i < pattern.length; i++) {
 			if (pattern.commands[i] === Command.ColorChange) block++;
-			const stitch = pattern.commands[i] === Command.Stitch;
-			if (stitch && block === bars) {
+			if (pattern.commands[i] !== Command.Stitch) continue;
+			if (block === bars) {
 				const ends = pattern.xs[i] < 0 ? barEnds.left : barEnds.right;
 				ends[0] = Math.min(ends[0], pattern.xs[i]);
 				ends[1] = Math.max(ends[1], pattern.xs[i]);
 			}
-			const sews = stitch && block === fill;
-			if (sews && start >= 0 && pattern.ys[i] === pattern.ys[start]) continue;
-			endRow(i - 1);
-			start = sews ? i : -1;
+			if (block !== fill) continue;
+			const row = holesByRow.get(pattern.ys[i]) ?? [];
+			row.push(pattern.xs[i] / 10);
+			holesByRow.set(pattern.ys[i], row);
 		}
-		endRow(pattern.length - 1);
 		// The bars' middles do not move with compensation, so they give the scale the shapes were drawn at.
 		const barsApartMm =
 			(barEnds.right[0] + barEnds.right[1] - barEnds.left[0] - barEnds.left[1]) / 20;
 		const drawnMm = (200 * barsApartMm) / 352;
-		// Top-stitch rows only: the underlay runs 0.5 mm inside each edge.
-		const full = rows.filter((length) => length >= drawnMm - 0.5).sort((a, b) => a - b);
-		expect(full.length).toBeGreaterThan(12 / standardDensity.fillSpacingMm - 5);
-		const median = full[full.length >> 1];
-		expect(median).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
-		expect(median).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+		const xs = [...holesByRow.values()].flat();
+		const left = Math.min(...xs);
+		const right = Math.max(...xs);
+		expect(right - left).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
+		expect(right - left).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+		// Rows turn into each other, the outer end pierced: every other row reaches each edge.
+		const rows = [...holesByRow.values()];
+		const reaching = (edge: number) =>
+			rows.filter((row) => row.some((x) => Math.abs(x - edge) <= 0.1)).length;
+		const rowsAcross = 12 / standardDensity.fillSpacingMm;
+		expect(reaching(left)).toBeGreaterThan(rowsAcross / 2 - 5);
+		expect(reaching(right)).toBeGreaterThan(rowsAcross / 2 - 5);
 	});
 
 	it('fills each shape along its own long axis, not one angle for everything', async () => {

@@ -1,0 +1,46 @@
+import { underlapMm } from '../../../sandbox/digitiser/fill';
+import { pullCompensationMm } from '../../../sandbox/digitiser/sewing';
+import { segmentsByBlock, sew, shapePng } from './support/shapes';
+import { blockNearest } from './support/stitchCoverage';
+
+describe('tatami fill', () => {
+	it('turns from row to row without short stitches along the edge', async () => {
+		// An ellipse 40 x 20 mm (0.1 mm a pixel): long rows along it, curved ends. A join stitch
+		// between rows would make one short stitch a row, about 8% of them.
+		const png = await shapePng(
+			'<ellipse cx="210" cy="110" rx="200" ry="100" fill="#1060c0"/>',
+			420,
+			220,
+		);
+		const [fill] = segmentsByBlock(await sew(png, 40, 1));
+		const short = fill.filter((s) => s.length < 1);
+		// Tie-ins and tie-offs (0.7 mm) and a few rows at the tips are all that may be short.
+		expect(fill.length).toBeGreaterThan(600);
+		expect(short.length / fill.length).toBeLessThanOrEqual(0.02);
+	});
+
+	it('runs under the neighbour sewn after it, and no further', async () => {
+		// A 30 x 30 mm blue square (sewn first: the broader shape) with a 10 x 20 mm red one
+		// beside it on the right, 0.1 mm a pixel; the design is 40 mm wide.
+		const png = await shapePng(
+			'<rect x="10" y="10" width="300" height="300" fill="#1060c0"/>' +
+				'<rect x="310" y="60" width="100" height="200" fill="#c01010"/>',
+			420,
+			320,
+		);
+		const pattern = await sew(png, 40, 2);
+		const blocks = segmentsByBlock(pattern);
+		const blue = blocks[blockNearest(pattern, 0x1060c0)];
+		const red = blocks[blockNearest(pattern, 0xc01010)];
+		expect(blockNearest(pattern, 0x1060c0)).toBe(0);
+		const xs = (block: typeof blue) => block.flatMap((s) => [s.ax, s.bx]);
+		const blueLeft = Math.min(...xs(blue));
+		const blueRight = Math.max(...xs(blue));
+		const redRight = Math.max(...xs(red));
+		// The squares meet three quarters of the way across (both outer edges carry the same
+		// compensation). Beyond the band and compensation: half a pixel and the 0.1 mm design unit.
+		const meet = blueLeft + 0.75 * (redRight - blueLeft);
+		expect(blueRight - meet).toBeGreaterThanOrEqual(underlapMm - 0.3);
+		expect(blueRight - meet).toBeLessThanOrEqual(underlapMm + pullCompensationMm + 0.3);
+	});
+});
