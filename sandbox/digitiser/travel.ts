@@ -21,16 +21,8 @@ export function hiddenRoute(
 	cellPx: number,
 	maxLengthPx: number,
 ): Array<[number, number]> | null {
-	const { width, height, ids, regions } = map;
-	const open = (x: number, y: number): boolean => {
-		const px = floor(x);
-		const py = floor(y);
-		if (px < 0 || py < 0 || px >= width || py >= height) return false;
-		const i = py * width + px;
-		const regionLabel = regions[ids[i]].label;
-		if (regionLabel === background) return false;
-		return !covered[i] || regionLabel === label;
-	};
+	const { width, height } = map;
+	const open = hiddenTest(map, covered, label);
 	const cols = ceil(width / cellPx);
 	const rows = ceil(height / cellPx);
 	const cellOf = ([x, y]: [number, number]) =>
@@ -87,6 +79,196 @@ export function hiddenRoute(
 	cells.push(from);
 	cells.reverse();
 	return straighten(cells, (a, b) => clear(a, b, open));
+}
+
+/**
+ * Where a travel run of thread `label` stays hidden: on pixels whose top stitching is still to
+ * come, or already sewn in this thread.
+ */
+function hiddenTest(
+	map: RegionMap,
+	covered: Uint8Array,
+	label: number,
+): (x: number, y: number) => boolean {
+	const { width, height, ids, regions } = map;
+	return (x, y) => {
+		const px = floor(x);
+		const py = floor(y);
+		if (px < 0 || py < 0 || px >= width || py >= height) return false;
+		const i = py * width + px;
+		const regionLabel = regions[ids[i]].label;
+		if (regionLabel === background) return false;
+		return !covered[i] || regionLabel === label;
+	};
+}
+
+/**
+ * Of the pieces of thread `label` still to sew (`pending`), the one a hidden travel run from
+ * `from` reaches by the shortest way, searched outwards on the route grid (Dijkstra) up to
+ * `maxLengthPx`; null when none is in reach.
+ */
+export function nearestReachable(
+	map: RegionMap,
+	covered: Uint8Array,
+	label: number,
+	from: [number, number],
+	pending: Set<number>,
+	cellPx: number,
+	maxLengthPx: number,
+): number | null {
+	const { width, height, ids } = map;
+	const open = hiddenTest(map, covered, label);
+	const cols = ceil(width / cellPx);
+	const rows = ceil(height / cellPx);
+	/** The lowest-numbered pending piece with a pixel in the cell, or -1. */
+	const pendingIn = (c: number): number => {
+		const x1 = min(width, ceil(((c % cols) + 1) * cellPx));
+		const y1 = min(height, ceil((floor(c / cols) + 1) * cellPx));
+		let found = -1;
+		for (let y = floor(floor(c / cols) * cellPx); y < y1; y++) {
+			for (let x = floor((c % cols) * cellPx); x < x1; x++) {
+				const id = ids[y * width + x];
+				if (pending.has(id) && (found < 0 || id < found)) found = id;
+			}
+		}
+		return found;
+	};
+	const start =
+		min(rows - 1, max(0, floor(from[1] / cellPx))) * cols +
+		min(cols - 1, max(0, floor(from[0] / cellPx)));
+	const { cost, seen, stamp } = searchGrid(cols * rows);
+	seen[start] = stamp;
+	cost[start] = 0;
+	const heap = new MinHeap();
+	heap.push(start, 0);
+	let visited = 0;
+	while (heap.size && visited < maxVisitedCells) {
+		const c = heap.pop();
+		visited++;
+		const piece = pendingIn(c);
+		if (piece >= 0) return piece;
+		const cx = c % cols;
+		const cy = floor(c / cols);
+		for (let dy = -1; dy <= 1; dy++) {
+			for (let dx = -1; dx <= 1; dx++) {
+				if (!dx && !dy) continue;
+				const nx = cx + dx;
+				const ny = cy + dy;
+				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+				const n = ny * cols + nx;
+				const next = cost[c] + (dx && dy ? 1.4142 : 1) * cellPx;
+				if (next > maxLengthPx || (seen[n] === stamp && cost[n] <= next)) continue;
+				if (!open((nx + 0.5) * cellPx, (ny + 0.5) * cellPx)) continue;
+				seen[n] = stamp;
+				cost[n] = next;
+				heap.push(n, next);
+			}
+		}
+	}
+	return null;
+}
+
+/**
+ * Which places a hidden travel run of one thread can connect: the cells of the route grid whose
+ * centre is hidden ground (see `hiddenRoute`), split into groups joined by eight-neighbour steps.
+ * Made when a thread's block starts. Sewing the block only closes cells (its top stitching may
+ * spill onto a neighbour), never opens one, so two places in different groups stay apart: the
+ * route search is skipped for them, and the pieces of the needle's group are sewn before it
+ * jumps away, so a thread is trimmed only between groups no hidden run connects.
+ */
+export class TravelGroups {
+	private readonly cols: number;
+	private readonly rows: number;
+	/** Group of each cell, -1 where the cell is not hidden ground. */
+	private readonly group: Int32Array;
+	/** The groups of the cells each region of the thread has pixels in. */
+	private readonly touched = new Map<number, number[]>();
+
+	constructor(
+		map: RegionMap,
+		covered: Uint8Array,
+		label: number,
+		private readonly cellPx: number,
+	) {
+		const open = hiddenTest(map, covered, label);
+		this.cols = ceil(map.width / cellPx);
+		this.rows = ceil(map.height / cellPx);
+		const { cols, rows } = this;
+		const group = new Int32Array(cols * rows).fill(-2);
+		const stack = new Int32Array(cols * rows);
+		let groups = 0;
+		for (let c = 0; c < group.length; c++) {
+			if (group[c] !== -2) continue;
+			if (!open(((c % cols) + 0.5) * cellPx, (floor(c / cols) + 0.5) * cellPx)) {
+				group[c] = -1;
+				continue;
+			}
+			const id = groups++;
+			group[c] = id;
+			let top = 0;
+			stack[top++] = c;
+			while (top > 0) {
+				const k = stack[--top];
+				const kx = k % cols;
+				const ky = floor(k / cols);
+				for (let dy = -1; dy <= 1; dy++) {
+					for (let dx = -1; dx <= 1; dx++) {
+						const nx = kx + dx;
+						const ny = ky + dy;
+						if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+						const n = ny * cols + nx;
+						if (group[n] !== -2) continue;
+						if (!open((nx + 0.5) * cellPx, (ny + 0.5) * cellPx)) {
+							group[n] = -1;
+							continue;
+						}
+						group[n] = id;
+						stack[top++] = n;
+					}
+				}
+			}
+		}
+		this.group = group;
+		const { ids, regions, width } = map;
+		for (let i = 0; i < ids.length; i++) {
+			if (regions[ids[i]].label !== label) continue;
+			const g = group[floor(floor(i / width) / cellPx) * cols + floor((i % width) / cellPx)];
+			if (g < 0) continue;
+			const list = this.touched.get(ids[i]);
+			if (!list) this.touched.set(ids[i], [g]);
+			else if (!list.includes(g)) list.push(g);
+		}
+	}
+
+	/** The groups of the cells at and around a point (a needle hole may sit on an edge). */
+	private around([x, y]: [number, number]): number[] {
+		const { cols, rows, cellPx, group } = this;
+		const cx = floor(x / cellPx);
+		const cy = floor(y / cellPx);
+		const found: number[] = [];
+		for (let dy = -1; dy <= 1; dy++) {
+			for (let dx = -1; dx <= 1; dx++) {
+				const nx = cx + dx;
+				const ny = cy + dy;
+				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+				const g = group[ny * cols + nx];
+				if (g >= 0 && !found.includes(g)) found.push(g);
+			}
+		}
+		return found;
+	}
+
+	/** False when no hidden run can join the two points. */
+	connected(a: [number, number], b: [number, number]): boolean {
+		const near = this.around(a);
+		return this.around(b).some((g) => near.includes(g));
+	}
+
+	/** True when a hidden run from the point can reach the region (a cell it has pixels in). */
+	reaches(from: [number, number], regionId: number): boolean {
+		const near = this.around(from);
+		return near.length > 0 && (this.touched.get(regionId) ?? []).some((g) => near.includes(g));
+	}
 }
 
 /** Search arrays kept between routes (a design's travels share one grid size), told apart by a stamp. */
