@@ -53,6 +53,7 @@ export function planStitches(
 			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
 		}
 		needle.tieOffAndTrim();
+		coverThread(map, thread, covered);
 	});
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
 	return { pattern, blocks };
@@ -100,6 +101,15 @@ function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number,
 		}
 	}
 	return best;
+}
+
+/**
+ * Marks every pixel of a thread's areas as sewn once its block is done: running stitch and
+ * satin leave no mark of their own, and a later thread's travel must not run over them.
+ */
+function coverThread(map: RegionMap, thread: number, covered: Uint8Array): void {
+	const { ids, regions } = map;
+	for (let i = 0; i < ids.length; i++) if (regions[ids[i]].label === thread) covered[i] = 1;
 }
 
 export function countStitches(pattern: Pattern): number {

@@ -1,4 +1,4 @@
-import { trimsInsideBlocks, sew, shapePng } from './support/shapes';
+import { segmentsByBlock, trimsInsideBlocks, sew, shapePng } from './support/shapes';
 
 /**
  * Three blue squares in a row (at 50 mm, 1/6 mm a pixel: 8.3 mm squares). The first and third are
@@ -24,5 +24,22 @@ describe('the order of the pieces of one colour', () => {
 		const pattern = await sew(await shapePng(chained, 300, 100), 50, 2);
 		expect(pattern.threads[0].name).toBe('Blue');
 		expect(trimsInsideBlocks(pattern)[0]).toBe(0);
+	});
+
+	it('never runs a later thread over a line sewn before it', async () => {
+		// A 0.4 mm red line cut in two by a 0.6 mm green one (sewn first: broader): the red thread
+		// gets from one half to the other by a jump, not by stitches across the green line.
+		const crossed = await shapePng(
+			'<rect x="50" y="60" width="200" height="2" fill="#e60000"/>' +
+				'<rect x="148.5" y="20" width="3" height="80" fill="#00963c"/>',
+			300,
+			120,
+		);
+		const pattern = await sew(crossed, 40, 2);
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Green', 'Red']);
+		const across = segmentsByBlock(pattern)[1].filter(
+			(s) => Math.min(s.ax, s.bx) < -0.3 && Math.max(s.ax, s.bx) > 0.3,
+		);
+		expect(across).toEqual([]);
 	});
 });
