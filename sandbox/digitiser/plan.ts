@@ -2,9 +2,9 @@ import { Command, Pattern } from '../engine/pattern';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewRegion } from './sew';
-import { maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
-import { nearestReachable, TravelGroups } from './travel';
-import { max } from './math';
+import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
+import { narrowGaps, nearestReachable, TravelGroups } from './travel';
+import { floor, max } from './math';
 
 const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 1.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
@@ -46,7 +46,8 @@ export function planStitches(
 	blocks.forEach((thread, blockIndex) => {
 		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
 		const pending = new Set(byThread[thread]);
-		const groups = new TravelGroups(map, covered, thread, max(1, needle.px(routeCellMm)));
+		const gaps = narrowGaps(map, thread, floor(needle.px(bridgeGapMm) / 2));
+		const groups = new TravelGroups(map, covered, thread, max(1, needle.px(routeCellMm)), gaps);
 		while (pending.size) {
 			const next = nextRegion(map, covered, thread, needle, pending, groups);
 			pending.delete(next);
@@ -82,6 +83,7 @@ function nextRegion(
 					reachable,
 					max(1, needle.px(routeCellMm)),
 					needle.px(maxRouteMm),
+					groups.gaps,
 				)
 			: null;
 	return found ?? nearestRegion(map, reachable.size ? reachable : pending, needle.position);

@@ -34,6 +34,11 @@ const maxHiddenTravelMm = 20;
 export const routeCellMm = 0.5;
 /** Longest hidden route searched, mm (or `maxRouteDetour` times the straight distance, if more). */
 export const maxRouteMm = 50;
+/**
+ * Widest gap of bare fabric between areas of one colour that travel may cross in that colour, mm:
+ * about a thread and a half, where the artwork breaks a line for a hair or two shapes nearly touch.
+ */
+export const bridgeGapMm = 0.6;
 /** Stitch length along a hidden route: short, so the run bends with the shapes it hides in. */
 const routeStitchMm = 1.5;
 /** Travel shorter than this is a jump or a straight run; no route is searched. */
@@ -150,6 +155,7 @@ export class RegionSewing {
 				[x, y],
 				max(1, needle.px(routeCellMm)),
 				max(distance * maxRouteDetour, needle.px(maxRouteMm)),
+				this.groups?.gaps,
 			);
 			if (route) {
 				for (const [rx, ry] of route.slice(1)) needle.stitchTo(rx, ry, routeStitchMm);

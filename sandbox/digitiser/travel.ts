@@ -20,9 +20,10 @@ export function hiddenRoute(
 	to: [number, number],
 	cellPx: number,
 	maxLengthPx: number,
+	gaps?: Uint8Array,
 ): Array<[number, number]> | null {
 	const { width, height } = map;
-	const open = hiddenTest(map, covered, label);
+	const open = hiddenTest(map, covered, label, gaps);
 	const cols = ceil(width / cellPx);
 	const rows = ceil(height / cellPx);
 	const cellOf = ([x, y]: [number, number]) =>
@@ -89,6 +90,7 @@ function hiddenTest(
 	map: RegionMap,
 	covered: Uint8Array,
 	label: number,
+	gaps?: Uint8Array,
 ): (x: number, y: number) => boolean {
 	const { width, height, ids, regions } = map;
 	return (x, y) => {
@@ -97,9 +99,96 @@ function hiddenTest(
 		if (px < 0 || py < 0 || px >= width || py >= height) return false;
 		const i = py * width + px;
 		const regionLabel = regions[ids[i]].label;
-		if (regionLabel === background) return false;
+		if (regionLabel === background) return gaps !== undefined && gaps[i] === 1;
 		return !covered[i] || regionLabel === label;
 	};
+}
+
+/**
+ * The narrow gaps of bare fabric between areas of thread `label`, at most twice `radiusPx`
+ * across: the bare pixels a morphological closing of the thread's areas (a square of that
+ * radius) fills. A line the artwork breaks for a hair, or two shapes that nearly touch, are
+ * crossed there by a short run of their own thread instead of a trim. The closing adds no rim
+ * around a shape, so a route never runs along the outside of one.
+ */
+export function narrowGaps(map: RegionMap, label: number, radiusPx: number): Uint8Array {
+	const { width, height, ids, regions } = map;
+	const gaps = new Uint8Array(width * height);
+	const r = max(0, floor(radiusPx));
+	if (r === 0) return gaps;
+	let x0 = width;
+	let y0 = height;
+	let x1 = -1;
+	let y1 = -1;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			if (regions[ids[y * width + x]].label !== label) continue;
+			if (x < x0) x0 = x;
+			if (x > x1) x1 = x;
+			if (y < y0) y0 = y;
+			if (y > y1) y1 = y;
+		}
+	}
+	if (x1 < 0) return gaps;
+	// A box round the thread's areas, wide enough that the closing is the same as on the whole map.
+	x0 = max(0, x0 - r - 1);
+	y0 = max(0, y0 - r - 1);
+	x1 = min(width - 1, x1 + r + 1);
+	y1 = min(height - 1, y1 + r + 1);
+	const bw = x1 - x0 + 1;
+	const bh = y1 - y0 + 1;
+	const own = new Uint8Array(bw * bh);
+	for (let y = 0; y < bh; y++) {
+		for (let x = 0; x < bw; x++) {
+			own[y * bw + x] = regions[ids[(y + y0) * width + x + x0]].label === label ? 1 : 0;
+		}
+	}
+	const grown = spread(spread(own, bw, bh, r, 1, 1), bw, bh, r, bw, 1);
+	const closed = spread(spread(grown, bw, bh, r, 1, 0), bw, bh, r, bw, 0);
+	for (let y = 0; y < bh; y++) {
+		for (let x = 0; x < bw; x++) {
+			const k = y * bw + x;
+			const i = (y + y0) * width + x + x0;
+			if (closed[k] && !own[k] && regions[ids[i]].label === background) gaps[i] = 1;
+		}
+	}
+	return gaps;
+}
+
+/**
+ * One pass of a square dilation (`value` 1) or erosion (`value` 0) of a bw x bh mask along rows
+ * (`step` 1) or columns (`step` bw): a pixel takes `value` when one within `r` along the line has it.
+ * Outside the mask counts as 0.
+ */
+function spread(
+	mask: Uint8Array,
+	bw: number,
+	bh: number,
+	r: number,
+	step: number,
+	value: number,
+): Uint8Array {
+	const out = new Uint8Array(mask.length).fill(1 - value);
+	const lines = step === 1 ? bh : bw;
+	const length = step === 1 ? bw : bh;
+	const stride = step === 1 ? bw : 1;
+	for (let line = 0; line < lines; line++) {
+		const base = line * stride;
+		// Distance to the nearest pixel holding `value` (outside counts as 0) from each side.
+		let last = value === 0 ? -1 : -Infinity;
+		for (let k = 0; k < length; k++) {
+			const i = base + k * step;
+			if (mask[i] === value) last = k;
+			if (k - last <= r) out[i] = value;
+		}
+		last = value === 0 ? length : Infinity;
+		for (let k = length - 1; k >= 0; k--) {
+			const i = base + k * step;
+			if (mask[i] === value) last = k;
+			if (last - k <= r) out[i] = value;
+		}
+	}
+	return out;
 }
 
 /**
@@ -115,9 +204,10 @@ export function nearestReachable(
 	pending: Set<number>,
 	cellPx: number,
 	maxLengthPx: number,
+	gaps?: Uint8Array,
 ): number | null {
 	const { width, height, ids } = map;
-	const open = hiddenTest(map, covered, label);
+	const open = hiddenTest(map, covered, label, gaps);
 	const cols = ceil(width / cellPx);
 	const rows = ceil(height / cellPx);
 	/** The lowest-numbered pending piece with a pixel in the cell, or -1. */
@@ -170,7 +260,7 @@ export function nearestReachable(
 
 /**
  * Which places a hidden travel run of one thread can connect: the cells of the route grid whose
- * centre is hidden ground (see `hiddenRoute`), split into groups joined by eight-neighbour steps.
+ * centre is hidden ground (see `hiddenRoute`) or a narrow gap it may cross, split into groups joined by eight-neighbour steps.
  * Made when a thread's block starts. Sewing the block only closes cells (its top stitching may
  * spill onto a neighbour), never opens one, so two places in different groups stay apart: the
  * route search is skipped for them, and the pieces of the needle's group are sewn before it
@@ -189,8 +279,10 @@ export class TravelGroups {
 		covered: Uint8Array,
 		label: number,
 		private readonly cellPx: number,
+		/** Narrow bare gaps the thread may cross (see `narrowGaps`). */
+		readonly gaps?: Uint8Array,
 	) {
-		const open = hiddenTest(map, covered, label);
+		const open = hiddenTest(map, covered, label, gaps);
 		this.cols = ceil(map.width / cellPx);
 		this.rows = ceil(map.height / cellPx);
 		const { cols, rows } = this;
