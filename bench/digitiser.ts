@@ -291,7 +291,7 @@ async function main(): Promise<void> {
 		if (heldout >= 0) {
 			const held = resolve(process.argv[heldout + 1] ?? '');
 			sets.push({
-				name: `${basename(held)} (held out)`,
+				name: `held out (${basename(held)})`,
 				dir: held,
 				out: join(resolve(out), 'heldout'),
 			});
