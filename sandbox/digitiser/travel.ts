@@ -260,11 +260,12 @@ export function nearestReachable(
 
 /**
  * Which places a hidden travel run of one thread can connect: the cells of the route grid whose
- * centre is hidden ground (see `hiddenRoute`) or a narrow gap it may cross, split into groups joined by eight-neighbour steps.
- * Made when a thread's block starts. Sewing the block only closes cells (its top stitching may
- * spill onto a neighbour), never opens one, so two places in different groups stay apart: the
- * route search is skipped for them, and the pieces of the needle's group are sewn before it
- * jumps away, so a thread is trimmed only between groups no hidden run connects.
+ * centre is hidden ground (see `hiddenRoute`) or a narrow gap it may cross, split into groups
+ * joined by eight-neighbour steps. Made when a thread's block starts. Sewing the block only
+ * closes cells (its top stitching may spill onto a neighbour), never opens one, so two places
+ * in different groups stay apart: the route search is skipped for them, and the pieces of the
+ * needle's group are sewn before it jumps away, so a thread is trimmed only between groups no
+ * hidden run connects.
  */
 export class TravelGroups {
 	private readonly cols: number;
