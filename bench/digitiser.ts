@@ -7,18 +7,19 @@
  * in its own process so its peak resident memory is its own.
  * Run: npm run bench:digitiser
  *
- * Against professional digitising: `npm run bench:digitiser -- --commercial DIR [OUT]` starts a
- * sandbox on a free loopback port and runs the shared instrument
+ * Against professional digitising: `npm run bench:digitiser -- --commercial DIR [OUT]
+ * [--heldout DIR2]` starts a sandbox on a free loopback port and runs the shared instrument
  * `../shared/tools/digitise-vs-commercial.py` (python3 with Pillow, numpy and pyembroidery; an
- * extracted pyembroidery tree in $PYEMBROIDERY_DIR will do) over every DST in DIR, which prints
- * its table: coverage IoU, colour agreement, trims, thread length, short stitches and seconds per
- * design, and their medians. The sandbox is stopped afterwards.
+ * extracted pyembroidery tree in $PYEMBROIDERY_DIR will do) over every DST in DIR, then in DIR2
+ * (designs kept aside, never tuned on), which prints each set's table: coverage IoU, colour
+ * agreement, trims, thread length, short stitches and seconds per design, and their medians.
+ * Last, one line per set and target of issue 38, met or not. The sandbox is stopped afterwards.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 import sharp from 'sharp';
 
@@ -148,8 +149,69 @@ function freePort(): Promise<number> {
 	});
 }
 
-/** Runs the shared comparison against the DSTs in `dir` through a sandbox of this tree. */
-async function compareWithCommercial(dir: string, out: string): Promise<void> {
+/** One design's figures in the comparison tool's results.json (the fields read here). */
+interface ComparedDesign {
+	design: string;
+	error?: string;
+	iou?: number;
+	colour_agreement?: number | null;
+	thread_length_ratio?: number;
+	server_seconds?: number;
+	orig?: { trims: number; short_share: number };
+	dig?: { trims: number; short_share: number };
+}
+
+function median(values: number[]): number {
+	if (!values.length) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The "done when" targets of issue 38, one line each, for one set of designs: medians of IoU,
+ * trims against the professional's (per design, a design the professional sewed with no trim
+ * counts as one), thread length and short stitches; colour agreement and seconds per job on
+ * every design; failed jobs.
+ */
+function targetLines(set: string, rows: ComparedDesign[]): string[] {
+	const done = rows.filter((row) => !row.error && row.dig && row.orig);
+	const failed = rows.length - done.length;
+	const iou = median(rows.map((row) => (row.error ? 0 : (row.iou ?? 0))));
+	const trims = median(done.map((row) => row.dig!.trims / Math.max(1, row.orig!.trims)));
+	const thread = median(done.map((row) => row.thread_length_ratio ?? 0));
+	const short = median(done.map((row) => row.dig!.short_share));
+	const colours = done.map((row) => ({ design: row.design, value: row.colour_agreement ?? 0 }));
+	const worstColour = colours.reduce((a, b) => (b.value < a.value ? b : a), {
+		design: '-',
+		value: 1,
+	});
+	const slowest = done.reduce(
+		(a, b) => ((b.server_seconds ?? 0) > (a.server_seconds ?? 0) ? b : a),
+		done[0] ?? { design: '-', server_seconds: 0 },
+	);
+	const line = (met: boolean, text: string) => `${set}: ${met ? 'MET    ' : 'NOT MET'} ${text}`;
+	return [
+		line(iou >= 0.86, `median coverage IoU ${iou.toFixed(3)} (target >= 0.86)`),
+		line(trims <= 3, `median trims x${trims.toFixed(2)} the professional's (target <= 3)`),
+		line(thread >= 0.85, `median thread length x${thread.toFixed(2)} (target >= 0.85)`),
+		line(
+			worstColour.value >= 0.9,
+			`colour agreement worst ${worstColour.value.toFixed(3)} (${worstColour.design}; target >= 0.90 on every design)`,
+		),
+		line(short <= 0.12, `median stitches under 1 mm ${(short * 100).toFixed(0)}% (target <= 12%)`),
+		line(failed === 0, `${failed} of ${rows.length} jobs failed (target none)`),
+		line(
+			(slowest.server_seconds ?? 0) <= 3,
+			`slowest job ${(slowest.server_seconds ?? 0).toFixed(1)} s on the server (${slowest.design}; target <= 3 s)`,
+		),
+	];
+}
+
+/** Runs the shared comparison against the DSTs in each set's folder through one sandbox of this tree. */
+async function compareWithCommercial(
+	sets: Array<{ name: string; dir: string; out: string }>,
+): Promise<void> {
 	const root = join(__dirname, '..');
 	// shared/ lies beside the repository (a worktree may sit one folder deeper).
 	const tools = [join(root, '..'), join(root, '..', '..')].map((top) =>
@@ -157,8 +219,10 @@ async function compareWithCommercial(dir: string, out: string): Promise<void> {
 	);
 	const tool = tools.find((path) => existsSync(path));
 	if (!tool) throw new Error(`The comparison tool is in none of ${tools.join(', ')}.`);
-	if (!existsSync(dir))
-		throw new Error(`No folder of commercial DSTs at ${dir}; pass --commercial DIR.`);
+	for (const { dir } of sets) {
+		if (!existsSync(dir))
+			throw new Error(`No folder of commercial DSTs at ${dir}; pass --commercial DIR.`);
+	}
 	const port = await freePort();
 	const sandbox = spawn(
 		process.execPath,
@@ -191,9 +255,24 @@ async function compareWithCommercial(dir: string, out: string): Promise<void> {
 				fail(new Error(`The sandbox stopped before it was ready:\n${text}`)),
 			);
 		});
-		execFileSync('python3', [tool, `http://127.0.0.1:${port}`, token, dir, out], {
-			stdio: 'inherit',
-		});
+		const lines: string[] = [];
+		for (const { name, dir, out } of sets) {
+			console.log(`\n## ${name}: ${dir}`);
+			mkdirSync(out, { recursive: true });
+			try {
+				execFileSync('python3', [tool, `http://127.0.0.1:${port}`, token, dir, out], {
+					stdio: 'inherit',
+				});
+			} catch {
+				// The tool exits non-zero when a job failed; its results still say which.
+			}
+			const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+				rows: ComparedDesign[];
+			};
+			lines.push(...targetLines(name, results.rows));
+		}
+		console.log('\nTargets of issue 38:');
+		for (const line of lines) console.log(line);
 	} finally {
 		sandbox.kill('SIGINT');
 	}
@@ -203,8 +282,21 @@ async function main(): Promise<void> {
 	const commercial = process.argv.indexOf('--commercial');
 	if (commercial >= 0) {
 		const dir = process.argv[commercial + 1];
-		const out = process.argv[commercial + 2] ?? join(tmpdir(), 'digitise-vs-commercial');
-		await compareWithCommercial(resolve(dir ?? ''), resolve(out));
+		const next = process.argv[commercial + 2];
+		const out = next && !next.startsWith('--') ? next : join(tmpdir(), 'digitise-vs-commercial');
+		const heldout = process.argv.indexOf('--heldout');
+		const sets = [
+			{ name: basename(resolve(dir ?? '')), dir: resolve(dir ?? ''), out: resolve(out) },
+		];
+		if (heldout >= 0) {
+			const held = resolve(process.argv[heldout + 1] ?? '');
+			sets.push({
+				name: `held out (${basename(held)})`,
+				dir: held,
+				out: join(resolve(out), 'heldout'),
+			});
+		}
+		await compareWithCommercial(sets);
 		return;
 	}
 	const only = process.argv[2];

@@ -2,8 +2,9 @@ import { Command, Pattern } from '../engine/pattern';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewRegion } from './sew';
-import { RegionSewing, type Density } from './sewing';
-import { max } from './math';
+import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
+import { narrowGaps, nearestReachable, TravelGroups } from './travel';
+import { floor, max } from './math';
 
 const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 1.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
@@ -11,7 +12,8 @@ const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 1.5, trimAfterMm: 2
  * Sews every region, one colour block per thread (so colour changes are as few as
  * possible), broad colours first and thin ones (outlines, lines, lettering) last, so what
  * lies on top in the artwork lies on top in thread and the edges that fill and compensation
- * push into a neighbour are covered by it; within a block, always the nearest region next.
+ * push into a neighbour are covered by it; within a block, the next region is the one a hidden
+ * travel run reaches first, or when none is in reach the nearest (a jump, trimmed if long).
  */
 export function planStitches(
 	map: RegionMap,
@@ -44,15 +46,47 @@ export function planStitches(
 	blocks.forEach((thread, blockIndex) => {
 		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
 		const pending = new Set(byThread[thread]);
+		const gaps = narrowGaps(map, thread, floor(needle.px(bridgeGapMm) / 2));
+		const groups = new TravelGroups(map, covered, thread, max(1, needle.px(routeCellMm)), gaps);
 		while (pending.size) {
-			const next = nearestRegion(map, pending, needle.position);
+			const next = nextRegion(map, covered, thread, needle, pending, groups);
 			pending.delete(next);
-			sewRegion(new RegionSewing(needle, map, next, covered), density);
+			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
 		}
 		needle.tieOffAndTrim();
+		coverThread(map, thread, covered);
 	});
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
 	return { pattern, blocks };
+}
+
+/**
+ * The piece to sew next: of those a hidden run from the needle can reach, the one it reaches by
+ * the shortest way; when none is in reach, the nearest (the needle jumps there).
+ */
+function nextRegion(
+	map: RegionMap,
+	covered: Uint8Array,
+	thread: number,
+	needle: Needle,
+	pending: Set<number>,
+	groups: TravelGroups,
+): number {
+	const reachable = new Set([...pending].filter((id) => groups.reaches(needle.position, id)));
+	const found =
+		reachable.size > 0
+			? nearestReachable(
+					map,
+					covered,
+					thread,
+					needle.position,
+					reachable,
+					max(1, needle.px(routeCellMm)),
+					needle.px(maxRouteMm),
+					groups.gaps,
+				)
+			: null;
+	return found ?? nearestRegion(map, reachable.size ? reachable : pending, needle.position);
 }
 
 function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number, number]): number {
@@ -69,6 +103,15 @@ function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number,
 		}
 	}
 	return best;
+}
+
+/**
+ * Marks every pixel of a thread's areas as sewn once its block is done: running stitch and
+ * satin leave no mark of their own, and a later thread's travel must not run over them.
+ */
+function coverThread(map: RegionMap, thread: number, covered: Uint8Array): void {
+	const { ids, regions } = map;
+	for (let i = 0; i < ids.length; i++) if (regions[ids[i]].label === thread) covered[i] = 1;
 }
 
 export function countStitches(pattern: Pattern): number {

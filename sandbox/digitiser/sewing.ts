@@ -1,6 +1,6 @@
 import type { Needle } from './needle';
 import { background, type RegionMap } from './regions';
-import { hiddenRoute } from './travel';
+import { hiddenRoute, type TravelGroups } from './travel';
 import { nextSection, toPixel, type ScanFrame, type Span } from './scan';
 import { ceil, floor, hypot, max, round } from './math';
 
@@ -31,12 +31,19 @@ export const standardDensity: Density = {
 /** Longest travel run worth hiding under the fill; further away a jump and trim is cleaner. */
 const maxHiddenTravelMm = 20;
 /** Grid cell of the hidden-route search, mm. */
-const routeCellMm = 0.5;
+export const routeCellMm = 0.5;
+/** Longest hidden route searched, mm (or `maxRouteDetour` times the straight distance, if more). */
+export const maxRouteMm = 50;
+/**
+ * Widest gap of bare fabric between areas of one colour that travel may cross in that colour, mm:
+ * about a thread and a half, where the artwork breaks a line for a hair or two shapes nearly touch.
+ */
+export const bridgeGapMm = 0.6;
 /** Stitch length along a hidden route: short, so the run bends with the shapes it hides in. */
 const routeStitchMm = 1.5;
 /** Travel shorter than this is a jump or a straight run; no route is searched. */
 const routeMinMm = 1;
-/** Longest hidden route, as a multiple of the straight distance (or `maxHiddenTravelMm`, whichever is more). */
+/** Longest hidden route, as a multiple of the straight distance (or `maxRouteMm`, whichever is more). */
 const maxRouteDetour = 3;
 /** How far a join between rows may graze past the region's edge: under a thread's width. */
 const joinSlackMm = 0.3;
@@ -51,6 +58,8 @@ export class RegionSewing {
 		readonly map: RegionMap,
 		readonly regionId: number,
 		readonly covered: Uint8Array,
+		/** Which places hidden runs of this thread can connect; without it every route is searched. */
+		readonly groups?: TravelGroups,
 	) {}
 
 	/**
@@ -109,12 +118,15 @@ export class RegionSewing {
 		return false;
 	}
 
-	/** Stitches to a point when the way there stays inside the region, else jumps (and trims if far). */
+	/**
+	 * Stitches to a point when the way there stays inside the region, else travels there as
+	 * `travelTo` does (hidden, or a jump when no hidden way exists).
+	 */
 	joinTo(x: number, y: number): void {
 		const [nx, ny] = this.needle.position;
 		const slack = max(1, round(this.needle.px(joinSlackMm)));
 		if (this.inside(nx, ny, x, y, slack)) this.needle.stitchTo(x, y);
-		else this.needle.travelTo(x, y, false);
+		else this.travelTo(x, y);
 	}
 
 	/**
@@ -130,7 +142,11 @@ export class RegionSewing {
 			needle.travelTo(x, y, true);
 			return;
 		}
-		if (needle.anchored && distance > needle.px(routeMinMm)) {
+		if (
+			needle.anchored &&
+			distance > needle.px(routeMinMm) &&
+			(!this.groups || this.groups.connected([nx, ny], [x, y]))
+		) {
 			const route = hiddenRoute(
 				map,
 				this.covered,
@@ -138,7 +154,8 @@ export class RegionSewing {
 				[nx, ny],
 				[x, y],
 				max(1, needle.px(routeCellMm)),
-				max(distance * maxRouteDetour, needle.px(maxHiddenTravelMm)),
+				max(distance * maxRouteDetour, needle.px(maxRouteMm)),
+				this.groups?.gaps,
 			);
 			if (route) {
 				for (const [rx, ry] of route.slice(1)) needle.stitchTo(rx, ry, routeStitchMm);

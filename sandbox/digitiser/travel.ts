@@ -20,17 +20,10 @@ export function hiddenRoute(
 	to: [number, number],
 	cellPx: number,
 	maxLengthPx: number,
+	gaps?: Uint8Array,
 ): Array<[number, number]> | null {
-	const { width, height, ids, regions } = map;
-	const open = (x: number, y: number): boolean => {
-		const px = floor(x);
-		const py = floor(y);
-		if (px < 0 || py < 0 || px >= width || py >= height) return false;
-		const i = py * width + px;
-		const regionLabel = regions[ids[i]].label;
-		if (regionLabel === background) return false;
-		return !covered[i] || regionLabel === label;
-	};
+	const { width, height } = map;
+	const open = hiddenTest(map, covered, label, gaps);
 	const cols = ceil(width / cellPx);
 	const rows = ceil(height / cellPx);
 	const cellOf = ([x, y]: [number, number]) =>
@@ -87,6 +80,288 @@ export function hiddenRoute(
 	cells.push(from);
 	cells.reverse();
 	return straighten(cells, (a, b) => clear(a, b, open));
+}
+
+/**
+ * Where a travel run of thread `label` stays hidden: on pixels whose top stitching is still to
+ * come, or already sewn in this thread.
+ */
+function hiddenTest(
+	map: RegionMap,
+	covered: Uint8Array,
+	label: number,
+	gaps?: Uint8Array,
+): (x: number, y: number) => boolean {
+	const { width, height, ids, regions } = map;
+	return (x, y) => {
+		const px = floor(x);
+		const py = floor(y);
+		if (px < 0 || py < 0 || px >= width || py >= height) return false;
+		const i = py * width + px;
+		const regionLabel = regions[ids[i]].label;
+		if (regionLabel === background) return gaps !== undefined && gaps[i] === 1;
+		return !covered[i] || regionLabel === label;
+	};
+}
+
+/**
+ * The narrow gaps of bare fabric between areas of thread `label`, at most twice `radiusPx`
+ * across: the bare pixels a morphological closing of the thread's areas (a square of that
+ * radius) fills. A line the artwork breaks for a hair, or two shapes that nearly touch, are
+ * crossed there by a short run of their own thread instead of a trim. The closing adds no rim
+ * around a shape, so a route never runs along the outside of one.
+ */
+export function narrowGaps(map: RegionMap, label: number, radiusPx: number): Uint8Array {
+	const { width, height, ids, regions } = map;
+	const gaps = new Uint8Array(width * height);
+	const r = max(0, floor(radiusPx));
+	if (r === 0) return gaps;
+	let x0 = width;
+	let y0 = height;
+	let x1 = -1;
+	let y1 = -1;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			if (regions[ids[y * width + x]].label !== label) continue;
+			if (x < x0) x0 = x;
+			if (x > x1) x1 = x;
+			if (y < y0) y0 = y;
+			if (y > y1) y1 = y;
+		}
+	}
+	if (x1 < 0) return gaps;
+	// A box round the thread's areas, wide enough that the closing is the same as on the whole map.
+	x0 = max(0, x0 - r - 1);
+	y0 = max(0, y0 - r - 1);
+	x1 = min(width - 1, x1 + r + 1);
+	y1 = min(height - 1, y1 + r + 1);
+	const bw = x1 - x0 + 1;
+	const bh = y1 - y0 + 1;
+	const own = new Uint8Array(bw * bh);
+	for (let y = 0; y < bh; y++) {
+		for (let x = 0; x < bw; x++) {
+			own[y * bw + x] = regions[ids[(y + y0) * width + x + x0]].label === label ? 1 : 0;
+		}
+	}
+	const grown = spread(spread(own, bw, bh, r, 1, 1), bw, bh, r, bw, 1);
+	const closed = spread(spread(grown, bw, bh, r, 1, 0), bw, bh, r, bw, 0);
+	for (let y = 0; y < bh; y++) {
+		for (let x = 0; x < bw; x++) {
+			const k = y * bw + x;
+			const i = (y + y0) * width + x + x0;
+			if (closed[k] && !own[k] && regions[ids[i]].label === background) gaps[i] = 1;
+		}
+	}
+	return gaps;
+}
+
+/**
+ * One pass of a square dilation (`value` 1) or erosion (`value` 0) of a bw x bh mask along rows
+ * (`step` 1) or columns (`step` bw): a pixel takes `value` when one within `r` along the line has it.
+ * Outside the mask counts as 0.
+ */
+function spread(
+	mask: Uint8Array,
+	bw: number,
+	bh: number,
+	r: number,
+	step: number,
+	value: number,
+): Uint8Array {
+	const out = new Uint8Array(mask.length).fill(1 - value);
+	const lines = step === 1 ? bh : bw;
+	const length = step === 1 ? bw : bh;
+	const stride = step === 1 ? bw : 1;
+	for (let line = 0; line < lines; line++) {
+		const base = line * stride;
+		// Distance to the nearest pixel holding `value` (outside counts as 0) from each side.
+		let last = value === 0 ? -1 : -Infinity;
+		for (let k = 0; k < length; k++) {
+			const i = base + k * step;
+			if (mask[i] === value) last = k;
+			if (k - last <= r) out[i] = value;
+		}
+		last = value === 0 ? length : Infinity;
+		for (let k = length - 1; k >= 0; k--) {
+			const i = base + k * step;
+			if (mask[i] === value) last = k;
+			if (last - k <= r) out[i] = value;
+		}
+	}
+	return out;
+}
+
+/**
+ * Of the pieces of thread `label` still to sew (`pending`), the one a hidden travel run from
+ * `from` reaches by the shortest way, searched outwards on the route grid (Dijkstra) up to
+ * `maxLengthPx`; null when none is in reach.
+ */
+export function nearestReachable(
+	map: RegionMap,
+	covered: Uint8Array,
+	label: number,
+	from: [number, number],
+	pending: Set<number>,
+	cellPx: number,
+	maxLengthPx: number,
+	gaps?: Uint8Array,
+): number | null {
+	const { width, height, ids } = map;
+	const open = hiddenTest(map, covered, label, gaps);
+	const cols = ceil(width / cellPx);
+	const rows = ceil(height / cellPx);
+	/** The lowest-numbered pending piece with a pixel in the cell, or -1. */
+	const pendingIn = (c: number): number => {
+		const x1 = min(width, ceil(((c % cols) + 1) * cellPx));
+		const y1 = min(height, ceil((floor(c / cols) + 1) * cellPx));
+		let found = -1;
+		for (let y = floor(floor(c / cols) * cellPx); y < y1; y++) {
+			for (let x = floor((c % cols) * cellPx); x < x1; x++) {
+				const id = ids[y * width + x];
+				if (pending.has(id) && (found < 0 || id < found)) found = id;
+			}
+		}
+		return found;
+	};
+	const start =
+		min(rows - 1, max(0, floor(from[1] / cellPx))) * cols +
+		min(cols - 1, max(0, floor(from[0] / cellPx)));
+	const { cost, seen, stamp } = searchGrid(cols * rows);
+	seen[start] = stamp;
+	cost[start] = 0;
+	const heap = new MinHeap();
+	heap.push(start, 0);
+	let visited = 0;
+	while (heap.size && visited < maxVisitedCells) {
+		const c = heap.pop();
+		visited++;
+		const piece = pendingIn(c);
+		if (piece >= 0) return piece;
+		const cx = c % cols;
+		const cy = floor(c / cols);
+		for (let dy = -1; dy <= 1; dy++) {
+			for (let dx = -1; dx <= 1; dx++) {
+				if (!dx && !dy) continue;
+				const nx = cx + dx;
+				const ny = cy + dy;
+				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+				const n = ny * cols + nx;
+				const next = cost[c] + (dx && dy ? 1.4142 : 1) * cellPx;
+				if (next > maxLengthPx || (seen[n] === stamp && cost[n] <= next)) continue;
+				if (!open((nx + 0.5) * cellPx, (ny + 0.5) * cellPx)) continue;
+				seen[n] = stamp;
+				cost[n] = next;
+				heap.push(n, next);
+			}
+		}
+	}
+	return null;
+}
+
+/**
+ * Which places a hidden travel run of one thread can connect: the cells of the route grid whose
+ * centre is hidden ground (see `hiddenRoute`) or a narrow gap it may cross, split into groups
+ * joined by eight-neighbour steps. Made when a thread's block starts. Sewing the block only
+ * closes cells (its top stitching may spill onto a neighbour), never opens one, so two places
+ * in different groups stay apart: the route search is skipped for them, and the pieces of the
+ * needle's group are sewn before it jumps away, so a thread is trimmed only between groups no
+ * hidden run connects.
+ */
+export class TravelGroups {
+	private readonly cols: number;
+	private readonly rows: number;
+	/** Group of each cell, -1 where the cell is not hidden ground. */
+	private readonly group: Int32Array;
+	/** The groups of the cells each region of the thread has pixels in. */
+	private readonly touched = new Map<number, number[]>();
+
+	constructor(
+		map: RegionMap,
+		covered: Uint8Array,
+		label: number,
+		private readonly cellPx: number,
+		/** Narrow bare gaps the thread may cross (see `narrowGaps`). */
+		readonly gaps?: Uint8Array,
+	) {
+		const open = hiddenTest(map, covered, label, gaps);
+		this.cols = ceil(map.width / cellPx);
+		this.rows = ceil(map.height / cellPx);
+		const { cols, rows } = this;
+		const group = new Int32Array(cols * rows).fill(-2);
+		const stack = new Int32Array(cols * rows);
+		let groups = 0;
+		for (let c = 0; c < group.length; c++) {
+			if (group[c] !== -2) continue;
+			if (!open(((c % cols) + 0.5) * cellPx, (floor(c / cols) + 0.5) * cellPx)) {
+				group[c] = -1;
+				continue;
+			}
+			const id = groups++;
+			group[c] = id;
+			let top = 0;
+			stack[top++] = c;
+			while (top > 0) {
+				const k = stack[--top];
+				const kx = k % cols;
+				const ky = floor(k / cols);
+				for (let dy = -1; dy <= 1; dy++) {
+					for (let dx = -1; dx <= 1; dx++) {
+						const nx = kx + dx;
+						const ny = ky + dy;
+						if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+						const n = ny * cols + nx;
+						if (group[n] !== -2) continue;
+						if (!open((nx + 0.5) * cellPx, (ny + 0.5) * cellPx)) {
+							group[n] = -1;
+							continue;
+						}
+						group[n] = id;
+						stack[top++] = n;
+					}
+				}
+			}
+		}
+		this.group = group;
+		const { ids, regions, width } = map;
+		for (let i = 0; i < ids.length; i++) {
+			if (regions[ids[i]].label !== label) continue;
+			const g = group[floor(floor(i / width) / cellPx) * cols + floor((i % width) / cellPx)];
+			if (g < 0) continue;
+			const list = this.touched.get(ids[i]);
+			if (!list) this.touched.set(ids[i], [g]);
+			else if (!list.includes(g)) list.push(g);
+		}
+	}
+
+	/** The groups of the cells at and around a point (a needle hole may sit on an edge). */
+	private around([x, y]: [number, number]): number[] {
+		const { cols, rows, cellPx, group } = this;
+		const cx = floor(x / cellPx);
+		const cy = floor(y / cellPx);
+		const found: number[] = [];
+		for (let dy = -1; dy <= 1; dy++) {
+			for (let dx = -1; dx <= 1; dx++) {
+				const nx = cx + dx;
+				const ny = cy + dy;
+				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+				const g = group[ny * cols + nx];
+				if (g >= 0 && !found.includes(g)) found.push(g);
+			}
+		}
+		return found;
+	}
+
+	/** False when no hidden run can join the two points. */
+	connected(a: [number, number], b: [number, number]): boolean {
+		const near = this.around(a);
+		return this.around(b).some((g) => near.includes(g));
+	}
+
+	/** True when a hidden run from the point can reach the region (a cell it has pixels in). */
+	reaches(from: [number, number], regionId: number): boolean {
+		const near = this.around(from);
+		return near.length > 0 && (this.touched.get(regionId) ?? []).some((g) => near.includes(g));
+	}
 }
 
 /** Search arrays kept between routes (a design's travels share one grid size), told apart by a stamp. */

@@ -211,6 +211,36 @@ describe('renderPreview', () => {
 		expect(reds.size).toBeGreaterThan(5);
 	});
 
+	it('shows which way the stitches run: a satin band varies across its stitches, not along them', async () => {
+		// A horizontal band 20 mm long and 5 mm high, sewn as satin: stitches up and down across
+		// it, 0.2 mm apart, at the size a customer approves.
+		const band = new Pattern();
+		band.add(0, 0, Command.Jump);
+		for (let x = 0; x <= 200; x += 2) band.add(x, (x / 2) % 2 ? 50 : 0, Command.Stitch);
+		band.add(band.lastX(), band.lastY(), Command.End);
+		band.threads = [{ color: RED }];
+		const image = await decode((await renderPreview(band, { maxSizePx: 1024 })).bytes);
+		const ink = inkBox(image);
+		const luminance = (x: number, y: number) => {
+			const i = (y * image.width + x) * 4;
+			return 0.2126 * image.data[i] + 0.7152 * image.data[i + 1] + 0.0722 * image.data[i + 2];
+		};
+		// Mean change between neighbouring pixels in the band's middle, away from the needle holes.
+		let across = 0;
+		let along = 0;
+		let count = 0;
+		const height = ink.bottom - ink.top;
+		for (let y = ink.top + Math.round(height * 0.3); y < ink.top + height * 0.7; y++) {
+			for (let x = ink.left + 40; x < ink.right - 40; x++) {
+				across += Math.abs(luminance(x + 1, y) - luminance(x, y));
+				along += Math.abs(luminance(x, y + 1) - luminance(x, y));
+				count++;
+			}
+		}
+		expect(across / count).toBeGreaterThan(4);
+		expect(across).toBeGreaterThan(3 * along);
+	});
+
 	it('gives designs without thread colours a distinct default colour per block', async () => {
 		const image = await decode(
 			(await renderPreview(threeBlockDesign(false), { maxSizePx: 600 })).bytes,

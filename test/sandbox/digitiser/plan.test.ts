@@ -1,0 +1,45 @@
+import { segmentsByBlock, trimsInsideBlocks, sew, shapePng } from './support/shapes';
+
+/**
+ * Three blue squares in a row (at 50 mm, 1/6 mm a pixel: 8.3 mm squares). The first and third are
+ * joined by a red bar beneath them, sewn after the blue, so a travel run under the bar connects
+ * them; the middle one stands 3.3 mm apart on bare fabric, nearer to the first than the third is.
+ */
+const pieces =
+	'<rect x="10" y="10" width="50" height="50" fill="#0064c8"/>' +
+	'<rect x="80" y="10" width="30" height="30" fill="#0064c8"/>' +
+	'<rect x="200" y="10" width="50" height="50" fill="#0064c8"/>' +
+	'<rect x="30" y="60" width="200" height="20" fill="#e60000"/>';
+
+describe('the order of the pieces of one colour', () => {
+	it('sews the pieces a hidden run reaches before jumping away: one trim, for the piece apart', async () => {
+		// Nearest first would go to the middle square (a trim) and from there to the third (another).
+		const pattern = await sew(await shapePng(pieces, 300, 100), 50, 2);
+		expect(pattern.threads[0].name).toBe('Blue');
+		expect(trimsInsideBlocks(pattern)[0]).toBe(1);
+	});
+
+	it('chains pieces joined under a later colour with no trim at all', async () => {
+		const chained = pieces + '<rect x="90" y="40" width="10" height="20" fill="#e60000"/>';
+		const pattern = await sew(await shapePng(chained, 300, 100), 50, 2);
+		expect(pattern.threads[0].name).toBe('Blue');
+		expect(trimsInsideBlocks(pattern)[0]).toBe(0);
+	});
+
+	it('never runs a later thread over a line sewn before it', async () => {
+		// A 0.4 mm red line cut in two by a 0.6 mm green one (sewn first: broader): the red thread
+		// gets from one half to the other by a jump, not by stitches across the green line.
+		const crossed = await shapePng(
+			'<rect x="50" y="60" width="200" height="2" fill="#e60000"/>' +
+				'<rect x="148.5" y="20" width="3" height="80" fill="#00963c"/>',
+			300,
+			120,
+		);
+		const pattern = await sew(crossed, 40, 2);
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Green', 'Red']);
+		const across = segmentsByBlock(pattern)[1].filter(
+			(s) => Math.min(s.ax, s.bx) < -0.3 && Math.max(s.ax, s.bx) > 0.3,
+		);
+		expect(across).toEqual([]);
+	});
+});
