@@ -36,6 +36,18 @@ describe('DSB reader', () => {
 		expect(() => read(swapped)).toThrow(/its header declares extents of \+X 299/);
 	});
 
+	it('refuses a Tajima label before another file that then ends without its end code: no extents to check', () => {
+		// Star.DSB's first 32 bytes (its label and ST: field) before Star.10O: the 10O records read as DSB
+		// records and run out without an end code, as a cut-short file would; a real one keeps its header.
+		const tenO = loadFixture('Star.10O').bytes;
+		const spliced = Uint8Array.from([...star.subarray(0, 32), ...tenO]);
+		expect(() => read(spliced)).toThrow(
+			/DSB file is damaged: its records end without the end code, and its header does not declare the extents/,
+		);
+		// Star.DSB cut short, its header whole, is still read up to the cut, with a warning.
+		expect(read(star.subarray(0, 3000)).warnings[0]).toMatch(/^The file ends early/);
+	});
+
 	it("is a digitising of Star.DST's star with other satin edges: half its stitches land on Star.DST's", () => {
 		const dsb = stitchPoints(read(star));
 		const dst = new Set(stitchPoints(dstFormat.read!(loadFixture('Star.DST').bytes)));
