@@ -17,6 +17,8 @@ const headerEnd = 0x18;
 const paletteColours = 16;
 const paletteBytes = paletteColours * 3;
 const channelTop = 63;
+/** Colour-list entries writers fill, whatever the design's blocks: Star.STX's list and real files' 120-entry ones. */
+const filledListEntries = 100;
 
 interface Layout {
 	palette: number;
@@ -60,11 +62,13 @@ function blockThreads(
 		);
 	if ((stitches - colourList) / 2 < blocks)
 		throw damaged(`its colour list has room for fewer than the design's ${blocks} colour blocks`);
-	// Writers fill the whole palette and the whole list (past the last block too) with valid entries.
+	// Writers fill the whole palette, and the colour list's first 100 entries (past the last block too),
+	// with valid entries; real files hold text after those 100 when the list has room for more.
 	for (let at = palette; at < colourList; at++)
 		if (bytes[at] > channelTop)
 			throw damaged(`its palette has a channel of ${bytes[at]}, above ${channelTop}`);
-	for (let at = colourList; at + 1 < stitches; at += 2)
+	const entries = Math.max(blocks, Math.min((stitches - colourList) >> 1, filledListEntries));
+	for (let at = colourList; at < colourList + 2 * entries; at += 2)
 		if (((bytes[at] << 8) | bytes[at + 1]) >= paletteColours)
 			throw damaged(`its colour list names a colour past the palette's ${paletteColours}`);
 	const threads: Thread[] = [];

@@ -53,4 +53,16 @@ describe('STX colours', () => {
 		longer.writeUInt32LE(colourList + 3, 0x10);
 		expect(() => read(longer)).toThrow(/its palette takes 51 bytes, not the 48 of 16 colours/);
 	});
+
+	it('reads a colour list of 120 entries whose last 20 are text, as real STX files have', () => {
+		const star = fixture('Star.STX');
+		// Real STX files (Embroidermodder's samples, STX1.10) fill 100 entries and leave text such as "~~~~ 25 14".
+		const text = Buffer.from('~~~~~ ~25~ 14~  3~49~6~~~~~~~~~~~~~~~~\r\n', 'latin1');
+		const longer = Buffer.concat([star.subarray(0, 610), text, star.subarray(610)]);
+		longer.writeUInt32LE(610 + text.length, 0x14);
+		expect(read(longer).length).toBe(read(star).length);
+		// Within the first 100 entries, a place past the palette is still refused.
+		longer.writeUInt16BE(0x7e7e, colourList + 2 * 99);
+		expect(() => read(longer)).toThrow(/its colour list names a colour past the palette's 16/);
+	});
 });
