@@ -3,7 +3,8 @@ import { UnreadableSourceError } from '../errors';
 import { countCommands } from '../normalise';
 import { Command, threadOf, type Pattern, type Thread } from '../pattern';
 import { u32leAt } from './binary-io';
-import { readExp } from './exp-reader';
+import { warnEndsEarly } from './ends-early';
+import { control as expControl, readExp } from './exp-reader';
 
 /**
  * "STX", a version such as "1.00", then three 32-bit offsets: the palette, the colour list and the
@@ -80,6 +81,26 @@ function blockThreads(
 	return threads;
 }
 
+/** Where STX1.10 headers declare the stitch stream's records (Star.STX, STX1.00, leaves it 0). */
+const declaredRecordsAt = 0x20;
+
+/** How many fewer records than declared a whole file may hold: real files hold 2 to 15 fewer. */
+function missingRecordsSlack(declared: number): number {
+	return Math.max(20, Math.ceil(declared * 0.01));
+}
+
+/** The stitch records' whole length from `start`, and how many records that is: a cut file stops mid-record. */
+function wholeRecords(bytes: Uint8Array, start: number): { end: number; records: number } {
+	let at = start;
+	let records = 0;
+	for (;;) {
+		const size = bytes[at] === expControl ? 4 : 2;
+		if (at + size > bytes.length) return { end: at, records };
+		at += size;
+		records++;
+	}
+}
+
 export function readStx(bytes: Uint8Array): Pattern {
 	const found = layout(bytes);
 	if (found === null)
@@ -87,9 +108,12 @@ export function readStx(bytes: Uint8Array): Pattern {
 			'The STX file is damaged: it does not start with "STX", a version and table offsets in order ' +
 				'inside the file.',
 		);
+	// STX has no end record: a cut file is told by a record cut in two, or by fewer records than declared.
+	const { end, records } = wholeRecords(bytes, found.stitches);
+	const declared = u32leAt(bytes, declaredRecordsAt)!;
 	let pattern: Pattern;
 	try {
-		pattern = readExp(bytes.subarray(found.stitches));
+		pattern = readExp(bytes.subarray(found.stitches, end));
 	} catch (error) {
 		if (!(error instanceof UnreadableSourceError)) throw error;
 		throw new UnreadableSourceError(
@@ -97,5 +121,12 @@ export function readStx(bytes: Uint8Array): Pattern {
 		);
 	}
 	pattern.threads = blockThreads(bytes, found, countCommands(pattern, Command.ColorChange) + 1);
+	const short = declared > 0 && records + missingRecordsSlack(declared) < declared;
+	if (end < bytes.length || short)
+		warnEndsEarly(
+			pattern,
+			end < bytes.length ? 'in the middle of a record' : 'with fewer records than its header declares',
+			declared > 0 ? { count: declared, what: 'records', read: records } : undefined,
+		);
 	return pattern;
 }
