@@ -125,7 +125,9 @@ export function readStx(bytes: Uint8Array): Pattern {
 	if (end < bytes.length || short)
 		warnEndsEarly(
 			pattern,
-			end < bytes.length ? 'in the middle of a record' : 'with fewer records than its header declares',
+			end < bytes.length
+				? 'in the middle of a record'
+				: 'with fewer records than its header declares',
 			declared > 0 ? { count: declared, what: 'records', read: records } : undefined,
 		);
 	return pattern;

@@ -16,7 +16,12 @@ const alwaysSet = 0x03;
 /** The length of `bytes` without the whole zero records that follow the END record. */
 function withoutPadding(bytes: Uint8Array): number {
 	let length = bytes.length;
-	while (length >= 6 && bytes[length - 1] === 0 && bytes[length - 2] === 0 && bytes[length - 3] === 0)
+	while (
+		length >= 6 &&
+		bytes[length - 1] === 0 &&
+		bytes[length - 2] === 0 &&
+		bytes[length - 3] === 0
+	)
 		length -= 3;
 	return length;
 }

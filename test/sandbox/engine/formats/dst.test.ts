@@ -156,7 +156,9 @@ describe('DST reader', () => {
 		// Records after the END that move are the rest of a design: still refused.
 		const moving = Uint8Array.from([...star, 0x01, 0, 0x03, 0, 0, 0xf3]);
 		moving.set(Buffer.from('ST:   2569\r', 'latin1'), 20);
-		expect(() => read(moving)).toThrow(/declares 2569 records, but its END record comes after 2567/);
+		expect(() => read(moving)).toThrow(
+			/declares 2569 records, but its END record comes after 2567/,
+		);
 	});
 
 	it('reads a file that ends without its END record, or mid-record, up to its last whole record and says so', () => {

@@ -52,7 +52,6 @@ describe('STX reader', () => {
 		expect(() => read(bytes)).toThrow(
 			/STX file is damaged: its stitch records at byte 610.*control code 0x33/,
 		);
-
 	});
 });
 
