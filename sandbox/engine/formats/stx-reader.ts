@@ -72,6 +72,13 @@ function blockThreads(
 	for (let at = colourList; at < colourList + 2 * entries; at += 2)
 		if (((bytes[at] << 8) | bytes[at + 1]) >= paletteColours)
 			throw damaged(`its colour list names a colour past the palette's ${paletteColours}`);
+	// What follows them is text ("~~~~~ 2225~~~  514~  3495~~~\r\n"), never stitch records: a changed
+	// stitch offset that moves the records' start would otherwise leave some of them in the list.
+	for (let at = colourList + 2 * entries; at < stitches; at++)
+		if ((bytes[at] < 0x20 || bytes[at] > 0x7e) && bytes[at] !== 0x0d && bytes[at] !== 0x0a)
+			throw damaged(
+				`its colour list ends in byte 0x${bytes[at].toString(16)} at ${at}, not in text`,
+			);
 	const threads: Thread[] = [];
 	for (let block = 0; block < blocks; block++) {
 		const place = (bytes[colourList + 2 * block] << 8) | bytes[colourList + 2 * block + 1];

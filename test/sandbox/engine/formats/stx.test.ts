@@ -83,6 +83,12 @@ describe('STX colours', () => {
 		const longer = Buffer.concat([star.subarray(0, 610), text, star.subarray(610)]);
 		longer.writeUInt32LE(610 + text.length, 0x14);
 		expect(read(longer).length).toBe(read(star).length);
+		// A stitch offset moved into the stitch records leaves bytes in the list that are not text.
+		const moved = fixture('Star.STX');
+		moved.writeUInt32LE(610 + 64, 0x14);
+		expect(() => read(moved)).toThrow(
+			/its colour list ends in byte 0x[0-9a-f]+ at \d+, not in text/,
+		);
 		// Within the first 100 entries, a place past the palette is still refused.
 		longer.writeUInt16BE(0x7e7e, colourList + 2 * 99);
 		expect(() => read(longer)).toThrow(/its colour list names a colour past the palette's 16/);
