@@ -39,11 +39,11 @@ describe('STX reader', () => {
 		declaring.writeUInt32LE(2520, 0x20);
 		expect(read(declaring).warnings).toEqual([]);
 		const half = read(declaring.subarray(0, 610 + 2400));
-		expect(half.warnings).toEqual([
-			expect.stringMatching(
-				/^The file ends early \(with fewer records than its header declares\): read [\d,]+ stitches, [\d,]+ of the 2,520 records its header declares\./,
-			),
-		]);
+		expect(half.warnings).toHaveLength(1);
+		expect(half.warnings[0]).toMatch(
+			/^The file ends early \(with fewer records than its header declares\): read [\d,]+ stitches, /,
+		);
+		expect(half.warnings[0]).toMatch(/, [\d,]+ of the 2,520 records its header declares\./);
 	});
 
 	it('refuses stitch records that are not EXP records, naming where they start', () => {
