@@ -7,9 +7,6 @@
  * share 99% of its own points with the start of a source's path. Anything else that completes is garbage
  * a user would be charged for; a refusal is always fine.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	PatternTooLargeError,
 	UnreadableSourceError,
@@ -22,7 +19,7 @@ import {
 	type Pattern,
 } from '../sandbox/engine';
 import { shareOf, stepsOf, type NeedlePoint } from '../test/sandbox/engine/support/needlePath';
-import { fixturesDir } from '../test/support/embroideryFiles';
+import { sharedSamples } from '../test/sandbox/engine/support/starSamples';
 import { randomSource, type Random } from './fuzz-inputs';
 import { printTable } from './support/table';
 
@@ -53,18 +50,12 @@ interface Sample {
 	steps: NeedlePoint[];
 }
 
-export function sharedSamples(): Sample[] {
-	return readdirSync(fixturesDir)
-		.filter((name) => name.startsWith('Star.') && !name.endsWith('.json'))
-		.sort()
-		.map((name) => {
-			const bytes = new Uint8Array(readFileSync(join(fixturesDir, name)));
-			return {
-				name,
-				bytes,
-				steps: stepsOf(readPattern(bytes, identifyFormat(bytes, name).format!)),
-			};
-		});
+function samplesWithSteps(): Sample[] {
+	return sharedSamples().map(({ name, bytes }) => ({
+		name,
+		bytes,
+		steps: stepsOf(readPattern(bytes, identifyFormat(bytes, name).format!)),
+	}));
 }
 
 /** A job warning that says the file was read only up to a cut. */
@@ -165,7 +156,7 @@ function convert(
 
 export function fuzzGarbage(perSample: number, seed: number): GarbageRow[] {
 	const random = randomSource(seed ^ 0x6a7b);
-	const samples = sharedSamples();
+	const samples = samplesWithSteps();
 	return samples.map((sample) => {
 		const row: GarbageRow = {
 			sample: sample.name,

@@ -24,12 +24,14 @@ function fuzzGarbageInOwnProcess(perSample: number, seed: number): GarbageRow[] 
 
 /**
  * Samples whose damaged or spliced versions still complete as garbage with this seed, at most this many
- * times: layouts with little or no header to check against (EXP, KSM, U01). The rest must stay at 0;
- * lower a figure (never raise one) when a reader learns to refuse more.
+ * times: both read as EXP, which has no header, count or end record to check (docs/sandbox.md says why no
+ * check can tell them from real designs). The rest must stay at 0; lower a figure (never raise one) when a
+ * reader learns to refuse more.
  */
 const stillOpen: Record<string, number> = {
+	// Star.EXP's first 512 bytes over Star.BRO, whose body is EXP-like records: the star's start twice.
 	'Star.EXP': 1,
-	'Star.ksm': 6,
+	// Star.u01's first 64 bytes over Star.EXP: 32 valid EXP stitches where the star's first ones were.
 	'Star.u01': 1,
 };
 
@@ -41,7 +43,7 @@ describe('Completed garbage among damaged and spliced shared samples (bench/fuzz
 			.filter((row) => row.garbage > (stillOpen[row.sample] ?? 0))
 			.map((row) => `${row.sample}: ${row.garbage} (${row.examples.join('; ')})`);
 		expect(over).toEqual([]);
-		expect(garbageTotal(rows)).toBeLessThanOrEqual(8);
+		expect(garbageTotal(rows)).toBeLessThanOrEqual(2);
 		// Every version is judged: refused or completed, and cut readings warn where the format can tell.
 		for (const row of rows) expect(row.refused + row.completed).toBe(200);
 		expect(rows.find((row) => row.sample === 'Star.DST')!.completedCut).toBeGreaterThan(0);

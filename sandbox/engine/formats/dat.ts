@@ -17,6 +17,8 @@ const trimCode = 0x08;
 const colourChangeCode = 0x09;
 const endCode = 0x10;
 const knownCodes = new Set([moveCode, stitchCode, trimCode, colourChangeCode, endCode]);
+/** Records in a row that do not move: more is another file's zero padding read as records (Star.dat has 1). */
+const mostRecordsInPlace = 16;
 
 function damaged(problem: string): UnreadableSourceError {
 	return new UnreadableSourceError(`The file is not a DAT file: ${problem}.`);
@@ -25,10 +27,17 @@ function damaged(problem: string): UnreadableSourceError {
 function readDat(bytes: Uint8Array): Pattern {
 	const builder = wholeRecordsBuilder(bytes, 3, 'DAT');
 	const last = bytes.length - 3;
+	let inPlace = 0;
 	for (let offset = 0; offset <= last; offset += 3) {
 		const control = bytes[offset + 2];
 		const dy = signed8(bytes[offset]);
 		const dx = -signed8(bytes[offset + 1]);
+		inPlace = dx === 0 && dy === 0 ? inPlace + 1 : 0;
+		if (inPlace > mostRecordsInPlace)
+			throw damaged(
+				`more than ${mostRecordsInPlace} records in a row up to record ${offset / 3 + 1} do not move ` +
+					"(another file's padding, not a design)",
+			);
 		if (control === stitchCode) {
 			builder.stitch(dx, dy);
 			continue;

@@ -181,8 +181,14 @@ export function checkTajimaEnd(
 ): void {
 	const declared = declaredRecords(bytes);
 	const records = (endAt - headerSize) / 3;
-	expectWithinDeclaredExtents(bytes, pattern, label);
+	const extentsDeclared = expectWithinDeclaredExtents(bytes, pattern, label);
 	if (endAt + 3 > bytes.length) {
+		// A file cut short keeps its whole header; a Tajima label before another format's bytes has none.
+		if (!extentsDeclared)
+			throw new UnreadableSourceError(
+				`The ${label} file is damaged: its records end without the ${endRecord}, and its header ` +
+					'does not declare the extents (+X, -X, +Y, -Y) to check what was read against.',
+			);
 		warnEndsEarly(
 			pattern,
 			endingOf(bytes, endAt, endRecord),
@@ -192,40 +198,78 @@ export function checkTajimaEnd(
 		);
 		return;
 	}
-	expectDeclaredRecords(declared, records + 1, label);
+	expectDeclaredRecords(declared, records + 1 + stillRecords(bytes, endAt + 3, declared), label);
+	if (declared !== null && records + 1 > declared + extraRecordsSlack(declared))
+		throw new UnreadableSourceError(
+			`The ${label} file is damaged: its header declares ${declared} records, but ${records + 1} come ` +
+				`up to its ${endRecord}.`,
+		);
 }
 
-/** How far past its header's +X, -X, +Y and -Y a design may reach: writers round, some measure jumps too. */
-function extentSlack(extent: number): number {
-	return Math.max(20, Math.ceil(extent * 0.05));
+/**
+ * How many more records than its ST: field a file may hold up to its END: real files hold 0 to 8 more (a
+ * pyembroidery conversion 8 of 17,773, crown.dst 3); another file's records behind a Tajima header, tens
+ * or thousands more.
+ */
+function extraRecordsSlack(declared: number): number {
+	return Math.max(16, Math.ceil(declared * 0.01));
+}
+
+/**
+ * Records after the END that move nothing (zero-length stitches, more END records), up to the count the
+ * header declares: some writers count them (a real 10,283-record DST ends 00 00 F3, 00 00 03, 00 00 F3),
+ * whereas a changed byte that reads as END leaves the rest of the design, which moves, behind it.
+ */
+function stillRecords(bytes: Uint8Array, from: number, declared: number | null): number {
+	if (declared === null) return 0;
+	let count = 0;
+	for (let at = from; at + 3 <= bytes.length && count < declared; at += 3, count++) {
+		const b2 = bytes[at + 2];
+		if (bytes[at] !== 0 || bytes[at + 1] !== 0 || (b2 & alwaysSet) !== alwaysSet) break;
+		if ((b2 & endMask) !== endMask && (b2 & ~alwaysSet) !== 0) break;
+	}
+	return count;
+}
+
+/**
+ * How far past its header's +X, -X, +Y and -Y a design may reach on an axis `span` long (both declared
+ * extents): writers round, some measure jumps too, and a real commercial DST (crown.dst) reaches 23 past
+ * its +Y of 240 (4.5% of its 507 height); another format's bytes read as records wander metres off.
+ */
+function extentSlack(span: number): number {
+	return Math.max(50, Math.ceil(span * 0.1));
 }
 
 /**
  * Throws when the design reaches well past the extents a Tajima-style header declares (+X, -X, +Y, -Y in
  * 0.1 mm from the start, y up): another format's bytes read as records wander off (a DSB header before
- * 10O records), and a cut-short reading can only hold less than its header, never more.
+ * 10O records), and a cut-short reading can only hold less than its header, never more. Returns whether
+ * the header declares all four.
  */
-function expectWithinDeclaredExtents(bytes: Uint8Array, pattern: Pattern, label: string): void {
+function expectWithinDeclaredExtents(bytes: Uint8Array, pattern: Pattern, label: string): boolean {
 	const text = String.fromCharCode(...bytes.subarray(0, 128));
 	const field = (name: string) => {
 		const match = new RegExp(`\\${name}:\\s*(\\d{1,6})\\r`).exec(text);
 		return match ? Number(match[1]) : null;
 	};
 	const [right, left, up, down] = ['+X', '-X', '+Y', '-Y'].map(field);
-	if (right === null || left === null || up === null || down === null) return;
+	if (right === null || left === null || up === null || down === null) return false;
 	const bounds = boundsOf(pattern, [Command.Stitch, Command.Jump]);
-	if (!bounds) return;
+	if (!bounds) return true;
+	const xSlack = extentSlack(right + left);
+	const ySlack = extentSlack(up + down);
 	const past =
-		bounds.maxX > right + extentSlack(right) ||
-		-bounds.minX > left + extentSlack(left) ||
-		-bounds.minY > up + extentSlack(up) ||
-		bounds.maxY > down + extentSlack(down);
+		bounds.maxX > right + xSlack ||
+		-bounds.minX > left + xSlack ||
+		-bounds.minY > up + ySlack ||
+		bounds.maxY > down + ySlack;
 	if (past)
 		throw new UnreadableSourceError(
 			`The ${label} file is damaged: its header declares extents of +X ${right}, -X ${left}, +Y ${up}, ` +
 				`-Y ${down} (0.1 mm), but its records reach from (${bounds.minX}, ${-bounds.maxY}) to ` +
 				`(${bounds.maxX}, ${-bounds.minY}).`,
 		);
+	return true;
 }
 
 /**

@@ -130,10 +130,36 @@ export function readJef(bytes: Uint8Array): Pattern {
 	}
 	flushJumps();
 	pattern.add(x, y, End);
+	expectDeclaredLength(bytes, stitchOffset, at, cursor);
 	expectWithinDeclaredExtents(bytes, pattern, cursor);
 	pattern.threads = threads;
 	repeatedThreadsAsStops(pattern);
 	return pattern;
+}
+
+/** Where the header gives the length of the stitch records, in 2-byte units, the end code included. */
+const recordUnitsOffset = 28;
+/** How far the declared length may be off: real files (Star.JEF, Embroidermodder's samples) are exact. */
+const recordUnitsSlack = 2;
+
+/**
+ * Throws unless the header's record length (a stitch 1, a command 2, the end code 1: pyembroidery writes it
+ * so, and every real JEF seen is exact) reaches the end code at `endAt`: another format's bytes behind a
+ * JEF header end somewhere else, if at all. A header that leaves it 0 is not checked.
+ */
+function expectDeclaredLength(
+	bytes: Uint8Array,
+	stitchOffset: number,
+	endAt: number,
+	cursor: ByteCursor,
+): void {
+	const declared = u32leAt(bytes, recordUnitsOffset)!;
+	const read = (endAt + 2 - stitchOffset) / 2;
+	if (declared !== 0 && Math.abs(declared - read) > recordUnitsSlack)
+		cursor.fail(
+			`its header declares ${declared} record units (2 bytes each), but its end-of-design code comes ` +
+				`after ${read}`,
+		);
 }
 
 /** Where the header gives the design's reach from its start: left, top, right, bottom (0.1 mm). */

@@ -26,6 +26,39 @@ const sewCodes = new Set([0x18, 0x19]);
 const needleCodes = new Set([0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x1c, 0x1d, 0x1e]);
 /** Records the cheap content check looks at before the whole file is read. */
 const recordsChecked = 64;
+/** Moves of at most this much per axis are the small back-and-forth steps writers put among jumps. */
+const smallMove = 3;
+/** Turns a run of jumps may take: real files' runs (Star.ksm, Embroidermodder's samples) take none. */
+const mostJumpTurns = 4;
+
+/**
+ * How often a run of jumps turns, as stitches do and a move never does: a move is split into steps in one
+ * direction, and the only other jumps real writers leave are small steps and pairs that cancel (-127 1,
+ * then 127 -1, in the records before the end). A changed control byte that trims where the design sews
+ * reads the stitches after it as such a run.
+ */
+function jumpTurns(moves: number[]): number {
+	let turns = 0;
+	let previousX = 0;
+	let previousY = 0;
+	for (let i = 0; i < moves.length; i += 2) {
+		const dx = moves[i];
+		const dy = moves[i + 1];
+		if (dx === 0 && dy === 0) continue;
+		const cancelled =
+			(dx === -previousX && dy === -previousY) ||
+			(i + 3 < moves.length && moves[i + 2] === -dx && moves[i + 3] === -dy);
+		const small = Math.abs(dx) <= smallMove && Math.abs(dy) <= smallMove;
+		const along = dx * previousX + dy * previousY;
+		const sameWay =
+			along > 0 && along * along >= 0.8 * (dx * dx + dy * dy) * (previousX ** 2 + previousY ** 2);
+		const first = previousX === 0 && previousY === 0;
+		if (!cancelled && !small && !sameWay && !first) turns++;
+		previousX = dx;
+		previousY = dy;
+	}
+	return turns;
+}
 
 function knownCode(code: number): boolean {
 	return (
@@ -59,6 +92,17 @@ export function readKsm(bytes: Uint8Array): Pattern {
 	const last = bytes.length - recordBytes;
 	let trimmed = false;
 	let sewn = false;
+	/** The moves of the jumps since the last trim or needle change, as dx, dy pairs. */
+	let jumps: number[] = [];
+	let jumpsFrom = 0;
+	const endJumps = () => {
+		if (jumpTurns(jumps) > mostJumpTurns)
+			cursor.fail(
+				`the ${jumps.length / 2} jumps from byte ${jumpsFrom} turn back and forth as stitches do, ` +
+					'which a move between two places never does',
+			);
+		jumps = [];
+	};
 	for (let at = recordsOffset; at <= last; at += recordBytes) {
 		const control = bytes[at + 2];
 		const code = control & codeMask;
@@ -68,24 +112,29 @@ export function readKsm(bytes: Uint8Array): Pattern {
 		const dx = control & xNegative ? -bytes[at + 1] : bytes[at + 1];
 		if (trimCodes.has(code)) {
 			builder.trim();
+			if (!trimmed) jumpsFrom = at;
 			trimmed = true;
 		}
 		if (trimmed) {
 			builder.jump(dx, dy);
+			jumps.push(dx, dy);
 		} else if (dx !== 0 || dy !== 0) {
 			builder.stitch(dx, dy);
 			sewn = true;
 		}
 		if (code === endCode) {
 			if (at !== last) cursor.fail(`the end record at byte ${at} is not the last`);
+			endJumps();
 			break;
 		}
 		if (at === last) cursor.fail('the last record is not the end record');
 		if (sewCodes.has(code)) {
+			endJumps();
 			trimmed = false;
 		} else if (needleCodes.has(code)) {
 			// The first needle chosen before any sewing is the first colour, not a change.
 			if (sewn) builder.colourChange();
+			if (!trimmed) jumpsFrom = at + recordBytes;
 			trimmed = true;
 		} else if (code === stopCode) {
 			builder.stop();

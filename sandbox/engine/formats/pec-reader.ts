@@ -122,7 +122,8 @@ function expectDeclaredSection(
 
 /**
  * Throws unless the 16-bit width and height at `at` are the size of the stitches read, within
- * `sizeTolerance`: the PEC block's stitch section and the wrappers' stitch headers declare it.
+ * `sizeTolerance`: the PEC block's stitch section and the wrappers' stitch headers declare it. A size of
+ * 0 x 0 is one a writer left unset (Embroidermodder's own PEC and PES of its logo), not a size to check.
  */
 export function expectDeclaredSize(
 	bytes: Uint8Array,
@@ -132,6 +133,7 @@ export function expectDeclaredSize(
 ): void {
 	const width = bytes[at] | (bytes[at + 1] << 8);
 	const height = bytes[at + 2] | (bytes[at + 3] << 8);
+	if (width === 0 && height === 0) return;
 	const bounds = boundsOf(pattern, [STITCH, JUMP]);
 	const [sewnWidth, sewnHeight] = bounds
 		? [bounds.maxX - bounds.minX, bounds.maxY - bounds.minY]

@@ -3,7 +3,8 @@ import { UnreadableSourceError } from '../errors';
 import { countCommands } from '../normalise';
 import { Command, threadOf, type Pattern, type Thread } from '../pattern';
 import { u32leAt } from './binary-io';
-import { readExp } from './exp-reader';
+import { warnEndsEarly } from './ends-early';
+import { control as expControl, readExp } from './exp-reader';
 
 /**
  * "STX", a version such as "1.00", then three 32-bit offsets: the palette, the colour list and the
@@ -17,6 +18,8 @@ const headerEnd = 0x18;
 const paletteColours = 16;
 const paletteBytes = paletteColours * 3;
 const channelTop = 63;
+/** Colour-list entries writers fill, whatever the design's blocks: Star.STX's list and real files' 120-entry ones. */
+const filledListEntries = 100;
 
 interface Layout {
 	palette: number;
@@ -60,13 +63,22 @@ function blockThreads(
 		);
 	if ((stitches - colourList) / 2 < blocks)
 		throw damaged(`its colour list has room for fewer than the design's ${blocks} colour blocks`);
-	// Writers fill the whole palette and the whole list (past the last block too) with valid entries.
+	// Writers fill the whole palette, and the colour list's first 100 entries (past the last block too),
+	// with valid entries; real files hold text after those 100 when the list has room for more.
 	for (let at = palette; at < colourList; at++)
 		if (bytes[at] > channelTop)
 			throw damaged(`its palette has a channel of ${bytes[at]}, above ${channelTop}`);
-	for (let at = colourList; at + 1 < stitches; at += 2)
+	const entries = Math.max(blocks, Math.min((stitches - colourList) >> 1, filledListEntries));
+	for (let at = colourList; at < colourList + 2 * entries; at += 2)
 		if (((bytes[at] << 8) | bytes[at + 1]) >= paletteColours)
 			throw damaged(`its colour list names a colour past the palette's ${paletteColours}`);
+	// What follows them is text ("~~~~~ 2225~~~  514~  3495~~~\r\n"), never stitch records: a changed
+	// stitch offset that moves the records' start would otherwise leave some of them in the list.
+	for (let at = colourList + 2 * entries; at < stitches; at++)
+		if ((bytes[at] < 0x20 || bytes[at] > 0x7e) && bytes[at] !== 0x0d && bytes[at] !== 0x0a)
+			throw damaged(
+				`its colour list ends in byte 0x${bytes[at].toString(16)} at ${at}, not in text`,
+			);
 	const threads: Thread[] = [];
 	for (let block = 0; block < blocks; block++) {
 		const place = (bytes[colourList + 2 * block] << 8) | bytes[colourList + 2 * block + 1];
@@ -76,6 +88,26 @@ function blockThreads(
 	return threads;
 }
 
+/** Where STX1.10 headers declare the stitch stream's records (Star.STX, STX1.00, leaves it 0). */
+const declaredRecordsAt = 0x20;
+
+/** How many fewer records than declared a whole file may hold: real files hold 2 to 15 fewer. */
+function missingRecordsSlack(declared: number): number {
+	return Math.max(20, Math.ceil(declared * 0.01));
+}
+
+/** The stitch records' whole length from `start`, and how many records that is: a cut file stops mid-record. */
+function wholeRecords(bytes: Uint8Array, start: number): { end: number; records: number } {
+	let at = start;
+	let records = 0;
+	for (;;) {
+		const size = bytes[at] === expControl ? 4 : 2;
+		if (at + size > bytes.length) return { end: at, records };
+		at += size;
+		records++;
+	}
+}
+
 export function readStx(bytes: Uint8Array): Pattern {
 	const found = layout(bytes);
 	if (found === null)
@@ -83,9 +115,12 @@ export function readStx(bytes: Uint8Array): Pattern {
 			'The STX file is damaged: it does not start with "STX", a version and table offsets in order ' +
 				'inside the file.',
 		);
+	// STX has no end record: a cut file is told by a record cut in two, or by fewer records than declared.
+	const { end, records } = wholeRecords(bytes, found.stitches);
+	const declared = u32leAt(bytes, declaredRecordsAt)!;
 	let pattern: Pattern;
 	try {
-		pattern = readExp(bytes.subarray(found.stitches));
+		pattern = readExp(bytes.subarray(found.stitches, end));
 	} catch (error) {
 		if (!(error instanceof UnreadableSourceError)) throw error;
 		throw new UnreadableSourceError(
@@ -93,5 +128,14 @@ export function readStx(bytes: Uint8Array): Pattern {
 		);
 	}
 	pattern.threads = blockThreads(bytes, found, countCommands(pattern, Command.ColorChange) + 1);
+	const short = declared > 0 && records + missingRecordsSlack(declared) < declared;
+	if (end < bytes.length || short)
+		warnEndsEarly(
+			pattern,
+			end < bytes.length
+				? 'in the middle of a record'
+				: 'with fewer records than its header declares',
+			declared > 0 ? { count: declared, what: 'records', read: records } : undefined,
+		);
 	return pattern;
 }

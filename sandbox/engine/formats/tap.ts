@@ -1,7 +1,8 @@
 /**
  * Happy TAP: Tajima's 3-byte records exactly as DST holds them (balanced ternary moves, jump and
  * colour-change flags, the END record), with no header at all. Without a header to recognise, a file
- * is TAP only when every record carries Tajima's two always-set bits and the END record is its last.
+ * is TAP only when every record carries Tajima's two always-set bits and the END record is its last, or
+ * followed by zero bytes only (the real TAP files of Embroidermodder's samples end 00 00 F3 and six zeros).
  */
 import { UnreadableSourceError } from '../errors';
 import { normaliseForWriter, wholeRecordsBuilder } from '../normalise';
@@ -12,11 +13,24 @@ import type { FormatModule, WriteResult } from './format';
 
 const alwaysSet = 0x03;
 
+/** The length of `bytes` without the whole zero records that follow the END record. */
+function withoutPadding(bytes: Uint8Array): number {
+	let length = bytes.length;
+	while (
+		length >= 6 &&
+		bytes[length - 1] === 0 &&
+		bytes[length - 2] === 0 &&
+		bytes[length - 3] === 0
+	)
+		length -= 3;
+	return length;
+}
+
 /** Why `bytes` are not TAP records ending in one END record, or null when they are. */
 function tapProblem(bytes: Uint8Array): string | null {
 	if (bytes.length < 3 || bytes.length % 3 !== 0)
 		return `its ${bytes.length} bytes are not a whole number of 3-byte records`;
-	const last = bytes.length - 3;
+	const last = withoutPadding(bytes) - 3;
 	for (let offset = 0; offset < last; offset += 3) {
 		const b2 = bytes[offset + 2];
 		if ((b2 & alwaysSet) !== alwaysSet)
@@ -39,8 +53,9 @@ function readTap(bytes: Uint8Array): Pattern {
 /** The cheap part of the check: the whole-record length, the END record last, the first records' bits. */
 function looksLikeTap(bytes: Uint8Array): boolean {
 	if (bytes.length < 3 || bytes.length % 3 !== 0) return false;
-	if ((bytes[bytes.length - 1] & endMask) !== endMask) return false;
-	const last = Math.min(bytes.length - 3, 3 * 4096);
+	const length = withoutPadding(bytes);
+	if ((bytes[length - 1] & endMask) !== endMask) return false;
+	const last = Math.min(length - 3, 3 * 4096);
 	for (let offset = 0; offset < last; offset += 3) {
 		const b2 = bytes[offset + 2];
 		if ((b2 & alwaysSet) !== alwaysSet || (b2 & endMask) === endMask) return false;

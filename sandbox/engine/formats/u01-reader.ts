@@ -31,7 +31,27 @@ export function readU01(bytes: Uint8Array): Pattern {
 		throw new UnreadableSourceError(
 			`The file is not U01: ${after} bytes follow its end code, where a U01 file ends.`,
 		);
+	const hidden = bytes[endAt] === machinePostfix ? recordsUpToEnd(bytes, endAt + 3) : 0;
+	if (hidden > mostRecordsAfterPostfix)
+		throw new UnreadableSourceError(
+			`The U01 file is damaged: its records stop at a machine postfix (0x2b) at byte ${endAt}, but ` +
+				`${hidden} more Barudan records follow it up to an end code: the rest of a design, not a ` +
+				"machine's data.",
+		);
 	return builder.finish();
+}
+
+/** Records after a machine postfix that may still read as Barudan records ending in the end code. */
+const mostRecordsAfterPostfix = 16;
+
+/** How many whole Barudan records from `start` lead to an end code, or 0 when they do not. */
+function recordsUpToEnd(bytes: Uint8Array, start: number): number {
+	for (let offset = start; offset + 3 <= bytes.length; offset += 3) {
+		const controlByte = bytes[offset];
+		if ((controlByte & recordFlag) === 0 || (controlByte & commandMask) > endCode) return 0;
+		if ((controlByte & commandMask) === endCode) return (offset - start) / 3 + 1;
+	}
+	return 0;
 }
 
 /** How records that stop at `endAt` without their end record end, for the warning. */

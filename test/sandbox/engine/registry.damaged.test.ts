@@ -4,10 +4,8 @@
  * refused. Every case is a shared sample mutated here, with fixed positions or a fixed seed.
  */
 import { identifyFormat, readPattern } from '../../../sandbox/engine';
-import { fixture } from '../../support/embroideryFiles';
 import { shareOf, stepsOf } from './support/needlePath';
-
-const sample = (name: string) => new Uint8Array(fixture(name));
+import { seededRandom, sharedSample as sample } from './support/starSamples';
 
 function concat(...parts: Uint8Array[]): Uint8Array {
 	const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
@@ -61,25 +59,13 @@ describe('a file whose magic is one format and whose body another is refused', (
 	});
 });
 
-/** mulberry32, so every run changes the same bytes. */
-function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 describe.each(['Star.HUS', 'Star.phb', 'Star.phc', 'Star.DST', 'Star.DSZ'])(
 	'%s with one to three bytes changed',
 	(name) => {
 		it('is refused or read right: never completed with less than 99% of its path', () => {
 			const bytes = sample(name);
 			const source = stepsOf(readPattern(bytes, identifyFormat(bytes, name).format!));
-			const random = seeded(40);
+			const random = seededRandom(40);
 			const wrong: string[] = [];
 			for (let version = 0; version < 25; version++) {
 				const changed = bytes.slice();

@@ -8,18 +8,8 @@ import { formatModules } from '../../../sandbox/engine/formats';
 import { UnreadableSourceError } from '../../../sandbox/engine/errors';
 import type { FormatModule } from '../../../sandbox/engine/formats/format';
 import { Command, Pattern } from '../../../sandbox/engine/pattern';
-import { fixtureNames, loadFixture } from './support/referenceDecoding';
-
-function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { fixtureNames } from './support/referenceDecoding';
+import { seededRandom, sharedSample } from './support/starSamples';
 
 /** A small design every writer can hold, so formats without a fixture get a real sample too. */
 function sampleDesign(): Pattern {
@@ -37,7 +27,7 @@ function sampleDesign(): Pattern {
 }
 
 const samples: { name: string; bytes: Uint8Array }[] = [
-	...fixtureNames.map((name) => ({ name, bytes: loadFixture(name).bytes })),
+	...fixtureNames.map((name) => ({ name, bytes: sharedSample(name) })),
 	...listFormats()
 		.filter((format) => format.writable)
 		.map((format) => ({

@@ -50,6 +50,15 @@ describe('DAT reader', () => {
 			expect(() => read(bytes)).toThrow(UnreadableSourceError);
 	});
 
+	it("refuses another file's zero padding over its start: more than 16 records in a row that do not move", () => {
+		// Star.ksm's zero header, 128 bytes of it, over Star.dat's first records: 42 moves of nothing.
+		const padded = star.slice();
+		padded.fill(0, 0, 128);
+		expect(() => read(padded)).toThrow(
+			/not a DAT file: more than 16 records in a row up to record 17 do not move/,
+		);
+	});
+
 	it.each(otherStarSamples('Star.dat'))('refuses $name', ({ bytes }) => {
 		expect(() => read(bytes)).toThrow(UnreadableSourceError);
 	});

@@ -36,6 +36,32 @@ describe('DSB reader', () => {
 		expect(() => read(swapped)).toThrow(/its header declares extents of \+X 299/);
 	});
 
+	it('refuses a Tajima label before another file that then ends without its end code: no extents to check', () => {
+		// Star.DSB's first 32 bytes (its label and ST: field) before Star.10O: the 10O records read as DSB
+		// records and run out without an end code, as a cut-short file would; a real one keeps its header.
+		const tenO = loadFixture('Star.10O').bytes;
+		const spliced = Uint8Array.from([...star.subarray(0, 32), ...tenO]);
+		expect(() => read(spliced)).toThrow(
+			/DSB file is damaged: its records end without the end code, and its header does not declare the extents/,
+		);
+		// Star.DSB cut short, its header whole, is still read up to the cut, with a warning.
+		expect(read(star.subarray(0, 3000)).warnings[0]).toMatch(/^The file ends early/);
+	});
+
+	it('refuses far more records up to the end code than the header declares: another file behind it', () => {
+		// Star.DSZ's first 64 bytes (ST: 2449, and extents cut short) before Star.u01: its records read as DSB.
+		const dsz = loadFixture('Star.DSZ').bytes;
+		const u01 = loadFixture('Star.u01').bytes;
+		const spliced = Uint8Array.from([...dsz.subarray(0, 64), ...u01]);
+		expect(() => read(spliced)).toThrow(
+			/DSB file is damaged: its header declares 2449 records, but 2486 come up to its end code/,
+		);
+		// Real files hold up to 8 more than they declare: 20 more than Star.DSB's header says still read.
+		const more = star.slice();
+		more.set(Buffer.from('ST:   2429\r', 'latin1'), 20);
+		expect(read(more).length).toBe(read(star).length);
+	});
+
 	it("is a digitising of Star.DST's star with other satin edges: half its stitches land on Star.DST's", () => {
 		const dsb = stitchPoints(read(star));
 		const dst = new Set(stitchPoints(dstFormat.read!(loadFixture('Star.DST').bytes)));

@@ -140,6 +140,27 @@ describe('DST reader', () => {
 		expect(read(fixture.bytes).length).toBeGreaterThan(2500);
 	});
 
+	it('reads what real writers leave: extents a few per cent short, records after the END that move nothing', () => {
+		const star = fixture.bytes;
+		// A real commercial DST (crown.dst) declares +Y 240 and -Y 267 but stitches 263 up: 23 over, 4.5% of
+		// its height. Star.DST sews 311 up; here its header says 288.
+		const short = star.slice();
+		short.set(Buffer.from('+Y:  288\r', 'latin1'), star.indexOf(0x2b, 40));
+		expect(headerText(short)).toContain('+Y:  288\r-Y:  312');
+		expect(read(short).length).toBe(read(star).length);
+		// Another (fs no 50.dst) declares 10,283 records and ends 00 00 F3, 00 00 03, 00 00 F3: its writer
+		// counted a zero-length stitch and a second END after the first.
+		const counted = Uint8Array.from([...star, 0, 0, 0x03, 0, 0, 0xf3]);
+		counted.set(Buffer.from('ST:   2569\r', 'latin1'), 20);
+		expect(read(counted).length).toBe(read(star).length);
+		// Records after the END that move are the rest of a design: still refused.
+		const moving = Uint8Array.from([...star, 0x01, 0, 0x03, 0, 0, 0xf3]);
+		moving.set(Buffer.from('ST:   2569\r', 'latin1'), 20);
+		expect(() => read(moving)).toThrow(
+			/declares 2569 records, but its END record comes after 2567/,
+		);
+	});
+
 	it('reads a file that ends without its END record, or mid-record, up to its last whole record and says so', () => {
 		const star = fixture.bytes;
 		const whole = read(star);

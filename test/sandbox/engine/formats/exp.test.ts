@@ -8,6 +8,7 @@ import {
 	loadFixture,
 	patternEvents,
 } from '../support/referenceDecoding';
+import { sharedSample } from '../support/starSamples';
 
 const read = expFormat.read!;
 const write = expFormat.write!;
@@ -51,6 +52,18 @@ describe('EXP reader', () => {
 		expect(() => read(threeByteRecords)).toThrow(/every third byte holds the same flags/);
 		for (const code of [0x01, 0x02, 0x04, 0x80])
 			expect(() => read(withControl(code))).not.toThrow();
+	});
+
+	it("refuses another format's magic before EXP records: PHC's, PHB's and STX's too", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const phc = sharedSample('Star.phc');
+		// Star.phc's first 256 bytes before Star.EXP read as 128 EXP stitches and completed at 21% of the path.
+		const spliced = new Uint8Array([...phc.subarray(0, 256), ...exp]);
+		expect(() => read(spliced)).toThrow(/not EXP, which has no header: it starts with "#PHC"/);
+		for (const magic of ['#PHB', 'STX'])
+			expect(() => read(new Uint8Array([...Buffer.from(magic, 'latin1'), 0, ...exp]))).toThrow(
+				/it starts with/,
+			);
 	});
 
 	it('rejects an empty file', () => {

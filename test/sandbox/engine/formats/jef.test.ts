@@ -69,6 +69,21 @@ describe('JEF reader', () => {
 		expect(() => read(hugeColourCount)).toThrow(/claims 2147483647 colours/);
 	});
 
+	it("refuses stitches that end elsewhere than the header's record length says: another file behind it", () => {
+		// Star.JEF declares 2,549 units: 2,540 stitches, 4 commands of 2 and the end code.
+		expect(u32(fixture.bytes, 28)).toBe(2549);
+		const dsz = loadFixture('Star.DSZ').bytes;
+		// Star.JEF's first 40 bytes over Star.DSZ: the DSZ bytes read as JEF stitches.
+		const spliced = Uint8Array.from([...fixture.bytes.subarray(0, 40), ...dsz.subarray(40)]);
+		spliced.set(fixture.bytes.subarray(40, 132), 40);
+		expect(() => read(spliced)).toThrow(
+			/its header declares 2549 record units \(2 bytes each\), but its end-of-design code comes after \d+/,
+		);
+		const unset = fixture.bytes.slice();
+		unset.fill(0, 28, 32);
+		expect(read(unset).length).toBe(read(fixture.bytes).length);
+	});
+
 	it('refuses a control code JEF does not use, and a header that is not JEF', () => {
 		const stitches = u32(fixture.bytes, 0);
 		const unknownCode = fixture.bytes.slice();

@@ -91,6 +91,40 @@ describe('KSM reader', () => {
 		},
 	);
 
+	it('refuses a trim where the design sews: the stitches after it would read as jumps that turn', () => {
+		const star = loadFixture('Star.ksm').bytes;
+		const trimmed = star.slice();
+		// Record 500's control byte, its sign flags kept, given the trim code 0x17.
+		const control = 0x200 + 3 * 500 + 2;
+		trimmed[control] = (trimmed[control] & 0xe0) | 0x17;
+		expect(() => readKsm(trimmed)).toThrow(
+			/KSM.*the \d+ jumps from byte 2012 turn back and forth as stitches do/,
+		);
+		expect(readKsm(star).length).toBeGreaterThan(2500);
+	});
+
+	it('reads the jumps real files hold: a move split into steps, small steps and pairs that cancel', () => {
+		// As Embroidermodder's sample KSM files end: a trim, a split move, then steps that come back.
+		const bytes = ksmFile([
+			[10, 20, 0x80 | 0x20],
+			[24, 124, 0x80 | 0x40 | 0x17],
+			[24, 124, 0x80 | 0x40],
+			[23, 120, 0x80 | 0x40],
+			[0, 0, 0x80],
+			[1, 127, 0x80 | 0x20 | 0x40],
+			[1, 127, 0x80],
+			[0, 75, 0x80 | 0x40],
+			[0, 75, 0x80],
+			[0, 3, 0x80],
+			[0, 3, 0x80 | 0x40],
+			[0, 1, 0x80],
+			[0, 1, 0x80 | 0x40],
+			[0, 0, 0x80 | 0x1b],
+			[0, 0, 0x80 | 0x08],
+		]);
+		expect(readKsm(bytes).length).toBeGreaterThan(10);
+	});
+
 	it('refuses a file that is not a header and whole records', () => {
 		expect(() => readKsm(new Uint8Array(0x200 + 4))).toThrow(/whole 3-byte records/);
 		expect(looksLikeKsm(new Uint8Array(0x200 + 4))).toBe(false);

@@ -32,6 +32,18 @@ describe('PEC reader', () => {
 		expect(countCommands(pattern, Command.Stop)).toBe(1);
 		expect(pattern.threads).toHaveLength(1);
 	});
+
+	it("checks the stitch section's width and height, unless a writer left them 0 x 0", () => {
+		// The stitch section starts 512 bytes into the PEC block; its width and height are 8 bytes into it.
+		const size = 8 + 512 + 8;
+		const unset = starAsPec();
+		unset.fill(0, size, size + 4);
+		// Embroidermodder's own PEC of its logo declares 0 x 0; pyembroidery reads it.
+		expect(read(unset).length).toBe(read(starAsPec()).length);
+		const wrong = starAsPec();
+		wrong.set([100, 0, 100, 0], size);
+		expect(() => read(wrong)).toThrow(/its header declares a design of 100 x 100 \(0\.1 mm\)/);
+	});
 });
 
 describe('PEC writer', () => {

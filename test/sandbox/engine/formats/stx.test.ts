@@ -23,13 +23,35 @@ describe('STX reader', () => {
 		expect(stxFormat.detect!(unordered)).toBe(false);
 	});
 
+	it('reads a file cut short up to its last whole record and warns, with the count STX1.10 headers declare', () => {
+		const star = fixture('Star.STX');
+		const whole = read(star);
+		expect(whole.warnings).toEqual([]);
+		// Cut in the middle of a record: Star.STX (STX1.00) declares no count.
+		const midRecord = read(star.subarray(0, 5001));
+		expect(midRecord.warnings).toEqual([
+			expect.stringMatching(
+				/^The file ends early \(in the middle of a record\): read [\d,]+ stitches up to its last whole record/,
+			),
+		]);
+		// STX1.10 writers declare the records at byte 0x20 (Embroidermodder's samples: 2 to 15 more than held).
+		const declaring = fixture('Star.STX');
+		declaring.writeUInt32LE(2520, 0x20);
+		expect(read(declaring).warnings).toEqual([]);
+		const half = read(declaring.subarray(0, 610 + 2400));
+		expect(half.warnings).toHaveLength(1);
+		expect(half.warnings[0]).toMatch(
+			/^The file ends early \(with fewer records than its header declares\): read [\d,]+ stitches, /,
+		);
+		expect(half.warnings[0]).toMatch(/, [\d,]+ of the 2,520 records its header declares\./);
+	});
+
 	it('refuses stitch records that are not EXP records, naming where they start', () => {
 		const bytes = fixture('Star.STX');
 		bytes[0xd93] = 0x33;
 		expect(() => read(bytes)).toThrow(
 			/STX file is damaged: its stitch records at byte 610.*control code 0x33/,
 		);
-		expect(() => read(fixture('Star.STX').subarray(0, 0x1000 + 1))).toThrow(/STX file is damaged/);
 	});
 });
 
@@ -52,5 +74,23 @@ describe('STX colours', () => {
 		const longer = fixture('Star.STX');
 		longer.writeUInt32LE(colourList + 3, 0x10);
 		expect(() => read(longer)).toThrow(/its palette takes 51 bytes, not the 48 of 16 colours/);
+	});
+
+	it('reads a colour list of 120 entries whose last 20 are text, as real STX files have', () => {
+		const star = fixture('Star.STX');
+		// Real STX files (Embroidermodder's samples, STX1.10) fill 100 entries and leave text such as "~~~~ 25 14".
+		const text = Buffer.from('~~~~~ ~25~ 14~  3~49~6~~~~~~~~~~~~~~~~\r\n', 'latin1');
+		const longer = Buffer.concat([star.subarray(0, 610), text, star.subarray(610)]);
+		longer.writeUInt32LE(610 + text.length, 0x14);
+		expect(read(longer).length).toBe(read(star).length);
+		// A stitch offset moved into the stitch records leaves bytes in the list that are not text.
+		const moved = fixture('Star.STX');
+		moved.writeUInt32LE(610 + 64, 0x14);
+		expect(() => read(moved)).toThrow(
+			/its colour list ends in byte 0x[0-9a-f]+ at \d+, not in text/,
+		);
+		// Within the first 100 entries, a place past the palette is still refused.
+		longer.writeUInt16BE(0x7e7e, colourList + 2 * 99);
+		expect(() => read(longer)).toThrow(/its colour list names a colour past the palette's 16/);
 	});
 });

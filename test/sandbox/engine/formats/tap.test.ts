@@ -45,6 +45,15 @@ describe('TAP reader', () => {
 			expect(() => read(bytes)).toThrow(UnreadableSourceError);
 	});
 
+	it('reads zero bytes after the END record, as real TAP files have; anything else there is refused', () => {
+		// Embroidermodder's sample TAP files end 00 00 F3 and then six zero bytes.
+		const padded = Uint8Array.from([...star, 0, 0, 0, 0, 0, 0]);
+		expect(read(padded).length).toBe(read(star).length);
+		expect(detectFormat(padded, 'design.tap')).toBe('tap');
+		const trailing = Uint8Array.from([...star, 0, 0, 0x83, 0, 0, 0]);
+		expect(() => read(trailing)).toThrow(/its END record \(record \d+\) is not its last/);
+	});
+
 	it.each(otherStarSamples('Star.TAP'))('refuses $name', ({ bytes }) => {
 		expect(() => read(bytes)).toThrow(UnreadableSourceError);
 	});

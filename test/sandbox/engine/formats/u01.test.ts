@@ -2,6 +2,7 @@ import { UnreadableSourceError } from '../../../../sandbox/engine/errors';
 import { u01Format } from '../../../../sandbox/engine/formats/u01';
 import { countCommands } from '../../../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../../../sandbox/engine/pattern';
+import { fixture } from '../../../support/embroideryFiles';
 import { compareEvents, loadFixture, patternEvents, patternOf } from '../support/referenceDecoding';
 
 const read = u01Format.read!;
@@ -50,6 +51,17 @@ describe('U01 reader', () => {
 		);
 		expect(() => read(file(0x80, 1, 1, 0x80, 1, 1))).toThrow(/end without their end code/);
 		expect(read(file(0x80, 1, 1, 0x2b, 0x99, 0x99)).length).toBe(2);
+	});
+
+	it('refuses a machine postfix in the middle of the design: the records after it go on to the end code', () => {
+		const star = new Uint8Array(fixture('Star.u01'));
+		// A changed byte turns record 1,732's control byte 0x80 into the postfix 0x2b: 68% of the star.
+		const stopped = star.slice();
+		expect(stopped[5452]).toBe(0x80);
+		stopped[5452] = 0x2b;
+		expect(() => read(stopped)).toThrow(
+			/U01 file is damaged: its records stop at a machine postfix \(0x2b\) at byte 5452, but 817 more/,
+		);
 	});
 });
 

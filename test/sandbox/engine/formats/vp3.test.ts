@@ -4,6 +4,7 @@ import { vp3Format } from '../../../../sandbox/engine/formats/vp3';
 import { countCommands } from '../../../../sandbox/engine/normalise';
 import { Command, Pattern } from '../../../../sandbox/engine/pattern';
 import { compareEvents, loadFixture, patternEvents, patternOf } from '../support/referenceDecoding';
+import { fixBlockLengths } from '../support/vp3Blocks';
 
 const read = vp3Format.read!;
 const write = vp3Format.write!;
@@ -258,30 +259,3 @@ describe('VP3 reader on damaged files', () => {
 		expect(compareEvents(patternEvents(read1), patternEvents(read2)).differences).toEqual([]);
 	});
 });
-
-/**
- * `shorter`, which is `original` with two stitch bytes removed, with every enclosing block's 32-bit length
- * (the file, design, colour and stitch blocks, each after its 3-byte tag) two bytes shorter.
- */
-function fixBlockLengths(shorter: Uint8Array, original: Uint8Array): Uint8Array {
-	const out = shorter.slice();
-	const view = new DataView(out.buffer);
-	const tags = [
-		[0x00, 0x02, 0x00],
-		[0x00, 0x03, 0x00],
-		[0x00, 0x05, 0x00],
-		[0x00, 0x01, 0x00],
-	];
-	for (const tag of tags) {
-		for (let at = 0; at + 7 <= out.length; at++) {
-			if (out[at] !== tag[0] || out[at + 1] !== tag[1] || out[at + 2] !== tag[2]) continue;
-			const length = view.getUint32(at + 3, false);
-			// A block whose declared length reached the end of the original file encloses the removed bytes.
-			if (at + 7 + length === original.length) {
-				view.setUint32(at + 3, length - 2, false);
-				break;
-			}
-		}
-	}
-	return out;
-}
