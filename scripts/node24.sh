@@ -202,12 +202,29 @@ ensure_node24() {
 	fi
 }
 
-# Installs the dev dependencies, exactly as locked, when node_modules is missing or older than the lockfile.
-# The lockfile lists every platform's optional binaries (some without integrity, as this registry
-# serves only the common ones), so the standard `npm ci` accepts it everywhere.
+# Installs the dev dependencies, exactly as locked, when node_modules is missing or was installed from another
+# package-lock.json. The lockfile's checksum is written into node_modules after each complete install; a
+# file's time is no guide (a fresh clone or worktree has a lockfile newer than any install). An install
+# from before the checksum counts when the lockfile is not newer than it. The lockfile lists every
+# platform's optional binaries (some without integrity, as this registry serves only the common ones), so the
+# standard `npm ci` accepts it everywhere.
 ensure_dependencies() {
-	if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-		echo "Installing dependencies..." >&2
-		run_logged "Dependencies" node_modules npm ci --no-audit --no-fund
+	local wanted stamp=node_modules/.embroidery-lockfile-sha256
+	wanted="$(sha256sum package-lock.json | cut -d' ' -f1)"
+	if [ -d node_modules ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+		return 0
 	fi
+	if [ -d node_modules ] && [ ! -f "$stamp" ] && [ -f node_modules/.package-lock.json ] &&
+		[ ! package-lock.json -nt node_modules/.package-lock.json ]; then
+		echo "$wanted" >"$stamp"
+		return 0
+	fi
+	# npm ci empties node_modules first: through a link, that is another checkout's folder.
+	if [ -L node_modules ]; then
+		echo "node_modules links to $(readlink node_modules), installed from another package-lock.json; run npm ci there, or remove the link." >&2
+		return 1
+	fi
+	echo "Installing dependencies..." >&2
+	run_logged "Dependencies" node_modules npm ci --no-audit --no-fund
+	echo "$wanted" >"$stamp"
 }
