@@ -1,4 +1,4 @@
-import { channelsToLab, deltaE76, type Lab } from '../engine/threads/colour-distance';
+import { channelsToLab, deltaE76, type Lab } from '../engine';
 import { max, min, round } from './math';
 
 /** Pixels more transparent than this are background. */

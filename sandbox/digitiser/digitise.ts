@@ -1,5 +1,4 @@
-import type { Pattern, Thread } from '../engine/pattern';
-import { colourHex, rgbToLab } from '../engine/threads/colour-distance';
+import { colourHex, rgbToLab, type Pattern, type Thread } from '../engine';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';

@@ -1,5 +1,4 @@
-import { stitchBounds } from '../engine/metrics';
-import type { Pattern } from '../engine/pattern';
+import { stitchBounds, type Pattern } from '../engine';
 import { background, type RegionMap } from './regions';
 import { round } from './math';
 

@@ -1,4 +1,4 @@
-import { Command, type Pattern } from '../engine/pattern';
+import { Command, type Pattern } from '../engine';
 
 /** What one thread's colour block costs the machine. */
 export interface ColourBlockMetrics {

@@ -1,4 +1,4 @@
-import { Command, type Pattern } from '../engine/pattern';
+import { Command, type Pattern } from '../engine';
 import { ceil, hypot, max, min } from './math';
 
 /** Stitch lengths and travel rules, in millimetres. */

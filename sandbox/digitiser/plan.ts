@@ -1,4 +1,4 @@
-import { Command, Pattern } from '../engine/pattern';
+import { Command, Pattern } from '../engine';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewRegion } from './sew';

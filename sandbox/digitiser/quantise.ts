@@ -1,4 +1,4 @@
-import { channelsToLab, deltaE76, type Lab } from '../engine/threads/colour-distance';
+import { channelsToLab, deltaE76, type Lab } from '../engine';
 import { abs, min } from './math';
 
 /** Colours are pooled into 32 levels a channel first, so clustering cost does not grow with image size. */

@@ -1,5 +1,11 @@
-import { colourHex, deltaE2000, labToRgb, type Lab } from '../engine/threads/colour-distance';
-import type { ChartThread, ThreadChart } from '../engine/threads/thread-table';
+import {
+	colourHex,
+	deltaE2000,
+	labToRgb,
+	type ChartThread,
+	type Lab,
+	type ThreadChart,
+} from '../engine';
 import type { Quantised } from './quantise';
 
 /** A thread a snapped colour can be far from before the user is told: beyond this the eye sees a different colour. */

@@ -1,4 +1,4 @@
-import { ThreadChart } from '../../engine/threads/thread-table';
+import { ThreadChart } from '../../engine';
 
 /** A thread maker's colour card a job can name in `thread_palette_key`: the chart and how it is listed. */
 export interface ThreadPalette {

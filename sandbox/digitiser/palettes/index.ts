@@ -2,7 +2,7 @@ import type { ThreadPalette } from './chart';
 import { generic } from './generic';
 import { isacord } from './isacord';
 import { madeira } from './madeira';
-import { robisonAnton } from './robison-anton';
+import { robisonAnton } from './robisonAnton';
 
 export type { ThreadPalette } from './chart';
 

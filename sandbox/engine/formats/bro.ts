@@ -2,7 +2,7 @@
  * Bits & Volts BRO: a 256-byte header (name, record count, extents), then 2-byte stitches (signed dx, dy;
  * y pointing up) and controls led by 0x80 (bro-reader.ts). Its colours live in a separate file.
  */
-import { looksLikeBro, readBro } from './bro-reader';
+import { looksLikeBro, readBro } from './broReader';
 import type { FormatModule } from './format';
 
 export const broFormat: FormatModule = {

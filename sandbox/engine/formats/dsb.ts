@@ -9,7 +9,7 @@ import {
 	hasTajimaHeader,
 	headerSize,
 	headerThreads,
-} from './dst-reader';
+} from './dstReader';
 import type { FormatModule } from './format';
 import { recordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
@@ -19,7 +19,7 @@ import {
 	endCode,
 	machinePostfix,
 	recordFlag,
-} from './u01-reader';
+} from './u01Reader';
 
 function readDsb(bytes: Uint8Array): Pattern {
 	const builder = recordsBuilder(bytes, headerSize, 3, 'DSB');

@@ -3,8 +3,8 @@
  * per axis in balanced ternary (y pointing up), plus jump / colour-change / end flags.
  * Machines trim when they meet a run of jumps, so a trim is written as three jumps.
  */
-import { looksLikeDst, readDst } from './dst-reader';
-import { writeDst } from './dst-writer';
+import { looksLikeDst, readDst } from './dstReader';
+import { writeDst } from './dstWriter';
 import type { FormatModule } from './format';
 
 export const dstFormat: FormatModule = {

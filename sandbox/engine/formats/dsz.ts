@@ -13,7 +13,7 @@ import {
 	hasTajimaHeader,
 	headerSize,
 	headerThreads,
-} from './dst-reader';
+} from './dstReader';
 import type { FormatModule } from './format';
 
 const recordFlag = 0x80;

@@ -8,7 +8,7 @@
 import { UnreadableSourceError } from '../errors';
 import { recordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
-import { signed8 } from './binary-io';
+import { signed8 } from './binaryIo';
 import type { FormatModule } from './format';
 
 const headerSize = 0x30;

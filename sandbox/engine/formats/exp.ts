@@ -2,8 +2,8 @@
  * Melco EXP: no header, 2-byte stitch records (signed dx, dy; y pointing up) and 4-byte
  * control records led by 0x80: 0x01 colour change, 0x02 / 0x04 jump, 0x80 trim.
  */
-import { looksLikeExp, readExp } from './exp-reader';
-import { writeExp } from './exp-writer';
+import { looksLikeExp, readExp } from './expReader';
+import { writeExp } from './expWriter';
 import type { FormatModule } from './format';
 
 export const expFormat: FormatModule = {

@@ -3,7 +3,7 @@
  * the END record that ends the file (exy-reader.ts). It has no magic, so it is recognised by its whole
  * structure only.
  */
-import { looksLikeExy, readExy } from './exy-reader';
+import { looksLikeExy, readExy } from './exyReader';
 import type { FormatModule } from './format';
 
 export const exyFormat: FormatModule = {

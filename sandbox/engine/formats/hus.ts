@@ -3,7 +3,7 @@
  * compressed streams (commands, x moves, y moves) of one byte per stitch.
  */
 import type { FormatModule } from './format';
-import { looksLikeHus, readHus } from './hus-reader';
+import { looksLikeHus, readHus } from './husReader';
 
 export const husFormat: FormatModule = {
 	info: {

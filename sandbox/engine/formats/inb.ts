@@ -3,7 +3,7 @@
  * it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { looksLikeInb, readInb } from './inb-reader';
+import { looksLikeInb, readInb } from './inbReader';
 
 export const inbFormat: FormatModule = {
 	info: {

@@ -1,7 +1,7 @@
 /** Janome JEF: a little-endian header with hoop code and 78-colour chart codes, then 2-byte relative stitches. */
 import type { FormatModule } from './format';
-import { looksLikeJef, readJef } from './jef-reader';
-import { largestHoop, writeJef } from './jef-writer';
+import { looksLikeJef, readJef } from './jefReader';
+import { largestHoop, writeJef } from './jefWriter';
 
 export const jefFormat: FormatModule = {
 	info: {

@@ -4,7 +4,7 @@
  * so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { looksLikeJpx, readJpx } from './jpx-reader';
+import { looksLikeJpx, readJpx } from './jpxReader';
 
 export const jpxFormat: FormatModule = {
 	info: {

@@ -3,7 +3,7 @@
  * a code (ksm-reader.ts). It has no magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { looksLikeKsm, readKsm } from './ksm-reader';
+import { looksLikeKsm, readKsm } from './ksmReader';
 
 export const ksmFormat: FormatModule = {
 	info: {

@@ -3,7 +3,7 @@
  * magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { looksLikeNew, readNew } from './new-reader';
+import { looksLikeNew, readNew } from './newReader';
 
 export const newFormat: FormatModule = {
 	info: {

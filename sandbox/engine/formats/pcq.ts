@@ -3,7 +3,7 @@
  * (pfaff-creative-reader.ts). It has no magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaff-creative-reader';
+import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaffCreativeReader';
 
 export const pcqVariant: PfaffCreativeVariant = {
 	label: 'PCQ',

@@ -4,7 +4,7 @@
  * magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaff-creative-reader';
+import { pfaffCreativeReading, type PfaffCreativeVariant } from './pfaffCreativeReader';
 
 /** Hoop 2 is the 80 x 80 mm hoop, 3 the 120 x 115 mm one (Star.PCS's, centred at (60, 57.5) mm). */
 export const pcsVariant: PfaffCreativeVariant = {

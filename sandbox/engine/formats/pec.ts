@@ -3,8 +3,8 @@
  * take it. The PEC block (pec-reader.ts, pec-writer.ts) is also the stitch part of every PES file.
  */
 import type { FormatModule, HoopLimit } from './format';
-import { looksLikePec, readPec } from './pec-reader';
-import { writePec } from './pec-writer';
+import { looksLikePec, readPec } from './pecReader';
+import { writePec } from './pecWriter';
 
 /**
  * The largest hoop the PES header written here names: its hoop flag says 100 x 100 or 130 x 180 mm only

@@ -1,8 +1,8 @@
 /** Brother PES: a PE-Design header ("#PES" + 4-digit version, PEC offset) followed by the PEC block. */
 import type { FormatModule } from './format';
 import { pesLargestHoop } from './pec';
-import { looksLikePes, readPes } from './pes-reader';
-import { writePes } from './pes-writer';
+import { looksLikePes, readPes } from './pesReader';
+import { writePes } from './pesWriter';
 
 export const pesFormat: FormatModule = {
 	info: {

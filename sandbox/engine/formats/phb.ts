@@ -3,7 +3,7 @@
  * then a chain of length-prefixed sections ending in PEC stitch records (pec-wrapper-reader.ts).
  */
 import type { FormatModule } from './format';
-import { looksLikePecWrapper, readPecWrapper, type PecWrapperLayout } from './pec-wrapper-reader';
+import { looksLikePecWrapper, readPecWrapper, type PecWrapperLayout } from './pecWrapperReader';
 
 /** Offsets as pyembroidery's PhbReader follows them, confirmed on Embroidermodder's Star.phb. */
 const phbLayout: PecWrapperLayout = {

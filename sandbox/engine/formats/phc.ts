@@ -5,7 +5,7 @@
  * lead to the stitches in every PHC seen (Star.phc and two files of another writer).
  */
 import type { FormatModule } from './format';
-import { looksLikePecWrapper, readPecWrapper, type PecWrapperLayout } from './pec-wrapper-reader';
+import { looksLikePecWrapper, readPecWrapper, type PecWrapperLayout } from './pecWrapperReader';
 
 const phcLayout: PecWrapperLayout = {
 	label: 'PHC',

@@ -3,7 +3,7 @@
  * records (sew-reader.ts). It has no magic, so it is recognised by its whole structure only.
  */
 import type { FormatModule } from './format';
-import { looksLikeSew, readSew } from './sew-reader';
+import { looksLikeSew, readSew } from './sewReader';
 
 export const sewFormat: FormatModule = {
 	info: {

@@ -3,7 +3,7 @@
  * stitch counts per colour block, then 2-byte stitch records (shv-reader.ts).
  */
 import type { FormatModule } from './format';
-import { looksLikeShv, readShv } from './shv-reader';
+import { looksLikeShv, readShv } from './shvReader';
 
 export const shvFormat: FormatModule = {
 	info: {

@@ -3,7 +3,7 @@
  * code] (stc-reader.ts). The labelled header is its magic.
  */
 import type { FormatModule } from './format';
-import { looksLikeStc, readStc } from './stc-reader';
+import { looksLikeStc, readStc } from './stcReader';
 
 export const stcFormat: FormatModule = {
 	info: {

@@ -3,7 +3,7 @@
  * Melco EXP's records to the end of the file (stx-reader.ts).
  */
 import type { FormatModule } from './format';
-import { looksLikeStx, readStx } from './stx-reader';
+import { looksLikeStx, readStx } from './stxReader';
 
 export const stxFormat: FormatModule = {
 	info: {

@@ -7,8 +7,8 @@
 import { UnreadableSourceError } from '../errors';
 import { normaliseForWriter, wholeRecordsBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
-import { decodeTajimaRecords, endMask } from './dst-reader';
-import { encodeTajimaRecords, tajimaWriterOptions } from './dst-writer';
+import { decodeTajimaRecords, endMask } from './dstReader';
+import { encodeTajimaRecords, tajimaWriterOptions } from './dstWriter';
 import type { FormatModule, WriteResult } from './format';
 
 const alwaysSet = 0x03;

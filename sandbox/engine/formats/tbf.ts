@@ -5,8 +5,8 @@
  * 0x81 needle change, 0x86 trim, 0x40 stop, 0x8F end.
  */
 import type { FormatModule } from './format';
-import { looksLikeTbf, readTbf } from './tbf-reader';
-import { writeTbf } from './tbf-writer';
+import { looksLikeTbf, readTbf } from './tbfReader';
+import { writeTbf } from './tbfWriter';
 
 export const tbfFormat: FormatModule = {
 	info: {

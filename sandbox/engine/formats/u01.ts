@@ -4,8 +4,8 @@
  * 0 stitch, 1 jump, 2-5 speed changes, 6-7 trims, 8 stop, 9-23 needle 1-15, 24 end.
  */
 import type { FormatModule } from './format';
-import { looksLikeU01, readU01 } from './u01-reader';
-import { writeU01 } from './u01-writer';
+import { looksLikeU01, readU01 } from './u01Reader';
+import { writeU01 } from './u01Writer';
 
 export const u01Format: FormatModule = {
 	info: {

@@ -3,7 +3,7 @@
  * an RGB value (lightly encrypted) instead of a chart place.
  */
 import type { FormatModule } from './format';
-import { looksLikeVip, readVip } from './vip-reader';
+import { looksLikeVip, readVip } from './vipReader';
 
 export const vipFormat: FormatModule = {
 	info: {

@@ -1,6 +1,6 @@
 import type { FormatModule } from './format';
-import { hasVp3Magic, readVp3 } from './vp3-reader';
-import { writeVp3 } from './vp3-writer';
+import { hasVp3Magic, readVp3 } from './vp3Reader';
+import { writeVp3 } from './vp3Writer';
 
 /** Pfaff / Husqvarna Viking VP3: nested big-endian blocks with a full thread record per colour block. */
 export const vp3Format: FormatModule = {

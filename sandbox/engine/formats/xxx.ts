@@ -5,8 +5,8 @@
  * the thread colours as 0x00RRGGBB after the end record.
  */
 import type { FormatModule } from './format';
-import { looksLikeXxx, readXxx } from './xxx-reader';
-import { writeXxx } from './xxx-writer';
+import { looksLikeXxx, readXxx } from './xxxReader';
+import { writeXxx } from './xxxWriter';
 
 export const xxxFormat: FormatModule = {
 	info: {

@@ -10,9 +10,9 @@ import {
 	nameWarning,
 	readPattern,
 	writePattern,
+	measurePattern,
 	type Pattern,
 } from '../../engine';
-import { measurePattern } from '../../engine/metrics';
 import { previewPairOf } from './recentPreviews';
 import type { JobTask, TaskResult, WrittenFile } from './task';
 

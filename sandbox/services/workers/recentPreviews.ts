@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { Pattern } from '../../engine';
-import { renderPreviewPair } from '../../engine/preview';
+import { renderPreviewPair, type Pattern } from '../../engine';
 
 type PreviewPair = Awaited<ReturnType<typeof renderPreviewPair>>;
 

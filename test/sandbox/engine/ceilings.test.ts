@@ -1,6 +1,6 @@
 import { ceilings } from '../../../sandbox/engine/ceilings';
 import { PatternTooLargeError, UnreadableSourceError } from '../../../sandbox/engine/errors';
-import { ByteBuilder } from '../../../sandbox/engine/formats/binary-io';
+import { ByteBuilder } from '../../../sandbox/engine/formats/binaryIo';
 import { Command, Pattern } from '../../../sandbox/engine/pattern';
 import {
 	detectFormat,

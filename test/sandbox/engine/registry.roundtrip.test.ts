@@ -6,7 +6,7 @@
 import { listFormats, readPattern, writePattern } from '../../../sandbox/engine';
 import { findModule } from '../../../sandbox/engine/registry';
 import { countCommands } from '../../../sandbox/engine/normalise';
-import { threadBlocks } from '../../../sandbox/engine/threads/colour-blocks';
+import { threadBlocks } from '../../../sandbox/engine/threads/colourBlocks';
 import { Command, Pattern } from '../../../sandbox/engine/pattern';
 import type { Thread } from '../../../sandbox/engine/pattern';
 import { fixture } from '../../support/embroideryFiles';

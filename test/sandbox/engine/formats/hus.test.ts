@@ -4,8 +4,8 @@
  */
 import { ceilings } from '../../../../sandbox/engine/ceilings';
 import { PatternTooLargeError, UnreadableSourceError } from '../../../../sandbox/engine/errors';
-import { looksLikeHus, readHus } from '../../../../sandbox/engine/formats/hus-reader';
-import { expandHusqvarnaStream } from '../../../../sandbox/engine/formats/husqvarna-compression';
+import { looksLikeHus, readHus } from '../../../../sandbox/engine/formats/husReader';
+import { expandHusqvarnaStream } from '../../../../sandbox/engine/formats/husqvarnaCompression';
 import { Command } from '../../../../sandbox/engine/pattern';
 import { readPattern } from '../../../../sandbox/engine/registry';
 import { BitWriter, husFile, literalStream } from '../support/husqvarnaFiles';

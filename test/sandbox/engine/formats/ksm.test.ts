@@ -2,7 +2,7 @@
  * KSM beyond the shared reader table: Star.KSM against Star.DST, the control codes on a file built from
  * the documented layout, and the strictness a format without a magic needs.
  */
-import { looksLikeKsm, readKsm } from '../../../../sandbox/engine/formats/ksm-reader';
+import { looksLikeKsm, readKsm } from '../../../../sandbox/engine/formats/ksmReader';
 import { Command } from '../../../../sandbox/engine/pattern';
 import { needlePath, pointsMatched } from '../support/needlePath';
 import { loadFixture, patternEvents, referenceEvents } from '../support/referenceDecoding';

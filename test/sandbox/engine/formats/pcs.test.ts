@@ -11,7 +11,7 @@ import {
 	pfaffHoopOf,
 	readPfaffCreative,
 	type PfaffCreativeVariant,
-} from '../../../../sandbox/engine/formats/pfaff-creative-reader';
+} from '../../../../sandbox/engine/formats/pfaffCreativeReader';
 import { Command } from '../../../../sandbox/engine/pattern';
 import { detectFormat } from '../../../../sandbox/engine/registry';
 import { pfaffStar } from '../support/builtFiles';

@@ -3,7 +3,7 @@
  * files refused.
  */
 import { UnreadableSourceError } from '../../../../sandbox/engine/errors';
-import { looksLikeShv, readShv, shvExtents } from '../../../../sandbox/engine/formats/shv-reader';
+import { looksLikeShv, readShv, shvExtents } from '../../../../sandbox/engine/formats/shvReader';
 import { countCommands, patternBounds } from '../../../../sandbox/engine/normalise';
 import { Command } from '../../../../sandbox/engine/pattern';
 import { detectFormat } from '../../../../sandbox/engine/registry';

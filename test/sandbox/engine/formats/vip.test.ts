@@ -2,8 +2,8 @@
  * VIP, which pyembroidery cannot read: Star.VIP must give Star.DST's needle path, with its own colours.
  */
 import { UnreadableSourceError } from '../../../../sandbox/engine/errors';
-import { looksLikeHus } from '../../../../sandbox/engine/formats/hus-reader';
-import { looksLikeVip, readVip } from '../../../../sandbox/engine/formats/vip-reader';
+import { looksLikeHus } from '../../../../sandbox/engine/formats/husReader';
+import { looksLikeVip, readVip } from '../../../../sandbox/engine/formats/vipReader';
 import { countCommands } from '../../../../sandbox/engine/normalise';
 import { Command } from '../../../../sandbox/engine/pattern';
 import { detectFormat } from '../../../../sandbox/engine/registry';

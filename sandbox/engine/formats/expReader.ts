@@ -1,0 +1,158 @@
+/** Reads Melco EXP, and recognises it among other byte streams by the plausibility of its records. */
+import { UnreadableSourceError } from '../errors';
+import { RelativePatternBuilder } from '../normalise';
+import type { Pattern } from '../pattern';
+import { hasSignature, signed8 } from './binaryIo';
+
+export const maxStep = 127;
+export const control = 0x80;
+export const colourChangeCode = 0x01;
+const jumpCodes = new Set([0x02, 0x04]);
+export const jumpCode = 0x04;
+export const trimCode = 0x80;
+
+/**
+ * Signatures of common files and of embroidery formats with a header, which would otherwise pass as plausible
+ * EXP stitches: EXP has no header, so a file that opens with one is not EXP.
+ */
+const foreignSignatures = [
+	'%vsm%',
+	'#PES',
+	'#PEC',
+	'#PHC',
+	'#PHB',
+	'STX',
+	'LA:',
+	'\x89PNG',
+	'\xff\xd8\xff',
+	'GIF8',
+	'%PDF',
+	'PK\x03\x04',
+	'RIFF',
+	'<?xml',
+	'<svg',
+	'BM',
+];
+
+/** Stitches in a row that do not move: more is a header's zero padding read as stitches, not a design. */
+const mostStitchesInPlace = 16;
+
+/**
+ * Reads every record of the file and throws where one does not fit EXP: an unknown control code, a
+ * record cut short, zero padding, or the flag bytes of 3-byte records. EXP has no magic, so the
+ * registry takes a file as EXP only when this reads all of it.
+ */
+export function readExp(bytes: Uint8Array): Pattern {
+	if (bytes.length < 2)
+		throw new UnreadableSourceError('The EXP file is empty: it holds no stitch records.');
+	const foreign = foreignSignatures.find((signature) => hasSignature(bytes, signature));
+	if (foreign)
+		throw new UnreadableSourceError(
+			`The file is not EXP, which has no header: it starts with ${JSON.stringify(foreign)}.`,
+		);
+	if (bytes.length % 2 !== 0)
+		throw new UnreadableSourceError(
+			`The file is not EXP: its ${bytes.length} bytes are not whole 2-byte records.`,
+		);
+	if (hasThreeByteRecords(bytes))
+		throw new UnreadableSourceError(
+			'The file is not EXP: every third byte holds the same flags, as in 3-byte records.',
+		);
+	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length >> 1) + 2));
+	let inPlace = 0;
+	let offset = 0;
+	while (offset < bytes.length) {
+		const b0 = bytes[offset];
+		const b1 = bytes[offset + 1];
+		if (b0 !== control) {
+			inPlace = b0 === 0 && b1 === 0 ? inPlace + 1 : 0;
+			if (inPlace > mostStitchesInPlace)
+				throw new UnreadableSourceError(
+					`The file is not EXP: more than ${mostStitchesInPlace} stitches in a row at ` +
+						`byte ${offset} do not move (a header's padding, not a design).`,
+				);
+			builder.stitch(signed8(b0), -signed8(b1));
+			offset += 2;
+			continue;
+		}
+		if (offset + 4 > bytes.length)
+			throw new UnreadableSourceError(
+				`The EXP file ends inside a control record at byte ${offset}.`,
+			);
+		const dx = signed8(bytes[offset + 2]);
+		const dy = -signed8(bytes[offset + 3]);
+		offset += 4;
+		inPlace = 0;
+		if (b1 === colourChangeCode) {
+			builder.colourChange();
+			builder.jump(dx, dy);
+		} else if (jumpCodes.has(b1)) {
+			// Melco's notes list 0x02 as a jump lead-in; the needle only moves there.
+			builder.jump(dx, dy);
+		} else if (b1 === trimCode) {
+			// The two bytes after a trim are filler (often 07 00), not a move.
+			builder.trim();
+		} else {
+			throw new UnreadableSourceError(
+				`The file is not EXP: control code 0x${b1.toString(16)} at byte ${offset - 4} is not one of ` +
+					`EXP's (colour change, jump, trim).`,
+			);
+		}
+	}
+	return builder.finish();
+}
+
+/**
+ * True when one value fills nearly every third byte while neither byte of a 2-byte record is that
+ * regular: the control flags of DST, TAP or DAT records, never EXP's dx, dy pairs.
+ */
+function hasThreeByteRecords(bytes: Uint8Array): boolean {
+	if (bytes.length < 300) return false;
+	const regularity = (period: number, column: number) => {
+		const counts = new Uint32Array(256);
+		let total = 0;
+		for (let offset = column; offset < bytes.length; offset += period, total++)
+			counts[bytes[offset]]++;
+		return Math.max(...counts) / total;
+	};
+	const third = Math.max(regularity(3, 0), regularity(3, 1), regularity(3, 2));
+	return third >= 0.9 && regularity(2, 0) < 0.5 && regularity(2, 1) < 0.5;
+}
+
+/**
+ * EXP has no magic, so it is judged by structure: every control record known, stitches mostly
+ * short, as digitised designs are (random bytes give long ones), and the needle moving both ways
+ * along at least one axis (text, whose bytes are all below 0x80, only ever moves right and up).
+ */
+export function looksLikeExp(bytes: Uint8Array): boolean {
+	if (bytes.length < 4 || bytes.length % 2 !== 0) return false;
+	if (foreignSignatures.some((signature) => hasSignature(bytes, signature))) return false;
+	const end = Math.min(bytes.length, 16384);
+	let stitches = 0;
+	let shortStitches = 0;
+	const signs = { left: 0, right: 0, up: 0, down: 0 };
+	let offset = 0;
+	while (offset + 2 <= end) {
+		const b0 = bytes[offset];
+		const b1 = bytes[offset + 1];
+		if (b0 === control) {
+			if (b1 !== colourChangeCode && b1 !== trimCode && !jumpCodes.has(b1)) return false;
+			if (offset + 4 > bytes.length) return false;
+			offset += 4;
+			continue;
+		}
+		const dx = signed8(b0);
+		const dy = signed8(b1);
+		stitches++;
+		if (Math.abs(dx) <= 100 && Math.abs(dy) <= 100) shortStitches++;
+		if (dx < 0) signs.left++;
+		if (dx > 0) signs.right++;
+		if (dy < 0) signs.down++;
+		if (dy > 0) signs.up++;
+		offset += 2;
+	}
+	const share = Math.max(1, stitches * 0.02);
+	const backAndForth =
+		(signs.left >= share && signs.right >= share) || (signs.up >= share && signs.down >= share);
+	return stitches > 0 && shortStitches >= stitches * 0.9 && backAndForth;
+}
