@@ -12,6 +12,27 @@ import { descendants } from '../../../support/sandboxProcess';
 
 const suite = useSandbox({ workers: 1 });
 
+/** The engine processes running under this jest worker (every sandbox's). */
+const engineProcesses = () =>
+	descendants(process.pid).filter((pid) => {
+		try {
+			return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bootstrap.js');
+		} catch {
+			return false;
+		}
+	});
+
+/** Waits until the job is in an engine process (the upload is inspected first: seconds on a loaded machine). */
+async function untilProcessing(api: Awaited<ReturnType<typeof newClient>>, id: string) {
+	const processing = async () =>
+		(await api.get(`/jobs/conversion/${id}`)).body.job.status === 'processing';
+	const deadline = Date.now() + 60_000;
+	while (!(await processing())) {
+		expect(Date.now()).toBeLessThan(deadline);
+		await sleep(50);
+	}
+}
+
 describe('engine processes', () => {
 	it('fail a job whose process runs out of memory with engine_out_of_memory, and replace the process', async () => {
 		const own = await suite.own({ workerMemoryMb: 64 });
@@ -36,14 +57,6 @@ describe('engine processes', () => {
 		'fail the job of a process killed mid-job with engine_error, never leave it processing, and ' +
 			'run the next job',
 		async () => {
-			const engineProcesses = () =>
-				descendants(process.pid).filter((pid) => {
-					try {
-						return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bootstrap.js');
-					} catch {
-						return false;
-					}
-				});
 			const others = new Set(engineProcesses());
 			const own = await suite.own({ workers: 1 });
 			const api = await newClient(own);
@@ -53,14 +66,7 @@ describe('engine processes', () => {
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
 			]);
-			const processing = async () =>
-				(await api.get(`/jobs/conversion/${body.job.id}`)).body.job.status === 'processing';
-			// The upload is inspected first: on a loaded machine that alone can take many seconds.
-			const deadline = Date.now() + 60_000;
-			while (!(await processing())) {
-				expect(Date.now()).toBeLessThan(deadline);
-				await sleep(50);
-			}
+			await untilProcessing(api, body.job.id);
 			process.kill(engine, 'SIGKILL');
 			const job = await api.waitForJob('conversion', body.job.id, 30_000);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_error', outputs: [] });
@@ -85,17 +91,24 @@ describe('a timed-out job', () => {
 		'fails with engine_timeout, its engine process is stopped and replaced, and no file it ' +
 			'wrote stays behind',
 		async () => {
-			// 8 s: the next job runs on a replacement process just started, on a machine whose cores other
-			// suites share, and must not time out too (it did with 2 s, and with 4 s at load average 27).
-			const own = await suite.own({ jobTimeoutSeconds: 8 });
+			// The job's engine process is stopped (SIGSTOP) once it has the job: it overruns any limit, however
+			// fast the machine. 15 s: the next job runs on a replacement process just started, on cores other
+			// suites share, and must not time out too (it did with 8 s above load average 20).
+			const others = new Set(engineProcesses());
+			const own = await suite.own({ jobTimeoutSeconds: 15 });
 			const api = await newClient(own);
-			// Two million stitches: reading, writing and previews take longer than 8 s (about 11 s on an idle
-			// core here, far more on a loaded one).
+			const [engine] = engineProcesses().filter((pid) => !others.has(pid));
+			expect(engine).toBeGreaterThan(0);
+			// Two million stitches: seconds of work, so the process is still on it when stopped.
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
 			]);
+			await untilProcessing(api, body.job.id);
+			process.kill(engine, 'SIGSTOP');
 			const job = await api.waitForJob('conversion', body.job.id, 60_000);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_timeout' });
+			expect(job.failureReason).toBe('Processing took longer than 15 seconds and was stopped.');
+			expect(engineProcesses()).not.toContain(engine);
 			// The replacement runs the next job, and the stopped one writes nothing more.
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
 			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
