@@ -17,8 +17,8 @@ const { TestEnvironment } = require('jest-environment-node');
 
 if (vm.constants?.DONT_CONTEXTIFY === undefined) {
 	throw new Error(
-		`The tests need Node 22.8 or later (this is ${process.version}): run them through npm test or ` +
-			'npm run test:unit, which bootstrap Node 24.',
+		`The tests need vm.constants.DONT_CONTEXTIFY, which Node ${process.version} lacks (22.8 and later ` +
+			'have it): run them through npm test or npm run test:unit, which bootstrap Node 24.',
 	);
 }
 
