@@ -12,6 +12,9 @@ import { descendants } from '../../../support/sandboxProcess';
 
 const suite = useSandbox({ workers: 1 });
 
+/** How long a job on an engine process just started may take on 2 cores at load average 40. */
+const loadedMs = 120_000;
+
 /** The engine processes running under this jest worker (every sandbox's). */
 const engineProcesses = () =>
 	descendants(process.pid).filter((pid) => {
@@ -39,7 +42,7 @@ describe('engine processes', () => {
 		const api = await newClient(own);
 		await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
 		const { body } = await api.convert('Star.DST', 'pes');
-		const job = await api.waitForJob('conversion', body.job.id);
+		const job = await api.waitForJob('conversion', body.job.id, loadedMs);
 		expect(job).toMatchObject({
 			status: 'failed',
 			failureCode: 'engine_out_of_memory',
@@ -49,7 +52,7 @@ describe('engine processes', () => {
 		// The one process died; its replacement runs the next jobs.
 		for (let i = 0; i < 2; i++) {
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			expect((await api.waitForJob('conversion', next, loadedMs)).status).toBe('completed');
 		}
 	});
 
@@ -68,7 +71,7 @@ describe('engine processes', () => {
 			]);
 			await untilProcessing(api, body.job.id);
 			process.kill(engine, 'SIGKILL');
-			const job = await api.waitForJob('conversion', body.job.id, 30_000);
+			const job = await api.waitForJob('conversion', body.job.id, loadedMs);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_error', outputs: [] });
 			expect(job.failureReason).toBe('The engine crashed: the engine process exited with SIGKILL.');
 			expect(job.events.map((event: any) => event.type)).toEqual([
@@ -81,7 +84,7 @@ describe('engine processes', () => {
 			expect(replacements).toHaveLength(1);
 			expect(replacements).not.toContain(engine);
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			expect((await api.waitForJob('conversion', next, loadedMs)).status).toBe('completed');
 		},
 	);
 });
@@ -92,10 +95,10 @@ describe('a timed-out job', () => {
 			'wrote stays behind',
 		async () => {
 			// The job's engine process is stopped (SIGSTOP) once it has the job: it overruns any limit, however
-			// fast the machine. 15 s: the next job runs on a replacement process just started, on cores other
-			// suites share, and must not time out too (it did with 8 s above load average 20).
+			// fast the machine. 30 s: the next job runs on a replacement process just started, on cores other
+			// suites share, and must not time out too (it did with 8 s above load average 20, 15 s at 36).
 			const others = new Set(engineProcesses());
-			const own = await suite.own({ jobTimeoutSeconds: 15 });
+			const own = await suite.own({ jobTimeoutSeconds: 30 });
 			const api = await newClient(own);
 			const [engine] = engineProcesses().filter((pid) => !others.has(pid));
 			expect(engine).toBeGreaterThan(0);
@@ -105,13 +108,13 @@ describe('a timed-out job', () => {
 			]);
 			await untilProcessing(api, body.job.id);
 			process.kill(engine, 'SIGSTOP');
-			const job = await api.waitForJob('conversion', body.job.id, 60_000);
+			const job = await api.waitForJob('conversion', body.job.id, loadedMs);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_timeout' });
-			expect(job.failureReason).toBe('Processing took longer than 15 seconds and was stopped.');
+			expect(job.failureReason).toBe('Processing took longer than 30 seconds and was stopped.');
 			expect(engineProcesses()).not.toContain(engine);
 			// The replacement runs the next job, and the stopped one writes nothing more.
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			expect((await api.waitForJob('conversion', next, loadedMs)).status).toBe('completed');
 			await new Promise((resolve) => setTimeout(resolve, 1000));
 			const db = new DatabaseSync(join(own.dataDir, 'sandbox.db'), { readOnly: true });
 			try {
