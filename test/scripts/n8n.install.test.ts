@@ -13,98 +13,82 @@ import { join } from 'node:path';
 import {
 	cacheEntries,
 	ensureAndRun,
-	type InstallFolders,
 	installsN8n,
-	newInstallFolders,
 	reachedGate,
-	removeInstallFolders,
 	runInstall,
 	signalGroup,
+	useInstallFolders,
 } from './support/installRun';
-import type { StandIns } from './support/standInPackages';
 
-let folders: InstallFolders;
-let folder: string;
-let cache: string;
-let standIns: StandIns;
-
-beforeEach(() => {
-	folders = newInstallFolders();
-	({ folder, cache, standIns } = folders);
-});
-
-afterEach(() => removeInstallFolders(folders));
-
-// Each install is a real npm run of a few seconds.
-jest.setTimeout(120_000);
+const folders = useInstallFolders();
 
 const installs = () => installsN8n(folders);
 
 describe('ensure_n8n installs through a staging folder (real time)', () => {
 	it('moves a complete install into place with its marker; a second run installs nothing', async () => {
 		expect(await installs()).toContain('Installing n8n 9.9.9 for Node 24');
-		const again = runInstall(cache, standIns, ensureAndRun);
+		const again = runInstall(folders.cache, folders.standIns, ensureAndRun);
 		expect(await again.ended).toBe(0);
 		expect(again.output()).not.toContain('Installing');
-		expect(again.output()).toContain(standIns.n8nVersion);
+		expect(again.output()).toContain(folders.standIns.n8nVersion);
 	});
 
 	it('killed outright (kill -9) while npm resolves: nothing in place, the next run installs', async () => {
 		// npm reads a local tarball's manifest while it resolves the tree: a FIFO holds it there.
-		const fifo = join(folder, 'held.tgz');
+		const fifo = join(folders.folder, 'held.tgz');
 		expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
 		const held = {
-			...standIns,
+			...folders.standIns,
 			n8nDependencies: JSON.stringify({
-				...(JSON.parse(standIns.n8nDependencies) as object),
+				...(JSON.parse(folders.standIns.n8nDependencies) as object),
 				held: `file:${fifo}`,
 			}),
 		};
-		const run = runInstall(cache, held, ensureAndRun);
+		const run = runInstall(folders.cache, held, ensureAndRun);
 		const writer = await open(fifo, 'w');
 		signalGroup(run, 'SIGKILL');
 		await run.ended;
 		await writer.close();
-		expect(cacheEntries(cache)).toEqual(['.install.lock', 'n8n-9.9.9.staging']);
+		expect(cacheEntries(folders.cache)).toEqual(['.install.lock', 'n8n-9.9.9.staging']);
 		expect(await installs()).toContain('Removing what an unfinished install of n8n 9.9.9 left');
 	});
 
 	it('killed outright while the sqlite3 binding builds: nothing in place, the next run installs', async () => {
-		const run = runInstall(cache, standIns, ensureAndRun, { gated: true });
-		await reachedGate(standIns, 'sqlite3', run);
-		expect(existsSync(join(cache, 'n8n-9.9.9.staging', 'node_modules', 'n8n'))).toBe(true);
+		const run = runInstall(folders.cache, folders.standIns, ensureAndRun, { gated: true });
+		await reachedGate(folders.standIns, 'sqlite3', run);
+		expect(existsSync(join(folders.cache, 'n8n-9.9.9.staging', 'node_modules', 'n8n'))).toBe(true);
 		signalGroup(run, 'SIGKILL');
 		await run.ended;
-		expect(cacheEntries(cache)).toEqual(['.install.lock', 'n8n-9.9.9.staging']);
-		writeFileSync(join(standIns.gates, 'sqlite3.open'), '');
+		expect(cacheEntries(folders.cache)).toEqual(['.install.lock', 'n8n-9.9.9.staging']);
+		writeFileSync(join(folders.standIns.gates, 'sqlite3.open'), '');
 		await installs();
 	});
 
 	it("stopped by Ctrl-C during npm start's logged install: it says so and removes the staging folder", async () => {
-		const log = join(folder, 'npm-start.log');
-		const run = runInstall(cache, standIns, ensureAndRun, {
+		const log = join(folders.folder, 'npm-start.log');
+		const run = runInstall(folders.cache, folders.standIns, ensureAndRun, {
 			gated: true,
 			env: { EMBROIDERY_INSTALL_LOG: log },
 		});
-		await reachedGate(standIns, 'sqlite3', run);
+		await reachedGate(folders.standIns, 'sqlite3', run);
 		signalGroup(run, 'SIGINT');
 		expect(await run.ended).not.toBe(0);
 		expect(run.output()).toContain(
 			'n8n 9.9.9 was not installed (exit 130); nothing was put in place, the next run installs it afresh.',
 		);
-		expect(cacheEntries(cache)).toEqual(['.install.lock']);
-		writeFileSync(join(standIns.gates, 'sqlite3.open'), '');
+		expect(cacheEntries(folders.cache)).toEqual(['.install.lock']);
+		writeFileSync(join(folders.standIns.gates, 'sqlite3.open'), '');
 		await installs();
 	});
 
 	it('a failed install puts nothing in place and says what failed', async () => {
 		const broken = {
-			...standIns,
-			n8nDependencies: JSON.stringify({ n8n: `file:${join(folder, 'missing.tgz')}` }),
+			...folders.standIns,
+			n8nDependencies: JSON.stringify({ n8n: `file:${join(folders.folder, 'missing.tgz')}` }),
 		};
-		const run = runInstall(cache, broken, ensureAndRun);
+		const run = runInstall(folders.cache, broken, ensureAndRun);
 		expect(await run.ended).not.toBe(0);
 		expect(run.output()).toContain('n8n 9.9.9 was not installed');
-		expect(cacheEntries(cache)).toEqual(['.install.lock']);
+		expect(cacheEntries(folders.cache)).toEqual(['.install.lock']);
 	});
 });

@@ -8,28 +8,13 @@ import { join } from 'node:path';
 
 import {
 	ensureAndRun,
-	type InstallFolders,
 	installMarker,
 	installsN8n,
-	newInstallFolders,
-	removeInstallFolders,
 	runInstall,
+	useInstallFolders,
 } from './support/installRun';
-import type { StandIns } from './support/standInPackages';
 
-let folders: InstallFolders;
-let cache: string;
-let standIns: StandIns;
-
-beforeEach(() => {
-	folders = newInstallFolders();
-	({ cache, standIns } = folders);
-});
-
-afterEach(() => removeInstallFolders(folders));
-
-// Each install is a real npm run of a few seconds.
-jest.setTimeout(120_000);
+const folders = useInstallFolders();
 
 const installs = () => installsN8n(folders);
 
@@ -37,14 +22,14 @@ describe('ensure_n8n and an install made before the staging folder (real time)',
 	/** An install as the earlier scripts left it: in place, no marker. */
 	async function oldLayoutInstall(): Promise<string> {
 		await installs();
-		const dir = join(cache, 'n8n-9.9.9');
+		const dir = join(folders.cache, 'n8n-9.9.9');
 		rmSync(join(dir, installMarker));
 		return dir;
 	}
 
 	it('keeps a complete one, adding the marker, without installing again', async () => {
 		const dir = await oldLayoutInstall();
-		const run = runInstall(cache, standIns, ensureAndRun);
+		const run = runInstall(folders.cache, folders.standIns, ensureAndRun);
 		expect(await run.ended).toBe(0);
 		expect(run.output()).toContain(
 			'installed before installs went through a staging folder, is complete: kept.',
@@ -58,7 +43,7 @@ describe('ensure_n8n and an install made before the staging folder (real time)',
 		// What issue 39 found: @smithy/core extracted without its package.json.
 		mkdirSync(join(dir, 'node_modules', '@smithy', 'core', 'dist-cjs'), { recursive: true });
 		writeFileSync(join(dir, 'node_modules', '@smithy', 'core', 'dist-cjs', 'index.js'), '');
-		const run = runInstall(cache, standIns, ensureAndRun);
+		const run = runInstall(folders.cache, folders.standIns, ensureAndRun);
 		expect(await run.ended).toBe(0);
 		expect(run.output()).toContain('Removing what an unfinished install of n8n 9.9.9 left');
 		expect(existsSync(join(dir, 'node_modules', '@smithy'))).toBe(false);
@@ -68,7 +53,7 @@ describe('ensure_n8n and an install made before the staging folder (real time)',
 	it('installs afresh over one whose sqlite3 binding was never built', async () => {
 		const dir = await oldLayoutInstall();
 		rmSync(join(dir, 'node_modules', 'sqlite3', 'build'), { recursive: true });
-		const run = runInstall(cache, standIns, ensureAndRun);
+		const run = runInstall(folders.cache, folders.standIns, ensureAndRun);
 		expect(await run.ended).toBe(0);
 		expect(run.output()).toContain('Installing n8n 9.9.9');
 		expect(existsSync(join(dir, 'node_modules', 'sqlite3', 'build', 'Release'))).toBe(true);

@@ -9,60 +9,47 @@ import { join } from 'node:path';
 import { eventually } from '../support/realTime';
 import {
 	ensureAndRun,
-	type InstallFolders,
 	installMarker,
-	newInstallFolders,
 	reachedGate,
-	removeInstallFolders,
 	runInstall,
 	signalGroup,
+	useInstallFolders,
 } from './support/installRun';
-import type { StandIns } from './support/standInPackages';
 
-let folders: InstallFolders;
-let cache: string;
-let standIns: StandIns;
-
-beforeEach(() => {
-	folders = newInstallFolders();
-	({ cache, standIns } = folders);
-});
-
-afterEach(() => removeInstallFolders(folders));
-
-// Each install is a real npm run of a few seconds.
-jest.setTimeout(120_000);
+const folders = useInstallFolders();
 
 describe('one install at a time per cache folder (real time)', () => {
 	it('a second run waits for the first, says so, then finds n8n in place and installs nothing', async () => {
-		const first = runInstall(cache, standIns, ensureAndRun, { gated: true });
-		await reachedGate(standIns, 'sqlite3', first);
-		const second = runInstall(cache, standIns, ensureAndRun);
+		const first = runInstall(folders.cache, folders.standIns, ensureAndRun, { gated: true });
+		await reachedGate(folders.standIns, 'sqlite3', first);
+		const second = runInstall(folders.cache, folders.standIns, ensureAndRun);
 		const waiting =
 			/Waiting for another install into .+ to finish \(process (\d+) installing n8n 9\.9\.9/;
 		expect(await eventually(() => waiting.test(second.output()), 30_000)).toBe(true);
 		expect(Number(waiting.exec(second.output())![1])).toBeGreaterThan(0);
-		writeFileSync(join(standIns.gates, 'sqlite3.open'), '');
+		writeFileSync(join(folders.standIns.gates, 'sqlite3.open'), '');
 		expect(await first.ended).toBe(0);
 		expect(await second.ended).toBe(0);
 		expect(second.output()).not.toContain('Installing n8n');
-		expect(second.output()).toContain(standIns.n8nVersion);
+		expect(second.output()).toContain(folders.standIns.n8nVersion);
 	});
 
 	it('a holder killed outright frees the lock: the waiting run installs', async () => {
-		const first = runInstall(cache, standIns, ensureAndRun, { gated: true });
-		await reachedGate(standIns, 'sqlite3', first);
-		const second = runInstall(cache, standIns, ensureAndRun, { gated: true });
+		const first = runInstall(folders.cache, folders.standIns, ensureAndRun, { gated: true });
+		await reachedGate(folders.standIns, 'sqlite3', first);
+		const second = runInstall(folders.cache, folders.standIns, ensureAndRun, { gated: true });
 		expect(
 			await eventually(() => second.output().includes('Waiting for another install'), 30_000),
 		).toBe(true);
 		signalGroup(first, 'SIGKILL');
 		await first.ended;
-		rmSync(join(standIns.gates, 'sqlite3.reached'));
-		await reachedGate(standIns, 'sqlite3', second);
-		writeFileSync(join(standIns.gates, 'sqlite3.open'), '');
+		rmSync(join(folders.standIns.gates, 'sqlite3.reached'));
+		await reachedGate(folders.standIns, 'sqlite3', second);
+		writeFileSync(join(folders.standIns.gates, 'sqlite3.open'), '');
 		expect(await second.ended).toBe(0);
 		expect(second.output()).toContain('Removing what an unfinished install of n8n 9.9.9 left');
-		expect(readFileSync(join(cache, 'n8n-9.9.9', installMarker), 'utf8')).toMatch(/^\d{4}-/);
+		expect(readFileSync(join(folders.cache, 'n8n-9.9.9', installMarker), 'utf8')).toMatch(
+			/^\d{4}-/,
+		);
 	});
 });

@@ -1,7 +1,9 @@
 /**
  * `npm run sign-in-link` (scripts/sign-in-link.ts): a fresh sign-in link from a running sandbox at any
  * time, no restart, through the control API the sandbox records in its data folder (sandbox/controlAccess.ts).
- * The sandbox here is `npm run sandbox` (sandbox/cli.ts) as a process, as npm start's is one in its own.
+ * The sandbox here is sandbox/cli.ts as a process, as npm start's is one in its own: on Node with tsx as its
+ * loader, since tsx's CLI gives its child 30 ms to claim a SIGTERM and on a loaded machine killed the sandbox
+ * before it removed its record (test/sandbox/cli.test.ts starts it the same way).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -50,7 +52,6 @@ describe('npm run sign-in-link', () => {
 	});
 
 	afterEach(async () => {
-		// SIGTERM to tsx reaches the sandbox it runs (SIGKILL would leave that running).
 		if (sandbox && sandbox.child.exitCode === null && sandbox.child.signalCode === null) {
 			const exited = stopped(sandbox);
 			sandbox.child.kill('SIGTERM');
@@ -63,13 +64,14 @@ describe('npm run sign-in-link', () => {
 	const stopped = ({ child }: SandboxProcess) =>
 		new Promise((resolve) => child.once('exit', resolve));
 
-	/** The sandbox's own process (tsx runs it in a child), as its record names it. */
+	/** The sandbox's process, as its record names it. */
 	const recordedPid = () =>
 		(JSON.parse(readFileSync(join(dataDir, 'control.json'), 'utf8')) as { pid: number }).pid;
 
 	const startSandbox = async () =>
 		(sandbox = await spawnSandbox([
-			tsx,
+			'--import',
+			'tsx',
 			'sandbox/cli.ts',
 			'--port',
 			'0',
@@ -107,7 +109,6 @@ describe('npm run sign-in-link', () => {
 		const exited = stopped(running);
 		running.child.kill('SIGTERM');
 		await exited;
-		// tsx runs the sandbox in a child process of its own, which may end just after tsx.
 		expect(await eventually(() => !alive(pid), 30_000)).toBe(true);
 		expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
 		expect(signInLink(dataDir).output).toContain('No sandbox is running with the data folder');

@@ -102,15 +102,27 @@ export interface InstallFolders {
 	standIns: StandIns;
 }
 
-export function newInstallFolders(): InstallFolders {
-	const folder = mkdtempSync(join(tmpdir(), 'embroidery-install-'));
-	return { folder, cache: join(folder, 'cache'), standIns: makeStandIns(folder) };
-}
-
-/** Kills what the test left running, then removes its folder. */
-export function removeInstallFolders({ folder }: InstallFolders): void {
-	killLeftOverRuns();
-	rmSync(folder, { recursive: true, force: true });
+/**
+ * Each test of the file gets a folder of its own (a cache folder and the stand-in packages), removed after it
+ * with whatever it left running. The object returned holds the current test's folders: read its fields inside
+ * tests and hooks. Each install is a real npm run of a few seconds, hence the tests' time limit.
+ */
+export function useInstallFolders(): InstallFolders {
+	jest.setTimeout(120_000);
+	const current = {} as InstallFolders;
+	beforeEach(() => {
+		const folder = mkdtempSync(join(tmpdir(), 'embroidery-install-'));
+		Object.assign(current, {
+			folder,
+			cache: join(folder, 'cache'),
+			standIns: makeStandIns(folder),
+		});
+	});
+	afterEach(() => {
+		killLeftOverRuns();
+		rmSync(current.folder, { recursive: true, force: true });
+	});
+	return current;
 }
 
 /** ensure_n8n of the stand-in, then its n8n command run as npm start runs it. */

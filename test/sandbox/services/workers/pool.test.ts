@@ -12,13 +12,37 @@ import { descendants } from '../../../support/sandboxProcess';
 
 const suite = useSandbox({ workers: 1 });
 
+/** How long a job on an engine process just started may take on 2 cores at load average 40. */
+const loadedMs = 120_000;
+
+/** The engine processes running under this jest worker (every sandbox's). */
+const engineProcesses = () =>
+	descendants(process.pid).filter((pid) => {
+		try {
+			return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bootstrap.js');
+		} catch {
+			return false;
+		}
+	});
+
+/** Waits until the job is in an engine process (the upload is inspected first: seconds on a loaded machine). */
+async function untilProcessing(api: Awaited<ReturnType<typeof newClient>>, id: string) {
+	const processing = async () =>
+		(await api.get(`/jobs/conversion/${id}`)).body.job.status === 'processing';
+	const deadline = Date.now() + 60_000;
+	while (!(await processing())) {
+		expect(Date.now()).toBeLessThan(deadline);
+		await sleep(50);
+	}
+}
+
 describe('engine processes', () => {
 	it('fail a job whose process runs out of memory with engine_out_of_memory, and replace the process', async () => {
 		const own = await suite.own({ workerMemoryMb: 64 });
 		const api = await newClient(own);
 		await sandboxAdmin(own).setFaults({ workerOutOfMemoryRate: 1 });
 		const { body } = await api.convert('Star.DST', 'pes');
-		const job = await api.waitForJob('conversion', body.job.id);
+		const job = await api.waitForJob('conversion', body.job.id, loadedMs);
 		expect(job).toMatchObject({
 			status: 'failed',
 			failureCode: 'engine_out_of_memory',
@@ -28,7 +52,7 @@ describe('engine processes', () => {
 		// The one process died; its replacement runs the next jobs.
 		for (let i = 0; i < 2; i++) {
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			expect((await api.waitForJob('conversion', next, loadedMs)).status).toBe('completed');
 		}
 	});
 
@@ -36,14 +60,6 @@ describe('engine processes', () => {
 		'fail the job of a process killed mid-job with engine_error, never leave it processing, and ' +
 			'run the next job',
 		async () => {
-			const engineProcesses = () =>
-				descendants(process.pid).filter((pid) => {
-					try {
-						return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bootstrap.js');
-					} catch {
-						return false;
-					}
-				});
 			const others = new Set(engineProcesses());
 			const own = await suite.own({ workers: 1 });
 			const api = await newClient(own);
@@ -53,16 +69,9 @@ describe('engine processes', () => {
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
 			]);
-			const processing = async () =>
-				(await api.get(`/jobs/conversion/${body.job.id}`)).body.job.status === 'processing';
-			// The upload is inspected first: on a loaded machine that alone can take many seconds.
-			const deadline = Date.now() + 60_000;
-			while (!(await processing())) {
-				expect(Date.now()).toBeLessThan(deadline);
-				await sleep(50);
-			}
+			await untilProcessing(api, body.job.id);
 			process.kill(engine, 'SIGKILL');
-			const job = await api.waitForJob('conversion', body.job.id, 30_000);
+			const job = await api.waitForJob('conversion', body.job.id, loadedMs);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_error', outputs: [] });
 			expect(job.failureReason).toBe('The engine crashed: the engine process exited with SIGKILL.');
 			expect(job.events.map((event: any) => event.type)).toEqual([
@@ -75,7 +84,7 @@ describe('engine processes', () => {
 			expect(replacements).toHaveLength(1);
 			expect(replacements).not.toContain(engine);
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			expect((await api.waitForJob('conversion', next, loadedMs)).status).toBe('completed');
 		},
 	);
 });
@@ -85,20 +94,27 @@ describe('a timed-out job', () => {
 		'fails with engine_timeout, its engine process is stopped and replaced, and no file it ' +
 			'wrote stays behind',
 		async () => {
-			// 8 s: the next job runs on a replacement process just started, on a machine whose cores other
-			// suites share, and must not time out too (it did with 2 s, and with 4 s at load average 27).
-			const own = await suite.own({ jobTimeoutSeconds: 8 });
+			// The job's engine process is stopped (SIGSTOP) once it has the job: it overruns any limit, however
+			// fast the machine. 30 s: the next job runs on a replacement process just started, on cores other
+			// suites share, and must not time out too (it did with 8 s above load average 20, 15 s at 36).
+			const others = new Set(engineProcesses());
+			const own = await suite.own({ jobTimeoutSeconds: 30 });
 			const api = await newClient(own);
-			// Two million stitches: reading, writing and previews take longer than 8 s (about 11 s on an idle
-			// core here, far more on a loaded one).
+			const [engine] = engineProcesses().filter((pid) => !others.has(pid));
+			expect(engine).toBeGreaterThan(0);
+			// Two million stitches: seconds of work, so the process is still on it when stopped.
 			const { body } = await api.createJob({ workflow: 'conversion', format: 'pes' }, [
 				{ field: 'files[]', name: 'long.dst', bytes: longDst(1_999_990) },
 			]);
-			const job = await api.waitForJob('conversion', body.job.id, 60_000);
+			await untilProcessing(api, body.job.id);
+			process.kill(engine, 'SIGSTOP');
+			const job = await api.waitForJob('conversion', body.job.id, loadedMs);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'engine_timeout' });
+			expect(job.failureReason).toBe('Processing took longer than 30 seconds and was stopped.');
+			expect(engineProcesses()).not.toContain(engine);
 			// The replacement runs the next job, and the stopped one writes nothing more.
 			const next = (await api.convert('Star.DST', 'pes')).body.job.id;
-			expect((await api.waitForJob('conversion', next)).status).toBe('completed');
+			expect((await api.waitForJob('conversion', next, loadedMs)).status).toBe('completed');
 			await new Promise((resolve) => setTimeout(resolve, 1000));
 			const db = new DatabaseSync(join(own.dataDir, 'sandbox.db'), { readOnly: true });
 			try {
