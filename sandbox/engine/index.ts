@@ -1,6 +1,6 @@
 /**
  * The stitch engine's public surface: what the sandbox's services and the digitiser import. Nothing outside
- * sandbox/engine/ imports a file inside it (test/sandbox/engine/index.test.ts checks), but for one: the
+ * sandbox/engine/ imports a file inside it (test/sandbox/engine/index.surface.test.ts checks), but for one: the
  * upload inspection thread imports ./registry alone, so it starts without sharp and the preview.
  */
 export { Command, Pattern, commandNames } from './pattern';
