@@ -22,21 +22,13 @@ export function hiddenRoute(
 	maxLengthPx: number,
 	gaps?: Uint8Array,
 ): Array<[number, number]> | null {
-	const { width, height } = map;
 	const open = hiddenTest(map, covered, label, gaps);
-	const cols = ceil(width / cellPx);
-	const rows = ceil(height / cellPx);
-	const cellOf = ([x, y]: [number, number]) =>
-		min(rows - 1, max(0, floor(y / cellPx))) * cols + min(cols - 1, max(0, floor(x / cellPx)));
-	const centre = (c: number): [number, number] => [
-		((c % cols) + 0.5) * cellPx,
-		(floor(c / cols) + 0.5) * cellPx,
-	];
-	const start = cellOf(from);
-	const goal = cellOf(to);
-	const [gx, gy] = centre(goal);
-	const grid = searchGrid(cols * rows);
-	const { cost, parent, seen, stamp } = grid;
+	const grid = new CellGrid(map.width, map.height, cellPx);
+	const start = grid.cellOf(from);
+	const goal = grid.cellOf(to);
+	const gx = grid.x(goal);
+	const gy = grid.y(goal);
+	const { cost, parent, seen, stamp } = searchGrid(grid.size);
 	seen[start] = stamp;
 	cost[start] = 0;
 	parent[start] = -1;
@@ -51,32 +43,26 @@ export function hiddenRoute(
 			found = true;
 			break;
 		}
-		const cx = c % cols;
-		const cy = floor(c / cols);
 		const base = cost[c];
-		for (let dy = -1; dy <= 1; dy++) {
-			for (let dx = -1; dx <= 1; dx++) {
-				if (!dx && !dy) continue;
-				const nx = cx + dx;
-				const ny = cy + dy;
-				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
-				const n = ny * cols + nx;
-				const next = base + (dx && dy ? 1.4142 : 1) * cellPx;
-				if (next > maxLengthPx) continue;
-				if (seen[n] === stamp && cost[n] <= next) continue;
-				const px = (nx + 0.5) * cellPx;
-				const py = (ny + 0.5) * cellPx;
-				if (n !== goal && !open(px, py)) continue;
-				seen[n] = stamp;
-				cost[n] = next;
-				parent[n] = c;
-				heap.push(n, next + hypot(gx - px, gy - py));
-			}
+		const count = grid.neighbours(c);
+		for (let k = 0; k < count; k++) {
+			const n = grid.next[k];
+			const next = base + grid.step[k];
+			if (next > maxLengthPx) continue;
+			if (seen[n] === stamp && cost[n] <= next) continue;
+			const px = grid.x(n);
+			const py = grid.y(n);
+			if (n !== goal && !open(px, py)) continue;
+			seen[n] = stamp;
+			cost[n] = next;
+			parent[n] = c;
+			heap.push(n, next + hypot(gx - px, gy - py));
 		}
 	}
 	if (!found) return null;
 	const cells: Array<[number, number]> = [to];
-	for (let c = parent[goal]; c >= 0 && c !== start; c = parent[c]) cells.push(centre(c));
+	for (let c = parent[goal]; c >= 0 && c !== start; c = parent[c])
+		cells.push([grid.x(c), grid.y(c)]);
 	cells.push(from);
 	cells.reverse();
 	return straighten(cells, (a, b) => clear(a, b, open));
@@ -208,8 +194,8 @@ export function nearestReachable(
 ): number | null {
 	const { width, height, ids } = map;
 	const open = hiddenTest(map, covered, label, gaps);
-	const cols = ceil(width / cellPx);
-	const rows = ceil(height / cellPx);
+	const grid = new CellGrid(width, height, cellPx);
+	const { cols } = grid;
 	/** The lowest-numbered pending piece with a pixel in the cell, or -1. */
 	const pendingIn = (c: number): number => {
 		const x1 = min(width, ceil(((c % cols) + 1) * cellPx));
@@ -223,10 +209,8 @@ export function nearestReachable(
 		}
 		return found;
 	};
-	const start =
-		min(rows - 1, max(0, floor(from[1] / cellPx))) * cols +
-		min(cols - 1, max(0, floor(from[0] / cellPx)));
-	const { cost, seen, stamp } = searchGrid(cols * rows);
+	const start = grid.cellOf(from);
+	const { cost, seen, stamp } = searchGrid(grid.size);
 	seen[start] = stamp;
 	cost[start] = 0;
 	const heap = new MinHeap();
@@ -237,22 +221,15 @@ export function nearestReachable(
 		visited++;
 		const piece = pendingIn(c);
 		if (piece >= 0) return piece;
-		const cx = c % cols;
-		const cy = floor(c / cols);
-		for (let dy = -1; dy <= 1; dy++) {
-			for (let dx = -1; dx <= 1; dx++) {
-				if (!dx && !dy) continue;
-				const nx = cx + dx;
-				const ny = cy + dy;
-				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
-				const n = ny * cols + nx;
-				const next = cost[c] + (dx && dy ? 1.4142 : 1) * cellPx;
-				if (next > maxLengthPx || (seen[n] === stamp && cost[n] <= next)) continue;
-				if (!open((nx + 0.5) * cellPx, (ny + 0.5) * cellPx)) continue;
-				seen[n] = stamp;
-				cost[n] = next;
-				heap.push(n, next);
-			}
+		const count = grid.neighbours(c);
+		for (let k = 0; k < count; k++) {
+			const n = grid.next[k];
+			const next = cost[c] + grid.step[k];
+			if (next > maxLengthPx || (seen[n] === stamp && cost[n] <= next)) continue;
+			if (!open(grid.x(n), grid.y(n))) continue;
+			seen[n] = stamp;
+			cost[n] = next;
+			heap.push(n, next);
 		}
 	}
 	return null;
@@ -268,8 +245,7 @@ export function nearestReachable(
  * hidden run connects.
  */
 export class TravelGroups {
-	private readonly cols: number;
-	private readonly rows: number;
+	private readonly grid: CellGrid;
 	/** Group of each cell, -1 where the cell is not hidden ground. */
 	private readonly group: Int32Array;
 	/** The groups of the cells each region of the thread has pixels in. */
@@ -284,15 +260,15 @@ export class TravelGroups {
 		readonly gaps?: Uint8Array,
 	) {
 		const open = hiddenTest(map, covered, label, gaps);
-		this.cols = ceil(map.width / cellPx);
-		this.rows = ceil(map.height / cellPx);
-		const { cols, rows } = this;
-		const group = new Int32Array(cols * rows).fill(-2);
-		const stack = new Int32Array(cols * rows);
+		const grid = new CellGrid(map.width, map.height, cellPx);
+		this.grid = grid;
+		const { cols } = grid;
+		const group = new Int32Array(grid.size).fill(-2);
+		const stack = new Int32Array(grid.size);
 		let groups = 0;
 		for (let c = 0; c < group.length; c++) {
 			if (group[c] !== -2) continue;
-			if (!open(((c % cols) + 0.5) * cellPx, (floor(c / cols) + 0.5) * cellPx)) {
+			if (!open(grid.x(c), grid.y(c))) {
 				group[c] = -1;
 				continue;
 			}
@@ -301,23 +277,16 @@ export class TravelGroups {
 			let top = 0;
 			stack[top++] = c;
 			while (top > 0) {
-				const k = stack[--top];
-				const kx = k % cols;
-				const ky = floor(k / cols);
-				for (let dy = -1; dy <= 1; dy++) {
-					for (let dx = -1; dx <= 1; dx++) {
-						const nx = kx + dx;
-						const ny = ky + dy;
-						if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
-						const n = ny * cols + nx;
-						if (group[n] !== -2) continue;
-						if (!open((nx + 0.5) * cellPx, (ny + 0.5) * cellPx)) {
-							group[n] = -1;
-							continue;
-						}
-						group[n] = id;
-						stack[top++] = n;
+				const count = grid.neighbours(stack[--top]);
+				for (let k = 0; k < count; k++) {
+					const n = grid.next[k];
+					if (group[n] !== -2) continue;
+					if (!open(grid.x(n), grid.y(n))) {
+						group[n] = -1;
+						continue;
 					}
+					group[n] = id;
+					stack[top++] = n;
 				}
 			}
 		}
@@ -335,7 +304,8 @@ export class TravelGroups {
 
 	/** The groups of the cells at and around a point (a needle hole may sit on an edge). */
 	private around([x, y]: [number, number]): number[] {
-		const { cols, rows, cellPx, group } = this;
+		const { cellPx, group } = this;
+		const { cols, rows } = this.grid;
 		const cx = floor(x / cellPx);
 		const cy = floor(y / cellPx);
 		const found: number[] = [];
@@ -361,6 +331,67 @@ export class TravelGroups {
 	reaches(from: [number, number], regionId: number): boolean {
 		const near = this.around(from);
 		return near.length > 0 && (this.touched.get(regionId) ?? []).some((g) => near.includes(g));
+	}
+}
+
+/**
+ * The route grid over a map: cells `cellPx` wide, numbered row by row from the top left. The searches and
+ * the groups above step from a cell to the eight around it; `neighbours` writes those into `next` (and each
+ * step's length into `step`) instead of making an array per cell.
+ */
+class CellGrid {
+	readonly cols: number;
+	readonly rows: number;
+	readonly size: number;
+	readonly next = new Int32Array(8);
+	readonly step = new Float64Array(8);
+
+	constructor(
+		width: number,
+		height: number,
+		private readonly cellPx: number,
+	) {
+		this.cols = ceil(width / cellPx);
+		this.rows = ceil(height / cellPx);
+		this.size = this.cols * this.rows;
+	}
+
+	/** The cell holding a point; a point off the grid takes the nearest cell. */
+	cellOf([x, y]: [number, number]): number {
+		const { cols, rows, cellPx } = this;
+		return (
+			min(rows - 1, max(0, floor(y / cellPx))) * cols + min(cols - 1, max(0, floor(x / cellPx)))
+		);
+	}
+
+	/** The x of a cell's centre, in pixels. */
+	x(c: number): number {
+		return ((c % this.cols) + 0.5) * this.cellPx;
+	}
+
+	/** The y of a cell's centre, in pixels. */
+	y(c: number): number {
+		return (floor(c / this.cols) + 0.5) * this.cellPx;
+	}
+
+	/** Writes the cells around `c` (eight, fewer at the grid's edge) into `next`, row by row; returns how many. */
+	neighbours(c: number): number {
+		const { cols, rows, cellPx } = this;
+		const cx = c % cols;
+		const cy = floor(c / cols);
+		let count = 0;
+		for (let dy = -1; dy <= 1; dy++) {
+			for (let dx = -1; dx <= 1; dx++) {
+				if (!dx && !dy) continue;
+				const nx = cx + dx;
+				const ny = cy + dy;
+				if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+				this.next[count] = ny * cols + nx;
+				this.step[count] = (dx && dy ? 1.4142 : 1) * cellPx;
+				count++;
+			}
+		}
+		return count;
 	}
 }
 
