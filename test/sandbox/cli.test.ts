@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { longDst } from '../../bench/fuzz-inputs';
 import { Api } from './support/apiClient';
 import type { RunningSandbox } from '../support/sandbox';
-import { descendants, repositoryRoot, spawnSandbox } from '../support/sandboxProcess';
+import { alive, descendants, repositoryRoot, spawnSandbox } from '../support/sandboxProcess';
 
 // Generous: the suite shares two cores with other heavy runs (builds, n8n, benches). Four sandboxes started
 // one after another (the last test) took past 120 s on 2 cores at load average 20-31 (issue 42).
@@ -20,15 +20,6 @@ jest.setTimeout(360_000);
  * sandbox mid-close (exit 143), which is tsx's race, not the sandbox's stop.
  */
 const startCli = (args: string[]) => spawnSandbox(['--import', 'tsx', 'sandbox/cli.ts', ...args]);
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 function exitCode(child: ChildProcess): Promise<number | null> {
 	return new Promise((resolve) => child.once('exit', (code) => resolve(code)));

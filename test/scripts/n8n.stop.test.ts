@@ -15,15 +15,7 @@ import {
 	testedN8nVersions,
 	type N8nPidFile,
 } from '../../scripts/n8n';
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
+import { alive } from '../support/sandboxProcess';
 
 describe('LocalN8n.stop() during start()', () => {
 	const saved = { ...process.env };
@@ -57,11 +49,11 @@ describe('LocalN8n.stop() during start()', () => {
 		);
 		for (let waited = 0; !existsSync(n8n.pidFile) && waited < 600; waited++) await sleep(100);
 		const { pid } = JSON.parse(readFileSync(n8n.pidFile, 'utf8')) as N8nPidFile;
-		expect(isAlive(pid)).toBe(true);
+		expect(alive(pid)).toBe(true);
 
 		await n8n.stop(5_000);
 
-		expect(isAlive(pid)).toBe(false);
+		expect(alive(pid)).toBe(false);
 		expect(existsSync(n8n.pidFile)).toBe(false);
 		expect(await outcome).toBe('n8n start was ended by SIGTERM before it was ready.');
 	});

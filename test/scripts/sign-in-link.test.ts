@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { eventually } from '../support/realTime';
-import { repositoryRoot, spawnSandbox, type SandboxProcess } from '../support/sandboxProcess';
+import {
+	alive,
+	repositoryRoot,
+	spawnSandbox,
+	type SandboxProcess,
+} from '../support/sandboxProcess';
 
 jest.setTimeout(120_000);
 
@@ -23,16 +28,6 @@ function signInLink(dataDir: string): { status: number | null; output: string } 
 		encoding: 'utf8',
 	});
 	return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
-
-/** Where a link leads: 303 to the keys page once, 410 after. */
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 /** Opens a sign-in link as a person does: the page (which uses nothing), then its button's POST. */

@@ -47,6 +47,16 @@ export async function spawnSandbox(
 	};
 }
 
+/** True while a process with this pid exists (signal 0 reaches it; a zombie not yet reaped still counts). */
+export function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** Every process below `pid`, read from /proc (a process that ends meanwhile is passed over). */
 export function descendants(pid: number): number[] {
 	const children = new Map<number, number[]>();
