@@ -4,14 +4,8 @@
  * scheduled poll. It is emitted exactly once; a job that ended before the activation never is.
  * (triggerActivation.e2e.ts is the other path: published before `n8n start`.)
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-
-import { waitForExecutions } from '../../scripts/demo';
-import { examplesDir } from '../../scripts/examples';
-import { nodeItems, sleep, type LocalN8n } from '../../scripts/n8n';
-import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { ACTIVATION_POLL_DELAY_MS } from '../../nodes/Embroidery/trigger/pollLimits';
+import { sleep, type LocalN8n } from '../../scripts/n8n';
 import { startVariantService, type VariantService } from '../support/variantService';
 import { activateInRunningN8n, waitForRestActivation } from './support/activation';
 import {
@@ -20,7 +14,7 @@ import {
 	openEnvironment,
 	type E2eEnvironment,
 } from './support/environment';
-import { importTrigger } from './support/triggers';
+import { convertedStar, expectEmittedOnce, importTrigger } from './support/triggers';
 
 const credential = { id: 'embroideryTrigRun', name: 'Embroidery trigger in running n8n' };
 const triggerId = 'e2eTrigRunning01';
@@ -30,11 +24,6 @@ describe(`A job created right after the trigger is published in a running ${n8nU
 	let variant: VariantService;
 	let n8n: LocalN8n;
 	let direct: { baseUrl: string; demoKey: string };
-	const listings = () => variant.requests.filter((request) => request.route === 'GET /jobs').length;
-	const design = async () => ({
-		name: 'Star.JEF',
-		bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
-	});
 
 	beforeAll(async () => {
 		environment = await openEnvironment();
@@ -51,32 +40,15 @@ describe(`A job created right after the trigger is published in a running ${n8nU
 	});
 
 	it('emits it once, and never the job that ended before the activation', async () => {
-		const before = await createJob(
-			direct,
-			{ workflow: 'conversion', format: 'dst' },
-			await design(),
-		);
-		await waitForJobEnd(direct, before);
+		await convertedStar(direct);
 		// The activation poll emits what ended within ACTIVATION_POLL_DELAY_MS before it (n8n may run it that late):
 		// this job ends well before that window.
 		await sleep(ACTIVATION_POLL_DELAY_MS + 10_000);
 		await activateInRunningN8n(n8n, triggerId);
 		// At once, as a user would: n8n 2.41 activates a published workflow in the background (its publication
 		// outbox, read every 15 s), so this job may end before the trigger's activation poll.
-		const job = await createJob(direct, { workflow: 'conversion', format: 'dst' }, await design());
-		await waitForJobEnd(direct, job);
+		const job = await convertedStar(direct);
 		await waitForRestActivation(n8n, triggerId);
-		const [emitted] = await waitForExecutions(n8n, triggerId, 1, 150_000);
-		const items = nodeItems(await n8n.getExecution(emitted.id), 'Job finished');
-		expect(items.map((item) => item.json.id)).toEqual([job.id]);
-		// Two more scheduled polls: neither emits anything again.
-		const listedAtEmission = listings();
-		const deadline = Date.now() + 180_000;
-		while (listings() < listedAtEmission + 2 && Date.now() < deadline) await sleep(1_000);
-		expect(listings()).toBeGreaterThanOrEqual(listedAtEmission + 2);
-		await sleep(5_000);
-		// Every finished execution of the workflow: only the one that emitted the job.
-		const executions = await waitForExecutions(n8n, triggerId, 1, 10_000);
-		expect(executions.map((execution) => execution.id)).toEqual([emitted.id]);
+		await expectEmittedOnce(n8n, triggerId, variant, job.id);
 	}, 540_000);
 });

@@ -3,14 +3,20 @@
  * importing it with a fresh sandbox account whose credential goes through a loopback proxy, publishing and
  * starting n8n, and waits on n8n's executions.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
 import { waitForExecutions, type ExecutionSummary } from '../../../scripts/demo';
+import { examplesDir } from '../../../scripts/examples';
 import {
 	LocalN8n,
 	n8nRuntime,
+	nodeItems,
 	sleep,
 	type CredentialExport,
 	type WorkflowExport,
 } from '../../../scripts/n8n';
+import { createJob, waitForJobEnd } from '../../../scripts/sandbox-client';
 import { sandboxAdmin } from '../../support/sandbox';
 import type { VariantService } from '../../support/variantService';
 import { e2eOwner, type E2eEnvironment } from './environment';
@@ -103,6 +109,42 @@ export async function executionsOf(n8n: LocalN8n, workflowId: string): Promise<E
 /** The job listings (`GET /jobs`) the proxy has passed on so far: one per poll. */
 export function listingsOf(variant: VariantService): number {
 	return variant.requests.filter((request) => request.route === 'GET /jobs').length;
+}
+
+/** Converts the examples' Star.JEF to DST on the account `direct` reaches, and waits for the job's end. */
+export async function convertedStar(direct: {
+	baseUrl: string;
+	demoKey: string;
+}): Promise<{ id: string; workflow: string }> {
+	const design = {
+		name: 'Star.JEF',
+		bytes: await readFile(join(examplesDir, 'files', 'Star.JEF')),
+	};
+	const job = await createJob(direct, { workflow: 'conversion', format: 'dst' }, design);
+	await waitForJobEnd(direct, job);
+	return job;
+}
+
+/**
+ * The trigger emits job `jobId` in one execution, alone; then two more scheduled polls (job listings through
+ * the proxy) emit nothing again: that one stays the workflow's only finished execution.
+ */
+export async function expectEmittedOnce(
+	n8n: LocalN8n,
+	triggerId: string,
+	variant: VariantService,
+	jobId: string,
+): Promise<void> {
+	const [emitted] = await waitForExecutions(n8n, triggerId, 1, 150_000);
+	const items = nodeItems(await n8n.getExecution(emitted.id), 'Job finished');
+	expect(items.map((item) => item.json.id)).toEqual([jobId]);
+	const listedAtEmission = listingsOf(variant);
+	const deadline = Date.now() + 180_000;
+	while (listingsOf(variant) < listedAtEmission + 2 && Date.now() < deadline) await sleep(1_000);
+	expect(listingsOf(variant)).toBeGreaterThanOrEqual(listedAtEmission + 2);
+	await sleep(5_000);
+	const executions = await waitForExecutions(n8n, triggerId, 1, 10_000);
+	expect(executions.map((execution) => execution.id)).toEqual([emitted.id]);
 }
 
 /** A fresh account: its credential through the proxy, and its key to reach the sandbox directly. */
