@@ -50,17 +50,6 @@ async function main(): Promise<void> {
 		networkRateLimit: integer(values['network-rate-limit'], '--network-rate-limit'),
 		logRequests: values.log,
 	});
-	writeControlAccess(sandbox.dataDir, sandbox);
-	console.log(`Embroidery sandbox running.
-  Base URL:     ${sandbox.baseUrl}
-  Demo API key: ${sandbox.demoKey}   (all four abilities, demo account with credits)
-  Admin token:  ${sandbox.adminToken}   (header X-Sandbox-Admin on ${sandbox.origin}/__sandbox)
-  Sign-in link: ${sandbox.signInLink()}
-                (the demo account's pages: API keys, usage, recent jobs; use it once, within 15 minutes;
-                a new one at any time: npm run sign-in-link -- --data ${sandbox.dataDir})
-  Data:         ${sandbox.dataDir}${values.data ? '' : '   (temporary, removed on exit; use --data DIR to keep it)'}
-Press Ctrl+C to stop.`);
-
 	const stop = (signal: string) => {
 		console.log(`\n${signal}: giving running jobs 3 s, then stopping the engine and closing...`);
 		// Never outlive a stop request by more than a few seconds, whatever holds the close up.
@@ -77,8 +66,20 @@ Press Ctrl+C to stop.`);
 			},
 		);
 	};
+	// Claimed before the record is written and the start-up lines printed: until Node has a handler, a signal
+	// ends the process at once and would leave the record behind.
 	process.once('SIGINT', () => stop('SIGINT'));
 	process.once('SIGTERM', () => stop('SIGTERM'));
+	writeControlAccess(sandbox.dataDir, sandbox);
+	console.log(`Embroidery sandbox running.
+  Base URL:     ${sandbox.baseUrl}
+  Demo API key: ${sandbox.demoKey}   (all four abilities, demo account with credits)
+  Admin token:  ${sandbox.adminToken}   (header X-Sandbox-Admin on ${sandbox.origin}/__sandbox)
+  Sign-in link: ${sandbox.signInLink()}
+                (the demo account's pages: API keys, usage, recent jobs; use it once, within 15 minutes;
+                a new one at any time: npm run sign-in-link -- --data ${sandbox.dataDir})
+  Data:         ${sandbox.dataDir}${values.data ? '' : '   (temporary, removed on exit; use --data DIR to keep it)'}
+Press Ctrl+C to stop.`);
 }
 
 function integer(value: string | undefined, flag: string): number | undefined {
