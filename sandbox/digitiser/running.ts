@@ -1,48 +1,74 @@
-import { traceContours, type Loop } from './contour';
-import { sewLoops } from './fill';
-import { floor, hypot } from './math';
+import { ceil, floor, hypot, max } from './math';
 import type { RegionSewing } from './sewing';
+import { doubleRunTours, skeletonise, type Point } from './skeleton';
 
 /** Stitch length for hairlines: short, so the run follows curves. */
 const runStitchMm = 1.4;
+/** How far a running stitch may cut a curve of its line's centre (a third of a thread). */
+const runToleranceMm = 0.12;
 
 /**
- * A hairline too thin for satin: its outline pulled in to the middle of the line and sewn
- * as a running stitch, which goes along the line and back over itself (a double run).
+ * A line too thin for satin, sewn as a double running stitch on its centre line: the region is
+ * thinned to its skeleton, and every branch is sewn out and back over the same needle points,
+ * so the thread covers what the line draws and no more. A lattice or grid of lines is sewn the
+ * same way, along each of its lines.
  */
 export function sewRunning(sewing: RegionSewing): void {
-	const { map, regionId } = sewing;
-	const halfWidth = map.regions[regionId].widthPx / 2;
-	const loops = traceContours(map, regionId, 0).map((loop) =>
-		towardsMiddle(sewing, loop, halfWidth),
+	const { needle, map, regionId } = sewing;
+	const halfWidth = max(0.5, map.regions[regionId].widthPx / 2);
+	const skeleton = skeletonise(map, regionId);
+	const tours = doubleRunTours(
+		skeleton,
+		needle.position,
+		{
+			stepPx: needle.px(runStitchMm),
+			tolerancePx: needle.px(runToleranceMm),
+			spurPx: ceil(halfWidth) + 1,
+		},
+		(x, y, dx, dy) => middleOfLine(sewing, x, y, dx, dy, halfWidth),
 	);
-	sewLoops(sewing, loops, runStitchMm);
+	for (const tour of tours) {
+		if (tour.length < 2) continue;
+		sewing.travelTo(tour[0][0], tour[0][1]);
+		for (let k = 1; k < tour.length; k++) needle.stitchTo(tour[k][0], tour[k][1]);
+	}
 }
 
-/** Moves each outline point inwards, across the line, by half its width. */
-function towardsMiddle(sewing: RegionSewing, loop: Loop, halfWidth: number): Loop {
+/**
+ * The middle of the line across a skeleton pixel: halfway between where the line's edges cross
+ * the normal to its direction. Thinning leaves the centre line on one of the two middle pixels of
+ * a line an even number of pixels wide; this puts it between them. Where the normal runs far
+ * (into a crossing line), the pixel stays.
+ */
+function middleOfLine(
+	sewing: RegionSewing,
+	x: number,
+	y: number,
+	dx: number,
+	dy: number,
+	halfWidth: number,
+): Point {
 	const { width, height, ids } = sewing.map;
-	const inRegion = (x: number, y: number) => {
-		const px = floor(x);
-		const py = floor(y);
+	const length = hypot(dx, dy);
+	if (length === 0) return [x, y];
+	const nx = -dy / length;
+	const ny = dx / length;
+	const reach = halfWidth + 1.5;
+	const inside = (t: number) => {
+		const px = floor(x + nx * t);
+		const py = floor(y + ny * t);
 		return (
 			px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
 		);
 	};
-	const n = loop.length;
-	return loop.map(([x, y], k) => {
-		const [ax, ay] = loop[(k - 2 + n) % n];
-		const [bx, by] = loop[(k + 2) % n];
-		const length = hypot(bx - ax, by - ay) || 1;
-		let nx = -(by - ay) / length;
-		let ny = (bx - ax) / length;
-		if (!inRegion(x + nx * 0.6, y + ny * 0.6)) {
-			nx = -nx;
-			ny = -ny;
-		}
-		for (let step = halfWidth; step > 0; step -= 0.25) {
-			if (inRegion(x + nx * step, y + ny * step)) return [x + nx * step, y + ny * step];
-		}
-		return [x, y];
-	});
+	const edge = (sign: number) => {
+		let t = 0;
+		while (t <= reach && inside(sign * (t + 0.25))) t += 0.25;
+		return t + 0.125;
+	};
+	const plus = edge(1);
+	const minus = edge(-1);
+	if (plus > reach || minus > reach) return [x, y];
+	const shift = (plus - minus) / 2;
+	return [x + nx * shift, y + ny * shift];
 }

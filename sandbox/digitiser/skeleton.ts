@@ -1,0 +1,248 @@
+import { abs, floor, hypot, max } from './math';
+import type { RegionMap } from './regions';
+
+/** A point in working-pixel coordinates (a pixel's centre is at +0.5). */
+export type Point = [number, number];
+
+/**
+ * The centre line of a region one pixel thin (Zhang-Suen thinning of its pixels), as a mask over
+ * the region's box with a one-pixel border: what a line or a lattice of lines is drawn along.
+ */
+export interface Skeleton {
+	/** Box origin in map pixels (the border pixel). */
+	x0: number;
+	y0: number;
+	w: number;
+	h: number;
+	/** 1 where the centre line runs. */
+	mask: Uint8Array;
+}
+
+const around8 = [
+	[0, -1],
+	[1, -1],
+	[1, 0],
+	[1, 1],
+	[0, 1],
+	[-1, 1],
+	[-1, 0],
+	[-1, -1],
+];
+
+/** Thins a region to its centre line (Zhang and Suen's two sub-iterations until nothing changes). */
+export function skeletonise(map: RegionMap, regionId: number): Skeleton {
+	const region = map.regions[regionId];
+	const x0 = region.minX - 1;
+	const y0 = region.minY - 1;
+	const w = region.maxX - region.minX + 3;
+	const h = region.maxY - region.minY + 3;
+	const mask = new Uint8Array(w * h);
+	for (let y = 1; y < h - 1; y++) {
+		for (let x = 1; x < w - 1; x++) {
+			if (map.ids[(y0 + y) * map.width + x0 + x] === regionId) mask[y * w + x] = 1;
+		}
+	}
+	const p = new Uint8Array(8);
+	const doomed: number[] = [];
+	for (let changed = true; changed; ) {
+		changed = false;
+		for (let pass = 0; pass < 2; pass++) {
+			doomed.length = 0;
+			for (let y = 1; y < h - 1; y++) {
+				for (let x = 1; x < w - 1; x++) {
+					const i = y * w + x;
+					if (!mask[i]) continue;
+					let count = 0;
+					for (let k = 0; k < 8; k++) {
+						p[k] = mask[(y + around8[k][1]) * w + x + around8[k][0]];
+						count += p[k];
+					}
+					if (count < 2 || count > 6) continue;
+					let transitions = 0;
+					for (let k = 0; k < 8; k++) if (!p[k] && p[(k + 1) % 8]) transitions++;
+					if (transitions !== 1) continue;
+					// p[0] north, p[2] east, p[4] south, p[6] west.
+					if (
+						pass === 0
+							? p[0] * p[2] * p[4] || p[2] * p[4] * p[6]
+							: p[0] * p[2] * p[6] || p[0] * p[4] * p[6]
+					)
+						continue;
+					doomed.push(i);
+				}
+			}
+			for (const i of doomed) mask[i] = 0;
+			if (doomed.length) changed = true;
+		}
+	}
+	return { x0, y0, w, h, mask };
+}
+
+/**
+ * Walks every part of a skeleton out and back, as a double running stitch does: a depth-first
+ * tour from the pixel nearest `from`, each branch sewn out to its tip and back over the same
+ * needle points, so the return pass lies on the first. Needle points are skeleton pixels at most
+ * `stepPx` apart along it, kept where it bends (a chord may stray `tolerancePx` from the line),
+ * forks or ends; each on the way is moved to the middle of the line across it (`centre`, given
+ * the line's direction there). Side branches
+ * no longer than `spurPx` (the stubs thinning leaves at a line's corners) are not sewn.
+ * Returns one tour per connected piece, each starting nearest where the last one ended.
+ */
+export function doubleRunTours(
+	skeleton: Skeleton,
+	from: Point,
+	options: { stepPx: number; tolerancePx: number; spurPx: number },
+	centre: (x: number, y: number, dx: number, dy: number) => Point,
+): Point[][] {
+	const { x0, y0, w, mask } = skeleton;
+	const seen = new Uint8Array(mask.length);
+	const tours: Point[][] = [];
+	let [fx, fy] = from;
+	for (;;) {
+		let root = -1;
+		let best = Infinity;
+		for (let i = 0; i < mask.length; i++) {
+			if (!mask[i] || seen[i]) continue;
+			const d = hypot((i % w) + x0 + 0.5 - fx, floor(i / w) + y0 + 0.5 - fy);
+			if (d < best) {
+				best = d;
+				root = i;
+			}
+		}
+		if (root < 0) return tours;
+		const tree = depthFirstTree(skeleton, root, seen);
+		pruneSpurs(tree, options.spurPx);
+		const tour = tourOf(skeleton, tree, options.stepPx, options.tolerancePx, centre);
+		tours.push(tour);
+		[fx, fy] = tour[tour.length - 1];
+	}
+}
+
+interface Tree {
+	root: number;
+	/** Pixels in the order the search reached them (every parent before its children). */
+	order: number[];
+	parent: Map<number, number>;
+	children: Map<number, number[]>;
+}
+
+/** A depth-first search over the skeleton's 8-connected pixels, straight steps tried before diagonal. */
+function depthFirstTree(skeleton: Skeleton, root: number, seen: Uint8Array): Tree {
+	const { w, mask } = skeleton;
+	const tree: Tree = { root, order: [], parent: new Map(), children: new Map() };
+	const stack: Array<[number, number]> = [[root, -1]];
+	while (stack.length) {
+		const [i, up] = stack.pop() as [number, number];
+		if (seen[i]) continue;
+		seen[i] = 1;
+		tree.order.push(i);
+		tree.parent.set(i, up);
+		tree.children.set(i, []);
+		if (up >= 0) (tree.children.get(up) as number[]).push(i);
+		for (const k of [7, 5, 3, 1, 6, 4, 2, 0]) {
+			const j = i + around8[k][1] * w + around8[k][0];
+			if (mask[j] && !seen[j]) stack.push([j, i]);
+		}
+	}
+	return tree;
+}
+
+/** Cuts side branches of at most `spurPx` pixels from their fork. */
+function pruneSpurs(tree: Tree, spurPx: number): void {
+	const { parent, children } = tree;
+	const cut = new Set<number>();
+	for (const leaf of tree.order) {
+		if (cut.has(leaf) || leaf === tree.root || (children.get(leaf) as number[]).length > 0)
+			continue;
+		const branch = [leaf];
+		let fork = parent.get(leaf) as number;
+		while (fork !== tree.root && (children.get(fork) as number[]).length === 1) {
+			branch.push(fork);
+			fork = parent.get(fork) as number;
+		}
+		const kids = children.get(fork) as number[];
+		if (branch.length > spurPx || kids.length < 2) continue;
+		kids.splice(kids.indexOf(branch[branch.length - 1]), 1);
+		for (const pixel of branch) cut.add(pixel);
+	}
+}
+
+/** The out-and-back tour of a tree through its needle pixels. */
+function tourOf(
+	skeleton: Skeleton,
+	tree: Tree,
+	stepPx: number,
+	tolerancePx: number,
+	centre: (x: number, y: number, dx: number, dy: number) => Point,
+): Point[] {
+	const { x0, y0, w } = skeleton;
+	const { root, parent, children } = tree;
+	const at = (i: number): Point => [(i % w) + x0 + 0.5, floor(i / w) + y0 + 0.5];
+	const kidsOf = (i: number) => children.get(i) as number[];
+	// Needle pixels, decided from the root outwards so both passes share them.
+	const needle = new Set<number>([root]);
+	const anchorOf = new Map<number, number>([[root, root]]);
+	const stack = [...kidsOf(root)];
+	while (stack.length) {
+		const i = stack.pop() as number;
+		stack.push(...kidsOf(i));
+		const up = parent.get(i) as number;
+		const anchor = needle.has(up) ? up : (anchorOf.get(up) as number);
+		anchorOf.set(i, anchor);
+		if (kidsOf(i).length !== 1) {
+			needle.add(i);
+			continue;
+		}
+		const [ax, ay] = at(anchor);
+		const [bx, by] = at(i);
+		const length = hypot(bx - ax, by - ay);
+		// How far a straight stitch from the anchor to here would stray from the line between.
+		let stray = 0;
+		for (let k = up; k !== anchor; k = parent.get(k) as number) {
+			const [px, py] = at(k);
+			stray = max(stray, abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length);
+		}
+		if ((length > stepPx || stray > tolerancePx) && up !== anchor) {
+			// Too long or bent too far: the last pixel that was still fine takes a needle point.
+			needle.add(up);
+			anchorOf.set(i, up);
+		}
+	}
+	const points: Point[] = [];
+	const placed = new Map<number, Point>();
+	const pierce = (i: number) => {
+		let point = placed.get(i);
+		if (!point) {
+			const [x, y] = at(i);
+			// The line's direction here: from two pixels back to two pixels on.
+			let before = i;
+			for (let k = 0; k < 2 && (parent.get(before) as number) >= 0; k++)
+				before = parent.get(before) as number;
+			let after = i;
+			for (let k = 0; k < 2 && kidsOf(after).length === 1; k++) after = kidsOf(after)[0];
+			const [bx, by] = at(before);
+			const [ax, ay] = at(after);
+			// A tip stays where thinning left it, half a line's width in from its end; a fork too.
+			point = kidsOf(i).length === 1 ? centre(x, y, ax - bx, ay - by) : [x, y];
+			placed.set(i, point);
+		}
+		const last = points[points.length - 1];
+		if (!last || last[0] !== point[0] || last[1] !== point[1]) points.push(point);
+	};
+	pierce(root);
+	const walk: Array<[number, number]> = [[root, 0]];
+	while (walk.length) {
+		const top = walk[walk.length - 1];
+		const kids = kidsOf(top[0]);
+		if (top[1] < kids.length) {
+			const child = kids[top[1]++];
+			if (needle.has(child)) pierce(child);
+			walk.push([child, 0]);
+		} else {
+			walk.pop();
+			const back = walk[walk.length - 1];
+			if (back && needle.has(back[0])) pierce(back[0]);
+		}
+	}
+	return points;
+}
