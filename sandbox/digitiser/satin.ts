@@ -1,11 +1,18 @@
 import { findColumn, spaceRungs, type Column, type Rung } from './column';
-import { floor, hypot, max, PI } from './math';
+import { floor, hypot, max, min, PI } from './math';
 import { principalAxis, type RegionMap } from './regions';
 import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
 import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
 /** Widest column sewn as satin: beyond it the floats are loose enough to snag. */
 export const satinMaxWidthMm = 8;
+/**
+ * Half a thread's width: a satin stitch's thread lies about 0.4 mm wide and wraps round its
+ * needle hole, so the column covers that much past its holes. The holes go this far inside the
+ * drawn edge, then out again by the pull compensation, so the sewn column covers the drawn
+ * width plus the compensation, not plus a thread as well.
+ */
+export const halfThreadMm = 0.2;
 /** Longest single satin stitch; a wider column is split in two (a split satin). */
 const satinStitchMaxMm = 7;
 /** Rungs shorter than this (at a band's pointed tips) are left out: the thread beside them covers them. */
@@ -40,7 +47,7 @@ export function sewColumnSatin(sewing: RegionSewing, density: Density): boolean 
 
 function sewColumn(sewing: RegionSewing, column: Column, density: Density): void {
 	const { needle } = sewing;
-	const compensation = needle.px(pullCompensationMm);
+	const compensation = needle.px(pullCompensationMm - halfThreadMm);
 	const shortest = needle.px(shortestRungMm);
 	let rungs = spaceRungs(column, needle.px(density.satinSpacingMm))
 		.filter(([a, b]) => hypot(b[0] - a[0], b[1] - a[1]) >= shortest)
@@ -106,9 +113,10 @@ function shrink([a, b]: Rung, px: number): Rung {
 	];
 }
 
-/** Lengthens a rung by `px` at both ends: pull compensation. */
+/** Lengthens a rung by `px` at both ends (shortens it when `px` is negative, at most to its middle). */
 function widen([a, b]: Rung, px: number): Rung {
 	const length = hypot(b[0] - a[0], b[1] - a[1]) || 1;
+	px = max(px, -length / 2);
 	const ux = ((b[0] - a[0]) / length) * px;
 	const uy = ((b[1] - a[1]) / length) * px;
 	return [
@@ -138,14 +146,27 @@ export function sewSatin(sewing: RegionSewing, density: Density): void {
 		sewSections(sewing, frame, rows, (span) => sewZigZag(sewing, frame, span));
 	}
 	const spacing = needle.px(density.satinSpacingMm);
-	const rows = lengthenSpans(
+	const rows = reachEdges(
 		scanRegion(map, regionId, frame, spacing, 0),
-		needle.px(pullCompensationMm),
+		needle.px(pullCompensationMm - halfThreadMm),
 	);
 	sewSections(sewing, frame, rows, (span) => {
 		sewZigZag(sewing, frame, span);
 		sewing.cover(frame, span, spacing / 2);
 	});
+}
+
+/** Lengthens spans by `px` at both ends, as `widen` does a rung. */
+function reachEdges(rows: Span[][], px: number): Span[][] {
+	if (px >= 0) return lengthenSpans(rows, px);
+	for (const row of rows) {
+		for (const span of row) {
+			const middle = (span.u0 + span.u1) / 2;
+			span.u0 = min(span.u0 - px, middle);
+			span.u1 = max(span.u1 + px, middle);
+		}
+	}
+	return rows;
 }
 
 /** One satin pass: a single stitch to the far side of the column, so passes alternate side to side. */

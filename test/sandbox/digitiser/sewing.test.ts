@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 
 import { digitise } from '../../../sandbox/digitiser';
+import { halfThreadMm } from '../../../sandbox/digitiser/satin';
 import { pullCompensationMm, standardDensity } from '../../../sandbox/digitiser/sewing';
 import { listFormats, readPattern, writePattern } from '../../../sandbox/engine';
 import { measurePattern } from '../../../sandbox/engine/metrics';
@@ -139,7 +140,7 @@ describe('how the digitiser sews', () => {
 		expect(crossing).toBeGreaterThan(90 / 0.25);
 	});
 
-	it('lengthens satin stitches past both edges of the column by the pull compensation', async () => {
+	it('places satin holes half a thread inside both edges, then out by the pull compensation', async () => {
 		const png = await svgPng(
 			'<rect x="20" y="97" width="360" height="5" fill="#202020"/>',
 			400,
@@ -157,8 +158,11 @@ describe('how the digitiser sews', () => {
 		}
 		crossings.sort((a, b) => a - b);
 		const median = crossings[crossings.length >> 1];
-		expect(median).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
-		expect(median).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+		// The thread covers half its width past each hole, so the column covers what is drawn plus
+		// the compensation.
+		const holesMm = drawnMm + 2 * (pullCompensationMm - halfThreadMm);
+		expect(median).toBeGreaterThanOrEqual(holesMm - 0.1);
+		expect(median).toBeLessThanOrEqual(holesMm + 0.1);
 	});
 
 	it('lengthens fill rows past both edges of the shape by the pull compensation', async () => {
