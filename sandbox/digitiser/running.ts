@@ -4,8 +4,8 @@ import { doubleRunTours, skeletonise, type Point } from './skeleton';
 
 /** Stitch length for hairlines: short, so the run follows curves. */
 const runStitchMm = 1.4;
-/** How far a running stitch may cut a curve of its line's centre (a third of a thread). */
-const runToleranceMm = 0.12;
+/** How far a running stitch may cut a curve of its line's centre (half a thread). */
+const runToleranceMm = 0.2;
 
 /**
  * A line too thin for satin, sewn as a double running stitch on its centre line: the region is
