@@ -81,6 +81,17 @@ function splitRegion(
 			if (kind[k] === 2) thinPixels++;
 		}
 	}
+	// A network of thin lines whose only wide places are where they cross (a lattice, a grid) is
+	// a stroke as a whole: sewn along its lines, not filled.
+	const body = components(kind, w, h, 1);
+	if (
+		thinPixels > region.area / 2 &&
+		body.every((piece) => piece.length < minBodyAreaStrokes * minStrokeAreaPx)
+	) {
+		region.widthPx = min(region.widthPx, strokePx * 0.99);
+		region.stroke = true;
+		return;
+	}
 	if (thinPixels < minStrokeAreaPx) return;
 	// Thin pieces too small to be strokes go back to the body.
 	const pieces = components(kind, w, h, 2);
@@ -125,7 +136,10 @@ function splitRegion(
 			target.widthPx = max(target.widthPx, 2 * inset[i] - 1);
 		}
 		// A stroke meets the body where the region is wide: it is still a stroke.
-		if (thin) target.widthPx = min(target.widthPx, strokePx * 0.99);
+		if (thin) {
+			target.widthPx = min(target.widthPx, strokePx * 0.99);
+			target.stroke = true;
+		} else delete target.stroke;
 	});
 }
 

@@ -16,6 +16,11 @@ export interface Region {
 	/** Widest inscribed diameter in pixels: decides fill versus satin. */
 	widthPx: number;
 	touchesBorder: boolean;
+	/**
+	 * Set when the region is a line or a network of lines split off a wider shape (see
+	 * `splitThinParts`): sewn as a running stitch whatever the scale it is sewn at.
+	 */
+	stroke?: boolean;
 }
 
 export interface RegionMap {
@@ -83,10 +88,44 @@ export function findRegions(labels: Uint8Array, width: number, height: number): 
 	const inset = insetDistances(labels, width, height);
 	for (let i = 0; i < size; i++) {
 		const region = regions[ids[i]];
-		const diameter = 2 * inset[i] - 1;
+		const diameter = 2 * inset[i] - 1 + (evenRidge(inset, ids, width, height, i) ? 1 : 0);
 		if (diameter > region.widthPx) region.widthPx = diameter;
 	}
 	return { width, height, ids, regions, inset };
+}
+
+/**
+ * True when the pixel is one of two middle pixels of a band an even number of pixels wide (a
+ * neighbour across as deep inside as it, both with shallower pixels beyond): such a band is
+ * one pixel wider than its middle pixels' inset alone says, so a 2-pixel line is 2 wide, not 1.
+ */
+function evenRidge(
+	inset: Float32Array,
+	ids: Int32Array,
+	width: number,
+	height: number,
+	i: number,
+): boolean {
+	const x = i % width;
+	const y = (i - x) / width;
+	const depth = inset[i];
+	const id = ids[i];
+	const shallower = (px: number, py: number) =>
+		px < 0 ||
+		py < 0 ||
+		px >= width ||
+		py >= height ||
+		ids[py * width + px] !== id ||
+		inset[py * width + px] < depth;
+	for (const [dx, dy] of [
+		[1, 0],
+		[0, 1],
+	]) {
+		const j = (y + dy) * width + x + dx;
+		if (x + dx >= width || y + dy >= height || ids[j] !== id || inset[j] !== depth) continue;
+		if (shallower(x - dx, y - dy) && shallower(x + 2 * dx, y + 2 * dy)) return true;
+	}
+	return false;
 }
 
 /** Two-pass 3-4 chamfer distance to the nearest pixel of a different label (the image edge counts as one). */

@@ -15,8 +15,9 @@ export const runningMaxWidthMm = 0.8;
  * tatami fill for the rest.
  */
 export function sewRegion(sewing: RegionSewing, density: Density): void {
-	const widthMm = sewing.map.regions[sewing.regionId].widthPx * sewing.needle.pixelMm;
-	if (widthMm < runningMaxWidthMm) sewRunning(sewing);
+	const region = sewing.map.regions[sewing.regionId];
+	const widthMm = region.widthPx * sewing.needle.pixelMm;
+	if (region.stroke || widthMm < runningMaxWidthMm) sewRunning(sewing);
 	else if (widthMm <= satinMaxWidthMm && sewColumnSatin(sewing, density)) return;
 	else if (widthMm < narrowSatinMaxWidthMm) sewSatin(sewing, density);
 	else sewFill(sewing, density);

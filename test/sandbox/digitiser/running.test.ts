@@ -50,4 +50,33 @@ describe('running stitch on a line', () => {
 			expect(sharedHoles(line)).toBeGreaterThanOrEqual(0.8);
 		},
 	);
+	it('sews a lattice of thin lines as running stitch along each line, not as fill', async () => {
+		// A 6 x 6 grid of 0.45 mm lines 3 mm apart (0.15 mm a pixel): one region, mostly holes.
+		const lines: string[] = [];
+		for (let k = 0; k <= 6; k++) {
+			lines.push(`<rect x="${10 + k * 20}" y="10" width="3" height="123" fill="#000000"/>`);
+			lines.push(`<rect x="10" y="${10 + k * 20}" width="123" height="3" fill="#000000"/>`);
+		}
+		const png = await shapePng(lines.join(''), 143, 143);
+		const [grid] = segmentsByBlock(await sew(png, 123 * 0.15, 1));
+		const xs = grid.map((s) => s.bx);
+		const ys = grid.map((s) => s.by);
+		const [minX, minY] = [Math.min(...xs), Math.min(...ys)];
+		const pitch = (Math.max(...xs) - minX) / 6;
+		// Every hole lies on one of the lines' centres (within half a thread's width: holes are
+		// recorded to 0.1 mm and the lines fall on a 0.15 mm grid).
+		const offLine = holes(grid).filter(([x, y]) => {
+			const u = (x - minX) % pitch;
+			const v = (y - minY) % pitch;
+			const near = (t: number) => Math.min(t, pitch - t) <= 0.2;
+			return !near(u) && !near(v);
+		});
+		expect(offLine.length).toBeLessThanOrEqual(grid.length * 0.02);
+		// Out and back on one track: most holes are pierced twice.
+		expect(sharedHoles(grid)).toBeGreaterThanOrEqual(0.7);
+		// Thread about twice the lines' length (out and back), not a fill's many rows.
+		const thread = grid.reduce((sum, s) => sum + s.length, 0);
+		expect(thread).toBeGreaterThan(14 * 18 * 1.6);
+		expect(thread).toBeLessThan(14 * 18 * 2.6);
+	});
 });
