@@ -12,6 +12,7 @@ import {
 	type Span,
 } from './scan';
 import { staysWithin, underlapOf, type Underlap } from './underlap';
+import { halfThreadMm } from './satin';
 import { pullCompensationMm, type Density, type RegionSewing } from './sewing';
 
 /** Tatami needle holes move by these fractions of a stitch from one row to the next. */
@@ -53,9 +54,10 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	const frame = frameAt(fillAngle);
 	const spacing = needle.px(density.fillSpacingMm);
 	const within = underlapOf(map, regionId, sewing.covered, needle.px(underlapMm));
+	// Row ends half a thread inside the edge, then out by the compensation, as satin's holes.
 	const rows = lengthenSpans(
 		dropSlivers(scanRegion(map, regionId, frame, spacing, 0, within), needle.px(sliverMm)),
-		needle.px(pullCompensationMm),
+		needle.px(pullCompensationMm - halfThreadMm),
 	);
 	const stitchPx = needle.px(density.fillStitchMm);
 	sewTatami(sewing, frame, rows, stitchPx, staggers, within, (span) =>

@@ -165,7 +165,7 @@ describe('how the digitiser sews', () => {
 		expect(median).toBeLessThanOrEqual(holesMm + 0.1);
 	});
 
-	it('lengthens fill rows past both edges of the shape by the pull compensation', async () => {
+	it('ends fill rows half a thread inside both edges, then out by the pull compensation', async () => {
 		// A 200 x 80 px fill between two satin bars 352 px apart (centre to centre). At 54 mm the 360 px
 		// design is drawn on the digitiser's 0.15 mm working grid one to one, so every edge falls on a pixel edge.
 		const png = await svgPng(
@@ -202,8 +202,10 @@ describe('how the digitiser sews', () => {
 		const xs = [...holesByRow.values()].flat();
 		const left = Math.min(...xs);
 		const right = Math.max(...xs);
-		expect(right - left).toBeGreaterThanOrEqual(drawnMm + 2 * pullCompensationMm - 0.1);
-		expect(right - left).toBeLessThanOrEqual(drawnMm + 2 * pullCompensationMm + 0.1);
+		// The thread covers half its width past the last hole, as in satin.
+		const holesMm = drawnMm + 2 * (pullCompensationMm - halfThreadMm);
+		expect(right - left).toBeGreaterThanOrEqual(holesMm - 0.1);
+		expect(right - left).toBeLessThanOrEqual(holesMm + 0.1);
 		// Rows turn into each other, the outer end pierced: every other row reaches each edge.
 		const rows = [...holesByRow.values()];
 		const reaching = (edge: number) =>
