@@ -1,0 +1,64 @@
+import { findRegions } from '../../../sandbox/digitiser/regions';
+import { doubleRunTours, skeletonise } from '../../../sandbox/digitiser/skeleton';
+
+/** A map of one shape (label 0) on background (255), from rectangles [x, y, w, h] in pixels. */
+function shape(width: number, height: number, rects: number[][]) {
+	const labels = new Uint8Array(width * height).fill(255);
+	for (const [x0, y0, w, h] of rects) {
+		for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) labels[y * width + x] = 0;
+	}
+	const map = findRegions(labels, width, height);
+	const id = map.regions.findIndex((region) => region.label === 0);
+	return { map, id };
+}
+
+describe('skeleton of a line', () => {
+	it('thins a 4-pixel band to one pixel on its middle', () => {
+		const { map, id } = shape(40, 12, [[2, 4, 36, 4]]);
+		const skeleton = skeletonise(map, id);
+		const rows = new Map<number, number>();
+		skeleton.mask.forEach((on, i) => {
+			if (!on) return;
+			const y = Math.floor(i / skeleton.w) + skeleton.y0;
+			rows.set(y, (rows.get(y) ?? 0) + 1);
+		});
+		// One row, one of the two middle ones, nearly the band's length.
+		expect(rows.size).toBe(1);
+		const [[row, count]] = [...rows];
+		expect([5, 6]).toContain(row);
+		expect(count).toBeGreaterThan(28);
+	});
+
+	it('tours a cross out and back along each arm, the return through the same holes', () => {
+		// Two 3-pixel lines crossing at (20, 20).
+		const { map, id } = shape(41, 41, [
+			[19, 2, 3, 37],
+			[2, 19, 37, 3],
+		]);
+		const [tour, ...rest] = doubleRunTours(
+			skeletonise(map, id),
+			[20.5, 2],
+			{ stepPx: 6, tolerancePx: 1, spurPx: 3 },
+			(x, y) => [x, y],
+		);
+		expect(rest).toEqual([]);
+		// Starts at the top tip and ends there, and reaches the other three tips.
+		expect(tour[0][1]).toBeLessThan(6);
+		expect(tour[tour.length - 1]).toEqual(tour[0]);
+		const reaches = (test: (p: [number, number]) => boolean) => tour.some(test);
+		expect(reaches(([, y]) => y > 35)).toBe(true);
+		expect(reaches(([x]) => x < 6)).toBe(true);
+		expect(reaches(([x]) => x > 35)).toBe(true);
+		// Every hole lies on a line's middle pixel row or column, and is pierced on the way out and back.
+		for (const [x, y] of tour) expect(x === 20.5 || y === 20.5).toBe(true);
+		const counts = new Map<string, number>();
+		for (const [x, y] of tour) counts.set(`${x},${y}`, (counts.get(`${x},${y}`) ?? 0) + 1);
+		const tips = [...counts.values()].filter((n) => n === 1).length;
+		expect(tips).toBeLessThanOrEqual(4);
+		// No stitch longer than the step.
+		for (let k = 1; k < tour.length; k++) {
+			const length = Math.hypot(tour[k][0] - tour[k - 1][0], tour[k][1] - tour[k - 1][1]);
+			expect(length).toBeLessThanOrEqual(6 + 1e-9);
+		}
+	});
+});
