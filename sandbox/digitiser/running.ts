@@ -4,6 +4,8 @@ import { doubleRunTours, skeletonise, type Point } from './skeleton';
 
 /** Stitch length for hairlines: short, so the run follows curves. */
 const runStitchMm = 1.4;
+/** Longest running stitch: a tip carried on to its line's end may lengthen the last one a little. */
+const runStitchMaxMm = 1.6;
 /** How far a running stitch may cut a curve of its line's centre (half a thread). */
 const runToleranceMm = 0.2;
 
@@ -26,11 +28,12 @@ export function sewRunning(sewing: RegionSewing): void {
 			spurPx: ceil(halfWidth) + 1,
 		},
 		(x, y, dx, dy) => middleOfLine(sewing, x, y, dx, dy, halfWidth),
+		(x, y, dx, dy) => endOfLine(sewing, x, y, dx, dy, halfWidth),
 	);
 	for (const tour of tours) {
 		if (tour.length < 2) continue;
 		sewing.travelTo(tour[0][0], tour[0][1]);
-		for (let k = 1; k < tour.length; k++) needle.stitchTo(tour[k][0], tour[k][1]);
+		for (let k = 1; k < tour.length; k++) needle.stitchTo(tour[k][0], tour[k][1], runStitchMaxMm);
 	}
 }
 
@@ -71,4 +74,33 @@ function middleOfLine(
 	if (plus > reach || minus > reach) return [x, y];
 	const shift = (plus - minus) / 2;
 	return [x + nx * shift, y + ny * shift];
+}
+
+/**
+ * Where the line ends beyond a tip of its skeleton: a drawn line ends where its stitch ends, and
+ * thinning stops half the line's width short of it.
+ */
+function endOfLine(
+	sewing: RegionSewing,
+	x: number,
+	y: number,
+	dx: number,
+	dy: number,
+	halfWidth: number,
+): Point {
+	const { width, height, ids } = sewing.map;
+	const length = hypot(dx, dy);
+	if (length === 0) return [x, y];
+	const ux = dx / length;
+	const uy = dy / length;
+	const inside = (t: number) => {
+		const px = floor(x + ux * t);
+		const py = floor(y + uy * t);
+		return (
+			px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
+		);
+	};
+	let t = 0;
+	while (t < halfWidth + 1 && inside(t + 0.25)) t += 0.25;
+	return [x + ux * t, y + uy * t];
 }

@@ -84,7 +84,8 @@ export function skeletonise(map: RegionMap, regionId: number): Skeleton {
  * needle points, so the return pass lies on the first. Needle points are skeleton pixels at most
  * `stepPx` apart along it, kept where it bends (a chord may stray `tolerancePx` from the line),
  * forks or ends; each on the way is moved to the middle of the line across it (`centre`, given
- * the line's direction there). Side branches
+ * the line's direction there), and each end of a line out to where the line ends (`tip`, given
+ * the direction it points in). Side branches
  * no longer than `spurPx` (the stubs thinning leaves at a line's corners) are not sewn.
  * Returns one tour per connected piece, each starting nearest where the last one ended.
  */
@@ -93,6 +94,7 @@ export function doubleRunTours(
 	from: Point,
 	options: { stepPx: number; tolerancePx: number; spurPx: number },
 	centre: (x: number, y: number, dx: number, dy: number) => Point,
+	tip: (x: number, y: number, dx: number, dy: number) => Point = (x, y) => [x, y],
 ): Point[][] {
 	const { x0, y0, w, mask } = skeleton;
 	const seen = new Uint8Array(mask.length);
@@ -112,7 +114,7 @@ export function doubleRunTours(
 		if (root < 0) return tours;
 		const tree = depthFirstTree(skeleton, root, seen);
 		pruneSpurs(tree, options.spurPx);
-		const tour = tourOf(skeleton, tree, options.stepPx, options.tolerancePx, centre);
+		const tour = tourOf(skeleton, tree, options.stepPx, options.tolerancePx, centre, tip);
 		tours.push(tour);
 		[fx, fy] = tour[tour.length - 1];
 	}
@@ -174,6 +176,7 @@ function tourOf(
 	stepPx: number,
 	tolerancePx: number,
 	centre: (x: number, y: number, dx: number, dy: number) => Point,
+	tip: (x: number, y: number, dx: number, dy: number) => Point,
 ): Point[] {
 	const { x0, y0, w } = skeleton;
 	const { root, parent, children } = tree;
@@ -222,8 +225,12 @@ function tourOf(
 			for (let k = 0; k < 2 && kidsOf(after).length === 1; k++) after = kidsOf(after)[0];
 			const [bx, by] = at(before);
 			const [ax, ay] = at(after);
-			// A tip stays where thinning left it, half a line's width in from its end; a fork too.
-			point = kidsOf(i).length === 1 ? centre(x, y, ax - bx, ay - by) : [x, y];
+			if (endOfLine(skeleton, i)) {
+				// Thinning stops half a line's width short of a line's end: the tip goes on to it.
+				point = i === root ? tip(x, y, x - ax, y - ay) : tip(x, y, x - bx, y - by);
+			} else if (kidsOf(i).length === 1) {
+				point = centre(x, y, ax - bx, ay - by);
+			} else point = [x, y];
 			placed.set(i, point);
 		}
 		const last = points[points.length - 1];
@@ -245,4 +252,12 @@ function tourOf(
 		}
 	}
 	return points;
+}
+
+/** True for a skeleton pixel with one skeleton neighbour: the end of a line. */
+function endOfLine(skeleton: Skeleton, i: number): boolean {
+	const { w, mask } = skeleton;
+	let count = 0;
+	for (const [dx, dy] of around8) count += mask[i + dy * w + dx];
+	return count === 1;
 }

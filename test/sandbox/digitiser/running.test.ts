@@ -46,6 +46,10 @@ describe('running stitch on a line', () => {
 			// Every hole within a third of a millimetre of the centre line (before: the two passes
 			// lay apart, each pulled in from one edge, and a 0.75 mm line's reached 0.4 mm out).
 			expect(Math.max(...ys.map((y) => Math.abs(y - middle)))).toBeLessThanOrEqual(0.15);
+			// The run reaches both ends of the 60 mm line, where a drawn line's stitch ends (before:
+			// thinning left each tip half the line's width short of its end).
+			const xs = holes(line).map(([x]) => x);
+			expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThanOrEqual(60 - 0.15);
 			// The way back pierces the holes of the way out: each hole is used twice.
 			expect(sharedHoles(line)).toBeGreaterThanOrEqual(0.8);
 		},
