@@ -1,11 +1,14 @@
 import { Command, type Pattern } from '../engine';
-import { ceil, hypot, max, min } from './math';
+import { ceil, hypot, max, min, round } from './math';
 
 /** Stitch lengths and travel rules, in millimetres. */
 export interface NeedleRules {
 	/** Longest stitch the needle makes on a straight run before splitting it. */
 	maxStitchMm: number;
-	/** Length of each stitch of a hidden travel run. */
+	/**
+	 * Length of the stitches of a hidden travel run: a run is cut into the whole number of equal
+	 * stitches nearest this length, so none is much shorter.
+	 */
 	travelStitchMm: number;
 	/** Jumps longer than this get the thread tied off and trimmed. */
 	trimAfterMm: number;
@@ -78,7 +81,8 @@ export class Needle {
 	travelTo(x: number, y: number, hidden: boolean): void {
 		const length = hypot(x - this.x, y - this.y);
 		if (this.anchored && hidden) {
-			this.stitchTo(x, y, this.rules.travelStitchMm);
+			const pieces = max(1, round(length / this.px(this.rules.travelStitchMm)));
+			this.stitchTo(x, y, (length * this.pixelMm) / pieces);
 			return;
 		}
 		if (this.anchored && length > this.px(this.rules.trimAfterMm)) this.tieOffAndTrim();
