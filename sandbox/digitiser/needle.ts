@@ -19,7 +19,7 @@ export interface NeedleRules {
 /**
  * Drives the needle over the pattern in working-pixel coordinates and writes design
  * units (0.1 mm, centred on the design). Knows when the thread is anchored, so it ties
- * in after every trim and ties off before every trim.
+ * in after every trim or colour change and ties off before each.
  */
 export class Needle {
 	private x = 0;
@@ -118,6 +118,18 @@ export class Needle {
 	/** Locks the thread with small stitches back along the last stitch, then cuts it. */
 	tieOffAndTrim(): void {
 		if (!this.anchored) return;
+		this.tieOff();
+		this.emit(this.x, this.y, Command.Trim);
+	}
+
+	/**
+	 * Locks the thread with small stitches back along the last stitch and leaves it to be cut by
+	 * what comes next: a colour change or the design's end cuts the thread on every machine (a
+	 * multi-needle machine trims as it changes needle, a single-needle one stops for the thread to
+	 * be changed), so a professional's file writes no trim there.
+	 */
+	tieOff(): void {
+		if (!this.anchored) return;
 		const length = hypot(this.prevX - this.x, this.prevY - this.y);
 		const tie = min(this.px(this.rules.tieMm), length);
 		if (tie > this.px(0.2)) {
@@ -128,7 +140,6 @@ export class Needle {
 			this.penetrate(endX + ux, endY + uy);
 			this.penetrate(endX, endY);
 		}
-		this.emit(this.x, this.y, Command.Trim);
 		this.anchored = false;
 	}
 }

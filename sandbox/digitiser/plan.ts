@@ -53,7 +53,7 @@ export function planStitches(
 			pending.delete(next);
 			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
 		}
-		needle.tieOffAndTrim();
+		needle.tieOff();
 		coverThread(map, thread, covered);
 	});
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
