@@ -175,7 +175,7 @@ function sewTatami(
 				const previousEnd = forward ? previous.u0 : previous.u1;
 				const outer =
 					(previousEnd - start) * sign <= 0 ? [previousEnd, previous.v] : [start, span.v];
-				turnTo(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
+				reachEnd(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
 			}
 			// After a turn the first stitch runs slanted from one row into the next: it must stay inside.
 			holes.forEach((u, h) => {
@@ -183,11 +183,31 @@ function sewTatami(
 				else needle.stitchTo(...toPixel(frame, u, span.v));
 			});
 			if (k === section.length - 1 || holes.length === 0)
-				turnTo(sewing, toPixel(frame, end, span.v), stitchPx, within);
+				reachEnd(sewing, toPixel(frame, end, span.v), stitchPx, within);
 			afterRow(span);
 			forward = !forward;
 		});
 	}
+}
+
+/**
+ * A row end nearer the needle than this is not pierced: where rows are short (a point, a narrow
+ * neck) the needle already sits at the end of the row before, a hair from this one, and a stitch
+ * to it would be a stub; the rows beside it cover the edge.
+ */
+const shortestRowEndStitchMm = 1;
+
+/** Pierces a row end (see `turnTo`) unless it is a stub's length from the needle. */
+function reachEnd(
+	sewing: RegionSewing,
+	[x, y]: [number, number],
+	stitchPx: number,
+	within: Underlap | null,
+): void {
+	const { needle } = sewing;
+	const [nx, ny] = needle.position;
+	if (hypot(x - nx, y - ny) < needle.px(shortestRowEndStitchMm)) return;
+	turnTo(sewing, [x, y], stitchPx, within);
 }
 
 /** How far a turn between rows may graze past the region's edge: under a thread's width. */
