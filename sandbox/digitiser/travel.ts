@@ -67,7 +67,10 @@ export function hiddenRoute(
 		cells.push([grid.x(c), grid.y(c)]);
 	cells.push(from);
 	cells.reverse();
-	const clearLine = (a: [number, number], b: [number, number]) => clear(a, b, open);
+	// The run's ends may graze what is not hidden for a cell's width (a row end reaches past its
+	// shape by the pull compensation): without that, its first and last stitch would be stubs.
+	const clearLine = (a: [number, number], b: [number, number]) =>
+		clear(a, b, open, a === from ? cellPx : 0, b === to ? cellPx : 0);
 	return spaceAlong(straighten(cells, clearLine), stitchPx, clearLine);
 }
 
@@ -91,6 +94,7 @@ export function spaceAlong(
 	const last = corners.length - 1;
 	const total = along[last];
 	const pointAt = (s: number): [number, number] => {
+		if (s >= total - 1e-6) return corners[last];
 		let k = 0;
 		while (k < last - 1 && along[k + 1] < s) k++;
 		const length = along[k + 1] - along[k];
@@ -490,15 +494,22 @@ function straighten(
 	return out;
 }
 
-/** True when every half pixel of the line between a and b (less its very ends) is open. */
+/**
+ * True when every half pixel of the line between a and b (less its very ends, and less the first
+ * `graceA` and last `graceB` pixels) is open.
+ */
 function clear(
 	[ax, ay]: [number, number],
 	[bx, by]: [number, number],
 	open: (x: number, y: number) => boolean,
+	graceA = 0,
+	graceB = 0,
 ): boolean {
 	const length = hypot(bx - ax, by - ay);
 	const steps = max(1, ceil(length / 0.5));
 	for (let s = 1; s < steps; s++) {
+		const along = (length * s) / steps;
+		if (along < graceA || length - along < graceB) continue;
 		if (!open(ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps)) return false;
 	}
 	return true;
