@@ -1,5 +1,5 @@
 import { traceContours, walkLoop, type Loop } from './contour';
-import { ceil, floor, hypot, max, PI, round } from './math';
+import { ceil, floor, hypot, max, min, PI, round } from './math';
 import { principalAxis } from './regions';
 import {
 	dropSlivers,
@@ -122,20 +122,44 @@ export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number):
 	const { needle } = sewing;
 	const stepPx = needle.px(stitchMm);
 	const pending = loops.filter((loop) => loop.length * 0.7 >= stepPx);
+	// A lattice is one region with hundreds of holes: each loop's box lets the search for the
+	// nearest point skip the loops that cannot hold it, instead of visiting every point each time.
+	const boxes = pending.map(boxOf);
 	while (pending.length) {
 		const [nx, ny] = needle.position;
-		let best = { loop: 0, index: 0, distance: 1e300 };
-		pending.forEach((loop, l) => {
-			loop.forEach(([x, y], index) => {
-				const distance = hypot(x - nx, y - ny);
+		let best = { loop: 0, index: 0, distance: Infinity };
+		for (let l = 0; l < pending.length; l++) {
+			const [x0, y0, x1, y1] = boxes[l];
+			const bx = max(x0 - nx, 0, nx - x1);
+			const by = max(y0 - ny, 0, ny - y1);
+			if (bx * bx + by * by >= best.distance) continue;
+			const loop = pending[l];
+			for (let index = 0; index < loop.length; index++) {
+				const dx = loop[index][0] - nx;
+				const dy = loop[index][1] - ny;
+				const distance = dx * dx + dy * dy;
 				if (distance < best.distance) best = { loop: l, index, distance };
-			});
-		});
+			}
+		}
 		const [loop] = pending.splice(best.loop, 1);
+		boxes.splice(best.loop, 1);
 		const walk = walkLoop(loop, best.index, stepPx);
 		sewing.travelTo(walk[0][0], walk[0][1]);
 		for (let k = 1; k < walk.length; k++) needle.stitchTo(walk[k][0], walk[k][1]);
 	}
+}
+
+/** A loop's bounding box: min x, min y, max x, max y. */
+function boxOf(loop: Loop): [number, number, number, number] {
+	let [x0, y0] = loop[0];
+	let [x1, y1] = loop[0];
+	for (const [x, y] of loop) {
+		x0 = min(x0, x);
+		y0 = min(y0, y);
+		x1 = max(x1, x);
+		y1 = max(y1, y);
+	}
+	return [x0, y0, x1, y1];
 }
 
 /**
