@@ -64,7 +64,7 @@ describe('contour tracing', () => {
 		}
 	});
 
-	it('measures each step as the thread runs, straight across a pixel outline\'s stairs', () => {
+	it("measures each step as the thread runs, straight across a pixel outline's stairs", () => {
 		// A diamond traced on pixels: unit stairs, so 4 px along the outline is only 2.8 px straight.
 		const stairs: Array<[number, number]> = [];
 		for (let k = 0; k < 20; k++) stairs.push([k, -k], [k + 1, -k]);
@@ -72,9 +72,7 @@ describe('contour tracing', () => {
 		for (let k = 0; k < 20; k++) stairs.push([-k, k], [-k - 1, k]);
 		for (let k = 0; k < 20; k++) stairs.push([-20 + k, 20 - k], [-20 + k, 19 - k]);
 		const walk = walkLoop(stairs, 0, 4);
-		const lengths = walk
-			.slice(1)
-			.map(([x, y], k) => Math.hypot(x - walk[k][0], y - walk[k][1]));
+		const lengths = walk.slice(1).map(([x, y], k) => Math.hypot(x - walk[k][0], y - walk[k][1]));
 		for (const length of lengths.slice(0, -1)) expect(length).toBeCloseTo(4, 6);
 		expect(lengths[lengths.length - 1]).toBeGreaterThanOrEqual(2);
 		expect(lengths[lengths.length - 1]).toBeLessThanOrEqual(6);

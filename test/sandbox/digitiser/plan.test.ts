@@ -64,6 +64,10 @@ describe('the order of the pieces of one colour', () => {
 		// The tie-off: the two stitches before the change go back along the last stitch and return.
 		const at = (i: number) => [pattern.xs[i], pattern.ys[i]];
 		expect(at(change - 1)).toEqual(at(change - 3));
-		expect(commands.slice(change - 3, change)).toEqual([Command.Stitch, Command.Stitch, Command.Stitch]);
+		expect(commands.slice(change - 3, change)).toEqual([
+			Command.Stitch,
+			Command.Stitch,
+			Command.Stitch,
+		]);
 	});
 });

@@ -49,7 +49,17 @@ describe('travel between the pieces of one colour', () => {
 describe('the needle holes of a hidden route', () => {
 	it('spaces them evenly, as near the stitch length as a whole number of stitches allows', () => {
 		const map = brokenLine(100, 100);
-		const holes = hiddenRoute(map, new Uint8Array(40 * 10), 0, [4, 4], [34, 5], 1, 100, undefined, 4);
+		const holes = hiddenRoute(
+			map,
+			new Uint8Array(40 * 10),
+			0,
+			[4, 4],
+			[34, 5],
+			1,
+			100,
+			undefined,
+			4,
+		);
 		expect(holes).not.toBeNull();
 		expect(holes![0]).toEqual([4, 4]);
 		expect(holes![holes!.length - 1]).toEqual([34, 5]);
@@ -66,7 +76,17 @@ describe('the needle holes of a hidden route', () => {
 		for (let x = 2; x <= 30; x++) for (let y = 1; y <= 3; y++) labels[y * 40 + x] = 0;
 		for (let y = 1; y <= 27; y++) for (let x = 28; x <= 30; x++) labels[y * 40 + x] = 0;
 		const map = findRegions(labels, 40, 30);
-		const holes = hiddenRoute(map, new Uint8Array(40 * 30), 0, [3, 2.5], [29.5, 26], 1, 200, undefined, 5);
+		const holes = hiddenRoute(
+			map,
+			new Uint8Array(40 * 30),
+			0,
+			[3, 2.5],
+			[29.5, 26],
+			1,
+			200,
+			undefined,
+			5,
+		);
 		expect(holes).not.toBeNull();
 		// Every stitch stays on the L: its middle is on thread 0.
 		for (let k = 1; k < holes!.length; k++) {
