@@ -1,4 +1,4 @@
-import { hypot, max, sqrt } from './math';
+import { abs, hypot, max, sqrt } from './math';
 import type { RegionMap } from './regions';
 
 /** A closed outline in working-pixel coordinates. */
@@ -105,15 +105,27 @@ export function traceContours(map: RegionMap, regionId: number, insetPx: number)
 /**
  * Needle holes along a closed loop, `stepPx` apart as the thread runs (straight from hole to hole,
  * so a pixel outline's steps do not shorten the stitches), starting at `start` and ending back
- * there; a last stitch under half a step is merged into the one before.
+ * there; where the loop bends away from the straight stitch by more than `bendPx`, a hole goes at
+ * the bend, so a tight curve gets the shorter stitches it needs. A last stitch under half a step
+ * is merged into the one before.
  */
-export function walkLoop(loop: Loop, start: number, stepPx: number): Loop {
+export function walkLoop(loop: Loop, start: number, stepPx: number, bendPx = Infinity): Loop {
 	const n = loop.length;
 	const points: Loop = [loop[start]];
 	let [lx, ly] = loop[start];
+	/** The first loop vertex after the last hole. */
+	let since = 1;
+	/** True when the last hole is at a bend, which the closing stitch must not cut across. */
+	let atBend = false;
 	for (let k = 1; k <= n; k++) {
 		let [ax, ay] = loop[(start + k - 1) % n];
 		const [bx, by] = loop[(start + k) % n];
+		if (k > since && strays(loop, start, since, k - 1, [lx, ly], [bx, by], bendPx)) {
+			[lx, ly] = [ax, ay];
+			points.push([lx, ly]);
+			since = k;
+			atBend = true;
+		}
 		// Each hole on this edge is where the thread from the last hole reaches a full step.
 		while (hypot(bx - lx, by - ly) >= stepPx) {
 			const dx = bx - ax;
@@ -129,13 +141,37 @@ export function walkLoop(loop: Loop, start: number, stepPx: number): Loop {
 			points.push([lx, ly]);
 			ax = lx;
 			ay = ly;
+			since = k;
+			atBend = false;
 		}
 	}
 	const [sx, sy] = loop[start];
 	const rest = hypot(lx - sx, ly - sy);
 	if (rest > 1e-6) {
-		if (rest < stepPx / 2 && points.length > 2) points[points.length - 1] = loop[start];
+		if (rest < stepPx / 2 && points.length > 2 && !atBend) points[points.length - 1] = loop[start];
 		else points.push(loop[start]);
 	}
 	return points;
+}
+
+/** True when a loop vertex from `first` to `last` (counted from `start`) lies over `bendPx` off the stitch a-b. */
+function strays(
+	loop: Loop,
+	start: number,
+	first: number,
+	last: number,
+	[ax, ay]: [number, number],
+	[bx, by]: [number, number],
+	bendPx: number,
+): boolean {
+	if (bendPx === Infinity) return false;
+	const dx = bx - ax;
+	const dy = by - ay;
+	const length = hypot(dx, dy);
+	for (let k = first; k <= last; k++) {
+		const [x, y] = loop[(start + k) % loop.length];
+		const off = length > 1e-9 ? abs((x - ax) * dy - (y - ay) * dx) / length : hypot(x - ax, y - ay);
+		if (off > bendPx) return true;
+	}
+	return false;
 }

@@ -117,6 +117,12 @@ function bestFillAngle(sewing: RegionSewing): number {
 	return best;
 }
 
+/**
+ * Where an outline bends away from a running stitch by more than this, the stitch ends at the bend (a
+ * pixel's jitter, 1.5 px, is never a bend).
+ */
+const runBendMm = 0.25;
+
 /** Running stitch around every outline (edge-run underlay, hairlines), nearest outline first. */
 export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number): void {
 	const { needle } = sewing;
@@ -143,7 +149,7 @@ export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number):
 		}
 		const [loop] = pending.splice(best.loop, 1);
 		boxes.splice(best.loop, 1);
-		const walk = walkLoop(loop, best.index, stepPx);
+		const walk = walkLoop(loop, best.index, stepPx, max(needle.px(runBendMm), 1.5));
 		sewing.travelTo(walk[0][0], walk[0][1]);
 		for (let k = 1; k < walk.length; k++) needle.stitchTo(walk[k][0], walk[k][1]);
 	}

@@ -77,4 +77,17 @@ describe('contour tracing', () => {
 		expect(lengths[lengths.length - 1]).toBeGreaterThanOrEqual(2);
 		expect(lengths[lengths.length - 1]).toBeLessThanOrEqual(6);
 	});
+
+	it('ends a stitch at a bend a straight stitch would cut across', () => {
+		// A 10 px square walked in 25 px steps: straight from hole to hole the walk would cut across it
+		// and sew nothing of its outline; each corner bends away by more than 1 px, so each is a hole.
+		const square: Array<[number, number]> = [
+			[0, 0],
+			[10, 0],
+			[10, 10],
+			[0, 10],
+		];
+		expect(walkLoop(square, 0, 25, 1)).toEqual([...square, [0, 0]]);
+		expect(walkLoop(square, 0, 25).length).toBeLessThanOrEqual(2);
+	});
 });
