@@ -320,7 +320,8 @@ describe('how the digitiser sews', () => {
 				longest = Math.max(longest, stepLength(pattern, i));
 			}
 		}
-		expect(longest).toBeLessThanOrEqual(1.6);
+		// 1.4 mm stitches; a loop's closing stub (under half a step) is merged into the stitch before it.
+		expect(longest).toBeLessThanOrEqual(1.4 * 1.5 + 0.1);
 		const keyColours = [0xffffff, 0x000000, 0x0066aa];
 		const frame = canvasFrame(
 			await artworkRegions(png, 500, 300, keyColours),
