@@ -39,7 +39,13 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	const { needle, map, regionId } = sewing;
 	const fillAngle = bestFillAngle(sewing);
 	if (density.underlay) {
-		sewLoops(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)), edgeRunStitchMm);
+		// Hidden under the top stitching, the edge run needs no hole at each bend of the outline.
+		sewLoops(
+			sewing,
+			traceContours(map, regionId, needle.px(underlayInsetMm)),
+			edgeRunStitchMm,
+			Infinity,
+		);
 		const frame = frameAt(fillAngle + PI / 2);
 		const rows = scanRegion(
 			map,
@@ -123,8 +129,16 @@ function bestFillAngle(sewing: RegionSewing): number {
  */
 const runBendMm = 0.25;
 
-/** Running stitch around every outline (edge-run underlay, hairlines), nearest outline first. */
-export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number): void {
+/**
+ * Running stitch around every outline (edge-run underlay, hairlines), nearest outline first, a hole at
+ * every bend over `bendMm` (see `walkLoop`).
+ */
+export function sewLoops(
+	sewing: RegionSewing,
+	loops: Loop[],
+	stitchMm: number,
+	bendMm = runBendMm,
+): void {
 	const { needle } = sewing;
 	const stepPx = needle.px(stitchMm);
 	const pending = loops.filter((loop) => loop.length * 0.7 >= stepPx);
@@ -149,7 +163,7 @@ export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number):
 		}
 		const [loop] = pending.splice(best.loop, 1);
 		boxes.splice(best.loop, 1);
-		const walk = walkLoop(loop, best.index, stepPx, max(needle.px(runBendMm), 1.5));
+		const walk = walkLoop(loop, best.index, stepPx, max(needle.px(bendMm), 1.5));
 		sewing.travelTo(walk[0][0], walk[0][1]);
 		for (let k = 1; k < walk.length; k++) needle.stitchTo(walk[k][0], walk[k][1]);
 	}
