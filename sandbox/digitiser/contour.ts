@@ -1,4 +1,4 @@
-import { hypot } from './math';
+import { abs, hypot, max, sqrt } from './math';
 import type { RegionMap } from './regions';
 
 /** A closed outline in working-pixel coordinates. */
@@ -102,23 +102,76 @@ export function traceContours(map: RegionMap, regionId: number, insetPx: number)
 	return loops;
 }
 
-/** Points along a closed loop, `stepPx` apart by arc length, starting at `start` and ending back there. */
-export function walkLoop(loop: Loop, start: number, stepPx: number): Loop {
+/**
+ * Needle holes along a closed loop, `stepPx` apart as the thread runs (straight from hole to hole,
+ * so a pixel outline's steps do not shorten the stitches), starting at `start` and ending back
+ * there; where the loop bends away from the straight stitch by more than `bendPx`, a hole goes at
+ * the bend, so a tight curve gets the shorter stitches it needs. A last stitch under half a step
+ * is merged into the one before.
+ */
+export function walkLoop(loop: Loop, start: number, stepPx: number, bendPx = Infinity): Loop {
+	const n = loop.length;
 	const points: Loop = [loop[start]];
-	let carried = 0;
-	for (let k = 1; k <= loop.length; k++) {
-		const [ax, ay] = loop[(start + k - 1) % loop.length];
-		const [bx, by] = loop[(start + k) % loop.length];
-		const length = hypot(bx - ax, by - ay);
-		let along = stepPx - carried;
-		while (along <= length) {
-			points.push([ax + ((bx - ax) * along) / length, ay + ((by - ay) * along) / length]);
-			along += stepPx;
+	let [lx, ly] = loop[start];
+	/** The first loop vertex after the last hole. */
+	let since = 1;
+	/** True when the last hole is at a bend, which the closing stitch must not cut across. */
+	let atBend = false;
+	for (let k = 1; k <= n; k++) {
+		let [ax, ay] = loop[(start + k - 1) % n];
+		const [bx, by] = loop[(start + k) % n];
+		if (k > since && strays(loop, start, since, k - 1, [lx, ly], [bx, by], bendPx)) {
+			[lx, ly] = [ax, ay];
+			points.push([lx, ly]);
+			since = k;
+			atBend = true;
 		}
-		carried = length - (along - stepPx);
+		// Each hole on this edge is where the thread from the last hole reaches a full step.
+		while (hypot(bx - lx, by - ly) >= stepPx) {
+			const dx = bx - ax;
+			const dy = by - ay;
+			const fx = ax - lx;
+			const fy = ay - ly;
+			const a = dx * dx + dy * dy;
+			const b = 2 * (fx * dx + fy * dy);
+			const c = fx * fx + fy * fy - stepPx * stepPx;
+			const t = (-b + sqrt(max(0, b * b - 4 * a * c))) / (2 * a);
+			lx = ax + dx * t;
+			ly = ay + dy * t;
+			points.push([lx, ly]);
+			ax = lx;
+			ay = ly;
+			since = k;
+			atBend = false;
+		}
 	}
-	const [lx, ly] = points[points.length - 1];
 	const [sx, sy] = loop[start];
-	if (hypot(lx - sx, ly - sy) > 1e-6) points.push(loop[start]);
+	const rest = hypot(lx - sx, ly - sy);
+	if (rest > 1e-6) {
+		if (rest < stepPx / 2 && points.length > 2 && !atBend) points[points.length - 1] = loop[start];
+		else points.push(loop[start]);
+	}
 	return points;
+}
+
+/** True when a loop vertex from `first` to `last` (counted from `start`) lies over `bendPx` off the stitch a-b. */
+function strays(
+	loop: Loop,
+	start: number,
+	first: number,
+	last: number,
+	[ax, ay]: [number, number],
+	[bx, by]: [number, number],
+	bendPx: number,
+): boolean {
+	if (bendPx === Infinity) return false;
+	const dx = bx - ax;
+	const dy = by - ay;
+	const length = hypot(dx, dy);
+	for (let k = first; k <= last; k++) {
+		const [x, y] = loop[(start + k) % loop.length];
+		const off = length > 1e-9 ? abs((x - ax) * dy - (y - ay) * dx) / length : hypot(x - ax, y - ay);
+		if (off > bendPx) return true;
+	}
+	return false;
 }

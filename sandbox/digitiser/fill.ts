@@ -1,5 +1,5 @@
 import { traceContours, walkLoop, type Loop } from './contour';
-import { ceil, floor, hypot, max, PI, round } from './math';
+import { ceil, floor, hypot, max, min, PI, round } from './math';
 import { principalAxis } from './regions';
 import {
 	dropSlivers,
@@ -40,7 +40,13 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	const { needle, map, regionId } = sewing;
 	const fillAngle = bestFillAngle(sewing);
 	if (density.underlay) {
-		sewLoops(sewing, traceContours(map, regionId, needle.px(underlayInsetMm)), edgeRunStitchMm);
+		// Hidden under the top stitching, the edge run needs no hole at each bend of the outline.
+		sewLoops(
+			sewing,
+			traceContours(map, regionId, needle.px(underlayInsetMm)),
+			edgeRunStitchMm,
+			Infinity,
+		);
 		const frame = frameAt(fillAngle + PI / 2);
 		const rows = scanRegion(
 			map,
@@ -119,25 +125,63 @@ function bestFillAngle(sewing: RegionSewing): number {
 	return best;
 }
 
-/** Running stitch around every outline (edge-run underlay, hairlines), nearest outline first. */
-export function sewLoops(sewing: RegionSewing, loops: Loop[], stitchMm: number): void {
+/**
+ * Where an outline bends away from a running stitch by more than this, the stitch ends at the bend (a
+ * pixel's jitter, 1.5 px, is never a bend).
+ */
+const runBendMm = 0.25;
+
+/**
+ * Running stitch around every outline (edge-run underlay, hairlines), nearest outline first, a hole at
+ * every bend over `bendMm` (see `walkLoop`).
+ */
+export function sewLoops(
+	sewing: RegionSewing,
+	loops: Loop[],
+	stitchMm: number,
+	bendMm = runBendMm,
+): void {
 	const { needle } = sewing;
 	const stepPx = needle.px(stitchMm);
 	const pending = loops.filter((loop) => loop.length * 0.7 >= stepPx);
+	// A lattice is one region with hundreds of holes: each loop's box lets the search for the
+	// nearest point skip the loops that cannot hold it, instead of visiting every point each time.
+	const boxes = pending.map(boxOf);
 	while (pending.length) {
 		const [nx, ny] = needle.position;
-		let best = { loop: 0, index: 0, distance: 1e300 };
-		pending.forEach((loop, l) => {
-			loop.forEach(([x, y], index) => {
-				const distance = hypot(x - nx, y - ny);
+		let best = { loop: 0, index: 0, distance: Infinity };
+		for (let l = 0; l < pending.length; l++) {
+			const [x0, y0, x1, y1] = boxes[l];
+			const bx = max(x0 - nx, 0, nx - x1);
+			const by = max(y0 - ny, 0, ny - y1);
+			if (bx * bx + by * by >= best.distance) continue;
+			const loop = pending[l];
+			for (let index = 0; index < loop.length; index++) {
+				const dx = loop[index][0] - nx;
+				const dy = loop[index][1] - ny;
+				const distance = dx * dx + dy * dy;
 				if (distance < best.distance) best = { loop: l, index, distance };
-			});
-		});
+			}
+		}
 		const [loop] = pending.splice(best.loop, 1);
-		const walk = walkLoop(loop, best.index, stepPx);
+		boxes.splice(best.loop, 1);
+		const walk = walkLoop(loop, best.index, stepPx, max(needle.px(bendMm), 1.5));
 		sewing.travelTo(walk[0][0], walk[0][1]);
 		for (let k = 1; k < walk.length; k++) needle.stitchTo(walk[k][0], walk[k][1]);
 	}
+}
+
+/** A loop's bounding box: min x, min y, max x, max y. */
+function boxOf(loop: Loop): [number, number, number, number] {
+	let [x0, y0] = loop[0];
+	let [x1, y1] = loop[0];
+	for (const [x, y] of loop) {
+		x0 = min(x0, x);
+		y0 = min(y0, y);
+		x1 = max(x1, x);
+		y1 = max(y1, y);
+	}
+	return [x0, y0, x1, y1];
 }
 
 /**
@@ -177,7 +221,7 @@ function sewTatami(
 				const previousEnd = forward ? previous.u0 : previous.u1;
 				const outer =
 					(previousEnd - start) * sign <= 0 ? [previousEnd, previous.v] : [start, span.v];
-				turnTo(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
+				reachEnd(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
 			}
 			// After a turn the first stitch runs slanted from one row into the next: it must stay inside.
 			holes.forEach((u, h) => {
@@ -185,11 +229,31 @@ function sewTatami(
 				else needle.stitchTo(...toPixel(frame, u, span.v));
 			});
 			if (k === section.length - 1 || holes.length === 0)
-				turnTo(sewing, toPixel(frame, end, span.v), stitchPx, within);
+				reachEnd(sewing, toPixel(frame, end, span.v), stitchPx, within);
 			afterRow(span);
 			forward = !forward;
 		});
 	}
+}
+
+/**
+ * A row end nearer the needle than this is not pierced: where rows are short (a point, a narrow
+ * neck) the needle already sits at the end of the row before, a hair from this one, and a stitch
+ * to it would be a stub; the rows beside it cover the edge.
+ */
+const shortestRowEndStitchMm = 1;
+
+/** Pierces a row end (see `turnTo`) unless it is a stub's length from the needle. */
+function reachEnd(
+	sewing: RegionSewing,
+	[x, y]: [number, number],
+	stitchPx: number,
+	within: Underlap | null,
+): void {
+	const { needle } = sewing;
+	const [nx, ny] = needle.position;
+	if (hypot(x - nx, y - ny) < needle.px(shortestRowEndStitchMm)) return;
+	turnTo(sewing, [x, y], stitchPx, within);
 }
 
 /** How far a turn between rows may graze past the region's edge: under a thread's width. */

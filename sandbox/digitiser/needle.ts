@@ -1,11 +1,14 @@
 import { Command, type Pattern } from '../engine';
-import { ceil, hypot, max, min } from './math';
+import { ceil, hypot, max, min, round } from './math';
 
 /** Stitch lengths and travel rules, in millimetres. */
 export interface NeedleRules {
 	/** Longest stitch the needle makes on a straight run before splitting it. */
 	maxStitchMm: number;
-	/** Length of each stitch of a hidden travel run. */
+	/**
+	 * Length of the stitches of a hidden travel run: a run is cut into the whole number of equal
+	 * stitches nearest this length, so none is much shorter.
+	 */
 	travelStitchMm: number;
 	/** Jumps longer than this get the thread tied off and trimmed. */
 	trimAfterMm: number;
@@ -16,7 +19,7 @@ export interface NeedleRules {
 /**
  * Drives the needle over the pattern in working-pixel coordinates and writes design
  * units (0.1 mm, centred on the design). Knows when the thread is anchored, so it ties
- * in after every trim and ties off before every trim.
+ * in after every trim or colour change and ties off before each.
  */
 export class Needle {
 	private x = 0;
@@ -78,7 +81,8 @@ export class Needle {
 	travelTo(x: number, y: number, hidden: boolean): void {
 		const length = hypot(x - this.x, y - this.y);
 		if (this.anchored && hidden) {
-			this.stitchTo(x, y, this.rules.travelStitchMm);
+			const pieces = max(1, round(length / this.px(this.rules.travelStitchMm)));
+			this.stitchTo(x, y, (length * this.pixelMm) / pieces);
 			return;
 		}
 		if (this.anchored && length > this.px(this.rules.trimAfterMm)) this.tieOffAndTrim();
@@ -114,6 +118,18 @@ export class Needle {
 	/** Locks the thread with small stitches back along the last stitch, then cuts it. */
 	tieOffAndTrim(): void {
 		if (!this.anchored) return;
+		this.tieOff();
+		this.emit(this.x, this.y, Command.Trim);
+	}
+
+	/**
+	 * Locks the thread with small stitches back along the last stitch and leaves it to be cut by
+	 * what comes next: a colour change or the design's end cuts the thread on every machine (a
+	 * multi-needle machine trims as it changes needle, a single-needle one stops for the thread to
+	 * be changed), so a professional's file writes no trim there.
+	 */
+	tieOff(): void {
+		if (!this.anchored) return;
 		const length = hypot(this.prevX - this.x, this.prevY - this.y);
 		const tie = min(this.px(this.rules.tieMm), length);
 		if (tie > this.px(0.2)) {
@@ -124,7 +140,6 @@ export class Needle {
 			this.penetrate(endX + ux, endY + uy);
 			this.penetrate(endX, endY);
 		}
-		this.emit(this.x, this.y, Command.Trim);
 		this.anchored = false;
 	}
 }

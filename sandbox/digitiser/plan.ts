@@ -6,7 +6,7 @@ import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from
 import { narrowGaps, nearestReachable, TravelGroups } from './travel';
 import { floor, max } from './math';
 
-const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 1.5, trimAfterMm: 2.5, tieMm: 0.7 };
+const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
 
 /**
  * Sews every region, one colour block per thread (so colour changes are as few as
@@ -53,7 +53,7 @@ export function planStitches(
 			pending.delete(next);
 			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
 		}
-		needle.tieOffAndTrim();
+		needle.tieOff();
 		coverThread(map, thread, covered);
 	});
 	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);

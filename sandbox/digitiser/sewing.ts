@@ -39,8 +39,6 @@ export const maxRouteMm = 50;
  * about a thread and a half, where the artwork breaks a line for a hair or two shapes nearly touch.
  */
 export const bridgeGapMm = 0.6;
-/** Stitch length along a hidden route: short, so the run bends with the shapes it hides in. */
-const routeStitchMm = 1.5;
 /** Travel shorter than this is a jump or a straight run; no route is searched. */
 const routeMinMm = 1;
 /** Longest hidden route, as a multiple of the straight distance (or `maxRouteMm`, whichever is more). */
@@ -156,9 +154,10 @@ export class RegionSewing {
 				max(1, needle.px(routeCellMm)),
 				max(distance * maxRouteDetour, needle.px(maxRouteMm)),
 				this.groups?.gaps,
+				needle.px(needle.rules.travelStitchMm),
 			);
 			if (route) {
-				for (const [rx, ry] of route.slice(1)) needle.stitchTo(rx, ry, routeStitchMm);
+				for (const [rx, ry] of route.slice(1)) needle.stitchTo(rx, ry);
 				return;
 			}
 		}

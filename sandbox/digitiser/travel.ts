@@ -1,4 +1,4 @@
-import { ceil, floor, hypot, max, min } from './math';
+import { ceil, floor, hypot, max, min, round } from './math';
 import { background, type RegionMap } from './regions';
 
 /** Most grid cells a route search may look at before it gives up (and the needle jumps). */
@@ -9,8 +9,9 @@ const maxVisitedCells = 60_000;
  * stitching is still to come (any colour: it will cover the run) or is already sewn in this
  * thread's own colour (`label`: the run disappears into it), never over bare fabric or over
  * another colour's finished stitching. Searched on a grid of `cellPx` cells (A*, eight
- * neighbours), then straightened to the fewest corners that keep it hidden. Null when there is
- * no such path no longer than `maxLengthPx`.
+ * neighbours), then straightened to the fewest corners that keep it hidden, and given needle holes
+ * `stitchPx` apart or a little more (see `spaceAlong`). Null when there is no such path no longer
+ * than `maxLengthPx`.
  */
 export function hiddenRoute(
 	map: RegionMap,
@@ -21,6 +22,7 @@ export function hiddenRoute(
 	cellPx: number,
 	maxLengthPx: number,
 	gaps?: Uint8Array,
+	stitchPx = Infinity,
 ): Array<[number, number]> | null {
 	const open = hiddenTest(map, covered, label, gaps);
 	const grid = new CellGrid(map.width, map.height, cellPx);
@@ -65,7 +67,66 @@ export function hiddenRoute(
 		cells.push([grid.x(c), grid.y(c)]);
 	cells.push(from);
 	cells.reverse();
-	return straighten(cells, (a, b) => clear(a, b, open));
+	// The run's ends may graze what is not hidden for a cell's width (a row end reaches past its
+	// shape by the pull compensation): without that, its first and last stitch would be stubs.
+	const clearLine = (a: [number, number], b: [number, number]) =>
+		clear(a, b, open, a === from ? cellPx : 0, b === to ? cellPx : 0);
+	return spaceAlong(straighten(cells, clearLine), stitchPx, clearLine);
+}
+
+/**
+ * Needle holes along a path of corners, each stitch as near `stepPx` as a whole number of equal
+ * stitches over the rest of the path allows (a professional's travel runs at 2-3 mm), cutting
+ * across a corner where the stitch stays on hidden ground; where it would not, the hole goes as
+ * far past the corner as keeps it hidden. The path's first and last points are holes.
+ */
+export function spaceAlong(
+	corners: Array<[number, number]>,
+	stepPx: number,
+	clearLine: (a: [number, number], b: [number, number]) => boolean,
+): Array<[number, number]> {
+	const along = [0];
+	for (let k = 1; k < corners.length; k++) {
+		const [ax, ay] = corners[k - 1];
+		const [bx, by] = corners[k];
+		along.push(along[k - 1] + hypot(bx - ax, by - ay));
+	}
+	const last = corners.length - 1;
+	const total = along[last];
+	const pointAt = (s: number): [number, number] => {
+		if (s >= total - 1e-6) return corners[last];
+		let k = 0;
+		while (k < last - 1 && along[k + 1] < s) k++;
+		const length = along[k + 1] - along[k];
+		const t = length > 0 ? min(1, (s - along[k]) / length) : 1;
+		const [ax, ay] = corners[k];
+		const [bx, by] = corners[k + 1];
+		return [ax + (bx - ax) * t, ay + (by - ay) * t];
+	};
+	const holes: Array<[number, number]> = [corners[0]];
+	let done = 0;
+	while (total - done > 1e-6) {
+		const rest = total - done;
+		let next = done + rest / max(1, round(rest / stepPx));
+		const from = holes[holes.length - 1];
+		if (!clearLine(from, pointAt(next))) {
+			// The first corner ahead is in sight (the path runs straight to it); go as far past it as stays so.
+			let corner = 1;
+			while (along[corner] <= done + 1e-6) corner++;
+			const reach = next;
+			next = along[corner];
+			for (let k = 8; k >= 1; k--) {
+				const s = along[corner] + ((reach - along[corner]) * k) / 8;
+				if (clearLine(from, pointAt(s))) {
+					next = s;
+					break;
+				}
+			}
+		}
+		holes.push(total - next <= 1e-6 ? corners[last] : pointAt(next));
+		done = next;
+	}
+	return holes;
 }
 
 /**
@@ -433,15 +494,22 @@ function straighten(
 	return out;
 }
 
-/** True when every half pixel of the line between a and b (less its very ends) is open. */
+/**
+ * True when every half pixel of the line between a and b (less its very ends, and less the first
+ * `graceA` and last `graceB` pixels) is open.
+ */
 function clear(
 	[ax, ay]: [number, number],
 	[bx, by]: [number, number],
 	open: (x: number, y: number) => boolean,
+	graceA = 0,
+	graceB = 0,
 ): boolean {
 	const length = hypot(bx - ax, by - ay);
 	const steps = max(1, ceil(length / 0.5));
 	for (let s = 1; s < steps; s++) {
+		const along = (length * s) / steps;
+		if (along < graceA || length - along < graceB) continue;
 		if (!open(ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps)) return false;
 	}
 	return true;

@@ -63,4 +63,31 @@ describe('contour tracing', () => {
 			).toBeLessThanOrEqual(2.5 + 1e-9);
 		}
 	});
+
+	it("measures each step as the thread runs, straight across a pixel outline's stairs", () => {
+		// A diamond traced on pixels: unit stairs, so 4 px along the outline is only 2.8 px straight.
+		const stairs: Array<[number, number]> = [];
+		for (let k = 0; k < 20; k++) stairs.push([k, -k], [k + 1, -k]);
+		for (let k = 0; k < 20; k++) stairs.push([20 - k, -20 + k], [20 - k, -19 + k]);
+		for (let k = 0; k < 20; k++) stairs.push([-k, k], [-k - 1, k]);
+		for (let k = 0; k < 20; k++) stairs.push([-20 + k, 20 - k], [-20 + k, 19 - k]);
+		const walk = walkLoop(stairs, 0, 4);
+		const lengths = walk.slice(1).map(([x, y], k) => Math.hypot(x - walk[k][0], y - walk[k][1]));
+		for (const length of lengths.slice(0, -1)) expect(length).toBeCloseTo(4, 6);
+		expect(lengths[lengths.length - 1]).toBeGreaterThanOrEqual(2);
+		expect(lengths[lengths.length - 1]).toBeLessThanOrEqual(6);
+	});
+
+	it('ends a stitch at a bend a straight stitch would cut across', () => {
+		// A 10 px square walked in 25 px steps: straight from hole to hole the walk would cut across it
+		// and sew nothing of its outline; each corner bends away by more than 1 px, so each is a hole.
+		const square: Array<[number, number]> = [
+			[0, 0],
+			[10, 0],
+			[10, 10],
+			[0, 10],
+		];
+		expect(walkLoop(square, 0, 25, 1)).toEqual([...square, [0, 0]]);
+		expect(walkLoop(square, 0, 25).length).toBeLessThanOrEqual(2);
+	});
 });

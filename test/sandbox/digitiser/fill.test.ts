@@ -19,6 +19,24 @@ describe('tatami fill', () => {
 		expect(short.length / fill.length).toBeLessThanOrEqual(0.02);
 	});
 
+	it('leaves no stub at the row ends of a point', async () => {
+		// A five-pointed star 40 mm wide (0.1 mm a pixel): whichever way the rows run, they cross
+		// some points and shorten to nothing there, where piercing both ends of every row made
+		// stitches under 1 mm (1.3% of them).
+		const png = await shapePng(
+			'<path d="M210 10 L260 150 L410 150 L290 240 L340 390 L210 300 L80 390 L130 240 ' +
+				'L10 150 L160 150 Z" fill="#1060c0"/>',
+			420,
+			400,
+		);
+		const [fill] = segmentsByBlock(await sew(png, 40, 1));
+		// The needle's path less its tie-in and tie-off (two stitches each, 0.7 mm).
+		const sewn = fill.slice(2, -2);
+		expect(sewn.length).toBeGreaterThan(1000);
+		const stubs = sewn.filter((s) => s.length < 1);
+		expect(stubs.length / sewn.length).toBeLessThanOrEqual(0.006);
+	});
+
 	it('runs under the neighbour sewn after it, and no further', async () => {
 		// A 30 x 30 mm blue square (sewn first: the broader shape) with a 10 x 20 mm red one
 		// beside it on the right, 0.1 mm a pixel; the design is 40 mm wide.

@@ -1,3 +1,4 @@
+import { Command } from '../../../sandbox/engine/pattern';
 import { segmentsByBlock, trimsInsideBlocks, sew, shapePng } from './support/shapes';
 
 /**
@@ -41,5 +42,32 @@ describe('the order of the pieces of one colour', () => {
 			(s) => Math.min(s.ax, s.bx) < -0.3 && Math.max(s.ax, s.bx) > 0.3,
 		);
 		expect(across).toEqual([]);
+	});
+
+	it('writes no trim where a colour change or the end cuts the thread, and ties off there', async () => {
+		// Two colours, one piece each: nothing to trim between pieces; the colour change and the
+		// design's end cut the thread on the machine, as in a professional's file.
+		const pattern = await sew(
+			await shapePng(
+				'<rect x="10" y="10" width="80" height="80" fill="#0064c8"/>' +
+					'<rect x="95" y="10" width="80" height="80" fill="#e60000"/>',
+				190,
+				100,
+			),
+			50,
+			2,
+		);
+		const commands = [...pattern.commands.subarray(0, pattern.length)];
+		expect(commands.filter((command) => command === Command.Trim)).toEqual([]);
+		const change = commands.indexOf(Command.ColorChange);
+		expect(change).toBeGreaterThan(0);
+		// The tie-off: the two stitches before the change go back along the last stitch and return.
+		const at = (i: number) => [pattern.xs[i], pattern.ys[i]];
+		expect(at(change - 1)).toEqual(at(change - 3));
+		expect(commands.slice(change - 3, change)).toEqual([
+			Command.Stitch,
+			Command.Stitch,
+			Command.Stitch,
+		]);
 	});
 });

@@ -1,6 +1,6 @@
 import { background, findRegions } from '../../../sandbox/digitiser/regions';
 import { hiddenRoute, narrowGaps } from '../../../sandbox/digitiser/travel';
-import { trimsInsideBlocks, sew, shapePng } from './support/shapes';
+import { segmentsByBlock, trimsInsideBlocks, sew, shapePng } from './support/shapes';
 
 /**
  * A 40 x 10 pixel map: a line of thread 0, rows 3-6, from x 2 to 37, broken by bare fabric at
@@ -33,11 +33,67 @@ describe('travel between the pieces of one colour', () => {
 		const pattern = await sew(bridged, 60, 2);
 		expect(pattern.threads[0].name).toBe('Blue');
 		expect(trimsInsideBlocks(pattern)[0]).toBe(0);
+		// The blue stitches over the bridge (x -6 to 6 mm) are the run: 2-3 mm, as a professional
+		// travels, not cut into short pieces.
+		const run = segmentsByBlock(pattern)[0].filter((s) => Math.abs((s.ax + s.bx) / 2) < 5);
+		expect(run.length).toBeGreaterThanOrEqual(3);
+		for (const stitch of run) expect(stitch.length).toBeGreaterThanOrEqual(2);
 	});
 
 	it('trims where no hidden path exists (bare fabric between the islands)', async () => {
 		const pattern = await sew(await shapePng(islands, 220, 100), 60, 1);
 		expect(trimsInsideBlocks(pattern)[0]).toBeGreaterThanOrEqual(1);
+	});
+});
+
+describe('the needle holes of a hidden route', () => {
+	it('spaces them evenly, as near the stitch length as a whole number of stitches allows', () => {
+		const map = brokenLine(100, 100);
+		const holes = hiddenRoute(
+			map,
+			new Uint8Array(40 * 10),
+			0,
+			[4, 4],
+			[34, 5],
+			1,
+			100,
+			undefined,
+			4,
+		);
+		expect(holes).not.toBeNull();
+		expect(holes![0]).toEqual([4, 4]);
+		expect(holes![holes!.length - 1]).toEqual([34, 5]);
+		for (let k = 1; k < holes!.length; k++) {
+			const length = Math.hypot(holes![k][0] - holes![k - 1][0], holes![k][1] - holes![k - 1][1]);
+			expect(length).toBeGreaterThan(3.5);
+			expect(length).toBeLessThan(4.5);
+		}
+	});
+
+	it('keeps a corner only where cutting across it would leave hidden ground', () => {
+		// An L of thread 0: along row 2 from x 2 to 30, then down column 28-30 to row 27.
+		const labels = new Uint8Array(40 * 30).fill(background);
+		for (let x = 2; x <= 30; x++) for (let y = 1; y <= 3; y++) labels[y * 40 + x] = 0;
+		for (let y = 1; y <= 27; y++) for (let x = 28; x <= 30; x++) labels[y * 40 + x] = 0;
+		const map = findRegions(labels, 40, 30);
+		const holes = hiddenRoute(
+			map,
+			new Uint8Array(40 * 30),
+			0,
+			[3, 2.5],
+			[29.5, 26],
+			1,
+			200,
+			undefined,
+			5,
+		);
+		expect(holes).not.toBeNull();
+		// Every stitch stays on the L: its middle is on thread 0.
+		for (let k = 1; k < holes!.length; k++) {
+			const x = Math.floor((holes![k][0] + holes![k - 1][0]) / 2);
+			const y = Math.floor((holes![k][1] + holes![k - 1][1]) / 2);
+			expect(labels[y * 40 + x]).toBe(0);
+		}
 	});
 });
 
