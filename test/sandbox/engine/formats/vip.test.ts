@@ -50,7 +50,7 @@ describe('VIP reader on Star.VIP', () => {
 		expect(() => readVip(xCut)).toThrow(UnreadableSourceError);
 	});
 
-	it('refuses a changed byte whose garbled bits run to the end, as no cut does: its block declares too many tokens', () => {
+	it('refuses a changed byte whose garbled bits run to the end: its block declares too many tokens', () => {
 		// Byte 2581 of the y stream changed: decoding runs out of bits at 2,543 of 2,544 bytes, inside a block
 		// read from garbled bits that declares 65,532 more tokens, each of which would give a byte.
 		for (const change of [1, 100, 216, 255]) {
