@@ -16,9 +16,10 @@ interface CutCase {
 	declared?: RegExp;
 }
 
-const writtenPec = (): Uint8Array => {
+/** Star.pes written as `format` by the engine, for formats without a shared sample. */
+const written = (format: string): Uint8Array => {
 	const star = sharedSample('Star.pes');
-	return writePattern(readPattern(star, identifyFormat(star, 'Star.pes').format!), 'pec').bytes;
+	return writePattern(readPattern(star, identifyFormat(star, 'Star.pes').format!), format).bytes;
 };
 
 const cases: CutCase[] = [
@@ -33,7 +34,8 @@ const cases: CutCase[] = [
 		declared: /read [\d,]+ of 2,544 declared stitches/,
 	},
 	{ name: 'Star.pes', bytes: sharedSample('Star.pes') },
-	{ name: 'Star.pec', bytes: writtenPec() },
+	{ name: 'Star.pec', bytes: written('pec') },
+	{ name: 'Star.tbf', bytes: written('tbf') },
 	{
 		name: 'Star.JEF',
 		bytes: sharedSample('Star.JEF'),
