@@ -35,6 +35,8 @@ const cases: CutCase[] = [
 	},
 	{ name: 'Star.pes', bytes: sharedSample('Star.pes') },
 	{ name: 'Star.pec', bytes: written('pec') },
+	{ name: 'Star.phb', bytes: sharedSample('Star.phb') },
+	{ name: 'Star.phc', bytes: sharedSample('Star.phc') },
 	{ name: 'Star.tbf', bytes: written('tbf') },
 	{
 		name: 'Star.JEF',
