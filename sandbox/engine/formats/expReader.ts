@@ -34,8 +34,18 @@ const foreignSignatures = [
 	'BM',
 ];
 
-/** Stitches in a row that do not move: more is a header's zero padding read as stitches, not a design. */
+/**
+ * Of any this many stitches in a row, at most `mostStitchesInPlace` may not move: more is a header's zero
+ * padding or a preview picture read as stitches, not a design (real designs hold at most 5 of 64).
+ */
+const inPlaceWindow = 64;
 const mostStitchesInPlace = 16;
+/**
+ * Stitches in a row whose bytes are both printable text (each a move of 3.2 to 12.6 mm right and up): more is
+ * a header's text read as stitches (real designs hold at most 2 in a row).
+ */
+const mostTextStitches = 16;
+const isText = (byte: number) => byte >= 0x20 && byte <= 0x7e;
 
 /**
  * Reads every record of the file and throws where one does not fit EXP: an unknown control code, a
@@ -59,17 +69,30 @@ export function readExp(bytes: Uint8Array): Pattern {
 			'The file is not EXP: every third byte holds the same flags, as in 3-byte records.',
 		);
 	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length >> 1) + 2));
+	// Whether each of the last `inPlaceWindow` stitches moved not at all, as a ring, and how many did not.
+	const stillRing = new Uint8Array(inPlaceWindow);
+	let stitches = 0;
 	let inPlace = 0;
+	let textRun = 0;
 	let offset = 0;
 	while (offset < bytes.length) {
 		const b0 = bytes[offset];
 		const b1 = bytes[offset + 1];
 		if (b0 !== control) {
-			inPlace = b0 === 0 && b1 === 0 ? inPlace + 1 : 0;
+			const still = b0 === 0 && b1 === 0 ? 1 : 0;
+			const slot = stitches++ % inPlaceWindow;
+			inPlace += still - stillRing[slot];
+			stillRing[slot] = still;
 			if (inPlace > mostStitchesInPlace)
 				throw new UnreadableSourceError(
-					`The file is not EXP: more than ${mostStitchesInPlace} stitches in a row at ` +
-						`byte ${offset} do not move (a header's padding, not a design).`,
+					`The file is not EXP: more than ${mostStitchesInPlace} of ${inPlaceWindow} stitches in a row ` +
+						`up to byte ${offset} do not move (a header's padding or a picture, not a design).`,
+				);
+			textRun = isText(b0) && isText(b1) ? textRun + 1 : 0;
+			if (textRun > mostTextStitches)
+				throw new UnreadableSourceError(
+					`The file is not EXP: the ${textRun} stitches in a row up to byte ${offset} are printable ` +
+						"text, each a long move right and up (a header's text, not a design).",
 				);
 			builder.stitch(signed8(b0), -signed8(b1));
 			offset += 2;
@@ -82,7 +105,7 @@ export function readExp(bytes: Uint8Array): Pattern {
 		const dx = signed8(bytes[offset + 2]);
 		const dy = -signed8(bytes[offset + 3]);
 		offset += 4;
-		inPlace = 0;
+		textRun = 0;
 		if (b1 === colourChangeCode) {
 			builder.colourChange();
 			builder.jump(dx, dy);

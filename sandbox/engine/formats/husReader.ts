@@ -4,7 +4,8 @@
  * -y as 16-bit values, y up), the offsets of the three compressed streams (commands, x moves, y moves;
  * the y stream runs to the end of the file), an 8-byte text and 2 unknown bytes. HUS follows with one
  * 16-bit chart index per colour. Each stream expands to one byte per stitch: a command (0x80 stitch,
- * 0x81 jump, 0x84 colour change, 0x88 trim, 0x90 end) and signed 0.1 mm moves, y up.
+ * 0x81 jump, 0x84 colour change, 0x88 trim, 0x90 end) and signed 0.1 mm moves, y up. A file cut short
+ * is read as far as all three streams decode before the cut.
  */
 import { tooManyEntries, ceilings } from '../ceilings';
 import { UnreadableSourceError } from '../errors';
@@ -12,6 +13,7 @@ import { countCommands, RelativePatternBuilder } from '../normalise';
 import { boundsOf, Command, type Pattern, type Thread } from '../pattern';
 import { husThreadChart } from '../threads/husThreads';
 import { signed8, u32leAt } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 import { expandHusqvarnaStream } from './husqvarnaCompression';
 
 /** HUS files open with one of two magics: Star.HUS has the first, the HUS files of other writers the second. */
@@ -63,8 +65,9 @@ export function parseHusqvarnaHeader(
 		return `its header declares ${colourCount} colours (at most ${layout.maxColours} fit the format)`;
 	if (commandOffset < layout.colourListEnd(colourCount))
 		return 'its command stream starts inside the colour list';
-	if (!(commandOffset < xOffset && xOffset < yOffset && yOffset < bytes.length))
-		return 'the offsets of its three stitch streams are out of order or past its end';
+	// A y stream at or past the end is a file cut short: the reader finds what decodes before the cut.
+	if (!(commandOffset < xOffset && xOffset < yOffset))
+		return 'the offsets of its three stitch streams are out of order';
 	const extent = (at: number) => signed16le(bytes, at);
 	const extents = { maxX: extent(12), minY: -extent(14), minX: extent(16), maxY: -extent(18) };
 	return { stitchCount, colourCount, extents, commandOffset, xOffset, yOffset };
@@ -79,16 +82,22 @@ const extentTolerance = 2;
 /**
  * Throws unless the design read agrees with what the header declares: the END as the last of the declared
  * stitches, one colour block per declared colour, and the declared extents. A changed byte in a compressed
- * stream garbles everything after it, and these are what show it.
+ * stream garbles everything after it, and these are what show it. Of a file cut short (`cut`), the part
+ * read must have no END, at most the declared colour blocks and stay within the declared extents.
  */
 function expectDeclared(
 	pattern: Pattern,
 	header: HusqvarnaHeader,
 	endAt: number,
 	label: string,
+	cut: boolean,
 ): void {
 	const damaged = (what: string) =>
 		new UnreadableSourceError(`The ${label} file is damaged: ${what}.`);
+	if (cut) {
+		expectWithinDeclared(pattern, header, damaged, endAt);
+		return;
+	}
 	if (endAt !== header.stitchCount - 1)
 		throw damaged(
 			endAt < 0
@@ -111,11 +120,48 @@ function expectDeclared(
 			bounds.maxY - declared.maxY,
 		].some((difference) => Math.abs(difference) > extentTolerance)
 	)
+		throw outsideExtents(declared, bounds, damaged);
+}
+
+type Extents = HusqvarnaHeader['extents'];
+
+const outsideExtents = (
+	declared: Extents,
+	bounds: Extents,
+	damaged: (what: string) => UnreadableSourceError,
+) =>
+	damaged(
+		`its header declares extents from (${declared.minX}, ${declared.minY}) to (${declared.maxX}, ` +
+			`${declared.maxY}) in 0.1 mm, but its stitches reach from (${bounds.minX}, ${bounds.minY}) to ` +
+			`(${bounds.maxX}, ${bounds.maxY})`,
+	);
+
+/** The start of a design cut short: no END among it, no more colour blocks than declared, inside the extents. */
+function expectWithinDeclared(
+	pattern: Pattern,
+	header: HusqvarnaHeader,
+	damaged: (what: string) => UnreadableSourceError,
+	endAt: number,
+): void {
+	if (endAt >= 0)
 		throw damaged(
-			`its header declares extents from (${declared.minX}, ${declared.minY}) to (${declared.maxX}, ` +
-				`${declared.maxY}) in 0.1 mm, but its stitches reach from (${bounds.minX}, ${bounds.minY}) to ` +
-				`(${bounds.maxX}, ${bounds.maxY})`,
+			`its end command comes at stitch ${endAt + 1} of the ${header.stitchCount} its header declares`,
 		);
+	const blocks = countCommands(pattern, Command.ColorChange) + 1;
+	if (blocks > header.colourCount)
+		throw damaged(
+			`its header declares ${header.colourCount} colours, but its stitches have ${blocks} colour blocks`,
+		);
+	const bounds = boundsOf(pattern, [Command.Stitch, Command.Jump]);
+	const declared = header.extents;
+	if (
+		bounds &&
+		(bounds.minX < declared.minX - extentTolerance ||
+			bounds.minY < declared.minY - extentTolerance ||
+			bounds.maxX > declared.maxX + extentTolerance ||
+			bounds.maxY > declared.maxY + extentTolerance)
+	)
+		throw outsideExtents(declared, bounds, damaged);
 }
 
 /**
@@ -134,17 +180,26 @@ export function readHusqvarnaStitches(
 	const commands = expanded.subarray(0, stitchCount);
 	const xs = expanded.subarray(stitchCount, 2 * stitchCount);
 	const ys = expanded.subarray(2 * stitchCount);
-	expandHusqvarnaStream(
-		bytes.subarray(commandOffset, xOffset),
-		commands,
-		`${label} file's command stream`,
+	// A stream may be cut only where the file ends: each stream wholly inside the file must decode whole.
+	const expand = (from: number, to: number, output: Uint8Array, name: string) =>
+		from >= bytes.length
+			? 0
+			: expandHusqvarnaStream(
+					bytes.subarray(from, to),
+					output,
+					`${label} file's ${name} stream`,
+					to >= bytes.length,
+				);
+	const decoded = Math.min(
+		expand(commandOffset, xOffset, commands, 'command'),
+		expand(xOffset, yOffset, xs, 'x'),
+		expand(yOffset, bytes.length, ys, 'y'),
 	);
-	expandHusqvarnaStream(bytes.subarray(xOffset, yOffset), xs, `${label} file's x stream`);
-	expandHusqvarnaStream(bytes.subarray(yOffset), ys, `${label} file's y stream`);
+	const cut = decoded < stitchCount;
 
-	const builder = new RelativePatternBuilder(stitchCount + 2);
+	const builder = new RelativePatternBuilder(decoded + 2);
 	let endAt = -1;
-	for (let i = 0; i < stitchCount; i++) {
+	for (let i = 0; i < decoded; i++) {
 		const command = commands[i];
 		const dx = signed8(xs[i]);
 		const dy = -signed8(ys[i]);
@@ -168,7 +223,13 @@ export function readHusqvarnaStitches(
 		}
 	}
 	const pattern = builder.finish();
-	expectDeclared(pattern, header, endAt, label);
+	expectDeclared(pattern, header, endAt, label, cut);
+	if (cut)
+		warnEndsEarly(pattern, 'in the middle of its compressed stitch streams', {
+			count: stitchCount,
+			what: 'stitches',
+			read: decoded,
+		});
 	return pattern;
 }
 
@@ -189,7 +250,9 @@ export function readHus(bytes: Uint8Array): Pattern {
 	if (typeof header === 'string')
 		throw new UnreadableSourceError(`The HUS file is damaged: ${header}.`);
 	const threads: Thread[] = [];
-	for (let i = 0; i < header.colourCount; i++) {
+	// A file cut inside its colour list holds no stitches, which reading them tells.
+	const listed = Math.min(header.colourCount, (bytes.length - husColourListOffset) >> 1);
+	for (let i = 0; i < listed; i++) {
 		const at = husColourListOffset + 2 * i;
 		const code = bytes[at] | (bytes[at + 1] << 8);
 		const chartThread = husThreadChart.find(code);

@@ -46,8 +46,8 @@ class BitReader {
 
 	/** Consumes `count` bits; reading past the stream's last bit means the stream is cut short. */
 	skip(count: number): void {
+		if (this.position + count > this.totalBits) throw new StreamCutError();
 		this.position += count;
-		if (this.position > this.totalBits) throw new CompressedStreamError('it ends early');
 	}
 
 	/** The next `count` bits (up to 30) as a number. */
@@ -65,6 +65,13 @@ class BitReader {
 
 /** A fault inside a compressed stream; the reader turns it into a refusal naming the format and stream. */
 class CompressedStreamError extends Error {}
+
+/** The stream's bits run out before its bytes do: the file is cut short there (or the stream damaged). */
+class StreamCutError extends CompressedStreamError {
+	constructor() {
+		super('it ends early');
+	}
+}
 
 /** A canonical prefix code: codes assigned in order of length, then symbol, as the format defines. */
 class PrefixCode {
@@ -155,7 +162,7 @@ class PrefixCode {
 		const entry = this.fast[bits >>> this.shift];
 		if (entry >= 0) {
 			const next = position + (entry & 31);
-			if (next > reader.totalBits) throw new CompressedStreamError('it ends early');
+			if (next > reader.totalBits) throw new StreamCutError();
 			reader.position = next;
 			return entry >>> 5;
 		}
@@ -274,17 +281,22 @@ class StreamExpander {
 			const entry = fast[(window >>> 16) >>> shift];
 			if (entry < 0 || entry >= literalEntries) break;
 			const length = entry & 31;
+			// A code that runs past the stream's last bit is where a cut file stops: nothing of it is taken.
+			if (position + length > totalBits) break;
 			position += length;
 			window <<= length;
 			available -= length;
 			output[written++] = entry >>> 5;
 		}
-		// Checked once: past the stream's end the window reads zeros, and what they decode to is refused here.
-		if (position > totalBits) throw new CompressedStreamError('it ends early');
 		left -= written - first;
 		reader.position = position;
 		this.tokensLeft = left;
 		return written;
+	}
+
+	/** Tokens the current block still declares. */
+	get blockTokensLeft(): number {
+		return this.tokensLeft;
 	}
 
 	token(): number {
@@ -308,15 +320,18 @@ class StreamExpander {
 const expander = new StreamExpander();
 
 /**
- * Expands one compressed stream of a HUS or VIP file to fill `output` exactly. A stream that ends, or
- * holds anything undefined, before giving that many bytes is refused as damaged; the caller sizes
- * `output` from the file's stitch count, checked against the engine's ceilings.
+ * Expands one compressed stream of a HUS or VIP file to fill `output` exactly, and returns how many bytes
+ * it gave. A stream that holds anything undefined, or closes, before giving that many bytes is refused as
+ * damaged; so is one whose bits run out, unless `mayBeCut` (the stream runs to the end of a file that may
+ * be cut short): then the bytes decoded before the cut are returned. The caller sizes `output` from the
+ * file's stitch count, checked against the engine's ceilings.
  */
 export function expandHusqvarnaStream(
 	compressed: Uint8Array,
 	output: Uint8Array,
 	what: string,
-): void {
+	mayBeCut = false,
+): number {
 	const size = output.length;
 	const reader = new BitReader(compressed);
 	expander.reset(reader);
@@ -325,7 +340,7 @@ export function expandHusqvarnaStream(
 		while (written < size) {
 			written = expander.literals(output, written, size);
 			if (written === size) break;
-			if (reader.position >= reader.totalBits) throw new CompressedStreamError('it ends early');
+			if (reader.position >= reader.totalBits) throw new StreamCutError();
 			const token = expander.token();
 			if (token < firstCopyToken) {
 				output[written++] = token;
@@ -346,6 +361,14 @@ export function expandHusqvarnaStream(
 		}
 	} catch (error) {
 		if (!(error instanceof CompressedStreamError)) throw error;
+		// Every token left gives at least one byte, but the end token: a block declaring more than are left
+		// was read from garbled bits (a changed byte, not a cut), as real streams cut short never do.
+		if (
+			mayBeCut &&
+			error instanceof StreamCutError &&
+			expander.blockTokensLeft <= size - written + 1
+		)
+			return written;
 		throw new UnreadableSourceError(
 			`The ${what} is damaged: ${error.message} after ${written} of its ${size} bytes.`,
 		);
@@ -363,4 +386,5 @@ export function expandHusqvarnaStream(
 		throw new UnreadableSourceError(
 			`The ${what} is damaged: it does not end after the ${size} bytes its header declares.`,
 		);
+	return size;
 }

@@ -3,6 +3,7 @@ import { boundsOf, Command, Pattern, type Thread } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colourBlocks';
 import { jefThreadChart } from '../threads/jefThreads';
 import { ByteCursor, signed8, u32leAt } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch, Jump, Trim, Stop, ColorChange, End } = Command;
@@ -66,6 +67,15 @@ export function readJef(bytes: Uint8Array): Pattern {
 	let sewnSinceCut = false;
 	let at = cursor.position;
 	const jumps: number[] = [];
+	// Only records declared to reach past the file's end may be a file cut short; others must end in the end code.
+	const declaredUnits = u32leAt(bytes, recordUnitsOffset)!;
+	const mayBeCut = declaredUnits !== 0 && stitchOffset + 2 * declaredUnits > end;
+	let cut = false;
+	const endsHere = (why: string): boolean => {
+		if (!mayBeCut) cursor.fail(why);
+		cut = true;
+		return true;
+	};
 
 	/** A run of jump records: zero-length ones go, and a trimming run after sewing starts with a trim. */
 	const flushJumps = (): void => {
@@ -92,7 +102,7 @@ export function readJef(bytes: Uint8Array): Pattern {
 	};
 
 	for (;;) {
-		if (at + 2 > end) cursor.fail('the stitches end without the end-of-design code');
+		if (at + 2 > end && endsHere('the stitches end without the end-of-design code')) break;
 		const first = bytes[at];
 		const second = bytes[at + 1];
 		if (first !== escape) {
@@ -105,7 +115,7 @@ export function readJef(bytes: Uint8Array): Pattern {
 			continue;
 		}
 		if (second === endCode) break;
-		if (at + 4 > end) cursor.fail('a command is cut off at the end of the file');
+		if (at + 4 > end && endsHere('a command is cut off at the end of the file')) break;
 		const dx = signed8(bytes[at + 2]);
 		const dy = -signed8(bytes[at + 3]);
 		at += 4;
@@ -130,10 +140,16 @@ export function readJef(bytes: Uint8Array): Pattern {
 	}
 	flushJumps();
 	pattern.add(x, y, End);
-	expectDeclaredLength(bytes, stitchOffset, at, cursor);
+	if (!cut) expectDeclaredLength(bytes, stitchOffset, at, cursor);
 	expectWithinDeclaredExtents(bytes, pattern, cursor);
 	pattern.threads = threads;
 	repeatedThreadsAsStops(pattern);
+	if (cut)
+		warnEndsEarly(pattern, 'without its end-of-design code', {
+			count: declaredUnits,
+			what: 'record units (2 bytes each)',
+			read: (at - stitchOffset) / 2,
+		});
 	return pattern;
 }
 

@@ -1,9 +1,11 @@
 /** Reads a Brother PEC file, and the PEC block that a PES file carries too. */
 import { UnreadableSourceError } from '../errors';
+import { countCommands } from '../normalise';
 import { boundsOf, Command, Pattern, type Thread } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colourBlocks';
 import { pecThreadChart } from '../threads/pecThreads';
 import { ByteCursor, hasSignature } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 
 /** Plain constants, so hot loops do not look the command up on the module for every entry. */
 const { Stitch: STITCH, Jump: JUMP, Trim: TRIM, ColorChange: COLOR_CHANGE, End: END } = Command;
@@ -89,13 +91,26 @@ export function readPecBlock(
 	cursor.seek(start + colourListOffset);
 	const lastColour = cursor.u8();
 	const codes = cursor.slice(lastColour === 0xff ? 0 : lastColour + 1);
-	const decoded = { end: 0 };
-	const pattern = decodePecStitches(bytes, start + stitchesOffset, formatLabel, decoded);
-	expectDeclaredSection(bytes, start + stitchSectionOffset, decoded.end, pattern, cursor);
-	pattern.threads = blockThreads(codes, listedThreads);
+	const section = start + stitchSectionOffset;
+	// Only a stitch section declared to reach past the file's end may be a file cut short.
+	const mayBeCut = section + declaredSectionLength(bytes, section) > bytes.length;
+	const decoded = { end: 0, cut: false };
+	const pattern = decodePecStitches(bytes, start + stitchesOffset, formatLabel, decoded, mayBeCut);
+	if (decoded.cut) {
+		expectDeclaredSize(bytes, section + 8, pattern, cursor, true);
+		warnEndsEarly(pattern, 'without its end-of-design marker');
+	} else {
+		expectDeclaredSection(bytes, section, decoded.end, pattern, cursor);
+	}
+	const blocks = countCommands(pattern, COLOR_CHANGE) + 1;
+	pattern.threads = blockThreads(decoded.cut ? codes.subarray(0, blocks) : codes, listedThreads);
 	repeatedThreadsAsStops(pattern);
 	return pattern;
 }
+
+/** The stitch section's length as its header declares it: from the section's start to past its end marker. */
+const declaredSectionLength = (bytes: Uint8Array, section: number) =>
+	bytes[section + 2] | (bytes[section + 3] << 8) | (bytes[section + 4] << 16);
 
 /** How far, in 0.1 mm, the design's size may differ from the width and height its header declares. */
 const sizeTolerance = 2;
@@ -112,7 +127,7 @@ function expectDeclaredSection(
 	pattern: Pattern,
 	cursor: ByteCursor,
 ): void {
-	const declared = bytes[section + 2] | (bytes[section + 3] << 8) | (bytes[section + 4] << 16);
+	const declared = declaredSectionLength(bytes, section);
 	if (declared !== end + 1 - section)
 		cursor.fail(
 			`its stitch section declares ${declared} bytes, but its stitches end after ${end + 1 - section}`,
@@ -124,12 +139,14 @@ function expectDeclaredSection(
  * Throws unless the 16-bit width and height at `at` are the size of the stitches read, within
  * `sizeTolerance`: the PEC block's stitch section and the wrappers' stitch headers declare it. A size of
  * 0 x 0 is one a writer left unset (Embroidermodder's own PEC and PES of its logo), not a size to check.
+ * Of a file cut short (`cut`), the stitches read may span less, never more.
  */
 export function expectDeclaredSize(
 	bytes: Uint8Array,
 	at: number,
 	pattern: Pattern,
 	cursor: ByteCursor,
+	cut = false,
 ): void {
 	const width = bytes[at] | (bytes[at + 1] << 8);
 	const height = bytes[at + 2] | (bytes[at + 3] << 8);
@@ -138,23 +155,27 @@ export function expectDeclaredSize(
 	const [sewnWidth, sewnHeight] = bounds
 		? [bounds.maxX - bounds.minX, bounds.maxY - bounds.minY]
 		: [0, 0];
-	if (Math.abs(width - sewnWidth) > sizeTolerance || Math.abs(height - sewnHeight) > sizeTolerance)
+	const differs = (declared: number, sewn: number) =>
+		cut ? sewn - declared > sizeTolerance : Math.abs(declared - sewn) > sizeTolerance;
+	if (differs(width, sewnWidth) || differs(height, sewnHeight))
 		cursor.fail(
-			`its header declares a design of ${width} x ${height} (0.1 mm), but its stitches span ` +
-				`${sewnWidth} x ${sewnHeight}`,
+			`its header declares a design of ${width} x ${height} (0.1 mm), but its stitches ` +
+				`${cut ? "before the file's end already " : ''}span ${sewnWidth} x ${sewnHeight}`,
 		);
 }
 
 /**
  * PEC's stitch records from `start` to the end-of-design marker, without threads: the stitch part of
  * the PEC block and of the Brother formats that wrap it in their own header (PHB, PHC). `decoded.end`
- * is set to the marker's offset.
+ * is set to the marker's offset. With `mayBeCut`, records that run into the file's end without the
+ * marker are read up to the last whole one and `decoded.cut` is set; otherwise that is refused.
  */
 export function decodePecStitches(
 	bytes: Uint8Array,
 	start: number,
 	formatLabel: string,
-	decoded: { end: number } = { end: 0 },
+	decoded: { end: number; cut?: boolean } = { end: 0 },
+	mayBeCut = false,
 ): Pattern {
 	const cursor: ByteCursor = new ByteCursor(bytes, formatLabel);
 	cursor.seek(start);
@@ -164,19 +185,25 @@ export function decodePecStitches(
 	let x = 0;
 	let y = 0;
 	let at = start;
+	const endsHere = (why: string): boolean => {
+		if (!mayBeCut) cursor.fail(why);
+		decoded.cut = true;
+		return true;
+	};
 	for (;;) {
-		if (at >= end) cursor.fail('the stitches end without the end-of-design marker');
+		if (at >= end && endsHere('the stitches end without the end-of-design marker')) break;
 		const first = bytes[at];
 		if (first === endMarker) {
 			decoded.end = at;
 			break;
 		}
 		if (first === colourChangeMarker && bytes[at + 1] === colourChangeSecond) {
+			if (at + 3 > end && endsHere('a colour change is cut off at the end of the file')) break;
 			pattern.add(x, y, COLOR_CHANGE);
 			at += 3;
 			continue;
 		}
-		if (at + 1 >= end) cursor.fail('a stitch is cut off at the end of the file');
+		if (at + 1 >= end && endsHere('a stitch is cut off at the end of the file')) break;
 		let trim = false;
 		let jump = false;
 		let dx: number;
@@ -189,11 +216,11 @@ export function decodePecStitches(
 			dx = signed7(first);
 			at += 1;
 		}
-		if (at >= end) cursor.fail('a stitch is cut off at the end of the file');
+		if (at >= end && endsHere('a stitch is cut off at the end of the file')) break;
 		const second = bytes[at];
 		let dy: number;
 		if (second & flagLong) {
-			if (at + 1 >= end) cursor.fail('a stitch is cut off at the end of the file');
+			if (at + 1 >= end && endsHere('a stitch is cut off at the end of the file')) break;
 			trim ||= (second & flagTrim) !== 0;
 			jump ||= (second & flagJump) !== 0;
 			dy = signed12(second, bytes[at + 1]);

@@ -3,10 +3,12 @@
  * label, the PEC chart codes of the colour blocks, preview icons, a chain of sections that each give their
  * length, and last a stitch section that repeats the colour list before PEC's stitch records.
  */
-import type { Pattern } from '../pattern';
+import { countCommands } from '../normalise';
+import { Command, type Pattern } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colourBlocks';
 import { pecThreadChart } from '../threads/pecThreads';
 import { ByteCursor, hasSignature } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 import { decodePecStitches, expectDeclaredSize, maxPecColourBlocks } from './pecReader';
 
 /** Where one wrapper keeps what the reader needs; the two known ones differ only in these offsets. */
@@ -41,6 +43,8 @@ const offsetWordMark = 0x90;
 interface Located {
 	codes: Uint8Array;
 	stitchStart: number;
+	/** Where the header's sections say the file ends: past its end when the file is cut short. */
+	declaredEnd: number;
 }
 
 function hasVersionedSignature(bytes: Uint8Array, signature: string): boolean {
@@ -50,11 +54,14 @@ function hasVersionedSignature(bytes: Uint8Array, signature: string): boolean {
 	return true;
 }
 
-/** The length of the section at `start`, whose second field must lead exactly to the end of the file. */
-function sectionLength(cursor: ByteCursor, start: number): number {
+/**
+ * The length of the section at `start`, whose second field must lead exactly to `declaredEnd`: the end of the
+ * file, or for a file cut short, the same place past it for every section.
+ */
+function sectionLength(cursor: ByteCursor, start: number, declaredEnd: number): number {
 	cursor.seek(start);
 	const length = cursor.u32le();
-	if (cursor.u32le() !== cursor.length - start)
+	if (start + cursor.u32le() !== declaredEnd)
 		cursor.fail('a section of its header does not say where the file ends');
 	return length;
 }
@@ -71,8 +78,10 @@ function locateStitches(bytes: Uint8Array, layout: PecWrapperLayout): Located {
 	const codes = cursor.slice(count);
 	cursor.seek(layout.sectionPointerOffset);
 	const first = layout.sectionPointerOffset - 2 + cursor.u32le();
-	const second = first + sectionLength(cursor, first) + sectionGap;
-	cursor.seek(second + sectionLength(cursor, second) + colourListAfterSection);
+	cursor.seek(first + 4);
+	const declaredEnd = Math.max(bytes.length, first + cursor.u32le());
+	const second = first + sectionLength(cursor, first, declaredEnd) + sectionGap;
+	cursor.seek(second + sectionLength(cursor, second, declaredEnd) + colourListAfterSection);
 	const repeated =
 		cursor.u8() === count && cursor.slice(count).every((code, i) => code === codes[i]);
 	if (!repeated) cursor.fail("its stitch section does not repeat the header's colour list");
@@ -82,7 +91,7 @@ function locateStitches(bytes: Uint8Array, layout: PecWrapperLayout): Located {
 		(bytes[stitchStart - 4] & 0xf0) === offsetWordMark &&
 		(bytes[stitchStart - 2] & 0xf0) === offsetWordMark;
 	if (!marked) cursor.fail('its stitch section header is not where the header chain leads');
-	return { codes, stitchStart };
+	return { codes, stitchStart, declaredEnd };
 }
 
 export function looksLikePecWrapper(bytes: Uint8Array, layout: PecWrapperLayout): boolean {
@@ -96,18 +105,28 @@ export function looksLikePecWrapper(bytes: Uint8Array, layout: PecWrapperLayout)
 }
 
 export function readPecWrapper(bytes: Uint8Array, layout: PecWrapperLayout): Pattern {
-	const { codes, stitchStart } = locateStitches(bytes, layout);
-	const decoded = { end: 0 };
-	const pattern = decodePecStitches(bytes, stitchStart, layout.label, decoded);
+	const { codes, stitchStart, declaredEnd } = locateStitches(bytes, layout);
+	const decoded = { end: 0, cut: false };
+	// Only a file whose sections all say it ends further on may be cut short.
+	const mayBeCut = declaredEnd > bytes.length;
+	const pattern = decodePecStitches(bytes, stitchStart, layout.label, decoded, mayBeCut);
 	const cursor: ByteCursor = new ByteCursor(bytes, layout.label);
-	// The stitch section is the file's last: an end marker far before the end is a damaged record.
-	if (bytes.length - decoded.end - 1 > trailingBytes)
-		cursor.fail(
-			`its stitches end ${bytes.length - decoded.end - 1} bytes before the end of the file, ` +
-				'where the stitch section is the last',
-		);
-	expectDeclaredSize(bytes, stitchStart - layout.sizeBeforeStitches, pattern, cursor);
-	pattern.threads = [...codes].map((code) => pecThreadChart.threadForCode(code));
+	if (decoded.cut) {
+		expectDeclaredSize(bytes, stitchStart - layout.sizeBeforeStitches, pattern, cursor, true);
+		warnEndsEarly(pattern, 'without its end-of-design marker');
+	} else {
+		// The stitch section is the file's last: an end marker far before the end is a damaged record.
+		if (declaredEnd - decoded.end - 1 > trailingBytes)
+			cursor.fail(
+				`its stitches end ${declaredEnd - decoded.end - 1} bytes before the end of the file, ` +
+					'where the stitch section is the last',
+			);
+		expectDeclaredSize(bytes, stitchStart - layout.sizeBeforeStitches, pattern, cursor);
+	}
+	const blocks = decoded.cut ? countCommands(pattern, Command.ColorChange) + 1 : codes.length;
+	pattern.threads = [...codes.subarray(0, blocks)].map((code) =>
+		pecThreadChart.threadForCode(code),
+	);
 	repeatedThreadsAsStops(pattern);
 	return pattern;
 }

@@ -8,13 +8,14 @@
  * file: signed (dx, dy) byte pairs in 0.1 mm with y down, or 0x80 and a code: 01 and two 16-bit
  * big-endian values, a long move after which short records are moves too, until 02 (back to sewing);
  * 03, which carries nothing. A long move counts as 3 stitches, a code as 1; the colour changes where a
- * block's count runs out.
+ * block's count runs out. A file with the licence text that ends early is read up to its last whole record.
  */
 import { UnreadableSourceError } from '../errors';
 import { RelativePatternBuilder } from '../normalise';
-import type { Pattern } from '../pattern';
+import { boundsOf, Command, Pattern } from '../pattern';
 import { shvThreadChart } from '../threads/shvThreads';
 import { ByteCursor, hasSignature, signed16, signed8 } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 
 export const shvLicenceText =
 	'Embroidery disk created using software licensed from Viking Sewing Machines AB, Sweden';
@@ -48,13 +49,19 @@ function hasShvOpening(bytes: Uint8Array): boolean {
 	return true;
 }
 
-function readHeader(cursor: ByteCursor): ShvHeader {
+/** The header, or null when `mayBeCut` and the file ends inside it (a file cut before its stitches). */
+function readHeader(cursor: ByteCursor, mayBeCut = false): ShvHeader | null {
 	if (!hasShvOpening(cursor.bytes)) cursor.fail("it does not start with Viking's licence text");
+	const endsBefore = (bytes: number) => mayBeCut && cursor.remaining < bytes;
 	cursor.seek(shvLicenceText.length);
+	if (endsBefore(1)) return null;
 	cursor.skip(cursor.u8());
+	if (endsBefore(2)) return null;
 	const previewWidth = cursor.u8();
 	const previewHeight = cursor.u8();
-	cursor.skip(4 + Math.ceil(previewHeight / 2) * previewWidth);
+	const previewBytes = 4 + Math.ceil(previewHeight / 2) * previewWidth;
+	if (endsBefore(previewBytes + 19)) return null;
+	cursor.skip(previewBytes);
 	const colourCount = cursor.u8();
 	cursor.skip(6);
 	const right = cursor.i16be();
@@ -62,6 +69,7 @@ function readHeader(cursor: ByteCursor): ShvHeader {
 	const left = cursor.i16be();
 	const top = cursor.i16be();
 	const stitchCount = cursor.u32be();
+	if (endsBefore(colourCount * blockRecordBytes)) return null;
 	if (colourCount * blockRecordBytes > cursor.remaining)
 		cursor.fail(`its ${colourCount} colour blocks do not fit in the file`);
 	const blocks: ShvHeader['blocks'] = [];
@@ -100,14 +108,21 @@ export function looksLikeShv(bytes: Uint8Array): boolean {
 
 /** The extents an SHV file's header declares; for telling where its origin lies. */
 export function shvExtents(bytes: Uint8Array): ShvExtents {
-	return readHeader(new ByteCursor(bytes, 'SHV')).extents;
+	return readHeader(new ByteCursor(bytes, 'SHV'))!.extents;
 }
 
 export function readShv(bytes: Uint8Array): Pattern {
 	const cursor = new ByteCursor(bytes, 'SHV');
-	const header = readHeader(cursor);
-	if ((bytes.length - header.stitchesOffset) % 2 !== 0)
-		cursor.fail('its stitch records end with half a record');
+	// Only a file with the licence text may be cut short: one with zeros in its place is SHV only if it all fits.
+	const mayBeCut = hasSignature(bytes, shvLicenceText);
+	const header = readHeader(cursor, mayBeCut);
+	if (header === null) {
+		const empty = new Pattern(1);
+		warnEndsEarly(empty, 'inside its header');
+		return empty;
+	}
+	const halfRecord = (bytes.length - header.stitchesOffset) % 2 !== 0;
+	const recordsEnd = bytes.length - (halfRecord ? 1 : 0);
 	const builder = new RelativePatternBuilder(
 		Math.max(1024, ((bytes.length - header.stitchesOffset) >> 1) + header.blocks.length + 2),
 	);
@@ -117,7 +132,8 @@ export function readShv(bytes: Uint8Array): Pattern {
 	let counted = 0;
 	let moving = false;
 	let at = header.stitchesOffset;
-	while (at < bytes.length) {
+	let cutMidRecord = halfRecord;
+	while (at < recordsEnd) {
 		// The next block starts once this one's stitches are all counted.
 		while (counted >= blockEnd && block < blocks.length - 1) {
 			block++;
@@ -132,7 +148,11 @@ export function readShv(bytes: Uint8Array): Pattern {
 			if (moving) builder.jump(signed8(first), signed8(second));
 			else builder.stitch(signed8(first), signed8(second));
 		} else if (second === longMoveCode) {
-			if (at + 4 > bytes.length) cursor.fail('a long move is cut off at the end of the file');
+			if (at + 4 > bytes.length) {
+				if (!mayBeCut) cursor.fail('a long move is cut off at the end of the file');
+				cutMidRecord = true;
+				break;
+			}
 			counted += longMoveStitches;
 			builder.jump(signed16(bytes[at], bytes[at + 1]), signed16(bytes[at + 2], bytes[at + 3]));
 			at += 4;
@@ -148,12 +168,45 @@ export function readShv(bytes: Uint8Array): Pattern {
 			);
 		}
 	}
-	if (counted !== header.stitchCount) {
+	// A cut leaves fewer stitches than declared; half a record after all of them is not a cut.
+	const cut = mayBeCut && counted < header.stitchCount;
+	if (halfRecord && !cut) cursor.fail('its stitch records end with half a record');
+	if (counted !== header.stitchCount && !cut) {
 		throw new UnreadableSourceError(
 			`The SHV file is damaged: its header declares ${header.stitchCount} stitches, but it holds ${counted}.`,
 		);
 	}
 	const pattern = builder.finish();
-	pattern.threads = blocks.map((entry) => shvThreadChart.threadForCode(entry.code));
+	pattern.threads = blocks
+		.slice(0, block + 1)
+		.map((entry) => shvThreadChart.threadForCode(entry.code));
+	if (cut) {
+		expectWithinExtents(pattern, header.extents, cursor);
+		warnEndsEarly(
+			pattern,
+			cutMidRecord ? 'in the middle of a record' : 'with fewer stitches than its header declares',
+			{ count: header.stitchCount, what: 'stitches', read: counted },
+		);
+	}
 	return pattern;
+}
+
+/** How far, in 0.1 mm, the part of a design read from a file cut short may reach past the declared extents. */
+const extentTolerance = 2;
+
+/** Throws when the stitches read from a file cut short reach past the extents its header declares. */
+function expectWithinExtents(pattern: Pattern, extents: ShvExtents, cursor: ByteCursor): void {
+	const bounds = boundsOf(pattern, [Command.Stitch, Command.Jump]);
+	if (
+		bounds &&
+		(bounds.minX < extents.left - extentTolerance ||
+			bounds.minY < extents.top - extentTolerance ||
+			bounds.maxX > extents.right + extentTolerance ||
+			bounds.maxY > extents.bottom + extentTolerance)
+	)
+		cursor.fail(
+			`its header declares extents from (${extents.left}, ${extents.top}) to (${extents.right}, ` +
+				`${extents.bottom}) in 0.1 mm, but the stitches before the file's end reach from ` +
+				`(${bounds.minX}, ${bounds.minY}) to (${bounds.maxX}, ${bounds.maxY})`,
+		);
 }

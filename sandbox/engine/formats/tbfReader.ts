@@ -3,6 +3,7 @@ import { UnreadableSourceError } from '../errors';
 import { RelativePatternBuilder } from '../normalise';
 import { threadOf, type Pattern, type Thread } from '../pattern';
 import { hasSignature, signed8 } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 
 export const headerSize = 0x600;
 export const maxStep = 127;
@@ -94,7 +95,17 @@ export function readTbf(bytes: Uint8Array): Pattern {
 			);
 		}
 	}
-	if (!ended) throw damaged('it ends before its end record');
+	if (!ended) {
+		// Cut short: read up to its last whole record, as DST is (TBF declares no count to compare).
+		const pattern = builder.finish();
+		pattern.threads = blockThreads(bytes, blocks);
+		const midRecord = (bytes.length - headerSize) % 3 !== 0;
+		warnEndsEarly(
+			pattern,
+			`${midRecord ? 'in the middle of a record, ' : ''}without its END record`,
+		);
+		return pattern;
+	}
 	const rest = bytes.length - offset - 3;
 	if (rest > 1 || (rest === 1 && bytes[bytes.length - 1] !== endOfFile))
 		throw damaged(`${rest} bytes follow its end record`);

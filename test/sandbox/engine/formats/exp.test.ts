@@ -8,6 +8,7 @@ import {
 	loadFixture,
 	patternEvents,
 } from '../support/referenceDecoding';
+import { identifyFormat, readPattern, writePattern } from '../../../../sandbox/engine';
 import { sharedSample } from '../support/starSamples';
 
 const read = expFormat.read!;
@@ -44,8 +45,11 @@ describe('EXP reader', () => {
 			/ends inside a control record/,
 		);
 		const padded = Uint8Array.from([...new Array(34).fill(0), ...star]);
-		expect(() => read(padded)).toThrow(/more than 16 stitches in a row at byte 32 do not move/);
-		expect(() => read(Uint8Array.from([...new Array(32).fill(0), ...star]))).not.toThrow();
+		expect(() => read(padded)).toThrow(
+			/more than 16 of 64 stitches in a row up to byte 32 do not move/,
+		);
+		// Star.EXP opens with one stitch in place: with 15 before it, 16 of its first 64 do not move.
+		expect(() => read(Uint8Array.from([...new Array(30).fill(0), ...star]))).not.toThrow();
 		const threeByteRecords = Uint8Array.from({ length: 600 }, (_, i) =>
 			i % 3 === 2 ? 0x01 : (i * 7) & 0x3f,
 		);
@@ -64,6 +68,28 @@ describe('EXP reader', () => {
 			expect(() => read(new Uint8Array([...Buffer.from(magic, 'latin1'), 0, ...exp]))).toThrow(
 				/it starts with/,
 			);
+	});
+
+	it("refuses a header's padding, a preview picture or text read as stitches, which no real design holds", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const over = (name: string, head: number, body: Uint8Array) =>
+			new Uint8Array([...sharedSample(name).subarray(0, head), ...body.subarray(head)]);
+		// Star.EXP's first 405 bytes over Star.SHV: SHV's preview picture, 58 of 64 stitches in place (7.3% kept).
+		expect(() => read(over('Star.EXP', 405, sharedSample('Star.SHV')))).toThrow(
+			/more than 16 of 64 stitches in a row up to byte \d+ do not move/,
+		);
+		// Star.SEW's first 128 bytes over Star.EXP: its header's zeros between its counts (97.6% kept).
+		expect(() => read(over('Star.SEW', 128, exp))).toThrow(/of 64 stitches in a row/);
+		// Star.SHV's first 64 bytes over Star.EXP: Viking's licence text as 32 long stitches (98.7% kept).
+		expect(() => read(over('Star.SHV', 64, exp))).toThrow(
+			/17 stitches in a row up to byte 32 are printable text/,
+		);
+		// Real designs: every shared sample, written as EXP, reads (the 155 real files were checked likewise).
+		for (const name of ['Star.DST', 'Star.pes', 'Star.JEF', 'Star.HUS']) {
+			const bytes = sharedSample(name);
+			const pattern = readPattern(bytes, identifyFormat(bytes, name).format!);
+			expect(() => read(writePattern(pattern, 'exp').bytes)).not.toThrow();
+		}
 	});
 
 	it('rejects an empty file', () => {

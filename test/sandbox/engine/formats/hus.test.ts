@@ -145,14 +145,16 @@ describe('HUS reader', () => {
 		);
 	});
 
-	it('does not recognise a header whose streams are out of order or past the end', () => {
+	it('does not recognise a header whose streams are out of order; one cut short holds no stitches', () => {
 		const bytes = husFile(records, [3, 12]);
 		expect(looksLikeHus(bytes)).toBe(true);
 		const swapped = bytes.slice();
 		new DataView(swapped.buffer).setUint32(24, 200, true);
 		expect(looksLikeHus(swapped)).toBe(false);
-		expect(looksLikeHus(bytes.subarray(0, 50))).toBe(false);
-		expect(() => readPattern(swapped, 'hus')).toThrow(/out of order or past its end/);
+		expect(() => readPattern(swapped, 'hus')).toThrow(/out of order/);
+		// Cut inside its streams: a HUS file, with nothing left to sew.
+		expect(looksLikeHus(bytes.subarray(0, 50))).toBe(true);
+		expect(() => readPattern(bytes.subarray(0, 50), 'hus')).toThrow(/holds no stitches/);
 	});
 
 	it('refuses more stitches than the engine handles before expanding anything', () => {

@@ -37,8 +37,13 @@ describe('PHB reader', () => {
 		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Vermilion']);
 	});
 
-	it('refuses a file cut short', () => {
+	it('reads a file cut short to the cut, and refuses one whose sections disagree on where it ends', () => {
 		const bytes = fixture('Star.phb');
-		expect(() => read(bytes.subarray(0, bytes.length - 1))).toThrow(/PHB file is damaged/);
+		expect(read(bytes.subarray(0, bytes.length - 1)).warnings[0]).toMatch(
+			/^The file ends early \(without its end-of-design marker\)/,
+		);
+		// One section says the file ends a byte further on, the other where it ends: damaged, not cut.
+		const disagreeing = Uint8Array.from([...bytes, 0]);
+		expect(() => read(disagreeing)).toThrow(/PHB file is damaged/);
 	});
 });

@@ -29,6 +29,8 @@ describe('PHC reader', () => {
 		const shifted = fixture('Star.phc');
 		shifted.writeUInt32LE(shifted.readUInt32LE(0x30) + 1, 0x30);
 		expect(phcFormat.detect!(shifted)).toBe(false);
-		expect(() => read(shifted)).toThrow(/PHC file is damaged: a section of its header/);
+		expect(() => read(shifted)).toThrow(
+			/PHC file is damaged: (a section of its header|an offset points outside the file)/,
+		);
 	});
 });

@@ -50,9 +50,15 @@ describe('SHV reader on Star.SHV', () => {
 	});
 
 	it('refuses a file whose records do not add up to the stitch counts its header declares', () => {
-		const fewer = star.bytes.slice(0, star.bytes.length - 2);
-		expect(detectFormat(fewer)).toBe('shv');
-		expect(() => readShv(fewer)).toThrow(/declares 2543 stitches, but it holds 2542/);
+		// One record more than declared; one fewer is a file cut short (test/sandbox/engine/formats/endsEarly.test.ts).
+		const more = Uint8Array.from([...star.bytes, 0x01, 0x01]);
+		expect(detectFormat(more)).toBe('shv');
+		expect(() => readShv(more)).toThrow(/declares 2543 stitches, but it holds 2544/);
+		const fewer = readShv(star.bytes.slice(0, star.bytes.length - 2));
+		expect(fewer.warnings).toEqual([
+			'The file ends early (with fewer stitches than its header declares): read 2,542 of 2,543 declared ' +
+				'stitches. The rest of the design is missing; check the file.',
+		]);
 		const recounted = star.bytes.slice();
 		// The first colour block's stitch count, 1459, as 1460: the blocks no longer add up to the total.
 		recounted[stitchesOffset - 28 + 3]++;

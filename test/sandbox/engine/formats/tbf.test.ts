@@ -89,14 +89,18 @@ describe('TBF reader', () => {
 		expect(pattern.threads).toEqual([{ color: 0x00ff00 }]);
 	});
 
-	it('refuses an unknown control, a file cut before its end record, and bytes after it', () => {
+	it('refuses an unknown control and bytes after the end record; reads a file cut before it, and says so', () => {
 		const stitch = [1, 1, 0x80];
 		for (const bytes of [
 			tbfFile([1], [0], [stitch, [0, 0, 0x82], [0, 0, 0x8f]]),
-			tbfFile([1], [0], [stitch, stitch], []),
 			tbfFile([1], [0], [stitch, [0, 0, 0x8f]], [0x1a, 0x00]),
 		])
 			expect(() => read(bytes)).toThrow(UnreadableSourceError);
+		const cut = read(tbfFile([1], [0], [stitch, stitch], []));
+		expect(cut.warnings).toEqual([
+			'The file ends early (without its END record): read 2 stitches up to its last whole record. ' +
+				'The rest of the design is missing; check the file.',
+		]);
 	});
 
 	it('is claimed by its labelled header only', () => {

@@ -37,9 +37,26 @@ describe('VIP reader on Star.VIP', () => {
 		expect(pattern.threads).toEqual([{ color: 0xe3311f }, { color: 0xf7f3f7 }]);
 	});
 
-	it('refuses a copy whose compressed streams are cut off', () => {
-		const cut = bytes.subarray(0, bytes.length - 200);
-		expect(() => readVip(cut)).toThrow(UnreadableSourceError);
-		expect(() => readVip(cut)).toThrow(/VIP file's y stream is damaged/);
+	it('reads a copy cut short as far as its compressed streams decode, and refuses a changed stream', () => {
+		const cut = readVip(bytes.subarray(0, bytes.length - 200));
+		expect(cut.warnings[0]).toMatch(
+			/^The file ends early .*: read [\d,]+ of 2,544 declared stitches/,
+		);
+		// The x stream lies wholly inside the file: with its last 100 bytes gone, the file is damaged, not cut short.
+		const x = new DataView(bytes.buffer, bytes.byteOffset).getUint32(24, true);
+		const y = new DataView(bytes.buffer, bytes.byteOffset).getUint32(28, true);
+		const xCut = Uint8Array.from([...bytes.subarray(0, y - 100), ...bytes.subarray(y - 100 + 100)]);
+		expect(x).toBeLessThan(y - 100);
+		expect(() => readVip(xCut)).toThrow(UnreadableSourceError);
+	});
+
+	it('refuses a changed byte whose garbled bits run to the end: its block declares too many tokens', () => {
+		// Byte 2581 of the y stream changed: decoding runs out of bits at 2,543 of 2,544 bytes, inside a block
+		// read from garbled bits that declares 65,532 more tokens, each of which would give a byte.
+		for (const change of [1, 100, 216, 255]) {
+			const changed = bytes.slice();
+			changed[2581] ^= change;
+			expect(() => readVip(changed)).toThrow(UnreadableSourceError);
+		}
 	});
 });
