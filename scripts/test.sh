@@ -19,6 +19,7 @@
 #   EMBROIDERY_TEST_TIERS=build,jest,n8n2   the tiers to run (build lint scan typecheck jest n8n2 n8n1 queue)
 #   EMBROIDERY_TEST_JEST="test/x.test.ts"   jest's arguments for the jest tier
 #   EMBROIDERY_TEST_E2E="test/e2e/n8n.e2e.ts"  test/e2e/run.sh's arguments (test files)
+#   EMBROIDERY_TEST_KEEP_RESULTS=<folder>    where to keep the tiers' jest results (for scripts/test-durations.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node24.sh
@@ -311,4 +312,10 @@ for name in "${tiers[@]}"; do
 done
 printf '  %-10s %6s\n' total "$SECONDS s"
 echo "${passed} passed, ${failed} failed"
+# EMBROIDERY_TEST_KEEP_RESULTS=<folder> keeps the tiers' jest results (jest.json, n8n2.json, ...), for
+# `node scripts/test-durations.mjs <folder>/*.json` (test/durations.json).
+if [ -n "${EMBROIDERY_TEST_KEEP_RESULTS:-}" ]; then
+	mkdir -p "$EMBROIDERY_TEST_KEEP_RESULTS"
+	cp "$results"/*.json "$EMBROIDERY_TEST_KEEP_RESULTS/" 2>/dev/null || true
+fi
 [ "$failed_tiers" -eq 0 ] && [ "$failed" -eq 0 ]
