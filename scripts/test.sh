@@ -57,30 +57,64 @@ chmod 1777 "$work/tmp"
 export EMBROIDERY_OUTER_TMPDIR="${EMBROIDERY_OUTER_TMPDIR:-$outer_tmp}"
 export TMPDIR="$work/tmp"
 
-# The pids of this run's processes (the mark, or a working folder in $work), this shell aside.
+# The pids of this run's processes (the mark, or a working folder in $work), this shell aside: one process
+# reads /proc (a grep per process took minutes for a sweep on a loaded machine). The shells between that
+# process and this script (command substitutions, forks that keep the mark in their environment) are not
+# counted: they are the sweep itself.
 run_pids() {
-	local file pid cwd
-	for file in /proc/[0-9]*/environ; do
-		pid="${file#/proc/}" pid="${pid%/environ}"
-		[ "$pid" != $$ ] || continue
-		if grep -qsz "^EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN\$" "$file"; then
-			echo "$pid"
-			continue
-		fi
-		cwd="$(readlink "/proc/$pid/cwd" 2>/dev/null)" || continue
-		case "$cwd" in "$work" | "$work"/*) echo "$pid" ;; esac
-	done
+	node -e '
+		const { readdirSync, readFileSync, readlinkSync } = require("node:fs");
+		const [mark, work, script] = process.argv.slice(1);
+		const parentOf = (pid) => {
+			try {
+				const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+				return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
+			} catch {
+				return undefined;
+			}
+		};
+		const sweep = new Set([String(process.pid), script]);
+		for (let pid = parentOf(process.pid); pid && pid !== "0" && pid !== script; pid = parentOf(pid))
+			sweep.add(pid);
+		for (const pid of readdirSync("/proc").filter((entry) => /^[0-9]+$/.test(entry))) {
+			if (sweep.has(pid)) continue;
+			let found = false;
+			try {
+				found = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(mark);
+			} catch {}
+			if (!found) {
+				try {
+					const cwd = readlinkSync(`/proc/${pid}/cwd`);
+					found = cwd === work || cwd.startsWith(`${work}/`);
+				} catch {}
+			}
+			if (found) console.log(pid);
+		}
+	' "EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN" "$work" "$$"
+}
+
+# Sets `group` to the process group of a process, from /proc (no process started for it); empty once it ended.
+group_of() {
+	local stat
+	group=""
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 0
+	# The fields after the command's name in parentheses: state, ppid, pgrp, ...
+	stat="${stat##*) }"
+	# shellcheck disable=SC2086 # split into its fields
+	set -- $stat
+	group="$3"
 }
 
 # Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
 # helpers need not carry the mark), never to this script's own group (npm and the terminal's other commands).
 signal_run() {
-	local signal="$1" pid pgid own_group
-	own_group="$(ps -o pgid= $$ | tr -d ' ')"
+	local signal="$1" pid group own_group
+	group_of $$
+	own_group="$group"
 	for pid in $(run_pids); do
-		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || continue
-		if [ -n "$pgid" ] && [ "$pgid" != "$own_group" ]; then
-			kill "-$signal" -- "-$pgid" 2>/dev/null || true
+		group_of "$pid"
+		if [ -n "$group" ] && [ "$group" != "$own_group" ]; then
+			kill "-$signal" -- "-$group" 2>/dev/null || true
 		fi
 		kill "-$signal" "$pid" 2>/dev/null || true
 	done
