@@ -5,7 +5,8 @@
 #
 # Every core is used: after the build, every tier starts at once and runs beside the others, each into a log
 # of its own: the end-to-end environments first (their n8n installs, then their lanes; most of their time is
-# waiting on n8n's minute polls and on queue mode's servers starting), the lint, the scan and the type
+# waiting on n8n's minute polls and on queue mode's servers starting), then, at a lower priority (nice) that
+# leaves the e2e tiers' real n8n processes the cores when they need them, the lint, the scan and the type
 # check, and jest (two workers per core). One line per tier shows how far it is while they run; then come
 # their logs, in order. Every tier runs even when another failed (the end-to-end runs need the build), and
 # the run ends with a summary: each tier's time and test count, then the line "N passed, N failed".
@@ -221,20 +222,23 @@ if [ ${#e2e_tiers[@]} -gt 0 ]; then
 	start_tier run_end_to_end >"$work/e2e.log" 2>&1
 	started_tiers+=("${e2e_tiers[@]}")
 fi
-# The scan packs what the build tier built (scripts/scan.sh would build again, under the e2e tier's feet).
+# The checks and jest run at a lower priority than the end-to-end tiers (nice): those wait on real n8n
+# processes within real limits (n8n's boots, a hook's 300 s), so they get the cores when they need them,
+# and the checks (no time limits at all) and jest take whatever the e2e tiers leave, which is most of it.
+# The scan packs what the build tier built (scripts/scan.sh would build again, under the e2e tiers' feet).
 for name in lint scan typecheck; do
 	if wanted $name; then
 		if [ $name = scan ] && wanted build; then
-			start_tier tier scan npm run scan -- "$PWD" >"$work/scan.log" 2>&1
+			start_tier tier scan nice -n 10 npm run scan -- "$PWD" >"$work/scan.log" 2>&1
 		else
-			start_tier tier $name npm run $name >"$work/$name.log" 2>&1
+			start_tier tier $name nice -n 10 npm run $name >"$work/$name.log" 2>&1
 		fi
 		started_tiers+=("$name")
 	fi
 done
 if wanted jest; then
 	# shellcheck disable=SC2086 # EMBROIDERY_TEST_JEST is a list of arguments.
-	start_tier tier jest env EMBROIDERY_PROGRESS_DIR="$progress_dir" npx jest --ci --json \
+	start_tier tier jest nice -n 5 env EMBROIDERY_PROGRESS_DIR="$progress_dir" npx jest --ci --json \
 		--outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} >"$work/jest.log" 2>&1
 	started_tiers+=(jest)
 fi
