@@ -124,12 +124,22 @@ signal_run() {
 # Ctrl-C: everything gets SIGTERM and up to 15 s to stop (n8n saves its state), then SIGKILL; a second
 # Ctrl-C skips the wait. Then the temporary folders go.
 stop_now=0
+# The pids of the tiers running side by side, and of the progress lines (below).
+pids=()
+shower=""
 stop_run() {
 	trap 'stop_now=1' INT TERM
 	# The commands below must not carry the mark themselves.
 	export -n EMBROIDERY_TEST_RUN
 	echo >&2
 	echo "Interrupted: stopping everything this run started (Ctrl-C again to kill it at once)..." >&2
+	# This script's own subshells (the tiers run side by side, the progress lines) show no mark in /proc (a
+	# fork keeps the environment this script started with): they are stopped by their pids.
+	if [ -n "${shower:-}" ]; then
+		kill -KILL "$shower" 2>/dev/null || true
+		{ wait "$shower"; } 2>/dev/null || true
+	fi
+	[ ${#pids[@]} -eq 0 ] || kill -TERM "${pids[@]}" 2>/dev/null || true
 	signal_run TERM
 	local waited=0
 	while [ -n "$(run_pids)" ] && [ $stop_now -eq 0 ] && [ $waited -lt 150 ]; do
@@ -190,7 +200,6 @@ mkdir -p "$progress_dir"
 e2e_tiers=()
 for name in n8n2 n8n1 queue; do if wanted $name; then e2e_tiers+=("$name"); fi; done
 started_tiers=()
-pids=()
 start_tier() {
 	"$@" &
 	pids+=($!)
