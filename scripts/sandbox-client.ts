@@ -46,7 +46,20 @@ export async function waitForJobEnd(
 			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
 			signal: AbortSignal.timeout(30_000),
 		});
-		const { job: detail } = (await response.json()) as { job: Record<string, unknown> };
+		const body = (await response.json().catch(() => ({}))) as {
+			job?: Record<string, unknown>;
+			message?: string;
+		};
+		// A busy machine stretches a job, and its polls can meet the key's rate limit: wait as told.
+		if (response.status === 429 && Date.now() < deadline) {
+			await sleep(Math.max(1, Number(response.headers.get('retry-after')) || 1) * 1000);
+			continue;
+		}
+		const detail = body.job;
+		if (!response.ok || !detail)
+			throw new Error(
+				`Reading job ${job.id} answered ${response.status}: ${body.message ?? 'no job'}`,
+			);
 		if (detail.status === 'completed' || detail.status === 'failed') return detail;
 		if (Date.now() > deadline)
 			throw new Error(
