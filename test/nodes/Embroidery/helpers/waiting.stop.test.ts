@@ -19,8 +19,6 @@ jest.mock('n8n-workflow', () => {
 	};
 });
 
-jest.setTimeout(60_000);
-
 const apiKey = 'emb_test_key_0123456789';
 
 async function until(done: () => boolean, limitMs: number): Promise<void> {

@@ -281,7 +281,7 @@ describe('transport', () => {
 		expect(JSON.stringify({ ...error, m: error.message, d: error.description })).not.toContain(
 			apiKey,
 		);
-	}, 60_000);
+	});
 
 	test('an answer missing a required field is an error naming the field', async () => {
 		await withServer(
