@@ -53,6 +53,12 @@ for run in $(seq "$runs"); do
 			(failed.length ? `; failing files: ${failed.join(", ")}` : ""));
 	' "$work/run$run.json" 2>/dev/null || echo "no results (jest exit $status)")"
 	echo "run $run of $runs beside $burners CPU-bound processes: $((SECONDS - started)) s, load average $load: $counts"
+	# jest's results of every run, for test/durations.json (node scripts/test-durations.mjs <file>).
+	if [ -s "$work/run$run.json" ]; then
+		results="${TMPDIR:-/tmp}/embroidery-load-run$run-$(date +%Y%m%d-%H%M%S).json"
+		cp "$work/run$run.json" "$results"
+		echo "jest's results of run $run: $results"
+	fi
 	if [ $status -ne 0 ]; then
 		failed_runs=$((failed_runs + 1))
 		# The failures themselves (jest's first lines of each), for the report; the whole output is kept.

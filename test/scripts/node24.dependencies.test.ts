@@ -64,8 +64,6 @@ function checksum(): string {
 }
 
 describe('ensure_dependencies', () => {
-	jest.setTimeout(60_000);
-
 	it('refuses to install through a link to another checkout, whose modules stay as they are', () => {
 		const shared = join(folder, 'shared-modules');
 		installedModules(shared);

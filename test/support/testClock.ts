@@ -17,6 +17,8 @@ interface Sleeper {
 	timer: NodeJS.Timeout;
 	/** A request being answered is parked on this wait (the sandbox's injected latency). */
 	parksAnswer: boolean;
+	/** The client port of the request parked here, when it is known (a proxy in this process). */
+	parkedPort?: number;
 	wake(): void;
 }
 
@@ -73,12 +75,20 @@ export class TestClock implements Clock, TimeSource {
 		return this.wait(ms, signal, false);
 	}
 
-	/** The sandbox's injected latency: a wait the request in flight is parked on (see `drive`). */
-	delayAnswer(ms: number): Promise<void> {
-		return this.wait(ms, undefined, true);
+	/**
+	 * The sandbox's injected latency: a wait the request in flight is parked on (see `drive`). A server in this
+	 * process that holds a request of this process passes that request's client port (`socket.remotePort`).
+	 */
+	delayAnswer(ms: number, parkedPort?: number): Promise<void> {
+		return this.wait(ms, undefined, true, parkedPort);
 	}
 
-	private wait(ms: number, signal: AbortSignal | undefined, parksAnswer: boolean): Promise<void> {
+	private wait(
+		ms: number,
+		signal: AbortSignal | undefined,
+		parksAnswer: boolean,
+		parkedPort?: number,
+	): Promise<void> {
 		this.lastUsed = performance.now();
 		return new Promise<void>((resolve, reject) => {
 			if (signal?.aborted) return reject(abortReasonOf(signal));
@@ -91,6 +101,7 @@ export class TestClock implements Clock, TimeSource {
 				at: this.now() + Math.max(0, ms),
 				timer: setTimeout(() => sleeper.wake(), Math.max(0, ms)),
 				parksAnswer,
+				parkedPort,
 				wake: () => {
 					clearTimeout(sleeper.timer);
 					this.sleepers.delete(sleeper);
@@ -124,6 +135,20 @@ export class TestClock implements Clock, TimeSource {
 		return this.earliestSleeper()?.at;
 	}
 
+	/**
+	 * Every HTTP request of this process awaiting its answer is parked on this clock by a server of this process:
+	 * nothing real is under way, so a skip to any wake-up (a client's own time limit too) is what would happen.
+	 */
+	private everyRequestParked(): boolean {
+		const parked = new Set<number>();
+		for (const sleeper of this.sleepers)
+			if (sleeper.parkedPort !== undefined) parked.add(sleeper.parkedPort);
+		return [...requestsAwaitingAnswer].every((request) => {
+			const port = (request as { socket?: { localPort?: number } | null }).socket?.localPort;
+			return port !== undefined && parked.has(port);
+		});
+	}
+
 	private earliestSleeper(): Sleeper | undefined {
 		let earliest: Sleeper | undefined;
 		for (const sleeper of this.sleepers)
@@ -140,7 +165,9 @@ export class TestClock implements Clock, TimeSource {
 	 *
 	 * One wait may be skipped while requests await their answers: the sandbox's injected latency
 	 * (`delayAnswer`), when it is the earliest wake-up. A request parked on it waits for nothing else, and
-	 * every time limit of the client lies later, so the jump fires none of them.
+	 * every time limit of the client lies later, so the jump fires none of them. Any wait may be skipped when
+	 * every request awaiting its answer is parked by a server of this process that said which (`delayAnswer`'s
+	 * port): a client's time limit that comes first then fires as it would have.
 	 */
 	drive(options: DriveOptions = {}): () => void {
 		const { busy = () => false, settleMs = 15 } = options;
@@ -152,7 +179,7 @@ export class TestClock implements Clock, TimeSource {
 				next !== undefined &&
 				performance.now() - this.lastUsed >= settleMs &&
 				!localIoUnderWay() &&
-				(requestsAwaitingAnswer.size === 0 || next.parksAnswer) &&
+				(requestsAwaitingAnswer.size === 0 || next.parksAnswer || this.everyRequestParked()) &&
 				!busy()
 			) {
 				this.advance(next.at - (Date.now() + this.skippedMs));

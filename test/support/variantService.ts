@@ -12,6 +12,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 
 import { forwardBody, listenOnLoopback } from './loopback';
 import { routeOf } from './serviceRoutes';
+import type { TestClock } from './testClock';
 
 type Json = Record<string, unknown>;
 
@@ -42,8 +43,11 @@ export type Behaviour =
 	/** Sends the file in `chunks` parts, one every `everyMs` (the first at once). */
 	| { trickle: { chunks: number; everyMs: number } }
 	| { rewrite: (body: Json) => Json }
-	/** Passes the request on after this long. */
-	| { delayMs: number }
+	/**
+	 * Passes the request on after this long: of `clock` when given (a driven test clock then skips the wait while
+	 * the request is parked on it, test/support/testClock.ts), else of the wall clock.
+	 */
+	| { delayMs: number; clock?: TestClock }
 	| { headers: Record<string, string> };
 
 export type BodyVariant = 'asIs' | 'lean' | 'extra';
@@ -220,7 +224,8 @@ export async function startVariantService(sandboxOrigin: string) {
 		if (behaviour && 'delayMs' in behaviour) {
 			const delayMs = behaviour.delayMs;
 			seen.handling = `delayed ${delayMs} ms`;
-			await new Promise((resolve) => setTimeout(resolve, delayMs));
+			if (behaviour.clock) await behaviour.clock.delayAnswer(delayMs, incoming.socket.remotePort);
+			else await new Promise((resolve) => setTimeout(resolve, delayMs));
 		}
 		if (behaviour && 'hang' in behaviour) {
 			seen.handling = 'never answered';

@@ -5,6 +5,9 @@
  */
 import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
+import { useClock, wallClock } from '../../../nodes/Embroidery/transport/clock';
+import { ulidTime } from '../../../nodes/Embroidery/transport';
+import { Api } from '../../sandbox/support/apiClient';
 import { listSearch } from '../../support/editorMethods';
 import type { ApiCredentials } from '../../support/n8nCredentials';
 import type { NodeRun } from '../../support/nodeRun';
@@ -20,6 +23,7 @@ async function createJobs(
 	workflow: 'conversion' | 'digitising',
 	format: string,
 	input: Parameters<typeof run>[2],
+	waitForCompletion = true,
 ) {
 	const extra = workflow === 'digitising' ? { widthMm: 60, colourCount: 3 } : {};
 	const items = itemsOf(
@@ -31,7 +35,7 @@ async function createJobs(
 				workflow,
 				binaryPropertyName: 'data',
 				format,
-				waitForCompletion: true,
+				waitForCompletion,
 				timeout: 120,
 				...extra,
 			},
@@ -59,12 +63,22 @@ describe("the Job picker lists the account's recent jobs", () => {
 			'with its workflow',
 		async () => {
 			const credentials = await env.credentials();
-			const [converted] = await createJobs(credentials, 'conversion', 'dst', [
-				embroideryItem('Star.pes'),
-			]);
+			// Created one right after the other, then waited for: the ages below are read when the later one was
+			// created, so however long the machine takes to finish them, the first is seconds old, not a minute.
+			const [converted] = await createJobs(
+				credentials,
+				'conversion',
+				'dst',
+				[embroideryItem('Star.pes')],
+				false,
+			);
 			const [digitised] = await createJobs(credentials, 'digitising', 'pes', [artworkItem()]);
-
-			const all = await listSearch('searchJobs', credentials);
+			await new Api(env.sandbox, credentials.apiKey).waitForJob('conversion', String(converted.id));
+			const restoreClock = useClock({
+				now: () => ulidTime(String(digitised.id))!,
+				sleep: wallClock.sleep,
+			});
+			const all = await listSearch('searchJobs', credentials).finally(restoreClock);
 			expect(all.results).toEqual([
 				{
 					name: 'logo.svg → PES · digitising · completed · just now',

@@ -208,7 +208,7 @@ describe('unlock: entitlement first, then credits, internal free, never a purcha
 			{ workflow: 'digitising', format: 'dst', width_mm: 40, colour_count: 1 },
 			[{ name: 'dot.svg', bytes: logo }],
 		);
-		const job = await api.waitForJob('digitising', body.job.id, 60000);
+		const job = await api.waitForJob('digitising', body.job.id);
 		expect(job.status).toBe('completed');
 		const refused = await api.post(`/jobs/digitising/${job.id}/unlock`);
 		expect(refused.status).toBe(422);

@@ -20,7 +20,7 @@ describe('digitising jobs', () => {
 		]);
 		expect(created.status).toBe(202);
 		expect(created.body.job).toMatchObject({ status: 'queued', workflow: 'digitising' });
-		const job = await api.waitForJob('digitising', created.body.job.id, 60000);
+		const job = await api.waitForJob('digitising', created.body.job.id);
 		expect(job).toMatchObject({
 			status: 'completed',
 			formats: ['pes'],
@@ -97,10 +97,10 @@ describe('digitising jobs', () => {
 					{ name: 'logo.svg', bytes: logo },
 				])
 			).body.job.id;
-			const brokenJob = await api.waitForJob('digitising', broken, 60000);
+			const brokenJob = await api.waitForJob('digitising', broken);
 			expect(brokenJob).toMatchObject({ status: 'failed', failureCode: 'unreadable_artwork' });
 			expect(brokenJob.failureReason).toEqual(expect.any(String));
-			const cappedJob = await api.waitForJob('digitising', capped, 60000);
+			const cappedJob = await api.waitForJob('digitising', capped);
 			expect(cappedJob).toMatchObject({ status: 'failed', failureCode: 'stitch_limit_exceeded' });
 		},
 	);
@@ -119,7 +119,7 @@ describe('digitising jobs', () => {
 					{ ...fields, format, width_mm: widthMm, colour_count: 1 },
 					[{ name: 'square.svg', bytes: square }],
 				);
-				return api.waitForJob('digitising', created.body.job.id, 60000);
+				return api.waitForJob('digitising', created.body.job.id);
 			};
 			const [tooWide, fitting, roomier] = await Promise.all([
 				order('pes', 150),

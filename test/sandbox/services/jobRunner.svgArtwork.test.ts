@@ -29,7 +29,7 @@ describe('hostile SVG artwork', () => {
 				[{ name: 'bomb.svg', bytes: Buffer.from(svg) }],
 			);
 			expect(created.status).toBe(202);
-			const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
+			const job = await api.waitForJob('digitising', created.body.job.id);
 			expect(job).toMatchObject({ status: 'failed', failureCode: 'artwork_too_large' });
 			expect(job.failureReason).toMatch(/embeds images of more than 16 megapixels/);
 			// Refused from the declared size, not after decoding: well inside any job timeout.
@@ -175,7 +175,7 @@ describe('SVG artwork that reaches outside itself or expands without end, over H
 				[{ name: 'hostile.svg', bytes: Buffer.from(artwork()) }],
 			);
 			expect(created.status).toBe(202);
-			const job = await api.waitForJob('digitising', created.body.job.id, 60_000);
+			const job = await api.waitForJob('digitising', created.body.job.id);
 			expect(job).toMatchObject({
 				status: 'failed',
 				failureCode: 'unreadable_artwork',

@@ -62,8 +62,12 @@ export class Api {
 		return this.createJob({ workflow: 'conversion', format }, [{ name, bytes }]);
 	}
 
-	/** Polls a job until it is completed or failed, backing off so the per-key rate limit holds. */
-	async waitForJob(workflow: string, id: string, timeoutMs = 30000): Promise<any> {
+	/**
+	 * Polls a job until it is completed or failed, backing off so the per-key rate limit holds. The deadline only
+	 * catches a job that never ends: 4 minutes, which a few seconds of engine work still meets on 2 cores shared
+	 * with other runs (digitising jobs three at a time outran 60 s at load average 70, issue 42).
+	 */
+	async waitForJob(workflow: string, id: string, timeoutMs = 240_000): Promise<any> {
 		const deadline = Date.now() + timeoutMs;
 		for (let delay = 40; ; delay = Math.min(1000, delay * 1.5)) {
 			const response = await this.get(`/jobs/${workflow}/${id}`);

@@ -18,8 +18,6 @@ import {
 	secretApiKey as apiKey,
 } from '../../support/fakeJobs';
 
-jest.setTimeout(60_000);
-
 const uploadBytes = 256 * 1024;
 
 function upload(): FormData {

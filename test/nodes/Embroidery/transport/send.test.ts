@@ -8,6 +8,7 @@ import {
 	routes,
 } from '../../../../nodes/Embroidery/transport';
 import { withinNodeExecution, caughtApiError } from '../../../support/nodeRun';
+import { useTestClock } from '../../../support/testClock';
 import { sendJson, startScriptedServer } from '../../support/scriptedServer';
 import type { Handler } from '../../support/scriptedServer';
 import { limitedUsage as usage, secretApiKey as apiKey } from '../../support/fakeJobs';
@@ -38,6 +39,10 @@ function getUsage(baseUrl: string) {
 }
 
 describe('transport', () => {
+	// Backoff and Retry-After on a driven clock: they pass as soon as no request is under way, and a request's
+	// real time, however slow the machine, is small beside the waits it is measured against.
+	const clock = useTestClock();
+
 	test('sends the Bearer key to the base URL (trailing slashes tolerated) and parses the answer', async () => {
 		await withServer(
 			(_request, response) => sendJson(response, 200, usage),
@@ -58,10 +63,10 @@ describe('transport', () => {
 					? sendJson(response, 429, { message: 'Too many' }, { 'retry-after': '1' })
 					: sendJson(response, 200, usage),
 			async (baseUrl, server) => {
-				const started = Date.now();
+				const started = clock.now();
 				await getUsage(baseUrl);
 				expect(server.requests).toHaveLength(2);
-				expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+				expect(clock.now() - started).toBeGreaterThanOrEqual(1000);
 			},
 		);
 	});
@@ -71,13 +76,19 @@ describe('transport', () => {
 			(_request, response) =>
 				sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '0' }),
 			async (baseUrl, server) => {
-				// Waits of 1 s and 2 s (plus jitter) fit in 4 s; the next, 4 s, would not.
+				// Waits of 1 and 2 minutes (plus jitter) fit in 4 minutes, with almost a minute to spare for the
+				// requests themselves; the next, 4 minutes, would not.
 				const error = await caught(
 					withinNodeExecution({ apiKey, baseUrl }, async (context) =>
 						embroideryApiRequest.call(context, {
 							...routes.getUsage(),
 							schema: UsageResponseSchema,
-							retryPolicy: { ...defaultRetryPolicy, refusedBudgetMs: 4000 },
+							retryPolicy: {
+								...defaultRetryPolicy,
+								baseDelayMs: 60_000,
+								maxDelayMs: 600_000,
+								refusedBudgetMs: 4 * 60_000,
+							},
 						}),
 					),
 				);
@@ -90,10 +101,10 @@ describe('transport', () => {
 			(_request, response, count) =>
 				count === 1 ? sendJson(response, 429, { message: 'x' }) : sendJson(response, 200, usage),
 			async (baseUrl, server) => {
-				const started = Date.now();
+				const started = clock.now();
 				await getUsage(baseUrl);
 				expect(server.requests).toHaveLength(2);
-				expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+				expect(clock.now() - started).toBeGreaterThanOrEqual(1000);
 			},
 		);
 	});
@@ -270,7 +281,7 @@ describe('transport', () => {
 		expect(JSON.stringify({ ...error, m: error.message, d: error.description })).not.toContain(
 			apiKey,
 		);
-	}, 60_000);
+	});
 
 	test('an answer missing a required field is an error naming the field', async () => {
 		await withServer(

@@ -1,4 +1,5 @@
 /** The action node against a scripted service: Wait for Completion of many jobs, and listings that fail. */
+import { defaultPollSchedule } from '../../../../../nodes/Embroidery/helpers/waiting';
 import { defaultRetryPolicy } from '../../../../../nodes/Embroidery/transport';
 import { runNode } from '../../../../support/nodeRun';
 import { useTestClock } from '../../../../support/testClock';
@@ -219,26 +220,33 @@ describe('waiting for many jobs', () => {
 	});
 
 	test('stopping the execution ends the wait at once', async () => {
-		await withServer(
-			(_request, response) =>
-				sendJson(response, 200, { data: [listItem(jobIds.a, 'queued')], freeUsage }),
-			async (server) => {
-				const controller = new AbortController();
-				const started = Date.now();
-				const running = runNode({
-					credentials: { apiKey, baseUrl: server.baseUrl },
-					parameters: waitFor({ jobId: jobIds.a, timeout: 600 }),
-					input: [{}],
-					signal: controller.signal,
-				});
-				await new Promise((resolve) => setTimeout(resolve, 500));
-				controller.abort();
-				const result = await running;
-				expect(Date.now() - started).toBeLessThan(3000);
-				expect(result.items).toHaveLength(0);
-				expect(server.requests.length).toBeLessThanOrEqual(2);
-			},
-		);
+		// Listings 20 s apart: the stop, however slow the machine, ends the wait long before the next one.
+		const saved = { ...defaultPollSchedule };
+		Object.assign(defaultPollSchedule, { firstDelayMs: 20_000, maxDelayMs: 20_000, jitter: 0 });
+		try {
+			await withServer(
+				(_request, response) =>
+					sendJson(response, 200, { data: [listItem(jobIds.a, 'queued')], freeUsage }),
+				async (server) => {
+					const controller = new AbortController();
+					const running = runNode({
+						credentials: { apiKey, baseUrl: server.baseUrl },
+						parameters: waitFor({ jobId: jobIds.a, timeout: 600 }),
+						input: [{}],
+						signal: controller.signal,
+					});
+					await new Promise((resolve) => setTimeout(resolve, 500));
+					const stoppedAt = Date.now();
+					controller.abort();
+					const result = await running;
+					expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+					expect(result.items).toHaveLength(0);
+					expect(server.requests.length).toBeLessThanOrEqual(2);
+				},
+			);
+		} finally {
+			Object.assign(defaultPollSchedule, saved);
+		}
 	});
 });
 
@@ -292,16 +300,17 @@ describe('a failed listing does not end a wait that has time left', () => {
 	});
 
 	describe('on the driven clock', () => {
-		// The 3 s wait holds a round of tries and the next listing however slow the machine: backoff and the
-		// poll interval pass at once, and only the requests take their real time (at load average 8 beside 2
-		// CPU-bound processes, the first round alone used the 3 s of the wall clock).
+		// A wait of a minute holds several rounds of tries however slow the machine: backoff and the poll
+		// interval pass at once, and only the requests take their real time (at load average 8 beside 2
+		// CPU-bound processes, the first round alone used 3 s of the wall clock; at 90, a 3 s wait on the driven
+		// clock ended before its first round did).
 		useTestClock();
 
 		test('listings failing until the timeout end the job with the last failure, not as still running', async () => {
 			await withServer(
 				(_request, response) => sendJson(response, 503, { message: 'Down for maintenance.' }),
 				async (server) => {
-					const result = await waitForA(server.baseUrl, 3);
+					const result = await waitForA(server.baseUrl, 60);
 					expect(result.items[0].json.error).toMatch(/Down for maintenance/);
 					expect(server.requests.length).toBeGreaterThan(defaultRetryPolicy.maxAttempts);
 				},
