@@ -10,6 +10,11 @@ import { accountPages } from './routes/accountPages';
 import { controlRoutes } from './routes/control';
 import { v1Routes } from './routes/v1';
 
+/** The idle time the server announces in "Keep-Alive: timeout=": Node's own default, not fastify's 72 s. */
+export const announcedKeepAliveMs = 5_000;
+/** How long past its announced keep-alive timeout the server keeps an idle connection open. */
+export const idleSocketGraceMs = 30_000;
+
 export interface ServerOptions {
 	logger?: boolean;
 	/** v1 requests per minute per client address, counted before the key; 0 turns the ceiling off. */
@@ -25,7 +30,13 @@ export async function buildServer(
 		logger: options.logger ?? false,
 		bodyLimit: 1024 * 1024,
 		forceCloseConnections: true,
+		keepAliveTimeout: announcedKeepAliveMs,
 	});
+	// An idle keep-alive connection is ended by the client, never under its feet: the server announces
+	// "Keep-Alive: timeout=5" and clients drop an idle socket a little before that, but a client whose event
+	// loop lags (a busy machine) can send on a socket at the moment the server closes it ("other side
+	// closed"). Node (24) keeps the socket this much longer than it announces; older Nodes ignore it.
+	Object.assign(app.server, { keepAliveTimeoutBuffer: idleSocketGraceMs });
 	await app.register(servicesPlugin, { services, limiter: new RateLimiter(services.clock) });
 	refuseOversizedMultipart(app);
 
