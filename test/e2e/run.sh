@@ -22,7 +22,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
 . scripts/n8n.sh
-. test/e2e/progress.sh
 
 environments=()
 parallel=0
@@ -90,84 +89,43 @@ if [ "${EMBROIDERY_BUILT:-}" != 1 ]; then
 fi
 results="${EMBROIDERY_TEST_RESULTS:-}"
 lanes_dir="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-lanes-XXXXXX")"
+trap 'rm -rf "$lanes_dir"' EXIT
 
-# The e2e files of an n8n line run in lanes side by side, each a jest run with its own global setup (sandbox,
-# n8n user folder): the trigger files (test/e2e/trigger*.e2e.ts), which spend real minutes waiting for n8n's
-# polls (n8n refuses polls more often than once a minute) and so use little CPU, each in a worker of its own;
-# and every other file, in band, split into EMBROIDERY_E2E_LANES lanes (default 2) of about equal measured time
-# (test/durations.json). The lanes' results are merged into one <environment>.json.
-main_lanes="${EMBROIDERY_E2E_LANES:-2}"
-case "$main_lanes" in [1-9]) ;; *)
-	echo "EMBROIDERY_E2E_LANES is \"$main_lanes\"; give the number of lanes for the e2e files other than the trigger's, 1 to 9." >&2
-	exit 2
-	;;
-esac
-
-# Prints "<lane> <file>" for each file: longest first (test/durations.json's seconds, from an n8n 2.41 run; 60 s
-# for a file it does not name), each to the lane with the fewest seconds so far.
-split_into_lanes() {
-	node -e '
-		const [lanes, ...files] = process.argv.slice(1);
-		const seconds = JSON.parse(require("node:fs").readFileSync("test/durations.json", "utf8"));
-		const time = (file) => seconds[file.replace(/^\.\//, "")] ?? 60;
-		const load = Array.from({ length: Number(lanes) }, () => 0);
-		for (const file of [...files].sort((a, b) => time(b) - time(a))) {
-			const lane = load.indexOf(Math.min(...load));
-			load[lane] += time(file);
-			console.log(lane + 1, file);
-		}
-	' "$1" "${@:2}"
-}
-
+# The e2e files of an n8n line run in two lanes side by side, each a jest run with its own global setup
+# (sandbox, n8n user folder): the trigger files (test/e2e/trigger*.e2e.ts), which spend real minutes waiting
+# for n8n's polls (n8n refuses polls more often than once a minute) and so use little CPU, each in a worker
+# of its own; and every other file, in band. The lanes' results are merged into one <environment>.json.
 run_lanes() {
-	local environment="$1" file status=0 lane lanes=0 files=() main=() minutes=() pids=() names=() ran=()
-	local report=()
+	local environment="$1" file status=0 lane_pid files=() main=() minutes=() main_report=() minutes_report=()
 	if [ ${#e2e_given[@]} -gt 0 ]; then files=("${e2e_given[@]}"); else files=(test/e2e/*.e2e.ts); fi
 	for file in "${files[@]}"; do
 		case "$(basename "$file")" in trigger*.e2e.ts) minutes+=("$file") ;; *) main+=("$file") ;; esac
 	done
-	# lane_files[N]: the files of main lane N, one list per lane.
-	local -A lane_files=()
-	if [ ${#main[@]} -gt 0 ]; then
-		while read -r lane file; do
-			lane_files[$lane]+=" $file"
-			[ "$lane" -le "$lanes" ] || lanes=$lane
-		done < <(split_into_lanes "$main_lanes" "${main[@]}")
+	if [ -n "$results" ]; then
+		main_report=(--json "--outputFile=$results/$environment.main.json")
+		minutes_report=(--json "--outputFile=$results/$environment.minutes.json")
 	fi
 	if [ ${#minutes[@]} -gt 0 ]; then
-		report=()
-		[ -z "$results" ] || report=(--json "--outputFile=$results/$environment.minutes.json")
 		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment (trigger lane)" \
 			npx jest -c test/e2e/jest.config.js --maxWorkers=${#minutes[@]} --runTestsByPath \
-			${report[@]+"${report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${minutes[@]}" \
+			${minutes_report[@]+"${minutes_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${minutes[@]}" \
 			>"$lanes_dir/$environment.minutes.log" 2>&1 &
-		pids+=($!) names+=(minutes)
-		ran+=("$results/$environment.minutes.json")
+		lane_pid=$!
 	fi
-	for ((lane = 1; lane <= lanes; lane++)); do
-		report=()
-		[ -z "$results" ] || report=(--json "--outputFile=$results/$environment.main$lane.json")
-		local label="e2e $environment"
-		[ "$lane" -eq 1 ] || label="e2e $environment (lane $lane)"
-		# shellcheck disable=SC2086 # lane_files holds a list of paths without spaces (test/e2e/*.e2e.ts).
-		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="$label" \
+	if [ ${#main[@]} -gt 0 ]; then
+		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment" \
 			npx jest -c test/e2e/jest.config.js --runInBand --runTestsByPath \
-			${report[@]+"${report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} ${lane_files[$lane]} \
-			>"$lanes_dir/$environment.main$lane.log" 2>&1 &
-		pids+=($!) names+=("main$lane")
-		ran+=("$results/$environment.main$lane.json")
-	done
-	for index in "${!pids[@]}"; do
-		wait "${pids[$index]}" || status=$?
-	done
-	for name in "${names[@]}"; do
-		case "$name" in
-		minutes) echo "----- e2e $environment, trigger lane -----" >&2 ;;
-		*) echo "----- e2e $environment, lane ${name#main} of $lanes:$(printf ' %s' ${lane_files[${name#main}]}) -----" >&2 ;;
-		esac
-		cat "$lanes_dir/$environment.$name.log" >&2
-	done
-	if [ -n "$results" ] && [ ${#ran[@]} -gt 0 ]; then
+			${main_report[@]+"${main_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${main[@]}" || status=$?
+	fi
+	if [ ${#minutes[@]} -gt 0 ]; then
+		wait "$lane_pid" || status=$?
+		echo "----- e2e $environment, trigger lane (ran beside the files above) -----" >&2
+		cat "$lanes_dir/$environment.minutes.log" >&2
+	fi
+	if [ -n "$results" ]; then
+		local ran=()
+		[ ${#main[@]} -eq 0 ] || ran+=("$results/$environment.main.json")
+		[ ${#minutes[@]} -eq 0 ] || ran+=("$results/$environment.minutes.json")
 		node scripts/merge-jest-results.mjs "$results/$environment.json" "${ran[@]}"
 	fi
 	return $status
@@ -203,14 +161,14 @@ run_environment() {
 	return $status
 }
 
-# While the lanes and environments run into their logs: one line per environment with the progress of its jest
-# runs (test/e2e/progress.sh), rewritten in place on a terminal, else every 30 s. scripts/test.sh, which shows
-# every tier's line itself, gives its own EMBROIDERY_PROGRESS_DIR and EMBROIDERY_PROGRESS_SHOWN=1.
+# While environments run side by side into their logs: one line with each jest run's progress (the
+# *.progress files test/support/progressReporter.js keeps), rewritten in place on a terminal, else every 30 s.
 show_progress() {
 	local dir="$1" started=$SECONDS line ticks=0
 	while sleep 5; do
 		ticks=$((ticks + 1))
-		line="$(progress_lines "$dir" | paste -sd'|' | sed 's/|/ | /g')"
+		# No progress file yet is no error (set -e and pipefail would end the loop on one).
+		line="$({ cat "$dir"/*.progress 2>/dev/null || true; } | paste -sd'|' | sed 's/|/ | /g')"
 		line="e2e, $((SECONDS - started)) s: ${line:-starting}"
 		if [ -t 2 ]; then
 			printf '\r\033[K%s' "${line:0:$(($(tput cols 2>/dev/null || echo 200) - 1))}" >&2
@@ -220,35 +178,22 @@ show_progress() {
 	done
 }
 
-progress=""
-if [ "${EMBROIDERY_PROGRESS_SHOWN:-}" != 1 ]; then
-	EMBROIDERY_PROGRESS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-progress-XXXXXX")"
-	show_progress "$EMBROIDERY_PROGRESS_DIR" &
-	progress=$!
-fi
-export EMBROIDERY_PROGRESS_DIR
-stop_progress() {
-	[ -n "$progress" ] || return 0
-	kill "$progress" 2>/dev/null || true
-	wait "$progress" 2>/dev/null || true
-	if [ -t 2 ]; then echo >&2; fi
-	rm -rf "$EMBROIDERY_PROGRESS_DIR"
-	progress=""
-}
-trap 'stop_progress; rm -rf "$lanes_dir"' EXIT
-
 failed=()
 if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	logs="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-logs-XXXXXX")"
 	declare -A pids=()
 	for environment in "${environments[@]}"; do
-		run_environment "$environment" >"$logs/$environment.log" 2>&1 &
+		EMBROIDERY_PROGRESS_DIR="$logs" run_environment "$environment" >"$logs/$environment.log" 2>&1 &
 		pids[$environment]=$!
 	done
+	show_progress "$logs" &
+	progress=$!
 	for environment in "${environments[@]}"; do
 		wait "${pids[$environment]}" || failed+=("$environment")
 	done
-	stop_progress
+	kill "$progress" 2>/dev/null || true
+	wait "$progress" 2>/dev/null || true
+	if [ -t 2 ]; then echo >&2; fi
 	for environment in "${environments[@]}"; do
 		echo "===== e2e $environment =====" >&2
 		cat "$logs/$environment.log" >&2
@@ -258,7 +203,6 @@ else
 	for environment in "${environments[@]}"; do
 		run_environment "$environment" || failed+=("$environment")
 	done
-	stop_progress
 fi
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "End-to-end environments that failed: ${failed[*]}" >&2
