@@ -134,10 +134,16 @@ export async function newClient(
 	return Object.assign(new Api(sandbox, key), { accountId, keyId });
 }
 
-/** Star.pes cut short: detected as PES at upload, unreadable when the engine runs. */
+/**
+ * Star.pes with end codes (0xFF) written over part of its stitches: detected as PES at upload, refused when
+ * the engine runs, since its stitch section declares far more bytes than come before the end (a PES merely
+ * cut short is read up to the cut, with a warning).
+ */
 export function damagedPes(): Buffer {
-	const bytes = fixture('Star.pes');
-	return bytes.subarray(0, Math.floor(bytes.length * 0.7));
+	const bytes = Buffer.from(fixture('Star.pes'));
+	// The PEC block starts where the PES header's offset says; its stitches follow its 532-byte header.
+	const stitches = bytes.readUInt32LE(8) + 532;
+	return bytes.fill(0xff, stitches + 40, stitches + 60);
 }
 
 export const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
