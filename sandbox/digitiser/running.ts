@@ -37,6 +37,16 @@ export function sewRunning(sewing: RegionSewing): void {
 	}
 }
 
+/** True where the pixel under (x, y) belongs to the region being sewn. */
+function inRegion(sewing: RegionSewing, x: number, y: number): boolean {
+	const { width, height, ids } = sewing.map;
+	const px = floor(x);
+	const py = floor(y);
+	return (
+		px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
+	);
+}
+
 /**
  * The middle of the line across a skeleton pixel: halfway between where the line's edges cross
  * the normal to its direction. Thinning leaves the centre line on one of the two middle pixels of
@@ -51,19 +61,12 @@ function middleOfLine(
 	dy: number,
 	halfWidth: number,
 ): Point {
-	const { width, height, ids } = sewing.map;
 	const length = hypot(dx, dy);
 	if (length === 0) return [x, y];
 	const nx = -dy / length;
 	const ny = dx / length;
 	const reach = halfWidth + 1.5;
-	const inside = (t: number) => {
-		const px = floor(x + nx * t);
-		const py = floor(y + ny * t);
-		return (
-			px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
-		);
-	};
+	const inside = (t: number) => inRegion(sewing, x + nx * t, y + ny * t);
 	const edge = (sign: number) => {
 		let t = 0;
 		while (t <= reach && inside(sign * (t + 0.25))) t += 0.25;
@@ -88,18 +91,11 @@ function endOfLine(
 	dy: number,
 	halfWidth: number,
 ): Point {
-	const { width, height, ids } = sewing.map;
 	const length = hypot(dx, dy);
 	if (length === 0) return [x, y];
 	const ux = dx / length;
 	const uy = dy / length;
-	const inside = (t: number) => {
-		const px = floor(x + ux * t);
-		const py = floor(y + uy * t);
-		return (
-			px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
-		);
-	};
+	const inside = (t: number) => inRegion(sewing, x + ux * t, y + uy * t);
 	let t = 0;
 	while (t < halfWidth + 1 && inside(t + 0.25)) t += 0.25;
 	return [x + ux * t, y + uy * t];
