@@ -486,6 +486,18 @@ export class LocalN8n {
 	}
 
 	/**
+	 * Marks every workflow inactive, so the next `n8n start` on this user folder activates none: a test file
+	 * that published a poll trigger leaves nothing polling the account for the files after it.
+	 */
+	async unpublishAllWorkflows(): Promise<void> {
+		const args =
+			n8nRuntime().major >= 2
+				? ['unpublish:workflow', '--all']
+				: ['update:workflow', '--all', '--active=false'];
+		await this.cli(args, 120_000);
+	}
+
+	/**
 	 * Runs a workflow from its Manual Trigger and returns n8n's run data, failed or not: through the REST API
 	 * of this instance's running `n8n start` when there is one (sign in first), else with `n8n execute`, a
 	 * process of its own that loads all of n8n (about 5 s of CPU) for the one run.
