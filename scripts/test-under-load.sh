@@ -24,6 +24,9 @@ for arg in "$@"; do
 done
 case "$runs$burners" in *[!0-9]*) echo "--runs and --burners take a whole number." >&2; exit 2 ;; esac
 
+# test/package reads dist/, as in `npm test`, where the build tier comes first; built before the burners start.
+npm run build >/dev/null
+
 work="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-load-XXXXXX")"
 burner_pids=()
 stop_burners() {
