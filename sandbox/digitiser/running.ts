@@ -1,6 +1,7 @@
 import { ceil, floor, hypot, max } from './math';
+import { halfThreadMm } from './satin';
 import type { RegionSewing } from './sewing';
-import { doubleRunTours, skeletonise, type Point } from './skeleton';
+import { doubleRunTours, skeletonise, type Point, type SidedPoint } from './skeleton';
 
 /** Stitch length for hairlines: short, so the run follows curves. */
 const runStitchMm = 1.4;
@@ -8,12 +9,16 @@ const runStitchMm = 1.4;
 const runStitchMaxMm = 1.6;
 /** How far a running stitch may cut a curve of its line's centre (half a thread). */
 const runToleranceMm = 0.2;
+/** The grid every stitch file records needle holes on. */
+const holeGridMm = 0.1;
 
 /**
- * A line too thin for satin, sewn as a double running stitch on its centre line: the region is
- * thinned to its skeleton, and every branch is sewn out and back over the same needle points,
- * so the thread covers what the line draws and no more. A lattice or grid of lines is sewn the
- * same way, along each of its lines.
+ * A line too thin for satin, sewn as a double running stitch along its centre line: the region is
+ * thinned to its skeleton, and every branch is sewn out and back, so the thread covers what the
+ * line draws and no more. On a line a thread wide both passes share the holes on its middle; on
+ * a wider one each pass lies half a thread inside one of its edges (the way out on one side, the
+ * way back on the other), so the two threads together cover its width as drawn. A lattice or
+ * grid of lines is sewn the same way, along each of its lines.
  */
 export function sewRunning(sewing: RegionSewing): void {
 	const { needle, map, regionId } = sewing;
@@ -27,7 +32,7 @@ export function sewRunning(sewing: RegionSewing): void {
 			tolerancePx: needle.px(runToleranceMm),
 			spurPx: ceil(halfWidth) + 1,
 		},
-		(x, y, dx, dy) => middleOfLine(sewing, x, y, dx, dy, halfWidth),
+		(x, y, dx, dy) => middleOfLine(sewing, x, y, dx, dy, halfWidth, needle.px(halfThreadMm)),
 		(x, y, dx, dy) => endOfLine(sewing, x, y, dx, dy, halfWidth),
 	);
 	for (const tour of tours) {
@@ -50,8 +55,9 @@ function inRegion(sewing: RegionSewing, x: number, y: number): boolean {
 /**
  * The middle of the line across a skeleton pixel: halfway between where the line's edges cross
  * the normal to its direction. Thinning leaves the centre line on one of the two middle pixels of
- * a line an even number of pixels wide; this puts it between them. Where the normal runs far
- * (into a crossing line), the pixel stays.
+ * a line an even number of pixels wide; this puts it between them. With it, the offset that puts
+ * each of the two passes half a thread (`halfThreadPx`) inside one edge, none on a line no wider
+ * than a thread. Where the normal runs far (into a crossing line), the pixel stays.
  */
 function middleOfLine(
 	sewing: RegionSewing,
@@ -60,7 +66,8 @@ function middleOfLine(
 	dx: number,
 	dy: number,
 	halfWidth: number,
-): Point {
+	halfThreadPx: number,
+): Point | SidedPoint {
 	const length = hypot(dx, dy);
 	if (length === 0) return [x, y];
 	const nx = -dy / length;
@@ -76,7 +83,12 @@ function middleOfLine(
 	const minus = edge(-1);
 	if (plus > reach || minus > reach) return [x, y];
 	const shift = (plus - minus) / 2;
-	return [x + nx * shift, y + ny * shift];
+	const side = (plus + minus) / 2 - halfThreadPx;
+	// Under half the 0.1 mm every file records, the two passes are one track; and where the line
+	// reads wider than it is (beside a crossing or a fork) it is not spread.
+	if (side * sewing.needle.pixelMm < holeGridMm / 2 || plus + minus > 2 * halfWidth + 1)
+		return [x + nx * shift, y + ny * shift];
+	return [x + nx * shift, y + ny * shift, nx * side, ny * side];
 }
 
 /**

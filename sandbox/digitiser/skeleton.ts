@@ -3,6 +3,11 @@ import type { RegionMap } from './regions';
 
 /** A point in working-pixel coordinates (a pixel's centre is at +0.5). */
 export type Point = [number, number];
+/**
+ * A needle point with the offset its two passes take to either side: the way out at (x + sx,
+ * y + sy), the way back at (x - sx, y - sy).
+ */
+export type SidedPoint = [x: number, y: number, sx: number, sy: number];
 
 /**
  * The centre line of a region one pixel thin (Zhang-Suen thinning of its pixels), as a mask over
@@ -93,7 +98,7 @@ export function doubleRunTours(
 	skeleton: Skeleton,
 	from: Point,
 	options: { stepPx: number; tolerancePx: number; spurPx: number },
-	centre: (x: number, y: number, dx: number, dy: number) => Point,
+	centre: (x: number, y: number, dx: number, dy: number) => Point | SidedPoint,
 	tip: (x: number, y: number, dx: number, dy: number) => Point = (x, y) => [x, y],
 ): Point[][] {
 	const { x0, y0, w, mask } = skeleton;
@@ -175,7 +180,7 @@ function tourOf(
 	tree: Tree,
 	stepPx: number,
 	tolerancePx: number,
-	centre: (x: number, y: number, dx: number, dy: number) => Point,
+	centre: (x: number, y: number, dx: number, dy: number) => Point | SidedPoint,
 	tip: (x: number, y: number, dx: number, dy: number) => Point,
 ): Point[] {
 	const { x0, y0, w } = skeleton;
@@ -212,8 +217,8 @@ function tourOf(
 		}
 	}
 	const points: Point[] = [];
-	const placed = new Map<number, Point>();
-	const pierce = (i: number) => {
+	const placed = new Map<number, Point | SidedPoint>();
+	const pierce = (i: number, back: boolean) => {
 		let point = placed.get(i);
 		if (!point) {
 			const [x, y] = at(i);
@@ -233,22 +238,28 @@ function tourOf(
 			} else point = [x, y];
 			placed.set(i, point);
 		}
+		// A line wider than a thread: the way out lies on one side of its middle, the way back on the other.
+		const sign = back ? -1 : 1;
+		const hole: Point =
+			point.length === 4
+				? [point[0] + sign * point[2], point[1] + sign * point[3]]
+				: [point[0], point[1]];
 		const last = points[points.length - 1];
-		if (!last || last[0] !== point[0] || last[1] !== point[1]) points.push(point);
+		if (!last || last[0] !== hole[0] || last[1] !== hole[1]) points.push(hole);
 	};
-	pierce(root);
+	pierce(root, false);
 	const walk: Array<[number, number]> = [[root, 0]];
 	while (walk.length) {
 		const top = walk[walk.length - 1];
 		const kids = kidsOf(top[0]);
 		if (top[1] < kids.length) {
 			const child = kids[top[1]++];
-			if (needle.has(child)) pierce(child);
+			if (needle.has(child)) pierce(child, false);
 			walk.push([child, 0]);
 		} else {
 			walk.pop();
 			const back = walk[walk.length - 1];
-			if (back && needle.has(back[0])) pierce(back[0]);
+			if (back && needle.has(back[0])) pierce(back[0], true);
 		}
 	}
 	return points;
