@@ -298,6 +298,20 @@ export function expectTajimaHeader(bytes: Uint8Array, label: string): void {
 		);
 }
 
+/** Where a Tajima header's fields end: past them, the header is padding (spaces) or more text. */
+const headerFieldsEnd = 128;
+
+/**
+ * True when the Tajima header is text past its fields, as every DSB and DSZ at hand has it (spaces to byte
+ * 512): a byte of 0x80 or more there is records, of a file spliced or shifted under a cut header. DSZ's
+ * records shifted by two bytes are Barudan records, control byte first, that DSB's check alone would claim.
+ */
+export function hasTextHeaderTail(bytes: Uint8Array): boolean {
+	if (bytes.length < headerSize) return false;
+	for (let at = headerFieldsEnd; at < headerSize; at++) if (bytes[at] >= 0x80) return false;
+	return true;
+}
+
 /** The start of a Tajima-style text header: a label line, or the stitch and colour count fields. */
 export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	if (bytes.length < headerSize) return false;
