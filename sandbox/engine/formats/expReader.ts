@@ -68,6 +68,12 @@ export function readExp(bytes: Uint8Array): Pattern {
 		throw new UnreadableSourceError(
 			'The file is not EXP: every third byte holds the same flags, as in 3-byte records.',
 		);
+	const recordsAt = threeByteRecordRun(bytes);
+	if (recordsAt >= 0)
+		throw new UnreadableSourceError(
+			`The file is not EXP: from byte ${recordsAt}, ${mostRegularThirds} of ${thirdsWindow} bytes three ` +
+				'apart hold the same value, as the flags of 3-byte records (another format) do.',
+		);
 	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length >> 1) + 2));
 	// Whether each of the last `inPlaceWindow` stitches moved not at all, as a ring, and how many did not.
 	const stillRing = new Uint8Array(inPlaceWindow);
@@ -140,6 +146,46 @@ function hasThreeByteRecords(bytes: Uint8Array): boolean {
 	};
 	const third = Math.max(regularity(3, 0), regularity(3, 1), regularity(3, 2));
 	return third >= 0.9 && regularity(2, 0) < 0.5 && regularity(2, 1) < 0.5;
+}
+
+/**
+ * Of any `thirdsWindow` bytes three apart, at most `mostRegularThirds - 1` may hold the same value where the
+ * bytes between them are irregular as 2-byte records: DAT's and 10O's records of a star read as EXP reach
+ * 15 or 16 of 16 within 64 bytes; every real design at hand, as EXP, at most 12.
+ */
+const thirdsWindow = 16;
+const mostRegularThirds = 15;
+
+/**
+ * Where a stretch of 3-byte records begins (the byte offset of its window), or -1: the windowed form of
+ * `hasThreeByteRecords`, for another format's records before or over the start of EXP records.
+ */
+function threeByteRecordRun(bytes: Uint8Array): number {
+	const span = 3 * thirdsWindow;
+	const counts = new Uint16Array(256);
+	for (let column = 0; column < 3; column++) {
+		counts.fill(0);
+		for (let k = 0, at = column; at < bytes.length; k++, at += 3) {
+			counts[bytes[at]]++;
+			if (k >= thirdsWindow) counts[bytes[at - span]]--;
+			if (counts[bytes[at]] < mostRegularThirds) continue;
+			const start = at - span + 3;
+			if (!twoByteRegular(bytes, start, Math.min(bytes.length, start + span))) return start;
+		}
+	}
+	return -1;
+}
+
+/** True when one value fills half or more of either byte of the 2-byte records in [start, end). */
+function twoByteRegular(bytes: Uint8Array, start: number, end: number): boolean {
+	for (let column = 0; column < 2; column++) {
+		const counts = new Map<number, number>();
+		let total = 0;
+		for (let at = start + column; at < end; at += 2, total++)
+			counts.set(bytes[at], (counts.get(bytes[at]) ?? 0) + 1);
+		if (Math.max(...counts.values()) >= total / 2) return true;
+	}
+	return false;
 }
 
 /**
