@@ -93,5 +93,14 @@ describe('DSB reader', () => {
 			expect([from, identifyFormat(spliced, 'spliced.dsz').format]).toEqual([from, null]);
 			expect([from, identifyFormat(spliced, 'spliced.dsb').format]).toEqual([from, null]);
 		}
+		// A changed byte or two in the header's padding is no run of records: still DSB and DSZ.
+		for (const [file, format] of [
+			[star, 'dsb'],
+			[dsz, 'dsz'],
+		] as const) {
+			const padded = file.slice();
+			padded.set([0xff, 0x93], 300);
+			expect(identifyFormat(padded, `changed.${format}`).format).toBe(format);
+		}
 	});
 });
