@@ -45,6 +45,12 @@ const mostStitchesInPlace = 16;
  * a header's text read as stitches (real designs hold at most 2 in a row).
  */
 const mostTextStitches = 16;
+/**
+ * Stitches in a row whose one byte counts up by one while the other stays: more is a header's table of
+ * successive numbers (STX's colour list, 1 to 15 over and over) read as stitches straight along one axis, each
+ * 0.1 mm longer than the last; every real design at hand, as EXP, holds at most 4 in a row.
+ */
+const mostCountingStitches = 8;
 const isText = (byte: number) => byte >= 0x20 && byte <= 0x7e;
 
 /**
@@ -80,11 +86,18 @@ export function readExp(bytes: Uint8Array): Pattern {
 	let stitches = 0;
 	let inPlace = 0;
 	let textRun = 0;
+	let countingRun = 0;
 	let offset = 0;
 	while (offset < bytes.length) {
 		const b0 = bytes[offset];
 		const b1 = bytes[offset + 1];
 		if (b0 !== control) {
+			countingRun = countsOn(bytes, offset) ? countingRun + 1 : 1;
+			if (countingRun > mostCountingStitches)
+				throw new UnreadableSourceError(
+					`The file is not EXP: the ${countingRun} stitches in a row up to byte ${offset} count up by ` +
+						"one, each 0.1 mm longer than the last (a header's table of numbers, not a design).",
+				);
 			const still = b0 === 0 && b1 === 0 ? 1 : 0;
 			const slot = stitches++ % inPlaceWindow;
 			inPlace += still - stillRing[slot];
@@ -112,6 +125,7 @@ export function readExp(bytes: Uint8Array): Pattern {
 		const dy = -signed8(bytes[offset + 3]);
 		offset += 4;
 		textRun = 0;
+		countingRun = 0;
 		if (b1 === colourChangeCode) {
 			builder.colourChange();
 			builder.jump(dx, dy);
@@ -129,6 +143,13 @@ export function readExp(bytes: Uint8Array): Pattern {
 		}
 	}
 	return builder.finish();
+}
+
+/** True when the stitch record at `offset` follows a stitch record whose one byte is one less, the other equal. */
+function countsOn(bytes: Uint8Array, offset: number): boolean {
+	if (offset < 2 || bytes[offset - 2] === control) return false;
+	const [b0, b1, a0, a1] = [bytes[offset], bytes[offset + 1], bytes[offset - 2], bytes[offset - 1]];
+	return (b0 === a0 + 1 && b1 === a1) || (b1 === a1 + 1 && b0 === a0);
 }
 
 /**

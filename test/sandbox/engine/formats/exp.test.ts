@@ -116,6 +116,22 @@ describe('EXP reader', () => {
 		}
 	});
 
+	it("refuses STX's colour list, numbers counting 1 to 15, read as stitches between Star.EXP's and STX's", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const stx = sharedSample('Star.STX');
+		// bench:fuzz's completed garbage (seed 1): Star.EXP's first 427 or 512 bytes over Star.STX (25% kept).
+		for (const head of [427, 512]) {
+			const bytes = new Uint8Array([...exp.subarray(0, head), ...stx.subarray(head)]);
+			expect(() => read(bytes)).toThrow(/stitches in a row up to byte \d+ count up by one/);
+			expect(identifyFormat(bytes, 'Star.EXP').format).toBeNull();
+		}
+		// Real designs hold at most 4 such stitches in a row; 8 read, 9 do not.
+		const counting = (count: number) =>
+			new Uint8Array(Array.from({ length: count }, (_, i) => [0, i + 1]).flat());
+		expect(() => read(new Uint8Array([...counting(8), 5, 0xfb]))).not.toThrow();
+		expect(() => read(counting(9))).toThrow(/the 9 stitches in a row up to byte 16 count up/);
+	});
+
 	it('rejects an empty file', () => {
 		expect(() => read(new Uint8Array(0))).toThrow(UnreadableSourceError);
 	});
