@@ -57,9 +57,8 @@ export function readStc(bytes: Uint8Array): Pattern {
 	}
 	const records = (at - headerSize) / recordBytes;
 	if (at + recordBytes > bytes.length) return endsEarly(builder, bytes, at, records, declared);
-	if ((bytes.length - headerSize) % recordBytes !== 0)
-		cursor.fail(`its ${bytes.length} bytes are not a 40-byte header and whole 3-byte records`);
-	for (at += recordBytes; at < bytes.length; at += recordBytes)
+	// Writers repeat the end record to the end of the file; one cut in two there leaves the design whole.
+	for (at += recordBytes; at + recordBytes <= bytes.length; at += recordBytes)
 		if (bytes[at + 2] !== endCode) cursor.fail(`the record at byte ${at} follows the end code`);
 	if (records + 1 !== declared)
 		cursor.fail(
