@@ -5,7 +5,9 @@
  * (detection by content and name, read, measure, write). A version that completes must be right: its needle
  * path must share at least 99% of a source's path. A version read up to a cut, whose job warns so, must
  * share 99% of its own points with the start of a source's path. Anything else that completes is garbage
- * a user would be charged for; a refusal is always fine.
+ * a user would be charged for; a refusal is always fine. One splice is a valid design of another path:
+ * Star.EXP's first records over the EXP records of Star.BRO's body, joined at a record, is two EXP streams
+ * end to end, which is all an EXP file is; read as EXP it must follow the two streams' paths, one after the other.
  */
 import {
 	PatternTooLargeError,
@@ -38,6 +40,8 @@ export interface GarbageRow {
 	 * but the user is not told (a headerless format without an end record, such as EXP, cannot tell).
 	 */
 	cutUnwarned: number;
+	/** Completed versions that are two EXP streams joined, read as both streams' paths in turn. */
+	joinedExp: number;
 	/** Completed versions that share less than `rightShare` of any source's path. */
 	garbage: number;
 	examples: string[];
@@ -69,6 +73,30 @@ interface Version {
 	how: string;
 	/** A version cut short: whatever it holds can only be the start of its source. */
 	cut: boolean;
+	/** For two EXP streams joined at a record: the path of each, one after the other. */
+	joined?: NeedlePoint[];
+}
+
+/** Where a sample's EXP records start, for samples that hold them: BRO's records follow its 256-byte header. */
+const expRecordsStart: Record<string, number> = { 'Star.EXP': 0, 'Star.BRO': 256 };
+
+/**
+ * The path of `header`'s first `head` bytes and then `body`'s bytes from `head` on, each read as EXP by
+ * itself, when both are EXP records by their own format and the join falls between two of them; else
+ * undefined.
+ */
+function joinedExpPath(header: Sample, body: Sample, head: number): NeedlePoint[] | undefined {
+	const bodyStart = expRecordsStart[body.name];
+	if (header.name !== 'Star.EXP' || bodyStart === undefined || head < bodyStart || head % 2 !== 0)
+		return undefined;
+	try {
+		const first = readPattern(header.bytes.subarray(0, head), 'exp');
+		const second = readPattern(body.bytes.subarray(head), 'exp');
+		return [...stepsOf(first), ...stepsOf(second)];
+	} catch {
+		// A part that is not whole EXP records by itself (a control record cut in two): no join.
+		return undefined;
+	}
 }
 
 function version(random: Random, sample: Sample, samples: Sample[]): Version {
@@ -120,6 +148,7 @@ function version(random: Random, sample: Sample, samples: Sample[]): Version {
 		sources: [header, body],
 		how: `${head} bytes of ${header.name} ${prefix ? 'before' : 'over the start of'} ${body.name}`,
 		cut: false,
+		joined: prefix ? undefined : joinedExpPath(header, body, head),
 	};
 }
 
@@ -165,6 +194,7 @@ export function fuzzGarbage(perSample: number, seed: number): GarbageRow[] {
 			completed: 0,
 			completedCut: 0,
 			cutUnwarned: 0,
+			joinedExp: 0,
 			garbage: 0,
 			examples: [],
 		};
@@ -183,6 +213,11 @@ export function fuzzGarbage(perSample: number, seed: number): GarbageRow[] {
 			const steps = stepsOf(result.pattern);
 			if (made.cut && !warned && steps.length < sample.steps.length) row.cutUnwarned++;
 			const best = Math.max(...made.sources.map((source) => shareOf(source.steps, steps, cut)));
+			const joined = made.joined && result.format === 'exp' ? made.joined : undefined;
+			if (best < rightShare && joined && shareOf(joined, steps, false) >= rightShare) {
+				row.joinedExp++;
+				continue;
+			}
 			if (best < rightShare) {
 				row.garbage++;
 				if (row.examples.length < 3)
@@ -204,11 +239,27 @@ export function garbageTotal(rows: GarbageRow[]): number {
 
 export function printGarbageTable(rows: GarbageRow[]): void {
 	const total = (
-		key: 'versions' | 'refused' | 'completed' | 'completedCut' | 'cutUnwarned' | 'garbage',
+		key:
+			| 'versions'
+			| 'refused'
+			| 'completed'
+			| 'completedCut'
+			| 'cutUnwarned'
+			| 'joinedExp'
+			| 'garbage',
 	) => rows.reduce((sum, row) => sum + row[key], 0);
 	printTable(
 		'Damaged and spliced shared samples through the job path: completed garbage',
-		['sample', 'versions', 'refused', 'completed', 'warned cut', 'cut unwarned', 'garbage'],
+		[
+			'sample',
+			'versions',
+			'refused',
+			'completed',
+			'warned cut',
+			'cut unwarned',
+			'joined EXP',
+			'garbage',
+		],
 		[
 			...rows.map((row) => [
 				row.sample,
@@ -217,6 +268,7 @@ export function printGarbageTable(rows: GarbageRow[]): void {
 				row.completed,
 				row.completedCut,
 				row.cutUnwarned,
+				row.joinedExp,
 				row.garbage,
 			]),
 			[
@@ -226,6 +278,7 @@ export function printGarbageTable(rows: GarbageRow[]): void {
 				total('completed'),
 				total('completedCut'),
 				total('cutUnwarned'),
+				total('joinedExp'),
 				total('garbage'),
 			],
 		],
@@ -233,6 +286,7 @@ export function printGarbageTable(rows: GarbageRow[]): void {
 			`garbage: completed with less than ${rightShare * 100}% of a source's path (as steps from point to point);`,
 			'warned cut: completed with a warning that the file ends early; it and every version cut short are',
 			'judged on the points they hold. cut unwarned: cut short, completed shorter, and nothing said so.',
+			"joined EXP: Star.EXP's first records over Star.BRO's EXP records, read as the two streams in turn.",
 			...rows.flatMap((row) => row.examples.map((example) => `${row.sample}: ${example}`)),
 		],
 	);

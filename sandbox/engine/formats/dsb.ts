@@ -7,6 +7,7 @@ import {
 	checkTajimaEnd,
 	expectTajimaHeader,
 	hasTajimaHeader,
+	hasTextHeaderTail,
 	headerSize,
 	headerThreads,
 } from './dstReader';
@@ -31,9 +32,13 @@ function readDsb(bytes: Uint8Array): Pattern {
 	return pattern;
 }
 
-/** The Tajima header, then Barudan records (control byte first, flag set, known command) up to the end code. */
+/**
+ * The Tajima header (text past its fields), then Barudan records (control byte first, flag set, known
+ * command) up to the end code.
+ */
 function looksLikeDsb(bytes: Uint8Array): boolean {
-	if (!hasTajimaHeader(bytes) || bytes.length < headerSize + 3) return false;
+	if (!hasTajimaHeader(bytes) || !hasTextHeaderTail(bytes) || bytes.length < headerSize + 3)
+		return false;
 	const last = Math.min(bytes.length, headerSize + 3 * 4096);
 	for (let offset = headerSize; offset + 3 <= last; offset += 3) {
 		const control = bytes[offset];

@@ -298,6 +298,24 @@ export function expectTajimaHeader(bytes: Uint8Array, label: string): void {
 		);
 }
 
+/** Where a Tajima header's fields end: past them, the header is padding (spaces) or more text. */
+const headerFieldsEnd = 128;
+/** Bytes of 0x80 or more a header may hold past its fields: a changed byte or two, never a run of records. */
+const mostHighBytesInHeader = 16;
+
+/**
+ * True when the Tajima header is text past its fields, as every DSB and DSZ at hand has it (spaces to byte
+ * 512, no byte of 0x80 or more): more than a few such bytes there are records, of a file spliced or shifted
+ * under a cut header (a third of record bytes are control bytes of 0x80 or more). DSZ's records shifted by
+ * two bytes are Barudan records, control byte first, that DSB's check alone would claim.
+ */
+export function hasTextHeaderTail(bytes: Uint8Array): boolean {
+	if (bytes.length < headerSize) return false;
+	let high = 0;
+	for (let at = headerFieldsEnd; at < headerSize; at++) if (bytes[at] >= 0x80) high++;
+	return high <= mostHighBytesInHeader;
+}
+
 /** The start of a Tajima-style text header: a label line, or the stitch and colour count fields. */
 export function hasTajimaHeader(bytes: Uint8Array): boolean {
 	if (bytes.length < headerSize) return false;

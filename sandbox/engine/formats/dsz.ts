@@ -11,6 +11,7 @@ import {
 	checkTajimaEnd,
 	expectTajimaHeader,
 	hasTajimaHeader,
+	hasTextHeaderTail,
 	headerSize,
 	headerThreads,
 } from './dstReader';
@@ -129,7 +130,8 @@ export const dszFormat: FormatModule = {
 			'DSZ carries no thread colours (unless its header lists some, as extended DST headers ' +
 			'do): each colour block is a needle change to be threaded at the machine. Read only.',
 	},
-	detect: (bytes) => hasTajimaHeader(bytes) && zskRecordsFit(bytes, headerSize),
+	detect: (bytes) =>
+		hasTajimaHeader(bytes) && hasTextHeaderTail(bytes) && zskRecordsFit(bytes, headerSize),
 	// The labelled Tajima header, and records that DST's and DSB's checks refuse (flags in the last byte).
 	detectionStrength: 3,
 	read: readDsz,

@@ -45,6 +45,12 @@ const mostStitchesInPlace = 16;
  * a header's text read as stitches (real designs hold at most 2 in a row).
  */
 const mostTextStitches = 16;
+/**
+ * Stitches in a row whose one byte counts up by one while the other stays: more is a header's table of
+ * successive numbers (STX's colour list, 1 to 15 over and over) read as stitches straight along one axis, each
+ * 0.1 mm longer than the last; every real design at hand, as EXP, holds at most 4 in a row.
+ */
+const mostCountingStitches = 8;
 const isText = (byte: number) => byte >= 0x20 && byte <= 0x7e;
 
 /**
@@ -68,17 +74,30 @@ export function readExp(bytes: Uint8Array): Pattern {
 		throw new UnreadableSourceError(
 			'The file is not EXP: every third byte holds the same flags, as in 3-byte records.',
 		);
+	const recordsAt = threeByteRecordRun(bytes);
+	if (recordsAt >= 0)
+		throw new UnreadableSourceError(
+			`The file is not EXP: from byte ${recordsAt}, ${mostRegularThirds} of ${thirdsWindow} bytes three ` +
+				'apart hold the same value, as the flags of 3-byte records (another format) do.',
+		);
 	const builder = new RelativePatternBuilder(Math.max(1024, (bytes.length >> 1) + 2));
 	// Whether each of the last `inPlaceWindow` stitches moved not at all, as a ring, and how many did not.
 	const stillRing = new Uint8Array(inPlaceWindow);
 	let stitches = 0;
 	let inPlace = 0;
 	let textRun = 0;
+	let countingRun = 0;
 	let offset = 0;
 	while (offset < bytes.length) {
 		const b0 = bytes[offset];
 		const b1 = bytes[offset + 1];
 		if (b0 !== control) {
+			countingRun = countsOn(bytes, offset) ? countingRun + 1 : 1;
+			if (countingRun > mostCountingStitches)
+				throw new UnreadableSourceError(
+					`The file is not EXP: the ${countingRun} stitches in a row up to byte ${offset} count up by ` +
+						"one, each 0.1 mm longer than the last (a header's table of numbers, not a design).",
+				);
 			const still = b0 === 0 && b1 === 0 ? 1 : 0;
 			const slot = stitches++ % inPlaceWindow;
 			inPlace += still - stillRing[slot];
@@ -106,6 +125,7 @@ export function readExp(bytes: Uint8Array): Pattern {
 		const dy = -signed8(bytes[offset + 3]);
 		offset += 4;
 		textRun = 0;
+		countingRun = 0;
 		if (b1 === colourChangeCode) {
 			builder.colourChange();
 			builder.jump(dx, dy);
@@ -125,6 +145,13 @@ export function readExp(bytes: Uint8Array): Pattern {
 	return builder.finish();
 }
 
+/** True when the stitch record at `offset` follows a stitch record whose one byte is one less, the other equal. */
+function countsOn(bytes: Uint8Array, offset: number): boolean {
+	if (offset < 2 || bytes[offset - 2] === control) return false;
+	const [b0, b1, a0, a1] = [bytes[offset], bytes[offset + 1], bytes[offset - 2], bytes[offset - 1]];
+	return (b0 === a0 + 1 && b1 === a1) || (b1 === a1 + 1 && b0 === a0);
+}
+
 /**
  * True when one value fills nearly every third byte while neither byte of a 2-byte record is that
  * regular: the control flags of DST, TAP or DAT records, never EXP's dx, dy pairs.
@@ -140,6 +167,46 @@ function hasThreeByteRecords(bytes: Uint8Array): boolean {
 	};
 	const third = Math.max(regularity(3, 0), regularity(3, 1), regularity(3, 2));
 	return third >= 0.9 && regularity(2, 0) < 0.5 && regularity(2, 1) < 0.5;
+}
+
+/**
+ * Of any `thirdsWindow` bytes three apart, at most `mostRegularThirds - 1` may hold the same value where the
+ * bytes between them are irregular as 2-byte records: DAT's and 10O's records of a star read as EXP reach
+ * 15 or 16 of 16 within 64 bytes; every real design at hand, as EXP, at most 12.
+ */
+const thirdsWindow = 16;
+const mostRegularThirds = 15;
+
+/**
+ * Where a stretch of 3-byte records begins (the byte offset of its window), or -1: the windowed form of
+ * `hasThreeByteRecords`, for another format's records before or over the start of EXP records.
+ */
+function threeByteRecordRun(bytes: Uint8Array): number {
+	const span = 3 * thirdsWindow;
+	const counts = new Uint16Array(256);
+	for (let column = 0; column < 3; column++) {
+		counts.fill(0);
+		for (let k = 0, at = column; at < bytes.length; k++, at += 3) {
+			counts[bytes[at]]++;
+			if (k >= thirdsWindow) counts[bytes[at - span]]--;
+			if (counts[bytes[at]] < mostRegularThirds) continue;
+			const start = at - span + 3;
+			if (!twoByteRegular(bytes, start, Math.min(bytes.length, start + span))) return start;
+		}
+	}
+	return -1;
+}
+
+/** True when one value fills half or more of either byte of the 2-byte records in [start, end). */
+function twoByteRegular(bytes: Uint8Array, start: number, end: number): boolean {
+	for (let column = 0; column < 2; column++) {
+		const counts = new Map<number, number>();
+		let total = 0;
+		for (let at = start + column; at < end; at += 2, total++)
+			counts.set(bytes[at], (counts.get(bytes[at]) ?? 0) + 1);
+		if (Math.max(...counts.values()) >= total / 2) return true;
+	}
+	return false;
 }
 
 /**

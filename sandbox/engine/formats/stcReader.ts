@@ -1,7 +1,12 @@
-/** Reads Gunold STC: its labelled header, then records up to the end code, checked against the header's count. */
+/**
+ * Reads Gunold STC: its labelled header, then records up to the end code, checked against the header's count.
+ * A file that ends before its end code (cut short, or in the middle of a record) is read to its last whole
+ * record, with the job's ends-early warning, unless it holds more records than its header counts.
+ */
 import { RelativePatternBuilder } from '../normalise';
 import type { Pattern } from '../pattern';
 import { ByteCursor, signed8 } from './binaryIo';
+import { warnEndsEarly } from './endsEarly';
 
 /**
  * The header is 40 bytes of text: "DESIGN:" and the name, a tab, "STITCHES:" and the count of records up
@@ -30,14 +35,12 @@ export function readStc(bytes: Uint8Array): Pattern {
 	const declared = declaredRecords(bytes);
 	if (declared === null)
 		return cursor.fail('it does not start with "DESIGN:", a name and "STITCHES:" and a count');
-	if ((bytes.length - headerSize) % recordBytes !== 0)
-		cursor.fail(`its ${bytes.length} bytes are not a 40-byte header and whole 3-byte records`);
 	const builder = new RelativePatternBuilder(
-		Math.max(1024, (bytes.length - headerSize) / recordBytes + 2),
+		Math.max(1024, Math.ceil((bytes.length - headerSize) / recordBytes) + 2),
 	);
 	let sewn = false;
 	let at = headerSize;
-	for (; at < bytes.length; at += recordBytes) {
+	for (; at + recordBytes <= bytes.length; at += recordBytes) {
 		const code = bytes[at + 2];
 		if (code === endCode) break;
 		const dx = signed8(bytes[at]);
@@ -52,11 +55,38 @@ export function readStc(bytes: Uint8Array): Pattern {
 			builder.jump(dx, dy);
 		} else cursor.fail(`the record at byte ${at} has code ${code}, which STC lacks`);
 	}
-	if (at >= bytes.length) cursor.fail('the records end without the end code');
-	const records = (at - headerSize) / recordBytes + 1;
-	for (at += recordBytes; at < bytes.length; at += recordBytes)
+	const records = (at - headerSize) / recordBytes;
+	if (at + recordBytes > bytes.length) return endsEarly(builder, bytes, at, records, declared);
+	// Writers repeat the end record to the end of the file; one cut in two there leaves the design whole.
+	for (at += recordBytes; at + recordBytes <= bytes.length; at += recordBytes)
 		if (bytes[at + 2] !== endCode) cursor.fail(`the record at byte ${at} follows the end code`);
-	if (records !== declared)
-		cursor.fail(`its header counts ${declared} stitches, but the end code is record ${records}`);
+	if (records + 1 !== declared)
+		cursor.fail(
+			`its header counts ${declared} stitches, but the end code is record ${records + 1}`,
+		);
 	return builder.finish();
+}
+
+/**
+ * The records of a file that ends before its end code. The header's count includes the end record, so
+ * `records` read must be fewer; more is a header that disagrees with its body, refused.
+ */
+function endsEarly(
+	builder: RelativePatternBuilder,
+	bytes: Uint8Array,
+	at: number,
+	records: number,
+	declared: number,
+): Pattern {
+	if (records >= declared)
+		new ByteCursor(bytes, 'STC').fail(
+			`its header counts ${declared} stitches with the end code, but ${records} come without one`,
+		);
+	const pattern = builder.finish();
+	warnEndsEarly(pattern, at < bytes.length ? 'in the middle of a record' : 'without its end code', {
+		count: declared - 1,
+		what: 'stitches',
+		read: records,
+	});
+	return pattern;
 }

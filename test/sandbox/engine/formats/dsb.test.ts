@@ -1,3 +1,4 @@
+import { identifyFormat } from '../../../../sandbox/engine';
 import { dsbFormat } from '../../../../sandbox/engine/formats/dsb';
 import { dstFormat } from '../../../../sandbox/engine/formats/dst';
 import { countCommands } from '../../../../sandbox/engine/normalise';
@@ -80,5 +81,26 @@ describe('DSB reader', () => {
 		// A control byte without Barudan's record flag is not DSB.
 		expect(dsbFormat.detect!(withControls((control) => control & 0x7f))).toBe(false);
 		expect(dstFormat.detect!(star)).toBe(false);
+	});
+
+	it("does not claim DSZ's records shifted under a cut header: a DSZ is never read as DSB", () => {
+		const dsz = loadFixture('Star.DSZ').bytes;
+		// bench:fuzz's misread (seed 1): Star.DSZ's first 198 bytes, then its bytes from 7,370 on, whose
+		// records land two bytes off, so each ZSK control byte opens a record as Barudan's does.
+		for (const from of [7370, 650]) {
+			const spliced = new Uint8Array([...dsz.subarray(0, 198), ...dsz.subarray(from)]);
+			expect(spliced[512] & 0x9f).toBe(0x80);
+			expect([from, identifyFormat(spliced, 'spliced.dsz').format]).toEqual([from, null]);
+			expect([from, identifyFormat(spliced, 'spliced.dsb').format]).toEqual([from, null]);
+		}
+		// A changed byte or two in the header's padding is no run of records: still DSB and DSZ.
+		for (const [file, format] of [
+			[star, 'dsb'],
+			[dsz, 'dsz'],
+		] as const) {
+			const padded = file.slice();
+			padded.set([0xff, 0x93], 300);
+			expect(identifyFormat(padded, `changed.${format}`).format).toBe(format);
+		}
 	});
 });

@@ -6,6 +6,7 @@
 import { identifyFormat, readPattern, writePattern } from '../../../../sandbox/engine';
 import { countCommands } from '../../../../sandbox/engine/normalise';
 import { Command } from '../../../../sandbox/engine/pattern';
+import { builtStars } from '../support/builtFiles';
 import { shareOf, stepsOf } from '../support/needlePath';
 import { seededRandom, sharedSample } from '../support/starSamples';
 
@@ -47,6 +48,16 @@ const cases: CutCase[] = [
 		name: 'Star.SHV',
 		bytes: sharedSample('Star.SHV'),
 		declared: /read [\d,]+ of 2,543 declared stitches/,
+	},
+	{
+		name: 'Star.stc',
+		bytes: builtStars().find((file) => file.name === 'Star.stc')!.bytes,
+		declared: /read [\d,]+ of [\d,]+ declared stitches/,
+	},
+	{
+		name: 'Star.vp3',
+		bytes: written('vp3'),
+		declared: /read [\d,]+ of [\d,]+ declared stitches/,
 	},
 ];
 

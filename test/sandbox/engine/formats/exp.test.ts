@@ -92,6 +92,46 @@ describe('EXP reader', () => {
 		}
 	});
 
+	it("refuses DAT's and 10O's 3-byte records of the star before or over the start of Star.EXP", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const dat = sharedSample('Star.dat');
+		const tenO = sharedSample('Star.10O');
+		// bench:fuzz's completed garbage (seed 1): 90.5% to 98.8% of the path kept, each named .EXP.
+		const spliced = [
+			new Uint8Array([...dat.subarray(0, 64), ...exp.subarray(64)]),
+			new Uint8Array([...dat.subarray(0, 512), ...exp.subarray(512)]),
+			new Uint8Array([...dat.subarray(0, 64), ...exp]),
+			new Uint8Array([...tenO.subarray(0, 64), ...exp.subarray(64)]),
+		];
+		for (const bytes of spliced) {
+			expect(() => read(bytes)).toThrow(/15 of 16 bytes three apart hold the same value/);
+			expect(identifyFormat(bytes, 'Star.EXP').format).toBeNull();
+		}
+		// Every real design at hand, as EXP, holds at most 12 of 16: Star.EXP and the star in other layouts read.
+		expect(() => read(exp)).not.toThrow();
+		for (const name of ['Star.dat', 'Star.10O', 'Star.100', 'Star.ksm']) {
+			const bytes = sharedSample(name);
+			const pattern = readPattern(bytes, identifyFormat(bytes, name).format!);
+			expect(() => read(writePattern(pattern, 'exp').bytes)).not.toThrow();
+		}
+	});
+
+	it("refuses STX's colour list, numbers counting 1 to 15, read as stitches between Star.EXP's and STX's", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const stx = sharedSample('Star.STX');
+		// bench:fuzz's completed garbage (seed 1): Star.EXP's first 427 or 512 bytes over Star.STX (25% kept).
+		for (const head of [427, 512]) {
+			const bytes = new Uint8Array([...exp.subarray(0, head), ...stx.subarray(head)]);
+			expect(() => read(bytes)).toThrow(/stitches in a row up to byte \d+ count up by one/);
+			expect(identifyFormat(bytes, 'Star.EXP').format).toBeNull();
+		}
+		// Real designs hold at most 4 such stitches in a row; 8 read, 9 do not.
+		const counting = (count: number) =>
+			new Uint8Array(Array.from({ length: count }, (_, i) => [0, i + 1]).flat());
+		expect(() => read(new Uint8Array([...counting(8), 5, 0xfb]))).not.toThrow();
+		expect(() => read(counting(9))).toThrow(/the 9 stitches in a row up to byte 16 count up/);
+	});
+
 	it('rejects an empty file', () => {
 		expect(() => read(new Uint8Array(0))).toThrow(UnreadableSourceError);
 	});

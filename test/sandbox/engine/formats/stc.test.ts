@@ -42,6 +42,28 @@ describe('STC reader', () => {
 		);
 	});
 
+	it('reads a file cut short to its last whole record, unless it holds more records than its header counts', () => {
+		const whole = stcFile(design);
+		const cut = read(whole.subarray(0, 40 + 3 * 3 + 1));
+		expect(entriesOf(cut)).toEqual([
+			[10, 0, Stitch],
+			[10, 10, Stitch],
+			[10, 10, End],
+		]);
+		expect(cut.warnings).toEqual([
+			'The file ends early (in the middle of a record): read 3 of 6 declared stitches. The rest of the ' +
+				'design is missing; check the file.',
+		]);
+		expect(read(whole.subarray(0, 40 + 6 * 3)).warnings[0]).toMatch(
+			/without its end code\): read 6 of 6/,
+		);
+		// Cut inside the end records that follow the design: all of it is there.
+		expect(read(whole.subarray(0, whole.length - 2)).warnings).toEqual([]);
+		expect(() => read(stcFile(design, 4).subarray(0, 40 + 5 * 3))).toThrow(
+			/counts 4 stitches with the end code, but 5 come without one/,
+		);
+	});
+
 	it('refuses an unknown code, data after the end and a header without its labels', () => {
 		expect(() => read(stcFile([...design, [1, 1, 30]]))).toThrow(/code 30, which STC lacks/);
 		const trailing = Buffer.concat([stcFile(design), Buffer.from([1, 0, 1])]);

@@ -1,3 +1,4 @@
+import { readPattern } from '../../../../sandbox/engine';
 import { jefFormat } from '../../../../sandbox/engine/formats/jef';
 import { pesFormat } from '../../../../sandbox/engine/formats/pes';
 import { vp3Format } from '../../../../sandbox/engine/formats/vp3';
@@ -230,6 +231,21 @@ describe('VP3 reader on damaged files', () => {
 		at += 2 + view.getUint16(at, false) + 2;
 		view.setUint32(at + 3, 0x7ffffff0, false);
 		expect(() => read(damaged)).toThrow(/colour block 1 runs past the end of the file/);
+	});
+
+	it('cut short: read to the cut with a warning; cut before any stitch: refused as empty', () => {
+		const cut = read(bytes.slice(0, bytes.length - 3));
+		expect(cut.warnings).toEqual([
+			expect.stringMatching(
+				/^The file ends early \(inside its stitch blocks\): read 10 of 11 declared stitches/,
+			),
+		]);
+		// Cut inside the first colour block's thread record: nothing to sew.
+		const threadName = bytes.findIndex(
+			(_, i) => i > 0 && bytes[i] === 0x4d && bytes[i + 1] === 0x69,
+		);
+		expect(threadName).toBeGreaterThan(0);
+		expect(() => readPattern(bytes.slice(0, threadName), 'vp3')).toThrow(/holds no stitches/);
 	});
 
 	it('keeps the lock stitch that follows a long move without its closing 80 02', () => {
