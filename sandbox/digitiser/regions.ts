@@ -88,7 +88,10 @@ export function findRegions(labels: Uint8Array, width: number, height: number): 
 	const inset = insetDistances(labels, width, height);
 	for (let i = 0; i < size; i++) {
 		const region = regions[ids[i]];
-		const diameter = 2 * inset[i] - 1 + (evenRidge(inset, ids, width, height, i) ? 1 : 0);
+		const odd = 2 * inset[i] - 1;
+		// An even ridge adds one pixel at most: a pixel that cannot widen its region is not looked at.
+		if (odd + 1 <= region.widthPx) continue;
+		const diameter = odd + (evenRidge(inset, ids, width, height, i) ? 1 : 0);
 		if (diameter > region.widthPx) region.widthPx = diameter;
 	}
 	return { width, height, ids, regions, inset };
