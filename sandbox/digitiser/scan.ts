@@ -137,6 +137,13 @@ export function nextSection(
 		if (!next || next[0].row !== span.row + direction) return [];
 		return next.filter((s) => !s.sewn && s.u0 < span.u1 && s.u1 > span.u0);
 	};
+	// Whether any does: asked of every unsewn span for every section, so it makes no list.
+	const touchesAny = (r: number, span: Span, direction: number) => {
+		const next = rows[r + direction];
+		if (!next || next[0].row !== span.row + direction) return false;
+		for (const s of next) if (!s.sewn && s.u0 < span.u1 && s.u1 > span.u0) return true;
+		return false;
+	};
 	let best: Span | undefined;
 	let bestRow = -1;
 	let bestDistance = Infinity;
@@ -148,7 +155,7 @@ export function nextSection(
 			for (const u of [span.u0, span.u1]) {
 				const [x, y] = toPixel(frame, u, span.v);
 				const d = hypot(x - from[0], y - from[1]);
-				isEnd ??= !touching(r, span, -1).length || !touching(r, span, 1).length;
+				isEnd ??= !touchesAny(r, span, -1) || !touchesAny(r, span, 1);
 				const better = isEnd === bestIsEnd ? d < bestDistance : isEnd;
 				if (better) {
 					bestDistance = d;
@@ -162,8 +169,7 @@ export function nextSection(
 	if (!best) return null;
 	const section: Span[] = [best];
 	best.sewn = true;
-	const direction =
-		touching(bestRow, best, 1).length || !touching(bestRow, best, -1).length ? 1 : -1;
+	const direction = touchesAny(bestRow, best, 1) || !touchesAny(bestRow, best, -1) ? 1 : -1;
 	let current: Span = best;
 	let r = bestRow;
 	for (;;) {
