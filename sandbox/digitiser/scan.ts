@@ -1,6 +1,6 @@
 import type { RegionMap } from './regions';
 import type { Underlap } from './underlap';
-import { ceil, cos, floor, hypot, max, min, sin } from './math';
+import { abs, ceil, cos, floor, hypot, max, min, sin } from './math';
 
 /** One stretch of a scan line inside a region, in the rotated frame (u along the line, v across). */
 export interface Span {
@@ -80,9 +80,24 @@ export function scanRegion(
 		const spans: Span[] = [];
 		let open = false;
 		let start = 0;
+		// Where this row crosses the region's box (a sample wider on each side): no sample outside it is inside.
+		let uLo = uMin;
+		let uHi = uMax;
+		const crossing = (d: number, offset: number, lo: number, hi: number) => {
+			if (abs(d) < 1e-9) {
+				if (offset < lo - 1 || offset > hi + 1) uHi = -Infinity;
+				return;
+			}
+			const a = (lo - offset) / d;
+			const b = (hi - offset) / d;
+			uLo = max(uLo, min(a, b) - 2 * sampleStep);
+			uHi = min(uHi, max(a, b) + 2 * sampleStep);
+		};
+		crossing(frame.dx, -v * frame.dy, region.minX, region.maxX + 1);
+		crossing(frame.dy, v * frame.dx, region.minY, region.maxY + 1);
 		let u = uMin;
 		for (; u <= uMax; u += sampleStep) {
-			if (inside(u, v)) {
+			if (u >= uLo && u <= uHi && inside(u, v)) {
 				if (!open) {
 					open = true;
 					start = u;
