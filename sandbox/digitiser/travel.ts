@@ -571,7 +571,13 @@ class MinHeap {
 	}
 
 	private swap(a: number, b: number): void {
-		[this.items[a], this.items[b]] = [this.items[b], this.items[a]];
-		[this.keys[a], this.keys[b]] = [this.keys[b], this.keys[a]];
+		// Plain temporaries: a destructuring swap builds two arrays per step of every search.
+		const { items, keys } = this;
+		const item = items[a];
+		items[a] = items[b];
+		items[b] = item;
+		const key = keys[a];
+		keys[a] = keys[b];
+		keys[b] = key;
 	}
 }
