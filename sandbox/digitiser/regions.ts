@@ -113,22 +113,40 @@ function evenRidge(
 	const y = (i - x) / width;
 	const depth = inset[i];
 	const id = ids[i];
-	const shallower = (px: number, py: number) =>
+	// Right, then down; no closure or list per pixel (this runs over whole maps).
+	for (let axis = 0; axis < 2; axis++) {
+		const dx = 1 - axis;
+		const dy = axis;
+		const j = (y + dy) * width + x + dx;
+		if (x + dx >= width || y + dy >= height || ids[j] !== id || inset[j] !== depth) continue;
+		if (
+			shallower(inset, ids, width, height, x - dx, y - dy, id, depth) &&
+			shallower(inset, ids, width, height, x + 2 * dx, y + 2 * dy, id, depth)
+		)
+			return true;
+	}
+	return false;
+}
+
+/** True off the map, outside region `id`, or where the region is less deep than `depth`. */
+function shallower(
+	inset: Float32Array,
+	ids: Int32Array,
+	width: number,
+	height: number,
+	px: number,
+	py: number,
+	id: number,
+	depth: number,
+): boolean {
+	return (
 		px < 0 ||
 		py < 0 ||
 		px >= width ||
 		py >= height ||
 		ids[py * width + px] !== id ||
-		inset[py * width + px] < depth;
-	for (const [dx, dy] of [
-		[1, 0],
-		[0, 1],
-	]) {
-		const j = (y + dy) * width + x + dx;
-		if (x + dx >= width || y + dy >= height || ids[j] !== id || inset[j] !== depth) continue;
-		if (shallower(x - dx, y - dy) && shallower(x + 2 * dx, y + 2 * dy)) return true;
-	}
-	return false;
+		inset[py * width + px] < depth
+	);
 }
 
 /** Two-pass 3-4 chamfer distance to the nearest pixel of a different label (the image edge counts as one). */
