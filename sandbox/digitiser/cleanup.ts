@@ -48,15 +48,43 @@ export function removeUnsewableDetail(
 				droppedAreaPx += region.area;
 			}
 		}
-		const newLabel = new Int16Array(map.regions.length).fill(-1);
-		for (const [id, choice] of replacement) newLabel[id] = choice.label;
-		for (let i = 0; i < labels.length; i++) {
-			const label = newLabel[map.ids[i]];
-			if (label >= 0) labels[i] = label;
-		}
+		relabel(map, labels, replacement);
 		map = findRegions(labels, width, height);
 	}
 	return { map, droppedDetails, droppedAreaPx, filledHoles };
+}
+
+/**
+ * Gives every replaced region its new label: over the replaced regions' own boxes (they are small),
+ * or over the whole map when those boxes add up to more than it.
+ */
+function relabel(
+	map: RegionMap,
+	labels: Uint8Array,
+	replacement: Map<number, { label: number }>,
+): void {
+	const { width, ids, regions } = map;
+	let boxPixels = 0;
+	for (const id of replacement.keys()) {
+		const r = regions[id];
+		boxPixels += (r.maxX - r.minX + 1) * (r.maxY - r.minY + 1);
+	}
+	if (boxPixels >= labels.length) {
+		const newLabel = new Int16Array(regions.length).fill(-1);
+		for (const [id, choice] of replacement) newLabel[id] = choice.label;
+		for (let i = 0; i < labels.length; i++) {
+			const label = newLabel[ids[i]];
+			if (label >= 0) labels[i] = label;
+		}
+		return;
+	}
+	for (const [id, { label }] of replacement) {
+		const r = regions[id];
+		for (let y = r.minY; y <= r.maxY; y++) {
+			for (let i = y * width + r.minX; i <= y * width + r.maxX; i++)
+				if (ids[i] === id) labels[i] = label;
+		}
+	}
 }
 
 function strongestNeighbours(

@@ -146,22 +146,35 @@ function splitRegion(
 /** 4-connected pieces of the pixels of one kind, each as a list of indices into the box. */
 function components(kind: Uint8Array, w: number, h: number, wanted: number): number[][] {
 	const seen = new Uint8Array(w * h);
+	// Every pixel is pushed once at most.
+	const stack = new Int32Array(w * h);
 	const pieces: number[][] = [];
 	for (let start = 0; start < w * h; start++) {
 		if (kind[start] !== wanted || seen[start]) continue;
 		const piece: number[] = [];
-		const stack = [start];
+		let top = 0;
+		stack[top++] = start;
 		seen[start] = 1;
-		while (stack.length) {
-			const k = stack.pop() as number;
+		while (top > 0) {
+			const k = stack[--top];
 			piece.push(k);
 			const x = k % w;
-			const around = [x > 0 ? k - 1 : -1, x < w - 1 ? k + 1 : -1, k - w, k + w];
-			for (const j of around) {
-				if (j >= 0 && j < w * h && kind[j] === wanted && !seen[j]) {
-					seen[j] = 1;
-					stack.push(j);
-				}
+			// Left, right, up, down, as pushed before; no list per pixel.
+			if (x > 0 && kind[k - 1] === wanted && !seen[k - 1]) {
+				seen[k - 1] = 1;
+				stack[top++] = k - 1;
+			}
+			if (x < w - 1 && kind[k + 1] === wanted && !seen[k + 1]) {
+				seen[k + 1] = 1;
+				stack[top++] = k + 1;
+			}
+			if (k >= w && kind[k - w] === wanted && !seen[k - w]) {
+				seen[k - w] = 1;
+				stack[top++] = k - w;
+			}
+			if (k + w < w * h && kind[k + w] === wanted && !seen[k + w]) {
+				seen[k + w] = 1;
+				stack[top++] = k + w;
 			}
 		}
 		pieces.push(piece);

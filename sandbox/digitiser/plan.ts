@@ -3,7 +3,7 @@ import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewRegion } from './sew';
 import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
-import { narrowGaps, nearestReachable, TravelGroups } from './travel';
+import { narrowGaps, nearestReachable, threadBox, TravelGroups } from './travel';
 import { floor, max } from './math';
 
 const rules: NeedleRules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
@@ -110,8 +110,15 @@ function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number,
  * satin leave no mark of their own, and a later thread's travel must not run over them.
  */
 function coverThread(map: RegionMap, thread: number, covered: Uint8Array): void {
-	const { ids, regions } = map;
-	for (let i = 0; i < ids.length; i++) if (regions[ids[i]].label === thread) covered[i] = 1;
+	const { ids, regions, width } = map;
+	const box = threadBox(map, thread);
+	if (!box) return;
+	const [x0, y0, x1, y1] = box;
+	for (let y = y0; y <= y1; y++) {
+		for (let i = y * width + x0; i <= y * width + x1; i++) {
+			if (regions[ids[i]].label === thread) covered[i] = 1;
+		}
+	}
 }
 
 export function countStitches(pattern: Pattern): number {

@@ -88,7 +88,10 @@ export function findRegions(labels: Uint8Array, width: number, height: number): 
 	const inset = insetDistances(labels, width, height);
 	for (let i = 0; i < size; i++) {
 		const region = regions[ids[i]];
-		const diameter = 2 * inset[i] - 1 + (evenRidge(inset, ids, width, height, i) ? 1 : 0);
+		const odd = 2 * inset[i] - 1;
+		// An even ridge adds one pixel at most: a pixel that cannot widen its region is not looked at.
+		if (odd + 1 <= region.widthPx) continue;
+		const diameter = odd + (evenRidge(inset, ids, width, height, i) ? 1 : 0);
 		if (diameter > region.widthPx) region.widthPx = diameter;
 	}
 	return { width, height, ids, regions, inset };
@@ -110,22 +113,40 @@ function evenRidge(
 	const y = (i - x) / width;
 	const depth = inset[i];
 	const id = ids[i];
-	const shallower = (px: number, py: number) =>
+	// Right, then down; no closure or list per pixel (this runs over whole maps).
+	for (let axis = 0; axis < 2; axis++) {
+		const dx = 1 - axis;
+		const dy = axis;
+		const j = (y + dy) * width + x + dx;
+		if (x + dx >= width || y + dy >= height || ids[j] !== id || inset[j] !== depth) continue;
+		if (
+			shallower(inset, ids, width, height, x - dx, y - dy, id, depth) &&
+			shallower(inset, ids, width, height, x + 2 * dx, y + 2 * dy, id, depth)
+		)
+			return true;
+	}
+	return false;
+}
+
+/** True off the map, outside region `id`, or where the region is less deep than `depth`. */
+function shallower(
+	inset: Float32Array,
+	ids: Int32Array,
+	width: number,
+	height: number,
+	px: number,
+	py: number,
+	id: number,
+	depth: number,
+): boolean {
+	return (
 		px < 0 ||
 		py < 0 ||
 		px >= width ||
 		py >= height ||
 		ids[py * width + px] !== id ||
-		inset[py * width + px] < depth;
-	for (const [dx, dy] of [
-		[1, 0],
-		[0, 1],
-	]) {
-		const j = (y + dy) * width + x + dx;
-		if (x + dx >= width || y + dy >= height || ids[j] !== id || inset[j] !== depth) continue;
-		if (shallower(x - dx, y - dy) && shallower(x + 2 * dx, y + 2 * dy)) return true;
-	}
-	return false;
+		inset[py * width + px] < depth
+	);
 }
 
 /** Two-pass 3-4 chamfer distance to the nearest pixel of a different label (the image edge counts as one). */

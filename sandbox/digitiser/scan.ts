@@ -1,6 +1,6 @@
 import type { RegionMap } from './regions';
 import type { Underlap } from './underlap';
-import { ceil, cos, floor, hypot, max, min, sin } from './math';
+import { abs, ceil, cos, floor, hypot, max, min, sin } from './math';
 
 /** One stretch of a scan line inside a region, in the rotated frame (u along the line, v across). */
 export interface Span {
@@ -80,9 +80,24 @@ export function scanRegion(
 		const spans: Span[] = [];
 		let open = false;
 		let start = 0;
+		// Where this row crosses the region's box (a sample wider on each side): no sample outside it is inside.
+		let uLo = uMin;
+		let uHi = uMax;
+		const crossing = (d: number, offset: number, lo: number, hi: number) => {
+			if (abs(d) < 1e-9) {
+				if (offset < lo - 1 || offset > hi + 1) uHi = -Infinity;
+				return;
+			}
+			const a = (lo - offset) / d;
+			const b = (hi - offset) / d;
+			uLo = max(uLo, min(a, b) - 2 * sampleStep);
+			uHi = min(uHi, max(a, b) + 2 * sampleStep);
+		};
+		crossing(frame.dx, -v * frame.dy, region.minX, region.maxX + 1);
+		crossing(frame.dy, v * frame.dx, region.minY, region.maxY + 1);
 		let u = uMin;
 		for (; u <= uMax; u += sampleStep) {
-			if (inside(u, v)) {
+			if (u >= uLo && u <= uHi && inside(u, v)) {
 				if (!open) {
 					open = true;
 					start = u;
@@ -137,6 +152,13 @@ export function nextSection(
 		if (!next || next[0].row !== span.row + direction) return [];
 		return next.filter((s) => !s.sewn && s.u0 < span.u1 && s.u1 > span.u0);
 	};
+	// Whether any does: asked of every unsewn span for every section, so it makes no list.
+	const touchesAny = (r: number, span: Span, direction: number) => {
+		const next = rows[r + direction];
+		if (!next || next[0].row !== span.row + direction) return false;
+		for (const s of next) if (!s.sewn && s.u0 < span.u1 && s.u1 > span.u0) return true;
+		return false;
+	};
 	let best: Span | undefined;
 	let bestRow = -1;
 	let bestDistance = Infinity;
@@ -148,7 +170,7 @@ export function nextSection(
 			for (const u of [span.u0, span.u1]) {
 				const [x, y] = toPixel(frame, u, span.v);
 				const d = hypot(x - from[0], y - from[1]);
-				isEnd ??= !touching(r, span, -1).length || !touching(r, span, 1).length;
+				isEnd ??= !touchesAny(r, span, -1) || !touchesAny(r, span, 1);
 				const better = isEnd === bestIsEnd ? d < bestDistance : isEnd;
 				if (better) {
 					bestDistance = d;
@@ -162,8 +184,7 @@ export function nextSection(
 	if (!best) return null;
 	const section: Span[] = [best];
 	best.sewn = true;
-	const direction =
-		touching(bestRow, best, 1).length || !touching(bestRow, best, -1).length ? 1 : -1;
+	const direction = touchesAny(bestRow, best, 1) || !touchesAny(bestRow, best, -1) ? 1 : -1;
 	let current: Span = best;
 	let r = bestRow;
 	for (;;) {

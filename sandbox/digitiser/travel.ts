@@ -151,6 +151,22 @@ function hiddenTest(
 	};
 }
 
+/** The box round every area of thread `label` (from the regions' boxes), null when it has none. */
+export function threadBox(map: RegionMap, label: number): [number, number, number, number] | null {
+	let x0 = map.width;
+	let y0 = map.height;
+	let x1 = -1;
+	let y1 = -1;
+	for (const region of map.regions) {
+		if (region.label !== label || region.area === 0) continue;
+		x0 = min(x0, region.minX);
+		y0 = min(y0, region.minY);
+		x1 = max(x1, region.maxX);
+		y1 = max(y1, region.maxY);
+	}
+	return x1 < 0 ? null : [x0, y0, x1, y1];
+}
+
 /**
  * The narrow gaps of bare fabric between areas of thread `label`, at most twice `radiusPx`
  * across: the bare pixels a morphological closing of the thread's areas (a square of that
@@ -163,20 +179,9 @@ export function narrowGaps(map: RegionMap, label: number, radiusPx: number): Uin
 	const gaps = new Uint8Array(width * height);
 	const r = max(0, floor(radiusPx));
 	if (r === 0) return gaps;
-	let x0 = width;
-	let y0 = height;
-	let x1 = -1;
-	let y1 = -1;
-	for (let y = 0; y < height; y++) {
-		for (let x = 0; x < width; x++) {
-			if (regions[ids[y * width + x]].label !== label) continue;
-			if (x < x0) x0 = x;
-			if (x > x1) x1 = x;
-			if (y < y0) y0 = y;
-			if (y > y1) y1 = y;
-		}
-	}
-	if (x1 < 0) return gaps;
+	const box = threadBox(map, label);
+	if (!box) return gaps;
+	let [x0, y0, x1, y1] = box;
 	// A box round the thread's areas, wide enough that the closing is the same as on the whole map.
 	x0 = max(0, x0 - r - 1);
 	y0 = max(0, y0 - r - 1);
@@ -353,13 +358,20 @@ export class TravelGroups {
 		}
 		this.group = group;
 		const { ids, regions, width } = map;
-		for (let i = 0; i < ids.length; i++) {
-			if (regions[ids[i]].label !== label) continue;
-			const g = group[floor(floor(i / width) / cellPx) * cols + floor((i % width) / cellPx)];
-			if (g < 0) continue;
-			const list = this.touched.get(ids[i]);
-			if (!list) this.touched.set(ids[i], [g]);
-			else if (!list.includes(g)) list.push(g);
+		const box = threadBox(map, label);
+		if (!box) return;
+		const [x0, y0, x1, y1] = box;
+		for (let y = y0; y <= y1; y++) {
+			const row = floor(y / cellPx) * cols;
+			for (let x = x0; x <= x1; x++) {
+				const id = ids[y * width + x];
+				if (regions[id].label !== label) continue;
+				const g = group[row + floor(x / cellPx)];
+				if (g < 0) continue;
+				const list = this.touched.get(id);
+				if (!list) this.touched.set(id, [g]);
+				else if (!list.includes(g)) list.push(g);
+			}
 		}
 	}
 
@@ -559,7 +571,13 @@ class MinHeap {
 	}
 
 	private swap(a: number, b: number): void {
-		[this.items[a], this.items[b]] = [this.items[b], this.items[a]];
-		[this.keys[a], this.keys[b]] = [this.keys[b], this.keys[a]];
+		// Plain temporaries: a destructuring swap builds two arrays per step of every search.
+		const { items, keys } = this;
+		const item = items[a];
+		items[a] = items[b];
+		items[b] = item;
+		const key = keys[a];
+		keys[a] = keys[b];
+		keys[b] = key;
 	}
 }

@@ -32,11 +32,18 @@ export function underlapOf(
 	const w = maxX - minX + 1;
 	const h = maxY - minY + 1;
 	// Every later neighbour's pixel within reach of the region's edge: a disc stamped at each edge pixel.
-	const disc: Array<[number, number]> = [];
+	// As two flat lists of offsets: it is stamped at every edge pixel of every fill.
+	const discX: number[] = [];
+	const discY: number[] = [];
 	for (let dy = -margin; dy <= margin; dy++) {
-		for (let dx = -margin; dx <= margin; dx++)
-			if (dx * dx + dy * dy <= reachPx * reachPx) disc.push([dx, dy]);
+		for (let dx = -margin; dx <= margin; dx++) {
+			if (dx * dx + dy * dy > reachPx * reachPx) continue;
+			discX.push(dx);
+			discY.push(dy);
+		}
 	}
+	const dxs = Int32Array.from(discX);
+	const dys = Int32Array.from(discY);
 	const mask = new Uint8Array(w * h);
 	const isRegion = (x: number, y: number) =>
 		x >= 0 && y >= 0 && x < width && y < height && ids[y * width + x] === regionId;
@@ -47,9 +54,9 @@ export function underlapOf(
 			const edge =
 				!isRegion(x - 1, y) || !isRegion(x + 1, y) || !isRegion(x, y - 1) || !isRegion(x, y + 1);
 			if (!edge) continue;
-			for (const [dx, dy] of disc) {
-				const px = x + dx;
-				const py = y + dy;
+			for (let k = 0; k < dxs.length; k++) {
+				const px = x + dxs[k];
+				const py = y + dys[k];
 				if (px < minX || py < minY || px > maxX || py > maxY) continue;
 				const i = py * width + px;
 				const id = ids[i];

@@ -1,5 +1,5 @@
 import { background, findRegions } from '../../../sandbox/digitiser/regions';
-import { hiddenRoute, narrowGaps } from '../../../sandbox/digitiser/travel';
+import { hiddenRoute, narrowGaps, threadBox } from '../../../sandbox/digitiser/travel';
 import { segmentsByBlock, trimsInsideBlocks, sew, shapePng } from './support/shapes';
 
 /**
@@ -115,5 +115,25 @@ describe('crossing a narrow gap of bare fabric', () => {
 	it('does not cross a break wider than twice the radius', () => {
 		const map = brokenLine(18, 21);
 		expect(route(map, narrowGaps(map, 0, 1))).toBeNull();
+	});
+});
+
+describe("the box a thread's per-thread passes walk", () => {
+	it("is the union of its regions' boxes, so the passes need not scan the whole map", () => {
+		// Two pieces of thread 0 (the broken line) and one of thread 1 below them, on a 40 x 10 map.
+		const labels = new Uint8Array(40 * 10).fill(background);
+		for (let y = 3; y <= 5; y++) {
+			for (let x = 2; x <= 37; x++) if (x < 19 || x > 22) labels[y * 40 + x] = 0;
+		}
+		for (let x = 10; x <= 12; x++) labels[8 * 40 + x] = 1;
+		const map = findRegions(labels, 40, 10);
+		expect(threadBox(map, 0)).toEqual([2, 3, 37, 5]);
+		expect(threadBox(map, 1)).toEqual([10, 8, 12, 8]);
+		expect(threadBox(map, 2)).toBeNull();
+		// The gaps found inside that box are the ones a closing of the whole map finds: the break only.
+		const gaps = narrowGaps(map, 0, 2);
+		const marked = [...gaps.keys()].filter((i) => gaps[i]).map((i) => [i % 40, Math.floor(i / 40)]);
+		expect(marked.length).toBe(12);
+		expect(marked.every(([x, y]) => x >= 19 && x <= 22 && y >= 3 && y <= 5)).toBe(true);
 	});
 });
