@@ -58,13 +58,22 @@ export function mayAnswerLater(error: unknown): boolean {
 	return status === undefined || status === '429' || /^5\d\d$/.test(status);
 }
 
-/** Why a request got no answer, in words: n8n reports a time limit only as an aborted connection. */
-function reasonOf(cause: unknown): string {
+/**
+ * The milliseconds of the request's own time limit when that is what ended it, else undefined: n8n reports
+ * a time limit only as an aborted connection, "timeout of N ms exceeded".
+ */
+export function timeLimitOf(cause: unknown): number | undefined {
 	const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : '';
 	const timeout = /timeout of (\d+)ms exceeded/.exec(
 		inner || (cause instanceof Error ? cause.message : ''),
 	);
-	if (timeout) return `no answer within ${Number(timeout[1]) / 1000} s`;
+	return timeout ? Number(timeout[1]) : undefined;
+}
+
+/** Why a request got no answer, in words. */
+function reasonOf(cause: unknown): string {
+	const limitMs = timeLimitOf(cause);
+	if (limitMs !== undefined) return `no answer within ${limitMs / 1000} s`;
 	return cause instanceof Error ? cause.message : String(cause);
 }
 

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { clock } from './clock';
+import { timeLimitOf } from './errors';
 import { sourceUrlAdvice } from './nextSteps';
 import { checkBeforeConnecting, checkConnected, resolverFor } from './privateNetworks';
 import type { CheckedHop, RefusedAddress } from './privateNetworks';
@@ -153,8 +154,11 @@ export async function fetchSourceUrl(
 			cancel,
 			() => stopRequest.abort(),
 		);
-		if ('ended' in waited) {
-			if (waited.ended === 'cancel') throw cancelledError();
+		// The request's own time limit is the same as the wait's; on a busy machine either timer may fire first.
+		const timedOut = 'failed' in waited && timeLimitOf(waited.failed) !== undefined;
+		if ('ended' in waited || timedOut) {
+			if (('ended' in waited && waited.ended === 'cancel') || cancel?.aborted)
+				throw cancelledError();
 			throw sourceUrlRefused(
 				context,
 				itemIndex,

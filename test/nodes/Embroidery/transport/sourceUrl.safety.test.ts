@@ -7,7 +7,12 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { sourceUrlLimits, useResolver } from '../../../../nodes/Embroidery/transport';
+import {
+	sourceUrlLimits,
+	useClock,
+	useResolver,
+	wallClock,
+} from '../../../../nodes/Embroidery/transport';
 import { listenOnLoopback } from '../../../support/loopback';
 import { createFromUrl } from '../../../support/jobParameters';
 import { fixture } from '../../../support/embroideryFiles';
@@ -235,6 +240,25 @@ describe('Source URL: time limits and Stop', () => {
 		expect(error).toMatch(
 			/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 0\.8 s \[item 0\]$/,
 		);
+	});
+
+	test("says it did not answer when the request's own time limit fires before the node's wait", async () => {
+		// A busy machine can fire either of the two equal timers first; here the node's runs three times slower.
+		Object.assign(sourceUrlLimits, { answerMs: 800 });
+		const restore = useClock({
+			now: () => wallClock.now(),
+			sleep: async (ms, signal) => await wallClock.sleep(ms * 3, signal),
+		});
+		try {
+			const { error } = await attempt(`http://127.0.0.1:${files.port}/silent`, {
+				allowPrivateNetworks: true,
+			});
+			expect(error).toMatch(
+				/^The 'Source URL' http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 0\.8 s \[item 0\]$/,
+			);
+		} finally {
+			restore();
+		}
 	});
 
 	test('a server that keeps trickling ends at the limit on the whole transfer', async () => {
