@@ -14,6 +14,15 @@ import { sharedSample } from '../support/starSamples';
 const read = expFormat.read!;
 const write = expFormat.write!;
 
+/** Real designs: each shared sample, read in its own format and written as EXP, reads as EXP again. */
+function expectReadWrittenAsExp(names: string[]): void {
+	for (const name of names) {
+		const bytes = sharedSample(name);
+		const pattern = readPattern(bytes, identifyFormat(bytes, name).format!);
+		expect(() => read(writePattern(pattern, 'exp').bytes)).not.toThrow();
+	}
+}
+
 describe('EXP reader', () => {
 	it('reads a trim and a colour change with its move', () => {
 		const bytes = new Uint8Array([
@@ -85,11 +94,7 @@ describe('EXP reader', () => {
 			/17 stitches in a row up to byte 32 are printable text/,
 		);
 		// Real designs: every shared sample, written as EXP, reads (the 155 real files were checked likewise).
-		for (const name of ['Star.DST', 'Star.pes', 'Star.JEF', 'Star.HUS']) {
-			const bytes = sharedSample(name);
-			const pattern = readPattern(bytes, identifyFormat(bytes, name).format!);
-			expect(() => read(writePattern(pattern, 'exp').bytes)).not.toThrow();
-		}
+		expectReadWrittenAsExp(['Star.DST', 'Star.pes', 'Star.JEF', 'Star.HUS']);
 	});
 
 	it("refuses DAT's and 10O's 3-byte records of the star before or over the start of Star.EXP", () => {
@@ -109,11 +114,7 @@ describe('EXP reader', () => {
 		}
 		// Every real design at hand, as EXP, holds at most 12 of 16: Star.EXP and the star in other layouts read.
 		expect(() => read(exp)).not.toThrow();
-		for (const name of ['Star.dat', 'Star.10O', 'Star.100', 'Star.ksm']) {
-			const bytes = sharedSample(name);
-			const pattern = readPattern(bytes, identifyFormat(bytes, name).format!);
-			expect(() => read(writePattern(pattern, 'exp').bytes)).not.toThrow();
-		}
+		expectReadWrittenAsExp(['Star.dat', 'Star.10O', 'Star.100', 'Star.ksm']);
 	});
 
 	it("refuses STX's colour list, numbers counting 1 to 15, read as stitches between Star.EXP's and STX's", () => {
