@@ -98,13 +98,20 @@ stop_run() {
 		sleep 0.1 || true
 		waited=$((waited + 1))
 	done
-	# Killed again until none is left: a process whose parent was just killed may have started one more
-	# (an n8n import the e2e setup was spawning) after the sweep before it.
+	# Killed again until two sweeps in a row find none: a process whose parent was just killed may have started
+	# one more (an n8n import the e2e setup was spawning), and while it is still being exec'd its environment
+	# cannot be read, so one sweep can miss it.
 	signal_run KILL
+	local empty=0
 	waited=0
-	while [ -n "$(run_pids)" ] && [ $waited -lt 50 ]; do
-		sleep 0.1 || true
-		signal_run KILL
+	while [ $empty -lt 2 ] && [ $waited -lt 50 ]; do
+		sleep 0.2 || true
+		if [ -n "$(run_pids)" ]; then
+			empty=0
+			signal_run KILL
+		else
+			empty=$((empty + 1))
+		fi
 		waited=$((waited + 1))
 	done
 	local left
