@@ -54,19 +54,40 @@ chmod 1777 "$work/tmp"
 export EMBROIDERY_OUTER_TMPDIR="${EMBROIDERY_OUTER_TMPDIR:-$outer_tmp}"
 export TMPDIR="$work/tmp"
 
-# The pids of this run's processes (the mark, or a working folder in $work), this shell aside.
+# The pids of this run's processes (the mark, or a working folder in $work), this shell aside: one process
+# reads /proc (a grep per process took minutes for a sweep on a loaded machine). The shells between that
+# process and this script (command substitutions, forks that keep the mark in their environment) are not
+# counted: they are the sweep itself.
 run_pids() {
-	local file pid cwd
-	for file in /proc/[0-9]*/environ; do
-		pid="${file#/proc/}" pid="${pid%/environ}"
-		[ "$pid" != $$ ] || continue
-		if grep -qsz "^EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN\$" "$file"; then
-			echo "$pid"
-			continue
-		fi
-		cwd="$(readlink "/proc/$pid/cwd" 2>/dev/null)" || continue
-		case "$cwd" in "$work" | "$work"/*) echo "$pid" ;; esac
-	done
+	node -e '
+		const { readdirSync, readFileSync, readlinkSync } = require("node:fs");
+		const [mark, work, script] = process.argv.slice(1);
+		const parentOf = (pid) => {
+			try {
+				const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+				return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
+			} catch {
+				return undefined;
+			}
+		};
+		const sweep = new Set([String(process.pid), script]);
+		for (let pid = parentOf(process.pid); pid && pid !== "0" && pid !== script; pid = parentOf(pid))
+			sweep.add(pid);
+		for (const pid of readdirSync("/proc").filter((entry) => /^[0-9]+$/.test(entry))) {
+			if (sweep.has(pid)) continue;
+			let found = false;
+			try {
+				found = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(mark);
+			} catch {}
+			if (!found) {
+				try {
+					const cwd = readlinkSync(`/proc/${pid}/cwd`);
+					found = cwd === work || cwd.startsWith(`${work}/`);
+				} catch {}
+			}
+			if (found) console.log(pid);
+		}
+	' "EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN" "$work" "$$"
 }
 
 # Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
