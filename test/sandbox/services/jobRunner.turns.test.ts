@@ -36,10 +36,9 @@ describe('the job runner with several accounts', () => {
 		expect(busyStarts[1]).toBeLessThan(busyStarts[4]);
 	});
 
-	it('keeps one engine process for the other accounts: an account runs at most all but one at once', async () => {
-		const own = await sandboxes.own({ workers: 2 });
+	/** Four conversions of `busy`'s, created while processing is paused; their runs once done, by start. */
+	async function fourRuns(own: any, busy: any, beside: () => Promise<void>) {
 		const admin = sandboxAdmin(own);
-		const busy = await newClient(own);
 		await admin.setFaults({ processingPaused: true });
 		const star = fixture('Star.DST');
 		const many = await busy.createJob(
@@ -47,6 +46,7 @@ describe('the job runner with several accounts', () => {
 			[1, 2, 3, 4].map((n) => ({ field: 'files[]', name: `busy-${n}.dst`, bytes: star })),
 		);
 		expect(many.status).toBe(202);
+		await beside();
 		await admin.setFaults({ processingPaused: false });
 		const runs = [];
 		for (const job of many.body.jobs) {
@@ -55,9 +55,27 @@ describe('the job runner with several accounts', () => {
 				Date.parse(done.events.find((event: any) => event.type === type).at);
 			runs.push({ start: at('processing'), end: at('completed') });
 		}
-		runs.sort((a, b) => a.start - b.start);
-		// Two processes, one account: its jobs run one after another, never side by side.
+		return runs.sort((a, b) => a.start - b.start);
+	}
+
+	it('keeps one engine process for the other accounts: an account runs at most all but one at once', async () => {
+		const own = await sandboxes.own({ workers: 2 });
+		const busy = await newClient(own);
+		const other = await newClient(own);
+		let otherJob = '';
+		const runs = await fourRuns(own, busy, async () => {
+			otherJob = (await other.convert('Star.DST', 'pes')).body.job.id;
+		});
+		expect((await other.waitForJob('conversion', otherJob)).status).toBe('completed');
+		// Two processes, another account with work: the busy one's jobs run one after another.
 		for (let i = 1; i < runs.length; i++)
 			expect(runs[i].start).toBeGreaterThanOrEqual(runs[i - 1].end);
+	});
+
+	it('lets an account alone use every engine process', async () => {
+		const own = await sandboxes.own({ workers: 2 });
+		const runs = await fourRuns(own, await newClient(own), async () => undefined);
+		// Both processes took one of its jobs at once: the second started before the first ended.
+		expect(runs[1].start).toBeLessThan(runs[0].end);
 	});
 });
