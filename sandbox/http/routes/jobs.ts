@@ -4,6 +4,8 @@ import { workflows, type Workflow } from '../../domain/jobs';
 import { readJobRequest, removeTemporaryFiles } from '../multipart';
 import { callerOf } from '../plugins/caller';
 import { presenterFor } from '../present';
+import { UploadTurns } from '../uploadTurns';
+import type { JobRequest } from '../../services/jobRequest';
 
 type JobParams = { workflow: Workflow; id: string };
 
@@ -20,6 +22,7 @@ const jobParams = {
 /** The job routes: create, list, show, retry and unlock. */
 export async function jobRoutes(app: FastifyInstance): Promise<void> {
 	const { jobs } = app.services;
+	const uploadTurns = new UploadTurns();
 
 	app.get('/jobs', { config: { ability: 'jobs:read' } }, async (request) => {
 		const { accountId } = callerOf(request);
@@ -35,8 +38,10 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 		{ config: { ability: 'jobs:write', rateLimit: 'jobCreation' } },
 		async (request, reply) => {
 			const { accountId } = callerOf(request);
-			const form = await readJobRequest(request, () => jobs.incomingSourcePath());
+			const ticket = uploadTurns.begin(accountId);
+			let form: JobRequest | undefined;
 			try {
+				form = await readJobRequest(request, () => jobs.incomingSourcePath(), ticket);
 				const created = await jobs.create(accountId, form);
 				const view = presenterFor(request);
 				const summaries = created.map((job) => view.summary(job));
@@ -47,7 +52,8 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 					freeUsage: view.freeUsage(accountId),
 				});
 			} finally {
-				await removeTemporaryFiles(form);
+				ticket.end();
+				if (form) await removeTemporaryFiles(form);
 			}
 		},
 	);
