@@ -2,16 +2,26 @@
 export const smallRequestBytes = 1024 * 1024;
 /** Longest a request gives way in all, so a client that sends its small request slowly holds no one for long. */
 export const longestYieldMs = 10_000;
+/** How often a large request paused for other accounts' jobs looks again whether they still run. */
+const jobCheckMs = 25;
 
 /**
- * Accounts take turns for the event loop that reads request bodies: a job request past `smallRequestBytes`
- * pauses its reading (the client is held back by TCP) while another account's request that is still small is
- * in progress, from its first byte to its answer. Ten 50 MB uploads then cost another account's one-file job
- * request nothing but its own time; two large requests never wait for each other.
+ * Accounts take turns for the event loop that reads request bodies and for the inspection of their sources: a
+ * job request past `smallRequestBytes` pauses its reading (the client is held back by TCP), and waits before
+ * inspecting its next source, while another account's request that is still small is in progress, from its
+ * first byte to its answer, or another account's short job is processing (`othersWorking`): the HTTP thread
+ * then reads and records that account's requests and results without 50 MB bodies to parse beside them.
+ * Ten 50 MB uploads then cost another account's one-file job nothing but its own time; two large requests
+ * never wait for each other.
  */
 export class UploadTurns {
 	private readonly inProgress = new Set<UploadTicket>();
 	private waiting: Array<() => void> = [];
+
+	constructor(
+		/** Whether an account other than the one given has a short job processing (services/jobRunner.ts). */
+		private readonly othersWorking: (accountId: string) => boolean = () => false,
+	) {}
 
 	/** A job request of `accountId` starts: its ticket, to report the bytes it streams and to end it. */
 	begin(accountId: string): UploadTicket {
@@ -20,13 +30,17 @@ export class UploadTurns {
 		return ticket;
 	}
 
-	/** True while `ticket` is large and another account's small request is in progress. */
-	mustYield(ticket: UploadTicket): boolean {
-		if (ticket.bytes <= smallRequestBytes) return false;
+	/**
+	 * Why `ticket` must give way now: 'request' while it is large and another account's small request is in
+	 * progress, 'job' while it is large and another account's short job is processing; null otherwise.
+	 */
+	mustYield(ticket: UploadTicket): 'request' | 'job' | null {
+		if (ticket.bytes <= smallRequestBytes) return null;
 		for (const other of this.inProgress) {
-			if (other.accountId !== ticket.accountId && other.bytes <= smallRequestBytes) return true;
+			if (other.accountId !== ticket.accountId && other.bytes <= smallRequestBytes)
+				return 'request';
 		}
-		return false;
+		return this.othersWorking(ticket.accountId) ? 'job' : null;
 	}
 
 	/** Waits until something changes (a request ends or stops being small), or `ms` have passed. */
@@ -64,14 +78,18 @@ export class UploadTicket {
 		readonly accountId: string,
 	) {}
 
-	/** Counts `size` more bytes streamed; resolves when the request may read on. */
+	/** Counts `size` more bytes streamed; resolves when the request may go on reading or inspecting. */
 	async streamed(size: number): Promise<void> {
 		const wasSmall = this.bytes <= smallRequestBytes;
 		this.bytes += size;
 		if (wasSmall && this.bytes > smallRequestBytes) this.turns.wake();
-		while (this.yieldedMs < longestYieldMs && this.turns.mustYield(this)) {
+		for (;;) {
+			const why = this.yieldedMs < longestYieldMs ? this.turns.mustYield(this) : null;
+			if (!why) return;
 			const started = performance.now();
-			await this.turns.changed(longestYieldMs - this.yieldedMs);
+			// A request ending wakes the waiters; a job ending is looked for.
+			const left = longestYieldMs - this.yieldedMs;
+			await this.turns.changed(why === 'job' ? Math.min(left, jobCheckMs) : left);
 			this.yieldedMs += performance.now() - started;
 		}
 	}

@@ -28,7 +28,7 @@ import type { Faults } from './faults';
 import { newId } from './ids';
 import type { JobQueue } from './jobs';
 import { AccountTurns } from './turns';
-import type { WorkerPool } from './workers/pool';
+import { backgroundAfterCpuMs, type WorkerPool } from './workers/pool';
 import type { JobTask, TaskResult, WrittenFile } from './workers/task';
 
 /** Processing starts a job gets (counting restarts mid-run) before it is failed instead of re-queued. */
@@ -204,6 +204,15 @@ export class JobRunner implements JobQueue {
 		const since = performance.now() - windowMs;
 		for (const [other, at] of this.lastActive) {
 			if (other !== accountId && at >= since) return true;
+		}
+		return false;
+	}
+
+	/** True while an account other than `accountId` has a short job processing (under `backgroundAfterCpuMs`). */
+	othersWorking(accountId: string): boolean {
+		for (const [jobId, entry] of this.running) {
+			if (entry.accountId !== accountId && (this.pool.jobCpuMs(jobId) ?? 0) < backgroundAfterCpuMs)
+				return true;
 		}
 		return false;
 	}

@@ -22,7 +22,7 @@ const jobParams = {
 /** The job routes: create, list, show, retry and unlock. */
 export async function jobRoutes(app: FastifyInstance): Promise<void> {
 	const { jobs } = app.services;
-	const uploadTurns = new UploadTurns();
+	const uploadTurns = new UploadTurns((accountId) => app.services.runner.othersWorking(accountId));
 
 	app.get('/jobs', { config: { ability: 'jobs:read' } }, async (request) => {
 		const { accountId } = callerOf(request);

@@ -53,7 +53,24 @@ describe('UploadTurns', () => {
 		beforeEach(() => jest.useFakeTimers());
 		afterEach(() => jest.useRealTimers());
 
-		it(`gives way for at most ${longestYieldMs / 1000} s in all, so a slow small request holds no one for long`, async () => {
+		it("pauses a large request while another account's short job is processing, until it ends", async () => {
+			let working = new Set(['shop']);
+			const turns = new UploadTurns((accountId) => [...working].some((id) => id !== accountId));
+			const large = turns.begin('hostile');
+			const next = large.streamed(2 * megabyte);
+			await jest.advanceTimersByTimeAsync(1000);
+			expect(await settled(next)).toBe(false);
+			// Its own account's jobs hold it back in nothing; a small request is never held.
+			expect(await settled(turns.begin('shop').streamed(2 * megabyte))).toBe(true);
+			const small = turns.begin('other');
+			expect(await settled(small.streamed(20_000))).toBe(true);
+			small.end();
+			working = new Set();
+			await jest.advanceTimersByTimeAsync(100);
+			expect(await settled(next)).toBe(true);
+		});
+
+		it(`gives way for at most ${longestYieldMs / 1000} s in all: a slow small request holds no one long`, async () => {
 			const turns = new UploadTurns();
 			const large = turns.begin('hostile');
 			await large.streamed(2 * megabyte);
