@@ -93,8 +93,16 @@ export class JobService {
 	 * Creates one queued job per source, or none at all: the request check (no storage), then the
 	 * account's allowance and processing control, then every insert in one transaction.
 	 */
-	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
-		const checked = await checkJobRequest(request, (source) => this.inspect(source, accountId));
+	async create(
+		accountId: string,
+		request: JobRequest,
+		/** Waits for the request's turn before each source is inspected (http/uploadTurns.ts). */
+		turn: () => Promise<void> = async () => undefined,
+	): Promise<JobRow[]> {
+		const checked = await checkJobRequest(request, async (source) => {
+			await turn();
+			return this.inspect(source, accountId);
+		});
 		this.checkProcessing(accountId, checked.sources.length, checked.filesField);
 		const stored: string[] = [];
 		let created: JobRow[];

@@ -42,7 +42,8 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 			let form: JobRequest | undefined;
 			try {
 				form = await readJobRequest(request, () => jobs.incomingSourcePath(), ticket);
-				const created = await jobs.create(accountId, form);
+				// Inspecting a large request's sources gives way to other accounts' small requests and jobs too.
+				const created = await jobs.create(accountId, form, () => ticket.streamed(0));
 				const view = presenterFor(request);
 				const summaries = created.map((job) => view.summary(job));
 				return reply.code(202).send({
