@@ -99,8 +99,8 @@ async function isFlat(source: Source): Promise<boolean> {
 	if (source.svg || source.width * source.height > maxCountedPixels) return false;
 	let data: Buffer;
 	try {
+		// No wall-time limit here: the engine pool's job limit counts CPU time while a job gives way.
 		data = await sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
-			.timeout({ seconds: 60 })
 			.toColourspace('srgb')
 			.ensureAlpha()
 			.raw()
@@ -270,7 +270,8 @@ async function draw(
 			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 					.autoOrient()
 					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
-		image = image.timeout({ seconds: 60 }).resize(width, height, {
+		// As above: a niced render is bounded by the pool's CPU-time charge, not failed for waiting.
+		image = image.resize(width, height, {
 			fit: 'fill',
 			...(source.flat ? { kernel: 'nearest' as const } : {}),
 		});
