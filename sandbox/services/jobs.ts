@@ -202,18 +202,23 @@ export class JobService {
 		// Nothing is charged for files that are gone.
 		const output = this.uploads.forJob(job.id).find((upload) => upload.role === 'output');
 		if (output && hasExpired(output, this.clock.now())) throw expiredFileError(output);
-		transaction(this.db, () => {
-			const charge = this.billing.chargeUnlock(accountId, job.workflow);
-			const now = this.clock.now();
-			this.jobs.unlock(job.id, now, charge.method, charge.credits);
-			const how =
-				charge.method === 'credits'
-					? creditsText(charge.credits)
-					: charge.method === 'subscription'
-						? 'a subscription entitlement'
-						: 'internal account, no charge';
-			this.jobs.addEvent(job.id, 'unlocked', now, `Downloads unlocked (${how}).`);
-		});
+		// A confirmed charge stays, whatever happens to the machine after the answer.
+		transaction(
+			this.db,
+			() => {
+				const charge = this.billing.chargeUnlock(accountId, job.workflow);
+				const now = this.clock.now();
+				this.jobs.unlock(job.id, now, charge.method, charge.credits);
+				const how =
+					charge.method === 'credits'
+						? creditsText(charge.credits)
+						: charge.method === 'subscription'
+							? 'a subscription entitlement'
+							: 'internal account, no charge';
+				this.jobs.addEvent(job.id, 'unlocked', now, `Downloads unlocked (${how}).`);
+			},
+			{ durable: true },
+		);
 		return { job: this.jobs.find(job.id)!, alreadyUnlocked: false };
 	}
 
