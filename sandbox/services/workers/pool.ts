@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 
 import type { JobTask, TaskResult } from './task';
@@ -20,6 +20,8 @@ interface Slot {
 		cpu: number;
 		background: boolean;
 	} | null;
+	/** The process's priority (nice value) when it started: its own, where a job that gave way comes back to. */
+	priority: number;
 	/** The CPU time the process's last task used, until the process takes another. */
 	last: { jobId: string; cpuMs: number } | null;
 	/** The end of what the process wrote to stderr, to tell a heap-limit death from other crashes. */
@@ -90,7 +92,7 @@ export class WorkerPool {
 				cpu - run.cpuAtSend >= backgroundAfterCpuMs && this.givesWay(slot.task.jobId);
 			// Again while in the background: threads the process started since go too.
 			if (background || run.background)
-				setThreadPriorities(slot.child.pid, background ? backgroundNice : 0);
+				setThreadPriorities(slot.child.pid, background ? backgroundNice : slot.priority);
 			run.background = background;
 		}
 	}
@@ -128,7 +130,7 @@ export class WorkerPool {
 	 * back as failures, and only once the process that ran the task is gone, so it writes nothing after.
 	 */
 	run(task: JobTask): Promise<TaskResult> {
-		// A process still starting (or warming up) only when no ready one is idle.
+		// A process still starting (a replacement) only when no ready one is idle.
 		const idle = this.slots.filter((candidate) => candidate.task === null);
 		const slot = idle.find((candidate) => candidate.ready) ?? idle[0];
 		if (!slot || this.closed) throw new Error('No idle worker: check `idle` before calling run().');
@@ -191,6 +193,7 @@ export class WorkerPool {
 			finish: null,
 			timer: null,
 			run: null,
+			priority: ownPriority(child.pid),
 			last: null,
 			stderr: '',
 			exited: new Promise((resolve) => child.once('exit', () => resolve())),
@@ -260,13 +263,23 @@ export class WorkerPool {
 			const cpu = processCpuMs(slot.child.pid);
 			if (cpu !== null) slot.last = { jobId: slot.task.jobId, cpuMs: cpu - slot.run.cpuAtSend };
 			// Where the system refuses to raise the process's priority again, a fresh process takes its place.
-			if (slot.run.background && !setThreadPriorities(slot.child.pid, 0)) this.replace(slot);
+			if (slot.run.background && !setThreadPriorities(slot.child.pid, slot.priority))
+				this.replace(slot);
 		}
 		slot.run = null;
 		slot.task = null;
 		slot.finish = null;
 		slot.timer = null;
 		finish?.(result);
+	}
+}
+
+/** A process's nice value; the sandbox's own where the system does not tell. */
+function ownPriority(pid: number | undefined): number {
+	try {
+		return getPriority(pid ?? 0);
+	} catch {
+		return getPriority(0);
 	}
 }
 
