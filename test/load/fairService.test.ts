@@ -5,7 +5,7 @@
  * count and time. Idle and loaded times are measured in the same run on the same machine and compared as
  * ratios, so the comparison holds however fast, or however loaded, the machine is.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -14,11 +14,16 @@ import { sandboxAdmin } from '../support/sandbox';
 import { useOwnSandboxes } from '../support/sandboxFixture';
 
 const sandboxes = useOwnSandboxes();
+/** The uploader processes started: killed after the test whatever its end, so none outlives a failed run. */
+const uploaders: ChildProcess[] = [];
+afterEach(() => {
+	for (const child of uploaders.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
 jest.setTimeout(180_000);
 
 const svgNs = 'xmlns="http://www.w3.org/2000/svg"';
 /** How wide the costly SVG is drawn: long enough to outlast a window's conversions while it gives way. */
-const heavyWidthMm = 80;
+const heavyWidthMm = 40;
 /** The filter work the service still draws: 8 blur passes over a canvas-wide shape, at 300 mm. */
 const costliestAccepted =
 	`<svg ${svgNs} width="400" height="200"><filter id="f">` +
@@ -143,6 +148,7 @@ function hugeUploader(baseUrl: string, key: string) {
 		// A session of its own: the scheduler charges its CPU to it, as to a client on another machine.
 		detached: true,
 	});
+	uploaders.push(child);
 	const lines: string[] = [];
 	let waiter: (() => void) | undefined;
 	let partial = '';

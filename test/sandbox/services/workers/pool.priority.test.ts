@@ -90,7 +90,7 @@ describe('the engine pool', () => {
 		}
 	});
 
-	it(`moves a job past ${backgroundAfterCpuMs} ms of CPU to nice 19 while it gives way, and back once it need not`, async () => {
+	it(`moves a job past ${backgroundAfterCpuMs} ms of CPU to nice 19 while it gives way, back when not`, async () => {
 		let givingWay = false;
 		pool = new WorkerPool(1, 120_000, 512, () => givingWay);
 		// Warm: the process has reported ready.
