@@ -1,5 +1,10 @@
 /** Accounts taking turns for reading request bodies: a large upload gives way to another account's small one. */
-import { longestYieldMs, smallRequestBytes, UploadTurns } from '../../../sandbox/http/uploadTurns';
+import {
+	longestYieldMs,
+	recentRequestMs,
+	smallRequestBytes,
+	UploadTurns,
+} from '../../../sandbox/http/uploadTurns';
 
 const megabyte = 1024 * 1024;
 
@@ -12,16 +17,25 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 }
 
 describe('UploadTurns', () => {
-	it("pauses a large request while another account's small request is in progress, until it ends", async () => {
-		const turns = new UploadTurns();
-		const large = turns.begin('hostile');
-		await large.streamed(smallRequestBytes);
-		const small = turns.begin('shop');
-		await small.streamed(20_000);
-		const next = large.streamed(megabyte);
-		expect(await settled(next)).toBe(false);
-		small.end();
-		expect(await settled(next)).toBe(true);
+	it(`pauses a large request while another account's small request is open and ${recentRequestMs} ms on`, async () => {
+		jest.useFakeTimers();
+		try {
+			const turns = new UploadTurns();
+			const large = turns.begin('hostile');
+			await large.streamed(smallRequestBytes);
+			const small = turns.begin('shop');
+			await small.streamed(20_000);
+			const next = large.streamed(megabyte);
+			expect(await settled(next)).toBe(false);
+			small.end();
+			// That account's client is polling its job or sending the next one.
+			await jest.advanceTimersByTimeAsync(recentRequestMs - 100);
+			expect(await settled(next)).toBe(false);
+			await jest.advanceTimersByTimeAsync(200);
+			expect(await settled(next)).toBe(true);
+		} finally {
+			jest.useRealTimers();
+		}
 	});
 
 	it('lets a large request read on once the other request stops being small', async () => {
@@ -67,6 +81,9 @@ describe('UploadTurns', () => {
 			small.end();
 			working = new Set();
 			await jest.advanceTimersByTimeAsync(100);
+			// The other account's small request ended just now: it gives way a little longer.
+			expect(await settled(next)).toBe(false);
+			await jest.advanceTimersByTimeAsync(recentRequestMs);
 			expect(await settled(next)).toBe(true);
 		});
 
