@@ -20,6 +20,7 @@
 #   EMBROIDERY_TEST_TIERS=build,jest,n8n2   the tiers to run (build lint scan typecheck jest n8n2 n8n1 queue)
 #   EMBROIDERY_TEST_JEST="test/x.test.ts"   jest's arguments for the jest tier
 #   EMBROIDERY_TEST_E2E="test/e2e/n8n.e2e.ts"  test/e2e/run.sh's arguments (test files)
+#   EMBROIDERY_BUILT=1                      dist/ is built already (a run without the build tier)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node24.sh
@@ -197,8 +198,14 @@ checks_side_by_side() {
 }
 
 if wanted build; then tier build npm run build || true; fi
+# dist/ is ready when the build tier built it, or when the caller says so (EMBROIDERY_BUILT=1, as
+# test/e2e/testRun.e2e.ts runs this script inside a running suite).
 built=()
-if wanted build && [ "$(cat "$results/build.status")" = 0 ]; then built=(EMBROIDERY_BUILT=1); fi
+if wanted build; then
+	if [ "$(cat "$results/build.status")" = 0 ]; then built=(EMBROIDERY_BUILT=1); fi
+elif [ "${EMBROIDERY_BUILT:-}" = 1 ]; then
+	built=(EMBROIDERY_BUILT=1)
+fi
 
 # The n8n lines' real-time lanes (test/e2e/run.sh: the files that mostly wait for real minutes) run from
 # here on, beside the checks and jest, into a log printed with the other end-to-end logs; their progress
