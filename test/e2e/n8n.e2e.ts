@@ -10,7 +10,9 @@ import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
 
 /** The workflows published (n8n 2.x) or active (1.x) in a stopped n8n's database. */
 function publishedWorkflows(userFolder: string): string[] {
-	const database = new DatabaseSync(join(userFolder, '.n8n', 'database.sqlite'), { readOnly: true });
+	const database = new DatabaseSync(join(userFolder, '.n8n', 'database.sqlite'), {
+		readOnly: true,
+	});
 	try {
 		const columns = new Set(
 			database
