@@ -46,6 +46,8 @@ wanted() { case " ${tiers[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac }
 # inside $work (TMPDIR): on Ctrl-C, stop_run finds the processes by the mark or by a working folder inside
 # $work (Postgres runs as its own account, without the mark), ends their process groups, and removes $work.
 export EMBROIDERY_TEST_RUN="npm-test-$$-$(date +%s)"
+# A run inside another (test/e2e/testRun.e2e.ts) shows its own progress, not on the outer run's line.
+unset EMBROIDERY_PROGRESS_DIR EMBROIDERY_PROGRESS_LABEL
 outer_tmp="${TMPDIR:-/tmp}"
 work="$(mktemp -d "$outer_tmp/embroidery-test-XXXXXX")"
 # The Postgres account of test/queue reaches its folders inside.
