@@ -1,16 +1,10 @@
-import { ceil, max, min } from './math';
-import { background, findRegions, type Region, type RegionMap } from './regions';
+import { background, findRegions, type RegionMap } from './regions';
 
 export interface CleanupLimits {
 	/** Areas smaller than this (pixels) are too small to sew. */
 	minAreaPx: number;
 	/** Areas narrower than this everywhere (pixels) are thinner than a stitch can hold. */
 	minWidthPx: number;
-	/**
-	 * Lines up to this wide (pixels) are sewn as running stitch: a small hole ringed by such lines
-	 * is a mesh's opening (a net, a lattice, a cross-hatch), not a pinhole, and stays open.
-	 */
-	lineWidthPx?: number;
 }
 
 export interface CleanupResult {
@@ -35,18 +29,12 @@ export function removeUnsewableDetail(
 	let droppedAreaPx = 0;
 	let filledHoles = 0;
 	let map = findRegions(labels, width, height);
-	const keptHoles = new Uint8Array(width * height);
 	for (let pass = 0; pass < 3; pass++) {
-		const small = map.regions.filter((region) => {
-			if (region.label === background) {
-				if (region.touchesBorder || region.area >= limits.minAreaPx) return false;
-				// Judged on the artwork as drawn: filling one opening must not thicken the next one's ring.
-				if (pass === 0 && ringedByLines(map, labels, region, limits.lineWidthPx ?? 0))
-					mark(map, region, keptHoles);
-				return !marked(map, region, keptHoles);
-			}
-			return region.area < limits.minAreaPx || region.widthPx < limits.minWidthPx;
-		});
+		const small = map.regions.filter((region) =>
+			region.label === background
+				? !region.touchesBorder && region.area < limits.minAreaPx
+				: region.area < limits.minAreaPx || region.widthPx < limits.minWidthPx,
+		);
 		if (small.length === 0) break;
 		const replacement = strongestNeighbours(map, labels, new Set(small.map((region) => region.id)));
 		for (const region of small) {
@@ -60,78 +48,10 @@ export function removeUnsewableDetail(
 				droppedAreaPx += region.area;
 			}
 		}
-		if (replacement.size === 0) break;
 		relabel(map, labels, replacement);
 		map = findRegions(labels, width, height);
 	}
 	return { map, droppedDetails, droppedAreaPx, filledHoles };
-}
-
-/** Marks a region's pixels. */
-function mark(map: RegionMap, region: Region, marks: Uint8Array): void {
-	const { width, ids } = map;
-	for (let y = region.minY; y <= region.maxY; y++) {
-		for (let i = y * width + region.minX; i <= y * width + region.maxX; i++)
-			if (ids[i] === region.id) marks[i] = 1;
-	}
-}
-
-/** True when any of a region's pixels is marked. */
-function marked(map: RegionMap, region: Region, marks: Uint8Array): boolean {
-	const { width, ids } = map;
-	for (let y = region.minY; y <= region.maxY; y++) {
-		for (let i = y * width + region.minX; i <= y * width + region.maxX; i++)
-			if (ids[i] === region.id && marks[i]) return true;
-	}
-	return false;
-}
-
-/**
- * True when the hole's ring is lines no wider than `lineWidthPx`: near the hole, no pixel of the
- * colour that borders it most lies deeper from an edge than the middle of two such lines
- * crossing. Around a pinhole in a solid area the depth grows with the distance from the hole, so
- * the test fails there; in a net of lines it stays at about half their width, junctions included.
- */
-function ringedByLines(
-	map: RegionMap,
-	labels: Uint8Array,
-	hole: Region,
-	lineWidthPx: number,
-): boolean {
-	if (lineWidthPx <= 0) return false;
-	const { width, height, ids, inset } = map;
-	const tally = new Map<number, number>();
-	for (let y = hole.minY; y <= hole.maxY; y++) {
-		for (let x = hole.minX; x <= hole.maxX; x++) {
-			const i = y * width + x;
-			if (ids[i] !== hole.id) continue;
-			for (const j of [i - 1, i + 1, i - width, i + width]) {
-				const label = labels[j];
-				if (ids[j] !== hole.id && label !== background)
-					tally.set(label, (tally.get(label) ?? 0) + 1);
-			}
-		}
-	}
-	let ring = -1;
-	let most = 0;
-	for (const [label, count] of tally) {
-		if (count > most) {
-			ring = label;
-			most = count;
-		}
-	}
-	if (ring < 0) return false;
-	// Where two lines cross, the middle lies deeper than half a line: up to its half diagonal.
-	const deepest = lineWidthPx * 0.75 + 1;
-	// Far enough out that a solid area around a pinhole is seen to be deeper than that.
-	const reach = ceil(deepest) + 2;
-	for (let y = max(0, hole.minY - reach); y <= min(height - 1, hole.maxY + reach); y++) {
-		for (let x = max(0, hole.minX - reach); x <= min(width - 1, hole.maxX + reach); x++) {
-			const i = y * width + x;
-			if (labels[i] === ring && inset[i] > deepest) return false;
-		}
-	}
-	return true;
 }
 
 /**

@@ -120,7 +120,6 @@ export async function digitise(
 	const cleaned = removeUnsewableDetail(snapped.labels, artwork.width, artwork.height, {
 		minAreaPx: minDetailAreaMm2 / pixelArea,
 		minWidthPx: minDetailWidthMm / artwork.pixelMm,
-		lineWidthPx: runningMaxWidthMm / artwork.pixelMm,
 	});
 	if (cleaned.droppedDetails > 0) {
 		warnings.push(
