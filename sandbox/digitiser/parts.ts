@@ -196,10 +196,23 @@ export function joinShowingFill(map: RegionMap, strokePx: number, reachPx: numbe
 	const { regions } = map;
 	const isWide = (region: Region) =>
 		region.label !== background && !region.stroke && region.widthPx > strokePx;
+	const wide = regions.filter(isWide);
 	const count = regions.length;
 	for (let id = 0; id < count; id++) {
 		const strip = regions[id];
 		if (strip.label === background || strip.area === 0 || isWide(strip)) continue;
+		// Only a wide area of its colour whose box comes within reach (across an outline up to
+		// `reachPx` wide, so one pixel more) can be across an outline from it.
+		const margin = reachPx + 1;
+		const near = wide.some(
+			(region) =>
+				region.label === strip.label &&
+				region.minX <= strip.maxX + margin &&
+				region.maxX >= strip.minX - margin &&
+				region.minY <= strip.maxY + margin &&
+				region.maxY >= strip.minY - margin,
+		);
+		if (!near) continue;
 		const targets = fillAcross(map, strip, reachPx, isWide);
 		if (targets) moveInto(map, strip, targets);
 	}
@@ -216,14 +229,15 @@ function fillAcross(
 	isWide: (region: Region) => boolean,
 ): Map<number, number> | null {
 	const { width, height, ids, regions } = map;
-	const neighbours = (i: number): number[] => {
+	// The 4-neighbours of a pixel, written into one shared array (no list per pixel).
+	const around = new Int32Array(4);
+	const neighbours = (i: number): Int32Array => {
 		const x = i % width;
-		const out: number[] = [];
-		if (x > 0) out.push(i - 1);
-		if (x < width - 1) out.push(i + 1);
-		if (i >= width) out.push(i - width);
-		if (i + width < width * height) out.push(i + width);
-		return out;
+		around[0] = x > 0 ? i - 1 : -1;
+		around[1] = x < width - 1 ? i + 1 : -1;
+		around[2] = i >= width ? i - width : -1;
+		around[3] = i + width < width * height ? i + width : -1;
+		return around;
 	};
 	const own = (i: number) => ids[i] === strip.id;
 	const across = (i: number) => {
@@ -243,6 +257,7 @@ function fillAcross(
 	for (const p of pixels) {
 		let along = false;
 		for (const n of neighbours(p)) {
+			if (n < 0) continue;
 			const region = regions[ids[n]];
 			if (region.label === strip.label && region.id !== strip.id && isWide(region)) return null;
 			if (across(n)) {
@@ -260,6 +275,7 @@ function fillAcross(
 		for (const i of frontier) {
 			const from = origin.get(i)!;
 			for (const n of neighbours(i)) {
+				if (n < 0) continue;
 				const region = regions[ids[n]];
 				if (region.label === strip.label && isWide(region)) {
 					if (!targets.has(from)) targets.set(from, region.id);
@@ -278,7 +294,7 @@ function fillAcross(
 		const next: number[] = [];
 		for (const p of wave) {
 			for (const n of neighbours(p)) {
-				if (own(n) && !targets.has(n)) {
+				if (n >= 0 && own(n) && !targets.has(n)) {
 					targets.set(n, targets.get(p)!);
 					next.push(n);
 				}
