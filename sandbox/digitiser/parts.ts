@@ -184,13 +184,14 @@ function components(kind: Uint8Array, w: number, h: number, wanted: number): num
 
 /**
  * Gives back to a fill the thin strips of its colour that show just past an outline sewn over its
- * edge, in place: where the artwork's fill reaches a little past the line laid on it (as a
- * professional's lower layer does), the strip beyond the line is that fill, so its rows run on
- * under the line (its underlap, `reachPx`) to the strip's edge instead of the strip being sewn as a
- * line of its own half a thread inside that edge. A strip (a region no wider than `strokePx`)
- * qualifies when it does not touch a wide area of its own colour (a stroke split off a body stays a
- * stroke) and, along more than half of its edge with other colours, a wide area of its colour lies
- * within `reachPx` across them. Each of its pixels joins the nearest such area.
+ * edge at the design's edge, in place: where the artwork's fill reaches a little past the line laid
+ * on it (as a professional's lower layer does), the strip between the line and the fabric is that
+ * fill, so its rows run on under the line (its underlap, `reachPx`) to the strip's edge instead of
+ * the strip being sewn as a line of its own half a thread inside that edge. A strip (a region no
+ * wider than `strokePx`) qualifies when it borders the background, does not touch a wide area of
+ * its own colour (a stroke split off a body stays a stroke) and, along more than half of its edge
+ * with other colours, a wide area of its colour lies within `reachPx` across them (a stripe between
+ * two other colours inside the design stays a line). Each of its pixels joins the nearest such area.
  */
 export function joinShowingFill(map: RegionMap, strokePx: number, reachPx: number): void {
 	const { regions } = map;
@@ -253,12 +254,17 @@ function fillAcross(
 	const origin = new Map<number, number>();
 	const targets = new Map<number, number>();
 	let edge = 0;
+	let outside = false;
 	let frontier: number[] = [];
 	for (const p of pixels) {
 		let along = false;
 		for (const n of neighbours(p)) {
-			if (n < 0) continue;
+			if (n < 0) {
+				outside = true;
+				continue;
+			}
 			const region = regions[ids[n]];
+			if (region.label === background) outside = true;
 			if (region.label === strip.label && region.id !== strip.id && isWide(region)) return null;
 			if (across(n)) {
 				along = true;
@@ -287,7 +293,7 @@ function fillAcross(
 		}
 		frontier = next;
 	}
-	if (edge === 0 || targets.size * 2 <= edge) return null;
+	if (!outside || edge === 0 || targets.size * 2 <= edge) return null;
 	// The rest of the strip joins the area its nearest reached pixel joins.
 	let wave = [...targets.keys()];
 	while (wave.length > 0) {

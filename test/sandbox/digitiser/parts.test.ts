@@ -57,6 +57,24 @@ describe('a fill showing past the outline laid on its edge', () => {
 		expect(map.regions[strip].area).toBe(3 * 40);
 	});
 
+	it('leaves a stripe of the fill colour inside the design a line', () => {
+		// Fill | outline | stripe of the fill colour | a 3-pixel line | fill again, all inside a third
+		// colour: the fill is within reach on both sides, but the stripe borders no fabric.
+		const map = paint(70, 50, [
+			[0, 0, 70, 50, 3],
+			[5, 5, 40, 40, fill],
+			[45, 5, 4, 40, outline],
+			[49, 5, 3, 40, fill],
+			[52, 5, 3, 40, 2],
+			[55, 5, 10, 40, fill],
+		]);
+		const strip = regionAt(map, 50, 20);
+		expect(map.regions[strip].area).toBe(3 * 40);
+		joinShowingFill(map, strokePx, reachPx);
+		expect(regionAt(map, 50, 20)).toBe(strip);
+		expect(map.regions[strip].area).toBe(3 * 40);
+	});
+
 	it('keeps a stroke that grows out of its own fill a stroke', () => {
 		// A 3-pixel stem of the fill colour leaving the body, crossing near an outline.
 		const map = paint(60, 60, [
