@@ -52,6 +52,21 @@ const mostTextStitches = 16;
  */
 const mostCountingStitches = 8;
 const isText = (byte: number) => byte >= 0x20 && byte <= 0x7e;
+/**
+ * Stitches in a row that take turns between long (9 mm or more) and tiny (0.5 mm or less): more is another
+ * format's records read as EXP, such as Toyota 100's moves ([code, 0, x, y]: a 0.3 mm stitch, then 11 mm,
+ * over and over). A satin's stitches, a fill's and a run's each keep about the same length from one to the
+ * next; every real design at hand (391 files as EXP) holds at most 2 such stitches in a row.
+ */
+const mostLongAndTinyInTurn = 8;
+const longStitch = 90;
+const tinyStitch = 5;
+/** A stitch's kind for `mostLongAndTinyInTurn`: 1 long, -1 tiny, 0 neither. */
+function lengthKind(dx: number, dy: number): number {
+	const square = dx * dx + dy * dy;
+	if (square >= longStitch * longStitch) return 1;
+	return square <= tinyStitch * tinyStitch ? -1 : 0;
+}
 
 /**
  * Reads every record of the file and throws where one does not fit EXP: an unknown control code, a
@@ -87,6 +102,9 @@ export function readExp(bytes: Uint8Array): Pattern {
 	let inPlace = 0;
 	let textRun = 0;
 	let countingRun = 0;
+	// Stitches in a row taking turns between long and tiny, and the kind of the last of them.
+	let turnRun = 0;
+	let lastKind = 0;
 	let offset = 0;
 	while (offset < bytes.length) {
 		const b0 = bytes[offset];
@@ -113,6 +131,14 @@ export function readExp(bytes: Uint8Array): Pattern {
 					`The file is not EXP: the ${textRun} stitches in a row up to byte ${offset} are printable ` +
 						"text, each a long move right and up (a header's text, not a design).",
 				);
+			const kind = lengthKind(signed8(b0), signed8(b1));
+			turnRun = kind === 0 ? 0 : kind === -lastKind ? turnRun + 1 : 1;
+			lastKind = kind;
+			if (turnRun > mostLongAndTinyInTurn)
+				throw new UnreadableSourceError(
+					`The file is not EXP: the ${turnRun} stitches in a row up to byte ${offset} take turns between ` +
+						"9 mm or more and 0.5 mm or less (another format's records, not a design).",
+				);
 			builder.stitch(signed8(b0), -signed8(b1));
 			offset += 2;
 			continue;
@@ -126,6 +152,8 @@ export function readExp(bytes: Uint8Array): Pattern {
 		offset += 4;
 		textRun = 0;
 		countingRun = 0;
+		turnRun = 0;
+		lastKind = 0;
 		if (b1 === colourChangeCode) {
 			builder.colourChange();
 			builder.jump(dx, dy);

@@ -133,6 +133,33 @@ describe('EXP reader', () => {
 		expect(() => read(counting(9))).toThrow(/the 9 stitches in a row up to byte 16 count up/);
 	});
 
+	it("refuses Toyota 100's records read as stitches that take turns between long and tiny, before or over Star.EXP", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const toyota = sharedSample('Star.100');
+		// bench:fuzz's completed garbage (seed 1), each named .EXP: 91.6 to 98.8% of the path kept. Star.100
+		// opens with 8 moves of 03 00 00 92, as EXP a stitch of 0.3 mm, then one of 11 mm, over and over.
+		const spliced = [
+			new Uint8Array([...toyota.subarray(0, 64), ...exp]),
+			new Uint8Array([...toyota.subarray(0, 243), ...exp.subarray(243)]),
+			new Uint8Array([...toyota.subarray(0, 512), ...exp.subarray(512)]),
+		];
+		for (const bytes of spliced)
+			expect(() => read(bytes)).toThrow(
+				/the 9 stitches in a row up to byte 16 take turns between 9 mm or more and 0\.5 mm or less/,
+			);
+		// Every real design at hand, as EXP, holds at most 2 such stitches in a row; 8 read, 9 do not.
+		const inTurn = (count: number) =>
+			new Uint8Array(Array.from({ length: count }, (_, i) => (i % 2 ? [0, 0x92] : [3, 0])).flat());
+		expect(() => read(new Uint8Array([...inTurn(8), 40, 0, ...inTurn(8)]))).not.toThrow();
+		expect(() => read(inTurn(9))).toThrow(/the 9 stitches in a row up to byte 16 take turns/);
+		// A control record breaks the run.
+		expect(() =>
+			read(new Uint8Array([...inTurn(8), 0x80, 0x04, 0, 0, ...inTurn(8)])),
+		).not.toThrow();
+		expect(() => read(exp)).not.toThrow();
+		expectReadWrittenAsExp(['Star.100', 'Star.DST', 'Star.pes', 'Star.VIP']);
+	});
+
 	it('rejects an empty file', () => {
 		expect(() => read(new Uint8Array(0))).toThrow(UnreadableSourceError);
 	});
