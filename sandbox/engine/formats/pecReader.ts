@@ -161,8 +161,10 @@ export function expectDeclaredSize(
 	const [sewnWidth, sewnHeight] = bounds
 		? [bounds.maxX - bounds.minX, bounds.maxY - bounds.minY]
 		: [0, 0];
+	// A size past what 16 bits hold is written as their most (a design of over 6.5 m, beyond any hoop).
 	const differs = (declared: number, sewn: number) =>
-		sewn - declared > sizeTolerance || (!cut && declared - sewn > marginTolerance(declared));
+		!(declared === 0xffff && sewn >= 0xffff) &&
+		(sewn - declared > sizeTolerance || (!cut && declared - sewn > marginTolerance(declared)));
 	if (differs(width, sewnWidth) || differs(height, sewnHeight))
 		cursor.fail(
 			`its header declares a design of ${width} x ${height} (0.1 mm), but its stitches ` +
