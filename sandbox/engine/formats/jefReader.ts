@@ -199,12 +199,18 @@ function expectWithinDeclaredExtents(
 	const bounds = boundsOf(pattern, [Stitch, Jump]);
 	if (!bounds) return;
 	const slack = (extent: number) => Math.max(20, Math.ceil(extent * 0.05));
-	if (
+	const pastFromStart =
 		-bounds.minX > left + slack(left) ||
 		-bounds.minY > top + slack(top) ||
 		bounds.maxX > right + slack(right) ||
-		bounds.maxY > bottom + slack(bottom)
-	)
+		bounds.maxY > bottom + slack(bottom);
+	// Some writers give the extents from the design's centre, its stitches starting in a corner (the golden
+	// JEFs of embroidery-converter-kit: 450 each side of a design sewn from (0, 0) to (900, 650)): the design
+	// must then fit the declared width and height.
+	const pastInSize =
+		bounds.maxX - bounds.minX > left + right + slack(left + right) ||
+		bounds.maxY - bounds.minY > top + bottom + slack(top + bottom);
+	if (pastFromStart && pastInSize)
 		cursor.fail(
 			`its header declares extents of ${left} left, ${top} up, ${right} right and ${bottom} down ` +
 				`(0.1 mm), but its stitches reach from (${bounds.minX}, ${bounds.minY}) to (${bounds.maxX}, ${bounds.maxY})`,

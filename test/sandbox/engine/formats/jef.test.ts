@@ -84,6 +84,28 @@ describe('JEF reader', () => {
 		expect(read(unset).length).toBe(read(fixture.bytes).length);
 	});
 
+	it('reads extents given from the centre of a design sewn from a corner, if the design fits their size', () => {
+		// embroidery-converter-kit's golden JEFs declare 450 each side of a design sewn from (0, 0) to (900, 650).
+		const design = patternOf([
+			[0, 0, Command.Stitch],
+			[900, 0, Command.Stitch],
+			[900, 650, Command.Stitch],
+			[0, 650, Command.Stitch],
+			[0, 650, Command.End],
+		]);
+		const declaring = (left: number, top: number, right: number, bottom: number) => {
+			const bytes = write(design).bytes.slice();
+			const view = new DataView(bytes.buffer);
+			[left, top, right, bottom].forEach((extent, i) => view.setInt32(36 + 4 * i, extent, true));
+			return bytes;
+		};
+		expect(read(declaring(450, 325, 450, 325)).length).toBe(read(write(design).bytes).length);
+		// Narrower than the design either way: refused.
+		expect(() => read(declaring(300, 325, 300, 325))).toThrow(
+			/declares extents of 300 left, 325 up, 300 right and 325 down \(0\.1 mm\), but its stitches reach/,
+		);
+	});
+
 	it('refuses a control code JEF does not use, and a header that is not JEF', () => {
 		const stitches = u32(fixture.bytes, 0);
 		const unknownCode = fixture.bytes.slice();
