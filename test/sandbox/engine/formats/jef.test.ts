@@ -100,6 +100,12 @@ describe('JEF reader', () => {
 			return bytes;
 		};
 		expect(read(declaring(450, 325, 450, 325)).length).toBe(read(write(design).bytes).length);
+		// Star.JEF's first move changed moves the whole star off its extents (295 left, 296 right): refused.
+		const moved = fixture.bytes.slice();
+		moved[132] ^= 0x5a;
+		expect(() => read(moved)).toThrow(
+			/declares extents of 295 left, 311 up, 296 right and 312 down/,
+		);
 		// Narrower than the design either way: refused.
 		expect(() => read(declaring(300, 325, 300, 325))).toThrow(
 			/declares extents of 300 left, 325 up, 300 right and 325 down \(0\.1 mm\), but its stitches reach/,
