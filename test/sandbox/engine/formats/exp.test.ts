@@ -133,7 +133,7 @@ describe('EXP reader', () => {
 		expect(() => read(counting(9))).toThrow(/the 9 stitches in a row up to byte 16 count up/);
 	});
 
-	it("refuses Toyota 100's records read as stitches that take turns between long and tiny, before or over Star.EXP", () => {
+	it("refuses Toyota 100's records read as stitches taking turns long and tiny, before or over Star.EXP", () => {
 		const exp = loadFixture('Star.EXP').bytes;
 		const toyota = sharedSample('Star.100');
 		// bench:fuzz's completed garbage (seed 1), each named .EXP: 91.6 to 98.8% of the path kept. Star.100
