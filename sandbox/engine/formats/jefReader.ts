@@ -1,4 +1,5 @@
 /** Reads Janome JEF: header, chart colours and stitch records (the layout is described below). */
+import { ceilings } from '../ceilings';
 import { boundsOf, Command, Pattern, type Thread } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colourBlocks';
 import { jefThreadChart } from '../threads/jefThreads';
@@ -196,6 +197,13 @@ function expectWithinDeclaredExtents(
 	);
 	if (left < 0 || top < 0 || right < 0 || bottom < 0) return;
 	if (left === 0 && top === 0 && right === 0 && bottom === 0) return;
+	// Extents past what the engine takes (10 m from the start) are other bytes in their place: Star.EXP's
+	// records under Star.JEF's first 32 bytes declare 217 million (0.1 mm), which any stitches fit.
+	if (Math.max(left, top, right, bottom) > ceilings.coordinate)
+		cursor.fail(
+			`its header declares extents of ${left} left, ${top} up, ${right} right and ${bottom} down ` +
+				`(0.1 mm), beyond the ${ceilings.coordinate / 10_000} m any design can reach`,
+		);
 	const bounds = boundsOf(pattern, [Stitch, Jump]);
 	if (!bounds) return;
 	const slack = (extent: number) => Math.max(20, Math.ceil(extent * 0.05));

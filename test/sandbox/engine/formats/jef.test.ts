@@ -112,6 +112,19 @@ describe('JEF reader', () => {
 		);
 	});
 
+	it('refuses extents past the 10 m any design reaches: another file behind a JEF header', () => {
+		// bench:fuzz's garbage (seed 2): Star.JEF's first 32 bytes over Star.EXP, whose records are JEF's too.
+		// The extents are Star.EXP's f1 0c pairs, 217 million (0.1 mm) each; it read as a cut star (97.5%).
+		const exp = loadFixture('Star.EXP').bytes;
+		const spliced = Uint8Array.from([...fixture.bytes.subarray(0, 32), ...exp.subarray(32)]);
+		expect(() => read(spliced)).toThrow(/beyond the 10 m any design can reach/);
+		const far = fixture.bytes.slice();
+		new DataView(far.buffer).setInt32(36, 100_001, true);
+		expect(() => read(far)).toThrow(/declares extents of 100001 left/);
+		new DataView(far.buffer).setInt32(36, 100_000, true);
+		expect(read(far).length).toBe(read(fixture.bytes).length);
+	});
+
 	it('refuses a control code JEF does not use, and a header that is not JEF', () => {
 		const stitches = u32(fixture.bytes, 0);
 		const unknownCode = fixture.bytes.slice();
