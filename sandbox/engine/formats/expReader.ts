@@ -61,6 +61,12 @@ const isText = (byte: number) => byte >= 0x20 && byte <= 0x7e;
 const mostLongAndTinyInTurn = 8;
 const longStitch = 90;
 const tinyStitch = 5;
+/**
+ * Stitches in a row of which every other one does not move: more is a table of 32-bit numbers read as
+ * stitches, each number's zero upper half a stitch in place (JEF's header before Star.EXP's records); every
+ * real design at hand (391 files as EXP) holds at most 4 such stitches in a row.
+ */
+const mostStillInTurn = 8;
 /** A stitch's kind for `mostLongAndTinyInTurn`: 1 long, -1 tiny, 0 neither. */
 function lengthKind(dx: number, dy: number): number {
 	const square = dx * dx + dy * dy;
@@ -105,6 +111,9 @@ export function readExp(bytes: Uint8Array): Pattern {
 	// Stitches in a row taking turns between long and tiny, and the kind of the last of them.
 	let turnRun = 0;
 	let lastKind = 0;
+	// Stitches in a row that take turns moving and not, and whether the last of them moved.
+	let stillTurnRun = 0;
+	let lastStill = -1;
 	let offset = 0;
 	while (offset < bytes.length) {
 		const b0 = bytes[offset];
@@ -117,6 +126,13 @@ export function readExp(bytes: Uint8Array): Pattern {
 						"one, each 0.1 mm longer than the last (a header's table of numbers, not a design).",
 				);
 			const still = b0 === 0 && b1 === 0 ? 1 : 0;
+			stillTurnRun = still === 1 - lastStill ? stillTurnRun + 1 : 1;
+			lastStill = still;
+			if (stillTurnRun > mostStillInTurn)
+				throw new UnreadableSourceError(
+					`The file is not EXP: of the ${stillTurnRun} stitches in a row up to byte ${offset}, every ` +
+						"other one does not move (a header's table of numbers, not a design).",
+				);
 			const slot = stitches++ % inPlaceWindow;
 			inPlace += still - stillRing[slot];
 			stillRing[slot] = still;
@@ -154,6 +170,8 @@ export function readExp(bytes: Uint8Array): Pattern {
 		countingRun = 0;
 		turnRun = 0;
 		lastKind = 0;
+		stillTurnRun = 0;
+		lastStill = -1;
 		if (b1 === colourChangeCode) {
 			builder.colourChange();
 			builder.jump(dx, dy);
