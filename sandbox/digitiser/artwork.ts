@@ -99,8 +99,9 @@ async function isFlat(source: Source): Promise<boolean> {
 	if (source.svg || source.width * source.height > maxCountedPixels) return false;
 	let data: Buffer;
 	try {
+		// No wall-time limit of its own: the work is bounded before it starts (filter budget, pixel limits), and
+		// what remains by the engine pool's job limit, which stops the process.
 		data = await sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
-			.timeout({ seconds: 60 })
 			.toColourspace('srgb')
 			.ensureAlpha()
 			.raw()
@@ -270,7 +271,8 @@ async function draw(
 			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 					.autoOrient()
 					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
-		image = image.timeout({ seconds: 60 }).resize(width, height, {
+		// As above: bounded by the engine pool's job limit, not failed early for waiting on a busy machine.
+		image = image.resize(width, height, {
 			fit: 'fill',
 			...(source.flat ? { kernel: 'nearest' as const } : {}),
 		});
