@@ -267,6 +267,21 @@ if [ -n "$realtime" ]; then
 	done
 fi
 
+# Whatever a test left running (a failed test's npm start and its n8n, say) is named and stopped here, so that
+# nothing of the run outlives it.
+left=()
+for pid in $(run_pids); do
+	command="$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-160)" || true
+	[ -z "$command" ] || left+=("  $pid: $command")
+done 2>/dev/null
+if [ ${#left[@]} -gt 0 ]; then
+	echo "Processes of this run were still running at its end (a test left them); stopping them:" >&2
+	printf '%s\n' "${left[@]}" >&2
+	signal_run TERM
+	sleep 3
+	signal_run KILL
+fi
+
 # Passed, failed and skipped tests of a jest results file; a suite that could not run counts as failed, and
 # so does a results file that cannot be read.
 jest_counts() {
