@@ -22,14 +22,18 @@ function paint(width: number, height: number, rects: number[][]) {
 const regionAt = (map: ReturnType<typeof paint>, x: number, y: number) =>
 	map.ids[y * map.width + x];
 
+/** A fill from x 5 to 49, an outline of `outlineWidth` pixels over its right edge, 3 pixels of fill past it. */
+const outlinedFill = (outlineWidth: number) =>
+	paint(60, 50, [
+		[5, 5, 44, 40, fill],
+		[49 - outlineWidth, 5, outlineWidth, 40, outline],
+		[49, 5, 3, 40, fill],
+	]);
+
 describe('a fill showing past the outline laid on its edge', () => {
 	it('sews the strip beyond a 0.6 mm outline as part of the fill, not as a line of its own', () => {
 		// A 6 x 6 mm fill, a 4-pixel outline over its right edge and 3 pixels of the fill past it.
-		const map = paint(60, 50, [
-			[5, 5, 44, 40, fill],
-			[45, 5, 4, 40, outline],
-			[49, 5, 3, 40, fill],
-		]);
+		const map = outlinedFill(4);
 		const body = regionAt(map, 20, 20);
 		const strip = regionAt(map, 50, 20);
 		expect(strip).not.toBe(body);
@@ -46,11 +50,7 @@ describe('a fill showing past the outline laid on its edge', () => {
 
 	it('leaves a line of the fill colour beyond the underlap as a line', () => {
 		// The same, with an outline 8 pixels (1.2 mm) wide: the fill's rows cannot run under it.
-		const map = paint(60, 50, [
-			[5, 5, 44, 40, fill],
-			[41, 5, 8, 40, outline],
-			[49, 5, 3, 40, fill],
-		]);
+		const map = outlinedFill(8);
 		const strip = regionAt(map, 50, 20);
 		joinShowingFill(map, strokePx, reachPx);
 		expect(regionAt(map, 50, 20)).toBe(strip);
