@@ -3,10 +3,11 @@
 # integration tests against the sandbox, then the end-to-end runs in every environment
 # (test/e2e/run.sh: the two n8n versions of scripts/n8n.sh, on Node 24 and 22, queue mode when present).
 #
-# Every core is used: the n8n installs download during the checks; once the build is done, lint, scan, the
-# type check, jest (two workers per core) and the n8n lines' real-time lanes (files that mostly wait for real
-# minutes) run side by side; then the other end-to-end files of every environment run side by side (each has
-# its own sandbox, n8n ports, user folder and data, see test/e2e/run.sh).
+# Every core is used: the n8n installs download during the checks; lint, scan and the type check run
+# side by side once the build is done; jest runs two workers per core; the n8n lines' real-time lanes
+# (files that mostly wait for real minutes) run beside the checks and jest; then the other end-to-end files
+# of every environment run side by side (each has its own sandbox, n8n ports, user folder and data, see
+# test/e2e/run.sh).
 # Every tier runs even when an earlier one failed (the end-to-end runs need the build), and the run ends
 # with a summary: each tier's time and test count, then the line "N passed, N failed".
 #
@@ -226,21 +227,12 @@ if [ ${#realtime_envs[@]} -gt 0 ] && [ ${#built[@]} -gt 0 ]; then
 fi
 
 # With the build done, scan.sh packs dist/ as it is (building again would empty it under the real-time lanes).
-# The checks run beside jest, into their logs, printed once jest has ended: while jest waited for them, the
-# real-time lanes' n8n starts had made them 4 times as slow.
-checks=() checks_pid=""
+checks=()
 for name in lint scan typecheck; do if wanted $name; then checks+=("$name"); fi; done
-if [ ${#checks[@]} -gt 0 ]; then
-	checks_side_by_side "${checks[@]}" >"$work/checks.log" 2>&1 &
-	checks_pid=$!
-fi
+if [ ${#checks[@]} -gt 0 ]; then checks_side_by_side "${checks[@]}"; fi
 if wanted jest; then
 	# shellcheck disable=SC2086 # EMBROIDERY_TEST_JEST is a list of arguments.
 	tier jest npx jest --ci --json --outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} || true
-fi
-if [ -n "$checks_pid" ]; then
-	wait "$checks_pid" || true
-	cat "$work/checks.log"
 fi
 
 if [ ${#e2e_tiers[@]} -gt 0 ]; then
@@ -301,7 +293,7 @@ jest_counts() {
 
 passed=0 failed=0 failed_tiers=0
 echo
-echo "Summary (seconds of wall time; checks, jest and real-time lanes ran side by side, then the e2e environments):"
+echo "Summary (seconds of wall time; lint, scan and typecheck ran side by side, and so did the e2e environments):"
 for name in "${tiers[@]}"; do
 	case "$name" in n8n2 | n8n1) label="e2e $name" ;; *) label="$name" ;; esac
 	if [ ! -f "$results/$name.status" ]; then
