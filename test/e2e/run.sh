@@ -30,7 +30,7 @@ cd "$(dirname "$0")/../.."
 
 environments=()
 parallel=0
-lane=""
+lane="" lane_label=""
 # jest's options go to every environment, in the order given; a test file only to the environments of
 # its folder, and --bench only to queue mode.
 e2e_run=()
@@ -44,7 +44,7 @@ for arg in "$@"; do
 	--only=*) IFS=',' read -r -a environments <<<"${arg#--only=}" ;;
 	--parallel) parallel=1 ;;
 	--bench) queue_bench=(--bench) ;;
-	--lane=realtime | --lane=main) lane="${arg#--lane=}" ;;
+	--lane=realtime | --lane=main) lane="${arg#--lane=}" lane_label="${lane/realtime/real-time} lane" ;;
 	--lane=*) echo "Unknown lane \"${arg#--lane=}\"; use --lane=realtime or --lane=main." >&2 && exit 2 ;;
 	*)
 		case "${arg#"$PWD/"}" in
@@ -153,7 +153,7 @@ run_lanes() {
 # are named after the environment, and after the lane too when --lane names one (queue mode has one lane).
 run_environment() {
 	local environment="$1" started=$SECONDS status=0 report=() key="$1" label="e2e $1"
-	if [ -n "$lane" ] && [ "$environment" != queue ]; then key="$environment.$lane" label="e2e $environment (${lane/realtime/real-time} lane)"; fi
+	if [ -n "$lane" ] && [ "$environment" != queue ]; then key="$environment.$lane" label="e2e $environment ($lane_label)"; fi
 	# jest's machine-readable results, when a results folder was asked for.
 	if [ -n "$results" ]; then report=(--json "--outputFile=$results/$key.json"); fi
 	case "$environment" in
@@ -216,7 +216,7 @@ if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	wait "$progress" 2>/dev/null || true
 	if [ -t 2 ]; then echo >&2; fi
 	for environment in "${environments[@]}"; do
-		echo "===== e2e $environment${lane:+ (${lane/realtime/real-time} lane)} =====" >&2
+		echo "===== e2e $environment${lane_label:+ ($lane_label)} =====" >&2
 		cat "$logs/$environment.log" >&2
 	done
 	rm -rf "$logs"
