@@ -154,7 +154,7 @@ function logBoot(command: string, started: { at: number; cpu: number }): void {
 		globalThis as { expect?: { getState?: () => { testPath?: string } } }
 	).expect?.getState?.().testPath;
 	const line = {
-		// test/e2e/run.sh's and test/queue/run.sh's name for the jest run: "e2e n8n2 (trigger lane)".
+		// test/e2e/run.sh's and test/queue/run.sh's name for the jest run: "e2e n8n2 (real-time lane)".
 		lane: process.env.EMBROIDERY_PROGRESS_LABEL,
 		file: testPath ? testPath.slice(repoRoot.length + 1) : undefined,
 		command,
@@ -482,7 +482,25 @@ export class LocalN8n {
 			n8nRuntime().major >= 2
 				? ['publish:workflow', `--id=${id}`]
 				: ['update:workflow', `--id=${id}`, '--active=true'];
+		this.notePublished(id);
 		await this.cli(args, 120_000);
+	}
+
+	/**
+	 * Where this harness notes the workflows it published (or activated over REST) on this user folder since
+	 * the last `unpublishAllWorkflows`, so that the next user of the folder knows to unpublish them first.
+	 */
+	get publishedFile(): string {
+		return join(this.userFolder, 'published-by-harness');
+	}
+
+	/** Whether a workflow published through this harness may still be published on this user folder. */
+	get hasPublished(): boolean {
+		return existsSync(this.publishedFile);
+	}
+
+	private notePublished(id: string): void {
+		appendFileSync(this.publishedFile, `${id}\n`);
 	}
 
 	/**
@@ -495,6 +513,7 @@ export class LocalN8n {
 				? ['unpublish:workflow', '--all']
 				: ['update:workflow', '--all', '--active=false'];
 		await this.cli(args, 120_000);
+		await rm(this.publishedFile, { force: true });
 	}
 
 	/**
@@ -803,6 +822,8 @@ export class LocalN8n {
 
 	/** Calls n8n's internal REST API with the session cookie; throws with n8n's message on failure. */
 	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const activated = /^\/rest\/workflows\/([^/]+)\/activate$/.exec(path);
+		if (method === 'POST' && activated) this.notePublished(activated[1]);
 		const response = await fetch(`${this.url}${path}`, {
 			method,
 			headers: {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole of n8n's community package scan, run on the package as npm would publish it:
-#   bash scripts/scan.sh            builds this package, packs it and scans the tarball
+#   bash scripts/scan.sh            builds this package (not with EMBROIDERY_BUILT=1), packs it and scans the tarball
 #   bash scripts/scan.sh <folder>   packs and scans a package folder as it is (built already, or a test fixture)
 #   bash scripts/scan.sh --fetch-rules [<folder>]   first downloads GuardDog's YARA rules when they are not cached
 # Checks (scripts/scan-package.mjs): @n8n/scan-community-package's ESLint rules on the tarball and on
@@ -87,7 +87,8 @@ fi
 package="${1:-}"
 if [ -z "$package" ]; then
 	package="$root"
-	npm run build >/dev/null
+	# EMBROIDERY_BUILT=1: the caller built dist/ already (scripts/test.sh, whose end-to-end lanes read it now).
+	[ "${EMBROIDERY_BUILT:-}" = 1 ] || npm run build >/dev/null
 fi
 package="$(cd "$package" && pwd)"
 work="$(mktemp -d)"

@@ -4,8 +4,10 @@
 # (test/e2e/run.sh: the two n8n versions of scripts/n8n.sh, on Node 24 and 22, queue mode when present).
 #
 # Every core is used: the n8n installs download during the checks; lint, scan and the type check run
-# side by side once the build is done; jest runs two workers per core; the end-to-end environments run
-# side by side (each has its own sandbox, n8n ports, user folder and data, see test/e2e/run.sh).
+# side by side once the build is done; jest runs two workers per core; the n8n lines' real-time lanes
+# (files that mostly wait for real minutes) run beside the checks and jest; then the other end-to-end files
+# of every environment run side by side (each has its own sandbox, n8n ports, user folder and data, see
+# test/e2e/run.sh).
 # Every tier runs even when an earlier one failed (the end-to-end runs need the build), and the run ends
 # with a summary: each tier's time and test count, then the line "N passed, N failed".
 #
@@ -18,6 +20,7 @@
 #   EMBROIDERY_TEST_TIERS=build,jest,n8n2   the tiers to run (build lint scan typecheck jest n8n2 n8n1 queue)
 #   EMBROIDERY_TEST_JEST="test/x.test.ts"   jest's arguments for the jest tier
 #   EMBROIDERY_TEST_E2E="test/e2e/n8n.e2e.ts"  test/e2e/run.sh's arguments (test files)
+#   EMBROIDERY_BUILT=1                      dist/ is built already (a run without the build tier)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/node24.sh
@@ -43,6 +46,8 @@ wanted() { case " ${tiers[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac }
 # inside $work (TMPDIR): on Ctrl-C, stop_run finds the processes by the mark or by a working folder inside
 # $work (Postgres runs as its own account, without the mark), ends their process groups, and removes $work.
 export EMBROIDERY_TEST_RUN="npm-test-$$-$(date +%s)"
+# A run inside another (test/e2e/testRun.e2e.ts) shows its own progress, not on the outer run's line.
+unset EMBROIDERY_PROGRESS_DIR EMBROIDERY_PROGRESS_LABEL
 outer_tmp="${TMPDIR:-/tmp}"
 work="$(mktemp -d "$outer_tmp/embroidery-test-XXXXXX")"
 # The Postgres account of test/queue reaches its folders inside.
@@ -156,7 +161,7 @@ if wanted jest || wanted n8n2 || wanted n8n1; then
 fi
 # Each tier leaves <tier>.seconds and <tier>.status here, and jest's results in <tier>.json.
 results="$work/results"
-mkdir -p "$results"
+mkdir -p "$results" "$work/e2e-progress"
 
 # The n8n installs (once, cached) download while the checks below keep the cores busy; they run one
 # after another so that npm and the sqlite3 builds do not fight each other.
@@ -185,7 +190,7 @@ tier() {
 checks_side_by_side() {
 	local name pids=()
 	for name in "$@"; do
-		tier "$name" npm run "$name" >"$work/$name.log" 2>&1 &
+		tier "$name" env ${built[@]+"${built[@]}"} npm run "$name" >"$work/$name.log" 2>&1 &
 		pids+=($!)
 	done
 	for index in "${!pids[@]}"; do
@@ -195,7 +200,33 @@ checks_side_by_side() {
 }
 
 if wanted build; then tier build npm run build || true; fi
-# scan.sh builds again before it packs; nothing else reads dist/ until jest (test/package).
+# dist/ is ready when the build tier built it, or when the caller says so (EMBROIDERY_BUILT=1, as
+# test/e2e/testRun.e2e.ts runs this script inside a running suite).
+built=()
+if wanted build; then
+	if [ "$(cat "$results/build.status")" = 0 ]; then built=(EMBROIDERY_BUILT=1); fi
+elif [ "${EMBROIDERY_BUILT:-}" = 1 ]; then
+	built=(EMBROIDERY_BUILT=1)
+fi
+
+# The n8n lines' real-time lanes (test/e2e/run.sh: the files that mostly wait for real minutes) run from
+# here on, beside the checks and jest, into a log printed with the other end-to-end logs; their progress
+# joins the end-to-end progress line later. They need the build (without the build tier, test/e2e/run.sh
+# builds, once for all lanes, later).
+e2e_lanes=() realtime_envs=() realtime=""
+for name in n8n2 n8n1; do if wanted $name; then realtime_envs+=("$name"); fi; done
+if [ ${#realtime_envs[@]} -gt 0 ] && [ ${#built[@]} -gt 0 ]; then
+	e2e_lanes=(--lane=main)
+	# shellcheck disable=SC2086 # EMBROIDERY_TEST_E2E is a list of arguments.
+	env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" EMBROIDERY_E2E_PROGRESS="$work/e2e-progress" \
+		bash test/e2e/run.sh --parallel --lane=realtime "--only=$(
+			IFS=,
+			echo "${realtime_envs[*]}"
+		)" ${EMBROIDERY_TEST_E2E:-} >"$work/realtime.log" 2>&1 &
+	realtime=$!
+fi
+
+# With the build done, scan.sh packs dist/ as it is (building again would empty it under the real-time lanes).
 checks=()
 for name in lint scan typecheck; do if wanted $name; then checks+=("$name"); fi; done
 if [ ${#checks[@]} -gt 0 ]; then checks_side_by_side "${checks[@]}"; fi
@@ -205,22 +236,50 @@ if wanted jest; then
 fi
 
 if [ ${#e2e_tiers[@]} -gt 0 ]; then
-	built=()
 	# Without the build tier, test/e2e/run.sh builds.
-	if wanted build; then built=(EMBROIDERY_BUILT=1); fi
 	if ! wait "$installs"; then
 		cat "$work/install.log" >&2
 		echo "Installing n8n for the end-to-end runs failed (log above); the end-to-end environments did not run." >&2
-	elif wanted build && [ "$(cat "$results/build.status")" != 0 ]; then
+	elif wanted build && [ ${#built[@]} -eq 0 ]; then
 		echo "The build failed; the end-to-end environments did not run." >&2
 	else
 		# shellcheck disable=SC2086 # EMBROIDERY_TEST_E2E is a list of arguments.
-		env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" bash test/e2e/run.sh --parallel \
-			"--only=$(
+		env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" EMBROIDERY_E2E_PROGRESS="$work/e2e-progress" \
+			bash test/e2e/run.sh --parallel ${e2e_lanes[@]+"${e2e_lanes[@]}"} "--only=$(
 				IFS=,
 				echo "${e2e_tiers[*]}"
 			)" ${EMBROIDERY_TEST_E2E:-} || true
 	fi
+fi
+if [ -n "$realtime" ]; then
+	wait "$realtime" || true
+	echo "===== the real-time lanes, which ran beside the checks and jest =====" >&2
+	cat "$work/realtime.log" >&2
+	# Each n8n line's result is its two lanes': tests of both, failed if either failed; its time is the main
+	# lane's (the real-time lane's is said beside it).
+	for name in "${realtime_envs[@]}"; do
+		node scripts/merge-jest-results.mjs "$results/$name.json" "$results/$name.main.json" "$results/$name.realtime.json"
+		main_status="$(cat "$results/$name.main.status" 2>/dev/null || echo 1)"
+		realtime_status="$(cat "$results/$name.realtime.status" 2>/dev/null || echo 1)"
+		echo $((main_status != 0 ? main_status : realtime_status)) >"$results/$name.status"
+		cat "$results/$name.main.seconds" >"$results/$name.seconds" 2>/dev/null || echo - >"$results/$name.seconds"
+		echo "real-time lane $(cat "$results/$name.realtime.seconds" 2>/dev/null || echo -) s, beside jest" >"$results/$name.note"
+	done
+fi
+
+# Whatever a test left running (a failed test's npm start and its n8n, say) is named and stopped here, so that
+# nothing of the run outlives it.
+left=()
+for pid in $(run_pids); do
+	command="$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-160)" || true
+	[ -z "$command" ] || left+=("  $pid: $command")
+done 2>/dev/null
+if [ ${#left[@]} -gt 0 ]; then
+	echo "Processes of this run were still running at its end (a test left them); stopping them:" >&2
+	printf '%s\n' "${left[@]}" >&2
+	signal_run TERM
+	sleep 3
+	signal_run KILL
 fi
 
 # Passed, failed and skipped tests of a jest results file; a suite that could not run counts as failed, and
@@ -250,7 +309,9 @@ for name in "${tiers[@]}"; do
 		# A jest that exits non-zero with no failed test (a crash, a failed global setup) still counts one.
 		if [ "$status" != 0 ] && [ "$tier_failed" = 0 ]; then tier_failed=1; fi
 		passed=$((passed + tier_passed)) failed=$((failed + tier_failed))
-		printf '  %-10s %6s  %s: %s tests passed, %s failed, %s skipped\n' "$label" "$seconds s" "$verdict" "$tier_passed" "$tier_failed" "$tier_skipped"
+		note=""
+		[ ! -f "$results/$name.note" ] || note=" ($(cat "$results/$name.note"))"
+		printf '  %-10s %6s  %s: %s tests passed, %s failed, %s skipped%s\n' "$label" "$seconds s" "$verdict" "$tier_passed" "$tier_failed" "$tier_skipped" "$note"
 	else
 		# A failed check without tests (build, lint, scan, typecheck, or a jest that left no results) counts as one.
 		[ "$status" = 0 ] || failed=$((failed + 1))

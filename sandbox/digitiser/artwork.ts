@@ -99,7 +99,8 @@ async function isFlat(source: Source): Promise<boolean> {
 	if (source.svg || source.width * source.height > maxCountedPixels) return false;
 	let data: Buffer;
 	try {
-		// No wall-time limit here: the engine pool's job limit counts CPU time while a job gives way.
+		// No wall-time limit of its own: the work is bounded before it starts (filter budget, pixel limits), and
+		// what remains by the engine pool's job limit, which stops the process.
 		data = await sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 			.toColourspace('srgb')
 			.ensureAlpha()
@@ -270,7 +271,7 @@ async function draw(
 			: sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
 					.autoOrient()
 					.extract({ left: box.x, top: box.y, width: box.width, height: box.height });
-		// As above: a niced render is bounded by the pool's CPU-time charge, not failed for waiting.
+		// As above: bounded by the engine pool's job limit, not failed early for waiting on a busy machine.
 		image = image.resize(width, height, {
 			fit: 'fill',
 			...(source.flat ? { kernel: 'nearest' as const } : {}),

@@ -2,9 +2,10 @@ import { colourHex, rgbToLab, type Pattern, type Thread } from '../engine';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
-import { splitThinParts } from './parts';
+import { joinShowingFill, splitThinParts } from './parts';
 import { DigitiseError } from './errors';
 import { designBox, fitToWidth, sewnWidthMm } from './fit';
+import { underlapMm } from './fill';
 import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
@@ -130,6 +131,7 @@ export async function digitise(
 	}
 
 	splitThinParts(cleaned.map, runningMaxWidthMm / artwork.pixelMm, minStrokeAreaMm2 / pixelArea);
+	joinShowingFill(cleaned.map, runningMaxWidthMm / artwork.pixelMm, underlapMm / artwork.pixelMm);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError(

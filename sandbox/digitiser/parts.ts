@@ -181,3 +181,150 @@ function components(kind: Uint8Array, w: number, h: number, wanted: number): num
 	}
 	return pieces;
 }
+
+/**
+ * Gives back to a fill the thin strips of its colour that show just past an outline sewn over its
+ * edge at the design's edge, in place: where the artwork's fill reaches a little past the line laid
+ * on it (as a professional's lower layer does), the strip between the line and the fabric is that
+ * fill, so its rows run on under the line (its underlap, `reachPx`) to the strip's edge instead of
+ * the strip being sewn as a line of its own half a thread inside that edge. A strip (a region no
+ * wider than `strokePx`) qualifies when it borders the background, does not touch a wide area of
+ * its own colour (a stroke split off a body stays a stroke) and, along more than half of its edge
+ * with other colours, a wide area of its colour lies within `reachPx` across them (a stripe between
+ * two other colours inside the design stays a line). Each of its pixels joins the nearest such area.
+ */
+export function joinShowingFill(map: RegionMap, strokePx: number, reachPx: number): void {
+	const { regions } = map;
+	const isWide = (region: Region) =>
+		region.label !== background && !region.stroke && region.widthPx > strokePx;
+	const wide = regions.filter(isWide);
+	const count = regions.length;
+	for (let id = 0; id < count; id++) {
+		const strip = regions[id];
+		if (strip.label === background || strip.area === 0 || isWide(strip)) continue;
+		// Only a wide area of its colour whose box comes within reach (across an outline up to
+		// `reachPx` wide, so one pixel more) can be across an outline from it.
+		const margin = reachPx + 1;
+		const near = wide.some(
+			(region) =>
+				region.label === strip.label &&
+				region.minX <= strip.maxX + margin &&
+				region.maxX >= strip.minX - margin &&
+				region.minY <= strip.maxY + margin &&
+				region.maxY >= strip.minY - margin,
+		);
+		if (!near) continue;
+		const targets = fillAcross(map, strip, reachPx, isWide);
+		if (targets) moveInto(map, strip, targets);
+	}
+}
+
+/**
+ * For each pixel of the strip, the wide area of its colour it belongs to across an outline, or null
+ * when the strip is not such a fill's edge (see `joinShowingFill`).
+ */
+function fillAcross(
+	map: RegionMap,
+	strip: Region,
+	reachPx: number,
+	isWide: (region: Region) => boolean,
+): Map<number, number> | null {
+	const { width, height, ids, regions } = map;
+	// The 4-neighbours of a pixel, written into one shared array (no list per pixel).
+	const around = new Int32Array(4);
+	const neighbours = (i: number): Int32Array => {
+		const x = i % width;
+		around[0] = x > 0 ? i - 1 : -1;
+		around[1] = x < width - 1 ? i + 1 : -1;
+		around[2] = i >= width ? i - width : -1;
+		around[3] = i + width < width * height ? i + width : -1;
+		return around;
+	};
+	const own = (i: number) => ids[i] === strip.id;
+	const across = (i: number) => {
+		const label = regions[ids[i]].label;
+		return label !== background && label !== strip.label;
+	};
+	const pixels: number[] = [];
+	for (let y = strip.minY; y <= strip.maxY; y++) {
+		for (let x = strip.minX; x <= strip.maxX; x++)
+			if (own(y * width + x)) pixels.push(y * width + x);
+	}
+	// Breadth first from the strip's edge through other colours, each step remembering where it set out.
+	const origin = new Map<number, number>();
+	const targets = new Map<number, number>();
+	let edge = 0;
+	let outside = false;
+	let frontier: number[] = [];
+	for (const p of pixels) {
+		let along = false;
+		for (const n of neighbours(p)) {
+			if (n < 0) {
+				outside = true;
+				continue;
+			}
+			const region = regions[ids[n]];
+			if (region.label === background) outside = true;
+			if (region.label === strip.label && region.id !== strip.id && isWide(region)) return null;
+			if (across(n)) {
+				along = true;
+				if (!origin.has(n)) {
+					origin.set(n, p);
+					frontier.push(n);
+				}
+			}
+		}
+		if (along) edge++;
+	}
+	for (let step = 1; step <= reachPx && frontier.length > 0; step++) {
+		const next: number[] = [];
+		for (const i of frontier) {
+			const from = origin.get(i)!;
+			for (const n of neighbours(i)) {
+				if (n < 0) continue;
+				const region = regions[ids[n]];
+				if (region.label === strip.label && isWide(region)) {
+					if (!targets.has(from)) targets.set(from, region.id);
+				} else if (step < reachPx && across(n) && !origin.has(n)) {
+					origin.set(n, from);
+					next.push(n);
+				}
+			}
+		}
+		frontier = next;
+	}
+	if (!outside || edge === 0 || targets.size * 2 <= edge) return null;
+	// The rest of the strip joins the area its nearest reached pixel joins.
+	let wave = [...targets.keys()];
+	while (wave.length > 0) {
+		const next: number[] = [];
+		for (const p of wave) {
+			for (const n of neighbours(p)) {
+				if (n >= 0 && own(n) && !targets.has(n)) {
+					targets.set(n, targets.get(p)!);
+					next.push(n);
+				}
+			}
+		}
+		wave = next;
+	}
+	return targets.size === pixels.length ? targets : null;
+}
+
+/** Moves the strip's pixels into the areas chosen for them; the strip is left empty. */
+function moveInto(map: RegionMap, strip: Region, targets: Map<number, number>): void {
+	const { width, ids, regions } = map;
+	for (const [i, id] of targets) {
+		const target = regions[id];
+		const x = i % width;
+		const y = floor(i / width);
+		ids[i] = id;
+		target.area++;
+		target.minX = min(target.minX, x);
+		target.minY = min(target.minY, y);
+		target.maxX = max(target.maxX, x);
+		target.maxY = max(target.maxY, y);
+	}
+	strip.area = 0;
+	strip.label = background;
+}

@@ -99,7 +99,9 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		await n8n.signIn(e2eOwner);
 		browser = await launchBrowser();
 		page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
-		page.setDefaultTimeout(30_000);
+		// A real limit for each step, generous for a loaded machine: at load average 16 the credential form took
+		// over 30 s to show its test's answer.
+		page.setDefaultTimeout(90_000);
 		await page.goto(`${n8n.url}/signin`);
 		// n8n 1.x does not tie its labels to the inputs.
 		await page.locator('input[name="emailOrLdapLoginId"]').fill(e2eOwner.email);

@@ -1,10 +1,35 @@
 /** The harness itself against n8n's built-in nodes: execute, binaries, start, owner, REST, webhooks. */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { nodeItems, n8nRuntime, type LocalN8n } from '../../scripts/n8n';
 import { exportedDescriptions, snapshotFile } from '../../scripts/node-descriptions';
 import { e2eOwner, n8nUnderTest, openEnvironment } from './support/environment';
 import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
+
+/** The workflows published (n8n 2.x) or active (1.x) in a stopped n8n's database. */
+function publishedWorkflows(userFolder: string): string[] {
+	const database = new DatabaseSync(join(userFolder, '.n8n', 'database.sqlite'), {
+		readOnly: true,
+	});
+	try {
+		const columns = new Set(
+			database
+				.prepare('PRAGMA table_info(workflow_entity)')
+				.all()
+				.map(({ name }) => String(name)),
+		);
+		const published = [
+			...(columns.has('active') ? ['active = 1'] : []),
+			...(columns.has('activeVersionId') ? ['activeVersionId IS NOT NULL'] : []),
+		].join(' OR ');
+		const rows = database.prepare(`SELECT id FROM workflow_entity WHERE ${published}`).all();
+		return rows.map((row) => String(row.id)).sort();
+	} finally {
+		database.close();
+	}
+}
 
 describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 	let n8n: LocalN8n;
@@ -84,5 +109,16 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		});
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ echoed: 'A-101' });
+	});
+
+	// The files of a jest worker share its user folder: the next one must not find this file's webhook alive.
+	it('leaves nothing it published to the next file that opens the environment', async () => {
+		await n8n.stop();
+		expect(publishedWorkflows(n8n.userFolder)).toContain('e2eHarnessHook01');
+
+		const next = (await openEnvironment()).n8n;
+
+		expect(publishedWorkflows(next.userFolder)).toEqual([]);
+		expect(next.hasPublished).toBe(false);
 	});
 });

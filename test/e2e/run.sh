@@ -13,11 +13,16 @@
 #                                                          the environments of their folder (test/e2e or
 #                                                          test/queue), which they pick when --only is not given
 #   bash test/e2e/run.sh --bench                           the queue-mode benchmark (test/queue/run.sh --bench)
+#   bash test/e2e/run.sh --lane=realtime                   one lane of the n8n lines (below): realtime or main;
+#                                                          queue mode runs with the main lane
 #
 # EMBROIDERY_BUILT=1 skips the build (the caller built dist/ already; a second build while another
 # environment packs dist/ would hand it half-written files). EMBROIDERY_TEST_RESULTS=<folder> leaves each
 # environment's jest results there (<environment>.json) with its seconds and exit status
-# (<environment>.seconds, <environment>.status), for scripts/test.sh's summary.
+# (<environment>.seconds, <environment>.status), for scripts/test.sh's summary; with --lane, under
+# <environment>.<lane>.* (scripts/test.sh runs the real-time lanes during jest and merges them after).
+# EMBROIDERY_E2E_PROGRESS=<folder> keeps the jest runs' progress files there, so that a run beside this one
+# shows them on the same progress line.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
@@ -25,6 +30,7 @@ cd "$(dirname "$0")/../.."
 
 environments=()
 parallel=0
+lane="" lane_label=""
 # jest's options go to every environment, in the order given; a test file only to the environments of
 # its folder, and --bench only to queue mode.
 e2e_run=()
@@ -38,6 +44,8 @@ for arg in "$@"; do
 	--only=*) IFS=',' read -r -a environments <<<"${arg#--only=}" ;;
 	--parallel) parallel=1 ;;
 	--bench) queue_bench=(--bench) ;;
+	--lane=realtime | --lane=main) lane="${arg#--lane=}" lane_label="${lane/realtime/real-time} lane" ;;
+	--lane=*) echo "Unknown lane \"${arg#--lane=}\"; use --lane=realtime or --lane=main." >&2 && exit 2 ;;
 	*)
 		case "${arg#"$PWD/"}" in
 		test/e2e/* | ./test/e2e/*) e2e_given+=("$arg") e2e_files=$((e2e_files + 1)) ;;
@@ -63,6 +71,10 @@ for environment in "${environments[@]}"; do
 	n8n2 | n8n1) mine=$e2e_files others=$queue_files folder=test/e2e ;;
 	queue)
 		[ -f test/queue/run.sh ] || { echo "test/queue/run.sh is missing: no queue-mode suite in this checkout." >&2; exit 2; }
+		if [ "$lane" = realtime ]; then
+			echo "Queue mode has no real-time lane: run it with --lane=main or without --lane." >&2
+			exit 2
+		fi
 		mine=$queue_files others=$e2e_files folder=test/queue
 		;;
 	*) echo "Unknown environment \"$environment\"; use n8n2, n8n1 or queue." >&2; exit 2 ;;
@@ -92,24 +104,29 @@ lanes_dir="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-lanes-XXXXXX")"
 trap 'rm -rf "$lanes_dir"' EXIT
 
 # The e2e files of an n8n line run in two lanes side by side, each a jest run with its own global setup
-# (sandbox, n8n user folder): the trigger files (test/e2e/trigger*.e2e.ts), which spend real minutes waiting
-# for n8n's polls (n8n refuses polls more often than once a minute) and so use little CPU, each in a worker
-# of its own; and every other file, in band. The lanes' results are merged into one <environment>.json.
+# (sandbox, n8n user folder): the real-time lane, files that spend real minutes waiting and so use little CPU,
+# each in a worker of its own (the trigger files, test/e2e/trigger*.e2e.ts, wait for n8n's polls, which n8n
+# refuses more often than once a minute; start.e2e.ts waits for `npm start` to set up, start and stop); and
+# every other file, in band: the main lane. --lane=<lane> runs one of them. The lanes' results are merged
+# into one <environment>.json (<environment>.<lane>.json with --lane).
 run_lanes() {
-	local environment="$1" file status=0 lane_pid files=() main=() minutes=() main_report=() minutes_report=()
+	local environment="$1" key="$2" file status=0 lane_pid files=() main=() realtime=() main_report=() realtime_report=()
 	if [ ${#e2e_given[@]} -gt 0 ]; then files=("${e2e_given[@]}"); else files=(test/e2e/*.e2e.ts); fi
 	for file in "${files[@]}"; do
-		case "$(basename "$file")" in trigger*.e2e.ts) minutes+=("$file") ;; *) main+=("$file") ;; esac
+		case "$(basename "$file")" in
+		trigger*.e2e.ts | start.e2e.ts) [ "$lane" = main ] || realtime+=("$file") ;;
+		*) [ "$lane" = realtime ] || main+=("$file") ;;
+		esac
 	done
 	if [ -n "$results" ]; then
-		main_report=(--json "--outputFile=$results/$environment.main.json")
-		minutes_report=(--json "--outputFile=$results/$environment.minutes.json")
+		main_report=(--json "--outputFile=$results/$environment.lane-main.json")
+		realtime_report=(--json "--outputFile=$results/$environment.lane-realtime.json")
 	fi
-	if [ ${#minutes[@]} -gt 0 ]; then
-		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment (trigger lane)" \
-			npx jest -c test/e2e/jest.config.js --maxWorkers=${#minutes[@]} --runTestsByPath \
-			${minutes_report[@]+"${minutes_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${minutes[@]}" \
-			>"$lanes_dir/$environment.minutes.log" 2>&1 &
+	if [ ${#realtime[@]} -gt 0 ]; then
+		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment (real-time lane)" \
+			npx jest -c test/e2e/jest.config.js --maxWorkers=${#realtime[@]} --runTestsByPath \
+			${realtime_report[@]+"${realtime_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${realtime[@]}" \
+			>"$lanes_dir/$environment.realtime.log" 2>&1 &
 		lane_pid=$!
 	fi
 	if [ ${#main[@]} -gt 0 ]; then
@@ -117,33 +134,36 @@ run_lanes() {
 			npx jest -c test/e2e/jest.config.js --runInBand --runTestsByPath \
 			${main_report[@]+"${main_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${main[@]}" || status=$?
 	fi
-	if [ ${#minutes[@]} -gt 0 ]; then
+	if [ ${#realtime[@]} -gt 0 ]; then
 		wait "$lane_pid" || status=$?
-		echo "----- e2e $environment, trigger lane (ran beside the files above) -----" >&2
-		cat "$lanes_dir/$environment.minutes.log" >&2
+		[ ${#main[@]} -eq 0 ] || echo "----- e2e $environment, real-time lane (ran beside the files above) -----" >&2
+		cat "$lanes_dir/$environment.realtime.log" >&2
 	fi
 	if [ -n "$results" ]; then
 		local ran=()
-		[ ${#main[@]} -eq 0 ] || ran+=("$results/$environment.main.json")
-		[ ${#minutes[@]} -eq 0 ] || ran+=("$results/$environment.minutes.json")
-		node scripts/merge-jest-results.mjs "$results/$environment.json" "${ran[@]}"
+		[ ${#main[@]} -eq 0 ] || ran+=("$results/$environment.lane-main.json")
+		[ ${#realtime[@]} -eq 0 ] || ran+=("$results/$environment.lane-realtime.json")
+		node scripts/merge-jest-results.mjs "$results/$key.json" ${ran[@]+"${ran[@]}"}
+		rm -f ${ran[@]+"${ran[@]}"}
 	fi
 	return $status
 }
 
-# Runs one environment; jest itself always runs on Node 24, the n8n it drives on its own Node.
+# Runs one environment; jest itself always runs on Node 24, the n8n it drives on its own Node. Its results
+# are named after the environment, and after the lane too when --lane names one (queue mode has one lane).
 run_environment() {
-	local environment="$1" started=$SECONDS status=0 report=()
+	local environment="$1" started=$SECONDS status=0 report=() key="$1" label="e2e $1"
+	if [ -n "$lane" ] && [ "$environment" != queue ]; then key="$environment.$lane" label="e2e $environment ($lane_label)"; fi
 	# jest's machine-readable results, when a results folder was asked for.
-	if [ -n "$results" ]; then report=(--json "--outputFile=$results/$environment.json"); fi
+	if [ -n "$results" ]; then report=(--json "--outputFile=$results/$key.json"); fi
 	case "$environment" in
 	n8n2)
 		ensure_n8n "$N8N_VERSION_TESTED" 24
-		run_lanes n8n2 || status=$?
+		run_lanes n8n2 "$key" || status=$?
 		;;
 	n8n1)
 		ensure_n8n "$N8N1_VERSION_TESTED" 22
-		run_lanes n8n1 || status=$?
+		run_lanes n8n1 "$key" || status=$?
 		;;
 	queue)
 		if [ ${#queue_bench[@]} -gt 0 ]; then
@@ -153,10 +173,10 @@ run_environment() {
 		fi
 		;;
 	esac
-	echo "e2e $environment: $([ $status -eq 0 ] && echo passed || echo "FAILED ($status)") in $((SECONDS - started)) s" >&2
+	echo "$label: $([ $status -eq 0 ] && echo passed || echo "FAILED ($status)") in $((SECONDS - started)) s" >&2
 	if [ -n "$results" ]; then
-		echo $((SECONDS - started)) >"$results/$environment.seconds"
-		echo $status >"$results/$environment.status"
+		echo $((SECONDS - started)) >"$results/$key.seconds"
+		echo $status >"$results/$key.status"
 	fi
 	return $status
 }
@@ -181,12 +201,13 @@ show_progress() {
 failed=()
 if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	logs="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-logs-XXXXXX")"
+	progress_dir="${EMBROIDERY_E2E_PROGRESS:-$logs}"
 	declare -A pids=()
 	for environment in "${environments[@]}"; do
-		EMBROIDERY_PROGRESS_DIR="$logs" run_environment "$environment" >"$logs/$environment.log" 2>&1 &
+		EMBROIDERY_PROGRESS_DIR="$progress_dir" run_environment "$environment" >"$logs/$environment.log" 2>&1 &
 		pids[$environment]=$!
 	done
-	show_progress "$logs" &
+	show_progress "$progress_dir" &
 	progress=$!
 	for environment in "${environments[@]}"; do
 		wait "${pids[$environment]}" || failed+=("$environment")
@@ -195,7 +216,7 @@ if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	wait "$progress" 2>/dev/null || true
 	if [ -t 2 ]; then echo >&2; fi
 	for environment in "${environments[@]}"; do
-		echo "===== e2e $environment =====" >&2
+		echo "===== e2e $environment${lane_label:+ ($lane_label)} =====" >&2
 		cat "$logs/$environment.log" >&2
 	done
 	rm -rf "$logs"

@@ -249,8 +249,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	samples?.server.close();
 	await n8n?.stop();
-	// examples.e2e.ts publishes the shop-order example under the same id, with its own delivery folder.
-	await n8n?.unpublishAllWorkflows();
 });
 
 describe.each([shopify, wooCommerce])('the $slug template, published under n8n start', (shop) => {

@@ -1,9 +1,10 @@
 /**
  * `npm test` (scripts/test.sh) interrupted as a terminal's Ctrl-C does (SIGINT to its whole process group), in
  * several phases of a small run (EMBROIDERY_TEST_TIERS): while the type check runs, while jest runs a file that
- * starts sandboxes, and while the end-to-end tier has n8n running (detached, in process groups of their own),
- * once and twice in quick succession. After each, no process of the run may be left (the run marks them:
- * EMBROIDERY_TEST_RUN in their environment) and the temporary folder it was given must be empty.
+ * starts sandboxes, while the real-time lane runs `npm start` beside jest, and while the end-to-end tier has n8n
+ * running (detached, in process groups of their own), once and twice in quick succession. After each, no
+ * process of the run may be left (the run marks them: EMBROIDERY_TEST_RUN in their environment) and the
+ * temporary folder it was given must be empty.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -159,6 +160,20 @@ describe('npm test and Ctrl-C (real time)', () => {
 			await waitForPhase(run, /n8n\/bin\/n8n start/, 'n8n start');
 			interrupt(run);
 			// n8n gets SIGTERM and up to 15 s to shut down before it is killed.
+			await expectAllStopped(run, 90_000);
+		},
+	);
+
+	inN8n2Only(
+		'stops the real-time lane that runs beside jest, with npm start running under it, Ctrl-C once',
+		async () => {
+			const run = await startRun({
+				EMBROIDERY_TEST_TIERS: 'jest,n8n2',
+				EMBROIDERY_TEST_JEST: 'test/sandbox/cli.test.ts',
+				EMBROIDERY_TEST_E2E: 'test/e2e/start.e2e.ts',
+			});
+			await waitForPhase(run, /scripts\/start\.ts/, 'npm start under the real-time lane');
+			interrupt(run);
 			await expectAllStopped(run, 90_000);
 		},
 	);

@@ -3,7 +3,8 @@
  * loopback proxy (test/support/variantService.ts): a key refused after activation reaches n8n's own error path, a
  * failed trigger execution and one run of the workflow's error workflow, instead of only the log.
  * n8n 2.41 refuses polls more often than once a minute, so this waits for real minutes; test/e2e/run.sh runs
- * the trigger files in a lane of their own beside the other files (triggerScheduler.e2e.ts is the other).
+ * the files that wait for real minutes in a lane of their own beside the other files (with triggerScheduler and
+ * start.e2e.ts).
  */
 import { nodeItems, sleep, type LocalN8n } from '../../scripts/n8n';
 import { startVariantService, type VariantService } from '../support/variantService';

@@ -2,7 +2,7 @@
  * The Embroidery Trigger under n8n 2.41's scheduler (a new poll context for every poll), published under
  * `n8n start` against the suite's sandbox behind a loopback proxy: a poll that starts while a slow one runs is
  * skipped, so the ending is emitted once. Real minutes (n8n refuses faster polls): test/e2e/run.sh runs it in
- * the trigger lane, beside triggerFailures.e2e.ts and the other files. n8n 1.x has no such scheduler.
+ * the real-time lane, beside triggerFailures.e2e.ts and the other files. n8n 1.x has no such scheduler.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -258,11 +258,14 @@ function expectWithinDeclaredExtents(bytes: Uint8Array, pattern: Pattern, label:
 	if (!bounds) return true;
 	const xSlack = extentSlack(right + left);
 	const ySlack = extentSlack(up + down);
+	// pyembroidery's writer (and so Ink/Stitch's DST) puts the extent below the start in +Y and the one
+	// above it in -Y: a design that fits its header either way round is read.
+	const pastY = (above: number, below: number) =>
+		-bounds.minY > above + ySlack || bounds.maxY > below + ySlack;
 	const past =
 		bounds.maxX > right + xSlack ||
 		-bounds.minX > left + xSlack ||
-		-bounds.minY > up + ySlack ||
-		bounds.maxY > down + ySlack;
+		(pastY(up, down) && pastY(down, up));
 	if (past)
 		throw new UnreadableSourceError(
 			`The ${label} file is damaged: its header declares extents of +X ${right}, -X ${left}, +Y ${up}, ` +

@@ -1,8 +1,10 @@
 /**
  * ZSK DSZ: a Tajima-style 512-byte text header (as DST's), then ZSK's 3-byte records
  * [|dy|, |dx|, control]: the control's 0x20 points dy down and 0x40 dx left; its low five bits say
- * stitch (0) or jump (1), and the codes 0x82 stop, 0x83-0x8F needle change, 0x9B trim, 0x90 or
- * 0x91 end (the end code sets 0x10; DSZ samples end with 0x90, FXY's description names 0x91).
+ * stitch (0) or jump (1), and the codes 0x82 stop, 0x83-0x9A needle change, 0x9B trim, 0x90 or
+ * 0x91 end (the end code sets 0x10; DSZ samples end with 0x90, FXY's description names 0x91, and the
+ * Rust catalogue's Cake 3.dsz ends with 0x91 after changing needles with 0x83 to 0x93, as pyembroidery
+ * reads them).
  */
 import { UnreadableSourceError } from '../errors';
 import { recordsBuilder, type RelativePatternBuilder } from '../normalise';
@@ -22,7 +24,7 @@ const downFlag = 0x20;
 const leftFlag = 0x40;
 const stopCode = 0x82;
 const firstNeedleCode = 0x83;
-const lastNeedleCode = 0x8f;
+const lastNeedleCode = 0x9a;
 const trimCode = 0x9b;
 const endCodes = [0x90, 0x91];
 
@@ -36,8 +38,8 @@ function zskCommand(
 	if (low === 1) return 'jump';
 	if (control === stopCode) return 'stop';
 	if (control === trimCode) return 'trim';
-	if (control >= firstNeedleCode && control <= lastNeedleCode) return 'needle';
 	if (endCodes.includes(control)) return 'end';
+	if (control >= firstNeedleCode && control <= lastNeedleCode) return 'needle';
 	return null;
 }
 

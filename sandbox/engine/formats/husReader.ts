@@ -214,6 +214,13 @@ export function readHusqvarnaStitches(
 			builder.jump(dx, dy);
 			builder.trim();
 		} else if (command === endCode) {
+			// Every writer's end command moves nowhere; a move there is another stitch's, shifted into it by a
+			// garbled copy in a compressed stream (a changed byte in Star.HUS's y stream did so, read whole).
+			if (xs[i] !== 0 || ys[i] !== 0)
+				throw new UnreadableSourceError(
+					`The ${label} file is damaged: its end command, stitch ${i + 1}, moves the needle ` +
+						`(${dx}, ${dy}) in 0.1 mm, where an end command carries no move.`,
+				);
 			endAt = i;
 			break;
 		} else {

@@ -1,4 +1,5 @@
 /** Reads Janome JEF: header, chart colours and stitch records (the layout is described below). */
+import { ceilings } from '../ceilings';
 import { boundsOf, Command, Pattern, type Thread } from '../pattern';
 import { repeatedThreadsAsStops } from '../threads/colourBlocks';
 import { jefThreadChart } from '../threads/jefThreads';
@@ -196,15 +197,32 @@ function expectWithinDeclaredExtents(
 	);
 	if (left < 0 || top < 0 || right < 0 || bottom < 0) return;
 	if (left === 0 && top === 0 && right === 0 && bottom === 0) return;
+	// Extents past what the engine takes (10 m from the start) are other bytes in their place: Star.EXP's
+	// records under Star.JEF's first 32 bytes declare 217 million (0.1 mm), which any stitches fit.
+	if (Math.max(left, top, right, bottom) > ceilings.coordinate)
+		cursor.fail(
+			`its header declares extents of ${left} left, ${top} up, ${right} right and ${bottom} down ` +
+				`(0.1 mm), beyond the ${ceilings.coordinate / 10_000} m any design can reach`,
+		);
 	const bounds = boundsOf(pattern, [Stitch, Jump]);
 	if (!bounds) return;
 	const slack = (extent: number) => Math.max(20, Math.ceil(extent * 0.05));
-	if (
+	const pastFromStart =
 		-bounds.minX > left + slack(left) ||
 		-bounds.minY > top + slack(top) ||
 		bounds.maxX > right + slack(right) ||
-		bounds.maxY > bottom + slack(bottom)
-	)
+		bounds.maxY > bottom + slack(bottom);
+	// Some writers give half the design's width and height on each side, its stitches starting in a corner
+	// (the golden JEFs of embroidery-converter-kit: 450 each side of a design sewn from (0, 0) to (900,
+	// 650)). Extents that equal each other so are then the design's size, within 0.2 mm: a changed byte that
+	// moves the rest of Star.JEF (295 left, 296 right) still leaves its extents.
+	const centred = left === right && top === bottom;
+	const sizeTolerance = 2;
+	const pastInSize =
+		!centred ||
+		Math.abs(bounds.maxX - bounds.minX - (left + right)) > sizeTolerance ||
+		Math.abs(bounds.maxY - bounds.minY - (top + bottom)) > sizeTolerance;
+	if (pastFromStart && pastInSize)
 		cursor.fail(
 			`its header declares extents of ${left} left, ${top} up, ${right} right and ${bottom} down ` +
 				`(0.1 mm), but its stitches reach from (${bounds.minX}, ${bounds.minY}) to (${bounds.maxX}, ${bounds.maxY})`,

@@ -112,8 +112,13 @@ export function readPecBlock(
 const declaredSectionLength = (bytes: Uint8Array, section: number) =>
 	bytes[section + 2] | (bytes[section + 3] << 8) | (bytes[section + 4] << 16);
 
-/** How far, in 0.1 mm, the design's size may differ from the width and height its header declares. */
+/** How far, in 0.1 mm, the design may span more than the width and height its header declares. */
 const sizeTolerance = 2;
+/**
+ * How far, in 0.1 mm, the design may span less than its header declares: some writers leave a margin (a
+ * real PES 2.0, lobster.pes of embroidery-converter-kit, declares 776 x 1752 for stitches of 774 x 1749).
+ */
+const marginTolerance = (declared: number) => Math.max(5, Math.ceil(declared * 0.01));
 
 /**
  * Throws unless the stitch section's header agrees with the stitches read: its 24-bit length reaches just
@@ -137,7 +142,8 @@ function expectDeclaredSection(
 
 /**
  * Throws unless the 16-bit width and height at `at` are the size of the stitches read, within
- * `sizeTolerance`: the PEC block's stitch section and the wrappers' stitch headers declare it. A size of
+ * `sizeTolerance` more and `marginTolerance` less: the PEC block's stitch section and the wrappers' stitch
+ * headers declare it. A size of
  * 0 x 0 is one a writer left unset (Embroidermodder's own PEC and PES of its logo), not a size to check.
  * Of a file cut short (`cut`), the stitches read may span less, never more.
  */
@@ -155,8 +161,10 @@ export function expectDeclaredSize(
 	const [sewnWidth, sewnHeight] = bounds
 		? [bounds.maxX - bounds.minX, bounds.maxY - bounds.minY]
 		: [0, 0];
+	// A size past what 16 bits hold is written as their most (a design of over 6.5 m, beyond any hoop).
 	const differs = (declared: number, sewn: number) =>
-		cut ? sewn - declared > sizeTolerance : Math.abs(declared - sewn) > sizeTolerance;
+		!(declared === 0xffff && sewn >= 0xffff) &&
+		(sewn - declared > sizeTolerance || (!cut && declared - sewn > marginTolerance(declared)));
 	if (differs(width, sewnWidth) || differs(height, sewnHeight))
 		cursor.fail(
 			`its header declares a design of ${width} x ${height} (0.1 mm), but its stitches ` +

@@ -144,8 +144,10 @@ export function writePecBlock(
 	out.u16le(0);
 	out.u24le(0);
 	out.bytes([0x31, 0xff, 0xf0]);
-	out.u16le(extents.maxX - extents.minX);
-	out.u16le(extents.maxY - extents.minY);
+	// A design longer than the 16-bit fields hold (6.5 m, far past any hoop, which the job warns of) gets
+	// their most, 0xffff, as its reader expects, never the size cut to 16 bits.
+	out.u16le(Math.min(0xffff, extents.maxX - extents.minX));
+	out.u16le(Math.min(0xffff, extents.maxY - extents.minY));
 	out.u16le(0x1e0);
 	out.u16le(0x1b0);
 	encodeStitches(out, pattern);

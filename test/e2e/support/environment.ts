@@ -43,7 +43,7 @@ export const e2eOwner: Owner = {
 
 /**
  * The n8n of this jest worker: global-setup prepares `n8n/` (package, credentials) and never starts it; each
- * worker copies it once to a folder of its own, so files that run side by side (test/e2e/run.sh's trigger
+ * worker copies it once to a folder of its own, so files that run side by side (test/e2e/run.sh's real-time
  * lane) never start two n8n on one database.
  */
 export function n8nOptions(root: string) {
@@ -87,10 +87,14 @@ export async function openEnvironment(): Promise<E2eEnvironment> {
 	const options = n8nOptions(root);
 	if (!existsSync(options.userFolder))
 		await cp(preparedUserFolder(root), options.userFolder, { recursive: true });
+	const n8n = await LocalN8n.create(options);
+	// The files of a worker run one after another on its user folder: what an earlier file published (a poll
+	// trigger retrying failed jobs, a webhook under the same path) would come alive under this file's n8n start.
+	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
 	return {
 		root,
 		filesDir: join(root, 'files'),
-		n8n: await LocalN8n.create(options),
+		n8n,
 		sandbox: JSON.parse(sandbox) as SandboxInfo,
 	};
 }

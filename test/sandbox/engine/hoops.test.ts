@@ -1,4 +1,12 @@
-import { hoopWarning } from '../../../sandbox/engine';
+import {
+	Command,
+	Pattern,
+	hoopWarning,
+	identifyFormat,
+	measurePattern,
+	readPattern,
+	writePattern,
+} from '../../../sandbox/engine';
 import { formatModules } from '../../../sandbox/engine/formats';
 
 /** A digitised design: sewn to the ordered width_mm, which may be 10 mm or more. */
@@ -60,6 +68,33 @@ describe('hoop warnings for a finished design', () => {
 				'industrial frames stay under 1500 mm): check the source file, or split the design.',
 		);
 		expect(hoopWarning('u01', 1500, 1500, null)).toBeNull();
+	});
+
+	it('converts an 18.1 m x 2 mm DST to every format with a warning, each read back at that size', () => {
+		// A zigzag 2 mm tall, 5 mm a step, from 9.05 m left of its start to 9.05 m right.
+		const design = new Pattern();
+		for (let x = -90_500, up = false; x <= 90_500; x += 50, up = !up)
+			design.add(x, up ? 20 : 0, Command.Stitch);
+		design.add(90_500, 0, Command.End);
+		const source = readPattern(writePattern(design, 'dst').bytes, 'dst');
+		const { widthMm, heightMm, stitchCount } = measurePattern(source);
+		expect([widthMm, heightMm]).toEqual([18_100, 2]);
+		for (const module of formatModules.filter((candidate) => candidate.write)) {
+			const format = module.info.format;
+			const written = writePattern(source, format).bytes;
+			const identified = identifyFormat(written, `design.${module.info.extension}`).format;
+			const back = measurePattern(readPattern(written, identified ?? format));
+			expect([format, back.widthMm, back.heightMm, back.stitchCount]).toEqual([
+				format,
+				18_100,
+				2,
+				stitchCount,
+			]);
+			expect([format, hoopWarning(format, widthMm, heightMm, null)]).toEqual([
+				format,
+				expect.stringMatching(/^The design is 18100 x 2 mm, larger than /),
+			]);
+		}
 	});
 
 	it("states every writable format's hoop shorter side first, or null", () => {

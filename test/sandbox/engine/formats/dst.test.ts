@@ -161,6 +161,23 @@ describe('DST reader', () => {
 		);
 	});
 
+	it('reads +Y and -Y the other way round, as pyembroidery (and so Ink/Stitch) writes them', () => {
+		// A design sewn 40 mm down from its start: its header says +Y 0 and -Y 400.
+		const pattern = new Pattern();
+		for (let y = 0; y <= 400; y += 20) pattern.add(y % 40 === 0 ? 0 : 30, y, Command.Stitch);
+		pattern.add(30, 400, Command.End);
+		const right = write(pattern).bytes;
+		expect(headerText(right)).toContain('+Y:    0\r-Y:  400\r');
+		// pyembroidery writes the extent below the start as +Y (the dev set's octopus.dst, lobster.dst, ...).
+		const swapped = right.slice();
+		swapped.set(Buffer.from('+Y:  400\r-Y:    0\r', 'latin1'), headerText(right).indexOf('+Y'));
+		expect(read(swapped).length).toBe(read(right).length);
+		// Records that fit neither way round are still refused.
+		const short = right.slice();
+		short.set(Buffer.from('+Y:  100\r-Y:    0\r', 'latin1'), headerText(right).indexOf('+Y'));
+		expect(() => read(short)).toThrow(/declares extents of \+X 30, -X 0, \+Y 100, -Y 0/);
+	});
+
 	it('reads a file that ends without its END record, or mid-record, up to its last whole record and says so', () => {
 		const star = fixture.bytes;
 		const whole = read(star);

@@ -42,6 +42,17 @@ describe('DSZ reader', () => {
 		expect(() => read(swapped)).toThrow(/its header declares extents of \+X 299/);
 	});
 
+	it('reads needle changes up to 0x9A, as a real DSZ changes needles with 0x93 (Cake 3.dsz)', () => {
+		// Star.DSZ changes to its second colour with 0x87, in its one record of that kind.
+		const at = star.indexOf(0x87, 512);
+		expect([(at - 512) % 3, star.indexOf(0x87, at + 1)]).toEqual([2, -1]);
+		const ninth = star.slice();
+		ninth[at] = 0x93;
+		expect(patternEvents(read(ninth))).toEqual(patternEvents(read(star)));
+		ninth[at] = 0x9c;
+		expect(() => read(ninth)).toThrow(/has the control byte 0x9c, which ZSK's records do not use/);
+	});
+
 	it('refuses a control byte ZSK does not use, and claims only a Tajima header with ZSK records', () => {
 		const damaged = star.slice();
 		damaged[512 + 3 * 40 + 2] = 0x85 | 0x40;

@@ -133,6 +133,48 @@ describe('EXP reader', () => {
 		expect(() => read(counting(9))).toThrow(/the 9 stitches in a row up to byte 16 count up/);
 	});
 
+	it("refuses Toyota 100's records read as stitches taking turns long and tiny, before or over Star.EXP", () => {
+		const exp = loadFixture('Star.EXP').bytes;
+		const toyota = sharedSample('Star.100');
+		// bench:fuzz's completed garbage (seed 1), each named .EXP: 91.6 to 98.8% of the path kept. Star.100
+		// opens with 8 moves of 03 00 00 92, as EXP a stitch of 0.3 mm, then one of 11 mm, over and over.
+		const spliced = [
+			new Uint8Array([...toyota.subarray(0, 64), ...exp]),
+			new Uint8Array([...toyota.subarray(0, 243), ...exp.subarray(243)]),
+			new Uint8Array([...toyota.subarray(0, 512), ...exp.subarray(512)]),
+		];
+		for (const bytes of spliced)
+			expect(() => read(bytes)).toThrow(
+				/the 9 stitches in a row up to byte 16 take turns between 9 mm or more and 0\.5 mm or less/,
+			);
+		// Every real design at hand, as EXP, holds at most 2 such stitches in a row; 8 read, 9 do not.
+		const inTurn = (count: number) =>
+			new Uint8Array(Array.from({ length: count }, (_, i) => (i % 2 ? [0, 0x92] : [3, 0])).flat());
+		expect(() => read(new Uint8Array([...inTurn(8), 40, 0, ...inTurn(8)]))).not.toThrow();
+		expect(() => read(inTurn(9))).toThrow(/the 9 stitches in a row up to byte 16 take turns/);
+		// A control record breaks the run.
+		expect(() =>
+			read(new Uint8Array([...inTurn(8), 0x80, 0x04, 0, 0, ...inTurn(8)])),
+		).not.toThrow();
+		expect(() => read(exp)).not.toThrow();
+		expectReadWrittenAsExp(['Star.100', 'Star.DST', 'Star.pes', 'Star.VIP']);
+	});
+
+	it("refuses JEF's header, 32-bit numbers whose zero halves are stitches in place every other one", () => {
+		// bench:fuzz's garbage (seed 2): Star.JEF's first 64 bytes over Star.EXP, named .EXP (98.9% kept).
+		const exp = loadFixture('Star.EXP').bytes;
+		const jef = sharedSample('Star.JEF');
+		expect(() => read(new Uint8Array([...jef.subarray(0, 64), ...exp.subarray(64)]))).toThrow(
+			/of the 9 stitches in a row up to byte 36, every other one does not move/,
+		);
+		// Every real design at hand, as EXP, holds at most 4 such stitches in a row; 8 read, 9 do not.
+		const numbers = (count: number) =>
+			new Uint8Array(Array.from({ length: count }, (_, i) => (i % 2 ? [0, 0] : [i + 1, 0])).flat());
+		expect(() => read(numbers(8))).not.toThrow();
+		expect(() => read(numbers(9))).toThrow(/of the 9 stitches in a row up to byte 16, every other/);
+		expectReadWrittenAsExp(['Star.JEF', 'Star.PCS', 'Star.DST']);
+	});
+
 	it('rejects an empty file', () => {
 		expect(() => read(new Uint8Array(0))).toThrow(UnreadableSourceError);
 	});

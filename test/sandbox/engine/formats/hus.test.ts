@@ -157,6 +157,26 @@ describe('HUS reader', () => {
 		expect(() => readPattern(bytes.subarray(0, 50), 'hus')).toThrow(/holds no stitches/);
 	});
 
+	it('refuses an end command that moves the needle, which no writer writes', () => {
+		const moving = records.map((record) =>
+			record.command === 0x90 ? { ...record, dx: 3 } : record,
+		);
+		expect(() => readHus(husFile(moving, [3, 12]))).toThrow(
+			/its end command, stitch 8, moves the needle \(3, 0\) in 0\.1 mm/,
+		);
+		// bench:fuzz's completed garbage (seed 1): Star.HUS with byte 2568 (in the y stream) XOR 0x80 or 0x81.
+		// A copy's distance changes; the y moves after stitch 2,355 come from elsewhere and the last one
+		// shifts into the end command, while the counts, colours and extents stay as declared (94.0% kept).
+		const star = loadFixture('Star.HUS').bytes;
+		for (const change of [0x80, 0x81]) {
+			const damaged = star.slice();
+			damaged[2568] ^= change;
+			expect(() => readHus(damaged)).toThrow(/its end command, stitch 2557, moves the needle/);
+		}
+		// Every real HUS and VIP at hand (Star's, Embroidermodder's, the Rust catalogue's) ends with no move.
+		expect(readHus(star).length).toBeGreaterThan(2500);
+	});
+
 	it('refuses more stitches than the engine handles before expanding anything', () => {
 		const huge = husFile(records, [3, 12], { stitchCount: ceilings.patternEntries + 1 });
 		expect(() => readHus(huge)).toThrow(PatternTooLargeError);

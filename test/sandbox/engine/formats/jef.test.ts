@@ -84,6 +84,47 @@ describe('JEF reader', () => {
 		expect(read(unset).length).toBe(read(fixture.bytes).length);
 	});
 
+	it('reads extents given from the centre of a design sewn from a corner, if the design fits their size', () => {
+		// embroidery-converter-kit's golden JEFs declare 450 each side of a design sewn from (0, 0) to (900, 650).
+		const design = patternOf([
+			[0, 0, Command.Stitch],
+			[900, 0, Command.Stitch],
+			[900, 650, Command.Stitch],
+			[0, 650, Command.Stitch],
+			[0, 650, Command.End],
+		]);
+		const declaring = (left: number, top: number, right: number, bottom: number) => {
+			const bytes = write(design).bytes.slice();
+			const view = new DataView(bytes.buffer);
+			[left, top, right, bottom].forEach((extent, i) => view.setInt32(36 + 4 * i, extent, true));
+			return bytes;
+		};
+		expect(read(declaring(450, 325, 450, 325)).length).toBe(read(write(design).bytes).length);
+		// Star.JEF's first move changed moves the whole star off its extents (295 left, 296 right): refused.
+		const moved = fixture.bytes.slice();
+		moved[132] ^= 0x5a;
+		expect(() => read(moved)).toThrow(
+			/declares extents of 295 left, 311 up, 296 right and 312 down/,
+		);
+		// Narrower than the design either way: refused.
+		expect(() => read(declaring(300, 325, 300, 325))).toThrow(
+			/declares extents of 300 left, 325 up, 300 right and 325 down \(0\.1 mm\), but its stitches reach/,
+		);
+	});
+
+	it('refuses extents past the 10 m any design reaches: another file behind a JEF header', () => {
+		// bench:fuzz's garbage (seed 2): Star.JEF's first 32 bytes over Star.EXP, whose records are JEF's too.
+		// The extents are Star.EXP's f1 0c pairs, 217 million (0.1 mm) each; it read as a cut star (97.5%).
+		const exp = loadFixture('Star.EXP').bytes;
+		const spliced = Uint8Array.from([...fixture.bytes.subarray(0, 32), ...exp.subarray(32)]);
+		expect(() => read(spliced)).toThrow(/beyond the 10 m any design can reach/);
+		const far = fixture.bytes.slice();
+		new DataView(far.buffer).setInt32(36, 100_001, true);
+		expect(() => read(far)).toThrow(/declares extents of 100001 left/);
+		new DataView(far.buffer).setInt32(36, 100_000, true);
+		expect(read(far).length).toBe(read(fixture.bytes).length);
+	});
+
 	it('refuses a control code JEF does not use, and a header that is not JEF', () => {
 		const stitches = u32(fixture.bytes, 0);
 		const unknownCode = fixture.bytes.slice();

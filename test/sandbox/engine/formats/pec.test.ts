@@ -44,6 +44,24 @@ describe('PEC reader', () => {
 		wrong.set([100, 0, 100, 0], size);
 		expect(() => read(wrong)).toThrow(/its header declares a design of 100 x 100 \(0\.1 mm\)/);
 	});
+
+	it('reads a declared size a little larger than the stitches, as some writers leave a margin, and no more', () => {
+		const size = 8 + 512 + 8;
+		const declaring = (width: number, height: number) => {
+			const pec = starAsPec();
+			pec.set([width & 0xff, width >> 8, height & 0xff, height >> 8], size);
+			return pec;
+		};
+		const star = starAsPec();
+		expect([star[size] | (star[size + 1] << 8), star[size + 2] | (star[size + 3] << 8)]).toEqual([
+			591, 623,
+		]);
+		// A real PES 2.0 (lobster.pes of embroidery-converter-kit) declares 776 x 1752 for stitches of 774 x 1749.
+		expect(read(declaring(597, 630)).length).toBe(read(star).length);
+		// More than 1% (at least 0.5 mm) larger, or more than 0.2 mm smaller, is not the design read.
+		expect(() => read(declaring(598, 623))).toThrow(/declares a design of 598 x 623/);
+		expect(() => read(declaring(591, 620))).toThrow(/declares a design of 591 x 620/);
+	});
 });
 
 describe('PEC writer', () => {
