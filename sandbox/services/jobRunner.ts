@@ -185,7 +185,18 @@ export class JobRunner implements JobQueue {
 					release();
 				});
 			this.running.set(job.id, { run, accountId: job.account_id });
+			// Other accounts' long jobs give way now, not at the pool's next look (up to 100 ms on).
+			this.pool.check();
 		}
+	}
+
+	/**
+	 * An account's request for new jobs has arrived: it counts as work at once, so other accounts' long jobs
+	 * give way while its upload is read and inspected, before its job exists.
+	 */
+	requestArrived(accountId: string): void {
+		this.noteActive([accountId]);
+		this.pool.check();
 	}
 
 	private noteActive(accountIds: Iterable<string>): void {

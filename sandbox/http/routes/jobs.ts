@@ -38,6 +38,7 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 		{ config: { ability: 'jobs:write', rateLimit: 'jobCreation' } },
 		async (request, reply) => {
 			const { accountId } = callerOf(request);
+			app.services.runner.requestArrived(accountId);
 			const ticket = uploadTurns.begin(accountId);
 			let form: JobRequest | undefined;
 			try {
