@@ -2,7 +2,7 @@
  * The engine pool's priorities, on real engine processes: a long job gives way (every thread at nice 19) only
  * while told to, is charged its CPU time there, and is back at its own priority when it ends.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,34 +11,7 @@ import { backgroundAfterCpuMs, WorkerPool } from '../../../../sandbox/services/w
 import type { JobTask } from '../../../../sandbox/services/workers/task';
 import { fixture } from '../../../support/embroideryFiles';
 import { sleep } from '../../../support/realTime';
-
-/** The nice value of every thread of a process. */
-function threadNices(pid: number): number[] {
-	return readdirSync(`/proc/${pid}/task`).map((thread) => {
-		const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'latin1');
-		// The 19th field: the 17th after the command name in parentheses.
-		return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-	});
-}
-
-/** The engine processes of this jest worker. */
-function enginePids(): number[] {
-	return readdirSync('/proc')
-		.filter((entry) => /^\d+$/.test(entry))
-		.map(Number)
-		.filter((pid) => {
-			try {
-				const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-				const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-				return (
-					parent === process.pid &&
-					readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bootstrap.js')
-				);
-			} catch {
-				return false;
-			}
-		});
-}
+import { enginePids, threadNices } from '../../support/engineProcesses';
 
 describe('the engine pool', () => {
 	let dir: string;
