@@ -10,6 +10,7 @@ import {
 	type IncomingSource,
 	type JobRequest,
 } from '../services/jobRequest';
+import type { UploadTicket } from './uploadTurns';
 
 /** The multipart parser's own ceiling; the per-workflow limits are applied while streaming below. */
 export const multipartLimits = {
@@ -51,6 +52,8 @@ export async function readJobRequest(
 	request: FastifyRequest,
 	/** A fresh path for the next incoming file. */
 	temporaryPath: () => string,
+	/** The request's place in the accounts' turns for reading bodies (http/uploadTurns.ts). */
+	ticket: UploadTicket,
 ): Promise<JobRequest> {
 	if (!request.isMultipart()) {
 		throw new ValidationError({
@@ -90,11 +93,12 @@ export async function readJobRequest(
 			const fileName = cleanFileName(part.filename);
 			if (sources.length >= maxFilesPerRequest) {
 				// Past the file limit only the count matters; the bytes go nowhere.
-				await discard(part.file);
+				await discard(part.file, ticket);
 				sources.push({ field, fileName, tempPath: '', size: 0 });
 				continue;
 			}
-			sources.push(await streamToDisk(part.file, temporaryPath(), field, fileName, limit));
+			const tempPath = temporaryPath();
+			sources.push(await streamToDisk(part.file, { tempPath, field, fileName }, limit, ticket));
 		}
 	} catch (error) {
 		await removeTemporaryFiles({ fields, sources });
@@ -142,10 +146,9 @@ function cutName(base: string): string {
 
 async function streamToDisk(
 	stream: Readable,
-	tempPath: string,
-	field: IncomingSource['field'],
-	fileName: string,
+	{ tempPath, field, fileName }: Pick<IncomingSource, 'tempPath' | 'field' | 'fileName'>,
 	limit: number,
+	ticket: UploadTicket,
 ): Promise<IncomingSource> {
 	const handle = await open(tempPath, 'w');
 	let size = 0;
@@ -159,6 +162,7 @@ async function streamToDisk(
 			}
 			size += chunk.length;
 			await handle.write(chunk);
+			await ticket.streamed(chunk.length);
 		}
 	} catch (error) {
 		// A connection dropped mid-file: the partial file belongs to no job.
@@ -175,6 +179,6 @@ async function streamToDisk(
 	return { field, fileName, tempPath, size };
 }
 
-async function discard(stream: Readable): Promise<void> {
-	for await (const chunk of stream) void chunk;
+async function discard(stream: Readable, ticket: UploadTicket): Promise<void> {
+	for await (const chunk of stream as AsyncIterable<Buffer>) await ticket.streamed(chunk.length);
 }

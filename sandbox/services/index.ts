@@ -101,6 +101,7 @@ export class SandboxServices {
 			Math.max(1, options.workers),
 			options.jobTimeoutMs ?? 120_000,
 			options.workerMemoryMb ?? defaultWorkerMemoryMb,
+			(jobId) => this.runner.givesWay(jobId),
 		);
 		this.report = options.report ?? ((error) => console.error('[sandbox]', error));
 		this.inspector = new SourceInspector(options.workerMemoryMb ?? defaultWorkerMemoryMb);

@@ -28,11 +28,22 @@ import type { Faults } from './faults';
 import { newId } from './ids';
 import type { JobQueue } from './jobs';
 import { AccountTurns } from './turns';
-import type { WorkerPool } from './workers/pool';
+import { backgroundAfterCpuMs, type WorkerPool } from './workers/pool';
 import type { JobTask, TaskResult, WrittenFile } from './workers/task';
 
 /** Processing starts a job gets (counting restarts mid-run) before it is failed instead of re-queued. */
 export const maxRunAttempts = 3;
+
+/**
+ * An account shares the engine while another account has had a job queued or processing within this long
+ * (real time): a client that sends its next job once its last one is done is still there between the two.
+ */
+export const sharingWindowMs = 30_000;
+/**
+ * A long job gives way (workers/pool.ts) while another account has a job queued or processing, or had one
+ * within this long: the gap between a client's jobs is no time for the long job to take the CPU back.
+ */
+export const giveWayWindowMs = 5_000;
 
 export interface JobRunnerDependencies {
 	db: DatabaseSync;
@@ -53,6 +64,8 @@ export class JobRunner implements JobQueue {
 	/** The jobs being processed: their run and their account. */
 	private readonly running = new Map<string, { run: Promise<void>; accountId: string }>();
 	private readonly turns = new AccountTurns();
+	/** When each account last had a job queued or processing (performance.now()). */
+	private readonly lastActive = new Map<string, number>();
 	private stopping = false;
 	private readonly db: DatabaseSync;
 	private readonly jobs: JobsTable;
@@ -128,12 +141,17 @@ export class JobRunner implements JobQueue {
 	}
 
 	private startQueued(): void {
+		this.noteActive(this.jobs.queuedHeads().map((head) => head.account_id));
 		while (!this.stopping && !this.faults().processingPaused && this.pool.idle > 0) {
-			// One process always stays for the other accounts: an account holds at most all but one.
-			const perAccount = Math.max(1, this.pool.size - 1);
+			// While another account uses the engine, one process always stays free of this one: an account
+			// holds at most all but one. An account alone uses them all.
+			const limit = (accountId: string) =>
+				this.activeBesides(accountId, sharingWindowMs)
+					? Math.max(1, this.pool.size - 1)
+					: this.pool.size;
 			const heads = this.jobs
 				.queuedHeads()
-				.filter((head) => this.processingCount(head.account_id) < perAccount);
+				.filter((head) => this.processingCount(head.account_id) < limit(head.account_id));
 			const job = this.turns.next(heads, (accountId) => this.processingCount(accountId));
 			if (!job) return;
 			const now = this.clock.now();
@@ -162,11 +180,58 @@ export class JobRunner implements JobQueue {
 				.then((result) => this.settle(job, task, result))
 				.finally(() => {
 					this.running.delete(job.id);
+					this.noteActive([job.account_id]);
 					this.kick();
 					release();
 				});
 			this.running.set(job.id, { run, accountId: job.account_id });
+			// Other accounts' long jobs give way now, not at the pool's next look (up to 100 ms on).
+			this.pool.check();
 		}
+	}
+
+	/**
+	 * An account's request for new jobs has arrived: it counts as work at once, so other accounts' long jobs
+	 * give way while its upload is read and inspected, before its job exists.
+	 */
+	requestArrived(accountId: string): void {
+		this.noteActive([accountId]);
+		this.pool.check();
+	}
+
+	private noteActive(accountIds: Iterable<string>): void {
+		const now = performance.now();
+		for (const accountId of accountIds) this.lastActive.set(accountId, now);
+		for (const [accountId, at] of this.lastActive)
+			if (at < now - sharingWindowMs) this.lastActive.delete(accountId);
+	}
+
+	/**
+	 * True while an account other than `accountId` has a job processing, or had one queued or processing
+	 * within `windowMs`.
+	 */
+	private activeBesides(accountId: string, windowMs: number): boolean {
+		for (const entry of this.running.values()) if (entry.accountId !== accountId) return true;
+		const since = performance.now() - windowMs;
+		for (const [other, at] of this.lastActive) {
+			if (other !== accountId && at >= since) return true;
+		}
+		return false;
+	}
+
+	/** True while an account other than `accountId` has a short job processing (under `backgroundAfterCpuMs`). */
+	othersWorking(accountId: string): boolean {
+		for (const [jobId, entry] of this.running) {
+			if (entry.accountId !== accountId && (this.pool.jobCpuMs(jobId) ?? 0) < backgroundAfterCpuMs)
+				return true;
+		}
+		return false;
+	}
+
+	/** Whether running job `jobId` gives way to other accounts' work now (workers/pool.ts: once it is long). */
+	givesWay(jobId: string): boolean {
+		const entry = this.running.get(jobId);
+		return entry !== undefined && this.activeBesides(entry.accountId, giveWayWindowMs);
 	}
 
 	/** Lets running jobs finish (up to `timeoutMs`) and starts no new ones. */
@@ -185,6 +250,7 @@ export class JobRunner implements JobQueue {
 	resume(): void {
 		this.stopping = false;
 		this.turns.clear();
+		this.lastActive.clear();
 		this.kick();
 	}
 

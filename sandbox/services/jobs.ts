@@ -93,8 +93,16 @@ export class JobService {
 	 * Creates one queued job per source, or none at all: the request check (no storage), then the
 	 * account's allowance and processing control, then every insert in one transaction.
 	 */
-	async create(accountId: string, request: JobRequest): Promise<JobRow[]> {
-		const checked = await checkJobRequest(request, (source) => this.inspect(source, accountId));
+	async create(
+		accountId: string,
+		request: JobRequest,
+		/** Waits for the request's turn before each source is inspected (http/uploadTurns.ts). */
+		turn: () => Promise<void> = async () => undefined,
+	): Promise<JobRow[]> {
+		const checked = await checkJobRequest(request, async (source) => {
+			await turn();
+			return this.inspect(source, accountId);
+		});
 		this.checkProcessing(accountId, checked.sources.length, checked.filesField);
 		const stored: string[] = [];
 		let created: JobRow[];
@@ -194,18 +202,23 @@ export class JobService {
 		// Nothing is charged for files that are gone.
 		const output = this.uploads.forJob(job.id).find((upload) => upload.role === 'output');
 		if (output && hasExpired(output, this.clock.now())) throw expiredFileError(output);
-		transaction(this.db, () => {
-			const charge = this.billing.chargeUnlock(accountId, job.workflow);
-			const now = this.clock.now();
-			this.jobs.unlock(job.id, now, charge.method, charge.credits);
-			const how =
-				charge.method === 'credits'
-					? creditsText(charge.credits)
-					: charge.method === 'subscription'
-						? 'a subscription entitlement'
-						: 'internal account, no charge';
-			this.jobs.addEvent(job.id, 'unlocked', now, `Downloads unlocked (${how}).`);
-		});
+		// A confirmed charge stays, whatever happens to the machine after the answer.
+		transaction(
+			this.db,
+			() => {
+				const charge = this.billing.chargeUnlock(accountId, job.workflow);
+				const now = this.clock.now();
+				this.jobs.unlock(job.id, now, charge.method, charge.credits);
+				const how =
+					charge.method === 'credits'
+						? creditsText(charge.credits)
+						: charge.method === 'subscription'
+							? 'a subscription entitlement'
+							: 'internal account, no charge';
+				this.jobs.addEvent(job.id, 'unlocked', now, `Downloads unlocked (${how}).`);
+			},
+			{ durable: true },
+		);
 		return { job: this.jobs.find(job.id)!, alreadyUnlocked: false };
 	}
 

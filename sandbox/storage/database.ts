@@ -119,8 +119,10 @@ const migrations: string[] = [
 
 export function openDatabase(file: string): DatabaseSync {
 	const db = new DatabaseSync(file);
-	// FULL: in WAL mode, NORMAL may lose the last commits on power loss, and a confirmed unlock charge must stay.
-	db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+	// NORMAL: a commit does not wait for the disk (durable at the next checkpoint or FULL commit), so bookkeeping
+	// never waits behind other writes to the disk (a 500 MB upload's made job records wait 70-180 ms). What must
+	// survive a power loss (a confirmed charge) commits `durable`, at FULL, which syncs every commit before it too.
+	db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
 	migrate(db);
 	return db;
 }
@@ -142,16 +144,28 @@ function migrate(db: DatabaseSync): void {
 	}
 }
 
-/** Runs `work` in one transaction, so a multi-row change lands whole or not at all. */
-export function transaction<T>(db: DatabaseSync, work: () => T): T {
-	db.exec('BEGIN IMMEDIATE');
+/**
+ * Runs `work` in one transaction, so a multi-row change lands whole or not at all; a `durable` one is on the
+ * disk when this returns, and survives a power loss.
+ */
+export function transaction<T>(
+	db: DatabaseSync,
+	work: () => T,
+	{ durable = false }: { durable?: boolean } = {},
+): T {
+	if (durable) db.exec('PRAGMA synchronous = FULL');
 	try {
-		const result = work();
-		db.exec('COMMIT');
-		return result;
-	} catch (error) {
-		db.exec('ROLLBACK');
-		throw error;
+		db.exec('BEGIN IMMEDIATE');
+		try {
+			const result = work();
+			db.exec('COMMIT');
+			return result;
+		} catch (error) {
+			db.exec('ROLLBACK');
+			throw error;
+		}
+	} finally {
+		if (durable) db.exec('PRAGMA synchronous = NORMAL');
 	}
 }
 

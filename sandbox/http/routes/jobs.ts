@@ -4,6 +4,8 @@ import { workflows, type Workflow } from '../../domain/jobs';
 import { readJobRequest, removeTemporaryFiles } from '../multipart';
 import { callerOf } from '../plugins/caller';
 import { presenterFor } from '../present';
+import { UploadTurns } from '../uploadTurns';
+import type { JobRequest } from '../../services/jobRequest';
 
 type JobParams = { workflow: Workflow; id: string };
 
@@ -20,6 +22,7 @@ const jobParams = {
 /** The job routes: create, list, show, retry and unlock. */
 export async function jobRoutes(app: FastifyInstance): Promise<void> {
 	const { jobs } = app.services;
+	const uploadTurns = new UploadTurns((accountId) => app.services.runner.othersWorking(accountId));
 
 	app.get('/jobs', { config: { ability: 'jobs:read' } }, async (request) => {
 		const { accountId } = callerOf(request);
@@ -35,9 +38,13 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 		{ config: { ability: 'jobs:write', rateLimit: 'jobCreation' } },
 		async (request, reply) => {
 			const { accountId } = callerOf(request);
-			const form = await readJobRequest(request, () => jobs.incomingSourcePath());
+			app.services.runner.requestArrived(accountId);
+			const ticket = uploadTurns.begin(accountId);
+			let form: JobRequest | undefined;
 			try {
-				const created = await jobs.create(accountId, form);
+				form = await readJobRequest(request, () => jobs.incomingSourcePath(), ticket);
+				// Inspecting a large request's sources gives way to other accounts' small requests and jobs too.
+				const created = await jobs.create(accountId, form, () => ticket.streamed(0));
 				const view = presenterFor(request);
 				const summaries = created.map((job) => view.summary(job));
 				return reply.code(202).send({
@@ -47,7 +54,8 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
 					freeUsage: view.freeUsage(accountId),
 				});
 			} finally {
-				await removeTemporaryFiles(form);
+				ticket.end();
+				if (form) await removeTemporaryFiles(form);
 			}
 		},
 	);

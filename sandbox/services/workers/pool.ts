@@ -1,4 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 
 import type { JobTask, TaskResult } from './task';
@@ -10,10 +12,40 @@ interface Slot {
 	task: JobTask | null;
 	finish: ((result: TaskResult) => void) | null;
 	timer: NodeJS.Timeout | null;
+	/** The running task's place on its time limit, from when it was sent (see `check`); null before. */
+	run: {
+		cpuAtSend: number;
+		charged: number;
+		wall: number;
+		cpu: number;
+		background: boolean;
+	} | null;
+	/** The process's priority (nice value) when it started: its own, where a job that gave way comes back to. */
+	priority: number;
+	/** The CPU time the process's last task used, until the process takes another. */
+	last: { jobId: string; cpuMs: number } | null;
 	/** The end of what the process wrote to stderr, to tell a heap-limit death from other crashes. */
 	stderr: string;
 	exited: Promise<void>;
 }
+
+/**
+ * A job that has used this much CPU time runs in the background while another account has work (`givesWay`).
+ * CPU time, not the time since it started: on a machine short of CPU a conversion takes long and is still short.
+ * A conversion, even of a commercial design, uses 10 to 40 ms; what goes past 150 ms is digitising or costly
+ * artwork. At 500 ms the costliest SVG drew its first half second beside the other accounts' conversions:
+ * `npm run bench:fair` measured them 1.88x and 1.63x their idle time, against 1.29x and 1.20x at 150 ms.
+ */
+export const backgroundAfterCpuMs = 150;
+/** The background: the lowest priority (nice 19), about 1/70 of the CPU a process at nice 0 gets beside it. */
+export const backgroundNice = 19;
+/**
+ * In the background a job is charged its CPU time toward its time limit, and at least this share of the time
+ * passing: it is never failed for having given way, and a process that hangs there still ends.
+ */
+export const backgroundLeastCharge = 0.1;
+/** How often running jobs' priorities and time limits are looked at. */
+const checkEveryMs = 100;
 
 /**
  * Engine processes, one job per process at a time, off the HTTP event loop. They are processes, not
@@ -23,14 +55,64 @@ interface Slot {
 export class WorkerPool {
 	private readonly slots: Slot[] = [];
 	private closed = false;
+	private readonly checker: NodeJS.Timeout;
 
 	constructor(
 		size: number,
 		private readonly jobTimeoutMs: number,
 		/** V8 heap ceiling of each process; a job past it ends its process, which is then replaced. */
 		private readonly memoryMb: number,
+		/** Whether job `jobId` should give way now (another account has work); never, unless told. */
+		private readonly givesWay: (jobId: string) => boolean = () => false,
 	) {
 		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+		this.checker = setInterval(() => this.check(), checkEveryMs);
+		this.checker.unref();
+	}
+
+	/**
+	 * Brings each running job's priority and time limit up to date. At its own priority a job is charged the
+	 * time passing; past `backgroundAfterCpuMs` of CPU, while it gives way, every thread of its process (libvips
+	 * starts its own; Linux sets priorities thread by thread) runs at `backgroundNice` and the job is charged
+	 * its CPU time (at least `backgroundLeastCharge` of the time passing). A job charged its whole limit fails.
+	 */
+	check(): void {
+		const now = performance.now();
+		for (const slot of [...this.slots]) {
+			const run = slot.run;
+			if (!run || !slot.task) continue;
+			const cpu = processCpuMs(slot.child.pid) ?? run.cpu;
+			run.charged += run.background
+				? Math.max(cpu - run.cpu, (now - run.wall) * backgroundLeastCharge)
+				: now - run.wall;
+			run.wall = now;
+			run.cpu = cpu;
+			if (run.charged >= this.jobTimeoutMs) {
+				this.timedOut(slot);
+				continue;
+			}
+			const background =
+				cpu - run.cpuAtSend >= backgroundAfterCpuMs && this.givesWay(slot.task.jobId);
+			// Again while in the background: threads the process started since go too.
+			if (background || run.background)
+				setThreadPriorities(slot.child.pid, background ? backgroundNice : slot.priority);
+			run.background = background;
+		}
+	}
+
+	/**
+	 * The CPU time (ms) job `jobId` has used, while it runs and after, until its process takes another job;
+	 * undefined for a job no process ran or where the system does not tell.
+	 */
+	jobCpuMs(jobId: string): number | undefined {
+		for (const slot of this.slots) {
+			if (slot.task?.jobId === jobId && slot.run) {
+				const cpu = processCpuMs(slot.child.pid);
+				return cpu === null ? undefined : cpu - slot.run.cpuAtSend;
+			}
+			if (slot.last?.jobId === jobId) return slot.last.cpuMs;
+		}
+		return undefined;
 	}
 
 	/** Engine processes in all. */
@@ -51,7 +133,9 @@ export class WorkerPool {
 	 * back as failures, and only once the process that ran the task is gone, so it writes nothing after.
 	 */
 	run(task: JobTask): Promise<TaskResult> {
-		const slot = this.slots.find((candidate) => candidate.task === null);
+		// A process still starting (a replacement) only when no ready one is idle.
+		const idle = this.slots.filter((candidate) => candidate.task === null);
+		const slot = idle.find((candidate) => candidate.ready) ?? idle[0];
 		if (!slot || this.closed) throw new Error('No idle worker: check `idle` before calling run().');
 		slot.task = task;
 		return new Promise<TaskResult>((resolve) => {
@@ -63,26 +147,34 @@ export class WorkerPool {
 		});
 	}
 
+	/** From here on the job's time limit is charged by `check`. */
 	private send(slot: Slot): void {
-		this.startTimer(slot);
+		if (slot.timer) clearTimeout(slot.timer);
+		slot.timer = null;
+		const cpu = processCpuMs(slot.child.pid) ?? 0;
+		slot.run = { cpuAtSend: cpu, charged: 0, wall: performance.now(), cpu, background: false };
+		slot.last = null;
 		slot.child.send(slot.task!);
 	}
 
 	private startTimer(slot: Slot): void {
 		if (slot.timer) clearTimeout(slot.timer);
-		slot.timer = setTimeout(() => {
-			this.crashed(slot, {
-				ok: false,
-				failureCode: 'engine_timeout',
-				failureReason: `Processing took longer than ${Math.round(this.jobTimeoutMs / 1000)} seconds and was stopped.`,
-				warnings: [],
-			});
-		}, this.jobTimeoutMs);
+		slot.timer = setTimeout(() => this.timedOut(slot), this.jobTimeoutMs);
+	}
+
+	private timedOut(slot: Slot): void {
+		this.crashed(slot, {
+			ok: false,
+			failureCode: 'engine_timeout',
+			failureReason: `Processing took longer than ${Math.round(this.jobTimeoutMs / 1000)} seconds and was stopped.`,
+			warnings: [],
+		});
 	}
 
 	/** Kills every process at once (a running job's work stops with it) and waits until they are gone. */
 	async close(): Promise<void> {
 		this.closed = true;
+		clearInterval(this.checker);
 		for (const slot of this.slots) {
 			// An unreferenced process's exit would not keep an embedding script alive until it comes.
 			slot.child.ref();
@@ -103,6 +195,9 @@ export class WorkerPool {
 			task: null,
 			finish: null,
 			timer: null,
+			run: null,
+			priority: ownPriority(child.pid),
+			last: null,
 			stderr: '',
 			exited: new Promise((resolve) => child.once('exit', () => resolve())),
 		};
@@ -148,17 +243,82 @@ export class WorkerPool {
 		slot.child.kill('SIGKILL');
 		if (slot.timer) clearTimeout(slot.timer);
 		slot.timer = null;
+		slot.run = null;
 		if (!this.closed) this.slots.push(this.spawn());
 		void slot.exited.then(() => this.settle(slot, result));
+	}
+
+	/** Replaces an idle process by a fresh one. */
+	private replace(slot: Slot): void {
+		const index = this.slots.indexOf(slot);
+		if (index === -1 || this.closed) return;
+		this.slots.splice(index, 1);
+		slot.child.removeAllListeners('message');
+		slot.child.ref();
+		slot.child.kill('SIGKILL');
+		this.slots.push(this.spawn());
 	}
 
 	private settle(slot: Slot, result: TaskResult): void {
 		const finish = slot.finish;
 		if (slot.timer) clearTimeout(slot.timer);
+		if (slot.task && slot.run) {
+			const cpu = processCpuMs(slot.child.pid);
+			if (cpu !== null) slot.last = { jobId: slot.task.jobId, cpuMs: cpu - slot.run.cpuAtSend };
+			// Where the system refuses to raise the process's priority again, a fresh process takes its place.
+			if (slot.run.background && !setThreadPriorities(slot.child.pid, slot.priority))
+				this.replace(slot);
+		}
+		slot.run = null;
 		slot.task = null;
 		slot.finish = null;
 		slot.timer = null;
 		finish?.(result);
+	}
+}
+
+/** A process's nice value; the sandbox's own where the system does not tell. */
+function ownPriority(pid: number | undefined): number {
+	try {
+		return getPriority(pid ?? 0);
+	} catch {
+		return getPriority(0);
+	}
+}
+
+/** Sets every thread of process `pid` to `nice`; false where the system refused. */
+function setThreadPriorities(pid: number | undefined, nice: number): boolean {
+	if (pid === undefined) return false;
+	let threads: number[];
+	try {
+		threads = readdirSync(`/proc/${pid}/task`).map(Number);
+	} catch {
+		threads = [pid];
+	}
+	for (const thread of threads) {
+		try {
+			setPriority(thread, nice);
+		} catch (error) {
+			// A thread that ended meanwhile needs nothing.
+			if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH') return false;
+		}
+	}
+	return true;
+}
+
+/** USER_HZ: the clock ticks a second in /proc's CPU times, 100 on every Linux this runs on. */
+const ticksPerSecond = 100;
+
+/** A process's CPU time so far (ms, every thread, user and system), or null where /proc does not tell. */
+function processCpuMs(pid: number | undefined): number | null {
+	if (pid === undefined) return null;
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+		// The fields after the command name (in parentheses, may hold spaces): utime and stime are the 12th and 13th.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+	} catch {
+		return null;
 	}
 }
 

@@ -1,5 +1,13 @@
 /** Accounts take turns for the engine, over HTTP: one account's backlog does not hold another's job back. */
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
+
+import { longDst } from '../../../bench/fuzz-inputs';
+import { backgroundAfterCpuMs } from '../../../sandbox/services/workers/pool';
+import { sleep } from '../../support/realTime';
 import { newClient } from '../support/apiClient';
+import { enginePids, threadNices } from '../support/engineProcesses';
 import { sandboxAdmin } from '../../support/sandbox';
 import { fixture } from '../../support/embroideryFiles';
 import { useOwnSandboxes } from '../../support/sandboxFixture';
@@ -36,10 +44,9 @@ describe('the job runner with several accounts', () => {
 		expect(busyStarts[1]).toBeLessThan(busyStarts[4]);
 	});
 
-	it('keeps one engine process for the other accounts: an account runs at most all but one at once', async () => {
-		const own = await sandboxes.own({ workers: 2 });
+	/** Four conversions of `busy`'s, created while processing is paused; their runs once done, by start. */
+	async function fourRuns(own: any, busy: any, beside: () => Promise<void>) {
 		const admin = sandboxAdmin(own);
-		const busy = await newClient(own);
 		await admin.setFaults({ processingPaused: true });
 		const star = fixture('Star.DST');
 		const many = await busy.createJob(
@@ -47,6 +54,7 @@ describe('the job runner with several accounts', () => {
 			[1, 2, 3, 4].map((n) => ({ field: 'files[]', name: `busy-${n}.dst`, bytes: star })),
 		);
 		expect(many.status).toBe(202);
+		await beside();
 		await admin.setFaults({ processingPaused: false });
 		const runs = [];
 		for (const job of many.body.jobs) {
@@ -55,9 +63,71 @@ describe('the job runner with several accounts', () => {
 				Date.parse(done.events.find((event: any) => event.type === type).at);
 			runs.push({ start: at('processing'), end: at('completed') });
 		}
-		runs.sort((a, b) => a.start - b.start);
-		// Two processes, one account: its jobs run one after another, never side by side.
+		return runs.sort((a, b) => a.start - b.start);
+	}
+
+	it('keeps one engine process for the other accounts: an account runs at most all but one at once', async () => {
+		const own = await sandboxes.own({ workers: 2 });
+		const busy = await newClient(own);
+		const other = await newClient(own);
+		let otherJob = '';
+		const runs = await fourRuns(own, busy, async () => {
+			otherJob = (await other.convert('Star.DST', 'pes')).body.job.id;
+		});
+		expect((await other.waitForJob('conversion', otherJob)).status).toBe('completed');
+		// Two processes, another account with work: the busy one's jobs run one after another.
 		for (let i = 1; i < runs.length; i++)
 			expect(runs[i].start).toBeGreaterThanOrEqual(runs[i - 1].end);
+	});
+
+	it('lets an account alone use every engine process', async () => {
+		const own = await sandboxes.own({ workers: 2 });
+		const runs = await fourRuns(own, await newClient(own), async () => undefined);
+		// Both processes took one of its jobs at once: the second started before the first ended.
+		expect(runs[1].start).toBeLessThan(runs[0].end);
+	});
+
+	it("puts another account's long job in the background as soon as a job request arrives", async () => {
+		const own = await sandboxes.own({ workers: 2 });
+		const busy = await newClient(own);
+		const other = await newClient(own);
+		const long = await busy.convert('long.dst', 'pes', Buffer.from(longDst(1_000_000)));
+		expect(long.status).toBe(202);
+		// The process running it: the one whose CPU time passes the background threshold (a million stitches
+		// take seconds of CPU).
+		const cpuMs = (pid: number) => {
+			const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ');
+			return (Number(fields[11]) + Number(fields[12])) * 10;
+		};
+		let pid: number | undefined;
+		while (pid === undefined) {
+			pid = enginePids().find((candidate) => cpuMs(candidate) > backgroundAfterCpuMs + 200);
+			if (pid === undefined) await sleep(20);
+		}
+		// No other account has work: the long job keeps its priority.
+		expect(threadNices(pid).every((nice) => nice === getPriority(0))).toBe(true);
+
+		// The other account's request has only begun: its body is still on its way, and no job of it exists.
+		const boundary = 'turns-boundary';
+		const slow = request(`${own.baseUrl}/jobs`, {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${other.key}`,
+				'Content-Type': `multipart/form-data; boundary=${boundary}`,
+				'Content-Length': 100_000,
+			},
+		});
+		slow.on('error', () => undefined);
+		slow.write(`--${boundary}\r\nContent-Disposition: form-data; name="workflow"\r\n\r\nconversion\r\n`);
+		try {
+			// Before, nothing counted the other account as active until its job was queued: the long job
+			// stayed at its own priority for the whole upload.
+			for (let tries = 0; tries < 500 && !threadNices(pid).every((nice) => nice === 19); tries++)
+				await sleep(20);
+			expect(threadNices(pid).every((nice) => nice === 19)).toBe(true);
+		} finally {
+			slow.destroy();
+		}
+		expect((await busy.waitForJob('conversion', long.body.job.id)).status).toBe('completed');
 	});
 });

@@ -2,16 +2,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { insertRow, openDatabase } from '../../../sandbox/storage/database';
+import { insertRow, openDatabase, transaction } from '../../../sandbox/storage/database';
 
 describe('the sandbox database', () => {
-	it('syncs every commit (synchronous = FULL in WAL mode), so a confirmed unlock charge survives a crash', () => {
+	it('syncs a durable transaction (a confirmed charge) to the disk, and bookkeeping commits without waiting', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'sandbox-db-'));
 		try {
 			const db = openDatabase(join(dir, 'sandbox.db'));
+			const synchronous = () => (db.prepare('PRAGMA synchronous').get() as any).synchronous;
 			expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-			// 2 is FULL; NORMAL (1) may drop the last commits of a WAL database on power loss.
-			expect(db.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 2 });
+			// 1 is NORMAL (durable at the next sync), 2 FULL: the WAL synced at every commit, and all before it.
+			expect(synchronous()).toBe(1);
+			expect(transaction(db, synchronous, { durable: true })).toBe(2);
+			expect(transaction(db, synchronous)).toBe(1);
+			expect(() =>
+				transaction(
+					db,
+					() => {
+						throw new Error('refused');
+					},
+					{ durable: true },
+				),
+			).toThrow('refused');
+			expect(synchronous()).toBe(1);
 			db.close();
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
