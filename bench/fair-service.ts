@@ -8,7 +8,13 @@
  * Run: npm run bench:fair [-- runs=5]
  */
 import { startSandbox } from '../sandbox';
-import { describeRun, fairScenario, median, ratios, threadPng } from '../test/load/support/fairScenario';
+import {
+	describeRun,
+	fairScenario,
+	median,
+	ratios,
+	threadPng,
+} from '../test/load/support/fairScenario';
 
 async function main(): Promise<void> {
 	const runs = Number(process.argv[2] ?? 5);

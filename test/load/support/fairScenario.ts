@@ -78,7 +78,10 @@ async function conversion(api: Api): Promise<{ total: number; wait: number }> {
 	const { status, body } = answer;
 	confirm(status === 202, `a shop's conversion answered ${status}: ${JSON.stringify(body)}`);
 	const job = await api.waitForJob('conversion', body.job.id, 120_000);
-	confirm(job.status === 'completed', `a shop's conversion ended ${job.status}: ${job.failureReason}`);
+	confirm(
+		job.status === 'completed',
+		`a shop's conversion ended ${job.status}: ${job.failureReason}`,
+	);
 	const created = eventAt(job, 'created');
 	const processing = eventAt(job, 'processing');
 	parts.push(
@@ -169,7 +172,9 @@ function hugeUploader(baseUrl: string, key: string) {
 		async send(): Promise<{ sending: Promise<void>; answer: Promise<number> }> {
 			confirm((await ready) === 'ready', 'the uploader process did not start');
 			child.stdin!.write('go\n');
-			const sending = line().then((text) => confirm(text === 'sending', `the uploader printed ${text}`));
+			const sending = line().then((text) =>
+				confirm(text === 'sending', `the uploader printed ${text}`),
+			);
 			return { sending, answer: sending.then(line).then(Number) };
 		},
 		async stop(): Promise<void> {
@@ -312,7 +317,18 @@ export async function fairScenario(
 		const refusedJobs = await Promise.all(
 			refused.body.jobs.map((job: any) => hostile.waitForJob('digitising', job.id, 240_000)),
 		);
-		return { hostile, idle, loaded, waits, parts, retries, attackHeld, heavyJobs, refusedJobs, hugeAnswers };
+		return {
+			hostile,
+			idle,
+			loaded,
+			waits,
+			parts,
+			retries,
+			attackHeld,
+			heavyJobs,
+			refusedJobs,
+			hugeAnswers,
+		};
 	} finally {
 		uploader.kill();
 	}
@@ -326,7 +342,8 @@ export function ratios(run: Pick<FairRun, 'idle' | 'loaded'>): number[] {
 /** The run in words: every conversion's time and parts, the medians and ratios, the hostile account's work. */
 export function describeRun(run: FairRun): string {
 	const heavyMs = run.heavyJobs.map(
-		(job) => `${eventAt(job, job.status) - eventAt(job, 'processing')} (${job.failureCode ?? job.status})`,
+		(job) =>
+			`${eventAt(job, job.status) - eventAt(job, 'processing')} (${job.failureCode ?? job.status})`,
 	);
 	const accounts = run.idle.map(
 		(idle, n) =>

@@ -118,7 +118,9 @@ describe('the job runner with several accounts', () => {
 			},
 		});
 		slow.on('error', () => undefined);
-		slow.write(`--${boundary}\r\nContent-Disposition: form-data; name="workflow"\r\n\r\nconversion\r\n`);
+		slow.write(
+			`--${boundary}\r\nContent-Disposition: form-data; name="workflow"\r\n\r\nconversion\r\n`,
+		);
 		try {
 			// Before, nothing counted the other account as active until its job was queued: the long job
 			// stayed at its own priority for the whole upload.
