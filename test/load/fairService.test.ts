@@ -40,8 +40,9 @@ describe('three accounts, one of them hostile', () => {
 			3 + attackWindows + run.retries,
 		);
 		// No conversion of the other accounts waited for a process behind the hostile account's jobs: each
-		// started within its account's whole idle conversion time.
+		// started within twice its account's whole idle conversion time (a job behind the costly SVG would wait
+		// seconds).
 		for (const [n, waits] of run.waits.entries())
-			for (const ms of waits) expect(ms).toBeLessThanOrEqual(median(run.idle[n]));
+			for (const ms of waits) expect(ms).toBeLessThanOrEqual(2 * median(run.idle[n]));
 	});
 });

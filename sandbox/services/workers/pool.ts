@@ -237,18 +237,14 @@ export class WorkerPool {
 		const index = this.slots.indexOf(slot);
 		// On close the job stays `processing`: the next start's recover() queues it again.
 		if (index === -1 || this.closed) return;
-		this.slots.splice(index, 1);
-		slot.child.removeAllListeners('message');
-		slot.child.ref();
-		slot.child.kill('SIGKILL');
 		if (slot.timer) clearTimeout(slot.timer);
 		slot.timer = null;
 		slot.run = null;
-		if (!this.closed) this.slots.push(this.spawn());
+		this.replace(slot);
 		void slot.exited.then(() => this.settle(slot, result));
 	}
 
-	/** Replaces an idle process by a fresh one. */
+	/** Kills the slot's process (its work stops with it) and puts a fresh one in its place. */
 	private replace(slot: Slot): void {
 		const index = this.slots.indexOf(slot);
 		if (index === -1 || this.closed) return;

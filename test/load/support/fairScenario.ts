@@ -7,8 +7,9 @@
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 
+import { rgbPng } from '../../support/pngBytes';
 import type { SandboxAddress } from '../../support/sandbox';
 import { newClient, type Api } from '../../sandbox/support/apiClient';
 
@@ -34,27 +35,8 @@ const morphology =
 
 /** A whole 1 x 40,000,000 pixel PNG (every row present, about 160 KB): 58 s of decoding before the metadata check. */
 export function threadPng(): Buffer {
-	const chunk = (type: string, data: Buffer) => {
-		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-		const length = Buffer.alloc(4);
-		length.writeUInt32BE(data.length);
-		const crc = Buffer.alloc(4);
-		crc.writeUInt32BE(crc32(body));
-		return Buffer.concat([length, body, crc]);
-	};
-	const header = Buffer.alloc(13);
-	header.writeUInt32BE(1, 0);
-	header.writeUInt32BE(40_000_000, 4);
-	header[8] = 8; // bit depth
-	header[9] = 2; // RGB
 	// Each row: filter byte 0 and one black pixel.
-	const rows = deflateSync(Buffer.alloc(40_000_000 * 4), { level: 9 });
-	return Buffer.concat([
-		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-		chunk('IHDR', header),
-		chunk('IDAT', rows),
-		chunk('IEND', Buffer.alloc(0)),
-	]);
+	return rgbPng(1, 40_000_000, deflateSync(Buffer.alloc(40_000_000 * 4), { level: 9 }));
 }
 
 const eventAt = (job: any, type: string): number =>

@@ -1,9 +1,10 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 
 import sharp from 'sharp';
 
 import { artworkInputs, detectArtwork, digitise, DigitiseError } from '../../../sandbox/digitiser';
 import { measurePattern } from '../../../sandbox/engine';
+import { rgbPng } from '../../support/pngBytes';
 import { centredFrame, intersectionOverUnion, renderStitches } from './support/stitchCoverage';
 
 const logoSvg =
@@ -12,25 +13,7 @@ const logoSvg =
 
 /** A tiny PNG whose header claims a huge picture: the classic decompression bomb. */
 function pngClaiming(width: number, height: number): Buffer {
-	const chunk = (type: string, data: Buffer) => {
-		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-		const length = Buffer.alloc(4);
-		length.writeUInt32BE(data.length);
-		const crc = Buffer.alloc(4);
-		crc.writeUInt32BE(crc32(body));
-		return Buffer.concat([length, body, crc]);
-	};
-	const header = Buffer.alloc(13);
-	header.writeUInt32BE(width, 0);
-	header.writeUInt32BE(height, 4);
-	header[8] = 8;
-	header[9] = 2;
-	return Buffer.concat([
-		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-		chunk('IHDR', header),
-		chunk('IDAT', deflateSync(Buffer.alloc(width * 3 + 1))),
-		chunk('IEND', Buffer.alloc(0)),
-	]);
+	return rgbPng(width, height, deflateSync(Buffer.alloc(width * 3 + 1)));
 }
 
 async function failure(bytes: Uint8Array): Promise<DigitiseError> {
