@@ -38,6 +38,8 @@ export interface Artwork {
 	sourceHeight: number;
 	/** True when a thin frame along the canvas edge was taken for the picture's border and left out. */
 	frameLeftOut: boolean;
+	/** True when the source is a raster of a few exact colours (see `isFlat`), kept exact on the grid. */
+	flat: boolean;
 }
 
 function describe(type: ArtworkType): string {
@@ -169,7 +171,14 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const width = max(1, round(crop.width * pixelsPerSource));
 	const height = max(1, round(crop.height * pixelsPerSource));
 	const drawn = await draw(source, crop, width, height, true);
-	return { ...drawn, pixelMm, sourceWidth, sourceHeight, frameLeftOut: foreground.framePixels > 0 };
+	return {
+		...drawn,
+		pixelMm,
+		sourceWidth,
+		sourceHeight,
+		frameLeftOut: foreground.framePixels > 0,
+		flat: source.flat === true,
+	};
 }
 
 function wholePixels(box: CanvasBox, sourceWidth: number, sourceHeight: number): CanvasBox {

@@ -107,6 +107,7 @@ export async function digitise(
 		artwork.width,
 		options.colourCount,
 		foreground.backgroundRgb === null ? null : rgbToLab(foreground.backgroundRgb),
+		artwork.flat ? minDetailAreaMm2 / (artwork.pixelMm * artwork.pixelMm) : Infinity,
 	);
 	if (quantised.farShare > 0.05) {
 		warnings.push(

@@ -27,7 +27,10 @@ function binOf(rgba: Uint8Array, pixel: number): number {
 /**
  * Reduces the foreground to at most `colourCount` colours with weighted k-means in CIE Lab.
  * Seeding is deterministic (heaviest colour first, then the colour worst served so far),
- * so the same artwork always gives the same design.
+ * so the same artwork always gives the same design. A cluster under `minClusterShare` of the
+ * design is folded into its neighbours unless it has `keptFlatPixels` flat pixels or more (flat
+ * artwork passes the pixels of an area worth sewing: an exact colour drawn that large is one of the
+ * design's colours, however small its share, where in a photograph it is a passing shade).
  */
 export function quantiseColours(
 	rgba: Uint8Array,
@@ -35,6 +38,7 @@ export function quantiseColours(
 	width: number,
 	colourCount: number,
 	backgroundLab: Lab | null,
+	keptFlatPixels = Infinity,
 ): Quantised {
 	const size = mask.length;
 	const weights = new Float64Array(binCount);
@@ -74,7 +78,8 @@ export function quantiseColours(
 	const kept = centres.filter((_, c) => {
 		// Flat (non-edge) pixels in the cluster: weight = flat + edgeWeight * (pixels - flat).
 		const flat = (shares[c] - edgeWeight * pixels[c]) / (1 - edgeWeight);
-		return shares[c] >= minClusterShare * total && flat >= minFlatShare * pixels[c];
+		const large = shares[c] >= minClusterShare * total || flat >= keptFlatPixels;
+		return large && flat >= minFlatShare * pixels[c];
 	});
 	if (kept.length > 0 && kept.length < centres.length) {
 		centres = kept;

@@ -23,4 +23,20 @@ describe('flat artwork colours', () => {
 		expect(colours).toEqual([0x000000, 0x0064c8, 0xe60000, 0xffe600]);
 		expect(warnings.filter((warning) => /merged|changed colour/.test(warning))).toEqual([]);
 	});
+
+	it('keep a small colour of their own when it covers an area worth sewing', async () => {
+		// A turquoise dot 2 mm across (3 mm², a quarter of a percent of the design) beside a red
+		// square and a blue disc: in flat artwork an exact colour drawn that large is one of the
+		// design's colours, not a passing shade to fold into its neighbours.
+		const png = await shapePng(
+			'<g shape-rendering="crispEdges"><rect x="20" y="20" width="300" height="300" fill="#e60000"/>' +
+				'<circle cx="460" cy="170" r="100" fill="#0064c8"/>' +
+				'<circle cx="460" cy="310" r="10" fill="#00b4b4"/></g>',
+			600,
+			340,
+		);
+		const { pattern } = await digitise(png, { widthMm: 56, colourCount: 3 });
+		const colours = pattern.threads.map((thread) => thread.color).sort((a, b) => a - b);
+		expect(colours).toEqual([0x0064c8, 0x00b4b4, 0xe60000]);
+	});
 });
