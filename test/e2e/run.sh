@@ -107,9 +107,9 @@ trap 'rm -rf "$lanes_dir"' EXIT
 # (sandbox, n8n user folder): the real-time lane, files that spend real minutes waiting and so use little CPU,
 # each in a worker of its own (the trigger files, test/e2e/trigger*.e2e.ts, wait for n8n's polls, which n8n
 # refuses more often than once a minute; start.e2e.ts waits for `npm start` to set up, start and stop); and
-# every other file in two workers, each with its own n8n: the main lane (in band, n8n 2.41.1's main lane was
-# the run's last 120 s alone on the machine, at a load average under 4). --lane=<lane> runs one of them. The
-# lanes' results are merged into one <environment>.json (<environment>.<lane>.json with --lane).
+# every other file in two workers, each with its own n8n: the main lane. In band, n8n 2.41.1's main lane was
+# the run's last 120 s alone on the machine (load average under 4), after the other lines had ended. --lane=<lane> runs one of them. The lanes' results are merged
+# into one <environment>.json (<environment>.<lane>.json with --lane).
 run_lanes() {
 	local environment="$1" key="$2" file status=0 lane_pid files=() main=() realtime=() main_report=() realtime_report=()
 	if [ ${#e2e_given[@]} -gt 0 ]; then files=("${e2e_given[@]}"); else files=(test/e2e/*.e2e.ts); fi
