@@ -107,8 +107,7 @@ trap 'rm -rf "$lanes_dir"' EXIT
 # (sandbox, n8n user folder): the real-time lane, files that spend real minutes waiting and so use little CPU,
 # each in a worker of its own (the trigger files, test/e2e/trigger*.e2e.ts, wait for n8n's polls, which n8n
 # refuses more often than once a minute; start.e2e.ts waits for `npm start` to set up, start and stop); and
-# every other file in two workers, each with its own n8n: the main lane. In band, n8n 2.41.1's main lane was
-# the run's last 120 s alone on the machine (load average under 4), after the other lines had ended. --lane=<lane> runs one of them. The lanes' results are merged
+# every other file, in band: the main lane. --lane=<lane> runs one of them. The lanes' results are merged
 # into one <environment>.json (<environment>.<lane>.json with --lane).
 run_lanes() {
 	local environment="$1" key="$2" file status=0 lane_pid files=() main=() realtime=() main_report=() realtime_report=()
@@ -132,7 +131,7 @@ run_lanes() {
 	fi
 	if [ ${#main[@]} -gt 0 ]; then
 		EMBROIDERY_E2E_ENV=$environment EMBROIDERY_PROGRESS_LABEL="e2e $environment" \
-			npx jest -c test/e2e/jest.config.js --maxWorkers=2 --runTestsByPath \
+			npx jest -c test/e2e/jest.config.js --runInBand --runTestsByPath \
 			${main_report[@]+"${main_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${main[@]}" || status=$?
 	fi
 	if [ ${#realtime[@]} -gt 0 ]; then
