@@ -5,7 +5,7 @@
 #
 # Every core is used: the n8n installs download during the checks; lint, scan and the type check run
 # side by side once the build is done; jest runs two workers per core; the n8n lines' real-time lanes
-# (files that mostly wait for real minutes) run beside jest; then the other end-to-end files
+# (files that mostly wait for real minutes) run beside the checks and jest; then the other end-to-end files
 # of every environment run side by side (each has its own sandbox, n8n ports, user folder and data, see
 # test/e2e/run.sh).
 # Every tier runs even when an earlier one failed (the end-to-end runs need the build), and the run ends
@@ -209,16 +209,10 @@ elif [ "${EMBROIDERY_BUILT:-}" = 1 ]; then
 	built=(EMBROIDERY_BUILT=1)
 fi
 
-# With the build done, scan.sh packs dist/ as it is (building again would empty it, and the real-time lanes
-# read it from jest's start on).
-checks=()
-for name in lint scan typecheck; do if wanted $name; then checks+=("$name"); fi; done
-if [ ${#checks[@]} -gt 0 ]; then checks_side_by_side "${checks[@]}"; fi
 # The n8n lines' real-time lanes (test/e2e/run.sh: the files that mostly wait for real minutes) run from
-# here on, beside jest, into a log printed with the other end-to-end logs; their progress joins the
-# end-to-end progress line later. They need the build (without the build tier, test/e2e/run.sh builds, once
-# for all lanes, later). Not beside the checks: their n8n starts made lint and the type check take 4 times as
-# long (168 and 156 s against 41 and 38), and the checks come before jest.
+# here on, beside the checks and jest, into a log printed with the other end-to-end logs; their progress
+# joins the end-to-end progress line later. They need the build (without the build tier, test/e2e/run.sh
+# builds, once for all lanes, later).
 e2e_lanes=() realtime_envs=() realtime=""
 for name in n8n2 n8n1; do if wanted $name; then realtime_envs+=("$name"); fi; done
 if [ ${#realtime_envs[@]} -gt 0 ] && [ ${#built[@]} -gt 0 ]; then
@@ -232,6 +226,10 @@ if [ ${#realtime_envs[@]} -gt 0 ] && [ ${#built[@]} -gt 0 ]; then
 	realtime=$!
 fi
 
+# With the build done, scan.sh packs dist/ as it is (building again would empty it under the real-time lanes).
+checks=()
+for name in lint scan typecheck; do if wanted $name; then checks+=("$name"); fi; done
+if [ ${#checks[@]} -gt 0 ]; then checks_side_by_side "${checks[@]}"; fi
 if wanted jest; then
 	# shellcheck disable=SC2086 # EMBROIDERY_TEST_JEST is a list of arguments.
 	tier jest npx jest --ci --json --outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} || true
@@ -255,7 +253,7 @@ if [ ${#e2e_tiers[@]} -gt 0 ]; then
 fi
 if [ -n "$realtime" ]; then
 	wait "$realtime" || true
-	echo "===== the real-time lanes, which ran beside jest =====" >&2
+	echo "===== the real-time lanes, which ran beside the checks and jest =====" >&2
 	cat "$work/realtime.log" >&2
 	# Each n8n line's result is its two lanes': tests of both, failed if either failed; its time is the main
 	# lane's (the real-time lane's is said beside it).
