@@ -124,13 +124,14 @@ stop_run() {
 		sleep 0.1 || true
 		waited=$((waited + 1))
 	done
-	# Killed again until two sweeps in a row find none: a process whose parent was just killed may have started
-	# one more (an n8n import the e2e setup was spawning), and while it is still being exec'd its environment
-	# cannot be read, so one sweep can miss it.
+	# Killed again until four sweeps in a row (about a second) find none: a process whose parent was just
+	# killed may have started one more (an n8n import the e2e setup was spawning), and while it is still being
+	# exec'd its environment cannot be read, so one sweep can miss it. Two sweeps in a row (0.4 s) still left
+	# such an `n8n import:credentials` running once, in a clean-clone run on a busy machine.
 	signal_run KILL
 	local empty=0
 	waited=0
-	while [ $empty -lt 2 ] && [ $waited -lt 50 ]; do
+	while [ $empty -lt 4 ] && [ $waited -lt 50 ]; do
 		sleep 0.2 || true
 		if [ -n "$(run_pids)" ]; then
 			empty=0
