@@ -306,7 +306,7 @@ function setThreadPriorities(pid: number | undefined, nice: number): boolean {
 const ticksPerSecond = 100;
 
 /** A process's CPU time so far (ms, every thread, user and system), or null where /proc does not tell. */
-function processCpuMs(pid: number | undefined): number | null {
+export function processCpuMs(pid: number | undefined): number | null {
 	if (pid === undefined) return null;
 	try {
 		const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');

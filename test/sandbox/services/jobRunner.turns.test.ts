@@ -1,10 +1,9 @@
 /** Accounts take turns for the engine, over HTTP: one account's backlog does not hold another's job back. */
 import { request } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 
 import { longDst } from '../../../bench/fuzz-inputs';
-import { backgroundAfterCpuMs } from '../../../sandbox/services/workers/pool';
+import { backgroundAfterCpuMs, processCpuMs } from '../../../sandbox/services/workers/pool';
 import { sleep } from '../../support/realTime';
 import { newClient } from '../support/apiClient';
 import { enginePids, threadNices } from '../support/engineProcesses';
@@ -95,13 +94,11 @@ describe('the job runner with several accounts', () => {
 		expect(long.status).toBe(202);
 		// The process running it: the one whose CPU time passes the background threshold (a million stitches
 		// take seconds of CPU).
-		const cpuMs = (pid: number) => {
-			const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ');
-			return (Number(fields[11]) + Number(fields[12])) * 10;
-		};
 		let pid: number | undefined;
 		while (pid === undefined) {
-			pid = enginePids().find((candidate) => cpuMs(candidate) > backgroundAfterCpuMs + 200);
+			pid = enginePids().find(
+				(candidate) => (processCpuMs(candidate) ?? 0) > backgroundAfterCpuMs + 200,
+			);
 			if (pid === undefined) await sleep(20);
 		}
 		// No other account has work: the long job keeps its priority.
