@@ -5,7 +5,7 @@
  * taken in turn on the same sandbox. Each run starts a sandbox of its own with two engine processes; the
  * figures pool every run's conversions, so one run's scheduling noise does not decide the ratio.
  * Exits 1 when an account's pooled median under the attack is over twice its idle median.
- * Run: npm run bench:fair [-- runs=5]
+ * Run: npm run bench:fair [-- runs=5]; FAIR_VERBOSE=1 prints each run's conversions too.
  */
 import { startSandbox } from '../sandbox';
 import {
@@ -21,7 +21,6 @@ async function main(): Promise<void> {
 	const png = threadPng();
 	const idle: number[][] = [[], []];
 	const loaded: number[][] = [[], []];
-	const perRun: string[] = [];
 	for (let n = 0; n < runs; n++) {
 		const sandbox = await startSandbox({ port: 0, workers: 2 });
 		try {
@@ -30,12 +29,11 @@ async function main(): Promise<void> {
 			run.idle.forEach((times, account) => idle[account].push(...times));
 			run.loaded.forEach((times, account) => loaded[account].push(...times));
 			const held = run.attackHeld.every(Boolean) ? '' : ' (the costly SVG ended inside a window)';
-			perRun.push(
+			console.log(
 				`run ${n + 1}: ${ratios(run)
 					.map((ratio, account) => `account ${account + 1} ${ratio.toFixed(2)}x`)
 					.join(', ')}, ${run.retries} retries, uploads ${run.hugeAnswers.join('/')}${held}`,
 			);
-			console.log(perRun.at(-1));
 		} finally {
 			await sandbox.close();
 		}

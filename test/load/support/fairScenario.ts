@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 
 import { rgbPng } from '../../support/pngBytes';
+import { sleep } from '../../support/realTime';
 import type { SandboxAddress } from '../../support/sandbox';
 import { newClient, type Api } from '../../sandbox/support/apiClient';
 
@@ -46,7 +47,7 @@ const eventAt = (job: any, type: string): number =>
  * One Star.DST to PES conversion: milliseconds from sending the upload to the job's completion (the upload's
  * answer timed by the caller, then creation to completion on the sandbox's wall clock, so polling adds nothing).
  */
-async function conversion(api: Api): Promise<{ total: number; wait: number }> {
+async function conversion(api: Api): Promise<{ total: number; wait: number; part: string }> {
 	let sent: number;
 	let answer: Awaited<ReturnType<Api['convert']>>;
 	// Polling spends the key's 60 requests a minute: past them, the upload is sent again once allowed.
@@ -54,7 +55,7 @@ async function conversion(api: Api): Promise<{ total: number; wait: number }> {
 		sent = performance.now();
 		answer = await api.convert('Star.DST', 'pes');
 		if (answer.status !== 429) break;
-		await pause(Number(answer.headers.get('retry-after')) * 1000);
+		await sleep(Number(answer.headers.get('retry-after')) * 1000);
 	}
 	const answered = performance.now() - sent;
 	const { status, body } = answer;
@@ -66,32 +67,27 @@ async function conversion(api: Api): Promise<{ total: number; wait: number }> {
 	);
 	const created = eventAt(job, 'created');
 	const processing = eventAt(job, 'processing');
-	parts.push(
-		`${Math.round(answered)}+${processing - created}+${eventAt(job, 'completed') - processing}`,
-	);
 	return {
 		total: Math.round(answered + eventAt(job, 'completed') - created),
 		wait: processing - created,
+		// Its upload's answer + wait for a process + engine run.
+		part: `${Math.round(answered)}+${processing - created}+${eventAt(job, 'completed') - processing}`,
 	};
 }
 
-/** Each conversion's answer to its upload + wait for a process + engine run, in ms, in the order run. */
-let parts: string[] = [];
 export const median = (values: number[]) =>
 	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const files = (name: string, bytes: Uint8Array, count: number) =>
 	Array.from({ length: count }, (_, n) => ({ field: 'files[]', name: `${name}-${n}`, bytes }));
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Polls until `job` is being processed (or done), minding the key's rate limit. */
 async function untilProcessing(api: Api, workflow: string, id: string): Promise<void> {
 	for (let tries = 0; tries < 600; tries++) {
 		const { status, body, headers } = await api.get(`/jobs/${workflow}/${id}`);
-		if (status === 429) await pause(Number(headers.get('retry-after')) * 1000);
+		if (status === 429) await sleep(Number(headers.get('retry-after')) * 1000);
 		else if (body.job.status !== 'queued') return;
-		else await pause(200);
+		else await sleep(200);
 	}
 	throw new Error(`Job ${id} never started`);
 }
@@ -172,22 +168,24 @@ function hugeUploader(baseUrl: string, key: string) {
 
 /**
  * Rounds of one conversion per account, the accounts in turn, each round starting with the account that
- * went last in the one before: each account's finish times added to `times`, and its waits for a process
- * to `waits` where given.
+ * went last in the one before: each account's finish times added to `times`, every conversion's parts to
+ * `parts` in the order run, and each account's waits for a process to `waits` where given.
  */
 let roundsRun = 0;
 async function rounds(
 	shops: Api[],
 	count: number,
 	times: number[][],
+	parts: string[],
 	waits?: number[][],
 ): Promise<void> {
 	for (let round = 0; round < count; round++, roundsRun++) {
 		const order = [...shops.keys()];
 		if (roundsRun % 2) order.reverse();
 		for (const n of order) {
-			const { total, wait } = await conversion(shops[n]);
+			const { total, wait, part } = await conversion(shops[n]);
 			times[n].push(total);
+			parts.push(part);
 			waits?.[n].push(wait);
 		}
 	}
@@ -233,13 +231,13 @@ export async function fairScenario(
 		const idle: number[][] = shops.map(() => []);
 		const loaded: number[][] = shops.map(() => []);
 		const waits: number[][] = shops.map(() => []);
+		const parts: string[] = [];
 
 		// Both engine processes and the inspection threads warm up, not counted: the accounts convert side by
 		// side, so each process draws (and keeps) Star's preview. Sent one after another they all went to the
 		// first process, and the second drew it first in an attack window: 4.6 s of its 6 conversions.
 		for (let round = 0; round < 2; round++)
 			await Promise.all(shops.map((shop) => conversion(shop)));
-		parts = [];
 		// The hostile account's two filter bombs and the thread PNG, refused by the engine; it retries them in
 		// every attack window.
 		const svg = (text: string) => Buffer.from(text);
@@ -249,7 +247,7 @@ export async function fairScenario(
 		);
 		confirm(refused.status === 202, `the hostile account's jobs answered ${refused.status}`);
 		for (const job of refused.body.jobs) await hostile.waitForJob('digitising', job.id, 240_000);
-		await rounds(shops, options.roundsPerPhase, idle);
+		await rounds(shops, options.roundsPerPhase, idle, parts);
 
 		let retries = 0;
 		const attackHeld: boolean[] = [];
@@ -272,14 +270,14 @@ export async function fairScenario(
 						const answer = await hostile.post(`/jobs/digitising/${job.id}/retry`);
 						if (answer.status === 202) retries++;
 					}
-					await pause(2000);
+					await sleep(2000);
 				}
 			})();
 			const upload = await uploader.send();
 			let windowEnd: number;
 			try {
 				await upload.sending;
-				await rounds(shops, options.roundsPerPhase, loaded, waits);
+				await rounds(shops, options.roundsPerPhase, loaded, parts, waits);
 				windowEnd = Date.now();
 			} finally {
 				attacking = false;
@@ -293,7 +291,7 @@ export async function fairScenario(
 			attackHeld.push(eventAt(drawn, drawn.status) > windowEnd);
 			for (const job of refused.body.jobs) await hostile.waitForJob('digitising', job.id, 240_000);
 			// Idle again once the hostile account's work is done.
-			await rounds(shops, options.roundsPerPhase, idle);
+			await rounds(shops, options.roundsPerPhase, idle, parts);
 		}
 		await uploader.stop();
 		const refusedJobs = await Promise.all(
@@ -327,11 +325,12 @@ export function describeRun(run: FairRun): string {
 		(job) =>
 			`${eventAt(job, job.status) - eventAt(job, 'processing')} (${job.failureCode ?? job.status})`,
 	);
+	const ratio = ratios(run);
 	const accounts = run.idle.map(
 		(idle, n) =>
 			`account ${n + 1}: idle ${idle.join(', ')} ms (median ${median(idle)}), under the hostile ` +
 			`account ${run.loaded[n].join(', ')} ms (median ${median(run.loaded[n])}, ` +
-			`${ratios(run)[n].toFixed(2)}x)`,
+			`${ratio[n].toFixed(2)}x)`,
 	);
 	return (
 		`Fair service, each conversion as upload answer + wait + engine ms: ${run.parts.join(' ')}\n` +
