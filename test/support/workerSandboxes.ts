@@ -30,6 +30,10 @@ export interface SandboxBroker {
 export async function startSandboxBroker(): Promise<SandboxBroker> {
 	const sandboxes = new Map<string, Promise<WorkerSandbox>>();
 	const server = createServer((request, response) => {
+		// A worker asks once per file, seconds or minutes apart. A connection kept alive between two files is
+		// one the broker may be closing (its keep-alive over) while the worker, busy loading its next file,
+		// has not yet read the close: the worker then writes to it and fails with "other side closed".
+		response.setHeader('Connection', 'close');
 		const worker = /^\/workers\/(\d+)$/.exec(request.url ?? '')?.[1];
 		if (request.method !== 'POST' || worker === undefined) {
 			response.writeHead(404).end('POST /workers/<JEST_WORKER_ID>');
