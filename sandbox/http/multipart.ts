@@ -31,8 +31,7 @@ export const maxMultipartBytes = maxFilesPerRequest * sourceSizeLimits.conversio
 export function refuseOversizedMultipart(app: FastifyInstance): void {
 	app.addHook('onRequest', async (request) => {
 		const length = Number(request.headers['content-length'] ?? 0);
-		const multipartBody = /^multipart\//i.test(request.headers['content-type'] ?? '');
-		if (length > maxMultipartBytes && multipartBody) {
+		if (length > maxMultipartBytes && isMultipart(request)) {
 			throw Object.assign(
 				new Error(
 					`The request body is ${length} bytes; a job request takes at ` +
@@ -41,6 +40,58 @@ export function refuseOversizedMultipart(app: FastifyInstance): void {
 				{ statusCode: 413 },
 			);
 		}
+	});
+}
+
+/**
+ * A request refused before its body was read (a field over its limit, a wrong key) is answered once the rest
+ * of the body has arrived, read and dropped. Answered at once, the server would close the connection under a
+ * client still sending, and most clients then report the write that failed ("EPIPE", "other side closed")
+ * instead of the answer that says what to fix. How much is read: for an authenticated caller's job form, up to
+ * the largest job request (what a valid one costs anyway); for anyone else, up to `bodyLimit`. A body
+ * announced over that is answered at once and not read (an unauthenticated client cannot make the server read
+ * a large upload).
+ */
+export function answerAfterTheBody(app: FastifyInstance, bodyLimit: number): void {
+	app.addHook('onSend', async (request, _reply, payload) => {
+		const limit = request.caller && isMultipart(request) ? maxMultipartBytes : bodyLimit;
+		await readRestOfBody(request, limit);
+		return payload;
+	});
+}
+
+function isMultipart(request: FastifyRequest): boolean {
+	return /^multipart\//i.test(request.headers['content-type'] ?? '');
+}
+
+async function readRestOfBody(request: FastifyRequest, limit: number): Promise<void> {
+	const raw = request.raw;
+	if (raw.complete || raw.destroyed || raw.readableEnded) return;
+	if (Number(request.headers['content-length'] ?? 0) > limit) return;
+	// The multipart parser the route left off reading gets nothing more.
+	raw.unpipe();
+	await new Promise<void>((resolve) => {
+		let read = 0;
+		const done = () => {
+			raw.off('data', onData);
+			raw.off('end', done);
+			raw.off('error', done);
+			raw.off('close', done);
+			resolve();
+		};
+		const onData = (chunk: Buffer) => {
+			read += chunk.length;
+			// Past what the request could carry: answered now, and the connection closes after the answer.
+			if (read > limit) {
+				raw.pause();
+				done();
+			}
+		};
+		raw.on('data', onData);
+		raw.once('end', done);
+		raw.once('error', done);
+		raw.once('close', done);
+		raw.resume();
 	});
 }
 

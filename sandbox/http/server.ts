@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 
 import type { SandboxServices } from '../services';
 import { installErrorHandlers } from './errors';
-import { multipartLimits, refuseOversizedMultipart } from './multipart';
+import { answerAfterTheBody, multipartLimits, refuseOversizedMultipart } from './multipart';
 import { servicesPlugin } from './plugins/services';
 import { RateLimiter, defaultNetworkRateLimit } from './rateLimits';
 import { accountPages } from './routes/accountPages';
@@ -12,6 +12,8 @@ import { v1Routes } from './routes/v1';
 
 /** The idle time the server announces in "Keep-Alive: timeout=": Node's own default, not fastify's 72 s. */
 export const announcedKeepAliveMs = 5_000;
+/** The largest body other than a job request's multipart form. */
+const bodyLimit = 1024 * 1024;
 /** How long past its announced keep-alive timeout the server keeps an idle connection open. */
 export const idleSocketGraceMs = 30_000;
 
@@ -28,7 +30,7 @@ export async function buildServer(
 ): Promise<FastifyInstance> {
 	const app = Fastify({
 		logger: options.logger ?? false,
-		bodyLimit: 1024 * 1024,
+		bodyLimit,
 		forceCloseConnections: true,
 		keepAliveTimeout: announcedKeepAliveMs,
 	});
@@ -39,6 +41,7 @@ export async function buildServer(
 	Object.assign(app.server, { keepAliveTimeoutBuffer: idleSocketGraceMs });
 	await app.register(servicesPlugin, { services, limiter: new RateLimiter(services.clock) });
 	refuseOversizedMultipart(app);
+	answerAfterTheBody(app, bodyLimit);
 
 	// Clients often send POSTs without a body but with a JSON content type; that is not an error here.
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
