@@ -40,22 +40,6 @@ export interface Artwork {
 	frameLeftOut: boolean;
 	/** True when the source is a raster of a few exact colours (see `isFlat`), kept exact on the grid. */
 	flat: boolean;
-	/**
-	 * For flat raster artwork, draws the same part of the canvas at the source's own resolution, for
-	 * detail finer than the working grid (see `stripes.ts`); absent for shaded or vector artwork.
-	 */
-	readSource?: () => Promise<SourceRaster>;
-}
-
-/** The working grid's part of a flat raster, pixel for pixel as the source has it. */
-export interface SourceRaster {
-	width: number;
-	height: number;
-	/** Interleaved RGBA, 4 bytes a pixel, rows top to bottom. */
-	rgba: Uint8Array;
-	/** Working pixels per source pixel, across and down: working x = source x * `scaleX`. */
-	scaleX: number;
-	scaleY: number;
 }
 
 function describe(type: ArtworkType): string {
@@ -187,7 +171,6 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const width = max(1, round(crop.width * pixelsPerSource));
 	const height = max(1, round(crop.height * pixelsPerSource));
 	const drawn = await draw(source, crop, width, height, true);
-	const exact = source.flat === true && !source.svg;
 	return {
 		...drawn,
 		pixelMm,
@@ -195,15 +178,6 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 		sourceHeight,
 		frameLeftOut: foreground.framePixels > 0,
 		flat: source.flat === true,
-		...(exact
-			? {
-					readSource: async (): Promise<SourceRaster> => ({
-						...(await draw(source, crop, crop.width, crop.height, false)),
-						scaleX: width / crop.width,
-						scaleY: height / crop.height,
-					}),
-				}
-			: {}),
 	};
 }
 

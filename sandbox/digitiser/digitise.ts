@@ -1,5 +1,5 @@
 import { colourHex, rgbToLab, type Pattern, type Thread } from '../engine';
-import { emptyArtwork, loadArtwork, type Artwork } from './artwork';
+import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
 import { joinShowingFill, splitThinParts } from './parts';
@@ -14,13 +14,6 @@ import { quantiseColours } from './quantise';
 import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
-import {
-	minStripedAreaMm2,
-	stripeCandidates,
-	threadOfColour,
-	traceStripes,
-	type StripedArea,
-} from './stripes';
 import { abs, round } from './math';
 
 export interface DigitiseOptions {
@@ -126,8 +119,6 @@ export async function digitise(
 	warnings.push(...snapped.warnings);
 
 	const pixelArea = artwork.pixelMm * artwork.pixelMm;
-	// Cleanup votes the labels in place; the stripe rule needs them as drawn.
-	const drawnLabels = artwork.readSource ? snapped.labels.slice() : null;
 	const cleaned = removeUnsewableDetail(snapped.labels, artwork.width, artwork.height, {
 		minAreaPx: minDetailAreaMm2 / pixelArea,
 		minWidthPx: minDetailWidthMm / artwork.pixelMm,
@@ -142,10 +133,7 @@ export async function digitise(
 
 	splitThinParts(cleaned.map, runningMaxWidthMm / artwork.pixelMm, minStrokeAreaMm2 / pixelArea);
 	joinShowingFill(cleaned.map, runningMaxWidthMm / artwork.pixelMm, underlapMm / artwork.pixelMm);
-	const striped = drawnLabels
-		? await findStripedAreas(artwork, cleaned.map, drawnLabels, snapped.threads.length)
-		: [];
-	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings, striped);
+	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError(
 			'empty_artwork',
@@ -168,43 +156,17 @@ export async function digitise(
 	};
 }
 
-/**
- * Finds the areas of flat artwork drawn as stripes of one colour over another (see `stripes.ts`)
- * and gives each the showing colour, so its fill is sewn in that thread and the stripes over it.
- */
-async function findStripedAreas(
-	artwork: Artwork,
-	map: RegionMap,
-	drawnLabels: Uint8Array,
-	threadCount: number,
-): Promise<StripedArea[]> {
-	const pixelArea = artwork.pixelMm * artwork.pixelMm;
-	const candidates = stripeCandidates(map, drawnLabels, minStripedAreaMm2 / pixelArea, threadCount);
-	if (candidates.size === 0 || !artwork.readSource) return [];
-	const source = await artwork.readSource();
-	const threads = threadOfColour(artwork.rgba, drawnLabels);
-	const found: StripedArea[] = [];
-	for (const [regionId, under] of candidates) {
-		const area = traceStripes(source, map, regionId, under, threads, artwork.pixelMm);
-		if (!area) continue;
-		map.regions[regionId].label = under;
-		found.push(area);
-	}
-	return found;
-}
-
 /** Plans the stitches at standard density, relaxing it step by step until the stitch cap is met. */
 function sewWithinCap(
 	map: RegionMap,
 	threadCount: number,
 	options: DigitiseOptions,
 	warnings: string[],
-	striped: StripedArea[],
 ): SewnDesign {
 	const { maxStitchCount, widthMm } = options;
 	let stitchCount = 0;
 	for (const density of relaxedDensities) {
-		const plan = sewAtWidth(map, threadCount, widthMm, density, striped);
+		const plan = sewAtWidth(map, threadCount, widthMm, density);
 		stitchCount = countStitches(plan.pattern);
 		if (maxStitchCount === undefined || stitchCount <= maxStitchCount) {
 			if (density !== standardDensity) {
@@ -248,7 +210,6 @@ function sewAtWidth(
 	threadCount: number,
 	widthMm: number,
 	density: Density,
-	striped: StripedArea[],
 ): SewnDesign {
 	const box = designBox(map);
 	if (!box)
@@ -258,12 +219,12 @@ function sewAtWidth(
 		);
 	const contentPx = box.maxX + 1 - box.minX;
 	let pixelMm = (widthMm - 2 * pullCompensationMm) / contentPx;
-	let plan = planStitches(map, threadCount, pixelMm, density, striped);
+	let plan = planStitches(map, threadCount, pixelMm, density);
 	const sewn = sewnWidthMm(plan.pattern);
 	if (sewn > 0 && abs(sewn - widthMm) > replanTolerance * widthMm) {
 		// Edges, compensation and hairline middles are fixed millimetres, so the correction is an offset.
 		pixelMm += (widthMm - sewn) / contentPx;
-		plan = planStitches(map, threadCount, pixelMm, density, striped);
+		plan = planStitches(map, threadCount, pixelMm, density);
 	}
 	// The middle of the design's box, where the needle's frame (centred on the raster) puts it.
 	const unit = pixelMm * 10;

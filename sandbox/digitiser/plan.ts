@@ -2,7 +2,6 @@ import { Command, Pattern } from '../engine';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewRegion } from './sew';
-import { sewStripes, type StripedArea } from './stripes';
 import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
 import { narrowGaps, nearestReachable, threadBox, TravelGroups } from './travel';
 import { floor, max } from './math';
@@ -21,7 +20,6 @@ export function planStitches(
 	threadCount: number,
 	pixelMm: number,
 	density: Density,
-	striped: StripedArea[] = [],
 ): { pattern: Pattern; blocks: number[] } {
 	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
 	const areas = new Array<number>(threadCount).fill(0);
@@ -31,17 +29,10 @@ export function planStitches(
 		areas[region.label] += region.area;
 	}
 	const thickness = threadThickness(map, threadCount, areas);
-	const stripesOf = (thread: number) => striped.filter((area) => area.over === thread);
 	const blocks = byThread
 		.map((_, thread) => thread)
-		.filter((thread) => byThread[thread].length > 0 || stripesOf(thread).length > 0)
+		.filter((thread) => byThread[thread].length > 0)
 		.sort((a, b) => thickness[b] - thickness[a] || areas[b] - areas[a] || a - b);
-	// Stripes lie on the fill they stripe: their thread comes after the fill's.
-	for (const { over, under } of striped) {
-		const at = blocks.indexOf(over);
-		const below = blocks.indexOf(under);
-		if (at < below) blocks.splice(below, 0, ...blocks.splice(at, 1));
-	}
 
 	const pattern = new Pattern(16384);
 	const needle = new Needle(
@@ -62,7 +53,6 @@ export function planStitches(
 			pending.delete(next);
 			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
 		}
-		sewStripes(needle, stripesOf(thread));
 		needle.tieOff();
 		coverThread(map, thread, covered);
 	});
