@@ -36,9 +36,13 @@ describe('satin columns that follow the shape', () => {
 		});
 		// Nearly every satin stitch points at the centre: it crosses the band wherever it turns.
 		expect(across.length / satin.length).toBeGreaterThanOrEqual(0.9);
-		const directions = satin.map((s) => Math.atan2(s.by - s.ay, s.bx - s.ax) % Math.PI);
-		const degrees = directions.map((d) => ((d < 0 ? d + Math.PI : d) * 180) / Math.PI);
-		expect(Math.max(...degrees) - Math.min(...degrees)).toBeGreaterThan(150);
+		// And the stitches pointing at the centre lie all along the half ring, so they turn with it
+		// through as many degrees: where they lie around the centre (0 at one cut end, 180 at the
+		// other; a stitch's direction alone is the same at both ends, 0 and 180 degrees apart).
+		const around = across.map(
+			(s) => (Math.atan2(cy - (s.ay + s.by) / 2, (s.ax + s.bx) / 2 - cx) * 180) / Math.PI,
+		);
+		expect(Math.max(...around) - Math.min(...around)).toBeGreaterThan(165);
 	});
 
 	it('keeps three concentric rings apart, each a satin ring', async () => {
