@@ -185,8 +185,14 @@ run_environment() {
 # While environments run side by side into their logs: one line with each jest run's progress (the
 # *.progress files test/support/progressReporter.js keeps), rewritten in place on a terminal, else every 30 s.
 show_progress() {
-	local dir="$1" started=$SECONDS line ticks=0
-	while sleep 5; do
+	local dir="$1" started=$SECONDS line ticks=0 pause
+	# Killed (the environments are done), it stops its pause too: a lone `sleep` left running would be named
+	# as a process of the run that outlived it.
+	trap 'kill "$pause" 2>/dev/null; exit 0' TERM
+	while true; do
+		sleep 5 &
+		pause=$!
+		wait "$pause"
 		ticks=$((ticks + 1))
 		# No progress file yet is no error (set -e and pipefail would end the loop on one).
 		line="$({ cat "$dir"/*.progress 2>/dev/null || true; } | paste -sd'|' | sed 's/|/ | /g')"
