@@ -3,35 +3,15 @@
  * the sandbox before authentication or past the largest job request (refused at once, not read to the end).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 
 import { fixture } from '../../support/embroideryFiles';
 import { newClient } from '../support/apiClient';
 import { useSandbox } from '../../support/sandboxFixture';
 import { eventually } from '../../support/realTime';
+import { announcedPost } from '../support/rawUpload';
 
 const suite = useSandbox({ workers: 1 });
-
-/** Starts a POST whose Content-Length announces `declaredBytes`; the caller writes the body. */
-function announcedPost(
-	url: string,
-	headers: Record<string, string>,
-	declaredBytes: number,
-	onResponse: (response: IncomingMessage) => void,
-): ClientRequest {
-	const target = new URL(url);
-	return httpRequest(
-		{
-			host: target.hostname,
-			port: target.port,
-			path: target.pathname,
-			method: 'POST',
-			headers: { ...headers, 'content-length': String(declaredBytes) },
-		},
-		onResponse,
-	);
-}
 
 /**
  * Starts a raw POST that announces `declaredBytes` of body, writes `sentBytes` of it after `head`,

@@ -2,17 +2,15 @@
  * A job request refused before its body was read (a field over its limit, a wrong key): the client still
  * sending it gets the answer, not a connection closed under its upload ("EPIPE", "other side closed").
  */
-import { request as httpRequest } from 'node:http';
-
 import { newClient } from '../support/apiClient';
+import { announcedPost, formField } from '../support/rawUpload';
 import { useWorkerSandbox } from '../../support/sandboxFixture';
 import { sleep } from '../../support/realTime';
 
 const suite = useWorkerSandbox();
 const boundary = 'early-answer';
 
-const field = (name: string, value: string) =>
-	`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const field = (name: string, value: string) => formField(boundary, name, value);
 
 interface Answer {
 	status: number;
@@ -34,19 +32,13 @@ function slowUpload(key: string, fields: string): Promise<Answer> {
 	const length = Buffer.byteLength(fields + fileHead + tail) + file.length;
 	return new Promise((resolve, reject) => {
 		let written = false;
-		const target = new URL(`${suite.sandbox.baseUrl}/jobs`);
-		const request = httpRequest(
+		const request = announcedPost(
+			`${suite.sandbox.baseUrl}/jobs`,
 			{
-				host: target.hostname,
-				port: target.port,
-				path: target.pathname,
-				method: 'POST',
-				headers: {
-					authorization: `Bearer ${key}`,
-					'content-type': `multipart/form-data; boundary=${boundary}`,
-					'content-length': String(length),
-				},
+				authorization: `Bearer ${key}`,
+				'content-type': `multipart/form-data; boundary=${boundary}`,
 			},
+			length,
 			(response) => {
 				const afterTheBody = written;
 				let body = '';

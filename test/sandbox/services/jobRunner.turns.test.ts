@@ -1,5 +1,4 @@
 /** Accounts take turns for the engine, over HTTP: one account's backlog does not hold another's job back. */
-import { request } from 'node:http';
 import { getPriority } from 'node:os';
 
 import { longDst } from '../../../bench/fuzz-inputs';
@@ -7,6 +6,7 @@ import { backgroundAfterCpuMs, processCpuMs } from '../../../sandbox/services/wo
 import { sleep } from '../../support/realTime';
 import { newClient } from '../support/apiClient';
 import { enginePids, threadNices } from '../support/engineProcesses';
+import { announcedPost, formField } from '../support/rawUpload';
 import { sandboxAdmin } from '../../support/sandbox';
 import { fixture } from '../../support/embroideryFiles';
 import { useOwnSandboxes } from '../../support/sandboxFixture';
@@ -106,18 +106,16 @@ describe('the job runner with several accounts', () => {
 
 		// The other account's request has only begun: its body is still on its way, and no job of it exists.
 		const boundary = 'turns-boundary';
-		const slow = request(`${own.baseUrl}/jobs`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${other.key}`,
-				'Content-Type': `multipart/form-data; boundary=${boundary}`,
-				'Content-Length': 100_000,
+		const slow = announcedPost(
+			`${own.baseUrl}/jobs`,
+			{
+				authorization: `Bearer ${other.key}`,
+				'content-type': `multipart/form-data; boundary=${boundary}`,
 			},
-		});
-		slow.on('error', () => undefined);
-		slow.write(
-			`--${boundary}\r\nContent-Disposition: form-data; name="workflow"\r\n\r\nconversion\r\n`,
+			100_000,
 		);
+		slow.on('error', () => undefined);
+		slow.write(formField(boundary, 'workflow', 'conversion'));
 		try {
 			// Before, nothing counted the other account as active until its job was queued: the long job
 			// stayed at its own priority for the whole upload.
