@@ -64,6 +64,11 @@ export class WorkerPool {
 		private readonly memoryMb: number,
 		/** Whether job `jobId` should give way now (another account has work); never, unless told. */
 		private readonly givesWay: (jobId: string) => boolean = () => false,
+		/**
+		 * The time (ms, monotonic) jobs are charged in, the system's own unless a test drives it. Not the
+		 * sandbox's clock: moving that forward (expiring keys, rolling daily limits) must not fail a running job.
+		 */
+		private readonly now: () => number = () => performance.now(),
 	) {
 		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
 		this.checker = setInterval(() => this.check(), checkEveryMs);
@@ -77,7 +82,7 @@ export class WorkerPool {
 	 * its CPU time (at least `backgroundLeastCharge` of the time passing). A job charged its whole limit fails.
 	 */
 	check(): void {
-		const now = performance.now();
+		const now = this.now();
 		for (const slot of [...this.slots]) {
 			const run = slot.run;
 			if (!run || !slot.task) continue;
@@ -152,7 +157,7 @@ export class WorkerPool {
 		if (slot.timer) clearTimeout(slot.timer);
 		slot.timer = null;
 		const cpu = processCpuMs(slot.child.pid) ?? 0;
-		slot.run = { cpuAtSend: cpu, charged: 0, wall: performance.now(), cpu, background: false };
+		slot.run = { cpuAtSend: cpu, charged: 0, wall: this.now(), cpu, background: false };
 		slot.last = null;
 		slot.child.send(slot.task!);
 	}
