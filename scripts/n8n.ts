@@ -313,6 +313,8 @@ export class LocalN8n {
 	readonly encryptionKey: string;
 	private readonly options: LocalN8nOptions;
 	private server?: ChildProcess;
+	/** The `n8n start` of another instance of this class on the same user folder that this one drives (`attach`). */
+	private attached?: number;
 	/** The `n8n start` that `start()` waits for, until it is ready (then it is `server`). */
 	private starting?: ChildProcess;
 	/** The CLI commands (imports, publishing, npm pack) running now. */
@@ -334,6 +336,16 @@ export class LocalN8n {
 	static async create(options: LocalN8nOptions): Promise<LocalN8n> {
 		await mkdir(join(resolve(options.userFolder), '.n8n'), { recursive: true });
 		return new LocalN8n(options, await freePort(options.port), await freePort());
+	}
+
+	/**
+	 * Drives the `n8n start` that `running` (this user folder's pid file, see `leftover`) names, as if this
+	 * instance had started it: a later test file of the same process uses an n8n an earlier one left running.
+	 */
+	static async attach(options: LocalN8nOptions, running: N8nPidFile): Promise<LocalN8n> {
+		const n8n = new LocalN8n(options, running.port, await freePort());
+		n8n.attached = running.pid;
+		return n8n;
 	}
 
 	get url(): string {
@@ -598,7 +610,7 @@ export class LocalN8n {
 
 	/** Starts `n8n start` in the background and waits until it answers its readiness probe. */
 	async start(timeoutMs = 180_000): Promise<void> {
-		if (this.server) throw new Error('This n8n is already running.');
+		if (this.pid !== undefined) throw new Error('This n8n is already running.');
 		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
 		try {
 			this.server = await this.launch('n8n start', ['start'], {}, () => this.isReady(), timeoutMs, {
@@ -748,9 +760,9 @@ export class LocalN8n {
 	/** The process id of the running `n8n start`, which is also its process group's id. */
 	get pid(): number | undefined {
 		const server = this.server;
-		return server && server.exitCode === null && server.signalCode === null
-			? server.pid
-			: undefined;
+		if (server)
+			return server.exitCode === null && server.signalCode === null ? server.pid : undefined;
+		return this.attached !== undefined && isRunning(this.attached) ? this.attached : undefined;
 	}
 
 	/**
@@ -772,10 +784,13 @@ export class LocalN8n {
 	 */
 	async stop(timeoutMs = 30_000): Promise<void> {
 		const server = this.server ?? this.starting;
+		const attached = this.attached;
 		this.server = undefined;
 		this.starting = undefined;
+		this.attached = undefined;
 		await stopProcessGroup(server, timeoutMs);
-		if (server) await rm(this.pidFile, { force: true });
+		if (attached !== undefined) await stopGroup(attached, timeoutMs);
+		if (server || attached !== undefined) await rm(this.pidFile, { force: true });
 	}
 
 	/**
@@ -795,6 +810,7 @@ export class LocalN8n {
 	force(): void {
 		this.closed = true;
 		for (const child of [this.server, ...this.running]) if (child) killGroup(child, 'SIGKILL');
+		if (this.attached !== undefined) signalGroup(this.attached, 'SIGKILL');
 	}
 
 	async logTail(lines = 40): Promise<string> {
