@@ -9,8 +9,7 @@ import { measurePattern, readPattern } from '../../sandbox/engine';
 import {
 	e2eCredentials,
 	n8nUnderTest,
-	openEnvironment,
-	serveN8n,
+	openServedEnvironment,
 	type SandboxInfo,
 } from './support/environment';
 import { createAndWait, createConversion } from '../support/jobParameters';
@@ -48,7 +47,7 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 	const errorOf = (result: WorkflowRun) => result.data.resultData.error;
 
 	beforeAll(async () => {
-		const environment = await openEnvironment();
+		const environment = await openServedEnvironment();
 		({ n8n, sandbox } = environment);
 		designPath = join(environment.filesDir, 'Star.JEF');
 		artworkPath = join(environment.filesDir, 'logo.svg');
@@ -173,11 +172,6 @@ describe(`the Embroidery node in ${n8nUnderTest()}`, () => {
 				}),
 			]),
 		]);
-		await serveN8n(n8n);
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
 	});
 
 	it('Account > Get Usage returns the demo account allowance', async () => {

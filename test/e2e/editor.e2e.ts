@@ -13,8 +13,7 @@ import { readPattern } from '../../sandbox/engine';
 import {
 	e2eCredentials,
 	n8nUnderTest,
-	openEnvironment,
-	serveN8n,
+	openServedEnvironment,
 	type SandboxInfo,
 } from './support/environment';
 import { createConversion } from '../support/jobParameters';
@@ -46,7 +45,7 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 	let failed: { id: string; workflow: string; failureReason: string };
 
 	beforeAll(async () => {
-		const environment = await openEnvironment();
+		const environment = await openServedEnvironment();
 		({ n8n, sandbox } = environment);
 		const designPath = join(environment.filesDir, 'Star-editor.JEF');
 		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
@@ -141,11 +140,6 @@ describe(`the Embroidery node version 2 in ${n8nUnderTest()}`, () => {
 				],
 			),
 		]);
-		await serveN8n(n8n);
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
 	});
 
 	it('chains Create, Wait and Get without mapping, simplified, with warning and lock hints', async () => {

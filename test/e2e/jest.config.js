@@ -13,6 +13,8 @@ module.exports = {
 	testMatch: ['**/*.e2e.ts'],
 	// Transpile only (ts-jest, test/support/transform.js); `npm run typecheck` checks the types once.
 	transform: require('../support/transform'),
+	// The files that share a running n8n run one after another.
+	testSequencer: '<rootDir>/test/e2e/support/sequencer.js',
 	globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
 	globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
 	// Every n8n command is a separate process of a few seconds; waits inside are bounded separately.

@@ -11,9 +11,9 @@ import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
 import { resources } from '../../nodes/Embroidery/actions/versionDescription';
 import {
 	e2eCredentials,
-	e2eOwner,
 	n8nUnderTest,
-	openEnvironment,
+	openServedEnvironment,
+	publishInServedN8n,
 	type SandboxInfo,
 } from './support/environment';
 
@@ -162,13 +162,10 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 	let samples: Awaited<ReturnType<typeof serveSampleFiles>>;
 
 	beforeAll(async () => {
-		({ n8n, sandbox } = await openEnvironment());
+		({ n8n, sandbox } = await openServedEnvironment());
 		samples = await serveSampleFiles();
 		await n8n.importWorkflows([mcpWorkflow()]);
-		await n8n.publishWorkflow(workflowId);
-		await n8n.start();
-		await n8n.signIn(e2eOwner);
-		await n8n.waitForActivation([workflowId]);
+		await publishInServedN8n(n8n, [workflowId]);
 		client = new Client({ name: 'embroidery-e2e', version: '1.0.0' });
 		await client.connect(new StreamableHTTPClientTransport(new URL(`${n8n.url}/mcp/${mcpPath}`)));
 	});
@@ -176,7 +173,6 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 	afterAll(async () => {
 		await client?.close().catch(() => undefined);
 		samples?.server.close();
-		await n8n?.stop();
 	});
 
 	it('lists each Embroidery tool with the description that says what it does, costs and needs', async () => {

@@ -5,8 +5,23 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { nodeItems, n8nRuntime, type LocalN8n } from '../../scripts/n8n';
 import { exportedDescriptions, snapshotFile } from '../../scripts/node-descriptions';
-import { e2eOwner, n8nUnderTest, openEnvironment } from './support/environment';
+import {
+	e2eOwner,
+	n8nUnderTest,
+	openEnvironment,
+	openServedEnvironment,
+	publishInServedN8n,
+} from './support/environment';
 import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 /** The workflows published (n8n 2.x) or active (1.x) in a stopped n8n's database. */
 function publishedWorkflows(userFolder: string): string[] {
@@ -120,5 +135,27 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 
 		expect(publishedWorkflows(next.userFolder)).toEqual([]);
 		expect(next.hasPublished).toBe(false);
+	});
+
+	// The files that only need n8n running share one boot; a file that starts n8n of its own must not meet it.
+	it('lends a running n8n to the next file that asks, and stops it for a file that starts its own', async () => {
+		const first = (await openServedEnvironment()).n8n;
+		await publishInServedN8n(first, ['e2eHarnessHook01']);
+		const second = (await openServedEnvironment()).n8n;
+
+		expect(second.pid).toBe(first.pid);
+		const response = await fetch(`${second.url}/webhook/harness-echo`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ orderId: 'A-102' }),
+			signal: AbortSignal.timeout(30_000),
+		});
+		expect(await response.json()).toEqual({ echoed: 'A-102' });
+
+		const served = second.pid!;
+		const next = (await openEnvironment()).n8n;
+
+		expect(isRunning(served)).toBe(false);
+		expect(publishedWorkflows(next.userFolder)).toEqual([]);
 	});
 });

@@ -17,8 +17,8 @@ import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
 	n8nUnderTest,
-	openEnvironment,
-	serveN8n,
+	openServedEnvironment,
+	publishInServedN8n,
 	type E2eEnvironment,
 	type SandboxInfo,
 } from './support/environment';
@@ -66,7 +66,7 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 		variant.requests.filter((request) => request.route.startsWith('GET /uploads/'));
 
 	beforeAll(async () => {
-		environment = await openEnvironment();
+		environment = await openServedEnvironment();
 		({ n8n, sandbox } = environment);
 		variant = await startVariantService(sandbox.origin);
 		const designPath = join(environment.filesDir, 'Star-retries.JEF');
@@ -112,10 +112,8 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 				{ ...embroideryStep('Convert', convert, credential), position: [440, 0] },
 			]),
 		]);
-		// One n8n start for the file: the manual runs go through its REST API, the retried one through its webhook.
-		await n8n.publishWorkflow(hookWorkflow);
-		await serveN8n(n8n);
-		await n8n.waitForActivation([hookWorkflow]);
+		// The manual runs go through n8n's REST API, the retried one through its webhook.
+		await publishInServedN8n(n8n, [hookWorkflow]);
 	});
 
 	beforeEach(() => {
@@ -127,7 +125,6 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 	});
 
 	afterAll(async () => {
-		await n8n?.stop();
 		await variant?.close();
 	});
 

@@ -31,7 +31,7 @@ import {
 } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { sandboxAdmin } from '../support/sandbox';
-import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
+import { openServedEnvironment, publishInServedN8n, type SandboxInfo } from './support/environment';
 
 interface Shop {
 	slug: string;
@@ -218,7 +218,7 @@ async function prepare(
 
 // The three templates side by side in one n8n, started once: each has its own webhook path, account and folder.
 beforeAll(async () => {
-	const environment = await openEnvironment();
+	const environment = await openServedEnvironment();
 	({ n8n, sandbox } = environment);
 	const prepared = [];
 	for (const shop of [shopify, wooCommerce]) {
@@ -239,16 +239,15 @@ beforeAll(async () => {
 	);
 	await n8n.importCredentials(prepared.map(({ credential }) => credential));
 	await n8n.importWorkflows(prepared.map(({ workflow }) => workflow));
-	for (const { workflow } of prepared) await n8n.publishWorkflow(workflow.id);
+	await publishInServedN8n(
+		n8n,
+		prepared.map(({ workflow }) => workflow.id),
+	);
 	samples = await serveSampleFiles();
-	await n8n.start();
-	await n8n.signIn(e2eOwner);
-	await n8n.waitForActivation([shopify.workflowId, wooCommerce.workflowId, exampleIds.shopOrder]);
 });
 
 afterAll(async () => {
 	samples?.server.close();
-	await n8n?.stop();
 });
 
 describe.each([shopify, wooCommerce])('the $slug template, published under n8n start', (shop) => {

@@ -11,7 +11,7 @@ import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { createFromUrl } from '../support/jobParameters';
 import { listenOnLoopback, type Loopback } from '../support/loopback';
-import { e2eCredentials, n8nUnderTest, openEnvironment, serveN8n } from './support/environment';
+import { e2eCredentials, n8nUnderTest, openServedEnvironment } from './support/environment';
 import { embroideryStep, manualWorkflow } from './support/workflows';
 
 const create = (sourceUrl: string, allowPrivateNetworks: boolean) =>
@@ -29,7 +29,7 @@ describe(`Source URL in ${n8nUnderTest()}`, () => {
 	const errorOf = (result: WorkflowRun) => result.data.resultData.error;
 
 	beforeAll(async () => {
-		({ n8n } = await openEnvironment());
+		({ n8n } = await openServedEnvironment());
 		const design = await readFile(join(examplesDir, 'files', 'Star.JEF'));
 		files = await listenOnLoopback(
 			createServer((request, response) => {
@@ -61,11 +61,9 @@ describe(`Source URL in ${n8nUnderTest()}`, () => {
 				create(`http://127.0.0.1:${port}/stall`, true),
 			]),
 		]);
-		await serveN8n(n8n);
 	});
 
 	afterAll(async () => {
-		await n8n?.stop();
 		for (const response of stalled) response.destroy();
 		await files?.close();
 	});

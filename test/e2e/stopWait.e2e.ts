@@ -15,7 +15,7 @@ import { examplesDir } from '../../scripts/examples';
 import { sleep, type LocalN8n } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
-import { e2eOwner, n8nUnderTest, openEnvironment } from './support/environment';
+import { n8nUnderTest, openServedEnvironment, publishInServedN8n } from './support/environment';
 import { embroideryStep, linearWorkflow } from './support/workflows';
 
 const credential = { id: 'embroideryStopW1', name: 'Embroidery for the stop test' };
@@ -46,7 +46,7 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 	let variant: VariantService;
 
 	beforeAll(async () => {
-		const environment = await openEnvironment();
+		const environment = await openServedEnvironment();
 		({ n8n } = environment);
 		const { sandbox } = environment;
 		variant = await startVariantService(sandbox.origin);
@@ -113,14 +113,10 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 				},
 			]),
 		]);
-		await n8n.publishWorkflow(workflowId);
-		await n8n.start();
-		await n8n.signIn(e2eOwner);
-		await n8n.waitForActivation([workflowId]);
+		await publishInServedN8n(n8n, [workflowId]);
 	});
 
 	afterAll(async () => {
-		await n8n?.stop();
 		await variant?.close();
 	});
 

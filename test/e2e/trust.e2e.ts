@@ -17,7 +17,7 @@ import {
 	startVariantService,
 	type VariantService,
 } from '../support/variantService';
-import { n8nUnderTest, openEnvironment, serveN8n, type SandboxInfo } from './support/environment';
+import { n8nUnderTest, openServedEnvironment, type SandboxInfo } from './support/environment';
 import { createAndWait } from '../support/jobParameters';
 import {
 	embroideryStep,
@@ -42,7 +42,7 @@ describe(`what the node guarantees, in ${n8nUnderTest()}`, () => {
 	const errorOf = (result: WorkflowRun) => result.data.resultData.error;
 
 	beforeAll(async () => {
-		const environment = await openEnvironment();
+		const environment = await openServedEnvironment();
 		({ n8n, sandbox } = environment);
 		variant = await startVariantService(sandbox.origin);
 		const designPath = join(environment.filesDir, 'Star-trust.JEF');
@@ -81,13 +81,11 @@ describe(`what the node guarantees, in ${n8nUnderTest()}`, () => {
 				embroidery('Convert', createAndWait({ options: {} })),
 			]),
 		]);
-		await serveN8n(n8n);
 	});
 
 	afterEach(() => variant.reset());
 
 	afterAll(async () => {
-		await n8n?.stop();
 		await variant?.close();
 	});
 

@@ -1,10 +1,11 @@
 /** What global-setup prepares once per run and every e2e file opens: one n8n user folder, one sandbox. */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { LocalN8n, n8nRuntime, type CredentialExport, type Owner } from '../../../scripts/n8n';
+import { activateInRunningN8n, waitForRestActivation } from './activation';
 
 export interface SandboxInfo {
 	baseUrl: string;
@@ -77,7 +78,70 @@ export function shareEnvironment(root: string, sandbox: SandboxInfo): void {
 	process.env[sandboxKey] = JSON.stringify(sandbox);
 }
 
+/**
+ * This worker's n8n user folder and the sandbox, with n8n stopped: the file starts n8n when it needs it (after
+ * its imports and publishing, as a user's restart would find them) and stops it in its afterAll.
+ */
 export async function openEnvironment(): Promise<E2eEnvironment> {
+	const environment = await prepareEnvironment();
+	const { n8n } = environment;
+	// A served n8n an earlier file left running (`openServedEnvironment`) would share the database with this
+	// file's own n8n start.
+	const served = LocalN8n.leftover(n8n.userFolder);
+	if (served) await LocalN8n.stopLeftover(n8n.userFolder, served);
+	// The files of a worker run one after another on its user folder: what an earlier file published (a poll
+	// trigger retrying failed jobs, a webhook under the same path) would come alive under this file's n8n start.
+	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
+	return environment;
+}
+
+/**
+ * This worker's n8n running and signed in, for a file that runs workflows through its REST API (`execute`) and
+ * its webhooks (`publishInServedN8n`), as a user's n8n that keeps running: the first such file starts it and
+ * leaves it running, the next ones use it, and `openEnvironment` or the global teardown stops it. One boot (about
+ * 14 s of CPU) for them all. The file's imports (CLI commands) go to the database, where n8n reads a workflow and
+ * its credentials when it runs them.
+ */
+export async function openServedEnvironment(): Promise<E2eEnvironment> {
+	const environment = await prepareEnvironment();
+	const running = LocalN8n.leftover(environment.n8n.userFolder);
+	if (running && running.startedBy === process.pid) {
+		const n8n = await LocalN8n.attach(n8nOptions(environment.root), running);
+		await n8n.login(e2eOwner.email, e2eOwner.password);
+		return { ...environment, n8n };
+	}
+	const { n8n } = environment;
+	if (running) await LocalN8n.stopLeftover(n8n.userFolder, running);
+	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
+	await n8n.start();
+	await n8n.signIn(e2eOwner);
+	return environment;
+}
+
+/**
+ * Publishes workflows in the served n8n as the editor's Publish (2.x) or Active switch (1.x) does, and waits until
+ * n8n has activated them. They stay published while it runs (each file's webhooks have paths of their own); the
+ * next `openEnvironment` unpublishes them before its own n8n start.
+ */
+export async function publishInServedN8n(n8n: LocalN8n, workflowIds: string[]): Promise<void> {
+	for (const id of workflowIds) await activateInRunningN8n(n8n, id);
+	for (const id of workflowIds) await waitForRestActivation(n8n, id);
+}
+
+/** Stops what `openServedEnvironment` left running in the run's user folders (global teardown). */
+export async function stopServedN8n(root: string): Promise<void> {
+	const folders = existsSync(root) ? await readdir(root) : [];
+	await Promise.all(
+		folders
+			.filter((folder) => folder.startsWith('n8n-worker'))
+			.map(async (folder) => {
+				const running = LocalN8n.leftover(join(root, folder));
+				if (running) await LocalN8n.stopLeftover(join(root, folder), running);
+			}),
+	);
+}
+
+async function prepareEnvironment(): Promise<E2eEnvironment> {
 	const root = process.env[rootKey];
 	const sandbox = process.env[sandboxKey];
 	if (!root || !sandbox)
@@ -87,26 +151,12 @@ export async function openEnvironment(): Promise<E2eEnvironment> {
 	const options = n8nOptions(root);
 	if (!existsSync(options.userFolder))
 		await cp(preparedUserFolder(root), options.userFolder, { recursive: true });
-	const n8n = await LocalN8n.create(options);
-	// The files of a worker run one after another on its user folder: what an earlier file published (a poll
-	// trigger retrying failed jobs, a webhook under the same path) would come alive under this file's n8n start.
-	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
 	return {
 		root,
 		filesDir: join(root, 'files'),
-		n8n,
+		n8n: await LocalN8n.create(options),
 		sandbox: JSON.parse(sandbox) as SandboxInfo,
 	};
-}
-
-/**
- * Starts this worker's n8n and signs in, so that `execute` runs workflows through its REST API: one n8n boot
- * for a whole file instead of one `n8n execute` process (about 5 s of CPU) per run. Import first: the
- * imports are CLI commands that n8n reads from its database.
- */
-export async function serveN8n(n8n: LocalN8n): Promise<void> {
-	await n8n.start();
-	await n8n.signIn(e2eOwner);
 }
 
 /** "n8n 1.123.81 on Node v22.23.3": which n8n this run drives (test/e2e/run.sh picks it). */

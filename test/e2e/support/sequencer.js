@@ -1,0 +1,18 @@
+/**
+ * Jest's own order, except that the files sharing a served n8n (`openServedEnvironment` in
+ * test/e2e/support/environment.ts) run one after another, last: a file that starts n8n of its own between two
+ * of them would stop the served one, and the next would boot it again.
+ */
+const { default: Sequencer } = require('@jest/test-sequencer');
+const { readFileSync } = require('node:fs');
+
+const served = (test) => readFileSync(test.path, 'utf8').includes('openServedEnvironment(');
+
+class ServedTogether extends Sequencer {
+	sort(tests) {
+		const ordered = super.sort(tests);
+		return [...ordered.filter((test) => !served(test)), ...ordered.filter(served)];
+	}
+}
+
+module.exports = ServedTogether;
