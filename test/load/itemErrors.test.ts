@@ -50,7 +50,8 @@ async function createdJobs(key: ShopKey, count: number): Promise<string[]> {
 	if (answer.status !== 202)
 		throw new Error(`POST /jobs answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 	const ids = (answer.body.jobs as Array<{ id: string }>).map((job) => job.id);
-	for (let tries = 0; tries < 120; tries++) {
+	// Generous: a few conversions, on 2 cores that other runs share.
+	for (let tries = 0; tries < 480; tries++) {
 		const stored = storedJobs(shop.sandbox, key.accountId);
 		if (
 			ids.every((id) =>
@@ -60,7 +61,7 @@ async function createdJobs(key: ShopKey, count: number): Promise<string[]> {
 			return ids;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
-	throw new Error('The jobs did not end within 30 s');
+	throw new Error('The jobs did not end within 120 s');
 }
 
 function errorOf(item: INodeExecutionData): string {
