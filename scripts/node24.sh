@@ -109,7 +109,7 @@ with_install_lock() {
 # last), writes the marker last and renames the folder into place. Call it holding the install lock.
 # What an earlier stopped install left (a staging folder, an unfinished folder in place) is removed first.
 install_into_place() {
-	local dir="$1" label="$2" status=0
+	local dir="$1" label="$2" status=0 interrupted=0 previous
 	shift 2
 	if install_is_complete "$dir"; then return 0; fi
 	if [ -e "$dir" ] || [ -e "$dir.staging" ]; then
@@ -117,7 +117,17 @@ install_into_place() {
 		rm -rf "$dir.staging" "$dir" || return
 	fi
 	mkdir -p "$dir.staging" || return
+	# Ctrl-C reaches the installer as well, which then ends with a status of its own: npm's 130, or 1 when a
+	# build script it ran died of the signal first. Noted here, so that the message says what happened.
+	previous="$(trap -p INT)"
+	trap 'interrupted=1' INT
 	"$@" "$dir.staging" || status=$?
+	eval "${previous:-trap - INT}"
+	if [ $interrupted -eq 1 ]; then
+		rm -rf "$dir.staging"
+		echo "$label was not installed (stopped by Ctrl-C); nothing was put in place, the next run installs it afresh." >&2
+		return 130
+	fi
 	if [ $status -ne 0 ]; then
 		rm -rf "$dir.staging"
 		echo "$label was not installed (exit $status); nothing was put in place, the next run installs it afresh." >&2

@@ -74,7 +74,7 @@ describe('ensure_n8n installs through a staging folder (real time)', () => {
 		signalGroup(run, 'SIGINT');
 		expect(await run.ended).not.toBe(0);
 		expect(run.output()).toContain(
-			'n8n 9.9.9 was not installed (exit 130); nothing was put in place, the next run installs it afresh.',
+			'n8n 9.9.9 was not installed (stopped by Ctrl-C); nothing was put in place, the next run installs it afresh.',
 		);
 		expect(cacheEntries(folders.cache)).toEqual(['.install.lock']);
 		writeFileSync(join(folders.standIns.gates, 'sqlite3.open'), '');
