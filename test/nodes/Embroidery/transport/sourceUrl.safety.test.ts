@@ -304,8 +304,8 @@ describe('Source URL: time limits and Stop', () => {
 				{},
 				stop.signal,
 			);
-			// The answer limit (30 s) is far away: only Stop can have ended it.
-			expect(Date.now() - started).toBeLessThan(5000);
+			// The answer limit (30 s) is far away: only Stop can have ended it (15 s: a busy machine's turns).
+			expect(Date.now() - started).toBeLessThan(15_000);
 			expect(JSON.stringify(result.items[0]?.json ?? result.error?.message ?? '')).toMatch(
 				/cancel/i,
 			);
@@ -331,8 +331,8 @@ describe('Source URL: time limits and Stop', () => {
 			stop.signal,
 		).finally(() => clearInterval(stalled));
 		const took = Date.now() - started;
-		// The idle limit (30 s) is far away: only Stop can have ended it.
-		expect(took).toBeLessThan(5000);
+		// The idle limit (30 s) is far away: only Stop can have ended it (15 s: a busy machine's turns).
+		expect(took).toBeLessThan(15_000);
 		expect(JSON.stringify(result.items[0]?.json ?? result.error?.message ?? '')).toMatch(/cancel/i);
 	});
 });
