@@ -156,9 +156,10 @@ describe('npm test and Ctrl-C (real time)', () => {
 	inN8n2Only(
 		'stops the end-to-end tier with n8n running in its own process group, Ctrl-C once',
 		async () => {
+			// A file that starts n8n first thing (it shares one served n8n): n8n.e2e.ts ran three CLI commands before.
 			const run = await startRun({
 				EMBROIDERY_TEST_TIERS: 'n8n2',
-				EMBROIDERY_TEST_E2E: 'test/e2e/n8n.e2e.ts',
+				EMBROIDERY_TEST_E2E: 'test/e2e/actions.e2e.ts',
 			});
 			await waitForPhase(run, /n8n\/bin\/n8n start/, 'n8n start');
 			interrupt(run);
