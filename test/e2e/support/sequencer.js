@@ -6,7 +6,11 @@
 const { default: Sequencer } = require('@jest/test-sequencer');
 const { readFileSync } = require('node:fs');
 
-const served = (test) => readFileSync(test.path, 'utf8').includes('openServedEnvironment(');
+/** A file that opens only the served environment (n8n.e2e.ts opens both, to test how they meet). */
+const served = (test) => {
+	const source = readFileSync(test.path, 'utf8');
+	return source.includes('openServedEnvironment(') && !source.includes('openEnvironment(');
+};
 
 class ServedTogether extends Sequencer {
 	sort(tests) {
