@@ -17,7 +17,7 @@ import {
 import type { LocalN8n, Owner, WorkflowExport, WorkflowRun } from './n8n';
 import { sleep } from './n8n';
 import type { SandboxAccess } from './sandbox-client';
-import { createJob, setEngineFailureRate, waitForJobEnd } from './sandbox-client';
+import { createJob, sandboxRequest, setEngineFailureRate, waitForJobEnd } from './sandbox-client';
 
 /** The editor login `npm start` creates on first run (documented in the README). */
 export const demoOwner: Owner = {
@@ -287,11 +287,7 @@ async function unlockOwnJob(
 	sandbox: SandboxAccess,
 	job: { id: string; workflow: string },
 ): Promise<void> {
-	const response = await fetch(`${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}/unlock`, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-		signal: AbortSignal.timeout(30_000),
-	});
+	const response = await sandboxRequest(sandbox, 'POST', `/jobs/${job.workflow}/${job.id}/unlock`);
 	if (!response.ok) throw new Error(`Unlocking job ${job.id} answered ${response.status}`);
 }
 

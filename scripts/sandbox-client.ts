@@ -16,6 +16,29 @@ function retryAfterMs(response: Response): number {
 }
 
 /**
+ * A request to the service's v1 API with the demo key and no body, the way any client would make it; a 429
+ * (the key's 60 requests a minute, which the files before may have used up) is waited out as it says, for up
+ * to 2 min, and any other answer returned as it came.
+ */
+export async function sandboxRequest(
+	sandbox: SandboxAccess,
+	method: 'GET' | 'POST',
+	path: string,
+): Promise<Response> {
+	const deadline = Date.now() + 120_000;
+	for (;;) {
+		const response = await fetch(`${sandbox.baseUrl}${path}`, {
+			method,
+			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+			signal: AbortSignal.timeout(30_000),
+		});
+		if (response.status !== 429 || Date.now() > deadline) return response;
+		await response.body?.cancel();
+		await sleep(retryAfterMs(response));
+	}
+}
+
+/**
  * Uploads a file as a new job straight to the service's v1 API, the way any client would; a 429 (the key's
  * 60 requests a minute, which a busy machine's longer polls use up) is waited out as it says, for up to 2 min.
  */

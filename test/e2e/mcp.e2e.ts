@@ -7,6 +7,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import type { StreamableHTTPClientTransport as McpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { serveSampleFiles } from '../../scripts/examples';
+import { sandboxRequest } from '../../scripts/sandbox-client';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
 import { resources } from '../../nodes/Embroidery/actions/versionDescription';
 import {
@@ -147,10 +148,8 @@ function answerOf(result: Record<string, unknown>): Array<Record<string, unknown
 }
 
 async function sandboxGet<T>(sandbox: SandboxInfo, path: string): Promise<T> {
-	const response = await fetch(`${sandbox.baseUrl}${path}`, {
-		headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-		signal: AbortSignal.timeout(30_000),
-	});
+	// The demo key is shared with the files before, whose requests may still fill its rate window.
+	const response = await sandboxRequest(sandbox, 'GET', path);
 	if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
 	return (await response.json()) as T;
 }
