@@ -16,23 +16,25 @@ function retryAfterMs(response: Response): number {
 }
 
 /**
- * A request to the service's v1 API with the demo key and no body, the way any client would make it; a 429
- * (the key's 60 requests a minute, which the files before may have used up) is waited out as it says, for up
- * to 2 min, and any other answer returned as it came.
+ * A request to the service's v1 API with the demo key, the way any client would make it; a 429 (the key's 60
+ * requests a minute, which a busy machine's longer polls or the files before may have used up) is waited out
+ * as it says, until `until` (2 min from now unless given), and any other answer returned as it came.
  */
 export async function sandboxRequest(
 	sandbox: SandboxAccess,
 	method: 'GET' | 'POST',
 	path: string,
+	options: { body?: FormData; timeoutMs?: number; until?: number } = {},
 ): Promise<Response> {
-	const deadline = Date.now() + 120_000;
+	const until = options.until ?? Date.now() + 120_000;
 	for (;;) {
 		const response = await fetch(`${sandbox.baseUrl}${path}`, {
 			method,
 			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-			signal: AbortSignal.timeout(30_000),
+			body: options.body,
+			signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
 		});
-		if (response.status !== 429 || Date.now() > deadline) return response;
+		if (response.status !== 429 || Date.now() >= until) return response;
 		await response.body?.cancel();
 		await sleep(retryAfterMs(response));
 	}
@@ -47,29 +49,20 @@ export async function createJob(
 	fields: Record<string, string>,
 	file: { name: string; bytes: Uint8Array },
 ): Promise<{ id: string; workflow: string }> {
-	const deadline = Date.now() + 120_000;
-	for (;;) {
-		const form = new FormData();
-		for (const [name, value] of Object.entries(fields)) form.append(name, value);
-		form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-		const response = await fetch(`${sandbox.baseUrl}/jobs`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-			body: form,
-			signal: AbortSignal.timeout(60_000),
-		});
-		const body = (await response.json().catch(() => ({}))) as {
-			job?: { id: string; workflow: string };
-			message?: string;
-		};
-		if (response.status === 429 && Date.now() < deadline) {
-			await sleep(retryAfterMs(response));
-			continue;
-		}
-		if (response.status !== 202 || !body.job)
-			throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
-		return body.job;
-	}
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) form.append(name, value);
+	form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+	const response = await sandboxRequest(sandbox, 'POST', '/jobs', {
+		body: form,
+		timeoutMs: 60_000,
+	});
+	const body = (await response.json().catch(() => ({}))) as {
+		job?: { id: string; workflow: string };
+		message?: string;
+	};
+	if (response.status !== 202 || !body.job)
+		throw new Error(`Creating a job answered ${response.status}: ${body.message}`);
+	return body.job;
 }
 
 /** Polls the job (bounded) until it is completed or failed. */
@@ -80,19 +73,14 @@ export async function waitForJobEnd(
 ): Promise<Record<string, unknown>> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const response = await fetch(`${sandbox.baseUrl}/jobs/${job.workflow}/${job.id}`, {
-			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-			signal: AbortSignal.timeout(30_000),
+		// A busy machine stretches a job, and its polls can meet the key's rate limit: waited out as told.
+		const response = await sandboxRequest(sandbox, 'GET', `/jobs/${job.workflow}/${job.id}`, {
+			until: deadline,
 		});
 		const body = (await response.json().catch(() => ({}))) as {
 			job?: Record<string, unknown>;
 			message?: string;
 		};
-		// A busy machine stretches a job, and its polls can meet the key's rate limit: wait as told.
-		if (response.status === 429 && Date.now() < deadline) {
-			await sleep(retryAfterMs(response));
-			continue;
-		}
 		const detail = body.job;
 		if (!response.ok || !detail)
 			throw new Error(
