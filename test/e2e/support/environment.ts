@@ -84,7 +84,12 @@ export function shareEnvironment(root: string, sandbox: SandboxInfo): void {
  */
 export async function openEnvironment(): Promise<E2eEnvironment> {
 	const environment = await prepareEnvironment();
-	const { n8n } = environment;
+	await quieten(environment.n8n);
+	return environment;
+}
+
+/** Readies the user folder for an n8n start of this file's: nothing running on it, nothing published. */
+async function quieten(n8n: LocalN8n): Promise<void> {
 	// A served n8n an earlier file left running (`openServedEnvironment`) would share the database with this
 	// file's own n8n start.
 	const served = LocalN8n.leftover(n8n.userFolder);
@@ -92,7 +97,6 @@ export async function openEnvironment(): Promise<E2eEnvironment> {
 	// The files of a worker run one after another on its user folder: what an earlier file published (a poll
 	// trigger retrying failed jobs, a webhook under the same path) would come alive under this file's n8n start.
 	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
-	return environment;
 }
 
 /**
@@ -111,8 +115,7 @@ export async function openServedEnvironment(): Promise<E2eEnvironment> {
 		return { ...environment, n8n };
 	}
 	const { n8n } = environment;
-	if (running) await LocalN8n.stopLeftover(n8n.userFolder, running);
-	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
+	await quieten(n8n);
 	await n8n.start();
 	await n8n.signIn(e2eOwner);
 	return environment;

@@ -15,7 +15,11 @@ const served = (test) => {
 class ServedTogether extends Sequencer {
 	sort(tests) {
 		const ordered = super.sort(tests);
-		return [...ordered.filter((test) => !served(test)), ...ordered.filter(served)];
+		const isServed = new Map(ordered.map((test) => [test, served(test)]));
+		return [
+			...ordered.filter((test) => !isServed.get(test)),
+			...ordered.filter((test) => isServed.get(test)),
+		];
 	}
 }
 
