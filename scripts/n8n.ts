@@ -18,7 +18,6 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 
@@ -30,8 +29,10 @@ import type {
 	WorkflowRun,
 } from './n8n-data';
 import { parseFlatted, parseRawOutput } from './n8n-data';
+import { freePort } from './ports';
 
 export * from './n8n-data';
+export { freePort };
 
 export const repoRoot = resolve(__dirname, '..');
 export const packageName = 'n8n-nodes-embroidery';
@@ -107,23 +108,6 @@ export function n8nRuntime(): N8nRuntime {
 		version,
 		major: Number(version.split('.')[0]),
 	};
-}
-
-/** `preferred` when nothing listens on it, otherwise any free port. */
-export async function freePort(preferred = 0): Promise<number> {
-	return await new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on('error', (error: NodeJS.ErrnoException) => {
-			if (preferred && error.code === 'EADDRINUSE') resolvePort(freePort());
-			else reject(error);
-		});
-		server.listen(preferred, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolvePort(port));
-		});
-	});
 }
 
 /**
