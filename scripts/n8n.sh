@@ -81,7 +81,10 @@ fill_n8n() {
 		export npm_config_nodedir="$(node_headers_dir "$node_major")"
 		run_logged "n8n $version" "packages:$staging/node_modules" npm install --no-audit --no-fund \
 			--ignore-scripts ${EMBROIDERY_INSTALL_LOG:+--loglevel=http} || exit
-		run_logged "n8n's sqlite3 binding" "" npm rebuild sqlite3 --ignore-scripts=false
+		if ! reuse_sqlite3_binding "$staging"; then
+			run_logged "n8n's sqlite3 binding" "" npm rebuild sqlite3 --ignore-scripts=false || exit
+			keep_sqlite3_binding "$staging"
+		fi
 	) || return
 	if [ ! -f "$staging/node_modules/sqlite3/build/Release/node_sqlite3.node" ]; then
 		echo "Could not build n8n's sqlite3 binding in $staging (npm rebuild sqlite3 built nothing)." >&2
@@ -91,4 +94,42 @@ fill_n8n() {
 		echo "npm installed no n8n command into $staging/node_modules/.bin." >&2
 		return 1
 	fi
+}
+
+# The sqlite3 binding is a Node-API module: one build loads in every Node line that has its Node-API
+# version, so both n8n installs can share one (n8n 2.41.1 and 1.123.81 both pin sqlite3 5.1.7), and a fresh
+# machine compiles it once instead of twice (about two minutes of CPU each, beside jest). A copy of the first
+# build is kept in the cache folder under the sqlite3 version; a later install of that version copies it in
+# and keeps it only if its own Node loads it, and builds it otherwise.
+sqlite3_binding_cache() {
+	local version
+	version="$(node -p 'require(process.argv[1]).version' "$1/node_modules/sqlite3/package.json" 2>/dev/null)" ||
+		return 1
+	echo "$(embroidery_cache_dir)/sqlite3-binding-$version/node_sqlite3.node"
+}
+
+# Copies the cached binding into the staging folder's sqlite3 when it loads there (run with the Node line the
+# install is for first on PATH); false when there is none or it does not load.
+reuse_sqlite3_binding() {
+	local staging="$1" cached binding
+	cached="$(sqlite3_binding_cache "$staging")" && [ -f "$cached" ] || return 1
+	binding="$staging/node_modules/sqlite3/build/Release/node_sqlite3.node"
+	mkdir -p "$(dirname "$binding")" && cp "$cached" "$binding" || return 1
+	if (cd "$staging" && node -e 'require("sqlite3")' >/dev/null 2>&1); then
+		echo "n8n's sqlite3 binding: the build in $(dirname "$cached") loads on Node $(node -v), used." >&2
+		return 0
+	fi
+	rm -rf "$staging/node_modules/sqlite3/build"
+	return 1
+}
+
+# Keeps a copy of the staging folder's new build for the next install of the same sqlite3 version, in place of
+# one that did not load.
+keep_sqlite3_binding() {
+	local staging="$1" cached
+	cached="$(sqlite3_binding_cache "$staging")" || return 0
+	mkdir -p "$(dirname "$cached")" &&
+		cp "$staging/node_modules/sqlite3/build/Release/node_sqlite3.node" "$cached.partial" 2>/dev/null &&
+		mv "$cached.partial" "$cached" || rm -f "$cached.partial"
+	return 0
 }

@@ -6,9 +6,9 @@
  * installs are real processes.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import {
 	cacheEntries,
@@ -79,6 +79,46 @@ describe('ensure_n8n installs through a staging folder (real time)', () => {
 		expect(cacheEntries(folders.cache)).toEqual(['.install.lock']);
 		writeFileSync(join(folders.standIns.gates, 'sqlite3.open'), '');
 		await installs();
+	});
+
+	it("builds the sqlite3 binding once: another n8n's install uses it when its Node loads it", async () => {
+		await installs();
+		const run = runInstall(
+			folders.cache,
+			folders.standIns,
+			'ensure_n8n 9.9.8 24; "$N8N_NODE_BIN" "$N8N_BIN"',
+			{
+				gated: true,
+			},
+		);
+		expect(await run.ended).toBe(0);
+		expect(run.output()).toMatch(
+			/n8n's sqlite3 binding: the build in \S+sqlite3-binding-5\.1\.7-stand-in loads/,
+		);
+		// The build script, gated, would have stopped at its gate.
+		expect(existsSync(join(folders.standIns.gates, 'sqlite3.reached'))).toBe(false);
+		const binding = join(
+			folders.cache,
+			'n8n-9.9.8',
+			'node_modules/sqlite3/build/Release/node_sqlite3.node',
+		);
+		expect(readFileSync(binding, 'utf8')).toBe('stand-in binding');
+	});
+
+	it('builds the sqlite3 binding when the one kept does not load', async () => {
+		const kept = join(folders.cache, 'sqlite3-binding-5.1.7-stand-in', 'node_sqlite3.node');
+		mkdirSync(dirname(kept), { recursive: true });
+		writeFileSync(kept, 'built for another machine');
+		const output = await installs();
+		expect(output).not.toContain("n8n's sqlite3 binding: the build in");
+		const binding = join(
+			folders.cache,
+			'n8n-9.9.9',
+			'node_modules/sqlite3/build/Release/node_sqlite3.node',
+		);
+		expect(readFileSync(binding, 'utf8')).toBe('stand-in binding');
+		// The new build is kept in its place.
+		expect(readFileSync(kept, 'utf8')).toBe('stand-in binding');
 	});
 
 	it('a failed install puts nothing in place and says what failed', async () => {

@@ -2,7 +2,8 @@
  * Local stand-ins for the packages scripts/n8n.sh and scripts/node24.sh install from the registry, so the
  * install tests drive the real shell functions without downloading n8n (3 GB) again and again:
  *   n8n      a package with an `n8n` command that prints its version
- *   sqlite3  a package whose install script (run by `npm rebuild sqlite3`) writes build/Release/node_sqlite3.node
+ *   sqlite3  a package whose install script (run by `npm rebuild sqlite3`) writes build/Release/node_sqlite3.node,
+ *            which the package loads (and refuses unless that script wrote it)
  *   node     a package whose preinstall script puts a Node binary (this test's) into bin/node, as the
  *            registry's `node` package fetches the platform's
  * Each script can stop at a gate: it writes `<gates>/<name>.reached` and waits until `<gates>/<name>.open`
@@ -63,8 +64,13 @@ export function makeStandIns(folder: string): StandIns {
 		'package.json': JSON.stringify({
 			name: 'sqlite3',
 			version: '5.1.7-stand-in',
+			main: 'index.js',
 			scripts: { install: 'node build.js' },
 		}),
+		// Loads as a binding does: only what the build script writes.
+		'index.js': `const text = require('node:fs').readFileSync(__dirname + '/build/Release/node_sqlite3.node', 'utf8');
+if (text !== 'stand-in binding') throw new Error('node_sqlite3.node is not a binding this Node can load');
+`,
 		'build.js': gateScript(
 			'sqlite3',
 			`	require('node:fs').mkdirSync('build/Release', { recursive: true });
