@@ -105,7 +105,7 @@ async function main(): Promise<void> {
 			],
 		);
 
-		const files = await runBigFileTransfers(env);
+		const files = await runBigFileTransfers(env, { freshWorkers: true });
 		const row = (run: BigFileRun) => [
 			run.what,
 			run.worker ?? '?',
