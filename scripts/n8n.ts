@@ -895,11 +895,14 @@ export class LocalN8n {
 	 * Runs one of n8n's CLI commands that this harness uses to set an instance up (imports, publishing), all
 	 * of which can run again with the same result. n8n 1.123's CLI was once seen ended by a signal on its way
 	 * out after `import:workflow` had printed its success (in one clean-clone run of the suite): such a run is made
-	 * once more, and a second one fails with the signal named.
+	 * once more, and a second one fails with the signal named. A command stopped on purpose (Ctrl-C, a stop, a
+	 * kill) is not run again: after npm test's Ctrl-C, a run made again in the moment between its SIGTERM and its
+	 * SIGKILL outlived the run.
 	 */
 	private async cli(args: string[], timeoutMs: number): Promise<string> {
 		let result = await this.runN8n(args, timeoutMs);
-		if (result.signal !== null) result = await this.runN8n(args, timeoutMs);
+		if (result.signal !== null && !stopSignals.has(result.signal))
+			result = await this.runN8n(args, timeoutMs);
 		if (result.code !== 0) {
 			const ended = result.signal === null ? `exit ${result.code}` : `ended by ${result.signal}`;
 			throw new Error(
@@ -909,6 +912,9 @@ export class LocalN8n {
 		return result.stdout;
 	}
 }
+
+/** The signals that stop a process on purpose: a command they ended is not run again. */
+const stopSignals = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGHUP', 'SIGQUIT']);
 
 export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
