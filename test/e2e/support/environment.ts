@@ -103,8 +103,8 @@ async function quieten(n8n: LocalN8n): Promise<void> {
  * This worker's n8n running and signed in, for a file that runs workflows through its REST API (`execute`) and
  * its webhooks (`publishInServedN8n`), as a user's n8n that keeps running: the first such file starts it and
  * leaves it running, the next ones use it, and `openEnvironment` or the global teardown stops it. One boot (about
- * 14 s of CPU) for them all. The file's imports (CLI commands) go to the database, where n8n reads a workflow and
- * its credentials when it runs them.
+ * 14 s of CPU) for them all. The file's imports go to the database, where n8n reads a workflow and its
+ * credentials when it runs them: over REST in n8n 2.x (`LocalN8n.importCredentials`), with the CLI in 1.x.
  */
 export async function openServedEnvironment(): Promise<E2eEnvironment> {
 	const environment = await prepareEnvironment();
