@@ -866,6 +866,29 @@ export class LocalN8n {
 		await this.rest('POST', '/rest/login', { emailOrLdapLoginId: email, password });
 	}
 
+	/**
+	 * Takes up the session an earlier instance of this class saved for this user folder's running n8n (`attach`)
+	 * while n8n still accepts it, else logs in. n8n lets an account log in 5 times a minute: the e2e files that
+	 * share one running n8n, one after another, each logged in, and the sixth within a minute was refused.
+	 */
+	async resumeSession(owner: Owner): Promise<void> {
+		if (existsSync(this.sessionFile)) {
+			this.cookie = readFileSync(this.sessionFile, 'utf8').trim();
+			try {
+				await this.rest('GET', '/rest/login');
+				return;
+			} catch {
+				this.cookie = '';
+			}
+		}
+		await this.login(owner.email, owner.password);
+	}
+
+	/** Where the session cookie of this user folder's n8n is kept for `resumeSession`. */
+	get sessionFile(): string {
+		return join(this.userFolder, 'harness-session');
+	}
+
 	/** Sets the owner up on a fresh instance, or logs in when an earlier run already did. */
 	async signIn(owner: Owner): Promise<void> {
 		try {
@@ -890,7 +913,10 @@ export class LocalN8n {
 			signal: AbortSignal.timeout(60_000),
 		});
 		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-		if (setCookie) this.cookie = setCookie.split(';')[0];
+		if (setCookie) {
+			this.cookie = setCookie.split(';')[0];
+			writeFileSync(this.sessionFile, `${this.cookie}\n`, { mode: 0o600 });
+		}
 		const text = await response.text();
 		if (!response.ok) throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text}`);
 		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};

@@ -111,7 +111,7 @@ export async function openServedEnvironment(): Promise<E2eEnvironment> {
 	const running = LocalN8n.leftover(environment.n8n.userFolder);
 	if (running && running.startedBy === process.pid) {
 		const n8n = await LocalN8n.attach(n8nOptions(environment.root), running);
-		await n8n.login(e2eOwner.email, e2eOwner.password);
+		await n8n.resumeSession(e2eOwner);
 		return { ...environment, n8n };
 	}
 	const { n8n } = environment;
