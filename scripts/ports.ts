@@ -110,16 +110,23 @@ export function claimPort(port: number, claims: PortClaims): boolean {
 	return false;
 }
 
-/** Whether nothing listens on `port` at 127.0.0.1 now. */
-async function bindable(port: number): Promise<boolean> {
+/**
+ * Binds `port` at 127.0.0.1 (0: one the kernel picks) and lets it go again: the port bound, or undefined when
+ * something else listens there.
+ */
+async function bindOnce(port: number): Promise<number | undefined> {
 	return await new Promise((resolvePort, reject) => {
 		const server = createServer();
 		server.unref();
 		server.on('error', (error: NodeJS.ErrnoException) => {
-			if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolvePort(false);
+			if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolvePort(undefined);
 			else reject(error);
 		});
-		server.listen(port, '127.0.0.1', () => server.close(() => resolvePort(true)));
+		server.listen(port, '127.0.0.1', () => {
+			const address = server.address();
+			const bound = typeof address === 'object' && address ? address.port : port;
+			server.close(() => resolvePort(bound));
+		});
 	});
 }
 
@@ -137,16 +144,21 @@ export interface FreePortOptions {
  * and no other running process has claimed, claimed for this process until it exits.
  */
 export async function freePort(preferred = 0, options: FreePortOptions = {}): Promise<number> {
-	if (preferred && (await bindable(preferred))) return preferred;
+	if (preferred && (await bindOnce(preferred)) !== undefined) return preferred;
 	const claims = options.claims ?? { folder: join(tmpdir(), 'embroidery-ports'), pid: process.pid };
 	const range = portsOutside(ephemeralRange(options.ephemeralRange ?? readRange()));
 	const random = options.random ?? Math.random;
-	if (range === undefined) return await kernelPort();
+	if (range === undefined) {
+		// A machine whose ranges leave no other choice: a port the kernel picks, from the ephemeral range.
+		const port = await bindOnce(0);
+		if (port === undefined) throw new Error('No port could be bound at 127.0.0.1.');
+		return port;
+	}
 	const [first, last] = range;
 	for (let attempt = 0; attempt < attempts; attempt++) {
 		const port = first + Math.floor(random() * (last - first + 1));
 		if (!claimPort(port, claims)) continue;
-		if (await bindable(port)) return port;
+		if ((await bindOnce(port)) !== undefined) return port;
 		releasePort(port, claims);
 	}
 	throw new Error(
@@ -159,18 +171,4 @@ export function releasePort(port: number, claims: PortClaims): void {
 	const file = join(claims.folder, String(port));
 	if (!ownClaims.delete(file)) return;
 	rmSync(file, { force: true });
-}
-
-/** A port the kernel chooses (the ephemeral range), for a machine whose ranges leave no other choice. */
-async function kernelPort(): Promise<number> {
-	return await new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolvePort(port));
-		});
-	});
 }
