@@ -61,8 +61,11 @@ export interface JobRunnerDependencies {
 
 /** Moves queued jobs through the worker pool and records what comes back. */
 export class JobRunner implements JobQueue {
-	/** The jobs being processed: their run and their account. */
-	private readonly running = new Map<string, { run: Promise<void>; accountId: string }>();
+	/** The jobs being processed: their run, their account and when they started (performance.now()). */
+	private readonly running = new Map<
+		string,
+		{ run: Promise<void>; accountId: string; startedAt: number }
+	>();
 	private readonly turns = new AccountTurns();
 	/** When each account last had a job queued or processing (performance.now()). */
 	private readonly lastActive = new Map<string, number>();
@@ -184,7 +187,11 @@ export class JobRunner implements JobQueue {
 					this.kick();
 					release();
 				});
-			this.running.set(job.id, { run, accountId: job.account_id });
+			this.running.set(job.id, {
+				run,
+				accountId: job.account_id,
+				startedAt: performance.now(),
+			});
 			// Other accounts' long jobs give way now, not at the pool's next look (up to 100 ms on).
 			this.pool.check();
 		}
@@ -228,10 +235,27 @@ export class JobRunner implements JobQueue {
 		return false;
 	}
 
-	/** Whether running job `jobId` gives way to other accounts' work now (workers/pool.ts: once it is long). */
+	/**
+	 * Whether running job `jobId` gives way to other accounts' work now (workers/pool.ts: once it is long). Work
+	 * is another account's short job processing, or its job queued, request arrived or job ended within
+	 * `giveWayWindowMs`. Another long job is not: two accounts' long jobs that gave way to each other both ran
+	 * at nice 19, and beside a busy machine's other processes a conversion's first run (its first preview)
+	 * took minutes there.
+	 */
 	givesWay(jobId: string): boolean {
 		const entry = this.running.get(jobId);
-		return entry !== undefined && this.activeBesides(entry.accountId, giveWayWindowMs);
+		if (entry === undefined) return false;
+		if (this.othersWorking(entry.accountId)) return true;
+		const since = performance.now() - giveWayWindowMs;
+		for (const [other, at] of this.lastActive) {
+			if (other === entry.accountId || at < since) continue;
+			// Activity its running jobs explain (their queueing, their request) is theirs: long, not waiting.
+			let latestStart = -Infinity;
+			for (const running of this.running.values())
+				if (running.accountId === other) latestStart = Math.max(latestStart, running.startedAt);
+			if (at > latestStart) return true;
+		}
+		return false;
 	}
 
 	/** Lets running jobs finish (up to `timeoutMs`) and starts no new ones. */

@@ -142,4 +142,44 @@ describe('the job runner with several accounts', () => {
 		}
 		expect((await busy.waitForJob('conversion', long.body.job.id)).status).toBe('completed');
 	});
+
+	it("keeps two accounts' long jobs at their own priority: neither gives way to the other", async () => {
+		const own = await sandboxes.own({ workers: 2 });
+		const accounts = [await newClient(own), await newClient(own)];
+		// Both engine processes started and idle: from here on, each uses CPU only for its long job.
+		const star = fixture('Star.DST');
+		const warm = await accounts[0].createJob(
+			{ workflow: 'conversion', format: 'pes' },
+			[1, 2].map((n) => ({ field: 'files[]', name: `warm-${n}.dst`, bytes: star })),
+		);
+		for (const job of warm.body.jobs)
+			expect((await accounts[0].waitForJob('conversion', job.id)).status).toBe('completed');
+		const idleCpu = new Map(enginePids().map((pid) => [pid, processCpuMs(pid) ?? 0]));
+		expect(idleCpu.size).toBe(2);
+		const longs = [];
+		for (const account of accounts) {
+			const long = await account.convert('long.dst', 'pes', Buffer.from(longDst(1_000_000)));
+			expect(long.status).toBe(202);
+			longs.push(long.body.job.id);
+		}
+		// Both jobs past the background threshold: seconds of CPU each.
+		const long = ([pid, idle]: [number, number]) =>
+			(processCpuMs(pid) ?? 0) - idle > backgroundAfterCpuMs + 200;
+		while (![...idleCpu].every(long)) await sleep(20);
+		const pids = [...idleCpu.keys()];
+		// Held where they are: neither can end before the sandbox has looked at both again.
+		for (const pid of pids) process.kill(pid, 'SIGSTOP');
+		try {
+			// Before, each gave way to the other: both at nice 19, where beside a busy machine they took minutes.
+			const ownPriority = (pid: number) =>
+				threadNices(pid).every((nice) => nice === getPriority(0));
+			const deadline = performance.now() + 60_000;
+			while (performance.now() < deadline && !pids.every(ownPriority)) await sleep(20);
+			expect(pids.filter(ownPriority)).toEqual(pids);
+		} finally {
+			for (const pid of pids) process.kill(pid, 'SIGCONT');
+		}
+		for (const [n, id] of longs.entries())
+			expect((await accounts[n].waitForJob('conversion', id)).status).toBe('completed');
+	});
 });
