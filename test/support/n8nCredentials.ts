@@ -2,6 +2,8 @@
  * The Embroidery API credential as n8n handles it for a node the harness runs: decrypted data with its type's
  * defaults, the declarative authentication applied to each request, and the credential's Test.
  */
+import { createHash } from 'node:crypto';
+
 import { ExecuteContext, RoutingNode } from 'n8n-core';
 import {
 	ICredentialsHelper,
@@ -29,6 +31,16 @@ import { nodeTypesWith } from './nodeTypes';
 export interface ApiCredentials {
 	apiKey: string;
 	baseUrl: string;
+}
+
+/**
+ * The id n8n would give these credentials: one per saved credential, so one per key here. The node paces and
+ * learns limits per credential (transport/rateLimit.ts); one id for every account's key made a test's
+ * requests wait out the 60 a minute that earlier tests with other keys had used (98 of a manual poll's 100 s).
+ */
+export function credentialIdOf(credentials: ApiCredentials): string {
+	const digest = createHash('sha256').update(`${credentials.baseUrl}\n${credentials.apiKey}`);
+	return `cred-${digest.digest('hex').slice(0, 12)}`;
 }
 
 const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);

@@ -21,7 +21,12 @@ import type {
 } from 'n8n-workflow';
 
 import { ensureBinaryDataService } from './binaryData';
-import { credentialsData, HarnessCredentialsHelper, type ApiCredentials } from './n8nCredentials';
+import {
+	credentialIdOf,
+	credentialsData,
+	HarnessCredentialsHelper,
+	type ApiCredentials,
+} from './n8nCredentials';
 import { embroideryNodeType, nodeTypesWith, registerNodeType, testNodeType } from './nodeTypes';
 
 export interface InputBinary {
@@ -120,7 +125,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		...(options.onError ? { onError: options.onError } : {}),
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 		credentials: options.credentials
-			? { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } }
+			? { embroideryApi: { id: credentialIdOf(options.credentials), name: 'Embroidery API' } }
 			: undefined,
 	};
 	const workflow = new Workflow({

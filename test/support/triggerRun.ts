@@ -23,7 +23,12 @@ import type {
 } from 'n8n-workflow';
 
 import { ensureBinaryDataService } from './binaryData';
-import { credentialsData, HarnessCredentialsHelper, type ApiCredentials } from './n8nCredentials';
+import {
+	credentialIdOf,
+	credentialsData,
+	HarnessCredentialsHelper,
+	type ApiCredentials,
+} from './n8nCredentials';
 
 // Named with its extension: tsx would otherwise resolve the extension-less path to the codex
 // EmbroideryTrigger.node.json.
@@ -125,7 +130,10 @@ export class ActiveTriggerHarness {
 				...this.options.parameters,
 			},
 			credentials: {
-				embroideryApi: { id: this.options.credentialId ?? 'cred-1', name: 'Embroidery API' },
+				embroideryApi: {
+					id: this.options.credentialId ?? credentialIdOf(this.options.credentials),
+					name: 'Embroidery API',
+				},
 			},
 		};
 		const workflow = new Workflow({
@@ -265,7 +273,10 @@ export async function testTriggerManually(
 		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...options.parameters },
 		credentials: {
-			embroideryApi: { id: options.credentialId ?? 'cred-1', name: 'Embroidery API' },
+			embroideryApi: {
+				id: options.credentialId ?? credentialIdOf(options.credentials),
+				name: 'Embroidery API',
+			},
 		},
 	};
 	const workflow = new Workflow({
