@@ -110,14 +110,16 @@ describe('digitising jobs', () => {
 			"format's largest hoop, saying the width that fits",
 		async () => {
 			const api = await newClient(suite.sandbox);
-			const square = Buffer.from(
+			// A square frame: past PES's 130 x 180 mm hoop at 150 mm wide either way up, with little to sew (three
+			// filled 150 mm squares took a minute of the suite).
+			const frame = Buffer.from(
 				'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' +
-					'<rect x="0" y="0" width="100" height="100" fill="#1f4e79"/></svg>',
+					'<rect x="2" y="2" width="96" height="96" fill="none" stroke="#1f4e79" stroke-width="4"/></svg>',
 			);
 			const order = async (format: string, widthMm: number) => {
 				const created = await api.createJob(
 					{ ...fields, format, width_mm: widthMm, colour_count: 1 },
-					[{ name: 'square.svg', bytes: square }],
+					[{ name: 'frame.svg', bytes: frame }],
 				);
 				return api.waitForJob('digitising', created.body.job.id);
 			};
