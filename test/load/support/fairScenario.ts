@@ -11,8 +11,8 @@ import { deflateSync } from 'node:zlib';
 
 import { rgbPng } from '../../support/pngBytes';
 import { sleep } from '../../support/realTime';
-import type { SandboxAddress } from '../../support/sandbox';
-import { newClient, type Api } from '../../sandbox/support/apiClient';
+import { sandboxAdmin, type SandboxAddress } from '../../support/sandbox';
+import { Api, newClient } from '../../sandbox/support/apiClient';
 
 /** Throws `message` unless `condition` holds: the scenario's own checks, with or without jest. */
 function confirm(condition: boolean, message: string): void {
@@ -47,7 +47,9 @@ const eventAt = (job: any, type: string): number =>
  * One Star.DST to PES conversion: milliseconds from sending the upload to the job's completion (the upload's
  * answer timed by the caller, then creation to completion on the sandbox's wall clock, so polling adds nothing).
  */
-async function conversion(api: Api): Promise<{ total: number; wait: number; part: string }> {
+async function conversion(
+	api: Api,
+): Promise<{ total: number; wait: number; part: string; completedAt: number }> {
 	let sent: number;
 	let answer: Awaited<ReturnType<Api['convert']>>;
 	// Polling spends the key's 60 requests a minute: past them, the upload is sent again once allowed.
@@ -72,6 +74,7 @@ async function conversion(api: Api): Promise<{ total: number; wait: number; part
 		wait: processing - created,
 		// Its upload's answer + wait for a process + engine run.
 		part: `${Math.round(answered)}+${processing - created}+${eventAt(job, 'completed') - processing}`,
+		completedAt: eventAt(job, 'completed'),
 	};
 }
 
@@ -169,7 +172,8 @@ function hugeUploader(baseUrl: string, key: string) {
 /**
  * Rounds of one conversion per account, the accounts in turn, each round starting with the account that
  * went last in the one before: each account's finish times added to `times`, every conversion's parts to
- * `parts` in the order run, and each account's waits for a process to `waits` where given.
+ * `parts` in the order run, and each account's waits for a process to `waits` where given. Resolves with when
+ * the last conversion completed, on the sandbox's clock (the load test sets it hours from the wall's).
  */
 let roundsRun = 0;
 async function rounds(
@@ -178,18 +182,39 @@ async function rounds(
 	times: number[][],
 	parts: string[],
 	waits?: number[][],
-): Promise<void> {
+): Promise<number> {
+	let lastCompleted = 0;
 	for (let round = 0; round < count; round++, roundsRun++) {
 		const order = [...shops.keys()];
 		if (roundsRun % 2) order.reverse();
 		for (const n of order) {
-			const { total, wait, part } = await conversion(shops[n]);
+			const { total, wait, part, completedAt } = await conversion(shops[n]);
 			times[n].push(total);
 			parts.push(part);
 			waits?.[n].push(wait);
+			lastCompleted = Math.max(lastCompleted, completedAt);
 		}
 	}
+	return lastCompleted;
 }
+
+/**
+ * The shop accounts on new keys, for one phase: the service allows 60 requests a minute per key, and an attack
+ * window whose conversions waited out a 429 (its Retry-After, up to a minute) outlasted the costly SVG's whole
+ * drawing, so the attack no longer covered the window. Turns and fairness are the accounts', not the keys'.
+ */
+async function onNewKeys(sandbox: SandboxAddress, shops: ShopApi[]): Promise<ShopApi[]> {
+	const admin = sandboxAdmin(sandbox);
+	return await Promise.all(
+		shops.map(async (shop) =>
+			Object.assign(new Api(sandbox, (await admin.createKey(shop.accountId)).key), {
+				accountId: shop.accountId,
+			}),
+		),
+	);
+}
+
+type ShopApi = Api & { accountId: string };
 
 /** How many phases and rounds a run has: idle and attacked phases alternate, idle first and last. */
 export interface FairOptions {
@@ -247,13 +272,14 @@ export async function fairScenario(
 		);
 		confirm(refused.status === 202, `the hostile account's jobs answered ${refused.status}`);
 		for (const job of refused.body.jobs) await hostile.waitForJob('digitising', job.id, 240_000);
-		await rounds(shops, options.roundsPerPhase, idle, parts);
+		await rounds(await onNewKeys(sandbox, shops), options.roundsPerPhase, idle, parts);
 
 		let retries = 0;
 		const attackHeld: boolean[] = [];
 		const heavyJobs: any[] = [];
 		const hugeAnswers: number[] = [];
 		for (let window = 0; window < options.attackWindows; window++) {
+			const windowShops = await onNewKeys(sandbox, shops);
 			// The costliest SVG the hostile account can have drawn.
 			const heavy = await hostile.createJob(
 				{ workflow: 'digitising', format: 'pes', width_mm: heavyWidthMm, colour_count: 3 },
@@ -277,8 +303,7 @@ export async function fairScenario(
 			let windowEnd: number;
 			try {
 				await upload.sending;
-				await rounds(shops, options.roundsPerPhase, loaded, parts, waits);
-				windowEnd = Date.now();
+				windowEnd = await rounds(windowShops, options.roundsPerPhase, loaded, parts, waits);
 			} finally {
 				attacking = false;
 				await retrying;
@@ -287,11 +312,12 @@ export async function fairScenario(
 			const drawn = await hostile.waitForJob('digitising', heavy.body.jobs[0].id, 240_000);
 			heavyJobs.push(drawn);
 			// The attack was on the whole window: the costly SVG was drawn from before its first conversion
-			// to after its last, and a 500 MB upload was sent while they ran.
+			// to after its last, and a 500 MB upload was sent while they ran. Both times on the sandbox's clock:
+			// against the wall's, the check held all morning and failed all afternoon (UTC).
 			attackHeld.push(eventAt(drawn, drawn.status) > windowEnd);
 			for (const job of refused.body.jobs) await hostile.waitForJob('digitising', job.id, 240_000);
 			// Idle again once the hostile account's work is done.
-			await rounds(shops, options.roundsPerPhase, idle, parts);
+			await rounds(await onNewKeys(sandbox, shops), options.roundsPerPhase, idle, parts);
 		}
 		await uploader.stop();
 		const refusedJobs = await Promise.all(
