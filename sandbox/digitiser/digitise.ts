@@ -2,14 +2,14 @@ import { colourHex, rgbToLab, type Pattern, type Thread } from '../engine';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
 import { removeUnsewableDetail } from './cleanup';
-import { joinShowingFill, splitThinParts } from './parts';
+import { joinShowingFill, splitNarrowBands, splitThinParts } from './parts';
 import { DigitiseError } from './errors';
 import { designBox, fitToWidth, sewnWidthMm } from './fit';
 import { underlapMm } from './fill';
 import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
-import { runningMaxWidthMm } from './sew';
+import { narrowSatinMaxWidthMm, runningMaxWidthMm } from './sew';
 import { quantiseColours } from './quantise';
 import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
@@ -42,6 +42,8 @@ export interface DigitiseResult {
 const minDetailAreaMm2 = 0.4;
 /** Smallest thin part of a wider shape sewn as a stroke of its own (running stitch), mm². */
 const minStrokeAreaMm2 = 1;
+/** Smallest narrow band split off a wide shape to be sewn as a satin of its own, mm². */
+const minBandAreaMm2 = 8;
 /** Narrowest shape a satin stitch can still form. */
 const minDetailWidthMm = 0.3;
 
@@ -132,6 +134,11 @@ export async function digitise(
 	}
 
 	splitThinParts(cleaned.map, runningMaxWidthMm / artwork.pixelMm, minStrokeAreaMm2 / pixelArea);
+	splitNarrowBands(
+		cleaned.map,
+		narrowSatinMaxWidthMm / artwork.pixelMm,
+		minBandAreaMm2 / pixelArea,
+	);
 	joinShowingFill(cleaned.map, runningMaxWidthMm / artwork.pixelMm, underlapMm / artwork.pixelMm);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {

@@ -19,14 +19,35 @@ export function splitThinParts(map: RegionMap, strokePx: number, minStrokeAreaPx
 	}
 }
 
+/**
+ * Splits the narrow bands off every shape much wider than them, in place: a stem under a flower's
+ * head, the handle of a ball. What is narrower than `bandPx` in a region at least twice as wide,
+ * in pieces of at least `minBandAreaPx`, becomes a region of its own (sewn as a satin that turns
+ * with it, or across it), instead of rows of the wide shape's fill running along it in short
+ * sections. Shorter pieces (corners, the tips of points and leaves) stay with the shape.
+ */
+export function splitNarrowBands(map: RegionMap, bandPx: number, minBandAreaPx: number): void {
+	const count = map.regions.length;
+	for (let id = 0; id < count; id++) {
+		const region = map.regions[id];
+		if (region.label === background || region.stroke || region.widthPx < 2 * bandPx) continue;
+		splitRegion(map, region, bandPx, minBandAreaPx, false);
+	}
+}
+
 /** Body pieces smaller than this many stroke areas are joints between strokes, sewn with them. */
 const minBodyAreaStrokes = 3;
 
+/**
+ * Splits one region into its body and the parts narrower than `strokePx` (see `splitThinParts`):
+ * as strokes, sewn as running stitch (a network of them as a whole), or as bands of their own.
+ */
 function splitRegion(
 	map: RegionMap,
 	region: Region,
 	strokePx: number,
 	minStrokeAreaPx: number,
+	asStrokes = true,
 ): void {
 	const { width, ids, inset } = map;
 	const x0 = region.minX;
@@ -85,6 +106,7 @@ function splitRegion(
 	// a stroke as a whole: sewn along its lines, not filled.
 	const body = components(kind, w, h, 1);
 	if (
+		asStrokes &&
 		thinPixels > region.area / 2 &&
 		body.every((piece) => piece.length < minBodyAreaStrokes * minStrokeAreaPx)
 	) {
@@ -93,11 +115,13 @@ function splitRegion(
 		return;
 	}
 	if (thinPixels < minStrokeAreaPx) return;
-	// Thin pieces too small to be strokes go back to the body.
+	// Thin pieces too small to be strokes go back to the body, and so do bands that are not stems.
 	const pieces = components(kind, w, h, 2);
 	let strokes = 0;
+	const bodyOf = asStrokes ? null : pieceIds(components(kind, w, h, 1), w * h);
 	for (const piece of pieces) {
-		if (piece.length >= minStrokeAreaPx) strokes++;
+		if (piece.length >= minStrokeAreaPx && (!bodyOf || isStem(bodyOf, w, h, piece, strokePx)))
+			strokes++;
 		else for (const k of piece) kind[k] = 1;
 	}
 	if (strokes === 0) return;
@@ -135,12 +159,54 @@ function splitRegion(
 			target.maxY = max(target.maxY, y);
 			target.widthPx = max(target.widthPx, 2 * inset[i] - 1);
 		}
-		// A stroke meets the body where the region is wide: it is still a stroke.
-		if (thin) {
-			target.widthPx = min(target.widthPx, strokePx * 0.99);
-			target.stroke = true;
-		} else delete target.stroke;
+		// A stroke or band meets the body where the region is wide: it is still as narrow.
+		if (thin) target.widthPx = min(target.widthPx, strokePx * 0.99);
+		if (thin && asStrokes) target.stroke = true;
+		else delete target.stroke;
 	});
+}
+
+/** Which piece (its index, or -1) each pixel of the box is in. */
+function pieceIds(pieces: number[][], size: number): Int32Array {
+	const ids = new Int32Array(size).fill(-1);
+	pieces.forEach((piece, n) => {
+		for (const k of piece) ids[k] = n;
+	});
+	return ids;
+}
+
+/**
+ * True when a narrow piece meets one piece of the body at one end, as a stem meets its head: along
+ * at most twice its width. A piece between two parts of the body (the bars of a hatched area
+ * between its wider places, the sides of a vase beside its glass) stays with them.
+ */
+function isStem(
+	bodyOf: Int32Array,
+	w: number,
+	h: number,
+	piece: number[],
+	widthPx: number,
+): boolean {
+	let contact = 0;
+	let head = -1;
+	// The 4-neighbours' body pieces, written into one shared array (no list per pixel).
+	const around = new Int32Array(4);
+	for (const k of piece) {
+		const x = k % w;
+		around[0] = x > 0 ? bodyOf[k - 1] : -1;
+		around[1] = x < w - 1 ? bodyOf[k + 1] : -1;
+		around[2] = k >= w ? bodyOf[k - w] : -1;
+		around[3] = k + w < w * h ? bodyOf[k + w] : -1;
+		let touches = false;
+		for (const body of around) {
+			if (body < 0) continue;
+			if (head >= 0 && body !== head) return false;
+			head = body;
+			touches = true;
+		}
+		if (touches) contact++;
+	}
+	return head >= 0 && contact <= 2 * widthPx;
 }
 
 /** 4-connected pieces of the pixels of one kind, each as a list of indices into the box. */

@@ -1,4 +1,8 @@
-import { joinShowingFill, splitThinParts } from '../../../sandbox/digitiser/parts';
+import {
+	joinShowingFill,
+	splitNarrowBands,
+	splitThinParts,
+} from '../../../sandbox/digitiser/parts';
 import { background, findRegions } from '../../../sandbox/digitiser/regions';
 
 // At the working grid's 0.15 mm a pixel: strokes are under 0.8 mm, the fill's underlap reaches 0.6 mm.
@@ -87,5 +91,57 @@ describe('a fill showing past the outline laid on its edge', () => {
 		expect(map.regions[stem].stroke).toBe(true);
 		joinShowingFill(map, strokePx, reachPx);
 		expect(regionAt(map, 45, 19)).toBe(stem);
+	});
+});
+
+describe('a narrow band on a wide shape', () => {
+	// Bands are under 2 mm; one is split off when it covers 8 mm² or more.
+	const bandPx = 2 / 0.15;
+	const minBandAreaPx = 8 / (0.15 * 0.15);
+	/** A `size`-pixel square with a stem 7 pixels (1.05 mm) wide and `stem` pixels long under it. */
+	const flower = (size: number, stem: number) => {
+		const map = paint(size + 20, size + stem + 10, [
+			[5, 5, size, size, fill],
+			[5 + size / 2 - 3, 5 + size, 7, stem, fill],
+		]);
+		splitNarrowBands(map, bandPx, minBandAreaPx);
+		return map;
+	};
+
+	it('sews the stem under a 6 mm head as a band of its own', () => {
+		// A 12 mm stem (12.6 mm²).
+		const map = flower(40, 80);
+		const head = regionAt(map, 25, 25);
+		const stem = regionAt(map, 25, 100);
+		expect(stem).not.toBe(head);
+		expect(map.regions[stem].stroke).toBeUndefined();
+		expect(map.regions[stem].widthPx).toBeGreaterThanOrEqual(6);
+		expect(map.regions[stem].widthPx).toBeLessThan(bandPx);
+		expect(map.regions[head].widthPx).toBeGreaterThan(2 * bandPx);
+		expect(map.regions[head].area + map.regions[stem].area).toBe(40 * 40 + 7 * 80);
+	});
+
+	it('leaves a short stub with its shape', () => {
+		// 5 mm long: 5.3 mm², under the least band.
+		const map = flower(40, 34);
+		expect(regionAt(map, 25, 60)).toBe(regionAt(map, 25, 25));
+	});
+
+	it('leaves a band between two wide parts with them', () => {
+		// Two 6 mm squares joined by a bar 1.05 mm wide and 12 mm long, as the bars of a hatched
+		// area run between its wider places: not a stem with a free end.
+		const map = paint(60, 150, [
+			[5, 5, 40, 40, fill],
+			[22, 45, 7, 80, fill],
+			[5, 105, 40, 40, fill],
+		]);
+		splitNarrowBands(map, bandPx, minBandAreaPx);
+		expect(regionAt(map, 25, 75)).toBe(regionAt(map, 25, 25));
+	});
+
+	it('leaves a band on a shape not twice as wide with it', () => {
+		// A 3 mm head: the whole is a narrow shape, sewn as one.
+		const map = flower(20, 80);
+		expect(regionAt(map, 15, 80)).toBe(regionAt(map, 15, 15));
 	});
 });
