@@ -14,7 +14,12 @@ import type {
 } from 'n8n-workflow';
 
 import { ensureBinaryDataService } from './binaryData';
-import { credentialsData, HarnessCredentialsHelper, type ApiCredentials } from './n8nCredentials';
+import {
+	credentialReference,
+	credentialsData,
+	HarnessCredentialsHelper,
+	type ApiCredentials,
+} from './n8nCredentials';
 import { embroideryNodeType, nodeTypesWith, registeredNodeType } from './nodeTypes';
 
 let loadOptionsCounter = 0;
@@ -34,7 +39,7 @@ async function loadOptionsContext(
 		typeVersion,
 		position: [0, 0],
 		parameters,
-		credentials: credentials && { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
+		credentials: credentials && credentialReference(credentials),
 	};
 	const workflow = new Workflow({
 		id: 'harness-workflow',

@@ -18,6 +18,7 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 	INode,
+	INodeCredentials,
 	INodeProperties,
 	INodeType,
 	IWorkflowExecuteAdditionalData,
@@ -41,6 +42,14 @@ export interface ApiCredentials {
 export function credentialIdOf(credentials: ApiCredentials): string {
 	const digest = createHash('sha256').update(`${credentials.baseUrl}\n${credentials.apiKey}`);
 	return `cred-${digest.digest('hex').slice(0, 12)}`;
+}
+
+/** A node's reference to these credentials, as a saved workflow holds it: `id` when a test names its own. */
+export function credentialReference(
+	credentials: ApiCredentials,
+	id = credentialIdOf(credentials),
+): INodeCredentials {
+	return { embroideryApi: { id, name: 'Embroidery API' } };
 }
 
 const credentialTypes = new Map<string, ICredentialType>([['embroideryApi', new EmbroideryApi()]]);
@@ -142,6 +151,7 @@ export type CredentialTestResult =
  * with the credential's authentication, and the `rules` mapping failing status codes to messages.
  */
 export async function testCredential(credentials: ApiCredentials): Promise<CredentialTestResult> {
+	const credentialId = credentialIdOf(credentials);
 	await ensureBinaryDataService();
 	const credentialType = credentialTypes.get('embroideryApi')!;
 	const testRequest = credentialType.test!;
@@ -174,7 +184,7 @@ export async function testCredential(credentials: ApiCredentials): Promise<Crede
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
-		credentials: { embroideryApi: { id: 'cred-1', name: 'Embroidery API' } },
+		credentials: credentialReference(credentials, credentialId),
 	};
 	const workflow = new Workflow({
 		nodes: [node],
@@ -201,7 +211,7 @@ export async function testCredential(credentials: ApiCredentials): Promise<Crede
 		[],
 	);
 	const decrypted = {
-		id: 'cred-1',
+		id: credentialId,
 		name: 'Embroidery API',
 		type: 'embroideryApi',
 		data: { ...credentials },

@@ -22,7 +22,7 @@ import type {
 
 import { ensureBinaryDataService } from './binaryData';
 import {
-	credentialIdOf,
+	credentialReference,
 	credentialsData,
 	HarnessCredentialsHelper,
 	type ApiCredentials,
@@ -124,9 +124,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		parameters: options.parameters,
 		...(options.onError ? { onError: options.onError } : {}),
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
-		credentials: options.credentials
-			? { embroideryApi: { id: credentialIdOf(options.credentials), name: 'Embroidery API' } }
-			: undefined,
+		credentials: options.credentials ? credentialReference(options.credentials) : undefined,
 	};
 	const workflow = new Workflow({
 		id: 'harness-workflow',

@@ -24,7 +24,7 @@ import type {
 
 import { ensureBinaryDataService } from './binaryData';
 import {
-	credentialIdOf,
+	credentialReference,
 	credentialsData,
 	HarnessCredentialsHelper,
 	type ApiCredentials,
@@ -129,12 +129,7 @@ export class ActiveTriggerHarness {
 				pollTimes: { item: [{ mode: 'everyMinute' }] },
 				...this.options.parameters,
 			},
-			credentials: {
-				embroideryApi: {
-					id: this.options.credentialId ?? credentialIdOf(this.options.credentials),
-					name: 'Embroidery API',
-				},
-			},
+			credentials: credentialReference(this.options.credentials, this.options.credentialId),
 		};
 		const workflow = new Workflow({
 			id: this.workflowId,
@@ -272,12 +267,7 @@ export async function testTriggerManually(
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...options.parameters },
-		credentials: {
-			embroideryApi: {
-				id: options.credentialId ?? credentialIdOf(options.credentials),
-				name: 'Embroidery API',
-			},
-		},
+		credentials: credentialReference(options.credentials, options.credentialId),
 	};
 	const workflow = new Workflow({
 		id: 'poll-harness-manual',
