@@ -118,7 +118,7 @@ function splitRegion(
 	// Thin pieces too small to be strokes go back to the body, and so do bands that are not stems.
 	const pieces = components(kind, w, h, 2);
 	let strokes = 0;
-	const bodyOf = asStrokes ? null : pieceIds(components(kind, w, h, 1), w * h);
+	const bodyOf = asStrokes ? null : pieceIds(body, w * h);
 	for (const piece of pieces) {
 		if (piece.length >= minStrokeAreaPx && (!bodyOf || isStem(bodyOf, w, h, piece, strokePx)))
 			strokes++;
