@@ -217,12 +217,12 @@ fi
 # Queue mode starts with them: most of its time is waiting too (20 orders on one key at the service's 60
 # requests a minute, the trigger's polls at n8n's minutes across a restart), and after jest it was the last
 # environment to end, alone on cores a third idle for its last minute.
-e2e_lanes=() realtime_envs=() early=() realtime=""
+e2e_lanes=() realtime_envs=() early=() queue_early=0 realtime=""
 for name in n8n2 n8n1; do if wanted $name; then realtime_envs+=("$name"); fi; done
 if [ ${#realtime_envs[@]} -gt 0 ] && [ ${#built[@]} -gt 0 ]; then
 	e2e_lanes=(--lane=main)
 	early=("${realtime_envs[@]}")
-	if wanted queue; then early+=(queue); fi
+	if wanted queue; then early+=(queue) queue_early=1; fi
 	# shellcheck disable=SC2086 # EMBROIDERY_TEST_E2E is a list of arguments.
 	env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" EMBROIDERY_E2E_PROGRESS="$work/e2e-progress" \
 		bash test/e2e/run.sh --parallel --lane=realtime "--only=$(
@@ -234,7 +234,7 @@ fi
 # What runs after jest: the n8n lines' main lanes, and queue mode when it did not start early.
 after_jest=()
 for name in "${e2e_tiers[@]+"${e2e_tiers[@]}"}"; do
-	if [ "$name" != queue ] || [[ " ${early[*]+"${early[*]}"} " != *" queue "* ]]; then after_jest+=("$name"); fi
+	if [ "$name" != queue ] || [ $queue_early -eq 0 ]; then after_jest+=("$name"); fi
 done
 
 # With the build done, scan.sh packs dist/ as it is (building again would empty it under the real-time lanes).
@@ -266,7 +266,7 @@ if [ -n "$realtime" ]; then
 	wait "$realtime" || true
 	echo "===== the real-time lanes, which ran beside the checks and jest =====" >&2
 	cat "$work/realtime.log" >&2
-	[[ " ${early[*]} " != *" queue "* ]] || echo "beside jest" >"$results/queue.note"
+	[ $queue_early -eq 0 ] || echo "beside jest" >"$results/queue.note"
 	# Each n8n line's result is its two lanes': tests of both, failed if either failed; its time is the main
 	# lane's (the real-time lane's is said beside it).
 	for name in "${realtime_envs[@]}"; do
