@@ -337,4 +337,8 @@ for name in "${tiers[@]}"; do
 done
 printf '  %-10s %6s\n' total "$SECONDS s"
 echo "${passed} passed, ${failed} failed"
+# Each failed test by name, last: where only the end of this output is shown, the failures still are.
+result_files=()
+for name in "${tiers[@]}"; do [ ! -f "$results/$name.json" ] || result_files+=("$name=$results/$name.json"); done
+[ ${#result_files[@]} -eq 0 ] || node scripts/failed-tests.mjs "${result_files[@]}" || true
 [ "$failed_tiers" -eq 0 ] && [ "$failed" -eq 0 ]
