@@ -35,7 +35,8 @@ describe('three accounts, one of them hostile', () => {
 
 		expect(run.hugeAnswers).toEqual(Array(attackWindows).fill(422));
 		expect(run.heavyJobs.map((job) => job.status)).toEqual(Array(attackWindows).fill('completed'));
-		// The attack held through each window: the costly SVG was still drawing after its last conversion.
+		// The attack held through each window: the costly SVG was drawing from before its first conversion to
+		// after its last.
 		expect(run.attackHeld).toEqual(Array(attackWindows).fill(true));
 		expect(run.refusedJobs.map((job) => [job.status, job.failureCode])).toEqual([
 			['failed', 'unreadable_artwork'],

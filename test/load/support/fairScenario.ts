@@ -49,7 +49,7 @@ const eventAt = (job: any, type: string): number =>
  */
 async function conversion(
 	api: Api,
-): Promise<{ total: number; wait: number; part: string; completedAt: number }> {
+): Promise<{ total: number; wait: number; part: string; createdAt: number; completedAt: number }> {
 	let sent: number;
 	let answer: Awaited<ReturnType<Api['convert']>>;
 	// Polling spends the key's 60 requests a minute: past them, the upload is sent again once allowed.
@@ -74,6 +74,7 @@ async function conversion(
 		wait: processing - created,
 		// Its upload's answer + wait for a process + engine run.
 		part: `${Math.round(answered)}+${processing - created}+${eventAt(job, 'completed') - processing}`,
+		createdAt: created,
 		completedAt: eventAt(job, 'completed'),
 	};
 }
@@ -105,12 +106,13 @@ async function untilProcessing(api: Api, workflow: string, id: string): Promise<
 function hugeUploader(baseUrl: string, key: string) {
 	const script = `
 		const huge = new Blob([require('node:crypto').randomBytes(50 * 1024 * 1024)]);
+		// One form, sent again for each 'go'.
+		const form = new FormData();
+		form.append('workflow', 'conversion');
+		form.append('format', 'pes');
+		for (let n = 0; n < 10; n++) form.append('files[]', huge, 'huge-' + n + '.dst');
 		require('node:readline').createInterface({ input: process.stdin }).on('line', async (line) => {
 			if (line === 'stop') process.exit(0);
-			const form = new FormData();
-			form.append('workflow', 'conversion');
-			form.append('format', 'pes');
-			for (let n = 0; n < 10; n++) form.append('files[]', huge, 'huge-' + n + '.dst');
 			console.log('sending');
 			try {
 				const answer = await fetch(process.env.BASE_URL + '/jobs', {
@@ -147,11 +149,15 @@ function hugeUploader(baseUrl: string, key: string) {
 		return lines.shift()!;
 	};
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const ready = line();
+	const started = line().then((text) =>
+		confirm(text === 'ready', `the uploader process printed ${text} for ready`),
+	);
+	// Awaited by send(); a process that failed before it is asked must not end the run early.
+	started.catch(() => undefined);
 	return {
 		/** Sends one 500 MB request: `sending` once its body flows, `answer` its status. */
 		async send(): Promise<{ sending: Promise<void>; answer: Promise<number> }> {
-			confirm((await ready) === 'ready', 'the uploader process did not start');
+			await started;
 			child.stdin!.write('go\n');
 			const sending = line().then((text) =>
 				confirm(text === 'sending', `the uploader printed ${text}`),
@@ -173,7 +179,8 @@ function hugeUploader(baseUrl: string, key: string) {
  * Rounds of one conversion per account, the accounts in turn, each round starting with the account that
  * went last in the one before: each account's finish times added to `times`, every conversion's parts to
  * `parts` in the order run, and each account's waits for a process to `waits` where given. Resolves with when
- * the last conversion completed, on the sandbox's clock (the load test sets it hours from the wall's).
+ * the first conversion was created and the last completed, on the sandbox's clock (the load test sets it hours
+ * from the wall's).
  */
 let roundsRun = 0;
 async function rounds(
@@ -182,20 +189,22 @@ async function rounds(
 	times: number[][],
 	parts: string[],
 	waits?: number[][],
-): Promise<number> {
+): Promise<{ firstCreated: number; lastCompleted: number }> {
+	let firstCreated = Infinity;
 	let lastCompleted = 0;
 	for (let round = 0; round < count; round++, roundsRun++) {
 		const order = [...shops.keys()];
 		if (roundsRun % 2) order.reverse();
 		for (const n of order) {
-			const { total, wait, part, completedAt } = await conversion(shops[n]);
+			const { total, wait, part, createdAt, completedAt } = await conversion(shops[n]);
 			times[n].push(total);
 			parts.push(part);
 			waits?.[n].push(wait);
+			firstCreated = Math.min(firstCreated, createdAt);
 			lastCompleted = Math.max(lastCompleted, completedAt);
 		}
 	}
-	return lastCompleted;
+	return { firstCreated, lastCompleted };
 }
 
 /**
@@ -216,6 +225,13 @@ async function onNewKeys(sandbox: SandboxAddress, shops: ShopApi[]): Promise<Sho
 
 type ShopApi = Api & { accountId: string };
 
+export interface AttackWindow {
+	drawnFrom: number;
+	drawnTo: number;
+	conversionsFrom: number;
+	conversionsTo: number;
+}
+
 /** How many phases and rounds a run has: idle and attacked phases alternate, idle first and last. */
 export interface FairOptions {
 	attackWindows: number;
@@ -232,8 +248,10 @@ export interface FairRun {
 	/** Each conversion as upload answer + wait for a process + engine run (ms), in the order run. */
 	parts: string[];
 	retries: number;
-	/** Per attack window: the costly SVG was still drawing when the window's last conversion ended. */
+	/** Per attack window: the costly SVG was drawing from before the window's first conversion to after its last. */
 	attackHeld: boolean[];
+	/** Per attack window, on the sandbox's clock: when the costly SVG was drawn and the conversions ran. */
+	windows: AttackWindow[];
 	heavyJobs: any[];
 	refusedJobs: any[];
 	hugeAnswers: number[];
@@ -275,47 +293,58 @@ export async function fairScenario(
 		await rounds(await onNewKeys(sandbox, shops), options.roundsPerPhase, idle, parts);
 
 		let retries = 0;
-		const attackHeld: boolean[] = [];
+		const windows: AttackWindow[] = [];
 		const heavyJobs: any[] = [];
 		const hugeAnswers: number[] = [];
 		for (let window = 0; window < options.attackWindows; window++) {
 			const windowShops = await onNewKeys(sandbox, shops);
+			// The hostile account's requests on keys of their own, each within its 60 a minute: the costly SVG,
+			// the test's watch of it, and the retries. On one key, the retries (3 every 2 s) and the polls before
+			// them spent its minute, and a 429's Retry-After could hold the watch until the SVG was drawn.
+			const [creator, watcher, retrier] = await onNewKeys(sandbox, [hostile, hostile, hostile]);
+			// The 500 MB upload flows before the window starts: its process runs at nice 19, and on a busy machine
+			// it took 8-30 s to start sending, so that the costly SVG, started first, was drawn before the
+			// window's first conversion (CI, stop 49).
+			const upload = await uploader.send();
+			await upload.sending;
 			// The costliest SVG the hostile account can have drawn.
-			const heavy = await hostile.createJob(
+			const heavy = await creator.createJob(
 				{ workflow: 'digitising', format: 'pes', width_mm: heavyWidthMm, colour_count: 3 },
 				files('heavy.svg', svg(costliestAccepted), 1),
 			);
 			confirm(heavy.status === 202, `the costly SVG answered ${heavy.status}`);
-			await untilProcessing(hostile, 'digitising', heavy.body.jobs[0].id);
+			await untilProcessing(watcher, 'digitising', heavy.body.jobs[0].id);
 
 			let attacking = true;
 			const retrying = (async () => {
-				// Retries of the refused jobs, within the key's 60 requests a minute (the uploads need it).
+				// Retries of the refused jobs, 3 every 4 s: within their key's 60 requests a minute.
 				while (attacking) {
 					for (const job of refused.body.jobs) {
-						const answer = await hostile.post(`/jobs/digitising/${job.id}/retry`);
+						const answer = await retrier.post(`/jobs/digitising/${job.id}/retry`);
 						if (answer.status === 202) retries++;
 					}
-					await sleep(2000);
+					await sleep(4000);
 				}
 			})();
-			const upload = await uploader.send();
-			let windowEnd: number;
+			let conversions: { firstCreated: number; lastCompleted: number };
 			try {
-				await upload.sending;
-				windowEnd = await rounds(windowShops, options.roundsPerPhase, loaded, parts, waits);
+				conversions = await rounds(windowShops, options.roundsPerPhase, loaded, parts, waits);
 			} finally {
 				attacking = false;
 				await retrying;
 			}
 			hugeAnswers.push(await upload.answer);
-			const drawn = await hostile.waitForJob('digitising', heavy.body.jobs[0].id, 240_000);
+			const drawn = await watcher.waitForJob('digitising', heavy.body.jobs[0].id, 240_000);
 			heavyJobs.push(drawn);
-			// The attack was on the whole window: the costly SVG was drawn from before its first conversion
-			// to after its last, and a 500 MB upload was sent while they ran. Both times on the sandbox's clock:
-			// against the wall's, the check held all morning and failed all afternoon (UTC).
-			attackHeld.push(eventAt(drawn, drawn.status) > windowEnd);
-			for (const job of refused.body.jobs) await hostile.waitForJob('digitising', job.id, 240_000);
+			// All on the sandbox's clock: against the wall's, the check held all morning and failed all
+			// afternoon (UTC).
+			windows.push({
+				drawnFrom: eventAt(drawn, 'processing'),
+				drawnTo: eventAt(drawn, drawn.status),
+				conversionsFrom: conversions.firstCreated,
+				conversionsTo: conversions.lastCompleted,
+			});
+			for (const job of refused.body.jobs) await watcher.waitForJob('digitising', job.id, 240_000);
 			// Idle again once the hostile account's work is done.
 			await rounds(await onNewKeys(sandbox, shops), options.roundsPerPhase, idle, parts);
 		}
@@ -330,7 +359,12 @@ export async function fairScenario(
 			waits,
 			parts,
 			retries,
-			attackHeld,
+			// The attack was on the whole window: the costly SVG was drawn from before its first conversion to
+			// after its last, and a 500 MB upload was sent while they ran.
+			attackHeld: windows.map(
+				(times) => times.drawnFrom < times.conversionsFrom && times.drawnTo > times.conversionsTo,
+			),
+			windows,
 			heavyJobs,
 			refusedJobs,
 			hugeAnswers,
@@ -351,6 +385,11 @@ export function describeRun(run: FairRun): string {
 		(job) =>
 			`${eventAt(job, job.status) - eventAt(job, 'processing')} (${job.failureCode ?? job.status})`,
 	);
+	const windows = run.windows.map(
+		(times) =>
+			`drawn until ${times.drawnTo - times.drawnFrom} ms, conversions from ` +
+			`${times.conversionsFrom - times.drawnFrom} to ${times.conversionsTo - times.drawnFrom} ms`,
+	);
 	const ratio = ratios(run);
 	const accounts = run.idle.map(
 		(idle, n) =>
@@ -362,6 +401,6 @@ export function describeRun(run: FairRun): string {
 		`Fair service, each conversion as upload answer + wait + engine ms: ${run.parts.join(' ')}\n` +
 		`Fair service: ${accounts.join('; ')}. The costliest accepted SVG took ${heavyMs.join(', ')} ms of ` +
 		`engine each; ${run.retries} retries accepted; the 10 x 50 MB uploads answered ` +
-		`${run.hugeAnswers.join(', ')}.`
+		`${run.hugeAnswers.join(', ')}. Each attack window from the SVG's start: ${windows.join('; ')}.`
 	);
 }
