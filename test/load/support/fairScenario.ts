@@ -69,13 +69,14 @@ async function conversion(
 	);
 	const created = eventAt(job, 'created');
 	const processing = eventAt(job, 'processing');
+	const completed = eventAt(job, 'completed');
 	return {
-		total: Math.round(answered + eventAt(job, 'completed') - created),
+		total: Math.round(answered + completed - created),
 		wait: processing - created,
 		// Its upload's answer + wait for a process + engine run.
-		part: `${Math.round(answered)}+${processing - created}+${eventAt(job, 'completed') - processing}`,
+		part: `${Math.round(answered)}+${processing - created}+${completed - processing}`,
 		createdAt: created,
-		completedAt: eventAt(job, 'completed'),
+		completedAt: completed,
 	};
 }
 
