@@ -15,7 +15,12 @@ import { nodeItems, type LocalN8n, type WorkflowExport } from '../../scripts/n8n
 import { waitForJobEnd } from '../../scripts/sandbox-client';
 import { simplifiedJobFields } from '../../nodes/Embroidery/helpers/simplify';
 import { measurePattern, readPattern } from '../../sandbox/engine';
-import { e2eOwner, openEnvironment, type SandboxInfo } from './support/environment';
+import {
+	e2eOwner,
+	openEnvironment,
+	realTimeSetUpMs,
+	type SandboxInfo,
+} from './support/environment';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -33,7 +38,7 @@ describe('the example workflows', () => {
 		const examples = await readExamples();
 		const imported = await importExamples(n8n, examples, environment.sandbox, folders);
 		workflows = new Map(examples.map(({ slug }, index) => [slug, imported[index]]));
-	});
+	}, realTimeSetUpMs);
 
 	it('converts the sample JEF design to DST: upload, wait, unlock, download, save', async () => {
 		const slug = 'convert-embroidery-file';
@@ -90,7 +95,7 @@ describe('the example workflows', () => {
 			await n8n.start();
 			await n8n.signIn(e2eOwner);
 			await n8n.waitForActivation([exampleIds.shopOrder, exampleIds.finishedJobs]);
-		});
+		}, realTimeSetUpMs);
 
 		afterAll(async () => {
 			// What this file published, openEnvironment unpublishes before the next file of this worker starts.

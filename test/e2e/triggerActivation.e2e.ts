@@ -9,6 +9,7 @@ import {
 	e2eOwner,
 	n8nUnderTest,
 	openEnvironment,
+	realTimeSetUpMs,
 	type E2eEnvironment,
 } from './support/environment';
 import { convertedStar, expectEmittedOnce, importTrigger } from './support/triggers';
@@ -27,7 +28,7 @@ describe(`A job created right after the trigger's activation, in ${n8nUnderTest(
 		variant = await startVariantService(environment.sandbox.origin);
 		n8n = environment.n8n;
 		direct = await importTrigger(n8n, environment, variant, { triggerId, credential });
-	});
+	}, realTimeSetUpMs);
 
 	afterAll(async () => {
 		await n8n?.stop();

@@ -12,6 +12,7 @@ import {
 	e2eOwner,
 	n8nUnderTest,
 	openEnvironment,
+	realTimeSetUpMs,
 	type E2eEnvironment,
 } from './support/environment';
 import { convertedStar, expectEmittedOnce, importTrigger } from './support/triggers';
@@ -29,10 +30,11 @@ describe(`A job created right after the trigger is published in a running ${n8nU
 		environment = await openEnvironment();
 		variant = await startVariantService(environment.sandbox.origin);
 		n8n = environment.n8n;
-		direct = await importTrigger(n8n, environment, variant, { triggerId, credential });
 		await n8n.start();
 		await n8n.signIn(e2eOwner);
-	});
+		// Into the running n8n, as the editor would: over REST in n8n 2.x (no CLI process beside the start).
+		direct = await importTrigger(n8n, environment, variant, { triggerId, credential });
+	}, realTimeSetUpMs);
 
 	afterAll(async () => {
 		await n8n?.stop();

@@ -1,5 +1,5 @@
 /**
- * The Embroidery Trigger published under `n8n start` (2.41.1 or 1.123.81) against the suite's sandbox behind a
+ * The Embroidery Trigger published in a running n8n (2.41.1 or 1.123.81) against the suite's sandbox behind a
  * loopback proxy (test/support/variantService.ts): a key refused after activation reaches n8n's own error path, a
  * failed trigger execution and one run of the workflow's error workflow, instead of only the log.
  * n8n 2.41 refuses polls more often than once a minute, so this waits for real minutes; test/e2e/run.sh runs
@@ -8,12 +8,16 @@
  */
 import { nodeItems, sleep, type LocalN8n } from '../../scripts/n8n';
 import { startVariantService, type VariantService } from '../support/variantService';
-import { n8nUnderTest, openEnvironment, type E2eEnvironment } from './support/environment';
+import {
+	n8nUnderTest,
+	openEnvironment,
+	realTimeSetUpMs,
+	type E2eEnvironment,
+} from './support/environment';
 import {
 	executionsOf,
-	importTrigger,
 	listingsOf,
-	publishAndStart,
+	startAndPublish,
 	until,
 	waitForExecutions,
 } from './support/triggers';
@@ -39,9 +43,8 @@ describe(`The trigger's failures reach n8n's error path, in ${n8nUnderTest()}`, 
 
 		beforeAll(async () => {
 			n8n = environment.n8n;
-			await importTrigger(n8n, environment, variant, { triggerId, errorsId });
-			await publishAndStart(n8n, { triggerId, errorsId });
-		});
+			await startAndPublish(n8n, environment, variant, { triggerId, errorsId });
+		}, realTimeSetUpMs);
 
 		afterAll(async () => {
 			await n8n.stop();

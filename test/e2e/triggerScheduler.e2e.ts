@@ -1,8 +1,8 @@
 /**
- * The Embroidery Trigger under n8n 2.41's scheduler (a new poll context for every poll), published under
- * `n8n start` against the suite's sandbox behind a loopback proxy: a poll that starts while a slow one runs is
- * skipped, so the ending is emitted once. Real minutes (n8n refuses faster polls): test/e2e/run.sh runs it in
- * the real-time lane, beside triggerFailures.e2e.ts and the other files. n8n 1.x has no such scheduler.
+ * The Embroidery Trigger under n8n 2.41's scheduler (a new poll context for every poll), published in a
+ * running `n8n start` against the suite's sandbox behind a loopback proxy: a poll that starts while a slow one
+ * runs is skipped, so the ending is emitted once. Real minutes (n8n refuses faster polls): test/e2e/run.sh runs
+ * it in the real-time lane, beside triggerFailures.e2e.ts and the other files. n8n 1.x has no such scheduler.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,13 +15,13 @@ import {
 	n8nOptions,
 	n8nUnderTest,
 	openEnvironment,
+	realTimeSetUpMs,
 	type E2eEnvironment,
 } from './support/environment';
 import {
 	executionsOf,
-	importTrigger,
 	listingsOf,
-	publishAndStart,
+	startAndPublish,
 	until,
 	waitForExecutions,
 } from './support/triggers';
@@ -53,13 +53,12 @@ import {
 					N8N_SCHEDULER_LEASE_DURATION: '300',
 				},
 			});
-			direct = await importTrigger(n8n, environment, variant, {
+			direct = await startAndPublish(n8n, environment, variant, {
 				triggerId,
 				errorsId,
 				options: { downloadFiles: true },
 			});
-			await publishAndStart(n8n, { triggerId, errorsId });
-		});
+		}, realTimeSetUpMs);
 
 		afterAll(async () => {
 			await n8n?.stop();

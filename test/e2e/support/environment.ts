@@ -43,6 +43,15 @@ export const e2eOwner: Owner = {
 };
 
 /**
+ * The longest the set-up of a file in the real-time lane may take: test/e2e/run.sh starts every such file at once,
+ * beside jest's tier and queue mode, so on 2 cores each n8n command (import, publish, start) takes many times its
+ * CPU in wall time (a start took 105 s for 21 s of CPU in a clean-clone run here; on CI two set-ups passed 300 s).
+ * Each step inside is bounded on its own (an n8n command by 120 s, the start by 180 s, the activation by 120 s):
+ * this only keeps jest's 300 s from cutting their sum short.
+ */
+export const realTimeSetUpMs = 600_000;
+
+/**
  * The n8n of this jest worker: global-setup prepares `n8n/` (package, credentials) and never starts it; each
  * worker copies it once to a folder of its own, so files that run side by side (test/e2e/run.sh's real-time
  * lane) never start two n8n on one database.

@@ -1,7 +1,7 @@
 /**
  * What the trigger's e2e files share: the Embroidery Trigger workflow (with an error workflow, or none),
- * importing it with a fresh sandbox account whose credential goes through a loopback proxy, publishing and
- * starting n8n, and waits on n8n's executions.
+ * importing it with a fresh sandbox account whose credential goes through a loopback proxy, starting n8n and
+ * publishing it, and waits on n8n's executions.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import {
 import { createJob, waitForJobEnd } from '../../../scripts/sandbox-client';
 import { sandboxAdmin } from '../../support/sandbox';
 import type { VariantService } from '../../support/variantService';
+import { activateInRunningN8n, waitForRestActivation } from './activation';
 import { e2eOwner, type E2eEnvironment } from './environment';
 import { linearWorkflow } from './workflows';
 
@@ -75,11 +76,6 @@ export function errorWorkflow(id: string): WorkflowExport {
 			position: [0, 0],
 		},
 	]);
-}
-
-/** Publishes (2.x) or activates (1.x) a workflow; n8n 2.41 runs only a published error workflow. */
-export async function publish(n8n: LocalN8n, ids: string[]): Promise<void> {
-	for (const id of ids) await n8n.publishWorkflow(id);
 }
 
 /** Polls `check` every second (real time: n8n's polls run on its own clock) until it gives a value. */
@@ -195,17 +191,22 @@ export async function importTrigger(
 }
 
 /**
- * Publishes the trigger workflow (and its error workflow: n8n 2.41 runs only a published one), starts n8n,
- * signs in and waits until n8n has activated the trigger.
+ * Starts n8n, signs in, imports the trigger (with a fresh proxied account) and publishes it over REST as the
+ * editor's Publish does (and its error workflow: n8n 2.41 runs only a published one), then waits until n8n has
+ * activated it. In n8n 2.x the imports go over REST too: no CLI process (about 5 s of CPU each) besides the start.
  */
-export async function publishAndStart(
+export async function startAndPublish(
 	n8n: LocalN8n,
-	trigger: { triggerId: string; errorsId?: string },
-): Promise<void> {
-	const { triggerId, errorsId } = trigger;
-	const errors = errorsId !== undefined && n8nRuntime().major >= 2 ? [errorsId] : [];
-	await publish(n8n, [...errors, triggerId]);
+	environment: E2eEnvironment,
+	variant: VariantService,
+	trigger: Parameters<typeof importTrigger>[3],
+): Promise<{ baseUrl: string; demoKey: string }> {
 	await n8n.start();
 	await n8n.signIn(e2eOwner);
-	await n8n.waitForActivation([triggerId]);
+	const direct = await importTrigger(n8n, environment, variant, trigger);
+	const { triggerId, errorsId } = trigger;
+	const errors = errorsId !== undefined && n8nRuntime().major >= 2 ? [errorsId] : [];
+	for (const id of [...errors, triggerId]) await activateInRunningN8n(n8n, id);
+	await waitForRestActivation(n8n, triggerId);
+	return direct;
 }
