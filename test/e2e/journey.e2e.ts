@@ -74,7 +74,8 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 	}
 
 	beforeAll(async () => {
-		const environment = await openEnvironment();
+		// The one file that opens the editor's pages: its n8n serves them.
+		const environment = await openEnvironment({ editor: true });
 		({ n8n, sandbox } = environment);
 		shotsDir = n8nRuntime().major >= 2 ? join(repoRoot, 'docs') : join(environment.root, 'shots');
 		await mkdir(shotsDir, { recursive: true });

@@ -102,7 +102,7 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		expect(await exportedDescriptions(n8n)).toBe(saved);
 	});
 
-	it('serves the editor and a published webhook under n8n start', async () => {
+	it('serves the REST API and a published webhook under n8n start, and no editor pages unless asked', async () => {
 		await n8n.publishWorkflow('e2eHarnessHook01');
 		await n8n.start();
 		await n8n.setupOwner(e2eOwner).catch(() => undefined);
@@ -124,6 +124,9 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		});
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ echoed: 'A-101' });
+		// Only the journey opens the editor (`openEnvironment({ editor: true })`); this n8n leaves its pages out.
+		const page = await fetch(`${n8n.url}/signin`, { signal: AbortSignal.timeout(30_000) });
+		expect(page.status).toBe(404);
 	});
 
 	// The files of a jest worker share its user folder: the next one must not find this file's webhook alive.

@@ -124,6 +124,8 @@ export class QueueCluster {
 				userFolder: join(options.root, name),
 				fileAccess: options.fileAccess,
 				encryptionKey,
+				// Workers serve nothing, and main serves its webhooks and REST API to the tests: no editor pages.
+				editor: false,
 				env: settings,
 			});
 		const main = await instance('main');
