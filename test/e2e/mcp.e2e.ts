@@ -10,8 +10,8 @@ import { serveSampleFiles } from '../../scripts/examples';
 import { sandboxRequest } from '../../scripts/sandbox-client';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
 import { resources } from '../../nodes/Embroidery/actions/versionDescription';
+import { sandboxAdmin } from '../support/sandbox';
 import {
-	e2eCredentials,
 	n8nUnderTest,
 	openServedEnvironment,
 	publishInServedN8n,
@@ -29,6 +29,12 @@ const { StreamableHTTPClientTransport } =
 	};
 
 const workflowId = 'e2eMcpTools00001';
+/**
+ * The tools' own account: the files before this one in the served n8n (test/e2e/support/sequencer.js) use the
+ * demo key, and its 60 requests a minute were often used up when this file began (the create-and-wait call
+ * then waited up to a minute for the window: 10 to 48 s across runs).
+ */
+const credential = { id: 'embroideryMcp001', name: 'Embroidery for the MCP tools' };
 const mcpPath = 'embroidery-tools';
 const trigger = 'MCP Server Trigger';
 
@@ -47,7 +53,7 @@ function tool(
 		typeVersion,
 		position: [220 * index, 240],
 		parameters,
-		credentials: { embroideryApi: { ...e2eCredentials.demo } },
+		credentials: { embroideryApi: { ...credential } },
 	};
 }
 
@@ -148,7 +154,6 @@ function answerOf(result: Record<string, unknown>): Array<Record<string, unknown
 }
 
 async function sandboxGet<T>(sandbox: SandboxInfo, path: string): Promise<T> {
-	// The demo key is shared with the files before, whose requests may still fill its rate window.
 	const response = await sandboxRequest(sandbox, 'GET', path);
 	if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
 	return (await response.json()) as T;
@@ -161,7 +166,17 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 	let samples: Awaited<ReturnType<typeof serveSampleFiles>>;
 
 	beforeAll(async () => {
-		({ n8n, sandbox } = await openServedEnvironment());
+		const environment = await openServedEnvironment();
+		n8n = environment.n8n;
+		const { key } = await sandboxAdmin(environment.sandbox).createAccountWithKey({
+			plan: 'credits',
+			creditBalance: 100,
+		});
+		// The service as this file's account sees it.
+		sandbox = { ...environment.sandbox, demoKey: key };
+		await n8n.importCredentials([
+			{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: sandbox.baseUrl } },
+		]);
 		samples = await serveSampleFiles();
 		await n8n.importWorkflows([mcpWorkflow()]);
 		await publishInServedN8n(n8n, [workflowId]);
