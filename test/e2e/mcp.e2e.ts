@@ -30,9 +30,9 @@ const { StreamableHTTPClientTransport } =
 
 const workflowId = 'e2eMcpTools00001';
 /**
- * The tools' own account: the files before this one in the served n8n (test/e2e/support/sequencer.js) use the
- * demo key, and its 60 requests a minute were often used up when this file began (the create-and-wait call
- * then waited up to a minute for the window: 10 to 48 s across runs).
+ * The tools' own account: the other files of the served n8n (test/e2e/support/sequencer.js) use the demo key, and
+ * when this file followed them its 60 requests a minute were often used up (the create-and-wait call then waited
+ * up to a minute for the window: 10 to 48 s across runs).
  */
 const credential = { id: 'embroideryMcp001', name: 'Embroidery for the MCP tools' };
 const mcpPath = 'embroidery-tools';
