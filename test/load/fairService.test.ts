@@ -9,7 +9,7 @@
 import { sleep } from '../support/realTime';
 import { sandboxAdmin } from '../support/sandbox';
 import { useOwnSandboxes } from '../support/sandboxFixture';
-import { describeRun, fairScenario, median, threadPng } from './support/fairScenario';
+import { describeRun, fairScenario, threadPng } from './support/fairScenario';
 
 const sandboxes = useOwnSandboxes();
 // About 20 s on an idle machine; beside the rest of the suite and the real-time lanes one run took over 300 s
@@ -50,10 +50,14 @@ describe('three accounts, one of them hostile', () => {
 		expect((await sandboxAdmin(own).usage(run.hostile.accountId)).dailyUsed).toBe(
 			3 + attackWindows + run.retries,
 		);
-		// No conversion of the other accounts waited for a process behind the hostile account's jobs: each
-		// started within twice its account's whole idle conversion time (a job behind the costly SVG would wait
-		// seconds).
-		for (const [n, waits] of run.waits.entries())
-			for (const ms of waits) expect(ms).toBeLessThanOrEqual(2 * median(run.idle[n]));
+		// No conversion of the other accounts waited for a process behind the hostile account's jobs. One queued
+		// behind the costly SVG would wait at least until it was drawn: in each window that was seconds after the
+		// window's last conversion ended. Each wait stays under a quarter of the least of those. (Twice the
+		// account's median idle conversion was the bound before: on 2 cores beside the rest of the suite one wait
+		// of 79 ms met a bound of 64 ms, a scheduling hiccup, not a job behind the SVG.)
+		const leastBehindSvg = Math.min(...run.windows.map((w) => w.drawnTo - w.conversionsTo));
+		expect(leastBehindSvg).toBeGreaterThan(1_000);
+		for (const waits of run.waits)
+			for (const ms of waits) expect(ms).toBeLessThan(leastBehindSvg / 4);
 	});
 });
