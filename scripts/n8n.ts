@@ -468,7 +468,9 @@ export class LocalN8n {
 	 * API gives a credential an id of its own: `importWorkflows` points the workflows' references at it.
 	 */
 	async importCredentials(credentials: CredentialExport[]): Promise<void> {
-		if (!this.importsOverRest) {
+		// Both lines' `POST /rest/credentials` give a credential an id of n8n's; the workflows imported next are
+		// pointed at it (`withRestCredentialIds`), over REST or through the CLI.
+		if (!this.signedInToRunning) {
 			await this.importFile('import:credentials', 'credentials.json', credentials);
 			return;
 		}
@@ -492,7 +494,11 @@ export class LocalN8n {
 				`Workflow ids longer than 16 characters lose their trigger state in n8n 1.x: ${tooLong.join(', ')}`,
 			);
 		if (!this.importsOverRest) {
-			await this.importFile('import:workflow', 'workflows.json', workflows);
+			await this.importFile(
+				'import:workflow',
+				'workflows.json',
+				workflows.map((workflow) => this.withRestCredentialIds(workflow)),
+			);
 			return;
 		}
 		// n8n 2.x's `POST /rest/workflows` keeps the id given, and refuses one that exists: that one is updated,
@@ -509,11 +515,16 @@ export class LocalN8n {
 	}
 
 	/**
-	 * Whether imports go over REST: n8n 2.x (1.x's REST API drops a workflow's id) running, started or attached,
-	 * with a session.
+	 * Whether workflows are imported over REST: n8n 2.x (1.x's REST API drops a workflow's id) running, started or
+	 * attached, with a session.
 	 */
 	private get importsOverRest(): boolean {
-		return this.cookie !== '' && this.pid !== undefined && n8nRuntime().major >= 2;
+		return this.signedInToRunning && n8nRuntime().major >= 2;
+	}
+
+	/** Whether this instance drives a running n8n (started or attached) with a session. */
+	private get signedInToRunning(): boolean {
+		return this.cookie !== '' && this.pid !== undefined;
 	}
 
 	/** The workflow with its nodes' credential references pointed at the ids n8n gave them over REST. */

@@ -116,7 +116,8 @@ async function quieten(n8n: LocalN8n): Promise<void> {
  * its webhooks (`publishInServedN8n`), as a user's n8n that keeps running: the first such file starts it and
  * leaves it running, the next ones use it, and `openEnvironment` or the global teardown stops it. One boot (about
  * 14 s of CPU) for them all. The file's imports go to the database, where n8n reads a workflow and its
- * credentials when it runs them: over REST in n8n 2.x (`LocalN8n.importCredentials`), with the CLI in 1.x.
+ * credentials when it runs them: over REST in n8n 2.x (`LocalN8n.importCredentials`, `importWorkflows`); in 1.x the
+ * credentials over REST and the workflows with the CLI.
  */
 export async function openServedEnvironment(): Promise<E2eEnvironment> {
 	const environment = await prepareEnvironment();

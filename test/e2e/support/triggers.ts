@@ -193,7 +193,8 @@ export async function importTrigger(
 /**
  * Starts n8n, signs in, imports the trigger (with a fresh proxied account) and publishes it over REST as the
  * editor's Publish does (and its error workflow: n8n 2.41 runs only a published one), then waits until n8n has
- * activated it. In n8n 2.x the imports go over REST too: no CLI process (about 5 s of CPU each) besides the start.
+ * activated it. In n8n 2.x the imports go over REST too: no CLI process (about 5 s of CPU each) besides the start;
+ * in n8n 1.x the credential does, and the workflows go through the CLI.
  */
 export async function startAndPublish(
 	n8n: LocalN8n,
