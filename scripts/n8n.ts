@@ -463,13 +463,12 @@ export class LocalN8n {
 	}
 
 	/**
-	 * Imports credentials: into a running n8n 2.x this instance has signed in to, over REST as the editor
+	 * Imports credentials: into a running n8n (2.x or 1.x) this instance has signed in to, over REST as the editor
 	 * creates them (no CLI process, about 4.5 s of CPU each); otherwise with `n8n import:credentials`. n8n's REST
-	 * API gives a credential an id of its own: `importWorkflows` points the workflows' references at it.
+	 * API gives a credential an id of its own: `importWorkflows` points the workflows' references at it, over
+	 * REST or through the CLI.
 	 */
 	async importCredentials(credentials: CredentialExport[]): Promise<void> {
-		// Both lines' `POST /rest/credentials` give a credential an id of n8n's; the workflows imported next are
-		// pointed at it (`withRestCredentialIds`), over REST or through the CLI.
 		if (!this.signedInToRunning) {
 			await this.importFile('import:credentials', 'credentials.json', credentials);
 			return;
