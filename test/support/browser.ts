@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator } from 'playwright-core';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -57,4 +57,19 @@ export function useBrowser(): () => Browser {
 		if (!browser) throw new Error('The browser has not started: use it inside a test or a hook');
 		return browser;
 	};
+}
+
+/**
+ * Clicks a link to another page and waits until that page has loaded. A click returns once the navigation has
+ * begun, when the new page may not have its content yet: reading it then found an empty table once (a
+ * clean-clone run, both cores busy).
+ */
+export async function followLink(link: Locator): Promise<void> {
+	const page = link.page();
+	const href = await link.getAttribute('href');
+	if (href === null) throw new Error(`${link} has no href`);
+	const target = new URL(href, page.url());
+	if (target.href === page.url())
+		throw new Error(`${link} leads to the page already open (${target.href})`);
+	await Promise.all([page.waitForURL(target.href), link.click()]);
 }

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 
-import { useBrowser } from '../../../support/browser';
+import { followLink, useBrowser } from '../../../support/browser';
 import { useWorkerSandbox } from '../../../support/sandboxFixture';
 import { Api } from '../../support/apiClient';
 import { axeFindings, signInInBrowser, type AxeCounts } from '../../support/accountPages';
@@ -54,21 +54,17 @@ test('every account page has no serious or critical axe-core finding', async () 
 	await page.getByRole('button', { name: 'Create key' }).click();
 	await page.waitForSelector('#new-key');
 	await check('API keys, new key shown', page);
-	await page
-		.getByRole('link', { name: /^Revoke / })
-		.first()
-		.click();
+	await followLink(page.getByRole('link', { name: /^Revoke / }).first());
 	await check('Revoke this key?', page);
-	await page.getByRole('link', { name: 'Keep it' }).click();
-	await page.waitForURL('**/account/keys');
+	await followLink(page.getByRole('link', { name: 'Keep it' }));
 	for (const box of ['formats:read', 'usage:read', 'jobs:read', 'jobs:write'])
 		await page.getByLabel(box).uncheck();
 	await page.getByRole('button', { name: 'Create key' }).click();
 	await page.getByRole('alert').waitFor();
 	await check('API keys, form refused (422)', page);
-	await page.getByRole('link', { name: 'Usage' }).click();
+	await followLink(page.getByRole('link', { name: 'Usage' }));
 	await check('Usage', page);
-	await page.getByRole('link', { name: 'Recent jobs' }).click();
+	await followLink(page.getByRole('link', { name: 'Recent jobs' }));
 	await page.getByRole('article').getByRole('img').waitFor();
 	await check('Recent jobs', page);
 	expect((await page.goto(`${suite.sandbox.origin}/account/no-such-page`))?.status()).toBe(404);

@@ -5,7 +5,7 @@
  */
 import type { ConsoleMessage, Page } from 'playwright-core';
 
-import { useBrowser } from '../../../../support/browser';
+import { followLink, useBrowser } from '../../../../support/browser';
 import { runNode } from '../../../../support/nodeRun';
 import { useWorkerSandbox } from '../../../../support/sandboxFixture';
 import { postForm, signInInBrowser, signInOverHttp } from '../../../support/accountPages';
@@ -130,7 +130,7 @@ describe('the API keys page (Chromium)', () => {
 			expect(usage.items[0].json).toMatchObject({ creditBalance: 7 });
 
 			// Revoke asks once: its link opens a question, which changes nothing until its button is pressed.
-			await page.getByRole('link', { name: `Revoke ${key.slice(0, 20)}…` }).click();
+			await followLink(page.getByRole('link', { name: `Revoke ${key.slice(0, 20)}…` }));
 			await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
 				'Revoke this key?',
 			);

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 
-import { useBrowser } from '../../../../support/browser';
+import { followLink, useBrowser } from '../../../../support/browser';
 import { useWorkerSandbox } from '../../../../support/sandboxFixture';
 import { Api } from '../../../support/apiClient';
 import { signInInBrowser } from '../../../support/accountPages';
@@ -35,7 +35,7 @@ describe('the usage page (Chromium)', () => {
 	test('shows every FreeUsage field exactly as GET /usage reports it', async () => {
 		const { accountId, api } = await accountWithJob('Star.DST', 'pes');
 		const page = await signInInBrowser(browser(), suite.admin, accountId);
-		await page.getByRole('link', { name: 'Usage' }).click();
+		await followLink(page.getByRole('link', { name: 'Usage' }));
 		await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Usage');
 		const shown = await page
 			.locator('[data-field]')
@@ -62,7 +62,7 @@ describe('the recent jobs page (Chromium)', () => {
 		async () => {
 			const { accountId, api, job } = await accountWithJob('Star.JEF', 'dst');
 			const page = await signInInBrowser(browser(), suite.admin, accountId);
-			await page.getByRole('link', { name: 'Recent jobs' }).click();
+			await followLink(page.getByRole('link', { name: 'Recent jobs' }));
 			const article = page.getByRole('article');
 			await expect(article.count()).resolves.toBe(1);
 			const text = await article.innerText();
@@ -117,7 +117,7 @@ describe('the recent jobs page (Chromium)', () => {
 		const mine = await accountWithJob('Star.DST', 'exp');
 		const theirs = await accountWithJob('Star.DST', 'jef');
 		const page = await signInInBrowser(browser(), suite.admin, mine.accountId);
-		await page.getByRole('link', { name: 'Recent jobs' }).click();
+		await followLink(page.getByRole('link', { name: 'Recent jobs' }));
 		const ids = await page.locator('article .facts code').allTextContents();
 		expect(ids).toEqual([mine.job.id]);
 		const html = await page.content();
@@ -128,7 +128,7 @@ describe('the recent jobs page (Chromium)', () => {
 		expect(refused.status).toBe(403);
 		expect(refused.bytes.toString()).toContain('This file belongs to another account.');
 
-		await page.getByRole('link', { name: 'API keys' }).click();
+		await followLink(page.getByRole('link', { name: 'API keys' }));
 		const prefixes = await page.locator('table.keys tbody th').allTextContents();
 		expect(prefixes).toEqual([`${mine.api.key!.slice(0, 20)}…`]);
 		await page.context().close();
