@@ -10,8 +10,8 @@ import { serveSampleFiles } from '../../scripts/examples';
 import { sandboxRequest } from '../../scripts/sandbox-client';
 import type { LocalN8n, WorkflowExport, WorkflowNode } from '../../scripts/n8n';
 import { resources } from '../../nodes/Embroidery/actions/versionDescription';
-import { sandboxAdmin } from '../support/sandbox';
 import {
+	importAccountCredential,
 	n8nUnderTest,
 	openServedEnvironment,
 	publishInServedN8n,
@@ -168,15 +168,12 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 	beforeAll(async () => {
 		const environment = await openServedEnvironment();
 		n8n = environment.n8n;
-		const { key } = await sandboxAdmin(environment.sandbox).createAccountWithKey({
-			plan: 'credits',
+		const { key } = await importAccountCredential(n8n, environment.sandbox, {
+			ref: credential,
 			creditBalance: 100,
 		});
 		// The service as this file's account sees it.
 		sandbox = { ...environment.sandbox, demoKey: key };
-		await n8n.importCredentials([
-			{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: sandbox.baseUrl } },
-		]);
 		samples = await serveSampleFiles();
 		await n8n.importWorkflows([mcpWorkflow()]);
 		await publishInServedN8n(n8n, [workflowId]);

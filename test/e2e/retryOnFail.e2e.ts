@@ -16,6 +16,7 @@ import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
+	importAccountCredential,
 	n8nUnderTest,
 	openServedEnvironment,
 	publishInServedN8n,
@@ -71,18 +72,11 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 		variant = await startVariantService(sandbox.origin);
 		const designPath = join(environment.filesDir, 'Star-retries.JEF');
 		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
-		const account = await sandboxAdmin(sandbox).createAccountWithKey({
-			plan: 'credits',
+		({ accountId } = await importAccountCredential(n8n, sandbox, {
+			ref: credential,
 			creditBalance: 100,
-		});
-		accountId = account.accountId;
-		await n8n.importCredentials([
-			{
-				...credential,
-				type: 'embroideryApi',
-				data: { apiKey: account.key, baseUrl: variant.baseUrl },
-			},
-		]);
+			baseUrl: variant.baseUrl,
+		}));
 		const steps = (onError?: Step['onError']) => [
 			readFileStep('Read design', designPath),
 			retried(embroideryStep('Convert', convert, credential), onError),

@@ -13,9 +13,13 @@ import { join } from 'node:path';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
 import { sleep, type LocalN8n } from '../../scripts/n8n';
-import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
-import { n8nUnderTest, openServedEnvironment, publishInServedN8n } from './support/environment';
+import {
+	importAccountCredential,
+	n8nUnderTest,
+	openServedEnvironment,
+	publishInServedN8n,
+} from './support/environment';
 import { embroideryStep, linearWorkflow } from './support/workflows';
 
 const credential = { id: 'embroideryStopW1', name: 'Embroidery for the stop test' };
@@ -50,9 +54,10 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 		({ n8n } = environment);
 		const { sandbox } = environment;
 		variant = await startVariantService(sandbox.origin);
-		const { key } = await sandboxAdmin(sandbox).createAccountWithKey({
-			plan: 'credits',
+		const { key } = await importAccountCredential(n8n, sandbox, {
+			ref: credential,
 			creditBalance: 10,
+			baseUrl: variant.baseUrl,
 		});
 		const design = {
 			name: 'Star.JEF',
@@ -79,9 +84,6 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 			}
 			return undefined;
 		});
-		await n8n.importCredentials([
-			{ ...credential, type: 'embroideryApi', data: { apiKey: key, baseUrl: variant.baseUrl } },
-		]);
 		await n8n.importWorkflows([
 			linearWorkflow(workflowId, 'Stop: wait for a job that never ends', [
 				{

@@ -11,13 +11,17 @@ import { join } from 'node:path';
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
 import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
-import { sandboxAdmin } from '../support/sandbox';
 import {
 	startOtherOrigin,
 	startVariantService,
 	type VariantService,
 } from '../support/variantService';
-import { n8nUnderTest, openServedEnvironment, type SandboxInfo } from './support/environment';
+import {
+	importAccountCredential,
+	n8nUnderTest,
+	openServedEnvironment,
+	type SandboxInfo,
+} from './support/environment';
 import { createAndWait } from '../support/jobParameters';
 import {
 	embroideryStep,
@@ -47,14 +51,11 @@ describe(`what the node guarantees, in ${n8nUnderTest()}`, () => {
 		variant = await startVariantService(sandbox.origin);
 		const designPath = join(environment.filesDir, 'Star-trust.JEF');
 		await copyFile(join(examplesDir, 'files', 'Star.JEF'), designPath);
-		const { key } = await sandboxAdmin(sandbox).createAccountWithKey({
-			plan: 'credits',
+		({ key: apiKey } = await importAccountCredential(n8n, sandbox, {
+			ref: credential,
 			creditBalance: 50,
-		});
-		apiKey = key;
-		await n8n.importCredentials([
-			{ ...credential, type: 'embroideryApi', data: { apiKey, baseUrl: variant.baseUrl } },
-		]);
+			baseUrl: variant.baseUrl,
+		}));
 		const design = { name: 'Star.JEF', bytes: await readFile(designPath) };
 		completedJob = await createJob(
 			{ baseUrl: sandbox.baseUrl, demoKey: apiKey },

@@ -5,6 +5,7 @@ import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { LocalN8n, n8nRuntime, type CredentialExport, type Owner } from '../../../scripts/n8n';
+import { sandboxAdmin } from '../../support/sandbox';
 import { activateInRunningN8n, waitForRestActivation } from './activation';
 
 export interface SandboxInfo {
@@ -132,6 +133,30 @@ export async function openServedEnvironment(): Promise<E2eEnvironment> {
 	await n8n.start();
 	await n8n.signIn(e2eOwner);
 	return environment;
+}
+
+/**
+ * A fresh credits account of the sandbox, and the credential `ref` for its key in `n8n`, pointed at `baseUrl` (the
+ * sandbox's own, or a variant service's in front of it). For a file whose calls must not share the demo account's
+ * balance or its key's rate window with the files before it. Returns the account, to reach the sandbox directly.
+ */
+export async function importAccountCredential(
+	n8n: LocalN8n,
+	sandbox: SandboxInfo,
+	options: { ref: { id: string; name: string }; creditBalance: number; baseUrl?: string },
+): Promise<{ accountId: string; key: string }> {
+	const { accountId, key } = await sandboxAdmin(sandbox).createAccountWithKey({
+		plan: 'credits',
+		creditBalance: options.creditBalance,
+	});
+	await n8n.importCredentials([
+		{
+			...options.ref,
+			type: 'embroideryApi',
+			data: { apiKey: key, baseUrl: options.baseUrl ?? sandbox.baseUrl },
+		},
+	]);
+	return { accountId, key };
 }
 
 /**

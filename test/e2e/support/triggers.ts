@@ -8,19 +8,11 @@ import { join } from 'node:path';
 
 import { waitForExecutions, type ExecutionSummary } from '../../../scripts/demo';
 import { examplesDir } from '../../../scripts/examples';
-import {
-	LocalN8n,
-	n8nRuntime,
-	nodeItems,
-	sleep,
-	type CredentialExport,
-	type WorkflowExport,
-} from '../../../scripts/n8n';
+import { LocalN8n, n8nRuntime, nodeItems, sleep, type WorkflowExport } from '../../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../../scripts/sandbox-client';
-import { sandboxAdmin } from '../../support/sandbox';
 import type { VariantService } from '../../support/variantService';
 import { activateInRunningN8n, waitForRestActivation } from './activation';
-import { e2eOwner, type E2eEnvironment } from './environment';
+import { e2eOwner, importAccountCredential, type E2eEnvironment } from './environment';
 import { linearWorkflow } from './workflows';
 
 export { waitForExecutions };
@@ -143,26 +135,6 @@ export async function expectEmittedOnce(
 	expect(executions.map((execution) => execution.id)).toEqual([emitted.id]);
 }
 
-/** A fresh account: its credential through the proxy, and its key to reach the sandbox directly. */
-export async function proxiedAccount(
-	environment: E2eEnvironment,
-	variant: VariantService,
-	ref: CredentialRef = credential,
-): Promise<{ exported: CredentialExport; apiKey: string }> {
-	const { key } = await sandboxAdmin(environment.sandbox).createAccountWithKey({
-		plan: 'credits',
-		creditBalance: 10,
-	});
-	return {
-		exported: {
-			...ref,
-			type: 'embroideryApi',
-			data: { apiKey: key, baseUrl: variant.baseUrl },
-		},
-		apiKey: key,
-	};
-}
-
 /**
  * The trigger files' set-up: a fresh account behind the proxy, its credential, and the trigger workflow (with
  * its error workflow, when `errorsId` is given) imported into `n8n`. Returns the account's direct access to
@@ -180,14 +152,17 @@ export async function importTrigger(
 	},
 ): Promise<{ baseUrl: string; demoKey: string }> {
 	const ref = trigger.credential ?? credential;
-	const account = await proxiedAccount(environment, variant, ref);
-	await n8n.importCredentials([account.exported]);
+	const account = await importAccountCredential(n8n, environment.sandbox, {
+		ref,
+		creditBalance: 10,
+		baseUrl: variant.baseUrl,
+	});
 	const { triggerId, errorsId, options } = trigger;
 	await n8n.importWorkflows([
 		...(errorsId === undefined ? [] : [errorWorkflow(errorsId)]),
 		triggerWorkflow(triggerId, errorsId, options, ref),
 	]);
-	return { baseUrl: environment.sandbox.baseUrl, demoKey: account.apiKey };
+	return { baseUrl: environment.sandbox.baseUrl, demoKey: account.key };
 }
 
 /**
