@@ -41,7 +41,7 @@ build() {
 }
 
 phase 1 "Node 24 (installed once into $(embroidery_cache_dir)/node24 when this machine's Node is older)" ensure_node24
-phase 2 "Dependencies (npm ci, only when node_modules is missing or from another lockfile)" ensure_dependencies
+phase 2 "Dependencies (npm ci once per package-lock.json into $(embroidery_cache_dir), copied into node_modules when it is missing or from another lockfile)" ensure_dependencies
 if install_is_complete "$(n8n_install_dir)"; then
 	n8n_label="n8n $N8N_VERSION_TESTED (in place in $(n8n_install_dir))"
 else

@@ -1,8 +1,10 @@
 /**
  * scripts/node24.sh's ensure_dependencies: node_modules is installed again only when it is missing or was
  * installed from another package-lock.json (its checksum, not a file's time, says so), and a node_modules that
- * links to another checkout's folder is never emptied by `npm ci`. The installs are real npm runs of a package
- * with no dependencies (nothing is fetched).
+ * links to another checkout's folder is never emptied. `npm ci` runs once per lockfile, into the cache folder,
+ * and each checkout's node_modules is a copy of hard links to it. The installs are real npm runs of a package
+ * with one dependency linked from a folder beside it (nothing is fetched, and npm writes its record of the tree,
+ * `node_modules/.package-lock.json`); the cache folder is the test's.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -10,7 +12,9 @@ import {
 	mkdirSync,
 	mkdtempSync,
 	readFileSync,
+	readdirSync,
 	rmSync,
+	statSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync,
@@ -22,30 +26,50 @@ import { repositoryRoot } from '../support/sandboxProcess';
 
 let folder: string;
 let project: string;
+let cache: string;
 
-const manifest = { name: 'stand-in-project', version: '1.0.0', private: true };
+const manifest = {
+	name: 'stand-in-project',
+	version: '1.0.0',
+	private: true,
+	dependencies: { 'stand-in-dependency': 'file:../stand-in-dependency' },
+};
 const lockfile = {
 	name: manifest.name,
 	version: manifest.version,
 	lockfileVersion: 3,
 	requires: true,
-	packages: { '': { name: manifest.name, version: manifest.version } },
+	packages: {
+		'': { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies },
+		'../stand-in-dependency': { version: '1.0.0' },
+		'node_modules/stand-in-dependency': { resolved: '../stand-in-dependency', link: true },
+	},
 };
 const stampName = '.embroidery-lockfile-sha256';
 
 beforeEach(() => {
 	folder = mkdtempSync(join(tmpdir(), 'embroidery-dependencies-'));
 	project = join(folder, 'project');
+	cache = join(folder, 'cache');
 	mkdirSync(project);
 	writeFileSync(join(project, 'package.json'), JSON.stringify(manifest));
 	writeFileSync(join(project, 'package-lock.json'), JSON.stringify(lockfile));
+	mkdirSync(join(folder, 'stand-in-dependency'));
+	writeFileSync(
+		join(folder, 'stand-in-dependency', 'package.json'),
+		JSON.stringify({ name: 'stand-in-dependency', version: '1.0.0' }),
+	);
 });
 
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-function ensureDependencies(): { status: number | null; output: string } {
+function ensureDependencies(cwd = project): { status: number | null; output: string } {
 	const script = `. "${join(repositoryRoot, 'scripts/node24.sh')}"; set -euo pipefail; ensure_dependencies`;
-	const run = spawnSync('bash', ['-c', script], { cwd: project, encoding: 'utf8' });
+	const run = spawnSync('bash', ['-c', script], {
+		cwd,
+		encoding: 'utf8',
+		env: { ...process.env, EMBROIDERY_CACHE_DIR: cache },
+	});
 	return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -105,5 +129,29 @@ describe('ensure_dependencies', () => {
 		// npm ci starts from an empty node_modules.
 		expect(existsSync(join(modules, 'kept-package'))).toBe(false);
 		expect(readFileSync(join(modules, stampName), 'utf8').trim()).toBe(checksum());
+	});
+
+	it('runs npm ci once per lockfile into the cache, and gives each checkout a copy of hard links', () => {
+		const first = ensureDependencies();
+		expect(first.status).toBe(0);
+		expect(first.output).toContain('Installing dependencies');
+		const installed = readdirSync(cache).filter((name) => name.startsWith('dependencies-'));
+		expect(installed).toEqual([`dependencies-${checksum().slice(0, 16)}`]);
+		const cached = join(cache, installed[0], 'node_modules', '.package-lock.json');
+
+		// A second clone of the same lockfile.
+		const clone = join(folder, 'clone');
+		mkdirSync(clone);
+		for (const file of ['package.json', 'package-lock.json'])
+			writeFileSync(join(clone, file), readFileSync(join(project, file)));
+		const second = ensureDependencies(clone);
+		expect(second.status).toBe(0);
+		expect(second.output).not.toContain('Installing dependencies');
+		expect(second.output).toContain('hard links');
+		const copied = join(clone, 'node_modules', '.package-lock.json');
+		expect(statSync(copied).ino).toBe(statSync(cached).ino);
+		expect(readFileSync(join(clone, 'node_modules', stampName), 'utf8').trim()).toBe(checksum());
+		// The stamp is the checkout's own: the cache's folder has none.
+		expect(existsSync(join(cache, installed[0], 'node_modules', stampName))).toBe(false);
 	});
 });
