@@ -5,9 +5,9 @@
 #
 # Every core is used: the n8n installs download during the checks; lint, scan and the type check run
 # side by side once the build is done; jest runs two workers per core; the n8n lines' real-time lanes
-# (files that mostly wait for real minutes) run beside the checks and jest; then the other end-to-end files
-# of every environment run side by side (each has its own sandbox, n8n ports, user folder and data, see
-# test/e2e/run.sh).
+# (files that mostly wait for real minutes) and queue mode run beside the checks and jest, and as the
+# real-time lanes end the n8n lines' other files (their main lanes) start, beside the rest of jest (each
+# environment and lane has its own sandbox, n8n ports, user folder and data, see test/e2e/run.sh).
 # Every tier runs even when an earlier one failed (the end-to-end runs need the build), and the run ends
 # with a summary: each tier's time and test count, then the line "N passed, N failed".
 #
@@ -26,6 +26,7 @@ cd "$(dirname "$0")/.."
 . scripts/node24.sh
 . scripts/n8n.sh
 . scripts/chromium.sh
+. scripts/progress.sh
 
 all_tiers=(build lint scan typecheck jest n8n2 n8n1)
 [ -f test/queue/run.sh ] && all_tiers+=(queue)
@@ -210,32 +211,40 @@ elif [ "${EMBROIDERY_BUILT:-}" = 1 ]; then
 	built=(EMBROIDERY_BUILT=1)
 fi
 
-# The n8n lines' real-time lanes (test/e2e/run.sh: the files that mostly wait for real minutes) run from
-# here on, beside the checks and jest, into a log printed with the other end-to-end logs; their progress
-# joins the end-to-end progress line later. They need the build (without the build tier, test/e2e/run.sh
-# builds, once for all lanes, later).
-# Queue mode starts with them: most of its time is waiting too (20 orders on one key at the service's 60
-# requests a minute, the trigger's polls at n8n's minutes across a restart), and after jest it was the last
-# environment to end, alone on cores a third idle for its last minute.
-e2e_lanes=() realtime_envs=() early=() queue_early=0 realtime=""
-for name in n8n2 n8n1; do if wanted $name; then realtime_envs+=("$name"); fi; done
-if [ ${#realtime_envs[@]} -gt 0 ] && [ ${#built[@]} -gt 0 ]; then
-	e2e_lanes=(--lane=main)
-	early=("${realtime_envs[@]}")
-	if wanted queue; then early+=(queue) queue_early=1; fi
+# The end-to-end runs (test/e2e/run.sh), with the build done, start here and run beside the checks and jest,
+# each into a log printed at the end, their progress joining one line after jest:
+# - the n8n lines' real-time lanes (the files that mostly wait for real minutes), then, as they end, the same
+#   lines' main lanes (every other file). The main lanes used to wait for jest, and then ran alone: in their
+#   last 90 s both lines sat in real waits (a stalled download's 30 s idle limit, a Stop during a wait's polls)
+#   with the cores a third busy, and the end of jest left a fifth of them idle.
+# - queue mode, whose time is mostly waiting too (20 orders on one key at the service's 60 requests a minute,
+#   the trigger's polls at n8n's minutes across a restart).
+# Without the build (no build tier, no EMBROIDERY_BUILT) test/e2e/run.sh builds, once for all, after jest.
+e2e_run() {
 	# shellcheck disable=SC2086 # EMBROIDERY_TEST_E2E is a list of arguments.
 	env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" EMBROIDERY_E2E_PROGRESS="$work/e2e-progress" \
-		bash test/e2e/run.sh --parallel --lane=realtime "--only=$(
+		bash test/e2e/run.sh --parallel "$@" ${EMBROIDERY_TEST_E2E:-}
+}
+lines=() early=0 lanes="" queue_run=""
+for name in n8n2 n8n1; do if wanted $name; then lines+=("$name"); fi; done
+if [ ${#built[@]} -gt 0 ]; then
+	early=1
+	if [ ${#lines[@]} -gt 0 ]; then
+		only="--only=$(
 			IFS=,
-			echo "${early[*]}"
-		)" ${EMBROIDERY_TEST_E2E:-} >"$work/realtime.log" 2>&1 &
-	realtime=$!
+			echo "${lines[*]}"
+		)"
+		(
+			e2e_run --lane=realtime "$only" >"$work/realtime.log" 2>&1 || true
+			e2e_run --lane=main "$only" >"$work/main.log" 2>&1 || true
+		) &
+		lanes=$!
+	fi
+	if wanted queue; then
+		e2e_run --lane=realtime --only=queue >"$work/queue.log" 2>&1 &
+		queue_run=$!
+	fi
 fi
-# What runs after jest: the n8n lines' main lanes, and queue mode when it did not start early.
-after_jest=()
-for name in "${e2e_tiers[@]+"${e2e_tiers[@]}"}"; do
-	if [ "$name" != queue ] || [ $queue_early -eq 0 ]; then after_jest+=("$name"); fi
-done
 
 # With the build done, scan.sh packs dist/ as it is (building again would empty it under the real-time lanes).
 checks=()
@@ -246,37 +255,47 @@ if wanted jest; then
 	tier jest npx jest --ci --json --outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} || true
 fi
 
-if [ ${#after_jest[@]} -gt 0 ]; then
-	# Without the build tier, test/e2e/run.sh builds.
-	if ! wait "$installs"; then
-		cat "$work/install.log" >&2
-		echo "Installing n8n for the end-to-end runs failed (log above); the end-to-end environments did not run." >&2
-	elif wanted build && [ ${#built[@]} -eq 0 ]; then
-		echo "The build failed; the end-to-end environments did not run." >&2
-	else
-		# shellcheck disable=SC2086 # EMBROIDERY_TEST_E2E is a list of arguments.
-		env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" EMBROIDERY_E2E_PROGRESS="$work/e2e-progress" \
-			bash test/e2e/run.sh --parallel ${e2e_lanes[@]+"${e2e_lanes[@]}"} "--only=$(
-				IFS=,
-				echo "${after_jest[*]}"
-			)" ${EMBROIDERY_TEST_E2E:-} || true
+if [ $early -eq 1 ]; then
+	if [ -n "$lanes$queue_run" ]; then
+		# jest is done: the end-to-end runs still going show their progress here.
+		show_progress "$work/e2e-progress" &
+		progress=$!
+		for pid in $lanes $queue_run; do wait "$pid" || true; done
+		kill "$progress" 2>/dev/null || true
+		wait "$progress" 2>/dev/null || true
+		if [ -t 2 ]; then echo >&2; fi
 	fi
-fi
-if [ -n "$realtime" ]; then
-	wait "$realtime" || true
-	echo "===== the real-time lanes, which ran beside the checks and jest =====" >&2
-	cat "$work/realtime.log" >&2
-	[ $queue_early -eq 0 ] || echo "beside jest" >"$results/queue.note"
+	[ -z "$installs" ] || wait "$installs" || cat "$work/install.log" >&2
+	for log in realtime main queue; do
+		[ -f "$work/$log.log" ] || continue
+		echo "===== $(case $log in realtime) echo "the n8n lines' real-time lanes" ;; main) echo "the n8n lines' main lanes" ;;
+			queue) echo "queue mode" ;; esac), which ran beside the checks and jest =====" >&2
+		cat "$work/$log.log" >&2
+	done
+	[ -z "$queue_run" ] || echo "beside jest" >"$results/queue.note"
 	# Each n8n line's result is its two lanes': tests of both, failed if either failed; its time is the main
 	# lane's (the real-time lane's is said beside it).
-	for name in "${realtime_envs[@]}"; do
+	for name in ${lines[@]+"${lines[@]}"}; do
 		node scripts/merge-jest-results.mjs "$results/$name.json" "$results/$name.main.json" "$results/$name.realtime.json"
 		main_status="$(cat "$results/$name.main.status" 2>/dev/null || echo 1)"
 		realtime_status="$(cat "$results/$name.realtime.status" 2>/dev/null || echo 1)"
 		echo $((main_status != 0 ? main_status : realtime_status)) >"$results/$name.status"
 		cat "$results/$name.main.seconds" >"$results/$name.seconds" 2>/dev/null || echo - >"$results/$name.seconds"
-		echo "real-time lane $(cat "$results/$name.realtime.seconds" 2>/dev/null || echo -) s, beside jest" >"$results/$name.note"
+		echo "after its real-time lane of $(cat "$results/$name.realtime.seconds" 2>/dev/null || echo -) s; both began beside jest" \
+			>"$results/$name.note"
 	done
+elif [ ${#e2e_tiers[@]} -gt 0 ]; then
+	if ! wait "$installs"; then
+		cat "$work/install.log" >&2
+		echo "Installing n8n for the end-to-end runs failed (log above); the end-to-end environments did not run." >&2
+	elif wanted build; then
+		echo "The build failed; the end-to-end environments did not run." >&2
+	else
+		e2e_run "--only=$(
+			IFS=,
+			echo "${e2e_tiers[*]}"
+		)" || true
+	fi
 fi
 
 # Whatever a test left running (a failed test's npm start and its n8n, say) is named and stopped here, so that

@@ -27,6 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
 . scripts/n8n.sh
+. scripts/progress.sh
 
 environments=()
 parallel=0
@@ -181,29 +182,6 @@ run_environment() {
 	return $status
 }
 
-# While environments run side by side into their logs: one line with each jest run's progress (the
-# *.progress files test/support/progressReporter.js keeps), rewritten in place on a terminal, else every 30 s.
-show_progress() {
-	local dir="$1" started=$SECONDS line ticks=0 pause
-	# Killed (the environments are done), it stops its pause too: a lone `sleep` left running would be named
-	# as a process of the run that outlived it.
-	trap 'kill "$pause" 2>/dev/null; exit 0' TERM
-	while true; do
-		sleep 5 &
-		pause=$!
-		wait "$pause"
-		ticks=$((ticks + 1))
-		# No progress file yet is no error (set -e and pipefail would end the loop on one).
-		line="$({ cat "$dir"/*.progress 2>/dev/null || true; } | paste -sd'|' | sed 's/|/ | /g')"
-		line="e2e, $((SECONDS - started)) s: ${line:-starting}"
-		if [ -t 2 ]; then
-			printf '\r\033[K%s' "${line:0:$(($(tput cols 2>/dev/null || echo 200) - 1))}" >&2
-		elif [ $((ticks % 6)) -eq 0 ]; then
-			echo "$line" >&2
-		fi
-	done
-}
-
 failed=()
 if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	logs="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-logs-XXXXXX")"
@@ -213,6 +191,7 @@ if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 		EMBROIDERY_PROGRESS_DIR="$progress_dir" run_environment "$environment" >"$logs/$environment.log" 2>&1 &
 		pids[$environment]=$!
 	done
+	# One line with each jest run's progress while the environments run into their logs.
 	show_progress "$progress_dir" &
 	progress=$!
 	for environment in "${environments[@]}"; do
