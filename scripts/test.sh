@@ -234,7 +234,10 @@ if [ ${#built[@]} -gt 0 ]; then
 			IFS=,
 			echo "${lines[*]}"
 		)"
-		e2e_run --lane=realtime "$only" >"$work/realtime.log" 2>&1 &
+		(
+			e2e_run --lane=realtime "$only" >"$work/realtime.log" 2>&1 || true
+			e2e_run --lane=main "$only" >"$work/main.log" 2>&1 || true
+		) &
 		lanes=$!
 	fi
 	if wanted queue; then
@@ -247,10 +250,6 @@ fi
 checks=()
 for name in lint scan typecheck; do if wanted $name; then checks+=("$name"); fi; done
 if [ ${#checks[@]} -gt 0 ]; then checks_side_by_side "${checks[@]}"; fi
-if [ $early -eq 1 ] && [ ${#lines[@]} -gt 0 ]; then
-	e2e_run --lane=main "$only" >"$work/main.log" 2>&1 &
-	lanes="$lanes $!"
-fi
 if wanted jest; then
 	# shellcheck disable=SC2086 # EMBROIDERY_TEST_JEST is a list of arguments.
 	tier jest npx jest --ci --json --outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} || true
