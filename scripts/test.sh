@@ -213,10 +213,12 @@ fi
 
 # The end-to-end runs (test/e2e/run.sh), with the build done, start here and run beside the checks and jest,
 # each into a log printed at the end, their progress joining one line after jest:
-# - the n8n lines' real-time lanes (the files that mostly wait for real minutes), then, as they end, the same
-#   lines' main lanes (every other file). The main lanes used to wait for jest, and then ran alone: in their
+# - each n8n line's real-time lane (the files that mostly wait for real minutes), then, as it ends, the same
+#   line's main lane (every other file). The main lanes used to wait for jest, and then ran alone: in their
 #   last 90 s both lines sat in real waits (a stalled download's 30 s idle limit, a Stop during a wait's polls)
-#   with the cores a third busy, and the end of jest left a fifth of them idle.
+#   with the cores a third busy, and the end of jest left a fifth of them idle. Started together once the
+#   checks end (tried in 911459e, reverted), they kept the cores busy to the end but cost 150 CPU seconds more
+#   at a load average of 21: 928 s against 896 in clean-clone runs.
 # - queue mode, whose time is mostly waiting too (20 orders on one key at the service's 60 requests a minute,
 #   the trigger's polls at n8n's minutes across a restart).
 # Without the build (no build tier, no EMBROIDERY_BUILT) test/e2e/run.sh builds, once for all, after jest.
@@ -229,17 +231,13 @@ lines=() early=0 lanes="" queue_run=""
 for name in n8n2 n8n1; do if wanted $name; then lines+=("$name"); fi; done
 if [ ${#built[@]} -gt 0 ]; then
 	early=1
-	if [ ${#lines[@]} -gt 0 ]; then
-		only="--only=$(
-			IFS=,
-			echo "${lines[*]}"
-		)"
+	for name in ${lines[@]+"${lines[@]}"}; do
 		(
-			e2e_run --lane=realtime "$only" >"$work/realtime.log" 2>&1 || true
-			e2e_run --lane=main "$only" >"$work/main.log" 2>&1 || true
+			e2e_run --lane=realtime "--only=$name" >"$work/$name.realtime.log" 2>&1 || true
+			e2e_run --lane=main "--only=$name" >"$work/$name.main.log" 2>&1 || true
 		) &
-		lanes=$!
-	fi
+		lanes="$lanes $!"
+	done
 	if wanted queue; then
 		e2e_run --lane=realtime --only=queue >"$work/queue.log" 2>&1 &
 		queue_run=$!
@@ -266,10 +264,14 @@ if [ $early -eq 1 ]; then
 		if [ -t 2 ]; then echo >&2; fi
 	fi
 	[ -z "$installs" ] || wait "$installs" || cat "$work/install.log" >&2
-	for log in realtime main queue; do
+	for log in ${lines[@]+"${lines[@]/%/.realtime}"} ${lines[@]+"${lines[@]/%/.main}"} queue; do
 		[ -f "$work/$log.log" ] || continue
-		echo "===== $(case $log in realtime) echo "the n8n lines' real-time lanes" ;; main) echo "the n8n lines' main lanes" ;;
-			queue) echo "queue mode" ;; esac), which ran beside the checks and jest =====" >&2
+		case "$log" in
+		*.realtime) label="e2e ${log%.realtime}, real-time lane" ;;
+		*.main) label="e2e ${log%.main}, main lane" ;;
+		*) label="$log mode" ;;
+		esac
+		echo "===== $label, which began beside the checks and jest =====" >&2
 		cat "$work/$log.log" >&2
 	done
 	[ -z "$queue_run" ] || echo "beside jest" >"$results/queue.note"
