@@ -255,8 +255,9 @@ ensure_dependencies() {
 		rm -rf node_modules && cp -a "$dir/node_modules" node_modules || return
 	fi
 	echo "$wanted" >"$stamp"
+	# Another lockfile's install under way (its staging folder) is left alone.
 	# shellcheck disable=SC2012 # the folders' names are checksums: no spaces, no newlines.
-	ls -dt "$(embroidery_cache_dir)"/dependencies-* 2>/dev/null | tail -n +4 | xargs -r rm -rf
+	ls -dt "$(embroidery_cache_dir)"/dependencies-* 2>/dev/null | grep -v '\.staging$' | tail -n +4 | xargs -r rm -rf
 }
 
 # Fills the staging folder (second argument) with `npm ci` of the checkout's (first argument) package.json,

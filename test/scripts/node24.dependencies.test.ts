@@ -154,4 +154,21 @@ describe('ensure_dependencies', () => {
 		// The stamp is the checkout's own: the cache's folder has none.
 		expect(existsSync(join(cache, installed[0], 'node_modules', stampName))).toBe(false);
 	});
+
+	it("keeps the folders of the three lockfiles used last, and another install's staging folder", () => {
+		const older = ['dependencies-0000000000000001', 'dependencies-0000000000000002'];
+		const oldest = 'dependencies-0000000000000003';
+		const staging = 'dependencies-0000000000000004.staging';
+		for (const [index, name] of [...older, oldest, staging].entries()) {
+			mkdirSync(join(cache, name, 'node_modules'), { recursive: true });
+			const daysAgo = new Date(Date.now() - (index + 1) * 86_400_000);
+			utimesSync(join(cache, name), daysAgo, daysAgo);
+		}
+		// The staging folder is the oldest of all, and still kept.
+		utimesSync(join(cache, staging), new Date(0), new Date(0));
+		expect(ensureDependencies().status).toBe(0);
+		expect(readdirSync(cache).sort()).toEqual(
+			[`dependencies-${checksum().slice(0, 16)}`, ...older, staging, '.install.lock'].sort(),
+		);
+	});
 });
