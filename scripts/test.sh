@@ -227,10 +227,9 @@ e2e_run() {
 	env ${built[@]+"${built[@]}"} EMBROIDERY_TEST_RESULTS="$results" EMBROIDERY_E2E_PROGRESS="$work/e2e-progress" \
 		bash test/e2e/run.sh --parallel "$@" ${EMBROIDERY_TEST_E2E:-}
 }
-lines=() early=0 lanes="" queue_run=""
+lines=() lanes="" queue_run=""
 for name in n8n2 n8n1; do if wanted $name; then lines+=("$name"); fi; done
 if [ ${#built[@]} -gt 0 ]; then
-	early=1
 	for name in ${lines[@]+"${lines[@]}"}; do
 		(
 			e2e_run --lane=realtime "--only=$name" >"$work/$name.realtime.log" 2>&1 || true
@@ -253,7 +252,8 @@ if wanted jest; then
 	tier jest npx jest --ci --json --outputFile="$results/jest.json" ${EMBROIDERY_TEST_JEST:-} || true
 fi
 
-if [ $early -eq 1 ]; then
+# Started above, with the build done.
+if [ ${#built[@]} -gt 0 ]; then
 	if [ -n "$lanes$queue_run" ]; then
 		# jest is done: the end-to-end runs still going show their progress here.
 		show_progress "$work/e2e-progress" &
@@ -264,16 +264,14 @@ if [ $early -eq 1 ]; then
 		if [ -t 2 ]; then echo >&2; fi
 	fi
 	[ -z "$installs" ] || wait "$installs" || cat "$work/install.log" >&2
-	for log in ${lines[@]+"${lines[@]/%/.realtime}"} ${lines[@]+"${lines[@]/%/.main}"} queue; do
-		[ -f "$work/$log.log" ] || continue
-		case "$log" in
-		*.realtime) label="e2e ${log%.realtime}, real-time lane" ;;
-		*.main) label="e2e ${log%.main}, main lane" ;;
-		*) label="$log mode" ;;
-		esac
-		echo "===== $label, which began beside the checks and jest =====" >&2
-		cat "$work/$log.log" >&2
-	done
+	show_log() {
+		[ -f "$work/$1.log" ] || return 0
+		echo "===== $2, which began beside the checks and jest =====" >&2
+		cat "$work/$1.log" >&2
+	}
+	for name in ${lines[@]+"${lines[@]}"}; do show_log "$name.realtime" "e2e $name, real-time lane"; done
+	for name in ${lines[@]+"${lines[@]}"}; do show_log "$name.main" "e2e $name, main lane"; done
+	show_log queue "queue mode"
 	[ -z "$queue_run" ] || echo "beside jest" >"$results/queue.note"
 	# Each n8n line's result is its two lanes': tests of both, failed if either failed; its time is the main
 	# lane's (the real-time lane's is said beside it).
