@@ -466,14 +466,27 @@ export class LocalN8n {
 	 * Imports credentials: into a running n8n (2.x or 1.x) this instance has signed in to, over REST as the editor
 	 * creates them (no CLI process, about 4.5 s of CPU each); otherwise with `n8n import:credentials`. n8n's REST
 	 * API gives a credential an id of its own: `importWorkflows` points the workflows' references at it, over
-	 * REST or through the CLI.
+	 * REST or through the CLI. A credential of the same name and type is updated, as the CLI's import overwrites
+	 * one of the same id: `npm start` imports its demo credential again at every start, and a user's n8n keeps one.
 	 */
 	async importCredentials(credentials: CredentialExport[]): Promise<void> {
 		if (!this.signedInToRunning) {
 			await this.importFile('import:credentials', 'credentials.json', credentials);
 			return;
 		}
+		const existing = await this.rest<Array<{ id: string; name: string; type: string }>>(
+			'GET',
+			'/rest/credentials',
+		);
 		for (const { id, name, type, data } of credentials) {
+			const same = existing.find(
+				(credential) => credential.name === name && credential.type === type,
+			);
+			if (same) {
+				await this.rest('PATCH', `/rest/credentials/${same.id}`, { name, type, data });
+				this.credentialIds.set(id, same.id);
+				continue;
+			}
 			const created = await this.rest<{ id: string }>('POST', '/rest/credentials', {
 				name,
 				type,
@@ -552,6 +565,28 @@ export class LocalN8n {
 				: ['update:workflow', `--id=${id}`, '--active=true'];
 		this.notePublished(id);
 		await this.cli(args, 120_000);
+	}
+
+	/**
+	 * Publishes (2.x) or activates (1.x) a workflow in this running n8n over REST, as the editor's Publish button or
+	 * Active switch does: both lines take `POST /rest/workflows/:id/activate` with the version to activate, so the
+	 * trigger sees the activation mode 'activate' (not 'init', as for a workflow published before `n8n start`), and
+	 * no CLI process (about 4.5 s of CPU) runs. Needs `signIn`; `waitForActivationOverRest` waits for it.
+	 */
+	async activateWorkflow(workflowId: string): Promise<void> {
+		const { versionId } = await this.rest<{ versionId: string }>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
+		await this.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
+	}
+
+	/**
+	 * Waits until workflows activated with `activateWorkflow` are active: n8n 2.x activates them in the background
+	 * (their publication status says when); n8n 1.x activated them before answering, and logs nothing of it.
+	 */
+	async waitForActivationOverRest(workflowIds: string[]): Promise<void> {
+		if (n8nRuntime().major >= 2) await this.waitForActivation(workflowIds);
 	}
 
 	/**

@@ -157,16 +157,16 @@ async function runEditor(preferredPort: number): Promise<number> {
 			);
 		const local = n8n;
 		const running = sandbox;
-		await phase(6, 'Installing the package into n8n and importing the examples', async () => {
-			await local.installPackage();
-			await importExamples(local, await readExamples(), running, folders);
-			await local.publishWorkflow(shopExampleId);
-			await local.publishWorkflow(triggerExampleId);
-		});
-		await phase(7, 'Starting n8n (about half a minute)', async () => {
+		await phase(6, 'Installing the package into n8n', async () => await local.installPackage());
+		// The examples go in once n8n runs, over its REST API as the editor saves and publishes a workflow: each n8n
+		// CLI command (import, publish) is a process that loads all of n8n, and the four of them took about 20 s of
+		// CPU, 15 s before the editor was ready on 2 cores.
+		await phase(7, 'Starting n8n and importing the examples (about half a minute)', async () => {
 			await local.start();
 			await local.signIn(demoOwner);
-			await local.waitForActivation([shopExampleId, triggerExampleId]);
+			await importExamples(local, await readExamples(), running, folders);
+			for (const id of [shopExampleId, triggerExampleId]) await local.activateWorkflow(id);
+			await local.waitForActivationOverRest([shopExampleId, triggerExampleId]);
 		});
 		return 'ready';
 	})();

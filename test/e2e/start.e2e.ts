@@ -9,7 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, sleep, testedN8nVersions } from '../../scripts/n8n';
+import { demoOwner } from '../../scripts/demo';
+import { exampleIds } from '../../scripts/examples';
+import { freePort, LocalN8n, sleep, testedN8nVersions, type N8nPidFile } from '../../scripts/n8n';
 import { eventually } from '../support/realTime';
 import { descendants, repositoryRoot } from '../support/sandboxProcess';
 
@@ -195,6 +197,26 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 			expect(startTime(first.n8nPid)).toBeUndefined();
 			const health = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
 			expect(health.status).toBe(200);
+
+			// The examples went in again over n8n's REST API, into the n8n the killed start had set up: still one demo
+			// credential, and the shop order and the job trigger published.
+			const n8n = await LocalN8n.attach(
+				{ userFolder: join(localDir, 'n8n') },
+				JSON.parse(readFileSync(join(localDir, 'n8n', 'n8n.pid'), 'utf8')) as N8nPidFile,
+			);
+			await n8n.login(demoOwner.email, demoOwner.password);
+			const credentials = await n8n.rest<Array<{ name: string }>>('GET', '/rest/credentials');
+			expect(credentials.map(({ name }) => name)).toEqual(['Embroidery sandbox (demo account)']);
+			const workflows = await n8n.rest<Array<{ id: string; active: boolean }>>(
+				'GET',
+				'/rest/workflows',
+			);
+			expect(
+				workflows
+					.filter(({ active }) => active)
+					.map(({ id }) => id)
+					.sort(),
+			).toEqual([exampleIds.finishedJobs, exampleIds.shopOrder].sort());
 
 			// A fresh sign-in link while it runs (the banner's is one-time); the admin token stays in the data folder.
 			const { adminToken } = JSON.parse(

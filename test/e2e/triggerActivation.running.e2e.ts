@@ -7,7 +7,6 @@
 import { ACTIVATION_POLL_DELAY_MS } from '../../nodes/Embroidery/trigger/pollLimits';
 import { sleep, type LocalN8n } from '../../scripts/n8n';
 import { startVariantService, type VariantService } from '../support/variantService';
-import { activateInRunningN8n, waitForRestActivation } from './support/activation';
 import {
 	e2eOwner,
 	n8nUnderTest,
@@ -46,11 +45,11 @@ describe(`A job created right after the trigger is published in a running ${n8nU
 		// The activation poll emits what ended within ACTIVATION_POLL_DELAY_MS before it (n8n may run it that late):
 		// this job ends well before that window.
 		await sleep(ACTIVATION_POLL_DELAY_MS + 10_000);
-		await activateInRunningN8n(n8n, triggerId);
+		await n8n.activateWorkflow(triggerId);
 		// At once, as a user would: n8n 2.41 activates a published workflow in the background (its publication
 		// outbox, read every 15 s), so this job may end before the trigger's activation poll.
 		const job = await convertedStar(direct);
-		await waitForRestActivation(n8n, triggerId);
+		await n8n.waitForActivationOverRest([triggerId]);
 		await expectEmittedOnce(n8n, triggerId, variant, job.id);
 	}, 540_000);
 });

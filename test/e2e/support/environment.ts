@@ -6,7 +6,6 @@ import { join } from 'node:path';
 
 import { LocalN8n, n8nRuntime, type CredentialExport, type Owner } from '../../../scripts/n8n';
 import { sandboxAdmin } from '../../support/sandbox';
-import { activateInRunningN8n, waitForRestActivation } from './activation';
 
 export interface SandboxInfo {
 	baseUrl: string;
@@ -165,8 +164,8 @@ export async function importAccountCredential(
  * next `openEnvironment` unpublishes them before its own n8n start.
  */
 export async function publishInServedN8n(n8n: LocalN8n, workflowIds: string[]): Promise<void> {
-	for (const id of workflowIds) await activateInRunningN8n(n8n, id);
-	for (const id of workflowIds) await waitForRestActivation(n8n, id);
+	for (const id of workflowIds) await n8n.activateWorkflow(id);
+	await n8n.waitForActivationOverRest(workflowIds);
 }
 
 /** Stops what `openServedEnvironment` left running in the run's user folders (global teardown). */

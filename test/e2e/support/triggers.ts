@@ -11,7 +11,6 @@ import { examplesDir } from '../../../scripts/examples';
 import { LocalN8n, n8nRuntime, nodeItems, sleep, type WorkflowExport } from '../../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../../scripts/sandbox-client';
 import type { VariantService } from '../../support/variantService';
-import { activateInRunningN8n, waitForRestActivation } from './activation';
 import { e2eOwner, importAccountCredential, type E2eEnvironment } from './environment';
 import { linearWorkflow } from './workflows';
 
@@ -182,7 +181,7 @@ export async function startAndPublish(
 	const direct = await importTrigger(n8n, environment, variant, trigger);
 	const { triggerId, errorsId } = trigger;
 	const errors = errorsId !== undefined && n8nRuntime().major >= 2 ? [errorsId] : [];
-	for (const id of [...errors, triggerId]) await activateInRunningN8n(n8n, id);
-	await waitForRestActivation(n8n, triggerId);
+	for (const id of [...errors, triggerId]) await n8n.activateWorkflow(id);
+	await n8n.waitForActivationOverRest([triggerId]);
 	return direct;
 }
