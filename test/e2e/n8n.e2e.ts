@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { nodeItems, n8nRuntime, type LocalN8n } from '../../scripts/n8n';
+import { LocalN8n, nodeItems, n8nRuntime } from '../../scripts/n8n';
 import { exportedDescriptions, snapshotFile } from '../../scripts/node-descriptions';
 import {
 	e2eOwner,
@@ -46,6 +46,20 @@ function publishedWorkflows(userFolder: string): string[] {
 	}
 }
 
+/** A stopped n8n's personal projects and how many migrations its database has run. */
+function databaseSummary(file: string): { projects: string[]; migrations: number } {
+	const database = new DatabaseSync(file, { readOnly: true });
+	try {
+		const projects = database.prepare("SELECT id FROM project WHERE type = 'personal'").all();
+		const { count } = database.prepare('SELECT count(*) AS count FROM migrations').get() as {
+			count: number;
+		};
+		return { projects: projects.map((row) => String(row.id)).sort(), migrations: count };
+	} finally {
+		database.close();
+	}
+}
+
 describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 	let n8n: LocalN8n;
 
@@ -82,6 +96,14 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 
 	afterAll(async () => {
 		await n8n?.stop();
+	});
+
+	// The global setup's user folder began as a copy of the migrated database in the cache (its owner's project, whose
+	// id n8n draws at random, is the copy's), and n8n found every migration run: it added none.
+	it('began from the database this n8n version migrated once, and ran no migration again', async () => {
+		const template = databaseSummary(await LocalN8n.migratedDatabase());
+		expect(template.migrations).toBeGreaterThan(100);
+		expect(databaseSummary(join(n8n.userFolder, '.n8n', 'database.sqlite'))).toEqual(template);
 	});
 
 	it('runs a Manual Trigger workflow with n8n execute and keeps its binary readable', async () => {

@@ -22,7 +22,11 @@ export default async function globalSetup(): Promise<void> {
 		'jobs:read',
 	]);
 
-	const n8n = await LocalN8n.create({ ...n8nOptions(root), userFolder: preparedUserFolder(root) });
+	const n8n = await LocalN8n.create({
+		...n8nOptions(root),
+		userFolder: preparedUserFolder(root),
+		migratedDatabase: true,
+	});
 	await n8n.installPackage();
 	await n8n.importCredentials(credentialExports(sandbox, readOnly.key));
 	shareEnvironment(root, {
