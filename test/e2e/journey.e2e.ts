@@ -80,6 +80,9 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		shotsDir = n8nRuntime().major >= 2 ? join(repoRoot, 'docs') : join(environment.root, 'shots');
 		await mkdir(shotsDir, { recursive: true });
 		const folders = exampleFolders(join(environment.filesDir, 'journey'));
+		// Into the running n8n over its REST API, as the editor saves them (n8n 1.x's workflows through its CLI).
+		await n8n.start();
+		await n8n.signIn(e2eOwner);
 		await importExamples(n8n, await readExamples(), sandbox, folders);
 		await n8n.importWorkflows([
 			manualWorkflow(pickerWorkflowId, 'Journey: pick a job', [
@@ -96,8 +99,6 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 				),
 			]),
 		]);
-		await n8n.start();
-		await n8n.signIn(e2eOwner);
 		browser = await launchBrowser();
 		page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
 		// A real limit for each step, generous for a loaded machine: at load average 16 the credential form took
@@ -209,9 +210,14 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		// Closes the list without leaving the node (Escape would close the node's panel in n8n 2.x).
 		await ndv().locator('[data-test-id="tab-params"]').click();
 		await chooseCredential(e2eCredentials.demo.id);
-		// n8n 1.x's select can swallow the first click after another dropdown closed.
+		// n8n 1.x's select can swallow the first click after another list closed: clicked again only when no list
+		// opened (the credential's, closing, is gone first). Not when its options are slow: the node waits out the
+		// service's rate window for them, and the files before this one may have used the demo key's (a click then
+		// closed the list that was loading them, and the option never showed).
+		const openList = page.locator('.el-select-dropdown:visible');
+		await eventually(async () => (await openList.count()) === 0, 10_000);
 		await format.click();
-		if (!(await eventually(async () => await dst.isVisible(), 3_000))) await format.click();
+		if (!(await eventually(async () => (await openList.count()) > 0, 10_000))) await format.click();
 		await dst.waitFor();
 		await ndv().locator('[data-test-id="tab-params"]').click();
 		await shot('node-create-job');

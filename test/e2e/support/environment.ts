@@ -56,11 +56,14 @@ export const realTimeSetUpMs = 600_000;
  * worker copies it once to a folder of its own, so files that run side by side (test/e2e/run.sh's real-time
  * lane) never start two n8n on one database. Its `n8n start` serves the editor's pages only for a file that
  * opens them in a browser (`editor`): the others drive n8n through its REST API and webhooks, and each start
- * without the pages costs about 4 CPU seconds less.
+ * without the pages costs about 4 CPU seconds less. That file (the journey, a user's first steps in the editor)
+ * gets a copy of its own: the editor would show what the worker's earlier files left (their workflows, and their
+ * credentials for services they have closed, one of which n8n 1.x gave the journey's new node).
  */
 export function n8nOptions(root: string, editor = false) {
+	const worker = process.env.JEST_WORKER_ID ?? '1';
 	return {
-		userFolder: join(root, `n8n-worker${process.env.JEST_WORKER_ID ?? '1'}`),
+		userFolder: join(root, editor ? `n8n-editor${worker}` : `n8n-worker${worker}`),
 		fileAccess: [join(root, 'files')],
 		encryptionKey: 'embroidery-e2e',
 		editor,
@@ -97,6 +100,10 @@ export function shareEnvironment(root: string, sandbox: SandboxInfo): void {
 export async function openEnvironment(options: { editor?: boolean } = {}): Promise<E2eEnvironment> {
 	const environment = await prepareEnvironment(options.editor);
 	await quieten(environment.n8n);
+	// The worker's served n8n, idle from here on, stops too (the next file on its folder would stop it anyway).
+	const workerFolder = n8nOptions(environment.root).userFolder;
+	const served = options.editor ? LocalN8n.leftover(workerFolder) : undefined;
+	if (served) await LocalN8n.stopLeftover(workerFolder, served);
 	return environment;
 }
 
