@@ -3,8 +3,8 @@
  *   (default)    the sandbox and a local n8n editor with the package, a demo credential and the
  *                examples; stays in the foreground until Ctrl-C (or SIGTERM, SIGHUP), then stops all
  *                it started. --port=<n> picks the editor's port (default 5678).
- *   --headless   runs the examples once with `n8n execute` (and the trigger example under
- *                `n8n start`) and writes what they produce to demo-output/.
+ *   --headless   runs the examples once in one `n8n start` (over its REST API, as the editor runs and
+ *                publishes them) and writes what they produce to demo-output/.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -250,12 +250,17 @@ async function runHeadless(): Promise<number> {
 	});
 	try {
 		await n8n.installPackage();
+		// One n8n start runs them all, over its REST API as the editor does: the examples imported and each manual
+		// one run as "Execute workflow" runs it, with no n8n CLI process (each loads all of n8n, about 5 s of CPU).
+		console.log('Starting n8n...');
+		await n8n.start();
+		await n8n.signIn(demoOwner);
 		const examples = await readExamples();
 		const workflows = await importExamples(n8n, examples, sandbox, folders);
 		for (const [index, { slug }] of examples.entries()) {
 			const workflow = workflows[index];
 			if (!hasManualTrigger(workflow)) continue;
-			console.log(`Running ${slug} with n8n execute...`);
+			console.log(`Running ${slug}...`);
 			const { outcome } = await runExample(n8n, slug, workflow, outputDir);
 			outcomes.push(outcome);
 			report(outcome);
@@ -263,12 +268,10 @@ async function runHeadless(): Promise<number> {
 		const trigger = examples.findIndex(({ workflow }) => workflow.id === triggerExampleId);
 		if (trigger >= 0) {
 			console.log(
-				`Running ${examples[trigger].slug} under n8n start (waits for the trigger's next poll, up to 2 minutes)...`,
+				`Running ${examples[trigger].slug}, published (waits for the trigger's next poll, up to 2 minutes)...`,
 			);
-			await n8n.publishWorkflow(triggerExampleId);
-			await n8n.start();
-			await n8n.signIn(demoOwner);
-			await n8n.waitForActivation([triggerExampleId]);
+			await n8n.activateWorkflow(triggerExampleId);
+			await n8n.waitForActivationOverRest([triggerExampleId]);
 			const { outcome } = await runTriggerExample(
 				n8n,
 				sandbox,

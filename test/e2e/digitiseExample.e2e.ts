@@ -1,6 +1,7 @@
 /**
- * The digitise example (examples/digitise-artwork.json), imported as it ships and run in n8n with `n8n execute`:
- * the sample logo is digitised at the Settings' width and colours, unlocked, and saved with its preview.
+ * The digitise example (examples/digitise-artwork.json), imported as it ships into the lane's running n8n and run
+ * there as the editor's "Execute workflow" runs it: the sample logo is digitised at the Settings' width and
+ * colours, unlocked, and saved with its preview.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,13 +9,13 @@ import { join } from 'node:path';
 import { exampleFolders, importExamples, runExample } from '../../scripts/demo';
 import { readExamples } from '../../scripts/examples';
 import { measurePattern, readPattern } from '../../sandbox/engine';
-import { openEnvironment } from './support/environment';
+import { openServedEnvironment } from './support/environment';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('the digitise example', () => {
 	it('digitises the sample logo to PES at 80 mm in at most 4 colours, and saves it with its preview', async () => {
-		const environment = await openEnvironment();
+		const environment = await openServedEnvironment();
 		const { n8n, root } = environment;
 		const folders = exampleFolders(join(environment.filesDir, 'digitise-example'));
 		const slug = 'digitise-artwork';

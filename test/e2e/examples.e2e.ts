@@ -1,4 +1,8 @@
-/** The example workflows in examples/*.json, imported as they ship and run in n8n with `n8n execute`. */
+/**
+ * The example workflows in examples/*.json, imported as they ship into a running n8n and run there as the
+ * editor runs them (`npm run demo` does the same): the manual ones with "Execute workflow", the webhook and
+ * the trigger published.
+ */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -35,10 +39,18 @@ describe('the example workflows', () => {
 		const environment = await openEnvironment();
 		({ n8n, root, sandbox } = environment);
 		folders = exampleFolders(join(environment.filesDir, 'examples'));
+		// Over n8n's REST API, as the editor saves a workflow: no n8n CLI process (each loads all of n8n).
+		await n8n.start();
+		await n8n.signIn(e2eOwner);
 		const examples = await readExamples();
 		const imported = await importExamples(n8n, examples, environment.sandbox, folders);
 		workflows = new Map(examples.map(({ slug }, index) => [slug, imported[index]]));
 	}, realTimeSetUpMs);
+
+	afterAll(async () => {
+		// What this file published, openEnvironment unpublishes before the next file of this worker starts.
+		await n8n?.stop();
+	});
 
 	it('converts the sample JEF design to DST: upload, wait, unlock, download, save', async () => {
 		const slug = 'convert-embroidery-file';
@@ -88,19 +100,12 @@ describe('the example workflows', () => {
 		expect(metrics.stitchCount).toBeGreaterThan(100);
 	});
 
-	describe('published under n8n start', () => {
+	describe('published', () => {
 		beforeAll(async () => {
-			await n8n.publishWorkflow(exampleIds.shopOrder);
-			await n8n.publishWorkflow(exampleIds.finishedJobs);
-			await n8n.start();
-			await n8n.signIn(e2eOwner);
-			await n8n.waitForActivation([exampleIds.shopOrder, exampleIds.finishedJobs]);
+			const published = [exampleIds.shopOrder, exampleIds.finishedJobs];
+			for (const id of published) await n8n.activateWorkflow(id);
+			await n8n.waitForActivationOverRest(published);
 		}, realTimeSetUpMs);
-
-		afterAll(async () => {
-			// What this file published, openEnvironment unpublishes before the next file of this worker starts.
-			await n8n.stop();
-		});
 
 		it('answers a signed shop order posted to its webhook with the saved machine file', async () => {
 			const samples = await serveSampleFiles();
