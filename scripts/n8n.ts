@@ -639,6 +639,15 @@ export class LocalN8n {
 	}
 
 	/**
+	 * Publishes workflows in this running n8n as the editor does (`activateWorkflow`) and waits until n8n has
+	 * activated them. They stay published on its user folder (`unpublishAllWorkflows` ends that).
+	 */
+	async activateWorkflows(workflowIds: string[]): Promise<void> {
+		for (const id of workflowIds) await this.activateWorkflow(id);
+		await this.waitForActivationOverRest(workflowIds);
+	}
+
+	/**
 	 * Where this harness notes the workflows it published (or activated over REST) on this user folder since
 	 * the last `unpublishAllWorkflows`, so that the next user of the folder knows to unpublish them first.
 	 */

@@ -165,8 +165,7 @@ async function runEditor(preferredPort: number): Promise<number> {
 			await local.start();
 			await local.signIn(demoOwner);
 			await importExamples(local, await readExamples(), running, folders);
-			for (const id of [shopExampleId, triggerExampleId]) await local.activateWorkflow(id);
-			await local.waitForActivationOverRest([shopExampleId, triggerExampleId]);
+			await local.activateWorkflows([shopExampleId, triggerExampleId]);
 		});
 		return 'ready';
 	})();
@@ -270,8 +269,7 @@ async function runHeadless(): Promise<number> {
 			console.log(
 				`Running ${examples[trigger].slug}, published (waits for the trigger's next poll, up to 2 minutes)...`,
 			);
-			await n8n.activateWorkflow(triggerExampleId);
-			await n8n.waitForActivationOverRest([triggerExampleId]);
+			await n8n.activateWorkflows([triggerExampleId]);
 			const { outcome } = await runTriggerExample(
 				n8n,
 				sandbox,

@@ -102,9 +102,7 @@ describe('the example workflows', () => {
 
 	describe('published', () => {
 		beforeAll(async () => {
-			const published = [exampleIds.shopOrder, exampleIds.finishedJobs];
-			for (const id of published) await n8n.activateWorkflow(id);
-			await n8n.waitForActivationOverRest(published);
+			await n8n.activateWorkflows([exampleIds.shopOrder, exampleIds.finishedJobs]);
 		}, realTimeSetUpMs);
 
 		it('answers a signed shop order posted to its webhook with the saved machine file', async () => {

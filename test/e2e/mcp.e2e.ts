@@ -14,7 +14,6 @@ import {
 	importAccountCredential,
 	n8nUnderTest,
 	openServedEnvironment,
-	publishInServedN8n,
 	type SandboxInfo,
 } from './support/environment';
 
@@ -176,7 +175,7 @@ describe(`the Embroidery Tool over MCP in ${n8nUnderTest()}`, () => {
 		sandbox = { ...environment.sandbox, demoKey: key };
 		samples = await serveSampleFiles();
 		await n8n.importWorkflows([mcpWorkflow()]);
-		await publishInServedN8n(n8n, [workflowId]);
+		await n8n.activateWorkflows([workflowId]);
 		client = new Client({ name: 'embroidery-e2e', version: '1.0.0' });
 		await client.connect(new StreamableHTTPClientTransport(new URL(`${n8n.url}/mcp/${mcpPath}`)));
 	});

@@ -10,7 +10,6 @@ import {
 	n8nUnderTest,
 	openEnvironment,
 	openServedEnvironment,
-	publishInServedN8n,
 } from './support/environment';
 import { linearWorkflow, manualWorkflow, setFields } from './support/workflows';
 
@@ -165,7 +164,7 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 	// The files that only need n8n running share one boot; a file that starts n8n of its own must not meet it.
 	it('lends a running n8n to the next file that asks, and stops it for a file that starts its own', async () => {
 		const first = (await openServedEnvironment()).n8n;
-		await publishInServedN8n(first, ['e2eHarnessHook01']);
+		await first.activateWorkflows(['e2eHarnessHook01']);
 		const second = (await openServedEnvironment()).n8n;
 
 		expect(second.pid).toBe(first.pid);

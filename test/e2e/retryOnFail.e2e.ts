@@ -19,7 +19,6 @@ import {
 	importAccountCredential,
 	n8nUnderTest,
 	openServedEnvironment,
-	publishInServedN8n,
 	type E2eEnvironment,
 	type SandboxInfo,
 } from './support/environment';
@@ -107,7 +106,7 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 			]),
 		]);
 		// The manual runs go through n8n's REST API, the retried one through its webhook.
-		await publishInServedN8n(n8n, [hookWorkflow]);
+		await n8n.activateWorkflows([hookWorkflow]);
 	});
 
 	beforeEach(() => {

@@ -31,7 +31,7 @@ import {
 } from '../../scripts/n8n';
 import { measurePattern, readPattern } from '../../sandbox/engine';
 import { sandboxAdmin } from '../support/sandbox';
-import { openServedEnvironment, publishInServedN8n, type SandboxInfo } from './support/environment';
+import { openServedEnvironment, type SandboxInfo } from './support/environment';
 
 interface Shop {
 	slug: string;
@@ -239,10 +239,7 @@ beforeAll(async () => {
 	);
 	await n8n.importCredentials(prepared.map(({ credential }) => credential));
 	await n8n.importWorkflows(prepared.map(({ workflow }) => workflow));
-	await publishInServedN8n(
-		n8n,
-		prepared.map(({ workflow }) => workflow.id),
-	);
+	await n8n.activateWorkflows(prepared.map(({ workflow }) => workflow.id));
 	samples = await serveSampleFiles();
 });
 

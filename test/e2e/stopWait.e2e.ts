@@ -18,7 +18,6 @@ import {
 	importAccountCredential,
 	n8nUnderTest,
 	openServedEnvironment,
-	publishInServedN8n,
 } from './support/environment';
 import { embroideryStep, linearWorkflow } from './support/workflows';
 
@@ -115,7 +114,7 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 				},
 			]),
 		]);
-		await publishInServedN8n(n8n, [workflowId]);
+		await n8n.activateWorkflows([workflowId]);
 	});
 
 	afterAll(async () => {

@@ -101,18 +101,21 @@ export async function openEnvironment(options: { editor?: boolean } = {}): Promi
 	const environment = await prepareEnvironment(options.editor);
 	await quieten(environment.n8n);
 	// The worker's served n8n, idle from here on, stops too (the next file on its folder would stop it anyway).
-	const workerFolder = n8nOptions(environment.root).userFolder;
-	const served = options.editor ? LocalN8n.leftover(workerFolder) : undefined;
-	if (served) await LocalN8n.stopLeftover(workerFolder, served);
+	if (options.editor) await stopServedIn(n8nOptions(environment.root).userFolder);
 	return environment;
+}
+
+/** Stops the n8n an earlier file left running on a user folder (`openServedEnvironment`), if one runs. */
+async function stopServedIn(userFolder: string): Promise<void> {
+	const served = LocalN8n.leftover(userFolder);
+	if (served) await LocalN8n.stopLeftover(userFolder, served);
 }
 
 /** Readies the user folder for an n8n start of this file's: nothing running on it, nothing published. */
 async function quieten(n8n: LocalN8n): Promise<void> {
 	// A served n8n an earlier file left running (`openServedEnvironment`) would share the database with this
 	// file's own n8n start.
-	const served = LocalN8n.leftover(n8n.userFolder);
-	if (served) await LocalN8n.stopLeftover(n8n.userFolder, served);
+	await stopServedIn(n8n.userFolder);
 	// The files of a worker run one after another on its user folder: what an earlier file published (a poll
 	// trigger retrying failed jobs, a webhook under the same path) would come alive under this file's n8n start.
 	if (n8n.hasPublished) await n8n.unpublishAllWorkflows();
@@ -120,7 +123,7 @@ async function quieten(n8n: LocalN8n): Promise<void> {
 
 /**
  * This worker's n8n running and signed in, for a file that runs workflows through its REST API (`execute`) and
- * its webhooks (`publishInServedN8n`), as a user's n8n that keeps running: the first such file starts it and
+ * its webhooks (`LocalN8n.activateWorkflows`), as a user's n8n that keeps running: the first such file starts it and
  * leaves it running, the next ones use it, and `openEnvironment` or the global teardown stops it. One boot (about
  * 14 s of CPU) for them all. The file's imports go to the database, where n8n reads a workflow and its
  * credentials when it runs them: over REST in n8n 2.x (`LocalN8n.importCredentials`, `importWorkflows`); in 1.x the
@@ -165,26 +168,13 @@ export async function importAccountCredential(
 	return { accountId, key };
 }
 
-/**
- * Publishes workflows in the served n8n as the editor's Publish (2.x) or Active switch (1.x) does, and waits until
- * n8n has activated them. They stay published while it runs (each file's webhooks have paths of their own); the
- * next `openEnvironment` unpublishes them before its own n8n start.
- */
-export async function publishInServedN8n(n8n: LocalN8n, workflowIds: string[]): Promise<void> {
-	for (const id of workflowIds) await n8n.activateWorkflow(id);
-	await n8n.waitForActivationOverRest(workflowIds);
-}
-
 /** Stops what `openServedEnvironment` left running in the run's user folders (global teardown). */
 export async function stopServedN8n(root: string): Promise<void> {
 	const folders = existsSync(root) ? await readdir(root) : [];
 	await Promise.all(
 		folders
 			.filter((folder) => folder.startsWith('n8n-worker'))
-			.map(async (folder) => {
-				const running = LocalN8n.leftover(join(root, folder));
-				if (running) await LocalN8n.stopLeftover(join(root, folder), running);
-			}),
+			.map(async (folder) => await stopServedIn(join(root, folder))),
 	);
 }
 
