@@ -60,10 +60,14 @@ chmod 1777 "$work/tmp"
 export EMBROIDERY_OUTER_TMPDIR="${EMBROIDERY_OUTER_TMPDIR:-$outer_tmp}"
 export TMPDIR="$work/tmp"
 
-# The pids of this run's processes (the mark, or a working folder in $work), this shell aside: one process
-# reads /proc (a grep per process took minutes for a sweep on a loaded machine). The shells between that
-# process and this script (command substitutions, forks that keep the mark in their environment) are not
-# counted: they are the sweep itself.
+# The pids of this run's processes, this shell aside: those with the mark in their environment, those working in
+# $work, and this script's own forks (its subshells: the lanes, the progress line, the installs). A fork shows the
+# environment this script was started with, without the mark it exported since; unseen, a lane's subshell went on
+# to start the next lane once its first was killed, and a double Ctrl-C left that lane's n8n import behind. One
+# process reads /proc (a grep per process took minutes for a sweep on a loaded machine). The shells between that
+# process and this script (command substitutions), and what they run beside it, are the sweep itself. A sweep
+# that could not finish (its node killed by a second Ctrl-C, or unable to start on a starved machine) prints
+# "unknown": it must not pass for a sweep that found nothing.
 run_pids() {
 	node -e '
 		const { readdirSync, readFileSync, readlinkSync } = require("node:fs");
@@ -79,21 +83,34 @@ run_pids() {
 		const sweep = new Set([String(process.pid), script]);
 		for (let pid = parentOf(process.pid); pid && pid !== "0" && pid !== script; pid = parentOf(pid))
 			sweep.add(pid);
+		const underScript = (pid) => {
+			for (let up = parentOf(pid), hops = 0; up && up !== "0" && hops < 100; up = parentOf(up), hops++) {
+				if (up === script) return true;
+				if (sweep.has(up)) return false;
+			}
+			return false;
+		};
+		// The forks (unmarked, under this script) come first: signalled before the commands they run, the
+		// subshell of a lane ends before it can start the next lane.
+		const forks = [];
+		const others = [];
 		for (const pid of readdirSync("/proc").filter((entry) => /^[0-9]+$/.test(entry))) {
 			if (sweep.has(pid)) continue;
-			let found = false;
+			let marked = false;
 			try {
-				found = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(mark);
+				marked = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(mark);
 			} catch {}
-			if (!found) {
-				try {
-					const cwd = readlinkSync(`/proc/${pid}/cwd`);
-					found = cwd === work || cwd.startsWith(`${work}/`);
-				} catch {}
-			}
-			if (found) console.log(pid);
+			let inWork = false;
+			try {
+				const cwd = readlinkSync(`/proc/${pid}/cwd`);
+				inWork = cwd === work || cwd.startsWith(`${work}/`);
+			} catch {}
+			const under = underScript(pid);
+			if (under && !marked) forks.push(pid);
+			else if (marked || inWork || under) others.push(pid);
 		}
-	' "EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN" "$work" "$$"
+		for (const pid of [...forks, ...others]) console.log(pid);
+	' "EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN" "$work" "$$" || echo unknown
 }
 
 # Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
@@ -102,7 +119,8 @@ signal_run() {
 	local signal="$1" pid pgid own_group
 	own_group="$(ps -o pgid= $$ | tr -d ' ')"
 	for pid in $(run_pids); do
-		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || continue
+		# A process that ended meanwhile has no group; one whose group cannot be read is still signalled itself.
+		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || pgid=""
 		if [ -n "$pgid" ] && [ "$pgid" != "$own_group" ]; then
 			kill "-$signal" -- "-$pgid" 2>/dev/null || true
 		fi
@@ -115,6 +133,8 @@ signal_run() {
 stop_now=0
 stop_run() {
 	trap 'stop_now=1' INT TERM
+	# Without a process (a fork would lose the race): a line's subshell reads it before starting its main lane.
+	: >"$work/stopping"
 	# The commands below must not carry the mark themselves.
 	export -n EMBROIDERY_TEST_RUN
 	echo >&2
@@ -145,7 +165,9 @@ stop_run() {
 	local left
 	left="$(run_pids | paste -sd' ')"
 	rm -rf "$work"
-	if [ -n "$left" ]; then
+	if [ "$left" = unknown ]; then
+		echo "Stopped, but the last look for processes of this run could not be made." >&2
+	elif [ -n "$left" ]; then
 		echo "Stopped, but these processes of the run did not end: $left" >&2
 	else
 		echo "Stopped: no process of this run is left, and its temporary folders are removed." >&2
@@ -233,7 +255,9 @@ if [ ${#built[@]} -gt 0 ]; then
 	for name in ${lines[@]+"${lines[@]}"}; do
 		(
 			e2e_run --lane=realtime "--only=$name" >"$work/$name.realtime.log" 2>&1 || true
-			e2e_run --lane=main "--only=$name" >"$work/$name.main.log" 2>&1 || true
+			# Not after a Ctrl-C, which ends the real-time lane's jest at once (it is in this group): stop_run
+			# leaves this mark before anything else.
+			[ -e "$work/stopping" ] || e2e_run --lane=main "--only=$name" >"$work/$name.main.log" 2>&1 || true
 		) &
 		lanes="$lanes $!"
 	done

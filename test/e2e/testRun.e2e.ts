@@ -1,10 +1,11 @@
 /**
  * `npm test` (scripts/test.sh) interrupted as a terminal's Ctrl-C does (SIGINT to its whole process group), in
  * several phases of a small run (EMBROIDERY_TEST_TIERS): while the type check runs, while jest runs a file that
- * starts sandboxes, while the real-time lane runs `npm start` beside jest, and while the end-to-end tier has n8n
- * running (detached, in process groups of their own), once and twice in quick succession. After each, no
- * process of the run may be left (the run marks them: EMBROIDERY_TEST_RUN in their environment) and the
- * temporary folder it was given must be empty.
+ * starts sandboxes, while the real-time lane runs `npm start` beside jest, while a line's real-time lane runs with
+ * its main lane still to come (which must then never start), and while the end-to-end tier has n8n running
+ * (detached, in process groups of their own), once and twice in quick succession. After each, no process of the
+ * run may be left (the run marks them: EMBROIDERY_TEST_RUN in their environment; its own subshells show the
+ * TMPDIR it was given) and the temporary folder it was given must be empty.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -19,6 +20,8 @@ import { repositoryRoot } from '../support/sandboxProcess';
 interface Run {
 	child: ChildProcess;
 	output: () => string;
+	/** Whether its output has ended: stdout and stderr closed (node's 'exit' can come before their last lines). */
+	outputEnded: () => boolean;
 	/** The temporary folder the run was given (TMPDIR): it must be empty once the run has stopped. */
 	tmp: string;
 }
@@ -38,8 +41,9 @@ function readProc(pid: string, file: string): string | undefined {
 
 /**
  * The processes of a run: those whose environment carries its mark (scripts/test.sh sets
- * EMBROIDERY_TEST_RUN=npm-test-<its pid>-...), and those working in its temporary folder (Postgres, which runs
- * as its own account); zombies have ended.
+ * EMBROIDERY_TEST_RUN=npm-test-<its pid>-...), the script's own forks (its subshells show the environment it was
+ * started with, TMPDIR the folder this test gave it, not the mark it exported since), and those working in its
+ * temporary folder (Postgres, which runs as its own account); zombies have ended.
  */
 function processesOf(run: Run): RunProcess[] {
 	const mark = `EMBROIDERY_TEST_RUN=npm-test-${run.child.pid}-`;
@@ -47,7 +51,8 @@ function processesOf(run: Run): RunProcess[] {
 	for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
 		const stat = readProc(pid, 'stat');
 		if (!stat || stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
-		const marked = (readProc(pid, 'environ') ?? '').split('\0').some((v) => v.startsWith(mark));
+		const environment = (readProc(pid, 'environ') ?? '').split('\0');
+		const marked = environment.some((v) => v.startsWith(mark) || v === `TMPDIR=${run.tmp}`);
 		let cwd = '';
 		try {
 			cwd = readlinkSync(`/proc/${pid}/cwd`);
@@ -102,9 +107,11 @@ describe('npm test and Ctrl-C (real time)', () => {
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
+		let outputEnded = false;
 		child.stdout!.on('data', (chunk) => (output += chunk));
 		child.stderr!.on('data', (chunk) => (output += chunk));
-		const run = { child, output: () => output, tmp };
+		child.on('close', () => (outputEnded = true));
+		const run = { child, output: () => output, outputEnded: () => outputEnded, tmp };
 		runs.push(run);
 		return run;
 	}
@@ -129,6 +136,9 @@ describe('npm test and Ctrl-C (real time)', () => {
 			output: 'ended',
 		});
 		expect(run.child.exitCode).toBe(130);
+		// Its last words (what it stopped, or what it could not) are read whole; a process left holding its output
+		// open keeps it from ending, and is named below.
+		await eventually(run.outputEnded, 10_000);
 		// A process left over is named with what tells how it got there: its parent, its state and its age
 		// (once seen: an `n8n import:credentials` left after a double Ctrl-C), and the run's own last words.
 		const left = processesOf(run).map(described);
@@ -199,6 +209,31 @@ describe('npm test and Ctrl-C (real time)', () => {
 			await waitForPhase(run, /scripts\/start\.ts/, 'npm start under the real-time lane');
 			interrupt(run);
 			await expectAllStopped(run, 180_000);
+		},
+	);
+
+	inN8n2Only(
+		"stops a line's real-time lane without its main lane starting after it, Ctrl-C once",
+		async () => {
+			// A line's lanes run one after the other in a subshell of scripts/test.sh: once its real-time lane is
+			// stopped, that subshell must be stopped too, or it goes on to start the main lane.
+			const run = await startRun({
+				EMBROIDERY_TEST_TIERS: 'n8n2',
+				EMBROIDERY_TEST_E2E: 'test/e2e/triggerScheduler.e2e.ts test/e2e/n8n.e2e.ts',
+			});
+			await waitForPhase(run, /n8n\/bin\/n8n /, "an n8n command of the real-time lane's setup");
+			const started: string[] = [];
+			const watch = setInterval(() => {
+				for (const { command } of processesOf(run))
+					if (/--lane=main/.test(command) && !started.includes(command)) started.push(command);
+			}, 100);
+			try {
+				interrupt(run);
+				await expectAllStopped(run, 180_000);
+			} finally {
+				clearInterval(watch);
+			}
+			expect(started).toEqual([]);
 		},
 	);
 
