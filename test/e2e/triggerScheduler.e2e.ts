@@ -42,9 +42,11 @@ import {
 			variant = await startVariantService(environment.sandbox.origin);
 			// This worker's user folder (package installed, database set up), its n8n started with the scheduler on.
 			// Polls may run 4 minutes here (n8n's default is 45 s), so a slow one is still running at the next minute.
+			const options = n8nOptions(environment.root);
 			n8n = await LocalN8n.create({
-				...n8nOptions(environment.root),
+				...options,
 				env: {
+					...options.env,
 					N8N_SCHEDULER_ENABLED: 'true',
 					N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 					N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',

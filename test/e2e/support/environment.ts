@@ -67,8 +67,21 @@ export function n8nOptions(root: string, editor = false) {
 		fileAccess: [join(root, 'files')],
 		encryptionKey: 'embroidery-e2e',
 		editor,
+		env: noTaskRunner,
 	};
 }
+
+/**
+ * No workflow of the suites has a Code node, the one thing n8n's task runners run, so n8n 2.x launches none: its
+ * broker waits for an external runner (as in n8n's recommended production setup) that no task ever asks for. The
+ * runner n8n 2.x launches by default costs each start 1 to 3 CPU seconds (2.41.1 on 2 idle cores: 10.3 and 11.1
+ * CPU-s to ready with it, 9.2 and 7.7 without), and the suites start n8n 2.x about 17 times. n8n 1.x launches
+ * none unless N8N_RUNNERS_ENABLED is set.
+ */
+const noTaskRunner = {
+	N8N_RUNNERS_MODE: 'external',
+	N8N_RUNNERS_AUTH_TOKEN: 'embroidery-e2e-no-runner',
+};
 
 /** The user folder global-setup prepares for the workers to copy. */
 export function preparedUserFolder(root: string): string {
