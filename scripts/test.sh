@@ -72,13 +72,18 @@ run_pids() {
 	node -e '
 		const { readdirSync, readFileSync, readlinkSync } = require("node:fs");
 		const [mark, work, script] = process.argv.slice(1);
+		// Read once a sweep: every walk up from a process to the script passes the same few ancestors.
+		const parents = new Map();
 		const parentOf = (pid) => {
-			try {
-				const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-				return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
-			} catch {
-				return undefined;
+			if (!parents.has(pid)) {
+				try {
+					const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+					parents.set(pid, stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+				} catch {
+					parents.set(pid, undefined);
+				}
 			}
+			return parents.get(pid);
 		};
 		const sweep = new Set([String(process.pid), script]);
 		for (let pid = parentOf(process.pid); pid && pid !== "0" && pid !== script; pid = parentOf(pid))
