@@ -17,6 +17,7 @@ import { launchBrowser } from '../support/browser';
 import {
 	e2eCredentials,
 	e2eOwner,
+	importAccountCredential,
 	n8nUnderTest,
 	openEnvironment,
 	type SandboxInfo,
@@ -25,6 +26,11 @@ import { embroideryStep, manualWorkflow } from './support/workflows';
 import { eventually } from '../support/realTime';
 
 const pickerWorkflowId = 'e2eJourneyPick01';
+/**
+ * The Create form's credential: an account of its own, so the formats it lists never wait on the demo key's rate
+ * window, which the files before this one may have used up (its list then stayed empty past the step's limit).
+ */
+const formCredential = { id: 'embroideryJourney', name: 'Embroidery (the journey account)' };
 
 describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
@@ -68,9 +74,41 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		await page.locator('.el-select-dropdown__item:visible', { hasText: option }).first().click();
 	}
 
-	async function chooseCredential(id: string): Promise<void> {
+	/**
+	 * Opens a select until `option` shows, by what the page shows rather than by how long a click takes. Under load
+	 * a list can take many seconds to open and its options longer (the node loads them from the service with the
+	 * credential just chosen), a click on a list that is open closes it, and n8n 1.x's select can swallow the first
+	 * click after another list closed. So the select is clicked once no list is open (the credential's closes
+	 * first), again if no list opened, and a list open 30 s without the option is closed and opened again. The
+	 * failure says what the open list showed.
+	 */
+	async function openUntilShown(select: Locator, option: Locator): Promise<void> {
+		const openList = page.locator('.el-select-dropdown:visible');
+		const deadline = Date.now() + 120_000;
+		let shown = '';
+		const optionShown = async () => (await option.count()) > 0;
+		while (Date.now() < deadline) {
+			await eventually(async () => (await openList.count()) === 0, 10_000);
+			await select.click();
+			// No list at all after 10 s: the click was swallowed, and another one is safe.
+			await eventually(async () => (await optionShown()) || (await openList.count()) > 0, 10_000);
+			if ((await openList.count()) === 0) continue;
+			if (await eventually(optionShown, 30_000)) return;
+			shown = (await openList.allInnerTexts()).join(' | ');
+			// Closes an open list without leaving the node (Escape would close the node's panel in n8n 2.x).
+			await ndv().locator('[data-test-id="tab-params"]').click();
+		}
+		throw new Error(
+			`The option never showed; the open list showed: ${shown || 'nothing (no list open)'}`,
+		);
+	}
+
+	/** Picks the node's credential by its name (n8n gives a credential created over REST an id of its own). */
+	async function chooseCredential(name: string): Promise<void> {
 		await ndv().locator('[data-test-id="node-credentials-select"]').click();
-		await page.locator(`[data-test-id="node-credentials-select-item-${id}"]`).click();
+		await page
+			.locator('[data-test-id^="node-credentials-select-item-"]', { hasText: name })
+			.click();
 	}
 
 	beforeAll(async () => {
@@ -84,6 +122,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		await n8n.start();
 		await n8n.signIn(e2eOwner);
 		await importExamples(n8n, await readExamples(), sandbox, folders);
+		await importAccountCredential(n8n, sandbox, { ref: formCredential, creditBalance: 10 });
 		await n8n.importWorkflows([
 			manualWorkflow(pickerWorkflowId, 'Journey: pick a job', [
 				embroideryStep(
@@ -203,22 +242,14 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		// The formats come from the service with the node's credential: a refused one, then a working one.
 		const format = ndv().locator('[data-test-id="parameter-input-format"]');
 		const dst = page.locator('.el-select-dropdown__item:visible', { hasText: 'Tajima DST (.dst)' });
-		await chooseCredential(e2eCredentials.wrongKey.id);
+		await chooseCredential(e2eCredentials.wrongKey.name);
 		await format.click();
 		await page.waitForTimeout(1_000);
 		expect(await dst.count()).toBe(0);
 		// Closes the list without leaving the node (Escape would close the node's panel in n8n 2.x).
 		await ndv().locator('[data-test-id="tab-params"]').click();
-		await chooseCredential(e2eCredentials.demo.id);
-		// n8n 1.x's select can swallow the first click after another list closed: clicked again only when no list
-		// opened (the credential's, closing, is gone first). Not when its options are slow: the node waits out the
-		// service's rate window for them, and the files before this one may have used the demo key's (a click then
-		// closed the list that was loading them, and the option never showed).
-		const openList = page.locator('.el-select-dropdown:visible');
-		await eventually(async () => (await openList.count()) === 0, 10_000);
-		await format.click();
-		if (!(await eventually(async () => (await openList.count()) > 0, 10_000))) await format.click();
-		await dst.waitFor();
+		await chooseCredential(formCredential.name);
+		await openUntilShown(format, dst);
 		await ndv().locator('[data-test-id="tab-params"]').click();
 		await shot('node-create-job');
 	});
