@@ -330,7 +330,13 @@ fi
 # Whatever a test left running (a failed test's npm start and its n8n, say) is named and stopped here, so that
 # nothing of the run outlives it.
 left=()
-for pid in $(run_pids); do
+found="$(run_pids)"
+# A sweep cut short prints what it found, then "unknown": those are stopped, and the gap is said.
+if [ "${found##*unknown}" != "$found" ]; then
+	echo "The look for processes a test left running could not be finished; what it found is stopped." >&2
+	found="${found%unknown}"
+fi
+for pid in $found; do
 	command="$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-160)" || true
 	[ -z "$command" ] || left+=("  $pid: $command")
 done 2>/dev/null
