@@ -27,10 +27,12 @@ import { eventually } from '../support/realTime';
 
 const pickerWorkflowId = 'e2eJourneyPick01';
 /**
- * The Create form's credential: an account of its own, so the formats it lists never wait on the demo key's rate
- * window, which the files before this one may have used up (its list then stayed empty past the step's limit).
+ * The journey's credential: an account of its own (a credits account with the demo's 100 credits), so that what
+ * the editor loads from the service (the Create form's formats, the Job picker's search) never waits on the demo
+ * key's rate window, which the files before this one may have used up: the Format list once stayed empty past the
+ * step's limit.
  */
-const formCredential = { id: 'embroideryJourney', name: 'Embroidery (the journey account)' };
+const accountCredential = { id: 'embroideryJourney', name: 'Embroidery sandbox (my shop)' };
 
 describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 	let n8n: LocalN8n;
@@ -121,8 +123,13 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		// Into the running n8n over its REST API, as the editor saves them (n8n 1.x's workflows through its CLI).
 		await n8n.start();
 		await n8n.signIn(e2eOwner);
+		const { key } = await importAccountCredential(n8n, sandbox, {
+			ref: accountCredential,
+			creditBalance: 100,
+		});
+		// The service as the journey's account sees it: the examples' credential and the jobs made here use its key.
+		sandbox = { ...sandbox, demoKey: key };
 		await importExamples(n8n, await readExamples(), sandbox, folders);
-		await importAccountCredential(n8n, sandbox, { ref: formCredential, creditBalance: 10 });
 		await n8n.importWorkflows([
 			manualWorkflow(pickerWorkflowId, 'Journey: pick a job', [
 				embroideryStep(
@@ -133,7 +140,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 						jobId: { __rl: true, mode: 'list', value: '' },
 						workflow: 'detect',
 					},
-					e2eCredentials.demo,
+					accountCredential,
 					3,
 				),
 			]),
@@ -248,7 +255,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		expect(await dst.count()).toBe(0);
 		// Closes the list without leaving the node (Escape would close the node's panel in n8n 2.x).
 		await ndv().locator('[data-test-id="tab-params"]').click();
-		await chooseCredential(formCredential.name);
+		await chooseCredential(accountCredential.name);
 		await openUntilShown(format, dst);
 		await ndv().locator('[data-test-id="tab-params"]').click();
 		await shot('node-create-job');
@@ -324,7 +331,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		await page.waitForTimeout(500);
 		await shot('job-picker');
 		await page.keyboard.type('badge');
-		await eventually(async () => (await items.count()) === 1, 10_000);
+		await eventually(async () => (await items.count()) === 1, 60_000);
 		expect(await items.allInnerTexts()).toEqual([
 			expect.stringMatching(/^team-badge\.jef → EXP · conversion · completed/),
 		]);
@@ -335,7 +342,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 				.evaluate((picker) =>
 					Array.from(picker.querySelectorAll('input'), (input) => input.value).join(' '),
 				);
-		await eventually(async () => (await chosen()).includes('team-badge.jef'), 10_000);
+		await eventually(async () => (await chosen()).includes('team-badge.jef'), 60_000);
 		expect(await chosen()).toMatch(/team-badge\.jef → EXP · conversion · completed/);
 	});
 
