@@ -268,6 +268,8 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		await shot('example-shop-order');
 		await openWorkflow(exampleIds.conversion);
 		await page.keyboard.press('Escape');
+		// The canvas fades back in after Escape: the picture in docs/ is taken once it has.
+		await page.waitForTimeout(500);
 		await shot('example-convert-file');
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		const download = canvasNode('Download machine file');
