@@ -4,6 +4,8 @@
  */
 import type { IExecuteFunctions, INodeType, INodeTypes } from 'n8n-workflow';
 
+import { useRegExpEngine } from './regexEngine';
+
 export const packageName = 'n8n-nodes-embroidery';
 export const embroideryNodeType = `${packageName}.embroidery`;
 
@@ -26,6 +28,10 @@ export function registeredNodeType(name: string): INodeType {
 const { Embroidery } =
 	require('../../nodes/Embroidery/Embroidery.node.ts') as typeof import('../../nodes/Embroidery/Embroidery.node');
 registerNodeType(embroideryNodeType, new Embroidery());
+
+// Every n8n-core run of the harness builds its workflow's node types here (nodeTypesWith): the engine is set
+// once for the test file's n8n-workflow.
+useRegExpEngine();
 
 /** n8n's node type lookup for one workflow: its `extra` types first, then the registered ones. */
 export function nodeTypesWith(extra: Map<string, INodeType>): INodeTypes {
