@@ -53,18 +53,12 @@ const checkEveryMs = 100;
  * or shut-down job could keep running for minutes; a process is killed with SIGKILL and its work ends there.
  */
 export class WorkerPool {
-	/** The processes started so far, at most `size`. */
 	private readonly slots: Slot[] = [];
 	private closed = false;
 	private readonly checker: NodeJS.Timeout;
 
 	constructor(
-		/**
-		 * The most processes at once. One starts with the pool, the others only when jobs overlap: each costs
-		 * about half a second of CPU to load the engine, and a sandbox that never runs two jobs at a time
-		 * (most of the test suite's, many a shop's) never needs the second.
-		 */
-		private readonly capacity: number,
+		size: number,
 		private readonly jobTimeoutMs: number,
 		/** V8 heap ceiling of each process; a job past it ends its process, which is then replaced. */
 		private readonly memoryMb: number,
@@ -76,7 +70,7 @@ export class WorkerPool {
 		 */
 		private readonly now: () => number = () => performance.now(),
 	) {
-		this.slots.push(this.spawn());
+		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
 		this.checker = setInterval(() => this.check(), checkEveryMs);
 		this.checker.unref();
 	}
@@ -126,14 +120,13 @@ export class WorkerPool {
 		return undefined;
 	}
 
-	/** Engine processes at most, started or not. */
+	/** Engine processes in all. */
 	get size(): number {
-		return this.capacity;
+		return this.slots.length;
 	}
 
-	/** Jobs that can be sent now: to an idle process, or to one that would start for it. */
 	get idle(): number {
-		return this.closed ? 0 : this.capacity - this.busy;
+		return this.closed ? 0 : this.slots.filter((slot) => slot.task === null).length;
 	}
 
 	get busy(): number {
@@ -145,14 +138,9 @@ export class WorkerPool {
 	 * back as failures, and only once the process that ran the task is gone, so it writes nothing after.
 	 */
 	run(task: JobTask): Promise<TaskResult> {
-		// A process still starting (the first, a replacement) only when no ready one is idle, and a new one only
-		// when none is idle.
+		// A process still starting (a replacement) only when no ready one is idle.
 		const idle = this.slots.filter((candidate) => candidate.task === null);
-		let slot = idle.find((candidate) => candidate.ready) ?? idle[0];
-		if (!slot && !this.closed && this.slots.length < this.capacity) {
-			slot = this.spawn();
-			this.slots.push(slot);
-		}
+		const slot = idle.find((candidate) => candidate.ready) ?? idle[0];
 		if (!slot || this.closed) throw new Error('No idle worker: check `idle` before calling run().');
 		slot.task = task;
 		return new Promise<TaskResult>((resolve) => {

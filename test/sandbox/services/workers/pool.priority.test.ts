@@ -1,7 +1,6 @@
 /**
- * The engine pool on real engine processes: it starts a second process only when jobs overlap; a long job gives
- * way (every thread at nice 19) only while told to, is charged its CPU time there, and is back at its own
- * priority when it ends.
+ * The engine pool's priorities, on real engine processes: a long job gives way (every thread at nice 19) only
+ * while told to, is charged its CPU time there, and is back at its own priority when it ends.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
@@ -44,35 +43,6 @@ describe('the engine pool', () => {
 			maximumStitchCount: null,
 		};
 	}
-
-	it('starts one process, and the second only when two jobs overlap', async () => {
-		// Time that never passes: the pool fails no job here however busy the machine.
-		pool = new WorkerPool(
-			2,
-			120_000,
-			512,
-			() => false,
-			() => 0,
-		);
-		expect(enginePids()).toHaveLength(1);
-		expect(pool.idle).toBe(2);
-		for (const n of [1, 2, 3])
-			expect((await pool.run(conversion(`one-${n}`, fixture('Star.DST')))).ok).toBe(true);
-		// One job at a time: the first process ran them all.
-		const [first] = enginePids();
-		expect(enginePids()).toEqual([first]);
-		const both = [
-			pool.run(conversion('a', fixture('Star.DST'))),
-			pool.run(conversion('b', fixture('Star.DST'))),
-		];
-		expect(pool.idle).toBe(0);
-		expect(enginePids()).toHaveLength(2);
-		expect((await Promise.all(both)).map((result) => result.ok)).toEqual([true, true]);
-		// Both stay for the next overlap.
-		expect(pool.idle).toBe(2);
-		expect(enginePids()).toContain(first);
-		expect(enginePids()).toHaveLength(2);
-	});
 
 	it(
 		'charges a job in the background its CPU time, or a tenth of the time passing: stopped there, ' +
