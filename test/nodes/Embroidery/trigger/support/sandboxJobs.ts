@@ -52,6 +52,9 @@ export async function convert(
 /**
  * Waits through the listing (one request a second, within the key's rate limit) until every job has ended, on
  * the clock in force: a driven test clock (test/support/testClock.ts) ends each wait once the sandbox is at rest.
+ * A job the listing no longer shows (it lists the newest 50) is looked up on its own route: jobs need not end in
+ * the order they were made, and a test that waited only for the listed ones once polled before an older one had
+ * ended.
  */
 export async function waitUntilEnded(
 	account: Account,
@@ -59,20 +62,53 @@ export async function waitUntilEnded(
 	timeoutMs = 120_000,
 ): Promise<Map<string, string>> {
 	const deadline = clock.now() + timeoutMs;
+	const hasEnded = (status = '') => ['completed', 'failed'].includes(status);
+	// An unlisted job once ended is not asked for again.
+	const endedUnlisted = new Map<string, string>();
 	for (;;) {
-		const { status, headers, body } = await account.api.get('/jobs');
+		const listing = await answered<{ data: JobStatus[] }>(account, '/jobs');
+		const statuses = new Map<string, string>(listing!.data.map((job) => [job.id, job.status]));
+		for (const id of ids.filter((unlisted) => !statuses.has(unlisted))) {
+			const status = endedUnlisted.get(id) ?? (await ownStatus(account, id));
+			if (hasEnded(status)) endedUnlisted.set(id, status);
+			statuses.set(id, status);
+		}
+		const ended = ids.every((id) => hasEnded(statuses.get(id)));
+		if (ended) return statuses;
+		if (clock.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
+		await clock.sleep(1000);
+	}
+}
+
+interface JobStatus {
+	id: string;
+	status: string;
+}
+
+/** A job's status from its own route, whichever its workflow. */
+async function ownStatus(account: Account, id: string): Promise<string> {
+	for (const workflow of ['conversion', 'digitising']) {
+		const body = await answered<{ job: JobStatus }>(account, `/jobs/${workflow}/${id}`, [404]);
+		if (body) return body.job.status;
+	}
+	throw new Error(`Job ${id} is in neither workflow`);
+}
+
+/** The body of a GET that answered 200, after waiting out any 429; null for a status in `absent`. */
+async function answered<T>(
+	account: Account,
+	route: string,
+	absent: number[] = [],
+): Promise<T | null> {
+	for (;;) {
+		const { status, headers, body } = await account.api.get<T>(route);
 		if (status === 429) {
 			await clock.sleep(Number(headers.get('retry-after') ?? 1) * 1000);
 			continue;
 		}
-		if (status !== 200) throw new Error(`GET /jobs answered ${status}: ${JSON.stringify(body)}`);
-		const statuses = new Map<string, string>(
-			(body.data as Array<{ id: string; status: string }>).map((job) => [job.id, job.status]),
-		);
-		const ended = ids.every((id) => ['completed', 'failed'].includes(statuses.get(id) ?? ''));
-		if (ended) return statuses;
-		if (clock.now() > deadline) throw new Error(`Jobs still running after ${timeoutMs} ms`);
-		await clock.sleep(1000);
+		if (absent.includes(status)) return null;
+		if (status !== 200) throw new Error(`GET ${route} answered ${status}: ${JSON.stringify(body)}`);
+		return body;
 	}
 }
 
