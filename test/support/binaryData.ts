@@ -20,7 +20,11 @@ let binaryDataReady: Promise<void> | undefined;
 /** Points n8n at a temporary folder and starts the BinaryDataService in filesystem mode (once per test file). */
 export async function ensureBinaryDataService(): Promise<void> {
 	binaryDataReady ??= (async () => {
-		process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-embroidery-'));
+		if (!process.env.N8N_USER_FOLDER) {
+			process.env.N8N_USER_FOLDER = mkdtempSync(path.join(tmpdir(), 'n8n-embroidery-'));
+			// The test environment removes it when the file ends (test/support/environment.js).
+			process.env.EMBROIDERY_TEST_N8N_FOLDER = process.env.N8N_USER_FOLDER;
+		}
 		process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
 		// n8n's error reporter logs every node error; tests read errors from the run instead.
 		process.env.N8N_LOG_LEVEL ??= 'silent';
