@@ -118,6 +118,14 @@ run_pids() {
 	' "EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN" "$work" "$$" || echo unknown
 }
 
+# A sweep's result ($1, run_pids' output): whether it was cut short, and the pids it found all the same (a sweep
+# killed while printing its list printed part of it before "unknown").
+sweep_cut_short() { [ "${1%unknown}" != "$1" ]; }
+swept_pids() {
+	local found="${1%unknown}"
+	printf '%s\n' "${found%$'\n'}" | paste -sd' '
+}
+
 # Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
 # helpers need not carry the mark), never to this script's own group (npm and the terminal's other commands).
 signal_run() {
@@ -167,11 +175,12 @@ stop_run() {
 		fi
 		waited=$((waited + 1))
 	done
-	local left
-	left="$(run_pids | paste -sd' ')"
+	local swept left
+	swept="$(run_pids)"
+	left="$(swept_pids "$swept")"
 	rm -rf "$work"
-	if [ "$left" = unknown ]; then
-		echo "Stopped, but the last look for processes of this run could not be made." >&2
+	if sweep_cut_short "$swept"; then
+		echo "Stopped, but the last look for processes of this run could not be made${left:+ (it found $left)}." >&2
 	elif [ -n "$left" ]; then
 		echo "Stopped, but these processes of the run did not end: $left" >&2
 	else
@@ -330,13 +339,12 @@ fi
 # Whatever a test left running (a failed test's npm start and its n8n, say) is named and stopped here, so that
 # nothing of the run outlives it.
 left=()
-found="$(run_pids)"
-# A sweep cut short prints what it found, then "unknown": those are stopped, and the gap is said.
-if [ "${found##*unknown}" != "$found" ]; then
+swept="$(run_pids)"
+# A sweep cut short: what it found is stopped, and the gap is said.
+if sweep_cut_short "$swept"; then
 	echo "The look for processes a test left running could not be finished; what it found is stopped." >&2
-	found="${found%unknown}"
 fi
-for pid in $found; do
+for pid in $(swept_pids "$swept"); do
 	command="$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-160)" || true
 	[ -z "$command" ] || left+=("  $pid: $command")
 done 2>/dev/null
