@@ -239,7 +239,7 @@ function sewAtWidth(
 		((box.minX + box.maxX + 1 - map.width) / 2) * unit,
 		((box.minY + box.maxY + 1 - map.height) / 2) * unit,
 	];
-	const scale = fitToWidth(plan.pattern, widthMm, middle);
+	const scale = fitToWidth(plan.pattern, plan.exact, widthMm, middle);
 	let designPixels = 0;
 	for (const region of map.regions) if (region.label !== background) designPixels += region.area;
 	const effectiveMm = pixelMm * scale;

@@ -1,4 +1,5 @@
 import { Command, type Pattern } from '../engine';
+import type { ExactPoints } from './fit';
 import { ceil, hypot, max, min, round } from './math';
 
 /** Stitch lengths and travel rules, in millimetres. */
@@ -29,6 +30,8 @@ export class Needle {
 	/** True while the thread is anchored in the fabric (tied in, not yet trimmed). */
 	anchored = false;
 	private readonly unit: number;
+	/** Every point written, in design units before the pattern rounds it (see `fitToWidth`). */
+	readonly exact: ExactPoints = { xs: [], ys: [] };
 
 	constructor(
 		readonly pattern: Pattern,
@@ -50,7 +53,16 @@ export class Needle {
 	}
 
 	private emit(x: number, y: number, command: Command): void {
-		this.pattern.add(x * this.unit - this.offsetX, y * this.unit - this.offsetY, command);
+		const designX = x * this.unit - this.offsetX;
+		const designY = y * this.unit - this.offsetY;
+		this.exact.xs.push(designX);
+		this.exact.ys.push(designY);
+		this.pattern.add(designX, designY, command);
+	}
+
+	/** Writes a command where the needle is (a colour change, the design's end). */
+	mark(command: Command): void {
+		this.emit(this.x, this.y, command);
 	}
 
 	private penetrate(x: number, y: number): void {

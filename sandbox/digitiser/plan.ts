@@ -1,4 +1,5 @@
 import { Command, Pattern } from '../engine';
+import type { ExactPoints } from './fit';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewRegion } from './sew';
@@ -20,7 +21,7 @@ export function planStitches(
 	threadCount: number,
 	pixelMm: number,
 	density: Density,
-): { pattern: Pattern; blocks: number[] } {
+): { pattern: Pattern; blocks: number[]; exact: ExactPoints } {
 	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
 	const areas = new Array<number>(threadCount).fill(0);
 	for (const region of map.regions) {
@@ -44,7 +45,7 @@ export function planStitches(
 	);
 	const covered = new Uint8Array(map.width * map.height);
 	blocks.forEach((thread, blockIndex) => {
-		if (blockIndex > 0) pattern.add(pattern.lastX(), pattern.lastY(), Command.ColorChange);
+		if (blockIndex > 0) needle.mark(Command.ColorChange);
 		const pending = new Set(byThread[thread]);
 		const gaps = narrowGaps(map, thread, floor(needle.px(bridgeGapMm) / 2));
 		const groups = new TravelGroups(map, covered, thread, max(1, needle.px(routeCellMm)), gaps);
@@ -56,8 +57,8 @@ export function planStitches(
 		needle.tieOff();
 		coverThread(map, thread, covered);
 	});
-	pattern.add(pattern.lastX(), pattern.lastY(), Command.End);
-	return { pattern, blocks };
+	needle.mark(Command.End);
+	return { pattern, blocks, exact: needle.exact };
 }
 
 /**

@@ -27,9 +27,12 @@ describe('the order of the pieces of one colour', () => {
 		expect(trimsInsideBlocks(pattern)[0]).toBe(0);
 	});
 
-	it('never runs a later thread over a line sewn before it', async () => {
-		// A 0.4 mm red line cut in two by a 0.6 mm green one (sewn first: broader): the red thread
-		// gets from one half to the other by a jump, not by stitches across the green line.
+	it('crosses a line sewn before it in one short hop, with no hole in it and no run along it', async () => {
+		// A 0.4 mm red line cut in two by a 0.6 mm green one (sewn first: broader), which spans -0.3 to
+		// +0.3 mm. No hidden way leads from one red half to the other: red crosses in one straight
+		// stitch over the green, as an untrimmed jump would float, and never sews into or along it. A
+		// professional would sew the red first and the green over it; the order by breadth does not
+		// yet ask which of two colours the artwork shows on top.
 		const crossed = await shapePng(
 			'<rect x="50" y="60" width="200" height="2" fill="#e60000"/>' +
 				'<rect x="148.5" y="20" width="3" height="80" fill="#00963c"/>',
@@ -38,10 +41,12 @@ describe('the order of the pieces of one colour', () => {
 		);
 		const pattern = await sew(crossed, 40, 2);
 		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Green', 'Red']);
-		const across = segmentsByBlock(pattern)[1].filter(
-			(s) => Math.min(s.ax, s.bx) < -0.3 && Math.max(s.ax, s.bx) > 0.3,
-		);
-		expect(across).toEqual([]);
+		const red = segmentsByBlock(pattern)[1];
+		const across = red.filter((s) => Math.min(s.ax, s.bx) <= -0.3 && Math.max(s.ax, s.bx) >= 0.3);
+		expect(across).toHaveLength(1);
+		expect(across[0].length).toBeLessThanOrEqual(1);
+		const holesInGreen = red.filter((s) => Math.abs(s.ax) < 0.3 || Math.abs(s.bx) < 0.3);
+		expect(holesInGreen).toEqual([]);
 	});
 
 	it('writes no trim where a colour change or the end cuts the thread, and ties off there', async () => {
