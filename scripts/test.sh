@@ -131,7 +131,7 @@ swept_pids() {
 signal_run() {
 	local signal="$1" pid pgid own_group
 	own_group="$(ps -o pgid= $$ | tr -d ' ')"
-	for pid in $(swept_pids "$(run_pids)"); do
+	for pid in $(run_pids); do
 		# A process that ended meanwhile has no group; one whose group cannot be read is still signalled itself.
 		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || pgid=""
 		if [ -n "$pgid" ] && [ "$pgid" != "$own_group" ]; then
