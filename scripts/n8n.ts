@@ -634,17 +634,17 @@ export class LocalN8n {
 	 * Waits until workflows activated with `activateWorkflow` are active: n8n 2.x activates them in the background
 	 * (their publication status says when); n8n 1.x activated them before answering, and logs nothing of it.
 	 */
-	async waitForActivationOverRest(workflowIds: string[]): Promise<void> {
-		if (n8nRuntime().major >= 2) await this.waitForActivation(workflowIds);
+	async waitForActivationOverRest(workflowIds: string[], timeoutMs?: number): Promise<void> {
+		if (n8nRuntime().major >= 2) await this.waitForActivation(workflowIds, timeoutMs);
 	}
 
 	/**
 	 * Publishes workflows in this running n8n as the editor does (`activateWorkflow`) and waits until n8n has
 	 * activated them. They stay published on its user folder (`unpublishAllWorkflows` ends that).
 	 */
-	async activateWorkflows(workflowIds: string[]): Promise<void> {
+	async activateWorkflows(workflowIds: string[], timeoutMs?: number): Promise<void> {
 		for (const id of workflowIds) await this.activateWorkflow(id);
-		await this.waitForActivationOverRest(workflowIds);
+		await this.waitForActivationOverRest(workflowIds, timeoutMs);
 	}
 
 	/**

@@ -7,7 +7,7 @@
  *                publishes them) and writes what they produce to demo-output/.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -41,6 +41,30 @@ const conversionSlug = 'convert-embroidery-file';
 
 /** Phases 1 to 4 (Node, dependencies, n8n, build) are scripts/start.sh's. */
 const phaseCount = 7;
+
+/**
+ * How long n8n may take to start, and then to activate the published examples, before npm start gives up on it.
+ * On 2 idle cores it is ready in about 30 s. Beside jest (npm test runs npm start there) a first start took up to
+ * 200 s, and one ran out of LocalN8n's default 180 s: a busy machine is slow, not broken.
+ */
+const n8nLimitMs = 600_000;
+
+/**
+ * Says once a minute that a phase still runs, and how busy the machine is: a terminal that shows nothing for
+ * minutes looks stuck. Returns the function that stops it.
+ */
+function reportWhileSlow(logFile: string): () => void {
+	const started = Date.now();
+	const timer = setInterval(() => {
+		const seconds = Math.round((Date.now() - started) / 1000);
+		console.log(
+			`      still working after ${seconds} s (load average ${loadavg()[0].toFixed(1)} on ` +
+				`${availableParallelism()} cores); n8n's log: ${logFile}`,
+		);
+	}, 60_000);
+	timer.unref();
+	return () => clearInterval(timer);
+}
 
 /** Runs one phase of the start-up and says how long it took: "[5/7] Starting the sandbox... 1.2 s". */
 async function phase<T>(number: number, label: string, work: () => Promise<T>): Promise<T> {
@@ -162,10 +186,15 @@ async function runEditor(preferredPort: number): Promise<number> {
 		// CLI command (import, publish) is a process that loads all of n8n, and the four of them took about 20 s of
 		// CPU, 15 s before the editor was ready on 2 cores.
 		await phase(7, 'Starting n8n and importing the examples (about half a minute)', async () => {
-			await local.start();
-			await local.signIn(demoOwner);
-			await importExamples(local, await readExamples(), running, folders);
-			await local.activateWorkflows([shopExampleId, triggerExampleId]);
+			const stopReporting = reportWhileSlow(local.logFile);
+			try {
+				await local.start(n8nLimitMs);
+				await local.signIn(demoOwner);
+				await importExamples(local, await readExamples(), running, folders);
+				await local.activateWorkflows([shopExampleId, triggerExampleId], n8nLimitMs);
+			} finally {
+				stopReporting();
+			}
 		});
 		return 'ready';
 	})();

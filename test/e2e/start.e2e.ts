@@ -84,6 +84,9 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 			startLimitMs,
 		);
 		if (!ready || npm.exitCode !== null) {
+			const how = ready
+				? `it exited with code ${npm.exitCode}`
+				: `not ready in ${startLimitMs / 1000} s`;
 			const n8nPidFile = join(localDir, 'n8n', 'n8n.pid');
 			const groups = [npm.pid!];
 			if (existsSync(n8nPidFile))
@@ -95,7 +98,12 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 					// Ended already.
 				}
 			}
-			throw new Error(`npm start did not get ready:\n${output()}`);
+			// From the last phase it began on: a summary of failed tests shows only the start of a message.
+			const text = output();
+			const lastPhase = Math.max(0, text.search(/^\[\d\/7\][^\n]*\n(?![^]*^\[\d\/7\])/m));
+			throw new Error(
+				`npm start did not get ready (${how}); from its last phase on:\n${text.slice(lastPhase)}`,
+			);
 		}
 		const portOf = (label: string) =>
 			Number(new RegExp(`${label}:\\s+http://127\\.0\\.0\\.1:(\\d+)`).exec(output())?.[1]);
