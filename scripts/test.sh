@@ -144,8 +144,26 @@ signal_run() {
 # Ctrl-C: everything gets SIGTERM and up to 15 s to stop (n8n saves its state), then SIGKILL; a second
 # Ctrl-C skips the wait. Then the temporary folders go.
 stop_now=0
+# Removes the run's temporary folders. A file written into one while rm works through it (by a process still
+# ending) makes rm fail with "Directory not empty", so it tries again, 5 times in about a second, and then says
+# which folder is left.
+remove_work() {
+	local tries=1
+	until rm -rf "$work" 2>/dev/null; do
+		if [ $tries -ge 5 ]; then
+			echo "The run's temporary folder $work could not be removed; it holds:" \
+				"$(ls -A "$work" 2>&1 | head -5 | paste -sd' ')" >&2
+			return 1
+		fi
+		tries=$((tries + 1))
+		sleep 0.2 || true
+	done
+}
 stop_run() {
 	trap 'stop_now=1' INT TERM
+	# Every step below runs, whatever the one before it met, and the run ends with 130. Under set -e a step that
+	# failed ended the run there with its status: a clean-clone run's double Ctrl-C ended with 1.
+	set +e
 	# Without a process (a fork would lose the race): a line's subshell reads it before starting its main lane.
 	: >"$work/stopping"
 	# The commands below must not carry the mark themselves.
@@ -178,18 +196,21 @@ stop_run() {
 	local swept left
 	swept="$(run_pids)"
 	left="$(swept_pids "$swept")"
-	rm -rf "$work"
+	local removed=1
+	remove_work || removed=0
 	if sweep_cut_short "$swept"; then
 		echo "Stopped, but the last look for processes of this run could not be made${left:+ (it found $left)}." >&2
 	elif [ -n "$left" ]; then
 		echo "Stopped, but these processes of the run did not end: $left" >&2
-	else
+	elif [ $removed = 1 ]; then
 		echo "Stopped: no process of this run is left, and its temporary folders are removed." >&2
+	else
+		echo "Stopped: no process of this run is left, but its temporary folder is (above)." >&2
 	fi
 	exit 130
 }
 trap stop_run INT TERM
-trap 'rm -rf "$work"' EXIT
+trap 'remove_work || true' EXIT
 
 ensure_node24
 ensure_dependencies
