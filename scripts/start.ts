@@ -44,8 +44,9 @@ const phaseCount = 7;
 
 /**
  * How long n8n may take to start, and then to activate the published examples, before npm start gives up on it.
- * On 2 idle cores it is ready in about 30 s. Beside jest (npm test runs npm start there) a first start took up to
- * 200 s, and one ran out of LocalN8n's default 180 s: a busy machine is slow, not broken.
+ * On 2 idle cores it is ready in about 30 s. Beside jest (npm test runs npm start there) a first start and its stop
+ * took 135-198 s, and one start gave up, most likely at LocalN8n's default of 180 s: a busy machine is slow, not
+ * broken.
  */
 const n8nLimitMs = 600_000;
 

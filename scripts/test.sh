@@ -205,7 +205,7 @@ stop_run() {
 	elif [ $removed = 1 ]; then
 		echo "Stopped: no process of this run is left, and its temporary folders are removed." >&2
 	else
-		echo "Stopped: no process of this run is left, but its temporary folder is (above)." >&2
+		echo "Stopped: no process of this run is left, but its temporary folder could not be removed (above)." >&2
 	fi
 	exit 130
 }
