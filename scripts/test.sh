@@ -129,9 +129,12 @@ swept_pids() {
 # Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
 # helpers need not carry the mark), never to this script's own group (npm and the terminal's other commands).
 signal_run() {
-	local signal="$1" pid pgid own_group
+	local signal="$1" pid pgid own_group swept
 	own_group="$(ps -o pgid= $$ | tr -d ' ')"
-	for pid in $(run_pids); do
+	swept="$(run_pids)"
+	# What a sweep cut short found, without its "unknown" (read in this shell: a fork here is one more process
+	# a second Ctrl-C reaches).
+	for pid in ${swept%unknown}; do
 		# A process that ended meanwhile has no group; one whose group cannot be read is still signalled itself.
 		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || pgid=""
 		if [ -n "$pgid" ] && [ "$pgid" != "$own_group" ]; then
