@@ -35,6 +35,9 @@ describe(`A job created right after the trigger's activation, in ${n8nUnderTest(
 		await variant?.close();
 	});
 
+	// Real minutes: a publish, a start, the first poll at the next minute and two more after the emission. It took
+	// 328 s in the project's clean-clone run on bdeb36c (beside jest and the other lanes), against 420 s allowed;
+	// each wait inside has its own bound, and this one only catches what they do not.
 	it('emits it once, and never the job that ended before activation', async () => {
 		await convertedStar(direct);
 		await n8n.publishWorkflow(triggerId);
@@ -43,5 +46,5 @@ describe(`A job created right after the trigger's activation, in ${n8nUnderTest(
 		await n8n.waitForActivation([triggerId]);
 		const job = await convertedStar(direct);
 		await expectEmittedOnce(n8n, triggerId, variant, job.id);
-	}, 420_000);
+	}, 600_000);
 });
