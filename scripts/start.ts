@@ -51,29 +51,33 @@ const phaseCount = 7;
 const n8nLimitMs = 600_000;
 
 /**
- * Says once a minute that a phase still runs, and how busy the machine is: a terminal that shows nothing for
- * minutes looks stuck. Returns the function that stops it.
+ * Runs one phase of the start-up and says how long it took: "[5/7] Starting the sandbox... 1.2 s". One still running
+ * after a minute says so once a minute, with how busy the machine is and where to look (`whereToLook`): a terminal
+ * that shows nothing for minutes looks stuck.
  */
-function reportWhileSlow(logFile: string): () => void {
+async function phase<T>(
+	number: number,
+	label: string,
+	work: () => Promise<T>,
+	whereToLook?: string,
+): Promise<T> {
 	const started = Date.now();
+	const seconds = () => (Date.now() - started) / 1000;
+	console.log(`[${number}/${phaseCount}] ${label}...`);
 	const timer = setInterval(() => {
-		const seconds = Math.round((Date.now() - started) / 1000);
 		console.log(
-			`      still working after ${seconds} s (load average ${loadavg()[0].toFixed(1)} on ` +
-				`${availableParallelism()} cores); n8n's log: ${logFile}`,
+			`      still working after ${Math.round(seconds())} s (load average ${loadavg()[0].toFixed(1)} on ` +
+				`${availableParallelism()} cores)${whereToLook ? `; ${whereToLook}` : ''}`,
 		);
 	}, 60_000);
 	timer.unref();
-	return () => clearInterval(timer);
-}
-
-/** Runs one phase of the start-up and says how long it took: "[5/7] Starting the sandbox... 1.2 s". */
-async function phase<T>(number: number, label: string, work: () => Promise<T>): Promise<T> {
-	const started = Date.now();
-	console.log(`[${number}/${phaseCount}] ${label}...`);
-	const result = await work();
-	console.log(`      done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-	return result;
+	try {
+		const result = await work();
+		console.log(`      done in ${seconds().toFixed(1)} s`);
+		return result;
+	} finally {
+		clearInterval(timer);
+	}
 }
 
 /** Where `npm start` keeps the sandbox's and n8n's state and the example files (EMBROIDERY_LOCAL_DIR moves it). */
@@ -186,17 +190,17 @@ async function runEditor(preferredPort: number): Promise<number> {
 		// The examples go in once n8n runs, over its REST API as the editor saves and publishes a workflow: each n8n
 		// CLI command (import, publish) is a process that loads all of n8n, and the four of them took about 20 s of
 		// CPU, 15 s before the editor was ready on 2 cores.
-		await phase(7, 'Starting n8n and importing the examples (about half a minute)', async () => {
-			const stopReporting = reportWhileSlow(local.logFile);
-			try {
+		await phase(
+			7,
+			'Starting n8n and importing the examples (about half a minute)',
+			async () => {
 				await local.start(n8nLimitMs);
 				await local.signIn(demoOwner);
 				await importExamples(local, await readExamples(), running, folders);
 				await local.activateWorkflows([shopExampleId, triggerExampleId], n8nLimitMs);
-			} finally {
-				stopReporting();
-			}
-		});
+			},
+			`n8n's log: ${local.logFile}`,
+		);
 		return 'ready';
 	})();
 	setup.catch(() => undefined);

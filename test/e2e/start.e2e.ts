@@ -100,7 +100,7 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 			}
 			// From the last phase it began on: a summary of failed tests shows only the start of a message.
 			const text = output();
-			const lastPhase = Math.max(0, text.search(/^\[\d\/7\][^\n]*\n(?![^]*^\[\d\/7\])/m));
+			const lastPhase = [...text.matchAll(/^\[\d\/7\] /gm)].at(-1)?.index ?? 0;
 			throw new Error(
 				`npm start did not get ready (${how}); from its last phase on:\n${text.slice(lastPhase)}`,
 			);
