@@ -179,9 +179,11 @@ async function runCounted(
 	process.on('SIGINT', ignore);
 	try {
 		const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
-		const status = await new Promise<number>((resolve) =>
-			child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 1))),
-		);
+		// A command that cannot start (not found) ends with 'error' and may never send 'exit'.
+		const status = await new Promise<number>((resolve, reject) => {
+			child.on('error', reject);
+			child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 1)));
+		});
 		await list();
 		return {
 			status,
