@@ -200,6 +200,8 @@ stop_run() {
 	swept="$(run_pids)"
 	left="$(swept_pids "$swept")"
 	local removed=1
+	# Removed here, once: the exit trap would try again and name a folder that stays a second time.
+	trap - EXIT
 	remove_work || removed=0
 	if sweep_cut_short "$swept"; then
 		echo "Stopped, but the last look for processes of this run could not be made${left:+ (it found $left)}." >&2
