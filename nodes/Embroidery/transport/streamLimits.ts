@@ -52,6 +52,10 @@ export function limitedStream(
 		counted.destroy(failure);
 		stop();
 	};
+	// The stream may be ended before its reader attaches (a Stop between the answer's headers and the upload
+	// that reads the body): with no listener, its 'error' would be thrown as an uncaught exception and end n8n.
+	// A reader that attaches later still gets the error from the destroyed stream, and `failure()` has it.
+	counted.on('error', () => undefined);
 	const ended = new AbortController();
 	counted.once('close', () => ended.abort());
 	const onCancel = () => end(limits.cancel!.error());
