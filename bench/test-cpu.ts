@@ -7,7 +7,7 @@
  * reparented. Needs root (accounting is system-wide); installs Debian's `acct` package when it is missing,
  * saying so first. Run: npm run bench:testCpu [-- command ...]
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -138,21 +138,17 @@ function busyCpuSeconds(): number {
 	return (user + nice + system + irq + softirq) / 100;
 }
 
+/** Debian's acct, installed by scripts/debian-packages.sh when its programs are missing. */
 function ensureAcct(): void {
 	if (existsSync('/usr/sbin/accton') && existsSync('/usr/sbin/dump-acct')) return;
-	if (process.env.EMBROIDERY_NO_SYSTEM_PACKAGES === '1')
-		throw new Error(
-			"accton and dump-acct are missing, and EMBROIDERY_NO_SYSTEM_PACKAGES=1 keeps Debian's acct package " +
-				'from being installed: apt-get install acct',
-		);
-	console.error(
-		"accton and dump-acct are missing: installing Debian's acct package (apt-get install acct)...",
+	const script = path.join(__dirname, '..', 'scripts', 'debian-packages.sh');
+	const installed = spawnSync(
+		'bash',
+		['-c', '. "$0" && debian_install "npm run bench:testCpu needs" acct', script],
+		{ stdio: ['ignore', 'inherit', 'inherit'] },
 	);
-	execFileSync('apt-get', ['update'], { stdio: ['ignore', 'inherit', 'inherit'] });
-	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'acct'], {
-		stdio: ['ignore', 'inherit', 'inherit'],
-		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-	});
+	if (installed.status !== 0)
+		throw new Error("Debian's acct package is needed for accton and dump-acct: see above.");
 }
 
 async function runCounted(

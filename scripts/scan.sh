@@ -14,6 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 . scripts/node24.sh
+. scripts/debian-packages.sh
 ensure_node24
 
 scanner_version=0.32.0
@@ -65,23 +66,18 @@ else
 	threat_rules=""
 fi
 
-# The YARA check needs the `yara` program. It is installed system-wide (Debian's package, apt-get as root or
-# through sudo) only when the rules are there to run, after a line saying so, and never with
-# EMBROIDERY_NO_SYSTEM_PACKAGES=1; without it the check is reported as not run, with the reason.
+# The YARA check needs the `yara` program. It is installed (scripts/debian-packages.sh) only when the rules are
+# there to run; without it the check is reported as not run, with the reason.
 yara_missing=()
 if [ -n "$threat_rules" ] && ! command -v yara >/dev/null; then
-	sudo_cmd=""
-	[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-	if [ "${EMBROIDERY_NO_SYSTEM_PACKAGES:-0}" = 1 ]; then
-		yara_missing=(--yara-missing "the yara program is not installed (EMBROIDERY_NO_SYSTEM_PACKAGES=1 keeps scripts/scan.sh from installing Debian's yara package)")
-	elif [ -n "$sudo_cmd" ] && ! sudo -n true 2>/dev/null; then
-		yara_missing=(--yara-missing "the yara program is not installed, and installing Debian's yara package needs root or sudo: run \`sudo apt-get install yara\`")
-	else
-		echo "scripts/scan.sh: the YARA check needs the yara program, missing here: installing Debian's yara package system-wide (${sudo_cmd:+sudo }apt-get install yara)..." >&2
-		$sudo_cmd apt-get update >&2
-		$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends yara >&2 ||
-			yara_missing=(--yara-missing "installing Debian's yara package failed (see above)")
-	fi
+	installed=0
+	debian_install "scripts/scan.sh's YARA check needs" yara || installed=$?
+	case "$installed" in
+	0) ;;
+	3) yara_missing=(--yara-missing "the yara program is not installed (EMBROIDERY_NO_SYSTEM_PACKAGES=1 keeps scripts/scan.sh from installing Debian's yara package)") ;;
+	4) yara_missing=(--yara-missing "the yara program is not installed, and installing Debian's yara package needs root or sudo: run \`sudo apt-get install yara\`") ;;
+	*) yara_missing=(--yara-missing "installing Debian's yara package failed (see above)") ;;
+	esac
 fi
 
 package="${1:-}"

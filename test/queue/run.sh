@@ -7,10 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
 . scripts/n8n.sh
-
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
+. scripts/debian-packages.sh
 
 # Only the packages' files are needed: the suite starts its own throwaway servers, never the system services.
 ensure_queue_services() {
@@ -18,13 +15,7 @@ ensure_queue_services() {
 	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 	command -v redis-server >/dev/null || missing+=(redis-server)
 	if [ ${#missing[@]} -gt 0 ]; then
-		if [ "${EMBROIDERY_NO_SYSTEM_PACKAGES:-0}" = 1 ]; then
-			echo "Queue mode needs ${missing[*]}, missing here, and EMBROIDERY_NO_SYSTEM_PACKAGES=1 keeps them from being installed: queue mode cannot run (apt-get install ${missing[*]})." >&2
-			return 1
-		fi
-		echo "Queue mode needs ${missing[*]}, missing here: installing Debian's packages system-wide (apt-get install ${missing[*]}, as root or through sudo; EMBROIDERY_NO_SYSTEM_PACKAGES=1 skips it)..." >&2
-		as_root apt-get update >&2
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
+		debian_install "Queue mode needs" "${missing[@]}" || return 1
 	fi
 	# Postgres refuses to run as root; as root the suite runs it as the account the package creates.
 	if [ "$(id -u)" -eq 0 ] && ! id postgres >/dev/null 2>&1; then
