@@ -118,23 +118,24 @@ run_pids() {
 	' "EMBROIDERY_TEST_RUN=$EMBROIDERY_TEST_RUN" "$work" "$$" || echo unknown
 }
 
-# A sweep's result ($1, run_pids' output): whether it was cut short, and the pids it found all the same (a sweep
-# killed while printing its list printed part of it before "unknown").
-sweep_cut_short() { [ "${1%unknown}" != "$1" ]; }
-swept_pids() {
+# Reads a sweep's result ($1, run_pids' output) in this shell, without a fork (one more process that a second
+# Ctrl-C would reach): sweep_pids gets the pids it found, space-separated, and sweep_cut is 1 when it was cut
+# short (a sweep killed while printing its list printed part of it before "unknown").
+read_sweep() {
 	local found="${1%unknown}"
-	printf '%s\n' "${found%$'\n'}" | paste -sd' '
+	sweep_cut=0
+	[ "$found" = "$1" ] || sweep_cut=1
+	found="${found//$'\n'/ }"
+	sweep_pids="${found% }"
 }
 
 # Sends a signal to this run's processes and to their process groups (n8n's task runners and Chromium's
 # helpers need not carry the mark), never to this script's own group (npm and the terminal's other commands).
 signal_run() {
-	local signal="$1" pid pgid own_group swept
+	local signal="$1" pid pgid own_group
 	own_group="$(ps -o pgid= $$ | tr -d ' ')"
-	swept="$(run_pids)"
-	# What a sweep cut short found, without its "unknown" (read in this shell: a fork here is one more process
-	# a second Ctrl-C reaches).
-	for pid in ${swept%unknown}; do
+	read_sweep "$(run_pids)"
+	for pid in $sweep_pids; do
 		# A process that ended meanwhile has no group; one whose group cannot be read is still signalled itself.
 		pgid="$(ps -o pgid= "$pid" 2>/dev/null | tr -d ' ')" || pgid=""
 		if [ -n "$pgid" ] && [ "$pgid" != "$own_group" ]; then
@@ -196,14 +197,15 @@ stop_run() {
 		fi
 		waited=$((waited + 1))
 	done
-	local swept left
-	swept="$(run_pids)"
-	left="$(swept_pids "$swept")"
+	local left cut
+	read_sweep "$(run_pids)"
+	left="$sweep_pids"
+	cut="$sweep_cut"
 	local removed=1
 	# Removed here, once: the exit trap would try again and name a folder that stays a second time.
 	trap - EXIT
 	remove_work || removed=0
-	if sweep_cut_short "$swept"; then
+	if [ "$cut" = 1 ]; then
 		echo "Stopped, but the last look for processes of this run could not be made${left:+ (it found $left)}." >&2
 	elif [ -n "$left" ]; then
 		echo "Stopped, but these processes of the run did not end: $left" >&2
@@ -365,12 +367,12 @@ fi
 # Whatever a test left running (a failed test's npm start and its n8n, say) is named and stopped here, so that
 # nothing of the run outlives it.
 left=()
-swept="$(run_pids)"
+read_sweep "$(run_pids)"
 # A sweep cut short: what it found is stopped, and the gap is said.
-if sweep_cut_short "$swept"; then
+if [ "$sweep_cut" = 1 ]; then
 	echo "The look for processes a test left running could not be finished; what it found is stopped." >&2
 fi
-for pid in $(swept_pids "$swept"); do
+for pid in $sweep_pids; do
 	command="$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-160)" || true
 	[ -z "$command" ] || left+=("  $pid: $command")
 done 2>/dev/null
