@@ -94,12 +94,14 @@ export async function openQueueEnvironment(
 		cleanups.push(async () => await cluster.stop());
 		const main = cluster.main;
 
-		stage('main and workers');
-		// Main's first start migrates the fresh database, under the start's own bound. The credentials and
-		// workflows then go in over REST, as the editor saves them: no CLI process, which would migrate first
-		// (8 CPU-s, 12 s on an idle machine; past 120 s beside the rest of npm test once).
-		await main.start(300_000);
+		stage('main, migrating the database');
+		// Main's first start migrates the fresh database, under the start's own bound: a hang's, as a start gives
+		// n8n at most 300 s and the migration took past 120 s beside the rest of npm test once. The credentials
+		// and workflows then go in over REST, as the editor saves them: no CLI process, which would migrate first
+		// (8 CPU-s, 12 s on an idle machine).
+		await main.start(600_000);
 		await main.signIn(queueOwner);
+		stage('credentials, workflows, workers');
 		await main.importCredentials(Object.values(accounts).map(({ credential }) => credential));
 		const workflows = await queueWorkflows(accounts, folders);
 		await main.importWorkflows(workflows);
