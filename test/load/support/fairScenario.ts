@@ -100,9 +100,11 @@ async function untilProcessing(api: Api, workflow: string, id: string): Promise<
 /**
  * The hostile account's huge uploads, from a process of their own as an outside client's would be: each
  * `send()` posts one request of ten 50 MB conversion sources of random bytes and resolves with its answer
- * (422 once the service has stored and inspected every byte, or 0 when the connection failed) and `sending`
- * when its body starts to flow. The process runs at the lowest priority (nice 19): on another machine, as a
- * client is, it would take none of the two cores the service and the other accounts run on.
+ * (422 once the service has stored and inspected every byte, or what failed when the connection did) and
+ * `sending` when its body starts to flow. The process runs at the lowest priority (nice 19): on another
+ * machine, as a client is, it would take none of the two cores the service and the other accounts run on.
+ * A failed connection's answer is fetch's message and cause: once, in a clean-clone run, a second window's upload
+ * failed where the first had answered 422, and the run could not say how.
  */
 function hugeUploader(baseUrl: string, key: string) {
 	const script = `
@@ -124,7 +126,8 @@ function hugeUploader(baseUrl: string, key: string) {
 				await answer.arrayBuffer();
 				console.log(answer.status);
 			} catch (error) {
-				console.log('0');
+				const cause = error.cause ? ' (' + (error.cause.code ?? '') + ' ' + error.cause.message + ')' : '';
+				console.log('failed: ' + error.message + cause);
 			}
 		});
 		console.log('ready');`;
@@ -156,14 +159,15 @@ function hugeUploader(baseUrl: string, key: string) {
 	// Awaited by send(); a process that failed before it is asked must not end the run early.
 	started.catch(() => undefined);
 	return {
-		/** Sends one 500 MB request: `sending` once its body flows, `answer` its status. */
-		async send(): Promise<{ sending: Promise<void>; answer: Promise<number> }> {
+		/** Sends one 500 MB request: `sending` once its body flows, `answer` its status or its failure. */
+		async send(): Promise<{ sending: Promise<void>; answer: Promise<number | string> }> {
 			await started;
 			child.stdin!.write('go\n');
 			const sending = line().then((text) =>
 				confirm(text === 'sending', `the uploader printed ${text}`),
 			);
-			return { sending, answer: sending.then(line).then(Number) };
+			const answer = sending.then(line).then((text) => (/^\d+$/.test(text) ? Number(text) : text));
+			return { sending, answer };
 		},
 		async stop(): Promise<void> {
 			child.stdin!.end('stop\n');
@@ -255,7 +259,8 @@ export interface FairRun {
 	windows: AttackWindow[];
 	heavyJobs: any[];
 	refusedJobs: any[];
-	hugeAnswers: number[];
+	/** Each huge upload's status, or what failed when its connection did. */
+	hugeAnswers: Array<number | string>;
 }
 
 /**
@@ -296,7 +301,7 @@ export async function fairScenario(
 		let retries = 0;
 		const windows: AttackWindow[] = [];
 		const heavyJobs: any[] = [];
-		const hugeAnswers: number[] = [];
+		const hugeAnswers: Array<number | string> = [];
 		for (let window = 0; window < options.attackWindows; window++) {
 			const windowShops = await onNewKeys(sandbox, shops);
 			// The hostile account's requests on keys of their own, each within its 60 a minute: the costly SVG,
