@@ -95,10 +95,10 @@ export async function openQueueEnvironment(
 		const main = cluster.main;
 
 		stage('main, migrating the database');
-		// Main's first start migrates the fresh database, under the start's own bound: a hang's, as a start gives
-		// n8n at most 300 s and the migration took past 120 s beside the rest of npm test once. The credentials
-		// and workflows then go in over REST, as the editor saves them: no CLI process, which would migrate first
-		// (8 CPU-s, 12 s on an idle machine).
+		// Main's first start migrates the fresh database, so it gets twice a later start's 300 s (a hang's bound:
+		// the migration alone took past 120 s beside the rest of npm test once). The credentials and workflows
+		// then go in over REST, as the editor saves them: no CLI process, which would migrate first (8 CPU-s,
+		// 12 s on an idle machine).
 		await main.start(600_000);
 		await main.signIn(queueOwner);
 		stage('credentials, workflows, workers');
