@@ -1012,7 +1012,7 @@ export class LocalN8n {
 	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const activated = /^\/rest\/workflows\/([^/]+)\/activate$/.exec(path);
 		if (method === 'POST' && activated) this.notePublished(activated[1]);
-		const response = await fetch(`${this.url}${path}`, {
+		const response = await fetchN8n(`${this.url}${path}`, {
 			method,
 			headers: {
 				'content-type': 'application/json',
@@ -1049,11 +1049,11 @@ export class LocalN8n {
 	 */
 	private async isReady(): Promise<boolean> {
 		try {
-			const probe = await fetch(`${this.url}/healthz/readiness`, {
+			const probe = await fetchN8n(`${this.url}/healthz/readiness`, {
 				signal: AbortSignal.timeout(2_000),
 			});
 			if (!probe.ok) return false;
-			const api = await fetch(`${this.url}/rest/login`, { signal: AbortSignal.timeout(2_000) });
+			const api = await fetchN8n(`${this.url}/rest/login`, { signal: AbortSignal.timeout(2_000) });
 			return api.status === 200 || api.status === 401;
 		} catch {
 			return false;
@@ -1120,4 +1120,17 @@ const stopSignals = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM', 'SIGKILL', 'SI
 
 export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}
+
+/**
+ * `fetch` to an n8n, on a connection of its own (`Connection: close`): every request the harness sends to n8n goes
+ * this way. n8n's server closes a kept-alive connection after Node's 5 s of idling, on Node 22 (n8n 1.x) with no
+ * grace, and a client lets it idle up to 3-4 s by the hint. A harness whose event loop lags on a busy machine can
+ * then send on the socket just as n8n closes it: "fetch failed ... read ECONNRESET" (the project's CI, n8n 1.123.81).
+ * A fresh connection cannot meet that close; on loopback it costs a handshake.
+ */
+export async function fetchN8n(url: string, init: RequestInit = {}): Promise<Response> {
+	const headers = new Headers(init.headers);
+	headers.set('connection', 'close');
+	return await fetch(url, { ...init, headers });
 }

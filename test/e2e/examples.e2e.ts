@@ -15,7 +15,7 @@ import {
 	type ExampleFolders,
 } from '../../scripts/demo';
 import { exampleIds, readExamples, serveSampleFiles, signBody } from '../../scripts/examples';
-import { nodeItems, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
+import { fetchN8n, nodeItems, type LocalN8n, type WorkflowExport } from '../../scripts/n8n';
 import { waitForJobEnd } from '../../scripts/sandbox-client';
 import { simplifiedJobFields } from '../../nodes/Embroidery/helpers/simplify';
 import { measurePattern, readPattern } from '../../sandbox/engine';
@@ -115,7 +115,7 @@ describe('the example workflows', () => {
 					colourCount: 2,
 					format: 'dst',
 				});
-				const response = await fetch(`${n8n.url}/webhook/embroidery-order`, {
+				const response = await fetchN8n(`${n8n.url}/webhook/embroidery-order`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', 'X-Shop-Signature': signBody(order) },
 					body: order,

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { LocalN8n, nodeItems, n8nRuntime } from '../../scripts/n8n';
+import { fetchN8n, LocalN8n, n8nRuntime, nodeItems } from '../../scripts/n8n';
 import { exportedDescriptions, snapshotFile } from '../../scripts/node-descriptions';
 import {
 	e2eOwner,
@@ -137,7 +137,7 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		expect(workflows.map((w) => w.id)).toEqual(
 			expect.arrayContaining(['e2eHarnessFile01', 'e2eHarnessHook01']),
 		);
-		const response = await fetch(`${n8n.url}/webhook/harness-echo`, {
+		const response = await fetchN8n(`${n8n.url}/webhook/harness-echo`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ orderId: 'A-101' }),
@@ -146,7 +146,7 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ echoed: 'A-101' });
 		// Only the journey opens the editor (`openEnvironment({ editor: true })`); this n8n leaves its pages out.
-		const page = await fetch(`${n8n.url}/signin`, { signal: AbortSignal.timeout(30_000) });
+		const page = await fetchN8n(`${n8n.url}/signin`, { signal: AbortSignal.timeout(30_000) });
 		expect(page.status).toBe(404);
 	});
 
@@ -168,7 +168,7 @@ describe(`a real ${n8nUnderTest()} in an isolated user folder`, () => {
 		const second = (await openServedEnvironment()).n8n;
 
 		expect(second.pid).toBe(first.pid);
-		const response = await fetch(`${second.url}/webhook/harness-echo`, {
+		const response = await fetchN8n(`${second.url}/webhook/harness-echo`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ orderId: 'A-102' }),

@@ -12,7 +12,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { examplesDir } from '../../scripts/examples';
-import { nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
+import { fetchN8n, nodeItems, type LocalN8n, type WorkflowRun } from '../../scripts/n8n';
 import { sandboxAdmin } from '../support/sandbox';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
@@ -150,7 +150,7 @@ describe(`Retry On Fail never creates or charges twice, in ${n8nUnderTest()}`, (
 	describe("n8n's Retry of the failed execution, under n8n start", () => {
 		it('the retry creates and unlocks nothing again: it downloads the job the failed execution made', async () => {
 			const usage = await sandboxAdmin(sandbox).usage(accountId);
-			const response = await fetch(`${n8n.url}/webhook/retry-execution`, {
+			const response = await fetchN8n(`${n8n.url}/webhook/retry-execution`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: '{}',

@@ -24,6 +24,7 @@ import {
 	withLocalValues,
 } from '../../scripts/examples';
 import {
+	fetchN8n,
 	sleep,
 	type CredentialExport,
 	type LocalN8n,
@@ -251,7 +252,7 @@ describe.each([shopify, wooCommerce])('the $slug template, published under n8n s
 	let account: Published['account'];
 	let deliveryFolder: string;
 	const deliver = async (rawBody: string, signature: string | undefined) =>
-		await fetch(`${n8n.url}/webhook/${shop.path}`, {
+		await fetchN8n(`${n8n.url}/webhook/${shop.path}`, {
 			method: 'POST',
 			headers: {
 				'content-type': 'application/json',
@@ -335,7 +336,7 @@ describe('the shop-order example, published under n8n start: safe to copy', () =
 		secret: string | null = localShop.webhookSecret,
 	) => {
 		const rawBody = JSON.stringify(order);
-		return await fetch(`${n8n.url}/webhook/embroidery-order`, {
+		return await fetchN8n(`${n8n.url}/webhook/embroidery-order`, {
 			method: 'POST',
 			headers: {
 				'content-type': 'application/json',

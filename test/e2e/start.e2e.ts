@@ -11,7 +11,14 @@ import { join } from 'node:path';
 
 import { demoOwner } from '../../scripts/demo';
 import { exampleIds } from '../../scripts/examples';
-import { freePort, LocalN8n, sleep, testedN8nVersions, type N8nPidFile } from '../../scripts/n8n';
+import {
+	fetchN8n,
+	freePort,
+	LocalN8n,
+	sleep,
+	testedN8nVersions,
+	type N8nPidFile,
+} from '../../scripts/n8n';
 import { eventually } from '../support/realTime';
 import { descendants, repositoryRoot } from '../support/sandboxProcess';
 
@@ -203,7 +210,7 @@ inEveryEnvironmentOnce('npm start and Ctrl-C (n8n 2.41.1, real time)', () => {
 			);
 			expect(next.output()).toContain(`Editor:      http://127.0.0.1:${port}`);
 			expect(startTime(first.n8nPid)).toBeUndefined();
-			const health = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+			const health = await fetchN8n(`http://127.0.0.1:${port}/healthz/readiness`);
 			expect(health.status).toBe(200);
 
 			// The examples went in again over n8n's REST API, into the n8n the killed start had set up: still one demo

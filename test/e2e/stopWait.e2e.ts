@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { createJob, waitForJobEnd } from '../../scripts/sandbox-client';
 import { examplesDir } from '../../scripts/examples';
-import { sleep, type LocalN8n } from '../../scripts/n8n';
+import { fetchN8n, sleep, type LocalN8n } from '../../scripts/n8n';
 import { startVariantService, type VariantService } from '../support/variantService';
 import {
 	importAccountCredential,
@@ -128,7 +128,7 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 		'ends the execution at once while the node sleeps between polls, and the node sends nothing ' +
 			'more after the Stop',
 		async () => {
-			const response = await fetch(`${n8n.url}/webhook/stop-wait`, {
+			const response = await fetchN8n(`${n8n.url}/webhook/stop-wait`, {
 				method: 'POST',
 				signal: AbortSignal.timeout(30_000),
 			});

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { LocalN8n, stopProcessGroup } from '../../../scripts/n8n';
+import { fetchN8n, LocalN8n, stopProcessGroup } from '../../../scripts/n8n';
 import type { QueueServices } from './services';
 
 export interface QueueClusterOptions {
@@ -173,7 +173,7 @@ async function readLog(file: string): Promise<string> {
 
 async function answers(url: string): Promise<boolean> {
 	try {
-		return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
+		return (await fetchN8n(url, { signal: AbortSignal.timeout(2_000) })).ok;
 	} catch {
 		return false;
 	}

@@ -11,7 +11,14 @@ import { join } from 'node:path';
 
 import { waitForTriggerBaseline } from '../../../scripts/demo';
 import { examplesDir, serveSampleFiles, signBody } from '../../../scripts/examples';
-import { freePort, nodeItems, sleep, type LocalN8n, type WorkflowRun } from '../../../scripts/n8n';
+import {
+	fetchN8n,
+	freePort,
+	nodeItems,
+	sleep,
+	type LocalN8n,
+	type WorkflowRun,
+} from '../../../scripts/n8n';
 import { createJob, waitForJobEnd } from '../../../scripts/sandbox-client';
 import { readPattern, writePattern } from '../../../sandbox/engine';
 import type { QueueCluster } from './cluster';
@@ -85,7 +92,7 @@ export async function runOrderBurst(env: QueueEnvironment, count = 20): Promise<
 					colourCount: 2,
 					format: 'dst',
 				});
-				const response = await fetch(`${main.url}/webhook/embroidery-order`, {
+				const response = await fetchN8n(`${main.url}/webhook/embroidery-order`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', 'X-Shop-Signature': signBody(order) },
 					body: order,
@@ -322,7 +329,7 @@ async function measuredRun(
 		before.set(worker.name, (await worker.memory()).rssMb);
 	}
 	const started = performance.now();
-	const response = await fetch(`${cluster.main.url}/webhook/${workflow.path}`, {
+	const response = await fetchN8n(`${cluster.main.url}/webhook/${workflow.path}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(body),
