@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-import { ValidationError } from '../services/errors';
+import { ApiError, ValidationError } from '../services/errors';
 import {
 	maxFilesPerRequest,
 	sourceSizeLimits,
@@ -153,6 +153,10 @@ export async function readJobRequest(
 		}
 	} catch (error) {
 		await removeTemporaryFiles({ fields, sources });
+		if (error instanceof UploadNotStoredError) {
+			request.log.error({ err: error.cause }, 'an upload could not be stored');
+			throw new ApiError(503, error.message);
+		}
 		if (error instanceof ValidationError) throw error;
 		throw new ValidationError({
 			file: [`The multipart body could not be read: ${(error as Error).message}`],
@@ -195,13 +199,43 @@ function cutName(base: string): string {
 	return base.slice(0, longestFileName - extension.length) + extension;
 }
 
+/**
+ * The sandbox's own disk refused an upload's bytes (full, over quota, read-only): the service's failure, which a
+ * 503 reports, not the request's (a 422 would send the user looking for a fault in the file).
+ */
+class UploadNotStoredError extends Error {
+	constructor(cause: unknown) {
+		const code = (cause as NodeJS.ErrnoException).code;
+		const disk =
+			code === 'ENOSPC'
+				? 'no space is left on its disk'
+				: code === 'EDQUOT'
+					? 'its disk quota is used up'
+					: `its disk answered ${code ?? 'an error'}`;
+		super(
+			`The service could not store the uploaded file: ${disk}. No job was created and nothing was charged; ` +
+				'send the job again later.',
+			{ cause },
+		);
+	}
+}
+
+/** What the sandbox's own disk does with an upload's bytes, its failures told apart from the client's. */
+async function stored<T>(write: Promise<T>): Promise<T> {
+	try {
+		return await write;
+	} catch (error) {
+		throw new UploadNotStoredError(error);
+	}
+}
+
 async function streamToDisk(
 	stream: Readable,
 	{ tempPath, field, fileName }: Pick<IncomingSource, 'tempPath' | 'field' | 'fileName'>,
 	limit: number,
 	ticket: UploadTicket,
 ): Promise<IncomingSource> {
-	const handle = await open(tempPath, 'w');
+	const handle = await stored(open(tempPath, 'w'));
 	let size = 0;
 	let truncatedAt: number | undefined;
 	try {
@@ -212,16 +246,16 @@ async function streamToDisk(
 				continue;
 			}
 			size += chunk.length;
-			await handle.write(chunk);
+			await stored(handle.write(chunk));
 			await ticket.streamed(chunk.length);
 		}
 	} catch (error) {
-		// A connection dropped mid-file: the partial file belongs to no job.
+		// A connection dropped mid-file, or the disk refused it: the partial file belongs to no job.
 		await handle.close();
 		await rm(tempPath, { force: true });
 		throw error;
 	}
-	await handle.close();
+	await stored(handle.close());
 	if ((stream as Readable & { truncated?: boolean }).truncated) truncatedAt = limit;
 	if (truncatedAt !== undefined) {
 		await rm(tempPath, { force: true });
