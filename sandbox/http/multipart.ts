@@ -255,7 +255,11 @@ async function streamToDisk(
 		await rm(tempPath, { force: true });
 		throw error;
 	}
-	await stored(handle.close());
+	// A disk may report a write it could not keep only when the file is closed.
+	await stored(handle.close()).catch(async (error: unknown) => {
+		await rm(tempPath, { force: true });
+		throw error;
+	});
 	if ((stream as Readable & { truncated?: boolean }).truncated) truncatedAt = limit;
 	if (truncatedAt !== undefined) {
 		await rm(tempPath, { force: true });
