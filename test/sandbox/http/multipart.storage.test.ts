@@ -55,25 +55,27 @@ async function post(app: FastifyInstance): Promise<{ status: number; body: any }
 
 describe('an upload the disk refuses', () => {
 	let folder: string;
+	let app: FastifyInstance | undefined;
 
 	beforeEach(() => {
 		folder = mkdtempSync(join(tmpdir(), 'embroidery-storage-'));
 	});
 
-	afterEach(() => {
+	afterEach(async () => {
+		await app?.close();
+		app = undefined;
 		rmSync(folder, { recursive: true, force: true });
 	});
 
 	it('is stored and read where the disk takes it', async () => {
-		const app = await storingServer(() => join(folder, 'upload'));
+		app = await storingServer(() => join(folder, 'upload'));
 		expect(await post(app)).toEqual({ status: 200, body: { sizes: [fixture('Star.DST').length] } });
 		expect(existsSync(join(folder, 'upload'))).toBe(false);
-		await app.close();
 	});
 
 	it("answers 503 saying the service's disk is full and that nothing was created or charged", async () => {
 		symlinkSync('/dev/full', join(folder, 'full'));
-		const app = await storingServer(() => join(folder, 'full'));
+		app = await storingServer(() => join(folder, 'full'));
 		const { status, body } = await post(app);
 		expect(status).toBe(503);
 		expect(body).toEqual({
@@ -83,17 +85,15 @@ describe('an upload the disk refuses', () => {
 		});
 		expect(existsSync(join(folder, 'full'))).toBe(false);
 		expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
-		await app.close();
 	});
 
 	it('answers 503 naming the error when the folder for uploads is gone', async () => {
-		const app = await storingServer(() => join(folder, 'removed', 'upload'));
+		app = await storingServer(() => join(folder, 'removed', 'upload'));
 		const { status, body } = await post(app);
 		expect(status).toBe(503);
 		expect(body.message).toMatch(
 			/^The service could not store the uploaded file: its disk answered ENOENT\./,
 		);
 		expect(body.message).not.toContain(folder);
-		await app.close();
 	});
 });
