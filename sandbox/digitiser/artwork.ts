@@ -40,7 +40,26 @@ export interface Artwork {
 	frameLeftOut: boolean;
 	/** True when the source is a raster of a few exact colours (see `isFlat`), kept exact on the grid. */
 	flat: boolean;
+	/**
+	 * A flat raster's design at its own pixels, where they are finer than the working grid: where
+	 * a line's edges lie between two working pixels.
+	 */
+	fine?: FineRaster;
 }
+
+/** The cropped source at its own resolution, and how many of its pixels a working pixel spans. */
+export interface FineRaster {
+	width: number;
+	height: number;
+	rgba: Uint8Array;
+	scaleX: number;
+	scaleY: number;
+}
+
+/** Largest fine raster kept beside the working one. */
+const maxFinePixels = 16_000_000;
+/** How much finer than the working grid a source must be for its own pixels to be kept. */
+const minFineScale = 1.2;
 
 function describe(type: ArtworkType): string {
 	return type === 'svg' ? 'SVG' : type.toUpperCase();
@@ -171,8 +190,24 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const width = max(1, round(crop.width * pixelsPerSource));
 	const height = max(1, round(crop.height * pixelsPerSource));
 	const drawn = await draw(source, crop, width, height, true);
+	let fine: FineRaster | undefined;
+	if (
+		source.flat &&
+		crop.width > minFineScale * width &&
+		crop.width * crop.height <= maxFinePixels
+	) {
+		const own = await draw(source, crop, crop.width, crop.height, false);
+		fine = {
+			width: own.width,
+			height: own.height,
+			rgba: own.rgba,
+			scaleX: crop.width / width,
+			scaleY: crop.height / height,
+		};
+	}
 	return {
 		...drawn,
+		...(fine ? { fine } : {}),
 		pixelMm,
 		sourceWidth,
 		sourceHeight,

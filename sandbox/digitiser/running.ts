@@ -1,5 +1,6 @@
-import { ceil, floor, hypot, max } from './math';
+import { abs, ceil, floor, hypot, max } from './math';
 import { halfThreadMm } from './satin';
+import { fineLabelAt } from './regions';
 import type { RegionSewing } from './sewing';
 import { doubleRunTours, skeletonise, type Point, type SidedPoint } from './skeleton';
 
@@ -42,6 +43,16 @@ export function sewRunning(sewing: RegionSewing): void {
 	}
 }
 
+/**
+ * True where the line being sewn lies under (x, y): read at the artwork's own pixels where it has
+ * finer ones, so its edges are found between working pixels.
+ */
+function onLine(sewing: RegionSewing, x: number, y: number): boolean {
+	const { fine, regions } = sewing.map;
+	if (!fine) return inRegion(sewing, x, y);
+	return fineLabelAt(fine, x, y) === regions[sewing.regionId].label;
+}
+
 /** True where the pixel under (x, y) belongs to the region being sewn. */
 function inRegion(sewing: RegionSewing, x: number, y: number): boolean {
 	const { width, height, ids } = sewing.map;
@@ -73,14 +84,23 @@ function middleOfLine(
 	const nx = -dy / length;
 	const ny = dx / length;
 	const reach = halfWidth + 1.5;
-	const inside = (t: number) => inRegion(sewing, x + nx * t, y + ny * t);
-	const edge = (sign: number) => {
+	const edge = (sign: number, inside: (x: number, y: number) => boolean) => {
 		let t = 0;
-		while (t <= reach && inside(sign * (t + 0.25))) t += 0.25;
+		while (t <= reach && inside(x + nx * sign * (t + 0.25), y + ny * sign * (t + 0.25))) t += 0.25;
 		return t + 0.125;
 	};
-	const plus = edge(1);
-	const minus = edge(-1);
+	let plus = edge(1, (px, py) => inRegion(sewing, px, py));
+	let minus = edge(-1, (px, py) => inRegion(sewing, px, py));
+	if (sewing.map.fine) {
+		// The artwork's own pixels place the edges between working pixels; where they tell another
+		// story (a texture the grid merged into one line), the grid's edges stay.
+		const finePlus = edge(1, (px, py) => onLine(sewing, px, py));
+		const fineMinus = edge(-1, (px, py) => onLine(sewing, px, py));
+		if (abs(finePlus - plus) <= 1 && abs(fineMinus - minus) <= 1) {
+			plus = finePlus;
+			minus = fineMinus;
+		}
+	}
 	if (plus > reach || minus > reach) return [x, y];
 	const shift = (plus - minus) / 2;
 	const side = (plus + minus) / 2 - halfThreadPx;
@@ -107,7 +127,7 @@ function endOfLine(
 	if (length === 0) return [x, y];
 	const ux = dx / length;
 	const uy = dy / length;
-	const inside = (t: number) => inRegion(sewing, x + ux * t, y + uy * t);
+	const inside = (t: number) => onLine(sewing, x + ux * t, y + uy * t);
 	let t = 0;
 	while (t < halfWidth + 1 && inside(t + 0.25)) t += 0.25;
 	return [x + ux * t, y + uy * t];

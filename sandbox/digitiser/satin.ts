@@ -1,6 +1,6 @@
 import { findColumn, spaceRungs, type Column, type Rung } from './column';
 import { floor, hypot, max, min, PI } from './math';
-import { principalAxis, type RegionMap } from './regions';
+import { fineLabelAt, principalAxis, type RegionMap } from './regions';
 import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
 import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
@@ -50,6 +50,7 @@ function sewColumn(sewing: RegionSewing, column: Column, density: Density): void
 	const compensation = needle.px(pullCompensationMm - halfThreadMm);
 	const shortest = needle.px(shortestRungMm);
 	let rungs = spaceRungs(column, needle.px(density.satinSpacingMm))
+		.map((rung) => onFineEdges(sewing, rung))
 		.filter(([a, b]) => hypot(b[0] - a[0], b[1] - a[1]) >= shortest)
 		.map((rung) => widen(rung, compensation));
 	if (rungs.length === 0) return;
@@ -101,6 +102,43 @@ function sewColumn(sewing: RegionSewing, column: Column, density: Density): void
 		needle.stitchTo(x, y, satinStitchMaxMm);
 	});
 	for (const rung of rungs) coverRung(sewing, rung);
+}
+
+/** How far (working pixels) a rung's end may move to reach the edge the artwork's own pixels show. */
+const fineReachPx = 1;
+/** Step of the search for that edge, working pixels. */
+const fineStepPx = 0.125;
+
+/**
+ * Moves each end of a rung along it to where the artwork's own pixels put the column's edge, when
+ * the artwork has pixels finer than the working grid: the traced edge lies on working pixels.
+ */
+function onFineEdges(sewing: RegionSewing, rung: Rung): Rung {
+	const { fine, regions } = sewing.map;
+	if (!fine) return rung;
+	const label = regions[sewing.regionId].label;
+	const [a, b] = rung;
+	const length = hypot(b[0] - a[0], b[1] - a[1]);
+	if (length < 1) return rung;
+	const ux = (b[0] - a[0]) / length;
+	const uy = (b[1] - a[1]) / length;
+	const inward = min(fineReachPx, length / 2);
+	const edge = (p: [number, number], sx: number, sy: number): [number, number] => {
+		const at = (t: number) => fineLabelAt(fine, p[0] + sx * t, p[1] + sy * t) === label;
+		// Only a clean edge moves: the column inside, another colour outside and one crossing between.
+		// Where the artwork is a texture finer than the grid (rows with slits), the grid's edge stays.
+		if (!at(-inward) || at(fineReachPx)) return p;
+		let crossing = NaN;
+		let changes = 0;
+		for (let t = -inward; t + fineStepPx <= fineReachPx + 1e-9; t += fineStepPx) {
+			if (at(t) === at(t + fineStepPx)) continue;
+			changes++;
+			crossing = t + fineStepPx / 2;
+		}
+		if (changes !== 1) return p;
+		return [p[0] + sx * crossing, p[1] + sy * crossing];
+	};
+	return [edge(a, -ux, -uy), edge(b, ux, uy)];
 }
 
 /** Shortens a rung by `px` at both ends (to its middle when it is shorter than that). */

@@ -64,3 +64,19 @@ export function trimsInsideBlocks(pattern: Pattern): number[] {
 	}
 	return trims;
 }
+
+/** Root mean square distance of points from the straight line fitted through them (least squares). */
+export function straightnessMm(points: Array<[number, number]>): number {
+	const n = points.length;
+	const mx = points.reduce((s, [x]) => s + x, 0) / n;
+	const my = points.reduce((s, [, y]) => s + y, 0) / n;
+	let sxx = 0;
+	let sxy = 0;
+	for (const [x, y] of points) {
+		sxx += (x - mx) ** 2;
+		sxy += (x - mx) * (y - my);
+	}
+	const slope = sxy / sxx;
+	const squares = points.map(([x, y]) => (y - my - slope * (x - mx)) ** 2);
+	return Math.sqrt(squares.reduce((s, d) => s + d, 0) / n);
+}
