@@ -47,17 +47,20 @@ export interface Artwork {
 	fine?: FineRaster;
 }
 
-/** The cropped source at its own resolution, and how many of its pixels a working pixel spans. */
+/** The design's part of a flat source at the source's own pixels. */
 export interface FineRaster {
+	/** The whole source, oriented: RGBA, `stride` pixels a row. */
+	rgba: Uint8Array;
+	stride: number;
+	/** The design's box within it, in source pixels. */
+	x0: number;
+	y0: number;
 	width: number;
 	height: number;
-	rgba: Uint8Array;
+	/** Source pixels a working pixel spans, across and down. */
 	scaleX: number;
 	scaleY: number;
 }
-
-/** Largest fine raster kept beside the working one. */
-const maxFinePixels = 16_000_000;
 /** How much finer than the working grid a source must be for its own pixels to be kept. */
 const minFineScale = 1.2;
 
@@ -108,6 +111,8 @@ interface Source {
 	 * pixel and not smoothed, so its colours stay exact and its thin lines whole.
 	 */
 	flat?: boolean;
+	/** A flat raster's own pixels, oriented, RGBA: decoded to count its colours, kept for its edges. */
+	pixels?: Uint8Array;
 }
 
 /** Most distinct colours (RGBA) a raster may have and still count as flat artwork. */
@@ -123,6 +128,7 @@ async function isFlat(source: Source): Promise<boolean> {
 		// No wall-time limit of its own: the work is bounded before it starts (filter budget, pixel limits), and
 		// what remains by the engine pool's job limit, which stops the process.
 		data = await sharp(source.input, { limitInputPixels: maxInputPixels, failOn: 'error' })
+			.autoOrient()
 			.toColourspace('srgb')
 			.ensureAlpha()
 			.raw()
@@ -139,6 +145,7 @@ async function isFlat(source: Source): Promise<boolean> {
 		seen.add(value);
 		if (seen.size > maxFlatColours) return false;
 	}
+	source.pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 	return true;
 }
 
@@ -191,16 +198,14 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 	const height = max(1, round(crop.height * pixelsPerSource));
 	const drawn = await draw(source, crop, width, height, true);
 	let fine: FineRaster | undefined;
-	if (
-		source.flat &&
-		crop.width > minFineScale * width &&
-		crop.width * crop.height <= maxFinePixels
-	) {
-		const own = await draw(source, crop, crop.width, crop.height, false);
+	if (source.pixels && crop.width > minFineScale * width) {
 		fine = {
-			width: own.width,
-			height: own.height,
-			rgba: own.rgba,
+			rgba: source.pixels,
+			stride: sourceWidth,
+			x0: crop.x,
+			y0: crop.y,
+			width: crop.width,
+			height: crop.height,
 			scaleX: crop.width / width,
 			scaleY: crop.height / height,
 		};

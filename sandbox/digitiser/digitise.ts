@@ -1,6 +1,7 @@
 import { colourHex, rgbToLab, type Pattern, type Thread } from '../engine';
-import { emptyArtwork, loadArtwork, type FineRaster } from './artwork';
+import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
+import { FineLabels } from './fine';
 import { removeUnsewableDetail } from './cleanup';
 import { joinShowingFill, splitNarrowBands, splitThinParts } from './parts';
 import { DigitiseError } from './errors';
@@ -11,7 +12,7 @@ import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
 import { narrowSatinMaxWidthMm, runningMaxWidthMm } from './sew';
 import { quantiseColours } from './quantise';
-import { background, type FineLabels, type RegionMap } from './regions';
+import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
 import { snapToPalette } from './snap';
 import { abs, round } from './math';
@@ -119,9 +120,7 @@ export async function digitise(
 	}
 	const snapped = snapToPalette(quantised, chart, palette.label);
 	warnings.push(...snapped.warnings);
-	const fine = artwork.fine ? fineLabels(artwork.rgba, snapped.labels, artwork.fine) : undefined;
-	// Its slots are all that is needed of the source from here on; its pixels can go.
-	artwork.fine = undefined;
+	const fine = artwork.fine && FineLabels.fromGrid(artwork.fine, artwork.rgba, snapped.labels);
 
 	const pixelArea = artwork.pixelMm * artwork.pixelMm;
 	const cleaned = removeUnsewableDetail(snapped.labels, artwork.width, artwork.height, {
@@ -164,56 +163,6 @@ export async function digitise(
 		pattern: plan.pattern,
 		warnings,
 		metrics: designMetrics(plan.pattern, options.widthMm, plan.coveredAreaMm2),
-	};
-}
-
-/**
- * A flat artwork's thread slots at its own pixels: every exact colour takes the slot its working
- * pixels were given (the working grid samples the source by nearest pixel, so it holds the same
- * colours); a colour the grid never sampled is left as background.
- */
-function fineLabels(rgba: Uint8Array, slots: Uint8Array, fine: FineRaster): FineLabels {
-	// Fully transparent pixels are one colour whatever their RGB; every other key is unsigned.
-	const key = (data: Uint8Array, o: number) =>
-		data[o + 3] === 0
-			? -1
-			: ((data[o] << 24) | (data[o + 1] << 16) | (data[o + 2] << 8) | data[o + 3]) >>> 0;
-	const votes = new Map<number, Map<number, number>>();
-	for (let i = 0; i < slots.length; i++) {
-		const k = key(rgba, 4 * i);
-		let counts = votes.get(k);
-		if (!counts) votes.set(k, (counts = new Map()));
-		counts.set(slots[i], (counts.get(slots[i]) ?? 0) + 1);
-	}
-	const slotOf = new Map<number, number>();
-	for (const [k, counts] of votes) {
-		let best = background;
-		let most = 0;
-		for (const [slot, count] of counts) {
-			if (count <= most) continue;
-			best = slot;
-			most = count;
-		}
-		slotOf.set(k, best);
-	}
-	const labels = new Uint8Array(fine.width * fine.height);
-	// Flat artwork runs in long spans of one colour: the last lookup is reused along them.
-	let lastKey = NaN;
-	let lastSlot = background;
-	for (let i = 0; i < labels.length; i++) {
-		const k = key(fine.rgba, 4 * i);
-		if (k !== lastKey) {
-			lastKey = k;
-			lastSlot = slotOf.get(k) ?? background;
-		}
-		labels[i] = lastSlot;
-	}
-	return {
-		width: fine.width,
-		height: fine.height,
-		labels,
-		scaleX: fine.scaleX,
-		scaleY: fine.scaleY,
 	};
 }
 

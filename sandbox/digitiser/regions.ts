@@ -1,3 +1,4 @@
+import type { FineLabels } from './fine';
 import { atan2, max, min, sqrt } from './math';
 
 /** Connected areas of one thread colour, and how wide each one is. */
@@ -33,24 +34,6 @@ export interface RegionMap {
 	inset: Float32Array;
 	/** A flat artwork's thread slots at its own, finer pixels (see `Artwork.fine`). */
 	fine?: FineLabels;
-}
-
-export interface FineLabels {
-	width: number;
-	height: number;
-	/** Thread slot of every source pixel; `background` where none. */
-	labels: Uint8Array;
-	/** Source pixels a working pixel spans, across and down. */
-	scaleX: number;
-	scaleY: number;
-}
-
-/** The thread slot under a working-grid point (pixel centres at +0.5), read at the source's own pixels. */
-export function fineLabelAt(fine: FineLabels, x: number, y: number): number {
-	const fx = Math.floor(x * fine.scaleX);
-	const fy = Math.floor(y * fine.scaleY);
-	if (fx < 0 || fy < 0 || fx >= fine.width || fy >= fine.height) return background;
-	return fine.labels[fy * fine.width + fx];
 }
 
 /** Labels 4-connected areas of equal label and measures each. */

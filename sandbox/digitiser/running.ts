@@ -1,6 +1,5 @@
 import { abs, ceil, floor, hypot, max } from './math';
 import { halfThreadMm } from './satin';
-import { fineLabelAt } from './regions';
 import type { RegionSewing } from './sewing';
 import { doubleRunTours, skeletonise, type Point, type SidedPoint } from './skeleton';
 
@@ -44,13 +43,36 @@ export function sewRunning(sewing: RegionSewing): void {
 }
 
 /**
+ * How far from (x, y) along (ux, uy) the line's edge lies, in quarter pixels, up to just past
+ * `reach`: read on the working grid, or at the artwork's own pixels (`fine`).
+ */
+function edgeAlong(
+	sewing: RegionSewing,
+	x: number,
+	y: number,
+	ux: number,
+	uy: number,
+	reach: number,
+	fine: boolean,
+): number {
+	let t = 0;
+	while (t <= reach) {
+		const px = x + ux * (t + 0.25);
+		const py = y + uy * (t + 0.25);
+		if (!(fine ? onLine(sewing, px, py) : inRegion(sewing, px, py))) break;
+		t += 0.25;
+	}
+	return t + 0.125;
+}
+
+/**
  * True where the line being sewn lies under (x, y): read at the artwork's own pixels where it has
  * finer ones, so its edges are found between working pixels.
  */
 function onLine(sewing: RegionSewing, x: number, y: number): boolean {
 	const { fine, regions } = sewing.map;
 	if (!fine) return inRegion(sewing, x, y);
-	return fineLabelAt(fine, x, y) === regions[sewing.regionId].label;
+	return fine.at(x, y) === regions[sewing.regionId].label;
 }
 
 /** True where the pixel under (x, y) belongs to the region being sewn. */
@@ -84,18 +106,13 @@ function middleOfLine(
 	const nx = -dy / length;
 	const ny = dx / length;
 	const reach = halfWidth + 1.5;
-	const edge = (sign: number, inside: (x: number, y: number) => boolean) => {
-		let t = 0;
-		while (t <= reach && inside(x + nx * sign * (t + 0.25), y + ny * sign * (t + 0.25))) t += 0.25;
-		return t + 0.125;
-	};
-	let plus = edge(1, (px, py) => inRegion(sewing, px, py));
-	let minus = edge(-1, (px, py) => inRegion(sewing, px, py));
+	let plus = edgeAlong(sewing, x, y, nx, ny, reach, false);
+	let minus = edgeAlong(sewing, x, y, -nx, -ny, reach, false);
 	if (sewing.map.fine) {
 		// The artwork's own pixels place the edges between working pixels; where they tell another
 		// story (a texture the grid merged into one line), the grid's edges stay.
-		const finePlus = edge(1, (px, py) => onLine(sewing, px, py));
-		const fineMinus = edge(-1, (px, py) => onLine(sewing, px, py));
+		const finePlus = edgeAlong(sewing, x, y, nx, ny, reach, true);
+		const fineMinus = edgeAlong(sewing, x, y, -nx, -ny, reach, true);
 		if (abs(finePlus - plus) <= 1 && abs(fineMinus - minus) <= 1) {
 			plus = finePlus;
 			minus = fineMinus;

@@ -1,6 +1,6 @@
 import { findColumn, spaceRungs, type Column, type Rung } from './column';
 import { floor, hypot, max, min, PI } from './math';
-import { fineLabelAt, principalAxis, type RegionMap } from './regions';
+import { principalAxis, type RegionMap } from './regions';
 import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
 import { pullCompensationMm, sewSections, type Density, type RegionSewing } from './sewing';
 
@@ -124,7 +124,7 @@ function onFineEdges(sewing: RegionSewing, rung: Rung): Rung {
 	const uy = (b[1] - a[1]) / length;
 	const inward = min(fineReachPx, length / 2);
 	const edge = (p: [number, number], sx: number, sy: number): [number, number] => {
-		const at = (t: number) => fineLabelAt(fine, p[0] + sx * t, p[1] + sy * t) === label;
+		const at = (t: number) => fine.at(p[0] + sx * t, p[1] + sy * t) === label;
 		// Only a clean edge moves: the column inside, another colour outside and one crossing between.
 		// Where the artwork is a texture finer than the grid (rows with slits), the grid's edge stays.
 		if (!at(-inward) || at(fineReachPx)) return p;
