@@ -7,8 +7,12 @@ import { doubleRunTours, skeletonise, type Point, type SidedPoint } from './skel
 const runStitchMm = 1.4;
 /** Longest running stitch: a tip carried on to its line's end may lengthen the last one a little. */
 const runStitchMaxMm = 1.6;
-/** How far a running stitch may cut a curve of its line's centre (half a thread). */
-const runToleranceMm = 0.2;
+/**
+ * How far a running stitch may cut a curve of its line's middle: a quarter of a thread, or half a
+ * thread for a stitch under `shortRunMm` (held that close, a line's small wobbles become short stitches).
+ */
+const runToleranceMm = 0.1;
+const shortRunMm = 1;
 /** The grid every stitch file records needle holes on. */
 const holeGridMm = 0.1;
 
@@ -30,6 +34,7 @@ export function sewRunning(sewing: RegionSewing): void {
 		{
 			stepPx: needle.px(runStitchMm),
 			tolerancePx: needle.px(runToleranceMm),
+			shortPx: needle.px(shortRunMm),
 			spurPx: ceil(halfWidth) + 1,
 		},
 		(x, y, dx, dy) => middleOfLine(sewing, x, y, dx, dy, halfWidth, needle.px(halfThreadMm)),

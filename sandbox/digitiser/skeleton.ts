@@ -87,7 +87,8 @@ export function skeletonise(map: RegionMap, regionId: number): Skeleton {
  * Walks every part of a skeleton out and back, as a double running stitch does: a depth-first
  * tour from the pixel nearest `from`, each branch sewn out to its tip and back over the same
  * needle points, so the return pass lies on the first. Needle points are skeleton pixels at most
- * `stepPx` apart along it, kept where it bends (a chord may stray `tolerancePx` from the line),
+ * `stepPx` apart along it, kept where it bends (a chord may stray `tolerancePx` from the line's
+ * middle, twice that when it is shorter than `shortPx`: held closer, short stitches multiply),
  * forks or ends; each on the way is moved to the middle of the line across it (`centre`, given
  * the line's direction there), and each end of a line out to where the line ends (`tip`, given
  * the direction it points in). Side branches
@@ -97,7 +98,7 @@ export function skeletonise(map: RegionMap, regionId: number): Skeleton {
 export function doubleRunTours(
 	skeleton: Skeleton,
 	from: Point,
-	options: { stepPx: number; tolerancePx: number; spurPx: number },
+	options: { stepPx: number; tolerancePx: number; shortPx: number; spurPx: number },
 	centre: (x: number, y: number, dx: number, dy: number) => Point | SidedPoint,
 	tip: (x: number, y: number, dx: number, dy: number) => Point = (x, y) => [x, y],
 ): Point[][] {
@@ -119,7 +120,7 @@ export function doubleRunTours(
 		if (root < 0) return tours;
 		const tree = depthFirstTree(skeleton, root, seen);
 		pruneSpurs(tree, options.spurPx);
-		const tour = tourOf(skeleton, tree, options.stepPx, options.tolerancePx, centre, tip);
+		const tour = tourOf(skeleton, tree, options, centre, tip);
 		tours.push(tour);
 		[fx, fy] = tour[tour.length - 1];
 	}
@@ -178,8 +179,7 @@ function pruneSpurs(tree: Tree, spurPx: number): void {
 function tourOf(
 	skeleton: Skeleton,
 	tree: Tree,
-	stepPx: number,
-	tolerancePx: number,
+	{ stepPx, tolerancePx, shortPx }: { stepPx: number; tolerancePx: number; shortPx: number },
 	centre: (x: number, y: number, dx: number, dy: number) => Point | SidedPoint,
 	tip: (x: number, y: number, dx: number, dy: number) => Point,
 ): Point[] {
@@ -188,6 +188,41 @@ function tourOf(
 	const at = (i: number): Point => [(i % w) + x0 + 0.5, floor(i / w) + y0 + 0.5];
 	const kidsOf = (i: number) => children.get(i) as number[];
 	// Needle pixels, decided from the root outwards so both passes share them.
+	// The line's direction at a pixel: from two pixels back to two pixels on, as far as it goes.
+	const direction = (i: number): Point => {
+		let before = i;
+		for (let k = 0; k < 2 && (parent.get(before) as number) >= 0; k++)
+			before = parent.get(before) as number;
+		let after = i;
+		for (let k = 0; k < 2 && kidsOf(after).length === 1; k++) after = kidsOf(after)[0];
+		const [bx, by] = at(before);
+		const [ax, ay] = at(after);
+		return [ax - bx, ay - by];
+	};
+	// The middle of the line across a pixel inside a line (one pixel on), asked once per pixel.
+	const middles = new Map<number, Point | SidedPoint>();
+	const middleOf = (i: number): Point | SidedPoint => {
+		let point = middles.get(i);
+		if (!point) {
+			const [x, y] = at(i);
+			point = kidsOf(i).length === 1 ? centre(x, y, ...direction(i)) : [x, y];
+			middles.set(i, point);
+		}
+		return point;
+	};
+	// Where a pixel lies on the line, for measuring bends: on its middle, so the stair steps of a
+	// thinned straight line do not read as bends.
+	// Measuring a bend visits each pixel once for every stitch that may span it: each is found once.
+	const places = new Map<number, Point>();
+	const onLine = (i: number): Point => {
+		let place = places.get(i);
+		if (!place) {
+			const point = endOfLine(skeleton, i) ? at(i) : middleOf(i);
+			place = [point[0], point[1]];
+			places.set(i, place);
+		}
+		return place;
+	};
 	const needle = new Set<number>([root]);
 	const anchorOf = new Map<number, number>([[root, root]]);
 	const stack = [...kidsOf(root)];
@@ -201,16 +236,18 @@ function tourOf(
 			needle.add(i);
 			continue;
 		}
-		const [ax, ay] = at(anchor);
-		const [bx, by] = at(i);
+		const [ax, ay] = onLine(anchor);
+		const [bx, by] = onLine(i);
 		const length = hypot(bx - ax, by - ay);
 		// How far a straight stitch from the anchor to here would stray from the line between.
 		let stray = 0;
 		for (let k = up; k !== anchor; k = parent.get(k) as number) {
-			const [px, py] = at(k);
-			stray = max(stray, abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length);
+			const [px, py] = onLine(k);
+			stray = max(stray, abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / (length || 1e-9));
 		}
-		if ((length > stepPx || stray > tolerancePx) && up !== anchor) {
+		const [ux, uy] = onLine(up);
+		const allowed = hypot(ux - ax, uy - ay) >= shortPx ? tolerancePx : 2 * tolerancePx;
+		if ((length > stepPx || stray > allowed) && up !== anchor) {
 			// Too long or bent too far: the last pixel that was still fine takes a needle point.
 			needle.add(up);
 			anchorOf.set(i, up);
@@ -222,20 +259,11 @@ function tourOf(
 		let point = placed.get(i);
 		if (!point) {
 			const [x, y] = at(i);
-			// The line's direction here: from two pixels back to two pixels on.
-			let before = i;
-			for (let k = 0; k < 2 && (parent.get(before) as number) >= 0; k++)
-				before = parent.get(before) as number;
-			let after = i;
-			for (let k = 0; k < 2 && kidsOf(after).length === 1; k++) after = kidsOf(after)[0];
-			const [bx, by] = at(before);
-			const [ax, ay] = at(after);
-			if (endOfLine(skeleton, i)) {
-				// Thinning stops half a line's width short of a line's end: the tip goes on to it.
-				point = i === root ? tip(x, y, x - ax, y - ay) : tip(x, y, x - bx, y - by);
-			} else if (kidsOf(i).length === 1) {
-				point = centre(x, y, ax - bx, ay - by);
-			} else point = [x, y];
+			const [dx, dy] = direction(i);
+			// Thinning stops half a line's width short of a line's end: the tip goes on to it, pointing
+			// away from the line (the root's line runs on from it, any other's back to it).
+			if (endOfLine(skeleton, i)) point = i === root ? tip(x, y, -dx, -dy) : tip(x, y, dx, dy);
+			else point = middleOf(i);
 			placed.set(i, point);
 		}
 		// A line wider than a thread: the way out lies on one side of its middle, the way back on the other.

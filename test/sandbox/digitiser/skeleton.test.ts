@@ -38,7 +38,7 @@ describe('skeleton of a line', () => {
 		const [tour, ...rest] = doubleRunTours(
 			skeletonise(map, id),
 			[20.5, 2],
-			{ stepPx: 6, tolerancePx: 1, spurPx: 3 },
+			{ stepPx: 6, tolerancePx: 1, shortPx: 0, spurPx: 3 },
 			(x, y) => [x, y],
 		);
 		expect(rest).toEqual([]);
@@ -60,5 +60,30 @@ describe('skeleton of a line', () => {
 			const length = Math.hypot(tour[k][0] - tour[k - 1][0], tour[k][1] - tour[k - 1][1]);
 			expect(length).toBeLessThanOrEqual(6 + 1e-9);
 		}
+	});
+
+	it("measures a bend from the line's middle, not from the skeleton's stair steps", () => {
+		// A band 3 pixels deep rising 1 pixel in 5 over 80: thinned, its centre line is a staircase
+		// that strays up to half a pixel from a straight stitch, though the line itself is straight.
+		const width = 90;
+		const height = 30;
+		const labels = new Uint8Array(width * height).fill(255);
+		const middleY = (x: number) => 8 + x / 5;
+		for (let y = 0; y < height; y++)
+			for (let x = 5; x < 85; x++)
+				if (Math.abs(y + 0.5 - middleY(x + 0.5)) < 1.5) labels[y * width + x] = 0;
+		const map = findRegions(labels, width, height);
+		const id = map.regions.findIndex((region) => region.label === 0);
+		const [tour] = doubleRunTours(
+			skeletonise(map, id),
+			[5, middleY(5)],
+			{ stepPx: 20, tolerancePx: 0.25, shortPx: 0, spurPx: 2 },
+			// The middle of the line across each pixel, as the artwork draws it.
+			(x) => [x, middleY(x)],
+		);
+		// Out and back along 80 pixels in stitches of up to 20: about 5 holes each way, where holding
+		// the staircase to a quarter pixel took one every few pixels.
+		expect(tour.length).toBeLessThanOrEqual(2 * (80 / 20 + 2));
+		for (const [x, y] of tour.slice(1, -1)) expect(Math.abs(y - middleY(x))).toBeLessThan(1e-9);
 	});
 });
