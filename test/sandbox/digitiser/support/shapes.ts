@@ -80,3 +80,28 @@ export function straightnessMm(points: Array<[number, number]>): number {
 	const squares = points.map(([x, y]) => (y - my - slope * (x - mx)) ** 2);
 	return Math.sqrt(squares.reduce((s, d) => s + d, 0) / n);
 }
+
+/**
+ * Four bands `depthPx` deep, each in its own colour, rising or falling 2-5 mm over 60 mm when drawn
+ * 1,200 pixels long at 0.05 mm a pixel (a third of the 0.15 mm working grid), `pitchPx` apart from
+ * `firstY` down: crisp edges, so the artwork stays flat.
+ */
+export function slantedBandsPng(depthPx: number, pitchPx: number, firstY: number): Promise<Buffer> {
+	const rises = [60, 100, -80, 40];
+	const colours = ['#000000', '#e60000', '#0064c8', '#00a000'];
+	const body = rises
+		.map((rise, k) => {
+			const y = firstY + pitchPx * k;
+			return (
+				`<polygon shape-rendering="crispEdges" fill="${colours[k]}" ` +
+				`points="20,${y} 1220,${y - rise} 1220,${y - rise + depthPx} 20,${y + depthPx}"/>`
+			);
+		})
+		.join('');
+	return shapePng(body, 1240, firstY + pitchPx * 4);
+}
+
+/** The root mean square of several root mean squares, each over as many points. */
+export function pooledMm(values: number[]): number {
+	return Math.sqrt(values.reduce((sum, value) => sum + value * value, 0) / values.length);
+}
