@@ -61,6 +61,7 @@ export interface FineRaster {
 	scaleX: number;
 	scaleY: number;
 }
+
 /** How much finer than the working grid a source must be for its own pixels to be kept. */
 const minFineScale = 1.2;
 

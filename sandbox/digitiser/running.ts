@@ -48,7 +48,7 @@ export function sewRunning(sewing: RegionSewing): void {
 }
 
 /**
- * How far from (x, y) along (ux, uy) the line's edge lies, in quarter pixels, up to just past
+ * How far from (x, y) along (ux, uy) the line's edge lies, to a quarter pixel, up to just past
  * `reach`: read on the working grid, or at the artwork's own pixels (`fine`).
  */
 function edgeAlong(
