@@ -214,7 +214,7 @@ export function pacerFor(key: string): RequestPacer {
 	return pacerIn(pacers, key, () => new RequestPacer(defaultPacing.limit, defaultPacing.windowMs));
 }
 
-/** The service counts a request when it arrives, a little after it started here. */
+/** Slack after a learned limit's slot frees, for the service's clock and its own rounding. */
 const learnedSlotSlackMs = 500;
 
 /**
@@ -229,7 +229,12 @@ const learnedSlotSlackMs = 500;
  * may be kept full by another process that this one cannot count).
  */
 export class LearnedLimitPacer {
-	private readonly accepted: number[] = [];
+	/**
+	 * The requests the service accepted: when each started here and when its answer came. The service counted
+	 * each at some time between the two (when it arrived), which a slow upload on a loaded machine puts well
+	 * after its start.
+	 */
+	private readonly accepted: Array<{ startedAt: number; answeredAt: number }> = [];
 	private learnedLimit: number | undefined;
 	private learnedAt = 0;
 	private pausedUntil = 0;
@@ -250,9 +255,10 @@ export class LearnedLimitPacer {
 		return this.learnedLimit;
 	}
 
-	private inWindow(): number[] {
+	/** Accepted requests the service may still count: answered within the window. */
+	private inWindow(): Array<{ startedAt: number; answeredAt: number }> {
 		const now = this.now();
-		while (this.accepted.length > 0 && now - this.accepted[0] >= this.windowMs)
+		while (this.accepted.length > 0 && now - this.accepted[0].answeredAt >= this.windowMs)
 			this.accepted.shift();
 		return this.accepted;
 	}
@@ -263,8 +269,9 @@ export class LearnedLimitPacer {
 		const recent = this.inWindow();
 		const limit = this.limit;
 		if (limit === undefined || recent.length < limit) return paused;
+		// Waits from the answer, not the start: by then the service has counted the request.
 		const slotFree =
-			recent[recent.length - limit] + this.windowMs + learnedSlotSlackMs - this.now();
+			recent[recent.length - limit].answeredAt + this.windowMs + learnedSlotSlackMs - this.now();
 		return Math.max(paused, slotFree);
 	}
 
@@ -287,21 +294,25 @@ export class LearnedLimitPacer {
 		this.pausedUntil = Math.max(this.pausedUntil, this.now() + retryAfterMs);
 	}
 
-	/** A request that started at `startedAt` was answered (not 429), so the service counted it. */
+	/** A request that started at `startedAt` was answered now (not 429), so the service counted it. */
 	recordAccepted(startedAt: number): void {
-		this.accepted.push(startedAt);
-		this.accepted.sort((a, b) => a - b);
+		this.accepted.push({ startedAt, answeredAt: this.now() });
+		this.accepted.sort((a, b) => a.answeredAt - b.answeredAt);
 	}
 
 	/** The route answered 429 with this Retry-After (null when absent); one the node will wait out. */
 	recordRefused(retryAfterMs: number | null): void {
-		const recent = this.inWindow();
+		// Counted from the starts: requests that surely arrived within the window, so a limit learned from a
+		// slow upload's answer is never above the service's.
+		const now = this.now();
+		const recent = this.inWindow().filter((request) => now - request.startedAt < this.windowMs);
 		if (retryAfterMs === null || recent.length === 0) return;
-		const oldestFreesInMs = recent[0] + this.windowMs - this.now();
+		const oldestFreesInMs =
+			Math.min(...recent.map((request) => request.startedAt)) + this.windowMs - now;
 		// Retry-After is whole seconds rounded up; a second of slack covers the rounding and clock drift.
 		if (retryAfterMs + 1000 >= oldestFreesInMs) {
 			this.learnedLimit = recent.length;
-			this.learnedAt = this.now();
+			this.learnedAt = now;
 		}
 	}
 }

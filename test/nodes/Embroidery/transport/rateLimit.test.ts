@@ -87,4 +87,29 @@ describe('learned unlock pacing', () => {
 			expect(fresh.limit).toBeUndefined();
 		},
 	);
+
+	test('waits from when an accepted upload was answered, and learns only what surely arrived in the window', () => {
+		// Uploads on a loaded machine: each started at 0 s and 1 s, and was answered (so counted on arrival,
+		// some time before) 3 s after it started. The service allows 2 in any 60 s.
+		let now = 0;
+		const pacer = new LearnedLimitPacer(60_000, () => now);
+		now = 3000;
+		pacer.recordAccepted(0);
+		now = 4000;
+		pacer.recordAccepted(1000);
+		// The third is refused until the first's arrival leaves the window: Retry-After 57 s at 4 s.
+		pacer.recordRefused(57_000);
+		expect(pacer.limit).toBe(2);
+		// The first upload may have arrived as late as its answer (3 s): its slot frees at 63 s, not 60 s.
+		expect(pacer.delayBeforeNext()).toBe(3000 + 60_000 + 500 - now);
+		// A request that started before the window but was answered in it is not counted when learning: the
+		// service may already have let it go, and a limit learned with it would be one too high.
+		const late = new LearnedLimitPacer(60_000, () => now);
+		now = 59_000;
+		late.recordAccepted(0);
+		now = 61_000;
+		late.recordAccepted(58_000);
+		late.recordRefused(57_000);
+		expect(late.limit).toBe(1);
+	});
 });
