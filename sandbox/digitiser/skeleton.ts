@@ -187,7 +187,6 @@ function tourOf(
 	const { root, parent, children } = tree;
 	const at = (i: number): Point => [(i % w) + x0 + 0.5, floor(i / w) + y0 + 0.5];
 	const kidsOf = (i: number) => children.get(i) as number[];
-	// Needle pixels, decided from the root outwards so both passes share them.
 	// The line's direction at a pixel: from two pixels back to two pixels on, as far as it goes.
 	const direction = (i: number): Point => {
 		let before = i;
@@ -211,18 +210,9 @@ function tourOf(
 		return point;
 	};
 	// Where a pixel lies on the line, for measuring bends: on its middle, so the stair steps of a
-	// thinned straight line do not read as bends.
-	// Measuring a bend visits each pixel once for every stitch that may span it: each is found once.
-	const places = new Map<number, Point>();
-	const onLine = (i: number): Point => {
-		let place = places.get(i);
-		if (!place) {
-			const point = endOfLine(skeleton, i) ? at(i) : middleOf(i);
-			place = [point[0], point[1]];
-			places.set(i, place);
-		}
-		return place;
-	};
+	// thinned straight line do not read as bends (its first two numbers; a line's end stays put).
+	const onLine = (i: number): Point | SidedPoint => (endOfLine(skeleton, i) ? at(i) : middleOf(i));
+	// Needle pixels, decided from the root outwards so both passes share them.
 	const needle = new Set<number>([root]);
 	const anchorOf = new Map<number, number>([[root, root]]);
 	const stack = [...kidsOf(root)];
