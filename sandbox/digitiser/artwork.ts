@@ -116,6 +116,18 @@ interface Source {
 	pixels?: Uint8Array;
 }
 
+/** An RGBA pixel as one number: fully transparent pixels are one colour whatever their RGB. */
+export function colourKey(rgba: Uint8Array, offset: number): number {
+	if (rgba[offset + 3] === 0) return -1;
+	return (
+		((rgba[offset] << 24) |
+			(rgba[offset + 1] << 16) |
+			(rgba[offset + 2] << 8) |
+			rgba[offset + 3]) >>>
+		0
+	);
+}
+
 /** Most distinct colours (RGBA) a raster may have and still count as flat artwork. */
 const maxFlatColours = 64;
 /** Largest raster whose colours are counted; a bigger one is treated as shaded. */
@@ -140,8 +152,7 @@ async function isFlat(source: Source): Promise<boolean> {
 	}
 	const seen = new Set<number>();
 	for (let o = 0; o < data.length; o += 4) {
-		// Fully transparent pixels are one colour whatever their RGB.
-		const value = data[o + 3] === 0 ? -1 : data.readUInt32LE(o);
+		const value = colourKey(data, o);
 		if (seen.has(value)) continue;
 		seen.add(value);
 		if (seen.size > maxFlatColours) return false;

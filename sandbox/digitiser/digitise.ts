@@ -120,6 +120,7 @@ export async function digitise(
 	}
 	const snapped = snapToPalette(quantised, chart, palette.label);
 	warnings.push(...snapped.warnings);
+	// Before cleanup rewrites the slots in place: each colour votes with the slots its pixels were snapped to.
 	const fine = artwork.fine && FineLabels.fromGrid(artwork.fine, artwork.rgba, snapped.labels);
 
 	const pixelArea = artwork.pixelMm * artwork.pixelMm;

@@ -1,20 +1,8 @@
-import type { FineRaster } from './artwork';
+import { colourKey, type FineRaster } from './artwork';
 import { background } from './regions';
 
 /** Marks a source pixel whose slot is not read yet (slots are 0-63, or `background`). */
 const unread = 254;
-
-/** An RGBA pixel as one number: fully transparent pixels are one colour whatever their RGB. */
-function colourKey(rgba: Uint8Array, offset: number): number {
-	if (rgba[offset + 3] === 0) return -1;
-	return (
-		((rgba[offset] << 24) |
-			(rgba[offset + 1] << 16) |
-			(rgba[offset + 2] << 8) |
-			rgba[offset + 3]) >>>
-		0
-	);
-}
 
 /**
  * A flat artwork's thread slots at its own pixels, finer than the working grid: where an edge lies
