@@ -218,6 +218,15 @@ export function pacerFor(key: string): RequestPacer {
 const learnedSlotSlackMs = 500;
 
 /**
+ * A request the service accepted: when it started here and when its answer came. The service counted it at
+ * some time between the two (when it arrived), which a slow upload on a loaded machine puts well after its start.
+ */
+interface AcceptedRequest {
+	startedAt: number;
+	answeredAt: number;
+}
+
+/**
  * Pacing for routes the service limits more tightly than it publishes (unlocks: "a tighter billing-action
  * limit"). Nothing is held back until the route answers 429; then the limit is learned as the number of this
  * pacer's requests the service accepted in the window, and later requests wait for a free slot instead of
@@ -229,12 +238,7 @@ const learnedSlotSlackMs = 500;
  * may be kept full by another process that this one cannot count).
  */
 export class LearnedLimitPacer {
-	/**
-	 * The requests the service accepted: when each started here and when its answer came. The service counted
-	 * each at some time between the two (when it arrived), which a slow upload on a loaded machine puts well
-	 * after its start.
-	 */
-	private readonly accepted: Array<{ startedAt: number; answeredAt: number }> = [];
+	private readonly accepted: AcceptedRequest[] = [];
 	private learnedLimit: number | undefined;
 	private learnedAt = 0;
 	private pausedUntil = 0;
@@ -256,7 +260,7 @@ export class LearnedLimitPacer {
 	}
 
 	/** Accepted requests the service may still count: answered within the window. */
-	private inWindow(): Array<{ startedAt: number; answeredAt: number }> {
+	private inWindow(): AcceptedRequest[] {
 		const now = this.now();
 		while (this.accepted.length > 0 && now - this.accepted[0].answeredAt >= this.windowMs)
 			this.accepted.shift();

@@ -92,11 +92,13 @@ describe('learned unlock pacing', () => {
 		// Uploads on a loaded machine: each started at 0 s and 1 s, and was answered (so counted on arrival,
 		// some time before) 3 s after it started. The service allows 2 in any 60 s.
 		let now = 0;
+		const accept = (pacer: LearnedLimitPacer, startedAt: number, answeredAt: number) => {
+			now = answeredAt;
+			pacer.recordAccepted(startedAt);
+		};
 		const pacer = new LearnedLimitPacer(60_000, () => now);
-		now = 3000;
-		pacer.recordAccepted(0);
-		now = 4000;
-		pacer.recordAccepted(1000);
+		accept(pacer, 0, 3000);
+		accept(pacer, 1000, 4000);
 		// The third is refused until the first's arrival leaves the window: Retry-After 57 s at 4 s.
 		pacer.recordRefused(57_000);
 		expect(pacer.limit).toBe(2);
@@ -105,10 +107,8 @@ describe('learned unlock pacing', () => {
 		// A request that started before the window but was answered in it is not counted when learning: the
 		// service may already have let it go, and a limit learned with it would be one too high.
 		const late = new LearnedLimitPacer(60_000, () => now);
-		now = 59_000;
-		late.recordAccepted(0);
-		now = 61_000;
-		late.recordAccepted(58_000);
+		accept(late, 0, 59_000);
+		accept(late, 58_000, 61_000);
 		late.recordRefused(57_000);
 		expect(late.limit).toBe(1);
 	});
