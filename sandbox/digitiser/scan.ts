@@ -32,7 +32,8 @@ const sampleStep = 0.5;
 /**
  * Cuts a region into parallel scan lines `spacing` pixels apart and returns, row by row,
  * the stretches that lie inside it at least `insetPx` from its edge, or, given `within`, the
- * stretches inside that (the region and the band of its neighbours it may run under).
+ * stretches inside that (the region and the band of its neighbours it may run under). Row `k` lies
+ * at `(k + phase) * spacing` across the frame.
  */
 export function scanRegion(
 	map: RegionMap,
@@ -41,6 +42,7 @@ export function scanRegion(
 	spacing: number,
 	insetPx: number,
 	within?: Underlap,
+	phase = 0.5,
 ): Span[][] {
 	const region = within ?? map.regions[regionId];
 	const { width, ids, inset } = map;
@@ -63,7 +65,7 @@ export function scanRegion(
 		vMax = max(vMax, v);
 	}
 	const rows: Span[][] = [];
-	const firstRow = ceil(vMin / spacing - 0.5);
+	const firstRow = ceil(vMin / spacing - phase);
 	const inside = (u: number, v: number) => {
 		const x = floor(u * frame.dx - v * frame.dy);
 		const y = floor(u * frame.dy + v * frame.dx);
@@ -75,8 +77,8 @@ export function scanRegion(
 		const i = y * width + x;
 		return ids[i] === regionId && inset[i] >= insetPx;
 	};
-	for (let row = firstRow; (row + 0.5) * spacing <= vMax; row++) {
-		const v = (row + 0.5) * spacing;
+	for (let row = firstRow; (row + phase) * spacing <= vMax; row++) {
+		const v = (row + phase) * spacing;
 		const spans: Span[] = [];
 		let open = false;
 		let start = 0;
