@@ -7,6 +7,7 @@ import { joinShowingFill, splitNarrowBands, splitThinParts } from './parts';
 import { DigitiseError } from './errors';
 import { designBox, fitToWidth, sewnWidthMm } from './fit';
 import { underlapMm } from './fill';
+import { findOpenFills } from './openfill';
 import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
@@ -144,6 +145,7 @@ export async function digitise(
 	);
 	joinShowingFill(cleaned.map, runningMaxWidthMm / artwork.pixelMm, underlapMm / artwork.pixelMm);
 	if (fine) cleaned.map.fine = fine;
+	findOpenFills(cleaned.map, artwork.pixelMm);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError(

@@ -11,6 +11,7 @@ import {
 	type ScanFrame,
 	type Span,
 } from './scan';
+import type { OpenFill } from './openfill';
 import { staysWithin, underlapOf, type Underlap } from './underlap';
 import { halfThreadMm } from './satin';
 import { pullCompensationMm, type Density, type RegionSewing } from './sewing';
@@ -69,6 +70,39 @@ export function sewFill(sewing: RegionSewing, density: Density): void {
 	sewTatami(sewing, frame, rows, stitchPx, staggers, within, (span) =>
 		coverOwn(sewing, frame, span, spacing / 2),
 	);
+}
+
+/**
+ * The open rows of an open fill (see `findOpenFills`), over the area its lower thread has already
+ * filled: where the artwork's stripes are, with no underlay (it would show between them).
+ */
+export function sewOpenFill(sewing: RegionSewing, open: OpenFill, density: Density): void {
+	const { needle, map, regionId } = sewing;
+	const frame = frameAt(open.angle);
+	const within = underlapOf(map, regionId, sewing.covered, needle.px(underlapMm));
+	// A stripe wider than a thread takes rows side by side, their outer edges on the stripe's.
+	const threadPx = needle.px(2 * halfThreadMm);
+	const perStripe = max(1, round(open.stripePx / threadPx));
+	const step = perStripe > 1 ? (open.stripePx - threadPx) / (perStripe - 1) : 0;
+	const byRow = new Map<number, Span[]>();
+	for (let j = 0; j < perStripe; j++) {
+		const phase = open.phase + ((j - (perStripe - 1) / 2) * step) / open.spacingPx;
+		const stripes = scanRegion(map, regionId, frame, open.spacingPx, 0, within, phase);
+		for (const row of stripes) {
+			for (const span of row) span.row = span.row * perStripe + j;
+			byRow.set(row[0].row, row);
+		}
+	}
+	const rows = lengthenSpans(
+		dropSlivers(
+			[...byRow.keys()].sort((a, b) => a - b).map((row) => byRow.get(row)!),
+			needle.px(sliverMm),
+		),
+		needle.px(pullCompensationMm - halfThreadMm),
+	);
+	const stitchPx = needle.px(density.fillStitchMm);
+	// Rows apart show every turn: each row is sewn from end to end, and the turn runs along the edge.
+	sewTatami(sewing, frame, rows, stitchPx, staggers, within, undefined, true);
 }
 
 /**
@@ -189,7 +223,8 @@ function boxOf(loop: Loop): [number, number, number, number] {
  * row turns into the next only the outer of the two row ends is pierced (the one reaching further
  * along the row direction): the stitch from the last hole of one row goes straight to that end and
  * on into the next row. So every edge is still reached (the outer end covers the inner one), and
- * no short join stitch runs along the edge between two rows.
+ * no short join stitch runs along the edge between two rows. Open rows (`everyEnd`) pierce both
+ * ends of every row: with the lower colour between them, a stitch across a turn would show.
  */
 function sewTatami(
 	sewing: RegionSewing,
@@ -199,6 +234,7 @@ function sewTatami(
 	stagger: number[] | null,
 	within: Underlap | null,
 	afterRow: (span: Span) => void = () => {},
+	everyEnd = false,
 ): void {
 	const { needle } = sewing;
 	for (;;) {
@@ -215,7 +251,8 @@ function sewTatami(
 			const end = forward ? span.u1 : span.u0;
 			const sign = forward ? 1 : -1;
 			const holes = rowHoles(span, start, end, sign, stitchPx, stagger);
-			if (k > 0) {
+			if (k > 0 && everyEnd) turnTo(sewing, toPixel(frame, start, span.v), stitchPx, within);
+			else if (k > 0) {
 				// The turn: the previous row ended short of its end; pierce the outer of the two ends.
 				const previous = section[k - 1];
 				const previousEnd = forward ? previous.u0 : previous.u1;
@@ -228,7 +265,8 @@ function sewTatami(
 				if (h === 0) turnTo(sewing, toPixel(frame, u, span.v), stitchPx, within);
 				else needle.stitchTo(...toPixel(frame, u, span.v));
 			});
-			if (k === section.length - 1 || holes.length === 0)
+			if (everyEnd) turnTo(sewing, toPixel(frame, end, span.v), stitchPx, within);
+			else if (k === section.length - 1 || holes.length === 0)
 				reachEnd(sewing, toPixel(frame, end, span.v), stitchPx, within);
 			afterRow(span);
 			forward = !forward;

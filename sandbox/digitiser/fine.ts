@@ -14,7 +14,7 @@ export class FineLabels {
 	private readonly slots: Uint8Array;
 
 	private constructor(
-		private readonly raster: FineRaster,
+		readonly raster: FineRaster,
 		private readonly slotOf: Map<number, number>,
 	) {
 		this.slots = new Uint8Array(raster.width * raster.height).fill(unread);

@@ -2,6 +2,8 @@ import { Command, Pattern } from '../engine';
 import type { ExactPoints } from './fit';
 import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
+import { sewOpenFill } from './fill';
+import type { OpenFill } from './openfill';
 import { sewRegion } from './sew';
 import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
 import { narrowGaps, nearestReachable, threadBox, TravelGroups } from './travel';
@@ -29,11 +31,14 @@ export function planStitches(
 		byThread[region.label].push(region.id);
 		areas[region.label] += region.area;
 	}
+	const overlays: OpenFill[][] = Array.from({ length: threadCount }, () => []);
+	for (const open of map.openFills ?? []) overlays[open.thread].push(open);
 	const thickness = threadThickness(map, threadCount, areas);
 	const blocks = byThread
 		.map((_, thread) => thread)
-		.filter((thread) => byThread[thread].length > 0)
+		.filter((thread) => byThread[thread].length > 0 || overlays[thread].length > 0)
 		.sort((a, b) => thickness[b] - thickness[a] || areas[b] - areas[a] || a - b);
+	underFirst(map, blocks);
 
 	const pattern = new Pattern(16384);
 	const needle = new Needle(
@@ -53,6 +58,14 @@ export function planStitches(
 			const next = nextRegion(map, covered, thread, needle, pending, groups);
 			pending.delete(next);
 			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
+		}
+		// Open rows last: their areas are filled already, in a thread sewn before this one.
+		const open = new Map(overlays[thread].map((o) => [o.regionId, o]));
+		while (open.size) {
+			const next = nearestRegion(map, new Set(open.keys()), needle.position);
+			const sewing = new RegionSewing(needle, map, next, covered, groups);
+			sewOpenFill(sewing, open.get(next)!, density);
+			open.delete(next);
 		}
 		needle.tieOff();
 		coverThread(map, thread, covered);
@@ -88,6 +101,21 @@ function nextRegion(
 				)
 			: null;
 	return found ?? nearestRegion(map, reachable.size ? reachable : pending, needle.position);
+}
+
+/**
+ * Moves the thread under each open fill ahead of the thread of its rows, when the order by breadth
+ * put it after. Each move keeps the blocks' other order.
+ */
+function underFirst(map: RegionMap, blocks: number[]): void {
+	for (const open of map.openFills ?? []) {
+		const lower = map.regions[open.regionId].label;
+		const top = blocks.indexOf(open.thread);
+		const at = blocks.indexOf(lower);
+		if (at < top) continue;
+		blocks.splice(at, 1);
+		blocks.splice(top, 0, lower);
+	}
 }
 
 function nearestRegion(map: RegionMap, candidates: Set<number>, [x, y]: [number, number]): number {

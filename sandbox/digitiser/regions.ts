@@ -1,4 +1,5 @@
 import type { FineLabels } from './fine';
+import type { OpenFill } from './openfill';
 import { atan2, max, min, sqrt } from './math';
 
 /** Connected areas of one thread colour, and how wide each one is. */
@@ -34,6 +35,8 @@ export interface RegionMap {
 	inset: Float32Array;
 	/** A flat artwork's thread slots at its own, finer pixels (see `Artwork.fine`). */
 	fine?: FineLabels;
+	/** Areas sewn in their thread with open rows of another over them (see `findOpenFills`). */
+	openFills?: OpenFill[];
 }
 
 /** Labels 4-connected areas of equal label and measures each. */
@@ -153,7 +156,7 @@ function shallower(
 }
 
 /** Two-pass 3-4 chamfer distance to the nearest pixel of a different label (the image edge counts as one). */
-function insetDistances(labels: Uint8Array, width: number, height: number): Float32Array {
+export function insetDistances(labels: Uint8Array, width: number, height: number): Float32Array {
 	const size = width * height;
 	const d = new Float32Array(size);
 	const far = 1e9;

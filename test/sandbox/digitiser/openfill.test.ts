@@ -1,0 +1,131 @@
+import sharp from 'sharp';
+
+import { digitise } from '../../../sandbox/digitiser';
+import type { Pattern } from '../../../sandbox/engine/pattern';
+import { angleTo, segmentsByBlock } from './support/shapes';
+import {
+	artworkRegions,
+	blockNearest,
+	centredFrame,
+	renderStitches,
+} from './support/stitchCoverage';
+
+const red = 0xe60000;
+const black = 0x000000;
+/** Source pixels a millimetre: finer than the working grid, as the comparison's artwork is. */
+const pxPerMm = 10;
+const widthMm = 30;
+const heightMm = 20;
+/** Bare canvas round the rectangle, so red is the design and not the backdrop. */
+const marginMm = 2;
+const canvasWidthPx = (widthMm + 2 * marginMm) * pxPerMm;
+const canvasHeightPx = (heightMm + 2 * marginMm) * pxPerMm;
+/**
+ * The width asked for (the needle's extent), so the rectangle is sewn at the artwork's own scale:
+ * fill rows end half a thread (0.2 mm) inside an edge and reach out by the pull compensation
+ * (0.15 mm), 0.05 mm short of each side.
+ */
+const sewnWidthMm = widthMm - 0.1;
+
+/**
+ * A red rectangle on a transparent canvas, cut by black vertical slits 2 source pixels (0.2 mm)
+ * wide at its `slitXs` columns. Evenly spaced, they are the stripes an open red fill over black draws.
+ */
+function slittedPng(slitXs: number[]): Promise<Buffer> {
+	const width = canvasWidthPx;
+	const height = canvasHeightPx;
+	const margin = marginMm * pxPerMm;
+	const rgba = Buffer.alloc(width * height * 4);
+	const slit = new Set(slitXs.flatMap((x) => [x + margin, x + margin + 1]));
+	for (let y = margin; y < height - margin; y++) {
+		for (let x = margin; x < width - margin; x++) {
+			const colour = slit.has(x) ? black : red;
+			rgba.writeUInt32BE(((colour << 8) | 0xff) >>> 0, (y * width + x) * 4);
+		}
+	}
+	return sharp(rgba, { raw: { width, height, channels: 4 } })
+		.png()
+		.toBuffer();
+}
+
+/** Which of red and black shows on top at each 0.1 mm of the canvas: 0 red, 1 black, -1 bare. */
+function topColours(pattern: Pattern): Int8Array {
+	const frame = centredFrame(canvasWidthPx / pxPerMm, canvasHeightPx / pxPerMm);
+	const raster = renderStitches(pattern, frame, 1 / pxPerMm);
+	const redBlock = blockNearest(pattern, red);
+	const blackBlock = blockNearest(pattern, black);
+	const order = [redBlock, blackBlock].sort((a, b) => b - a);
+	const top = new Int8Array(raster.width * raster.height).fill(-1);
+	for (let i = 0; i < top.length; i++) {
+		const shown = order.find((block) => raster.blocks[block][i]);
+		if (shown !== undefined) top[i] = shown === redBlock ? 0 : 1;
+	}
+	return top;
+}
+
+/** The share of the rectangle's middle (2 mm in from each side) where the thread on top is the artwork's colour. */
+async function colourAgreement(png: Buffer, pattern: Pattern): Promise<number> {
+	const width = canvasWidthPx;
+	const height = canvasHeightPx;
+	const artwork = await artworkRegions(png, width, height, [red, black]);
+	const top = topColours(pattern);
+	const margin = (marginMm + 2) * pxPerMm;
+	let agree = 0;
+	let counted = 0;
+	for (let y = margin; y < height - margin; y++) {
+		for (let x = margin; x < width - margin; x++) {
+			counted++;
+			if (top[y * width + x] === artwork[y * width + x]) agree++;
+		}
+	}
+	return agree / counted;
+}
+
+/** The share of the rectangle's middle that black thread covers, on top or under red. */
+async function blackCoverage(pattern: Pattern): Promise<number> {
+	const frame = centredFrame(canvasWidthPx / pxPerMm, canvasHeightPx / pxPerMm);
+	const raster = renderStitches(pattern, frame, 1 / pxPerMm);
+	const blackThread = raster.blocks[blockNearest(pattern, black)];
+	const margin = (marginMm + 2) * pxPerMm;
+	let covered = 0;
+	let counted = 0;
+	for (let y = margin; y < canvasHeightPx - margin; y++) {
+		for (let x = margin; x < canvasWidthPx - margin; x++) {
+			counted++;
+			covered += blackThread[y * canvasWidthPx + x];
+		}
+	}
+	return covered / counted;
+}
+
+describe('stripes of two colours in the artwork', () => {
+	it('are sewn as open rows over a fill of the colour between them', async () => {
+		// Slits every millimetre at columns 4-5: red stripes 0.8 mm wide, black 0.2 mm.
+		const png = await slittedPng(Array.from({ length: widthMm }, (_, k) => k * pxPerMm + 4));
+		const { pattern } = await digitise(png, { widthMm: sewnWidthMm, colourCount: 2 });
+		const blackBlock = blockNearest(pattern, black);
+		const redBlock = blockNearest(pattern, red);
+		// The colour between the stripes is sewn first, under them all.
+		expect(blackBlock).toBeLessThan(redBlock);
+		expect(await blackCoverage(pattern)).toBeGreaterThan(0.95);
+		// The red rows run along the slits (up and down), not across them.
+		const rows = segmentsByBlock(pattern)[redBlock].filter((s) => s.length >= 1);
+		const along = rows.filter((s) => angleTo(s, 0, 1) < 5);
+		expect(along.length / rows.length).toBeGreaterThan(0.9);
+		// And lie between the slits: one solid red fill would be right on 80% of the rectangle, these
+		// rows are on 93% (they are within 0.1 mm of the slits' middles; half a period off, 60%).
+		expect(await colourAgreement(png, pattern)).toBeGreaterThan(0.9);
+	});
+
+	it('are sewn as one solid fill when the slits do not repeat evenly', async () => {
+		// As many slits, each moved from its even place by 0-0.7 mm: no rows could follow them.
+		const moves = [
+			0, 5, 2, 7, 1, 6, 3, 0, 4, 7, 2, 5, 1, 6, 0, 3, 7, 2, 4, 6, 1, 5, 0, 7, 3, 2, 6, 4, 1, 5,
+		];
+		const uneven = moves.map((move, k) => k * pxPerMm + move);
+		const png = await slittedPng(uneven);
+		const { pattern } = await digitise(png, { widthMm: sewnWidthMm, colourCount: 2 });
+		// Black is sewn where its slits are, not as a fill under the whole rectangle.
+		expect(await blackCoverage(pattern)).toBeLessThan(0.5);
+	});
+});
