@@ -80,9 +80,10 @@ export function sewOpenFill(sewing: RegionSewing, open: OpenFill, density: Densi
 	const { needle, map, regionId } = sewing;
 	const frame = frameAt(open.angle);
 	const within = underlapOf(map, regionId, sewing.covered, needle.px(underlapMm));
-	// A stripe wider than a thread takes rows side by side, their outer edges on the stripe's.
+	// A stripe wider than a thread takes rows side by side, their outer edges on the stripe's, each
+	// overlapping the next by a quarter of a thread at least (threads that only touch leave a hairline).
 	const threadPx = needle.px(2 * halfThreadMm);
-	const perStripe = max(1, round(open.stripePx / threadPx));
+	const perStripe = 1 + ceil(max(0, open.stripePx - 1.1 * threadPx) / (0.75 * threadPx));
 	const step = perStripe > 1 ? (open.stripePx - threadPx) / (perStripe - 1) : 0;
 	const byRow = new Map<number, Span[]>();
 	for (let j = 0; j < perStripe; j++) {

@@ -49,6 +49,8 @@ const minStripeMm = 0.6 * 2 * halfThreadMm;
 const maxStripeMm = 2.2 * 2 * halfThreadMm;
 /** Periods tried step by this fraction of the period. */
 const periodStep = 0.005;
+/** How many of the strongest repeats are weighed by the rows each would give. */
+const peaksWeighed = 3;
 
 /**
  * Finds the areas whose artwork, at its own pixels, shows regular stripes of two threads, and
@@ -60,8 +62,9 @@ const periodStep = 0.005;
 export function findOpenFills(map: RegionMap, pixelMm: number): void {
 	if (!map.fine) return;
 	const found: OpenFill[] = [];
-	for (const area of stripedAreaCandidates(map, pixelMm)) {
-		const host = area.reduce((a, b) => (map.regions[b].area > map.regions[a].area ? b : a));
+	const taken = new Set<number>();
+	for (const { host, area } of stripedAreaCandidates(map, pixelMm)) {
+		if (area.some((id) => taken.has(id))) continue;
 		const upper = map.regions[host].label;
 		const stripes = readStripes(map, area, upper, pixelMm);
 		// A thread is under open rows or in them, never both: the blocks can then always be ordered.
@@ -70,7 +73,10 @@ export function findOpenFills(map: RegionMap, pixelMm: number): void {
 			found.some((o) => o.thread === stripes.lower || map.regions[o.regionId].label === upper)
 		)
 			continue;
-		for (const id of area) if (id !== host) moveInto(map, map.regions[id], map.regions[host]);
+		for (const id of area) {
+			taken.add(id);
+			if (id !== host) moveInto(map, map.regions[id], map.regions[host]);
+		}
 		found.push({ regionId: host, thread: upper, ...stripes.rows });
 		map.regions[host].label = stripes.lower;
 	}
@@ -90,11 +96,14 @@ export function findOpenFills(map: RegionMap, pixelMm: number): void {
 }
 
 /**
- * Groups of regions that could be one striped area: regions of one colour joined through thin
- * regions of one other colour that touch them (the slits), largest first. A group with no slit,
- * or too small to read, is none.
+ * Regions that could be one striped area, largest first: pieces of one colour joined through the
+ * thin regions of one other colour that touch them (the slits), and each broader region of its
+ * own (the grid may have merged every slit into it). The host is the largest piece.
  */
-function stripedAreaCandidates(map: RegionMap, pixelMm: number): number[][] {
+function stripedAreaCandidates(
+	map: RegionMap,
+	pixelMm: number,
+): Array<{ host: number; area: number[] }> {
 	const { width, height, ids, regions } = map;
 	const thin = (id: number) => regions[id].widthPx * pixelMm <= maxSlitMm;
 	const usable = (id: number) =>
@@ -134,7 +143,6 @@ function stripedAreaCandidates(map: RegionMap, pixelMm: number): number[][] {
 		if (a !== b) sets.set(a, b);
 	}
 	const groups: number[][] = [];
-	const minAreaPx = minAreaMm2 / (pixelMm * pixelMm);
 	for (const sets of parent.values()) {
 		const members = new Map<number, number[]>();
 		for (const id of sets.keys()) {
@@ -143,13 +151,21 @@ function stripedAreaCandidates(map: RegionMap, pixelMm: number): number[][] {
 			if (list) list.push(id);
 			else members.set(root, [id]);
 		}
-		for (const list of members.values()) {
-			const area = list.reduce((sum, id) => sum + regions[id].area, 0);
-			if (area >= minAreaPx) groups.push(list.sort((a, b) => a - b));
-		}
+		groups.push(...members.values());
 	}
+	for (let id = 0; id < count; id++) if (usable(id) && !thin(id)) groups.push([id]);
+	const minAreaPx = minAreaMm2 / (pixelMm * pixelMm);
 	const areaOf = (list: number[]) => list.reduce((sum, id) => sum + regions[id].area, 0);
-	return groups.sort((a, b) => areaOf(b) - areaOf(a) || a[0] - b[0]);
+	return groups
+		.filter((list) => areaOf(list) >= minAreaPx)
+		.map((list) => list.sort((a, b) => a - b))
+		.sort((a, b) => areaOf(b) - areaOf(a) || a[0] - b[0] || a.length - b.length)
+		.map((area) => ({
+			host: area.reduce((a, b) =>
+				thin(a) || (!thin(b) && regions[b].area > regions[a].area) ? b : a,
+			),
+			area,
+		}));
 }
 
 interface Stripes {
@@ -177,13 +193,19 @@ function readStripes(
 	const profile = profileAcross(sample, across);
 	const minPeriod = minStripeMm / (1 - share) / pixelMm;
 	const maxPeriod = maxStripeMm / (1 - share) / pixelMm;
-	const repeat = strongestPeriod(profile, share, minPeriod, maxPeriod);
 	// Even stripes of this share give sin(pi share) / pi a pixel at their period.
-	if (repeat.amplitude / profile.total / (sin(PI * share) / PI) < minRegularity) return null;
-	// The slits' middles lie at this distance across (mod the period); the rows midway between.
-	const rowAt = profile.tMin + (repeat.phase / (2 * PI) + 0.5) * repeat.period;
-	const width = stripeWidth(profile, repeat.period, rowAt);
-	if (width.agreement - (1 - share) < minGain) return null;
+	const even = profile.total * (sin(PI * share) / PI);
+	let chosen: { repeat: Repeat; rowAt: number; width: ReturnType<typeof stripeWidth> } | null =
+		null;
+	for (const repeat of strongestRepeats(profile, share, minPeriod, maxPeriod, peaksWeighed)) {
+		if (repeat.amplitude / even < minRegularity) continue;
+		// The slits' middles lie at this distance across (mod the period); the rows midway between.
+		const rowAt = profile.tMin + (repeat.phase / (2 * PI) + 0.5) * repeat.period;
+		const width = stripeWidth(profile, repeat.period, rowAt);
+		if (!chosen || width.agreement > chosen.width.agreement) chosen = { repeat, rowAt, width };
+	}
+	if (!chosen || chosen.width.agreement - (1 - share) < minGain) return null;
+	const { repeat, rowAt, width } = chosen;
 	// Rows run along the slits; the scan rows of that direction lie at v = -t (see `scanRegion`).
 	const phase = -rowAt / repeat.period;
 	return {
@@ -325,20 +347,30 @@ function profileAcross(sample: AreaSample, acrossSource: number): Profile {
 	return { across: atan2(ny * scaleY, nx * scaleX), tMin, upper, lower, total };
 }
 
+interface Repeat {
+	/** Working pixels. */
+	period: number;
+	amplitude: number;
+	/** Radians: the slits' middles at 0. */
+	phase: number;
+}
+
 /**
- * The period (working pixels) at which the slits repeat most strongly, with the strength and the
- * phase of that repeat (radians, the slits' middles at 0).
+ * The periods (working pixels) at which the slits repeat most strongly: the `count` strongest
+ * peaks of the profile's spectrum, each refined to a twentieth of the search's step. A peak at half
+ * the true period (every other gap of a pattern showing) can be the strongest: the caller weighs
+ * each by the rows it would give.
  */
-function strongestPeriod(
+function strongestRepeats(
 	profile: Profile,
 	share: number,
 	minPeriod: number,
 	maxPeriod: number,
-): { period: number; amplitude: number; phase: number } {
+	count: number,
+): Repeat[] {
 	// The lower thread counts 1 - share and the upper -share: the sum is zero, a repeat a peak.
 	const signal = profile.lower.map((lower, b) => lower * (1 - share) - profile.upper[b] * share);
-	let best = { period: minPeriod, amplitude: 0, phase: 0 };
-	for (let period = minPeriod; period <= maxPeriod; period *= 1 + periodStep) {
+	const at = (period: number): Repeat => {
 		let re = 0;
 		let im = 0;
 		const w = (2 * PI * profileBin) / period;
@@ -348,10 +380,26 @@ function strongestPeriod(
 			re += s * cos(w * (b + 0.5));
 			im += s * sin(w * (b + 0.5));
 		}
-		const amplitude = hypot(re, im);
-		if (amplitude > best.amplitude) best = { period, amplitude, phase: atan2(im, re) };
-	}
-	return best;
+		return { period, amplitude: hypot(re, im), phase: atan2(im, re) };
+	};
+	const scan: Repeat[] = [];
+	for (let period = minPeriod; period <= maxPeriod; period *= 1 + periodStep) scan.push(at(period));
+	const peaks = scan.filter(
+		(r, k) =>
+			(k === 0 || scan[k - 1].amplitude < r.amplitude) &&
+			(k === scan.length - 1 || scan[k + 1].amplitude <= r.amplitude),
+	);
+	return peaks
+		.sort((a, b) => b.amplitude - a.amplitude)
+		.slice(0, count)
+		.map((peak) => {
+			let best = peak;
+			for (let k = -20; k <= 20; k++) {
+				const refined = at(peak.period * (1 + (k * periodStep) / 20));
+				if (refined.amplitude > best.amplitude) best = refined;
+			}
+			return best;
+		});
 }
 
 /**
