@@ -7,6 +7,7 @@
  * milliseconds, and both sides still agree on what "a minute" is.
  */
 import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 
 import type { Clock } from '../../nodes/Embroidery/transport/clock';
 import { useClock } from '../../nodes/Embroidery/transport/clock';
@@ -36,18 +37,28 @@ export interface DriveOptions {
 const ioUnderWay = /^(FSReq|GetAddrInfoReqWrap|TCPConnectWrap|WriteWrap|ShutdownWrap)/;
 
 /**
- * HTTP requests of this process between being sent and their answer arriving: a node waiting on the service
- * (or on a proxy in front of it) uses no clock, and a skip then would fire its time limits early.
+ * HTTP requests of this process between being sent and the last byte of their answer arriving: a node waiting
+ * on the service (or on a proxy in front of it), or reading a download's body, uses no clock, and a skip then
+ * would fire its time limits early.
  */
 const requestsAwaitingAnswer = new Set<object>();
 subscribe('http.client.request.start', (message) => {
 	requestsAwaitingAnswer.add((message as { request: object }).request);
 });
-for (const ended of ['http.client.response.finish', 'http.client.request.error']) {
-	subscribe(ended, (message) => {
-		requestsAwaitingAnswer.delete((message as { request: object }).request);
-	});
-}
+subscribe('http.client.request.error', (message) => {
+	requestsAwaitingAnswer.delete((message as { request: object }).request);
+});
+// The answer's head has arrived; its body may still be on the way. It is done when the body has ended, or
+// when the answer is closed without it (destroyed, its connection lost).
+subscribe('http.client.response.finish', (message) => {
+	const { request, response } = message as { request: object; response: IncomingMessage };
+	const done = () => requestsAwaitingAnswer.delete(request);
+	if (response.complete) done();
+	else {
+		response.once('end', done);
+		response.once('close', done);
+	}
+});
 
 function localIoUnderWay(): boolean {
 	return process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type));

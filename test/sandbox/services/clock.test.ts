@@ -2,6 +2,9 @@
  * Time as a dependency (test/support/testClock.ts): the driven clock itself, and the sandbox on it: its rate
  * windows and injected latency read it, and work in progress holds it.
  */
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { clock as nodeClock } from '../../../nodes/Embroidery/transport/clock';
 import { useOwnSandboxes } from '../../support/sandboxFixture';
 import { sandboxAdmin } from '../../support/sandbox';
@@ -52,6 +55,41 @@ describe('the driven clock', () => {
 			expect(clock.skipped).toBeGreaterThan(55_000);
 		} finally {
 			stop();
+		}
+	});
+
+	it("does not skip while an answer's body is still arriving", async () => {
+		const clock = new TestClock();
+		// A server whose time is its own (another process's, say): the answer's head at once, its body's
+		// end 300 ms of real time later.
+		const server = createServer((_request, response) => {
+			response.writeHead(200, { 'content-type': 'text/plain' });
+			response.write('head ');
+			setTimeout(() => response.end('and body'), 300);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		const stop = clock.drive();
+		try {
+			// A client's time limit, as a download's: it must not fire while the body is on its way.
+			let limitFired = false;
+			const limit = clock.sleep(60_000).then(() => (limitFired = true));
+			const body = await new Promise<string>((resolve, reject) => {
+				get(`http://127.0.0.1:${port}/`, (response) => {
+					let text = '';
+					response.setEncoding('utf8');
+					response.on('data', (chunk: string) => (text += chunk));
+					response.on('end', () => resolve(text));
+				}).on('error', reject);
+			});
+			expect(body).toBe('head and body');
+			expect(limitFired).toBe(false);
+			// Once nothing is under way, the limit is skipped to.
+			await limit;
+			expect(clock.skipped).toBeGreaterThan(55_000);
+		} finally {
+			stop();
+			server.close();
 		}
 	});
 
