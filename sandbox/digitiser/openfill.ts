@@ -56,8 +56,9 @@ const peaksWeighed = 3;
  * Finds the areas whose artwork, at its own pixels, shows regular stripes of two threads, and
  * records each as an open fill (`map.openFills`): the area becomes one region of the lower thread,
  * and the upper thread's rows follow the stripes. On the working grid such an area is pieces of
- * the upper colour cut apart by slits of the lower one, a grid pixel or two wide; only flat
- * artwork finer than the grid is read (`map.fine`), as the grid alone cannot place a slit.
+ * the upper colour cut apart by slits of the lower one, a grid pixel or two wide, or one region
+ * whose slits the grid merged away; only flat artwork finer than the grid is read (`map.fine`), as
+ * the grid alone cannot place a slit.
  */
 export function findOpenFills(map: RegionMap, pixelMm: number): void {
 	if (!map.fine) return;
