@@ -6,7 +6,7 @@
  * processed, nothing done for a moment. A 60-second rate window or a Retry-After then passes in
  * milliseconds, and both sides still agree on what "a minute" is.
  */
-import { subscribe } from 'node:diagnostics_channel';
+import { channel, subscribe, unsubscribe, type Channel } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 
 import type { Clock } from '../../nodes/Embroidery/transport/clock';
@@ -42,23 +42,40 @@ const ioUnderWay = /^(FSReq|GetAddrInfoReqWrap|TCPConnectWrap|WriteWrap|Shutdown
  * would fire its time limits early.
  */
 const requestsAwaitingAnswer = new Set<object>();
-subscribe('http.client.request.start', (message) => {
-	requestsAwaitingAnswer.add((message as { request: object }).request);
-});
-subscribe('http.client.request.error', (message) => {
-	requestsAwaitingAnswer.delete((message as { request: object }).request);
-});
-// The answer's head has arrived; its body may still be on the way. It is done when the body has ended, or
-// when the answer is closed without it (destroyed, its connection lost).
-subscribe('http.client.response.finish', (message) => {
-	const { request, response } = message as { request: object; response: IncomingMessage };
-	const done = () => requestsAwaitingAnswer.delete(request);
-	if (response.complete) done();
-	else {
-		response.once('end', done);
-		response.once('close', done);
-	}
-});
+const requestOf = (message: unknown) => (message as { request: object }).request;
+const handlers: Array<[string, (message: unknown) => void]> = [
+	['http.client.request.start', (message) => requestsAwaitingAnswer.add(requestOf(message))],
+	['http.client.request.error', (message) => requestsAwaitingAnswer.delete(requestOf(message))],
+	// The answer's head has arrived; its body may still be on the way. It is done when the body has ended, or
+	// when the answer is closed without it (destroyed, its connection lost).
+	[
+		'http.client.response.finish',
+		(message) => {
+			const { request, response } = message as { request: object; response: IncomingMessage };
+			const done = () => requestsAwaitingAnswer.delete(request);
+			if (response.complete) done();
+			else {
+				response.once('end', done);
+				response.once('close', done);
+			}
+		},
+	],
+];
+
+/**
+ * Jest loads this module afresh for each test file, in a worker whose channels stay from file to file: the
+ * previous file's handlers come off first, so each answer is watched once, for the file that runs. Left on,
+ * they piled up, one more each file, and the eleventh file's answers each carried 11 'end' listeners.
+ */
+const unsubscribePrevious = Symbol.for('n8n-nodes-embroidery.testClock.unsubscribe');
+const startChannel = channel('http.client.request.start') as Channel & {
+	[unsubscribePrevious]?: () => void;
+};
+startChannel[unsubscribePrevious]?.();
+for (const [name, handler] of handlers) subscribe(name, handler);
+startChannel[unsubscribePrevious] = () => {
+	for (const [name, handler] of handlers) unsubscribe(name, handler);
+};
 
 function localIoUnderWay(): boolean {
 	return process.getActiveResourcesInfo().some((type) => ioUnderWay.test(type));

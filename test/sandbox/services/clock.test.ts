@@ -2,7 +2,8 @@
  * Time as a dependency (test/support/testClock.ts): the driven clock itself, and the sandbox on it: its rate
  * windows and injected latency read it, and work in progress holds it.
  */
-import { createServer, get } from 'node:http';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { clock as nodeClock } from '../../../nodes/Embroidery/transport/clock';
@@ -89,6 +90,35 @@ describe('the driven clock', () => {
 			expect(clock.skipped).toBeGreaterThan(55_000);
 		} finally {
 			stop();
+			server.close();
+		}
+	});
+
+	it('watches each answer once, however many test files of a worker loaded it', async () => {
+		// Jest loads the clock's module afresh for each test file of a worker; the HTTP channels stay.
+		for (let file = 0; file < 12; file++)
+			jest.isolateModules(() => require('../../support/testClock'));
+		const server = createServer((_request, response) => {
+			response.write('head ');
+			setTimeout(() => response.end('and body'), 50);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		// Subscribed after every load, so it sees the listeners all of them added to the answer.
+		let endListeners = -1;
+		const count = (message: unknown) =>
+			(endListeners = (message as { response: IncomingMessage }).response.listenerCount('end'));
+		subscribe('http.client.response.finish', count);
+		try {
+			await new Promise<void>((resolve, reject) => {
+				get(`http://127.0.0.1:${port}/`, (response) => response.resume().on('end', resolve)).on(
+					'error',
+					reject,
+				);
+			});
+			expect(endListeners).toBe(1);
+		} finally {
+			unsubscribe('http.client.response.finish', count);
 			server.close();
 		}
 	});
