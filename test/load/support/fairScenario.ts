@@ -20,8 +20,12 @@ function confirm(condition: boolean, message: string): void {
 }
 
 const svgNs = 'xmlns="http://www.w3.org/2000/svg"';
-/** How wide the costly SVG is drawn: long enough to outlast a window's conversions while it gives way. */
-const heavyWidthMm = 40;
+/**
+ * How wide the costly SVG is drawn: long enough to outlast a window's conversions while it gives way. At 40 mm
+ * it drew in 1.4-1.7 s on an idle machine, and once ended 909 ms after a window's last conversion, short of the
+ * test's 1 s; at 150 mm, 2.1-3.2 s, with the conversions over by 0.4 s.
+ */
+const heavyWidthMm = 150;
 /** The filter work the service still draws: 8 blur passes over a canvas-wide shape, at 300 mm. */
 const costliestAccepted =
 	`<svg ${svgNs} width="400" height="200"><filter id="f">` +
@@ -245,6 +249,8 @@ export interface FairOptions {
 
 export interface FairRun {
 	hostile: Api & { accountId: string };
+	/** Each phase of the run and the milliseconds of real time it took, in order: where a slow run's time went. */
+	phases: string[];
 	/** Per shop account, its conversions' times (ms) in the idle phases and in the attack windows. */
 	idle: number[][];
 	loaded: number[][];
@@ -276,6 +282,13 @@ export async function fairScenario(
 	const hostile = await newClient(sandbox, { plan: 'credits', creditBalance: 0 });
 	const shops = [await newClient(sandbox), await newClient(sandbox)];
 	const uploader = hugeUploader(sandbox.baseUrl, hostile.key!);
+	const phases: string[] = [];
+	let phaseStart = performance.now();
+	const phase = (name: string) => {
+		const now = performance.now();
+		phases.push(`${name} ${Math.round(now - phaseStart)}`);
+		phaseStart = now;
+	};
 	try {
 		const idle: number[][] = shops.map(() => []);
 		const loaded: number[][] = shops.map(() => []);
@@ -287,6 +300,7 @@ export async function fairScenario(
 		// first process, and the second drew it first in an attack window: 4.6 s of its 6 conversions.
 		for (let round = 0; round < 2; round++)
 			await Promise.all(shops.map((shop) => conversion(shop)));
+		phase('warm-up');
 		// The hostile account's two filter bombs and the thread PNG, refused by the engine; it retries them in
 		// every attack window.
 		const svg = (text: string) => Buffer.from(text);
@@ -296,7 +310,9 @@ export async function fairScenario(
 		);
 		confirm(refused.status === 202, `the hostile account's jobs answered ${refused.status}`);
 		for (const job of refused.body.jobs) await hostile.waitForJob('digitising', job.id, 240_000);
+		phase('refusals');
 		await rounds(await onNewKeys(sandbox, shops), options.roundsPerPhase, idle, parts);
+		phase('idle');
 
 		let retries = 0;
 		const windows: AttackWindow[] = [];
@@ -313,6 +329,7 @@ export async function fairScenario(
 			// window's first conversion (CI, stop 49).
 			const upload = await uploader.send();
 			await upload.sending;
+			phase(`window ${window + 1}: upload started`);
 			// The costliest SVG the hostile account can have drawn.
 			const heavy = await creator.createJob(
 				{ workflow: 'digitising', format: 'pes', width_mm: heavyWidthMm, colour_count: 3 },
@@ -320,6 +337,7 @@ export async function fairScenario(
 			);
 			confirm(heavy.status === 202, `the costly SVG answered ${heavy.status}`);
 			await untilProcessing(watcher, 'digitising', heavy.body.jobs[0].id);
+			phase('SVG drawing');
 
 			let attacking = true;
 			const retrying = (async () => {
@@ -339,8 +357,11 @@ export async function fairScenario(
 				attacking = false;
 				await retrying;
 			}
+			phase('conversions');
 			hugeAnswers.push(await upload.answer);
+			phase('upload answered');
 			const drawn = await watcher.waitForJob('digitising', heavy.body.jobs[0].id, 240_000);
+			phase('SVG drawn');
 			heavyJobs.push(drawn);
 			// All on the sandbox's clock: against the wall's, the check held all morning and failed all
 			// afternoon (UTC).
@@ -351,8 +372,10 @@ export async function fairScenario(
 				conversionsTo: conversions.lastCompleted,
 			});
 			for (const job of refused.body.jobs) await watcher.waitForJob('digitising', job.id, 240_000);
+			phase('retries ended');
 			// Idle again once the hostile account's work is done.
 			await rounds(await onNewKeys(sandbox, shops), options.roundsPerPhase, idle, parts);
+			phase('idle');
 		}
 		await uploader.stop();
 		const refusedJobs = await Promise.all(
@@ -360,6 +383,7 @@ export async function fairScenario(
 		);
 		return {
 			hostile,
+			phases,
 			idle,
 			loaded,
 			waits,
@@ -407,6 +431,7 @@ export function describeRun(run: FairRun): string {
 		`Fair service, each conversion as upload answer + wait + engine ms: ${run.parts.join(' ')}\n` +
 		`Fair service: ${accounts.join('; ')}. The costliest accepted SVG took ${heavyMs.join(', ')} ms of ` +
 		`engine each; ${run.retries} retries accepted; the 10 x 50 MB uploads answered ` +
-		`${run.hugeAnswers.join(', ')}. Each attack window from the SVG's start: ${windows.join('; ')}.`
+		`${run.hugeAnswers.join(', ')}. Each attack window from the SVG's start: ${windows.join('; ')}.\n` +
+		`Fair service, ms of real time in each phase: ${run.phases.join(', ')}.`
 	);
 }
