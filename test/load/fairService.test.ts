@@ -11,8 +11,8 @@ import { join } from 'node:path';
 
 import type { FairResult } from './support/fairScenario.main';
 
-// About 40 s on an idle machine and 50 s beside six CPU-bound processes (the run is in a session of its own:
-// fairScenario.main.ts says why). Twice 500 MB are sent and inspected.
+// About 35 s on an idle machine, 60 s beside six CPU-bound processes and 90 s in a clean-clone run of the whole
+// suite (the run is in a session of its own: fairScenario.main.ts says why). Twice 500 MB are sent and inspected.
 jest.setTimeout(600_000);
 
 const attackWindows = 2;
