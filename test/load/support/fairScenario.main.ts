@@ -7,8 +7,8 @@
  * between sessions as equals, and nice values count only within one. In the test's own session, the hostile
  * account's work at nice 19 (the costly SVG, the inspection of 500 MB, the uploader) competed with every other
  * jest worker and got about 1/70 of a core each: beside six CPU-bound processes one run sat in its upload for
- * over six minutes, and a clean-clone run passed its 900 s limit. In a session of its own it took 60 s beside
- * the same six, against 33 s on an idle machine.
+ * over six minutes, and the project's CI run on 49251cc passed its 900 s limit. In a session of its own it took
+ * 60 s beside the same six, against 33 s on an idle machine.
  */
 import { startSandbox } from '../../../sandbox';
 import { sleep } from '../../support/realTime';
