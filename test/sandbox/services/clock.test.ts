@@ -4,9 +4,9 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { clock as nodeClock } from '../../../nodes/Embroidery/transport/clock';
+import { listenOnLoopback } from '../../support/loopback';
 import { useOwnSandboxes } from '../../support/sandboxFixture';
 import { sandboxAdmin } from '../../support/sandbox';
 import { TestClock, useTestClock } from '../../support/testClock';
@@ -68,15 +68,14 @@ describe('the driven clock', () => {
 			response.write('head ');
 			setTimeout(() => response.end('and body'), 300);
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
+		const loopback = await listenOnLoopback(server);
 		const stop = clock.drive();
 		try {
 			// A client's time limit, as a download's: it must not fire while the body is on its way.
 			let limitFired = false;
 			const limit = clock.sleep(60_000).then(() => (limitFired = true));
 			const body = await new Promise<string>((resolve, reject) => {
-				get(`http://127.0.0.1:${port}/`, (response) => {
+				get(`${loopback.origin}/`, (response) => {
 					let text = '';
 					response.setEncoding('utf8');
 					response.on('data', (chunk: string) => (text += chunk));
@@ -90,7 +89,7 @@ describe('the driven clock', () => {
 			expect(clock.skipped).toBeGreaterThan(55_000);
 		} finally {
 			stop();
-			server.close();
+			await loopback.close();
 		}
 	});
 
@@ -102,8 +101,7 @@ describe('the driven clock', () => {
 			response.write('head ');
 			setTimeout(() => response.end('and body'), 50);
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
+		const loopback = await listenOnLoopback(server);
 		// Subscribed after every load, so it sees the listeners all of them added to the answer.
 		let endListeners = -1;
 		const count = (message: unknown) =>
@@ -111,7 +109,7 @@ describe('the driven clock', () => {
 		subscribe('http.client.response.finish', count);
 		try {
 			await new Promise<void>((resolve, reject) => {
-				get(`http://127.0.0.1:${port}/`, (response) => response.resume().on('end', resolve)).on(
+				get(`${loopback.origin}/`, (response) => response.resume().on('end', resolve)).on(
 					'error',
 					reject,
 				);
@@ -119,7 +117,7 @@ describe('the driven clock', () => {
 			expect(endListeners).toBe(1);
 		} finally {
 			unsubscribe('http.client.response.finish', count);
-			server.close();
+			await loopback.close();
 		}
 	});
 
