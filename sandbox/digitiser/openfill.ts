@@ -156,12 +156,15 @@ function stripedAreaCandidates(
 	}
 	for (let id = 0; id < count; id++) if (usable(id) && !thin(id)) groups.push([id]);
 	const minAreaPx = minAreaMm2 / (pixelMm * pixelMm);
-	const areaOf = (list: number[]) => list.reduce((sum, id) => sum + regions[id].area, 0);
+	// Each group's pixels summed once, not at every comparison of the sort.
 	return groups
-		.filter((list) => areaOf(list) >= minAreaPx)
-		.map((list) => list.sort((a, b) => a - b))
-		.sort((a, b) => areaOf(b) - areaOf(a) || a[0] - b[0] || a.length - b.length)
-		.map((area) => ({
+		.map((list) => ({
+			list: list.sort((a, b) => a - b),
+			px: list.reduce((sum, id) => sum + regions[id].area, 0),
+		}))
+		.filter(({ px }) => px >= minAreaPx)
+		.sort((a, b) => b.px - a.px || a.list[0] - b.list[0] || a.list.length - b.list.length)
+		.map(({ list: area }) => ({
 			host: area.reduce((a, b) =>
 				thin(a) || (!thin(b) && regions[b].area > regions[a].area) ? b : a,
 			),
