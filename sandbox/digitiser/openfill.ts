@@ -27,8 +27,12 @@ export interface OpenFill {
 
 /** Smallest area worth reading for stripes, mm²: a few rows' length of a few rows. */
 const minAreaMm2 = 10;
-/** Slits of the lower colour are at most this wide on the working grid, mm. */
-const maxSlitMm = 0.3;
+/**
+ * Slits of the lower colour are at most this wide on the working grid, mm: a thread's width (rows
+ * one thread apart leave slits as wide), which the grid can round up to three of its finest pixels
+ * (0.45 mm).
+ */
+const maxSlitMm = 0.5;
 /** The lower colour's share of the area: slits, not a second shape. */
 const minSlitShare = 0.08;
 const maxSlitShare = 0.5;

@@ -28,15 +28,18 @@ const canvasHeightPx = (heightMm + 2 * marginMm) * pxPerMm;
 const sewnWidthMm = widthMm - 0.1;
 
 /**
- * A red rectangle on a transparent canvas, cut by black vertical slits 2 source pixels (0.2 mm)
- * wide at its `slitXs` columns. Evenly spaced, they are the stripes an open red fill over black draws.
+ * A red rectangle on a transparent canvas, cut by black vertical slits `slitPx` source pixels wide
+ * (0.2 mm unless told) at its `slitXs` columns. Evenly spaced, they are the stripes an open red
+ * fill over black draws.
  */
-function slittedPng(slitXs: number[]): Promise<Buffer> {
+function slittedPng(slitXs: number[], slitPx = 2): Promise<Buffer> {
 	const width = canvasWidthPx;
 	const height = canvasHeightPx;
 	const margin = marginMm * pxPerMm;
 	const rgba = Buffer.alloc(width * height * 4);
-	const slit = new Set(slitXs.flatMap((x) => [x + margin, x + margin + 1]));
+	const slit = new Set(
+		slitXs.flatMap((x) => Array.from({ length: slitPx }, (_, k) => x + margin + k)),
+	);
 	for (let y = margin; y < height - margin; y++) {
 		for (let x = margin; x < width - margin; x++) {
 			const colour = slit.has(x) ? black : red;
@@ -106,6 +109,20 @@ describe('stripes of two colours in the artwork', () => {
 		// And lie between the slits: one solid red fill would be right on 80% of the rectangle, these
 		// rows are on 93% (they are within 0.1 mm of the slits' middles; half a period off, 60%).
 		expect(await colourAgreement(png, pattern)).toBeGreaterThan(0.9);
+	});
+
+	it('are read when each slit is as wide as a thread, three pixels of the working grid', async () => {
+		// Slits 0.4 mm wide every 1.2 mm: on the 0.15 mm working grid each is two or three pixels.
+		const slitXs = Array.from(
+			{ length: widthMm / 1.2 },
+			(_, k) => Math.round(k * 1.2 * pxPerMm) + 4,
+		);
+		const png = await slittedPng(slitXs, 4);
+		const { pattern } = await digitise(png, { widthMm: sewnWidthMm, colourCount: 2 });
+		expect(blockNearest(pattern, black)).toBeLessThan(blockNearest(pattern, red));
+		expect(blackCoverage(pattern)).toBeGreaterThan(0.95);
+		// One solid red fill would be right on two thirds of the rectangle.
+		expect(await colourAgreement(png, pattern)).toBeGreaterThan(0.85);
 	});
 
 	it('are sewn as one solid fill when the slits do not repeat evenly', async () => {
