@@ -13,6 +13,8 @@
  * extracted pyembroidery tree in $PYEMBROIDERY_DIR will do) over every DST in DIR, then in DIR2
  * (designs kept aside, never tuned on), which prints each set's table: coverage IoU, colour
  * agreement, trims, thread length, short stitches and seconds per design, and their medians.
+ * Then, per set, what a perfect reproduction would score (`support/ceiling.py`: the professional's
+ * own stitches, each needle moved within half the 0.1 mm grid a DST records, as any sewn copy's are).
  * Last, one line per set and target of issue 38, met or not. The sandbox is stopped afterwards.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -169,12 +171,21 @@ function median(values: number[]): number {
 }
 
 /**
+ * What the professional's own stitches score once each needle is moved within the file's grid
+ * (`support/ceiling.py`).
+ */
+interface Ceiling {
+	rows: Array<{ design: string; iou: number; colour_agreement: number }>;
+	medians: { iou: number };
+}
+
+/**
  * The "done when" targets of issue 38, one line each, for one set of designs: medians of IoU,
  * trims against the professional's (per design, a design the professional sewed with no trim
  * counts as one), thread length and short stitches; colour agreement and seconds per job on
- * every design; failed jobs.
+ * every design; failed jobs. IoU and colour say what a perfect reproduction scores (`ceiling`).
  */
-function targetLines(set: string, rows: ComparedDesign[]): string[] {
+function targetLines(set: string, rows: ComparedDesign[], ceiling: Ceiling): string[] {
 	const done = rows.filter((row) => !row.error && row.dig && row.orig);
 	const failed = rows.length - done.length;
 	const iou = median(rows.map((row) => (row.error ? 0 : (row.iou ?? 0))));
@@ -191,13 +202,21 @@ function targetLines(set: string, rows: ComparedDesign[]): string[] {
 		done[0] ?? { design: '-', server_seconds: 0 },
 	);
 	const line = (met: boolean, text: string) => `${set}: ${met ? 'MET    ' : 'NOT MET'} ${text}`;
+	const perfect = ceiling.rows.find((row) => row.design === worstColour.design)?.colour_agreement;
+	const perfectColour =
+		perfect === undefined ? '' : `, a perfect reproduction ${perfect.toFixed(3)}`;
 	return [
-		line(iou >= 0.86, `median coverage IoU ${iou.toFixed(3)} (target >= 0.86)`),
+		line(
+			iou >= 0.86,
+			`median coverage IoU ${iou.toFixed(3)} (target >= 0.86, a perfect reproduction ` +
+				`${ceiling.medians.iou.toFixed(3)})`,
+		),
 		line(trims <= 3, `median trims x${trims.toFixed(2)} the professional's (target <= 3)`),
 		line(thread >= 0.85, `median thread length x${thread.toFixed(2)} (target >= 0.85)`),
 		line(
 			worstColour.value >= 0.9,
-			`colour agreement worst ${worstColour.value.toFixed(3)} (${worstColour.design}; target >= 0.90 on every design)`,
+			`colour agreement worst ${worstColour.value.toFixed(3)} (${worstColour.design}; target >= 0.90 on every ` +
+				`design${perfectColour})`,
 		),
 		line(short <= 0.12, `median stitches under 1 mm ${(short * 100).toFixed(0)}% (target <= 12%)`),
 		line(failed === 0, `${failed} of ${rows.length} jobs failed (target none)`),
@@ -269,7 +288,12 @@ async function compareWithCommercial(
 			const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
 				rows: ComparedDesign[];
 			};
-			lines.push(...targetLines(name, results.rows));
+			const ceilingJson = join(out, 'ceiling.json');
+			execFileSync('python3', [join(__dirname, 'support', 'ceiling.py'), tool, dir, ceilingJson], {
+				stdio: 'inherit',
+			});
+			const ceiling = JSON.parse(readFileSync(ceilingJson, 'utf8')) as Ceiling;
+			lines.push(...targetLines(name, results.rows, ceiling));
 		}
 		console.log('\nTargets of issue 38:');
 		for (const line of lines) console.log(line);
