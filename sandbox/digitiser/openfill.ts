@@ -29,8 +29,8 @@ export interface OpenFill {
 const minAreaMm2 = 10;
 /**
  * Slits of the lower colour are at most this wide on the working grid, mm: a thread's width (rows
- * one thread apart leave slits as wide), which the grid can round up to three of its finest pixels
- * (0.45 mm).
+ * laid two threads apart leave slits that wide), which the grid can round up to three of its finest
+ * pixels (0.45 mm).
  */
 const maxSlitMm = 0.5;
 /** The lower colour's share of the area: slits, not a second shape. */
