@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""What a perfect digitiser could score on the shared comparison, design by design.
+"""What a near-perfect copy scores on the shared comparison, design by design.
 
 Each professional design is compared with itself after every needle is moved by its own random amount
 within half of the 0.1 mm grid the file records (uniform, -0.05..0.05 mm on each axis, seeded by the design's
-name): what any sewn reproduction of exactly those stitches gets, since it places its needles on that grid
-from positions of its own. Drawn, aligned and scored with the comparison's own functions (its renderer,
-best whole-pixel shift, and the share of pixels stitched in both where the thread's colour is the same).
+name): the score of a copy of exactly those stitches with every needle off by at most 0.05 mm, the most rounding
+alone moves one. Only a copy that finds the professional's holes closer than that scores more. Drawn, aligned and scored with the comparison's own
+functions (its renderer, best whole-pixel shift, and the share of pixels stitched in both where the thread's
+colour is the same).
 
 usage: python3 ceiling.py TOOL DIR OUT_JSON
   TOOL      path of digitise-vs-commercial.py (its functions are imported)
@@ -67,7 +68,7 @@ def main(argv):
     from PIL import Image, ImageDraw
     names = sorted(n for n in os.listdir(argv[2]) if n.lower().endswith('.dst'))
     rows = []
-    print('Ceiling (the professional\'s own stitches, each needle moved within half the 0.1 mm grid):')
+    print('Ceiling (the professional\'s own stitches, each needle moved by up to 0.05 mm):')
     for name in names:
         iou, colour = score(tool, pe, np, Image, ImageDraw, os.path.join(argv[2], name))
         design = os.path.splitext(name)[0]
