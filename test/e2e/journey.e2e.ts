@@ -189,6 +189,13 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 			.click();
 		await select.locator('[data-test-id="new-credential-type-button"]').click();
 		const form = page.locator('[data-test-id="editCredential-modal"]');
+		// The form asks n8n for the new credential's name once it is open. Saved before that answer, the credential
+		// has no name: n8n refuses it, and nothing is tested (seen once at the suite's load, no answer in 90 s).
+		await page.waitForFunction(() => {
+			const name = document.querySelector('[data-test-id="credential-name"]');
+			const shown = name?.querySelector('input')?.value ?? name?.textContent ?? '';
+			return shown.trim() !== '';
+		});
 		const apiKey = form.locator('[data-test-id="parameter-input-apiKey"] input');
 		const save = form.locator('[data-test-id="credential-save-button"]');
 		await form.locator('[data-test-id="parameter-input-baseUrl"] input').fill(sandbox.baseUrl);
