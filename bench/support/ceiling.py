@@ -11,7 +11,7 @@ colour is the same).
 usage: python3 ceiling.py TOOL DIR OUT_JSON
   TOOL      path of digitise-vs-commercial.py (its functions are imported)
   DIR       folder of .dst files (as the comparison takes)
-  OUT_JSON  where the rows and medians are written
+  OUT_JSON  where the rows are written
 pyembroidery: $PYEMBROIDERY_DIR (an extracted tree) or an installed package, as for the comparison.
 """
 import importlib.util
@@ -74,10 +74,10 @@ def main(argv):
         design = os.path.splitext(name)[0]
         rows.append({'design': design, 'iou': iou, 'colour_agreement': colour})
         print(f'  {design:<24} IoU {iou:.3f}  colour {colour:.3f}')
-    medians = {'iou': statistics.median(r['iou'] for r in rows) if rows else 0.0}
-    print(f'  median IoU {medians["iou"]:.3f}')
+    if rows:
+        print(f'  median IoU {statistics.median(r["iou"] for r in rows):.3f}')
     with open(argv[3], 'w') as fh:
-        json.dump({'rows': rows, 'medians': medians}, fh, indent=1)
+        json.dump({'rows': rows}, fh, indent=1)
 
 
 if __name__ == '__main__':
