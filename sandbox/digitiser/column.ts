@@ -18,6 +18,11 @@ const maxRailPoints = 1200;
 /** Share of rungs allowed to leave the shape (or span more than a satin may) before the column is refused. */
 const outsideRungShare = 0.03;
 /**
+ * The same for a branch cut from a fork (`splitBranches`): rungs at its cut end cross where the
+ * fork's own stitches lie.
+ */
+const outsideRungShareOfBranch = 0.12;
+/**
  * Share of rungs allowed to span much more than the shape's width where they cross it (square
  * ends, where the rails meet along the cut, have some).
  */
@@ -121,7 +126,8 @@ function plausible(map: RegionMap, regionId: number, rungs: Rung[], maxWidthPx: 
 		}
 	}
 	return (
-		outside <= outsideRungShare * rungs.length &&
+		outside <=
+			(regions[regionId].branch ? outsideRungShareOfBranch : outsideRungShare) * rungs.length &&
 		bad <= wideRungShare * rungs.length &&
 		swept >= minSweptShare * regions[regionId].area
 	);

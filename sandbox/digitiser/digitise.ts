@@ -4,6 +4,7 @@ import { findForeground } from './background';
 import { FineLabels } from './fine';
 import { removeUnsewableDetail } from './cleanup';
 import { joinShowingFill, splitNarrowBands, splitThinParts } from './parts';
+import { branchGapMm, splitBranches } from './branches';
 import { DigitiseError } from './errors';
 import { designBox, fitToWidth, sewnWidthMm } from './fit';
 import { underlapMm } from './fill';
@@ -11,7 +12,7 @@ import { findOpenFills } from './openfill';
 import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
-import { narrowSatinMaxWidthMm, runningMaxWidthMm } from './sew';
+import { narrowSatinMaxWidthMm, runningMaxWidthMm, satinMaxWidthMm } from './sew';
 import { quantiseColours } from './quantise';
 import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
@@ -144,6 +145,12 @@ export async function digitise(
 		minBandAreaMm2 / pixelArea,
 	);
 	joinShowingFill(cleaned.map, runningMaxWidthMm / artwork.pixelMm, underlapMm / artwork.pixelMm);
+	splitBranches(
+		cleaned.map,
+		narrowSatinMaxWidthMm / artwork.pixelMm,
+		satinMaxWidthMm / artwork.pixelMm,
+		branchGapMm / artwork.pixelMm,
+	);
 	if (fine) cleaned.map.fine = fine;
 	findOpenFills(cleaned.map, artwork.pixelMm);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);

@@ -1,5 +1,5 @@
 import { ceil, floor, max, min } from './math';
-import { background, type Region, type RegionMap } from './regions';
+import { background, chamferDistances, type Region, type RegionMap } from './regions';
 
 /**
  * Splits every region into its thin strokes and its thick body, in place: a ring with a lattice
@@ -57,40 +57,14 @@ function splitRegion(
 	const at = (x: number, y: number) => (y0 + y) * width + x0 + x;
 	// Chamfer distance (in pixels) to the nearest core pixel: one whose inscribed disc is wider than a stroke.
 	const radius = strokePx / 2 + 0.5;
-	const far = 1e9;
-	const d = new Float32Array(w * h);
+	const core = new Uint8Array(w * h);
 	for (let y = 0; y < h; y++) {
 		for (let x = 0; x < w; x++) {
 			const i = at(x, y);
-			d[y * w + x] = ids[i] === region.id && inset[i] > radius ? 0 : far;
+			if (ids[i] === region.id && inset[i] > radius) core[y * w + x] = 1;
 		}
 	}
-	for (let y = 0; y < h; y++) {
-		for (let x = 0; x < w; x++) {
-			const k = y * w + x;
-			let v = d[k];
-			if (x > 0) v = min(v, d[k - 1] + 1);
-			if (y > 0) {
-				v = min(v, d[k - w] + 1);
-				if (x > 0) v = min(v, d[k - w - 1] + 1.4142);
-				if (x < w - 1) v = min(v, d[k - w + 1] + 1.4142);
-			}
-			d[k] = v;
-		}
-	}
-	for (let y = h - 1; y >= 0; y--) {
-		for (let x = w - 1; x >= 0; x--) {
-			const k = y * w + x;
-			let v = d[k];
-			if (x < w - 1) v = min(v, d[k + 1] + 1);
-			if (y < h - 1) {
-				v = min(v, d[k + w] + 1);
-				if (x < w - 1) v = min(v, d[k + w + 1] + 1.4142);
-				if (x > 0) v = min(v, d[k + w - 1] + 1.4142);
-			}
-			d[k] = v;
-		}
-	}
+	const d = chamferDistances(core, w, h);
 	// 0 outside the region, 1 body, 2 thin.
 	const kind = new Uint8Array(w * h);
 	let thinPixels = 0;
@@ -133,15 +107,38 @@ function splitRegion(
 		...components(kind, w, h, 1).map((pixels) => ({ pixels, thin: false })),
 		...components(kind, w, h, 2).map((pixels) => ({ pixels, thin: true })),
 	];
-	parts.forEach(({ pixels, thin }, n) => {
-		const target: Region =
-			n === 0
-				? region
-				: {
-						...region,
-						id: map.regions.length,
-					};
-		if (n > 0) map.regions.push(target);
+	const made = regionsFromPieces(
+		map,
+		region,
+		parts.map(({ pixels }) => pixels),
+		{ x0, y0, w },
+	);
+	parts.forEach(({ thin }, n) => {
+		const target = made[n];
+		// A stroke or band meets the body where the region is wide: it is still as narrow.
+		if (thin) target.widthPx = min(target.widthPx, strokePx * 0.99);
+		if (thin && asStrokes) target.stroke = true;
+		else delete target.stroke;
+	});
+}
+
+/**
+ * Makes each piece (pixel indices into the box at `x0`, `y0`, `w` wide) a region, in place: the
+ * first keeps `region`'s id, the others are new regions like it. Pixels taken from another region
+ * (a gap closed into a shape) leave its area. Each region's box and width (from `map.inset`) are
+ * measured afresh.
+ */
+export function regionsFromPieces(
+	map: RegionMap,
+	region: Region,
+	pieces: number[][],
+	box: { x0: number; y0: number; w: number },
+): Region[] {
+	const { width, ids, inset, regions } = map;
+	const { x0, y0, w } = box;
+	return pieces.map((pixels, n) => {
+		const target: Region = n === 0 ? region : { ...region, id: regions.length };
+		if (n > 0) regions.push(target);
 		target.area = pixels.length;
 		target.minX = map.width;
 		target.minY = map.height;
@@ -152,6 +149,7 @@ function splitRegion(
 			const x = (k % w) + x0;
 			const y = floor(k / w) + y0;
 			const i = y * width + x;
+			if (ids[i] !== region.id) regions[ids[i]].area--;
 			ids[i] = target.id;
 			target.minX = min(target.minX, x);
 			target.minY = min(target.minY, y);
@@ -159,10 +157,7 @@ function splitRegion(
 			target.maxY = max(target.maxY, y);
 			target.widthPx = max(target.widthPx, 2 * inset[i] - 1);
 		}
-		// A stroke or band meets the body where the region is wide: it is still as narrow.
-		if (thin) target.widthPx = min(target.widthPx, strokePx * 0.99);
-		if (thin && asStrokes) target.stroke = true;
-		else delete target.stroke;
+		return target;
 	});
 }
 
@@ -210,7 +205,7 @@ function isStem(
 }
 
 /** 4-connected pieces of the pixels of one kind, each as a list of indices into the box. */
-function components(kind: Uint8Array, w: number, h: number, wanted: number): number[][] {
+export function components(kind: Uint8Array, w: number, h: number, wanted: number): number[][] {
 	const seen = new Uint8Array(w * h);
 	// Every pixel is pushed once at most.
 	const stack = new Int32Array(w * h);

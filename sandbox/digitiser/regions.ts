@@ -23,6 +23,8 @@ export interface Region {
 	 * `splitThinParts`): sewn as a running stitch whatever the scale it is sewn at.
 	 */
 	stroke?: boolean;
+	/** Set on a branch cut from a fork of a branched band (see `splitBranches`). */
+	branch?: boolean;
 }
 
 export interface RegionMap {
@@ -229,4 +231,39 @@ export function principalAxis(
 	const along = (cxx + cyy + spread) / 2;
 	const across = max((cxx + cyy - spread) / 2, 1e-9);
 	return { angle: 0.5 * atan2(2 * cxy, cxx - cyy), elongation: sqrt(along / across) };
+}
+
+/** Chamfer distance (pixels, 1 and 1.4142 steps) from every pixel to the nearest pixel set in `seed`. */
+export function chamferDistances(seed: Uint8Array, w: number, h: number): Float32Array {
+	const d = new Float32Array(w * h);
+	for (let i = 0; i < w * h; i++) d[i] = seed[i] ? 0 : 1e9;
+	const diagonal = 1.4142;
+	// Written out (no helper per pixel): this runs over every pixel of a shape's box four times.
+	for (let y = 0; y < h; y++) {
+		for (let x = 0; x < w; x++) {
+			const k = y * w + x;
+			let v = d[k];
+			if (x > 0 && d[k - 1] + 1 < v) v = d[k - 1] + 1;
+			if (y > 0) {
+				if (d[k - w] + 1 < v) v = d[k - w] + 1;
+				if (x > 0 && d[k - w - 1] + diagonal < v) v = d[k - w - 1] + diagonal;
+				if (x < w - 1 && d[k - w + 1] + diagonal < v) v = d[k - w + 1] + diagonal;
+			}
+			d[k] = v;
+		}
+	}
+	for (let y = h - 1; y >= 0; y--) {
+		for (let x = w - 1; x >= 0; x--) {
+			const k = y * w + x;
+			let v = d[k];
+			if (x < w - 1 && d[k + 1] + 1 < v) v = d[k + 1] + 1;
+			if (y < h - 1) {
+				if (d[k + w] + 1 < v) v = d[k + w] + 1;
+				if (x < w - 1 && d[k + w + 1] + diagonal < v) v = d[k + w + 1] + diagonal;
+				if (x > 0 && d[k + w - 1] + diagonal < v) v = d[k + w - 1] + diagonal;
+			}
+			d[k] = v;
+		}
+	}
+	return d;
 }

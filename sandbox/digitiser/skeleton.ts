@@ -47,6 +47,12 @@ export function skeletonise(map: RegionMap, regionId: number): Skeleton {
 			if (map.ids[(y0 + y) * map.width + x0 + x] === regionId) mask[y * w + x] = 1;
 		}
 	}
+	thin(mask, w, h);
+	return { x0, y0, w, h, mask };
+}
+
+/** Thins a mask (with a one-pixel empty border) to its centre line, in place. */
+export function thin(mask: Uint8Array, w: number, h: number): void {
 	const p = new Uint8Array(8);
 	const doomed: number[] = [];
 	for (let changed = true; changed; ) {
@@ -80,7 +86,6 @@ export function skeletonise(map: RegionMap, regionId: number): Skeleton {
 			if (doomed.length) changed = true;
 		}
 	}
-	return { x0, y0, w, h, mask };
 }
 
 /**
