@@ -17,9 +17,10 @@ const minElongation = 4;
 /**
  * Gaps in a branched shape up to twice this wide are closed before its centre line is found, mm:
  * the slits between an open satin's stitches (a thread apart, wider on a curve's outside) would
- * each fork it. They are sewn over with the branch they lie in.
+ * each fork it. They are sewn over with the branch they lie in, so wider gaps (the notches where a
+ * lattice's lines meet a ring) stay open.
  */
-export const branchGapMm = 0.45;
+export const branchGapMm = 0.35;
 /** How far along each arm a fork's cut lies, in the fork's inscribed radii (and a pixel more). */
 const cutReach = 1.5;
 
@@ -287,9 +288,9 @@ function forkPoints(skeleton: Skeleton): Array<[number, number]> {
 }
 
 /**
- * The centre line of the region with its slits and pinholes closed (a morphological closing by
- * `closePx`, then every hole smaller than a square of its width filled): an open satin's teeth
- * and the gaps between overlapping bands would otherwise each fork the centre line.
+ * The centre line of the region with its slits closed (a morphological closing by `closePx`): an
+ * open satin's teeth would otherwise each fork it. Holes wider than that (a letter's counter, an
+ * eye) stay open and are never sewn over.
  */
 function closedSkeleton(
 	map: RegionMap,
@@ -313,14 +314,6 @@ function closedSkeleton(
 	const shrunk = chamferDistances(outside, w, h);
 	const mask = new Uint8Array(w * h);
 	for (let i = 0; i < w * h; i++) mask[i] = shrunk[i] > closePx ? 1 : 0;
-	// Holes: empty pieces that do not reach the box's edge.
-	const empty = new Uint8Array(w * h);
-	for (let i = 0; i < w * h; i++) empty[i] = mask[i] ? 0 : 1;
-	for (const piece of components(empty, w, h, 1)) {
-		if (piece.length >= region.widthPx * region.widthPx) continue;
-		if (piece.some((k) => k % w === 0 || k % w === w - 1 || k < w || k >= w * (h - 1))) continue;
-		for (const k of piece) mask[k] = 1;
-	}
 	for (let x = 0; x < w; x++) mask[x] = mask[(h - 1) * w + x] = 0;
 	for (let y = 0; y < h; y++) mask[y * w] = mask[y * w + w - 1] = 0;
 	const closed = mask.slice();
@@ -342,19 +335,24 @@ function armDirections(
 	reach: number,
 ): Array<[number, number]> {
 	const { mask, w, h, x0, y0 } = skeleton;
-	const cx = fx - x0;
-	const cy = fy - y0;
-	const ring = new Uint8Array(w * h);
-	const r = ceil(reach) + 1;
-	for (let y = max(0, cy - r); y <= min(h - 1, cy + r); y++) {
-		for (let x = max(0, cx - r); x <= min(w - 1, cx + r); x++) {
-			const d = hypot(x - cx, y - cy);
-			if (mask[y * w + x] && d >= reach - 1 && d < reach + 1) ring[y * w + x] = 1;
+	// A window round the fork, one pixel wider than the ring, so a shape with many forks reads
+	// only their neighbourhoods.
+	const r = ceil(reach) + 2;
+	const side = 2 * r + 1;
+	const ring = new Uint8Array(side * side);
+	for (let y = 1; y < side - 1; y++) {
+		for (let x = 1; x < side - 1; x++) {
+			const mx = fx - x0 - r + x;
+			const my = fy - y0 - r + y;
+			if (mx < 0 || my < 0 || mx >= w || my >= h || !mask[my * w + mx]) continue;
+			const d = hypot(x - r, y - r);
+			if (d >= reach - 1 && d < reach + 1) ring[y * side + x] = 1;
 		}
 	}
 	const arms: Array<[number, number]> = [];
-	const seen = new Uint8Array(w * h);
-	for (let i = 0; i < w * h; i++) {
+	const seen = new Uint8Array(side * side);
+	const steps = [-side - 1, -side, -side + 1, -1, 1, side - 1, side, side + 1];
+	for (let i = 0; i < side * side; i++) {
 		if (!ring[i] || seen[i]) continue;
 		let sx = 0;
 		let sy = 0;
@@ -362,9 +360,9 @@ function armDirections(
 		seen[i] = 1;
 		while (stack.length) {
 			const k = stack.pop() as number;
-			sx += (k % w) - cx;
-			sy += floor(k / w) - cy;
-			for (const d of [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1]) {
+			sx += (k % side) - r;
+			sy += floor(k / side) - r;
+			for (const d of steps) {
 				if (ring[k + d] && !seen[k + d]) {
 					seen[k + d] = 1;
 					stack.push(k + d);
