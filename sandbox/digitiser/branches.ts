@@ -185,24 +185,25 @@ function splitAtForks(
 		for (let x = 0; x < w; x++) saved[y * w + x] = ids[(y0 + y) * width + x0 + x];
 	}
 	const savedRegion = { ...region };
-	const savedAreas = map.regions.map((r) => r.area);
+	// The gaps closed into the shape join it first (the fabric's regions they came from lose them),
+	// so the inset is measured with them before the pieces' widths are.
+	const takenFrom = new Map<number, number>();
+	for (const piece of parts) {
+		for (const k of piece) {
+			const i = (y0 + floor(k / w)) * width + x0 + (k % w);
+			if (ids[i] === region.id) continue;
+			takenFrom.set(ids[i], (takenFrom.get(ids[i]) ?? 0) + 1);
+			ids[i] = region.id;
+		}
+	}
+	const box = insetBox(map, savedRegion, margin);
+	const savedInset = readBox(map.inset, map.width, box);
+	refreshInset(map, box);
 	const made = regionsFromPieces(map, region, parts, { x0, y0, w });
 	made.forEach((part, n) => {
 		if (n < branchCount) part.branch = true;
 		else delete part.branch;
 	});
-	const box = insetBox(map, savedRegion, margin);
-	const savedInset = readBox(map.inset, map.width, box);
-	refreshInset(map, box);
-	for (const part of made) {
-		part.widthPx = 0;
-		for (let y = part.minY; y <= part.maxY; y++) {
-			for (let x = part.minX; x <= part.maxX; x++) {
-				const i = y * width + x;
-				if (ids[i] === part.id) part.widthPx = max(part.widthPx, 2 * map.inset[i] - 1);
-			}
-		}
-	}
 	// Largest first, stopping as soon as the share is out of reach.
 	let columns = 0;
 	let left = savedRegion.area;
@@ -218,7 +219,7 @@ function splitAtForks(
 	map.regions.length = before;
 	Object.assign(region, savedRegion);
 	delete region.branch;
-	savedAreas.forEach((area, id) => (map.regions[id].area = area));
+	for (const [id, count] of takenFrom) map.regions[id].area += count;
 	writeBox(map.inset, map.width, box, savedInset);
 	return false;
 }

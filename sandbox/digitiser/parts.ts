@@ -123,10 +123,9 @@ function splitRegion(
 }
 
 /**
- * Makes each piece (pixel indices into the box at `x0`, `y0`, `w` wide) a region, in place: the
- * first keeps `region`'s id, the others are new regions like it. Pixels taken from another region
- * (a gap closed into a shape) leave its area. Each region's box and width (from `map.inset`) are
- * measured afresh.
+ * Makes each piece (pixel indices into the box at `x0`, `y0`, `w` wide, all of `region`) a region,
+ * in place: the first keeps `region`'s id, the others are new regions like it. Each region's box and
+ * width (from `map.inset`) are measured afresh.
  */
 export function regionsFromPieces(
 	map: RegionMap,
@@ -149,7 +148,6 @@ export function regionsFromPieces(
 			const x = (k % w) + x0;
 			const y = floor(k / w) + y0;
 			const i = y * width + x;
-			if (ids[i] !== region.id) regions[ids[i]].area--;
 			ids[i] = target.id;
 			target.minX = min(target.minX, x);
 			target.minY = min(target.minY, y);
