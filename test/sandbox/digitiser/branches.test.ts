@@ -1,4 +1,4 @@
-import { angleTo, segmentsByBlock, sew, shapePng, type Segment } from './support/shapes';
+import { angleTo, boxOf, segmentsByBlock, sew, shapePng, type Segment } from './support/shapes';
 
 /** Satin stitches (not underlay, not travel) across a band 4 mm wide: its width and compensation. */
 const acrossBand = (s: Segment) => s.length >= 3.8 && s.length <= 4.8;
@@ -19,11 +19,9 @@ describe('branched bands sewn as satin columns', () => {
 			320,
 		);
 		const [block] = segmentsByBlock(await sew(png, 90, 1));
-		const xs = block.flatMap((s) => [s.ax, s.bx]);
-		const ys = block.flatMap((s) => [s.ay, s.by]);
-		const left = Math.min(...xs);
-		const middle = (left + Math.max(...xs)) / 2;
-		const top = Math.min(...ys);
+		const box = boxOf(block);
+		const middle = (box.minX + box.maxX) / 2;
+		const top = box.minY;
 		const at = (s: Segment) => ({ x: (s.ax + s.bx) / 2, y: (s.ay + s.by) / 2 });
 		// Well away from where the arms meet (the bar's lower edge is 4 mm down, the stem's sides
 		// 2 mm either side of the middle).

@@ -1,16 +1,4 @@
-import { angleTo, segmentsByBlock, sew, shapePng, type Segment } from './support/shapes';
-
-/** The middle of the box around the block's needle holes. */
-function boxOf(segments: Segment[]) {
-	const xs = segments.flatMap((s) => [s.ax, s.bx]);
-	const ys = segments.flatMap((s) => [s.ay, s.by]);
-	return {
-		minX: Math.min(...xs),
-		maxX: Math.max(...xs),
-		minY: Math.min(...ys),
-		maxY: Math.max(...ys),
-	};
-}
+import { angleTo, boxOf, segmentsByBlock, sew, shapePng } from './support/shapes';
 
 describe('satin columns that follow the shape', () => {
 	it('sews a 5 mm curved band as satin whose stitches turn with it', async () => {

@@ -105,3 +105,15 @@ export function slantedBandsPng(depthPx: number, pitchPx: number, firstY: number
 export function pooledMm(values: number[]): number {
 	return Math.sqrt(values.reduce((sum, value) => sum + value * value, 0) / values.length);
 }
+
+/** The box around a block's needle holes, in millimetres. */
+export function boxOf(segments: Segment[]) {
+	const xs = segments.flatMap((s) => [s.ax, s.bx]);
+	const ys = segments.flatMap((s) => [s.ay, s.by]);
+	return {
+		minX: Math.min(...xs),
+		maxX: Math.max(...xs),
+		minY: Math.min(...ys),
+		maxY: Math.max(...ys),
+	};
+}
