@@ -34,6 +34,12 @@ export interface Artwork {
 	rgba: Uint8Array;
 	/** Size of one working pixel in millimetres, when the design's content is `widthMm` wide. */
 	pixelMm: number;
+	/**
+	 * How much taller than wide a working pixel is on the fabric: the grid's width and height are
+	 * each rounded to whole pixels, so they scale the source by slightly different amounts (up to
+	 * half a pixel over the design's height). `pixelMm` is a pixel's width.
+	 */
+	pixelAspect: number;
 	sourceWidth: number;
 	sourceHeight: number;
 	/** True when a thin frame along the canvas edge was taken for the picture's border and left out. */
@@ -226,6 +232,7 @@ export async function loadArtwork(bytes: Uint8Array, widthMm: number): Promise<A
 		...drawn,
 		...(fine ? { fine } : {}),
 		pixelMm,
+		pixelAspect: crop.height / height / (crop.width / width),
 		sourceWidth,
 		sourceHeight,
 		frameLeftOut: foreground.framePixels > 0,

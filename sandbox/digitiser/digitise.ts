@@ -152,6 +152,7 @@ export async function digitise(
 		branchGapMm / artwork.pixelMm,
 	);
 	if (fine) cleaned.map.fine = fine;
+	cleaned.map.pixelAspect = artwork.pixelAspect;
 	findOpenFills(cleaned.map, artwork.pixelMm);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
@@ -248,13 +249,14 @@ function sewAtWidth(
 	}
 	// The middle of the design's box, where the needle's frame (centred on the raster) puts it.
 	const unit = pixelMm * 10;
+	const aspect = map.pixelAspect ?? 1;
 	const middle: [number, number] = [
 		((box.minX + box.maxX + 1 - map.width) / 2) * unit,
-		((box.minY + box.maxY + 1 - map.height) / 2) * unit,
+		((box.minY + box.maxY + 1 - map.height) / 2) * unit * aspect,
 	];
 	const scale = fitToWidth(plan.pattern, plan.exact, widthMm, middle);
 	let designPixels = 0;
 	for (const region of map.regions) if (region.label !== background) designPixels += region.area;
 	const effectiveMm = pixelMm * scale;
-	return { ...plan, coveredAreaMm2: designPixels * effectiveMm * effectiveMm };
+	return { ...plan, coveredAreaMm2: designPixels * effectiveMm * effectiveMm * aspect };
 }

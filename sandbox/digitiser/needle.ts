@@ -29,7 +29,9 @@ export class Needle {
 	private prevY = 0;
 	/** True while the thread is anchored in the fabric (tied in, not yet trimmed). */
 	anchored = false;
+	/** Design units a pixel spans across and down. */
 	private readonly unit: number;
+	private readonly unitY: number;
 	/** Every point written, in design units before the pattern rounds it (see `fitToWidth`). */
 	readonly exact: ExactPoints = { xs: [], ys: [] };
 
@@ -39,8 +41,10 @@ export class Needle {
 		private readonly offsetX: number,
 		private readonly offsetY: number,
 		readonly rules: NeedleRules,
+		aspect = 1,
 	) {
 		this.unit = pixelMm * 10;
+		this.unitY = this.unit * aspect;
 	}
 
 	get position(): [number, number] {
@@ -54,7 +58,7 @@ export class Needle {
 
 	private emit(x: number, y: number, command: Command): void {
 		const designX = x * this.unit - this.offsetX;
-		const designY = y * this.unit - this.offsetY;
+		const designY = y * this.unitY - this.offsetY;
 		this.exact.xs.push(designX);
 		this.exact.ys.push(designY);
 		this.pattern.add(designX, designY, command);

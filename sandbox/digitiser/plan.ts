@@ -45,8 +45,9 @@ export function planStitches(
 		pattern,
 		pixelMm,
 		(map.width * pixelMm * 10) / 2,
-		(map.height * pixelMm * 10) / 2,
+		(map.height * pixelMm * 10 * (map.pixelAspect ?? 1)) / 2,
 		rules,
+		map.pixelAspect ?? 1,
 	);
 	const covered = new Uint8Array(map.width * map.height);
 	blocks.forEach((thread, blockIndex) => {

@@ -39,6 +39,8 @@ export interface RegionMap {
 	fine?: FineLabels;
 	/** Areas sewn in their thread with open rows of another over them (see `findOpenFills`). */
 	openFills?: OpenFill[];
+	/** How much taller than wide a pixel is on the fabric (see `Artwork.pixelAspect`); 1 if absent. */
+	pixelAspect?: number;
 }
 
 /** Labels 4-connected areas of equal label and measures each. */

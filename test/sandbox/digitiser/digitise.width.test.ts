@@ -219,3 +219,24 @@ describe('the sewn width at the edges of what can be sewn', () => {
 		},
 	);
 });
+
+describe('the height that comes with width_mm', () => {
+	it('keeps the artwork’s proportions to a twentieth of a millimetre', async () => {
+		// A frame of 0.4 mm lines whose middles are 45 x 100 mm apart at 0.1 mm a pixel. The
+		// working grid is 0.15 mm a pixel, and its width and height are rounded to whole pixels
+		// apart, so a grid pixel is not quite as tall as it is wide (here 0.2% off): each row must be
+		// placed by a pixel's own height (before: the frame was sewn 100.2 mm tall).
+		const [w, h] = [450, 1000];
+		const sides =
+			`<rect x="10" y="10" width="${w + 4}" height="4"/>` +
+			`<rect x="10" y="${h + 10}" width="${w + 4}" height="4"/>` +
+			`<rect x="10" y="10" width="4" height="${h + 4}"/>` +
+			`<rect x="${w + 10}" y="10" width="4" height="${h + 4}"/>`;
+		const bytes = await png(
+			`<svg xmlns="http://www.w3.org/2000/svg" width="${w + 24}" height="${h + 24}">${sides}</svg>`,
+		);
+		const size = measurePattern((await digitise(bytes, { widthMm: 45, colourCount: 1 })).pattern);
+		expect(size.widthMm).toBe(45);
+		expect(Math.abs(size.heightMm - 100)).toBeLessThanOrEqual(0.05);
+	});
+});
