@@ -1,4 +1,4 @@
-import { abs, floor, hypot, max } from './math';
+import { abs, atan2, cos, floor, hypot, max, sin } from './math';
 import type { RegionMap } from './regions';
 
 /** A point in working-pixel coordinates (a pixel's centre is at +0.5). */
@@ -123,7 +123,14 @@ export function doubleRunTours(
 			}
 		}
 		if (root < 0) return tours;
-		const tree = depthFirstTree(skeleton, root, seen);
+		let tree = depthFirstTree(skeleton, root, seen);
+		// Started just short of a line's end, the stub to it would be cut as a spur and the end never
+		// reached: start at the end.
+		const end = nearestEnd(skeleton, tree, root, 2 * options.spurPx);
+		if (end !== root) {
+			for (const i of tree.order) seen[i] = 0;
+			tree = depthFirstTree(skeleton, end, seen);
+		}
 		pruneSpurs(tree, options.spurPx);
 		const tour = tourOf(skeleton, tree, options, centre, tip);
 		tours.push(tour);
@@ -158,6 +165,21 @@ function depthFirstTree(skeleton: Skeleton, root: number, seen: Uint8Array): Tre
 		}
 	}
 	return tree;
+}
+
+/** The end of a line nearest `root` within `reachPx` of it (`root` itself when there is none). */
+function nearestEnd(skeleton: Skeleton, tree: Tree, root: number, reachPx: number): number {
+	const { w } = skeleton;
+	let end = root;
+	let best = reachPx;
+	for (const i of tree.order) {
+		const d = hypot((i % w) - (root % w), floor(i / w) - floor(root / w));
+		if (d <= best && endOfLine(skeleton, i)) {
+			best = d;
+			end = i;
+		}
+	}
+	return end;
 }
 
 /** Cuts side branches of at most `spurPx` pixels from their fork. */
@@ -202,6 +224,22 @@ function tourOf(
 		const [bx, by] = at(before);
 		const [ax, ay] = at(after);
 		return [ax - bx, ay - by];
+	};
+	// Out of a line's end: along its last pixels (up to `tipReachPx`, up to a fork), as their own
+	// straight line runs; two pixels give a stair step's angle, and a tip walked out that way leaves
+	// a slanted line through its side, well short of its end.
+	const outward = (i: number): Point => {
+		const chain = [at(i)];
+		const next = (k: number): number => {
+			if (i === root) return kidsOf(k).length === 1 ? kidsOf(k)[0] : -1;
+			const up = parent.get(k) as number;
+			return up >= 0 && kidsOf(up).length === 1 ? up : -1;
+		};
+		for (let k = next(i); k >= 0 && chain.length <= tipReachPx; k = next(k)) chain.push(at(k));
+		const [dx, dy] = lineDirection(chain);
+		const [x, y] = chain[0];
+		const [fx, fy] = chain[chain.length - 1];
+		return (x - fx) * dx + (y - fy) * dy >= 0 ? [dx, dy] : [-dx, -dy];
 	};
 	// The middle of the line across a pixel inside a line (one pixel on), asked once per pixel.
 	const middles = new Map<number, Point | SidedPoint>();
@@ -254,11 +292,9 @@ function tourOf(
 		let point = placed.get(i);
 		if (!point) {
 			const [x, y] = at(i);
-			const [dx, dy] = direction(i);
-			// Thinning stops half a line's width short of a line's end: the tip goes on to it, pointing
-			// away from the line (the root's line runs on from it, any other's back to it).
-			if (endOfLine(skeleton, i)) point = i === root ? tip(x, y, -dx, -dy) : tip(x, y, dx, dy);
-			else point = middleOf(i);
+			// Thinning stops short of a line's end (half its width, and more where it runs at a slant
+			// to the pixels): the tip goes on to it.
+			point = endOfLine(skeleton, i) ? tip(x, y, ...outward(i)) : middleOf(i);
 			placed.set(i, point);
 		}
 		// A line wider than a thread: the way out lies on one side of its middle, the way back on the other.
@@ -286,6 +322,29 @@ function tourOf(
 		}
 	}
 	return points;
+}
+
+/** How many pixels back from a line's end its direction there is read over. */
+const tipReachPx = 12;
+
+/** The unit direction of the least-squares line through points. */
+function lineDirection(points: Point[]): Point {
+	let mx = 0;
+	let my = 0;
+	for (const [x, y] of points) {
+		mx += x / points.length;
+		my += y / points.length;
+	}
+	let sxx = 0;
+	let sxy = 0;
+	let syy = 0;
+	for (const [x, y] of points) {
+		sxx += (x - mx) * (x - mx);
+		sxy += (x - mx) * (y - my);
+		syy += (y - my) * (y - my);
+	}
+	const angle = 0.5 * atan2(2 * sxy, sxx - syy);
+	return [cos(angle), sin(angle)];
 }
 
 /** True for a skeleton pixel with one skeleton neighbour: the end of a line. */

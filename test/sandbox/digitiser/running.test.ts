@@ -1,4 +1,5 @@
 import {
+	boxOf,
 	pooledMm,
 	segmentsByBlock,
 	sew,
@@ -7,6 +8,12 @@ import {
 	straightnessMm,
 	type Segment,
 } from './support/shapes';
+
+/** Area of the box round a block's needle holes, mm². */
+function boxArea(block: Segment[]): number {
+	const box = boxOf(block);
+	return (box.maxX - box.minX) * (box.maxY - box.minY);
+}
 
 /** Needle holes of a block's stitches (the end of each stitch), in millimetres. */
 function holes(block: Segment[]): Array<[number, number]> {
@@ -123,5 +130,34 @@ describe('running stitch on artwork finer than the working grid', () => {
 			return straightnessMm(inner);
 		});
 		expect(pooledMm(straightness)).toBeLessThanOrEqual(0.032);
+	});
+});
+
+describe('running stitch to the ends of a slanted line', () => {
+	it.each([44, 134, 152])('sews a 20 mm line at %s degrees from end to end', async (degrees) => {
+		// At 0.1 mm a pixel: a 40 mm frame of 0.4 mm lines (their middles set the width) and inside
+		// it a 0.4 mm line 20 mm long in another colour. Thinning eats a line at a slant to the
+		// pixels from its ends (before: 0.5-1.3 mm at each end at these angles, and the tip was
+		// looked for only half a width further on, along the last two pixels' stair step).
+		const ux = Math.cos((degrees * Math.PI) / 180);
+		const uy = Math.sin((degrees * Math.PI) / 180);
+		const corner = (along: number, across: number) =>
+			`${220 + along * ux - across * uy},${220 + along * uy + across * ux}`;
+		const png = await shapePng(
+			'<rect x="18" y="18" width="404" height="4"/><rect x="18" y="418" width="404" height="4"/>' +
+				'<rect x="18" y="18" width="4" height="404"/><rect x="418" y="18" width="4" height="404"/>' +
+				'<polygon shape-rendering="crispEdges" fill="#0064c8" points="' +
+				[corner(-100, -2), corner(100, -2), corner(100, 2), corner(-100, 2)].join(' ') +
+				'"/>',
+			440,
+			440,
+		);
+		const blocks = segmentsByBlock(await sew(png, 40, 2));
+		expect(blocks).toHaveLength(2);
+		// The line's block: the one whose holes lie along one direction.
+		const line = blocks.reduce((a, b) => (boxArea(a) <= boxArea(b) ? a : b));
+		const along = holes(line).map(([x, y]) => x * ux + y * uy);
+		expect(Math.max(...along) - Math.min(...along)).toBeGreaterThanOrEqual(20 - 0.2);
+		expect(Math.max(...along) - Math.min(...along)).toBeLessThanOrEqual(20 + 0.2);
 	});
 });
