@@ -175,7 +175,14 @@ function median(values: number[]): number {
  * (`support/ceiling.py`).
  */
 interface Ceiling {
-	rows: Array<{ design: string; iou: number; colour_agreement: number }>;
+	rows: Array<{
+		design: string;
+		iou: number;
+		colour_agreement: number;
+		/** The same copy with every run sewn the other way, and out and back. */
+		iou_reversed: number;
+		iou_out_and_back: number;
+	}>;
 }
 
 /**
@@ -207,7 +214,9 @@ function targetLines(set: string, rows: ComparedDesign[], ceiling: Ceiling): str
 		line(
 			iou >= 0.86,
 			`median coverage IoU ${iou.toFixed(3)} (target >= 0.86; a copy within 0.05 mm ` +
-				`${median(ceiling.rows.map((row) => row.iou)).toFixed(3)})`,
+				`${median(ceiling.rows.map((row) => row.iou)).toFixed(3)}, the same copy sewn each run ` +
+				`the other way ${median(ceiling.rows.map((row) => row.iou_reversed)).toFixed(3)}, ` +
+				`out and back ${median(ceiling.rows.map((row) => row.iou_out_and_back)).toFixed(3)})`,
 		),
 		line(trims <= 3, `median trims x${trims.toFixed(2)} the professional's (target <= 3)`),
 		line(thread >= 0.85, `median thread length x${thread.toFixed(2)} (target >= 0.85)`),
