@@ -85,24 +85,24 @@ function onLine(sewing: RegionSewing, x: number, y: number): boolean {
 	return fine.at(x, y) === regions[sewing.regionId].label;
 }
 
-/** True where the pixel under (x, y) belongs to another region of the same colour. */
-function inOtherRegion(sewing: RegionSewing, x: number, y: number): boolean {
-	const { width, height, ids, regions } = sewing.map;
+/** The region of the working pixel under (x, y), or -1 off the map. */
+function regionAt(sewing: RegionSewing, x: number, y: number): number {
+	const { width, height, ids } = sewing.map;
 	const px = floor(x);
 	const py = floor(y);
-	if (px < 0 || py < 0 || px >= width || py >= height) return false;
-	const id = ids[py * width + px];
-	return id !== sewing.regionId && regions[id].label === regions[sewing.regionId].label;
+	return px >= 0 && py >= 0 && px < width && py < height ? ids[py * width + px] : -1;
+}
+
+/** True where the pixel under (x, y) belongs to another region of the same colour. */
+function inOtherRegion(sewing: RegionSewing, x: number, y: number): boolean {
+	const { regions } = sewing.map;
+	const id = regionAt(sewing, x, y);
+	return id >= 0 && id !== sewing.regionId && regions[id].label === regions[sewing.regionId].label;
 }
 
 /** True where the pixel under (x, y) belongs to the region being sewn. */
 function inRegion(sewing: RegionSewing, x: number, y: number): boolean {
-	const { width, height, ids } = sewing.map;
-	const px = floor(x);
-	const py = floor(y);
-	return (
-		px >= 0 && py >= 0 && px < width && py < height && ids[py * width + px] === sewing.regionId
-	);
+	return regionAt(sewing, x, y) === sewing.regionId;
 }
 
 /**
