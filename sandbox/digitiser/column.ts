@@ -27,6 +27,8 @@ const outsideRungShareOfBranch = 0.12;
  * ends, where the rails meet along the cut, have some).
  */
 const wideRungShare = 0.12;
+/** Share of rungs that may leave a ragged column (see `readColumn`). */
+const raggedOutsideShare = 0.25;
 /** Share of the shape the rungs must sweep over: a branch the rails skip leaves the rest bare. */
 const minSweptShare = 0.85;
 
@@ -38,6 +40,21 @@ const minSweptShare = 0.85;
  * holes): their rungs would leave the shape or leave parts of it bare.
  */
 export function findColumn(map: RegionMap, regionId: number, maxWidthPx: number): Column | null {
+	const reading = readColumn(map, regionId, maxWidthPx);
+	return reading?.fit === 'column' ? reading.column : null;
+}
+
+/**
+ * A region read as a column: `fit` is 'column' when it is one (`findColumn`), 'ragged' when its rungs
+ * sweep over it but more of them leave it or span more than its width allows than a column's may.
+ * A drawn open satin reads so: its teeth and slits make its outline ragged and its width uneven, and
+ * its column is still the guide its stitches are read along.
+ */
+export function readColumn(
+	map: RegionMap,
+	regionId: number,
+	maxWidthPx: number,
+): { column: Column; fit: 'column' | 'ragged' } | null {
 	const loops = traceContours(map, regionId, 0);
 	let railA: Loop;
 	let railB: Loop;
@@ -70,8 +87,8 @@ export function findColumn(map: RegionMap, regionId: number, maxWidthPx: number)
 	if (a.length < 2 || b.length < 2) return null;
 	const pairs = matchRails(a, b);
 	const rungs = pairs.map(([i, j]): Rung => [a[i], b[j]]);
-	if (!plausible(map, regionId, rungs, maxWidthPx)) return null;
-	return { rungs, closed };
+	const fit = plausible(map, regionId, rungs, maxWidthPx);
+	return fit ? { column: { rungs, closed }, fit } : null;
 }
 
 /**
@@ -105,9 +122,14 @@ function lerp(a: [number, number], b: [number, number], t: number): [number, num
 
 /**
  * The rungs stay in the shape (their middles inside it, none wider than the shape allows) and
- * together sweep over nearly all of it.
+ * together sweep over nearly all of it: a column. Ragged where they sweep over it but more leave it.
  */
-function plausible(map: RegionMap, regionId: number, rungs: Rung[], maxWidthPx: number): boolean {
+function plausible(
+	map: RegionMap,
+	regionId: number,
+	rungs: Rung[],
+	maxWidthPx: number,
+): 'column' | 'ragged' | null {
 	const { width, height, ids, inset, regions } = map;
 	let outside = 0;
 	let bad = 0;
@@ -125,12 +147,11 @@ function plausible(map: RegionMap, regionId: number, rungs: Rung[], maxWidthPx: 
 			swept += abs(quadArea(cx, cy, ax, ay, bx, by, dx, dy));
 		}
 	}
-	return (
-		outside <=
-			(regions[regionId].branch ? outsideRungShareOfBranch : outsideRungShare) * rungs.length &&
-		bad <= wideRungShare * rungs.length &&
-		swept >= minSweptShare * regions[regionId].area
-	);
+	if (swept < minSweptShare * regions[regionId].area) return null;
+	const outsideShare = regions[regionId].branch ? outsideRungShareOfBranch : outsideRungShare;
+	if (outside <= outsideShare * rungs.length && bad <= wideRungShare * rungs.length)
+		return 'column';
+	return outside <= raggedOutsideShare * rungs.length ? 'ragged' : null;
 }
 
 /** Area of the quadrilateral a-b-c-d (shoelace). */
