@@ -1,4 +1,5 @@
-import { findColumn, spaceRungs, type Column, type Rung } from './column';
+import { readColumn, spaceRungs, type Column, type Rung } from './column';
+import { openSatinPieces, type ColumnPiece } from './opensatin';
 import { floor, hypot, max, min, PI } from './math';
 import { principalAxis, type RegionMap } from './regions';
 import { frameAt, lengthenSpans, scanRegion, toPixel, type ScanFrame, type Span } from './scan';
@@ -39,10 +40,34 @@ const underlayInsetMm = 0.4;
  */
 export function sewColumnSatin(sewing: RegionSewing, density: Density): boolean {
 	const { needle, map, regionId } = sewing;
-	const column = findColumn(map, regionId, needle.px(satinMaxWidthMm + 1));
-	if (!column) return false;
+	const reading = readColumn(map, regionId, needle.px(satinMaxWidthMm + 1));
+	if (!reading) return false;
+	const { column, fit } = reading;
+	const pieces = openSatinPieces(sewing, column);
+	// Through a ragged column closed stretches' rungs may leave the shape: mostly open, or filled.
+	if (pieces && (fit === 'column' || openRungShare(pieces) >= minOpenShareOfRagged)) {
+		for (const piece of pieces) {
+			if (piece.holes) sewOpenSatin(sewing, piece.rungs, piece.holes, density);
+			else sewColumn(sewing, { rungs: piece.rungs, closed: false }, density);
+		}
+		return true;
+	}
+	if (fit !== 'column') return false;
 	sewColumn(sewing, column, density);
 	return true;
+}
+
+/** Share of a ragged column (see `readColumn`) that must be open for it to be sewn as a column. */
+const minOpenShareOfRagged = 0.6;
+
+function openRungShare(pieces: ColumnPiece[]): number {
+	let open = 0;
+	let all = 0;
+	for (const piece of pieces) {
+		all += piece.rungs.length;
+		if (piece.holes) open += piece.rungs.length;
+	}
+	return all ? open / all : 0;
 }
 
 function sewColumn(sewing: RegionSewing, column: Column, density: Density): void {
@@ -102,6 +127,48 @@ function sewColumn(sewing: RegionSewing, column: Column, density: Density): void
 		needle.stitchTo(x, y, satinStitchMaxMm);
 	});
 	for (const rung of rungs) coverRung(sewing, rung);
+}
+
+/**
+ * An open satin through holes read off the artwork: out along the middle (a centre walk; a zigzag
+ * underlay would show between the stitches), then back through the holes.
+ */
+function sewOpenSatin(
+	sewing: RegionSewing,
+	rungs: Rung[],
+	holes: Array<[number, number]>,
+	density: Density,
+): void {
+	const { needle } = sewing;
+	const column: Column = { rungs, closed: false };
+	const middles = spaceRungs(column, needle.px(centreWalkMm)).map(([a, b]): [number, number] => [
+		(a[0] + b[0]) / 2,
+		(a[1] + b[1]) / 2,
+	]);
+	const widest = column.rungs.reduce((w, [a, b]) => max(w, hypot(b[0] - a[0], b[1] - a[1])), 0);
+	const [nx, ny] = needle.position;
+	const first = holes[0];
+	const last = holes[holes.length - 1];
+	let path = holes;
+	if (density.underlay && widest >= needle.px(underlayMinWidthMm) && middles.length >= 2) {
+		// The walk starts at the end nearer the needle; the satin comes back over it.
+		const walk =
+			hypot(middles[middles.length - 1][0] - nx, middles[middles.length - 1][1] - ny) <
+			hypot(middles[0][0] - nx, middles[0][1] - ny)
+				? middles.slice().reverse()
+				: middles;
+		const startsAtFirst =
+			hypot(walk[walk.length - 1][0] - first[0], walk[walk.length - 1][1] - first[1]) <
+			hypot(walk[walk.length - 1][0] - last[0], walk[walk.length - 1][1] - last[1]);
+		if (!startsAtFirst) path = holes.slice().reverse();
+		sewing.travelTo(walk[0][0], walk[0][1]);
+		for (const [x, y] of walk.slice(1)) needle.stitchTo(x, y);
+	} else if (hypot(last[0] - nx, last[1] - ny) < hypot(first[0] - nx, first[1] - ny)) {
+		path = holes.slice().reverse();
+	}
+	sewing.travelTo(path[0][0], path[0][1]);
+	for (const [x, y] of path.slice(1)) needle.stitchTo(x, y, satinStitchMaxMm);
+	for (let k = 1; k < path.length; k++) coverRung(sewing, [path[k - 1], path[k]]);
 }
 
 /** How far (working pixels) a rung's end may move to reach the edge the artwork's own pixels show. */
