@@ -118,11 +118,13 @@ export function openSatinPieces(sewing: RegionSewing, column: Column): ColumnPie
 		const from = holes[k].index;
 		const to = holes[end + 1].index;
 		const stretch = path.slice(2 * k, 2 * end + 3);
-		const { open, solid } = agreement(rungs.slice(from, to + 1), stretch, ink, halfThread);
-		if (end - k + 1 >= minStretch && open >= solid + minGain) {
-			if (from - cursor >= minClosedSteps) pieces.push({ rungs: rungs.slice(cursor, from + 1) });
-			pieces.push({ rungs: rungs.slice(from, to + 1), holes: stretch });
-			cursor = to;
+		if (end - k + 1 >= minStretch) {
+			const { open, solid } = agreement(rungs.slice(from, to + 1), stretch, ink, halfThread);
+			if (open >= solid + minGain) {
+				if (from - cursor >= minClosedSteps) pieces.push({ rungs: rungs.slice(cursor, from + 1) });
+				pieces.push({ rungs: rungs.slice(from, to + 1), holes: stretch });
+				cursor = to;
+			}
 		}
 		k = end + 1;
 	}
