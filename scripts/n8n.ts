@@ -1008,29 +1008,42 @@ export class LocalN8n {
 		}
 	}
 
-	/** Calls n8n's internal REST API with the session cookie; throws with n8n's message on failure. */
+	/**
+	 * Calls n8n's internal REST API with the session cookie; throws with n8n's message on failure. n8n pings its
+	 * database every 2 s and, while a ping has failed (one took over 5 s on a busy machine), answers every request
+	 * 503 "Database is not ready!" before any route sees it: the request waits until n8n is ready again and is
+	 * sent once more.
+	 */
 	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const activated = /^\/rest\/workflows\/([^/]+)\/activate$/.exec(path);
 		if (method === 'POST' && activated) this.notePublished(activated[1]);
-		const response = await fetchN8n(`${this.url}${path}`, {
-			method,
-			headers: {
-				'content-type': 'application/json',
-				'browser-id': 'embroidery-harness',
-				cookie: this.cookie,
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(60_000),
-		});
-		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-		if (setCookie) {
-			this.cookie = setCookie.split(';')[0];
-			writeFileSync(this.sessionFile, `${this.cookie}\n`, { mode: 0o600 });
+		const deadline = Date.now() + databaseRecoveryMs;
+		for (;;) {
+			const response = await fetchN8n(`${this.url}${path}`, {
+				method,
+				headers: {
+					'content-type': 'application/json',
+					'browser-id': 'embroidery-harness',
+					cookie: this.cookie,
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(60_000),
+			});
+			const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+			if (setCookie) {
+				this.cookie = setCookie.split(';')[0];
+				writeFileSync(this.sessionFile, `${this.cookie}\n`, { mode: 0o600 });
+			}
+			const text = await response.text();
+			if (response.status === 503 && text.includes(databaseNotReady) && Date.now() < deadline) {
+				while (Date.now() < deadline && !(await this.isReady())) await sleep(500);
+				continue;
+			}
+			if (!response.ok)
+				throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text}`);
+			const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+			return (parsed.data ?? parsed) as T;
 		}
-		const text = await response.text();
-		if (!response.ok) throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text}`);
-		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
-		return (parsed.data ?? parsed) as T;
 	}
 
 	/** One execution's run data, read over REST (needs a logged-in `n8n start`). */
@@ -1117,6 +1130,10 @@ const setupCommandMs = 300_000;
 
 /** The signals that stop a process on purpose: a command they ended is not run again. */
 const stopSignals = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGHUP', 'SIGQUIT']);
+
+/** What n8n answers (503) while its database ping fails, and how long a REST call waits for it to pass. */
+const databaseNotReady = 'Database is not ready';
+const databaseRecoveryMs = 120_000;
 
 export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
