@@ -75,27 +75,22 @@ export function openSatinPieces(sewing: RegionSewing, column: Column): ColumnPie
 	const fabric: Ink = (x, y) => slotAt(x, y) === background;
 	const halfThread = needle.px(threadMm / 2);
 	// Holes read on either rail with clear gaps between them (the other's stitches may run together,
-	// as on a curve's inside), and two readings of the other rail's holes from them, each then moved
-	// onto the drawn stitches: the stitches that agree best with the artwork are kept.
-	let path: Array<[number, number]> | null = null;
-	let holes: Hole[] = [];
-	let agrees = -1;
+	// as on a curve's inside), and two readings of the other rail's holes from them: the reading whose
+	// stitches agree best with the artwork is kept, and its holes moved onto the drawn stitches.
+	let best: { path: Array<[number, number]>; holes: Hole[]; agrees: number } | null = null;
 	for (const side of [0, 1] as const) {
 		const read = railHoles(rungs, side, ink, fabric, needle.px(railInsetMm), needle.px(1));
 		if (!read) continue;
 		for (const reading of [byBars, byPairs]) {
 			const candidate = reading(rungs, read, (1 - side) as 0 | 1, ink);
 			if (!candidate) continue;
-			refine(candidate, ink, halfThread);
-			const open = agreement(rungs, candidate, ink, halfThread).open;
-			if (open > agrees) {
-				agrees = open;
-				path = candidate;
-				holes = read;
-			}
+			const agrees = agreement(rungs, candidate, ink, halfThread).open;
+			if (!best || agrees > best.agrees) best = { path: candidate, holes: read, agrees };
 		}
 	}
-	if (!path) return null;
+	if (!best) return null;
+	const { path, holes } = best;
+	refine(path, ink, halfThread);
 	// Stretches of holes whose stitches lie on the thread (a crossing band or a blot of thread breaks
 	// the drawn stitches), each kept where it agrees with the artwork.
 	const pieces: ColumnPiece[] = [];
@@ -458,6 +453,9 @@ const around: Array<[number, number]> = [
 	[-1, -1],
 ];
 
+/** Step along a stitch at which `strokeInk` reads the artwork, working pixels. */
+const strokeStepPx = 0.5;
+
 /** Ink minus bare fabric under a stitch drawn a thread wide, read on five lines along it. */
 function strokeInk(
 	[ax, ay]: [number, number],
@@ -469,7 +467,7 @@ function strokeInk(
 	if (length === 0) return 0;
 	const nx = (-(by - ay) / length) * halfThreadPx;
 	const ny = ((bx - ax) / length) * halfThreadPx;
-	const steps = max(1, ceil(length / readStepPx));
+	const steps = max(1, ceil(length / strokeStepPx));
 	let sum = 0;
 	for (let s = 0; s <= steps; s++) {
 		const x = ax + ((bx - ax) * s) / steps;

@@ -43,7 +43,7 @@ export function sewColumnSatin(sewing: RegionSewing, density: Density): boolean 
 	const reading = readColumn(map, regionId, needle.px(satinMaxWidthMm + 1));
 	if (!reading) return false;
 	const { column, fit } = reading;
-	const pieces = openSatinPieces(sewing, column);
+	const pieces = openPiecesOf(sewing, column);
 	// Through a ragged column closed stretches' rungs may leave the shape: mostly open, or filled.
 	if (pieces && (fit === 'column' || openRungShare(pieces) >= minOpenShareOfRagged)) {
 		for (const piece of pieces) {
@@ -55,6 +55,21 @@ export function sewColumnSatin(sewing: RegionSewing, density: Density): boolean 
 	if (fit !== 'column') return false;
 	sewColumn(sewing, column, density);
 	return true;
+}
+
+/**
+ * Each region's open-satin reading, kept for the map: the artwork does not change when the design is
+ * planned again at a corrected scale (see `sewAtWidth`), and reading it is the costly part.
+ */
+const openReadings = new WeakMap<RegionMap, Map<number, ColumnPiece[] | null>>();
+
+function openPiecesOf(sewing: RegionSewing, column: Column): ColumnPiece[] | null {
+	let readings = openReadings.get(sewing.map);
+	if (!readings) openReadings.set(sewing.map, (readings = new Map()));
+	let pieces = readings.get(sewing.regionId);
+	if (pieces === undefined)
+		readings.set(sewing.regionId, (pieces = openSatinPieces(sewing, column)));
+	return pieces;
 }
 
 /** Share of a ragged column (see `readColumn`) that must be open for it to be sewn as a column. */
