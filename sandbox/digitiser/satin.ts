@@ -94,11 +94,8 @@ function sewColumn(sewing: RegionSewing, column: Column, density: Density): void
 		.filter(([a, b]) => hypot(b[0] - a[0], b[1] - a[1]) >= shortest)
 		.map((rung) => widen(rung, compensation));
 	if (rungs.length === 0) return;
-	const middles = spaceRungs(column, needle.px(centreWalkMm)).map(([a, b]): [number, number] => [
-		(a[0] + b[0]) / 2,
-		(a[1] + b[1]) / 2,
-	]);
-	const widest = rungs.reduce((w, [a, b]) => max(w, hypot(b[0] - a[0], b[1] - a[1])), 0);
+	const middles = centreWalk(column, needle.px(centreWalkMm));
+	const widest = widestRung(rungs);
 	const underlay = density.underlay && widest >= needle.px(underlayMinWidthMm);
 	const under = spaceRungs(column, needle.px(zigzagStepMm)).map((rung) =>
 		shrink(rung, needle.px(underlayInsetMm)),
@@ -156,11 +153,8 @@ function sewOpenSatin(
 ): void {
 	const { needle } = sewing;
 	const column: Column = { rungs, closed: false };
-	const middles = spaceRungs(column, needle.px(centreWalkMm)).map(([a, b]): [number, number] => [
-		(a[0] + b[0]) / 2,
-		(a[1] + b[1]) / 2,
-	]);
-	const widest = column.rungs.reduce((w, [a, b]) => max(w, hypot(b[0] - a[0], b[1] - a[1])), 0);
+	const middles = centreWalk(column, needle.px(centreWalkMm));
+	const widest = widestRung(rungs);
 	const [nx, ny] = needle.position;
 	const first = holes[0];
 	const last = holes[holes.length - 1];
@@ -184,6 +178,19 @@ function sewOpenSatin(
 	sewing.travelTo(path[0][0], path[0][1]);
 	for (const [x, y] of path.slice(1)) needle.stitchTo(x, y, satinStitchMaxMm);
 	for (let k = 1; k < path.length; k++) coverRung(sewing, [path[k - 1], path[k]]);
+}
+
+/** Points `stepPx` apart along a column's middle: where its centre-walk underlay pierces. */
+function centreWalk(column: Column, stepPx: number): Array<[number, number]> {
+	return spaceRungs(column, stepPx).map(([a, b]): [number, number] => [
+		(a[0] + b[0]) / 2,
+		(a[1] + b[1]) / 2,
+	]);
+}
+
+/** Length of the longest rung. */
+function widestRung(rungs: Rung[]): number {
+	return rungs.reduce((w, [a, b]) => max(w, hypot(b[0] - a[0], b[1] - a[1])), 0);
 }
 
 /** How far (working pixels) a rung's end may move to reach the edge the artwork's own pixels show. */
