@@ -305,6 +305,8 @@ export async function runTriggerExample(
 ): Promise<{
 	outcome: ExampleOutcome;
 	run?: WorkflowRun;
+	/** Every finished run of the workflow so far, oldest first. */
+	runs: WorkflowRun[];
 	jobs: { completed: string; failed: string };
 }> {
 	const outcome: ExampleOutcome = {
@@ -336,23 +338,26 @@ export async function runTriggerExample(
 		} finally {
 			await setEngineFailureRate(sandbox, 0);
 		}
-		// Both endings usually arrive in one poll; when they straddle two, the second comes a minute later.
+		// Both endings usually arrive in one poll; when they straddle two, the second comes a minute later. A run
+		// writes its files before n8n marks it finished, so wait for finished runs that emitted both endings.
 		const deadline = Date.now() + 150_000;
-		let executions = await waitForExecutions(n8n, workflow.id, 1, 150_000);
-		const handled = async () =>
-			(await readdir(folders.delivered(slug))).some((file) => file.startsWith(jobs.completed)) &&
-			(await readdir(folders.notices)).includes(`${jobs.failed}.json`);
-		while (!(await handled()) && executions.every((execution) => execution.status === 'success')) {
+		let runs: WorkflowRun[] = [];
+		for (;;) {
+			const executions = (await waitForExecutions(n8n, workflow.id, 1, 150_000)).sort(
+				(a, b) => Number(a.id) - Number(b.id),
+			);
+			runs = await Promise.all(
+				executions.map(async (execution) => await n8n.getExecution(execution.id)),
+			);
+			const emitted = new Set(runs.flatMap((each) => jobsOf(each, workflow)).map((job) => job.id));
+			const both = emitted.has(jobs.completed) && emitted.has(jobs.failed);
+			if (both || runs.some((each) => each.status !== 'success')) break;
 			if (Date.now() > deadline)
 				throw new Error(
 					`The trigger workflow did not handle jobs ${jobs.completed} and ${jobs.failed} within 150 s`,
 				);
 			await sleep(2_000);
-			executions = await waitForExecutions(n8n, workflow.id, executions.length, 10_000);
 		}
-		const runs = await Promise.all(
-			executions.map(async (execution) => await n8n.getExecution(execution.id)),
-		);
 		const failedRun = runs.find((candidate) => candidate.status !== 'success');
 		const run = failedRun ?? runs[0];
 		const error = run.data.resultData.error;
@@ -377,9 +382,9 @@ export async function runTriggerExample(
 				});
 			}
 		}
-		return { outcome, run, jobs };
+		return { outcome, run, runs, jobs };
 	} catch (error) {
 		outcome.error = { message: (error as Error).message };
-		return { outcome, jobs };
+		return { outcome, runs: [], jobs };
 	}
 }

@@ -11,7 +11,6 @@ import {
 	importExamples,
 	runExample,
 	runTriggerExample,
-	waitForExecutions,
 	type ExampleFolders,
 } from '../../scripts/demo';
 import { exampleIds, readExamples, serveSampleFiles, signBody } from '../../scripts/examples';
@@ -140,20 +139,23 @@ describe('the example workflows', () => {
 		it('stores a completed job and reports and retries a failed one when the trigger emits them', async () => {
 			const slug = 'act-on-finished-jobs';
 			const workflow = workflows.get(slug)!;
-			const { outcome, jobs } = await runTriggerExample(n8n, sandbox, slug, workflow, folders);
+			const { outcome, runs, jobs } = await runTriggerExample(
+				n8n,
+				sandbox,
+				slug,
+				workflow,
+				folders,
+			);
 
 			expect(outcome.error).toBeUndefined();
 			expect(outcome.status).toBe('success');
 			// The example's trigger is version 1.2: its items are Simplify's ten fields, every one the workflow reads.
-			const executions = await waitForExecutions(n8n, workflow.id, 1, 10_000);
-			const runs = await Promise.all(
-				executions.map(async (execution) => await n8n.getExecution(execution.id)),
-			);
-			const emitted = new Map(
-				runs
-					.flatMap((run) => nodeItems(run, 'Job finished'))
-					.map((item) => [item.json.id, item.json]),
-			);
+			// A later poll may already have emitted the retried job's completion: keep each job's first ending.
+			const emitted = new Map<unknown, Record<string, unknown>>();
+			for (const item of runs.flatMap((run) => nodeItems(run, 'Job finished'))) {
+				const key = item.json.id;
+				if (!emitted.has(key)) emitted.set(key, item.json);
+			}
 			const completed = emitted.get(jobs.completed)!;
 			expect(completed).toMatchObject({
 				workflow: 'conversion',
