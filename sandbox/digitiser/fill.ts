@@ -225,7 +225,10 @@ function boxOf(loop: Loop): [number, number, number, number] {
  * along the row direction): the stitch from the last hole of one row goes straight to that end and
  * on into the next row. So every edge is still reached (the outer end covers the inner one), and
  * no short join stitch runs along the edge between two rows. Open rows (`everyEnd`) pierce both
- * ends of every row: with the lower colour between them, a stitch across a turn would show.
+ * ends of every row: with the lower colour between them, a stitch across a turn would show. They
+ * also go to the nearest section as it is: their rows lie on the stripes the artwork shows, and a
+ * run chosen among them by hidden routes (`RegionSewing.nextSection`) took goldfish's colour
+ * agreement from 0.883 to 0.874.
  */
 function sewTatami(
 	sewing: RegionSewing,
@@ -239,7 +242,9 @@ function sewTatami(
 ): void {
 	const { needle } = sewing;
 	for (;;) {
-		const section = nextSection(rows, frame, needle.position);
+		const section = everyEnd
+			? nextSection(rows, frame, needle.position)
+			: sewing.nextSection(rows, frame);
 		if (!section) return;
 		const [nx, ny] = needle.position;
 		const [first] = section;

@@ -137,6 +137,16 @@ export function lengthenSpans(rows: Span[][], px: number): Span[][] {
 	return rows;
 }
 
+/** How long a hidden travel run from the needle to a point is, px; Infinity where none is found. */
+export type Reach = (x: number, y: number) => number;
+
+/** Where the next section starts: its first span, that span's scan line, and the end sewn first. */
+export interface SectionStart {
+	row: number;
+	span: Span;
+	at: [number, number];
+}
+
 /**
  * Orders the spans into sections: runs of touching spans on consecutive rows that can be
  * sewn back and forth without lifting the needle. A section starts at an end of such a run
@@ -148,21 +158,32 @@ export function nextSection(
 	frame: ScanFrame,
 	from: [number, number],
 ): Span[] | null {
-	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
-	const touching = (r: number, span: Span, direction: number) => {
-		const next = rows[r + direction];
-		if (!next || next[0].row !== span.row + direction) return [];
-		return next.filter((s) => !s.sewn && s.u0 < span.u1 && s.u1 > span.u0);
-	};
-	// Whether any does: asked of every unsewn span for every section, so it makes no list.
+	const start = sectionStart(rows, frame, from);
+	return start && takeSection(rows, start);
+}
+
+/**
+ * The start of the next section (see `nextSection`). With `reach`, the end of a run a hidden travel
+ * run reaches, the nearest by that run; when it reaches none, the first end in the scan's order,
+ * so a shape the needle must jump about in is still sewn from one side to the other, not nearest
+ * first, which leaves pieces behind that each need a jump back.
+ */
+export function sectionStart(
+	rows: Span[][],
+	frame: ScanFrame,
+	from: [number, number],
+	reach?: Reach,
+): SectionStart | null {
+	// Whether a span on the next scan line (one row over) touches this one and is not sewn yet:
+	// asked of every unsewn span for every section, so it makes no list.
 	const touchesAny = (r: number, span: Span, direction: number) => {
 		const next = rows[r + direction];
 		if (!next || next[0].row !== span.row + direction) return false;
 		for (const s of next) if (!s.sewn && s.u0 < span.u1 && s.u1 > span.u0) return true;
 		return false;
 	};
-	let best: Span | undefined;
-	let bestRow = -1;
+	let best: SectionStart | null = null;
+	let first: SectionStart | null = null;
 	let bestDistance = Infinity;
 	let bestIsEnd = false;
 	for (let r = 0; r < rows.length; r++) {
@@ -171,24 +192,38 @@ export function nextSection(
 			let isEnd: boolean | undefined;
 			for (const u of [span.u0, span.u1]) {
 				const [x, y] = toPixel(frame, u, span.v);
-				const d = hypot(x - from[0], y - from[1]);
 				isEnd ??= !touchesAny(r, span, -1) || !touchesAny(r, span, 1);
+				if (reach && !isEnd) break;
+				const d = reach ? reach(x, y) : hypot(x - from[0], y - from[1]);
+				if (d === Infinity) {
+					first ??= { row: r, span, at: [x, y] };
+					continue;
+				}
 				const better = isEnd === bestIsEnd ? d < bestDistance : isEnd;
 				if (better) {
 					bestDistance = d;
-					best = span;
-					bestRow = r;
+					best = { row: r, span, at: [x, y] };
 					bestIsEnd = isEnd;
 				}
 			}
 		}
 	}
-	if (!best) return null;
-	const section: Span[] = [best];
-	best.sewn = true;
-	const direction = touchesAny(bestRow, best, 1) || !touchesAny(bestRow, best, -1) ? 1 : -1;
-	let current: Span = best;
-	let r = bestRow;
+	return best ?? first;
+}
+
+/** Marks the spans of the section that starts at `start` sewn, and returns them in order. */
+export function takeSection(rows: Span[][], { row, span }: SectionStart): Span[] {
+	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
+	const touching = (r: number, current: Span, direction: number) => {
+		const next = rows[r + direction];
+		if (!next || next[0].row !== current.row + direction) return [];
+		return next.filter((s) => !s.sewn && s.u0 < current.u1 && s.u1 > current.u0);
+	};
+	const section: Span[] = [span];
+	span.sewn = true;
+	const direction = touching(row, span, 1).length || !touching(row, span, -1).length ? 1 : -1;
+	let current: Span = span;
+	let r = row;
 	for (;;) {
 		const candidates = touching(r, current, direction);
 		if (!candidates.length) break;

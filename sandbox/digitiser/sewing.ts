@@ -1,7 +1,7 @@
 import type { Needle } from './needle';
 import { background, type RegionMap } from './regions';
-import { hiddenRoute, type TravelGroups } from './travel';
-import { nextSection, toPixel, type ScanFrame, type Span } from './scan';
+import { hiddenRoute, routeLengths, type TravelGroups } from './travel';
+import { sectionStart, takeSection, toPixel, type Reach, type ScanFrame, type Span } from './scan';
 import { ceil, floor, hypot, max, round } from './math';
 
 /** How densely areas are covered; relaxed step by step when a stitch cap must be met. */
@@ -164,6 +164,47 @@ export class RegionSewing {
 		needle.travelTo(x, y, false);
 	}
 
+	/**
+	 * The next section of rows to sew (see `sectionStart`): the one nearest the needle, unless the
+	 * needle would need a route to reach it. Then the nearest a hidden run reaches, by that run: a
+	 * shape that winds or branches is sewn along its way, and the needle jumps only when no unsewn
+	 * row is in reach.
+	 */
+	nextSection(rows: Span[][], frame: ScanFrame): Span[] | null {
+		const from = this.needle.position;
+		const nearest = sectionStart(rows, frame, from);
+		if (!nearest) return null;
+		const reach = this.reachBeyond(nearest.at);
+		return takeSection(rows, (reach && sectionStart(rows, frame, from, reach)) ?? nearest);
+	}
+
+	/**
+	 * Null when `travelTo` would reach the point without a route (a stub away, or a straight
+	 * hidden run) or would not search one (the needle is not anchored yet). Otherwise how long a
+	 * hidden run from the needle is to each place (see `routeLengths`), to choose another place
+	 * to go next by.
+	 */
+	private reachBeyond([x, y]: [number, number]): Reach | null {
+		const { needle, map, regionId } = this;
+		const [nx, ny] = needle.position;
+		const distance = hypot(x - nx, y - ny);
+		if (
+			!needle.anchored ||
+			distance <= needle.px(routeMinMm) ||
+			(distance <= needle.px(maxHiddenTravelMm) && this.hiddenPath(nx, ny, x, y))
+		)
+			return null;
+		return routeLengths(
+			map,
+			this.covered,
+			map.regions[regionId].label,
+			[nx, ny],
+			max(1, needle.px(routeCellMm)),
+			needle.px(maxRouteMm),
+			this.groups?.gaps,
+		);
+	}
+
 	/** Marks the band a top row covers, so later travel does not run over it. */
 	cover(frame: ScanFrame, span: Span, halfWidth: number): void {
 		const { width, height } = this.map;
@@ -186,7 +227,7 @@ export function sewSections(
 	sew: (span: Span) => void,
 ): void {
 	for (;;) {
-		const section = nextSection(rows, frame, sewing.needle.position);
+		const section = sewing.nextSection(rows, frame);
 		if (!section) return;
 		const [first] = section;
 		const [x0, y0] = toPixel(frame, first.u0, first.v);

@@ -302,6 +302,55 @@ export function nearestReachable(
 }
 
 /**
+ * How long a hidden travel run from `from` is to each place it reaches within `maxLengthPx`, searched
+ * outwards on the route grid (Dijkstra) as `hiddenRoute` searches: a place whose own cell is not
+ * hidden ground counts when a neighbouring cell is reached (a row end may sit on an edge). Infinity
+ * where no such run is found. Valid until the next search starts.
+ */
+export function routeLengths(
+	map: RegionMap,
+	covered: Uint8Array,
+	label: number,
+	from: [number, number],
+	cellPx: number,
+	maxLengthPx: number,
+	gaps?: Uint8Array,
+): (x: number, y: number) => number {
+	const open = hiddenTest(map, covered, label, gaps);
+	const grid = new CellGrid(map.width, map.height, cellPx);
+	const start = grid.cellOf(from);
+	const { cost, seen, stamp } = searchGrid(grid.size);
+	seen[start] = stamp;
+	cost[start] = 0;
+	const heap = new MinHeap();
+	heap.push(start, 0);
+	let visited = 0;
+	while (heap.size && visited < maxVisitedCells) {
+		const c = heap.pop();
+		visited++;
+		const count = grid.neighbours(c);
+		for (let k = 0; k < count; k++) {
+			const n = grid.next[k];
+			const next = cost[c] + grid.step[k];
+			if (next > maxLengthPx || (seen[n] === stamp && cost[n] <= next)) continue;
+			if (!open(grid.x(n), grid.y(n))) continue;
+			seen[n] = stamp;
+			cost[n] = next;
+			heap.push(n, next);
+		}
+	}
+	const reached = (c: number) => (seen[c] === stamp ? cost[c] : Infinity);
+	return (x, y) => {
+		const c = grid.cellOf([x, y]);
+		let best = reached(c);
+		if (best < Infinity) return best;
+		const count = grid.neighbours(c);
+		for (let k = 0; k < count; k++) best = min(best, reached(grid.next[k]) + grid.step[k]);
+		return best <= maxLengthPx ? best : Infinity;
+	};
+}
+
+/**
  * Which places a hidden travel run of one thread can connect: the cells of the route grid whose
  * centre is hidden ground (see `hiddenRoute`) or a narrow gap it may cross, split into groups
  * joined by eight-neighbour steps. Made when a thread's block starts. Sewing the block only

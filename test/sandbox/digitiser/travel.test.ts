@@ -40,6 +40,19 @@ describe('travel between the pieces of one colour', () => {
 		for (const stitch of run) expect(stitch.length).toBeGreaterThanOrEqual(2);
 	});
 
+	it('fills a branching shape without a trim: the rows nearest across bare fabric wait their turn', async () => {
+		// A trunk with three pairs of branches, 12 mm wide (too wide for satin): its fill rows fall into
+		// sections branch by branch. The section nearest the needle often lies across bare fabric, in the
+		// next branch, more than a hidden route may run; the sections a route reaches are sewn first.
+		const tree =
+			'<path fill="none" stroke="#0064c8" stroke-width="48" stroke-linecap="round" ' +
+			'd="M200 380 V40 M200 300 L60 200 M200 300 L340 200 M200 200 L60 100 M200 200 L340 100 ' +
+			'M200 120 L90 40 M200 120 L310 40"/>';
+		const pattern = await sew(await shapePng(tree, 400, 400), 100, 1);
+		// Nearest first, the needle jumped and trimmed 5 times.
+		expect(trimsInsideBlocks(pattern)).toEqual([0]);
+	});
+
 	it('trims where no hidden path exists (bare fabric between the islands)', async () => {
 		const pattern = await sew(await shapePng(islands, 220, 100), 60, 1);
 		expect(trimsInsideBlocks(pattern)[0]).toBeGreaterThanOrEqual(1);
