@@ -275,8 +275,30 @@ export function nearestReachable(
 		}
 		return found;
 	};
-	const start = grid.cellOf(from);
-	const { cost, seen, stamp } = searchGrid(grid.size);
+	let found: number | null = null;
+	spreadFrom(grid, open, grid.cellOf(from), maxLengthPx, (c) => {
+		const piece = pendingIn(c);
+		if (piece >= 0) found = piece;
+		return piece >= 0;
+	});
+	return found;
+}
+
+/**
+ * Searches the route grid outwards from cell `start` (Dijkstra, eight neighbours) over the cells
+ * `open` allows, up to `maxLengthPx` and `maxVisitedCells`, until `stop` says so of a cell taken
+ * from the queue. Each cell reached keeps its length in the shared search arrays, under the
+ * stamp returned, until the next search starts.
+ */
+function spreadFrom(
+	grid: CellGrid,
+	open: (x: number, y: number) => boolean,
+	start: number,
+	maxLengthPx: number,
+	stop: (c: number) => boolean = () => false,
+): ReturnType<typeof searchGrid> {
+	const search = searchGrid(grid.size);
+	const { cost, seen, stamp } = search;
 	seen[start] = stamp;
 	cost[start] = 0;
 	const heap = new MinHeap();
@@ -285,8 +307,7 @@ export function nearestReachable(
 	while (heap.size && visited < maxVisitedCells) {
 		const c = heap.pop();
 		visited++;
-		const piece = pendingIn(c);
-		if (piece >= 0) return piece;
+		if (stop(c)) break;
 		const count = grid.neighbours(c);
 		for (let k = 0; k < count; k++) {
 			const n = grid.next[k];
@@ -298,7 +319,7 @@ export function nearestReachable(
 			heap.push(n, next);
 		}
 	}
-	return null;
+	return search;
 }
 
 /**
@@ -316,29 +337,9 @@ export function routeLengths(
 	maxLengthPx: number,
 	gaps?: Uint8Array,
 ): (x: number, y: number) => number {
-	const open = hiddenTest(map, covered, label, gaps);
 	const grid = new CellGrid(map.width, map.height, cellPx);
-	const start = grid.cellOf(from);
-	const { cost, seen, stamp } = searchGrid(grid.size);
-	seen[start] = stamp;
-	cost[start] = 0;
-	const heap = new MinHeap();
-	heap.push(start, 0);
-	let visited = 0;
-	while (heap.size && visited < maxVisitedCells) {
-		const c = heap.pop();
-		visited++;
-		const count = grid.neighbours(c);
-		for (let k = 0; k < count; k++) {
-			const n = grid.next[k];
-			const next = cost[c] + grid.step[k];
-			if (next > maxLengthPx || (seen[n] === stamp && cost[n] <= next)) continue;
-			if (!open(grid.x(n), grid.y(n))) continue;
-			seen[n] = stamp;
-			cost[n] = next;
-			heap.push(n, next);
-		}
-	}
+	const open = hiddenTest(map, covered, label, gaps);
+	const { cost, seen, stamp } = spreadFrom(grid, open, grid.cellOf(from), maxLengthPx);
 	const reached = (c: number) => (seen[c] === stamp ? cost[c] : Infinity);
 	return (x, y) => {
 		const c = grid.cellOf([x, y]);
