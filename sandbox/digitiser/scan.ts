@@ -137,9 +137,6 @@ export function lengthenSpans(rows: Span[][], px: number): Span[][] {
 	return rows;
 }
 
-/** How long a hidden travel run from the needle to a point is, px; Infinity where none is found. */
-export type Reach = (x: number, y: number) => number;
-
 /** Where the next section starts: its first span, that span's scan line, and the end sewn first. */
 export interface SectionStart {
 	row: number;
@@ -162,18 +159,45 @@ export function nextSection(
 	return start && takeSection(rows, start);
 }
 
-/**
- * The start of the next section (see `nextSection`). With `reach`, the end of a run a hidden travel
- * run reaches, the nearest by that run; when it reaches none, the first end in the scan's order,
- * so a shape the needle must jump about in is still sewn from one side to the other, not nearest
- * first, which leaves pieces behind that each need a jump back.
- */
+/** The start of the next section (see `nextSection`): the end of a run nearest `from`. */
 export function sectionStart(
 	rows: Span[][],
 	frame: ScanFrame,
 	from: [number, number],
-	reach?: Reach,
 ): SectionStart | null {
+	let best: SectionStart | null = null;
+	let bestDistance = Infinity;
+	let bestIsEnd = false;
+	eachStart(rows, frame, (start, isEnd) => {
+		const d = hypot(start.at[0] - from[0], start.at[1] - from[1]);
+		const better = isEnd === bestIsEnd ? d < bestDistance : isEnd;
+		if (better) {
+			bestDistance = d;
+			best = start;
+			bestIsEnd = isEnd;
+		}
+	});
+	return best;
+}
+
+/** Every place a section could start at the end of a run of rows, in the scan's order. */
+export function runEnds(rows: Span[][], frame: ScanFrame): SectionStart[] {
+	const ends: SectionStart[] = [];
+	eachStart(rows, frame, (start, isEnd) => {
+		if (isEnd) ends.push(start);
+	});
+	return ends;
+}
+
+/**
+ * Calls `visit` with both ends of every unsewn span, in the scan's order, and whether the span
+ * ends a run of rows (nothing unsewn touches it on one side).
+ */
+function eachStart(
+	rows: Span[][],
+	frame: ScanFrame,
+	visit: (start: SectionStart, isEnd: boolean) => void,
+): void {
 	// Whether a span on the next scan line (one row over) touches this one and is not sewn yet:
 	// asked of every unsewn span for every section, so it makes no list.
 	const touchesAny = (r: number, span: Span, direction: number) => {
@@ -182,33 +206,14 @@ export function sectionStart(
 		for (const s of next) if (!s.sewn && s.u0 < span.u1 && s.u1 > span.u0) return true;
 		return false;
 	};
-	let best: SectionStart | null = null;
-	let first: SectionStart | null = null;
-	let bestDistance = Infinity;
-	let bestIsEnd = false;
 	for (let r = 0; r < rows.length; r++) {
 		for (const span of rows[r]) {
 			if (span.sewn) continue;
-			let isEnd: boolean | undefined;
-			for (const u of [span.u0, span.u1]) {
-				const [x, y] = toPixel(frame, u, span.v);
-				isEnd ??= !touchesAny(r, span, -1) || !touchesAny(r, span, 1);
-				if (reach && !isEnd) break;
-				const d = reach ? reach(x, y) : hypot(x - from[0], y - from[1]);
-				if (d === Infinity) {
-					first ??= { row: r, span, at: [x, y] };
-					continue;
-				}
-				const better = isEnd === bestIsEnd ? d < bestDistance : isEnd;
-				if (better) {
-					bestDistance = d;
-					best = { row: r, span, at: [x, y] };
-					bestIsEnd = isEnd;
-				}
-			}
+			const isEnd = !touchesAny(r, span, -1) || !touchesAny(r, span, 1);
+			for (const u of [span.u0, span.u1])
+				visit({ row: r, span, at: toPixel(frame, u, span.v) }, isEnd);
 		}
 	}
-	return best ?? first;
 }
 
 /** Marks the spans of the section that starts at `start` sewn, and returns them in order. */

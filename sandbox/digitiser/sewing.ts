@@ -1,7 +1,7 @@
 import type { Needle } from './needle';
 import { background, type RegionMap } from './regions';
 import { hiddenRoute, routeLengths, type TravelGroups } from './travel';
-import { sectionStart, takeSection, toPixel, type Reach, type ScanFrame, type Span } from './scan';
+import { runEnds, sectionStart, takeSection, toPixel, type ScanFrame, type Span } from './scan';
 import { ceil, floor, hypot, max, round } from './math';
 
 /** How densely areas are covered; relaxed step by step when a stitch cap must be met. */
@@ -165,44 +165,51 @@ export class RegionSewing {
 	}
 
 	/**
-	 * The next section of rows to sew (see `sectionStart`): the one nearest the needle, unless the
-	 * needle would need a route to reach it. Then the nearest a hidden run reaches, by that run: a
-	 * shape that winds or branches is sewn along its way, and the needle jumps only when no unsewn
-	 * row is in reach.
+	 * The next section of rows to sew: the one whose start is nearest the needle (see
+	 * `sectionStart`), unless the needle would need a route to reach it. Then, of the ends of runs of
+	 * rows, the one a hidden run reaches by the shortest way; when it reaches none, the first in the
+	 * scan's order. So a shape that winds or branches is sewn along its way, and from one side to the
+	 * other where the needle must jump, not nearest first, which leaves pieces behind that each need
+	 * a jump back.
 	 */
 	nextSection(rows: Span[][], frame: ScanFrame): Span[] | null {
-		const from = this.needle.position;
-		const nearest = sectionStart(rows, frame, from);
-		if (!nearest) return null;
-		const reach = this.reachBeyond(nearest.at);
-		return takeSection(rows, (reach && sectionStart(rows, frame, from, reach)) ?? nearest);
-	}
-
-	/**
-	 * Null when `travelTo` would reach the point without a route (a stub away, or a straight
-	 * hidden run) or would not search one (the needle is not anchored yet). Otherwise how long a
-	 * hidden run from the needle is to each place (see `routeLengths`), to choose another place
-	 * to go next by.
-	 */
-	private reachBeyond([x, y]: [number, number]): Reach | null {
 		const { needle, map, regionId } = this;
-		const [nx, ny] = needle.position;
-		const distance = hypot(x - nx, y - ny);
-		if (
-			!needle.anchored ||
-			distance <= needle.px(routeMinMm) ||
-			(distance <= needle.px(maxHiddenTravelMm) && this.hiddenPath(nx, ny, x, y))
-		)
-			return null;
-		return routeLengths(
+		const nearest = sectionStart(rows, frame, needle.position);
+		if (!nearest) return null;
+		if (!this.needsRoute(nearest.at)) return takeSection(rows, nearest);
+		const ends = runEnds(rows, frame);
+		const reach = routeLengths(
 			map,
 			this.covered,
 			map.regions[regionId].label,
-			[nx, ny],
+			needle.position,
+			ends.map((end) => end.at),
 			max(1, needle.px(routeCellMm)),
 			needle.px(maxRouteMm),
 			this.groups?.gaps,
 		);
+		let best = ends[0] ?? nearest;
+		let bestLength = Infinity;
+		for (const end of ends) {
+			const length = reach(...end.at);
+			if (length < bestLength) {
+				best = end;
+				bestLength = length;
+			}
+		}
+		return takeSection(rows, best);
+	}
+
+	/**
+	 * False when `travelTo` would reach the point without a route (a stub away, or a straight hidden
+	 * run) or would not search one (the needle is not anchored yet).
+	 */
+	private needsRoute([x, y]: [number, number]): boolean {
+		const { needle } = this;
+		const [nx, ny] = needle.position;
+		const distance = hypot(x - nx, y - ny);
+		if (!needle.anchored || distance <= needle.px(routeMinMm)) return false;
+		return distance > needle.px(maxHiddenTravelMm) || !this.hiddenPath(nx, ny, x, y);
 	}
 
 	/** Marks the band a top row covers, so later travel does not run over it. */

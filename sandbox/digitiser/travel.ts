@@ -295,7 +295,7 @@ function spreadFrom(
 	open: (x: number, y: number) => boolean,
 	start: number,
 	maxLengthPx: number,
-	stop: (c: number) => boolean = () => false,
+	stop: (c: number, length: number) => boolean = () => false,
 ): ReturnType<typeof searchGrid> {
 	const search = searchGrid(grid.size);
 	const { cost, seen, stamp } = search;
@@ -307,7 +307,7 @@ function spreadFrom(
 	while (heap.size && visited < maxVisitedCells) {
 		const c = heap.pop();
 		visited++;
-		if (stop(c)) break;
+		if (stop(c, cost[c])) break;
 		const count = grid.neighbours(c);
 		for (let k = 0; k < count; k++) {
 			const n = grid.next[k];
@@ -323,24 +323,46 @@ function spreadFrom(
 }
 
 /**
- * How long a hidden travel run from `from` is to each place it reaches within `maxLengthPx`, searched
- * outwards on the route grid (Dijkstra) as `hiddenRoute` searches: a place whose own cell is not
- * hidden ground counts when a neighbouring cell is reached (a row end may sit on an edge). Infinity
- * where no such run is found. Valid until the next search starts.
+ * How long a hidden travel run from `from` is to the nearest of `goals` and to every goal as near as
+ * it, searched outwards on the route grid (Dijkstra) as `hiddenRoute` searches, up to `maxLengthPx`.
+ * A goal whose own cell is not hidden ground counts when a cell around it is reached (a row end may
+ * sit on an edge). The search stops a diagonal step past the first cell that holds or touches a goal,
+ * so every goal within that reach is measured as a full search would measure it; the lengths it gives
+ * of goals further on are too long or Infinity. Infinity where no run is found. Valid until the next
+ * search starts.
  */
 export function routeLengths(
 	map: RegionMap,
 	covered: Uint8Array,
 	label: number,
 	from: [number, number],
+	goals: Array<[number, number]>,
 	cellPx: number,
 	maxLengthPx: number,
 	gaps?: Uint8Array,
 ): (x: number, y: number) => number {
 	const grid = new CellGrid(map.width, map.height, cellPx);
+	const near = new Set<number>();
+	for (const goal of goals) {
+		const c = grid.cellOf(goal);
+		near.add(c);
+		const count = grid.neighbours(c);
+		for (let k = 0; k < count; k++) near.add(grid.next[k]);
+	}
 	const open = hiddenTest(map, covered, label, gaps);
-	const { cost, seen, stamp } = spreadFrom(grid, open, grid.cellOf(from), maxLengthPx);
-	const reached = (c: number) => (seen[c] === stamp ? cost[c] : Infinity);
+	let bound = Infinity;
+	const { cost, seen, stamp } = spreadFrom(
+		grid,
+		open,
+		grid.cellOf(from),
+		maxLengthPx,
+		(c, length) => {
+			if (length > bound) return true;
+			if (bound === Infinity && near.has(c)) bound = length + 1.5 * cellPx;
+			return false;
+		},
+	);
+	const reached = (c: number) => (seen[c] === stamp && cost[c] <= bound ? cost[c] : Infinity);
 	return (x, y) => {
 		const c = grid.cellOf([x, y]);
 		let best = reached(c);
