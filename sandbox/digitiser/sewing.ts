@@ -134,17 +134,12 @@ export class RegionSewing {
 	travelTo(x: number, y: number): void {
 		const { needle, map, regionId } = this;
 		const [nx, ny] = needle.position;
-		const distance = hypot(x - nx, y - ny);
-		const near = distance <= needle.px(maxHiddenTravelMm);
-		if (near && this.hiddenPath(nx, ny, x, y)) {
+		if (this.straightHidden(x, y)) {
 			needle.travelTo(x, y, true);
 			return;
 		}
-		if (
-			needle.anchored &&
-			distance > needle.px(routeMinMm) &&
-			(!this.groups || this.groups.connected([nx, ny], [x, y]))
-		) {
+		if (this.searchesRoute(x, y) && (!this.groups || this.groups.connected([nx, ny], [x, y]))) {
+			const distance = hypot(x - nx, y - ny);
 			const route = hiddenRoute(
 				map,
 				this.covered,
@@ -200,16 +195,26 @@ export class RegionSewing {
 		return takeSection(rows, best);
 	}
 
-	/**
-	 * False when `travelTo` would reach the point without a route (a stub away, or a straight hidden
-	 * run) or would not search one (the needle is not anchored yet).
-	 */
+	/** True when `travelTo` would search a route to the point: no straight hidden run reaches it. */
 	private needsRoute([x, y]: [number, number]): boolean {
-		const { needle } = this;
-		const [nx, ny] = needle.position;
-		const distance = hypot(x - nx, y - ny);
-		if (!needle.anchored || distance <= needle.px(routeMinMm)) return false;
-		return distance > needle.px(maxHiddenTravelMm) || !this.hiddenPath(nx, ny, x, y);
+		return this.searchesRoute(x, y) && !this.straightHidden(x, y);
+	}
+
+	/** True when a straight travel run to the point, short enough to hide, stays hidden. */
+	private straightHidden(x: number, y: number): boolean {
+		const [nx, ny] = this.needle.position;
+		return (
+			hypot(x - nx, y - ny) <= this.needle.px(maxHiddenTravelMm) && this.hiddenPath(nx, ny, x, y)
+		);
+	}
+
+	/**
+	 * True when a route to the point is worth searching: the needle is anchored (a run may start from
+	 * it) and the point is more than a stub away.
+	 */
+	private searchesRoute(x: number, y: number): boolean {
+		const [nx, ny] = this.needle.position;
+		return this.needle.anchored && hypot(x - nx, y - ny) > this.needle.px(routeMinMm);
 	}
 
 	/** Marks the band a top row covers, so later travel does not run over it. */
