@@ -341,14 +341,15 @@ export async function runTriggerExample(
 		// Both endings usually arrive in one poll; when they straddle two, the second comes a minute later. A run
 		// writes its files before n8n marks it finished, so wait for finished runs that emitted both endings.
 		const deadline = Date.now() + 150_000;
+		// A finished run does not change: each is read once, however many rounds the wait takes.
+		const read = new Map<string, Promise<WorkflowRun>>();
 		let runs: WorkflowRun[] = [];
 		for (;;) {
 			const executions = (await waitForExecutions(n8n, workflow.id, 1, 150_000)).sort(
 				(a, b) => Number(a.id) - Number(b.id),
 			);
-			runs = await Promise.all(
-				executions.map(async (execution) => await n8n.getExecution(execution.id)),
-			);
+			for (const { id } of executions) if (!read.has(id)) read.set(id, n8n.getExecution(id));
+			runs = await Promise.all(executions.map(async ({ id }) => await read.get(id)!));
 			const emitted = new Set(runs.flatMap((each) => jobsOf(each, workflow)).map((job) => job.id));
 			const both = emitted.has(jobs.completed) && emitted.has(jobs.failed);
 			if (both || runs.some((each) => each.status !== 'success')) break;
