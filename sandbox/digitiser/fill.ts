@@ -224,8 +224,10 @@ function boxOf(loop: Loop): [number, number, number, number] {
  * row turns into the next only the outer of the two row ends is pierced (the one reaching further
  * along the row direction): the stitch from the last hole of one row goes straight to that end and
  * on into the next row. So every edge is still reached (the outer end covers the inner one), and
- * no short join stitch runs along the edge between two rows. Open rows (`everyEnd`) pierce both
- * ends of every row: with the lower colour between them, a stitch across a turn would show. They
+ * no short join stitch runs along the edge between two rows. A row end at the shape's leftmost or
+ * rightmost reach is pierced however near the needle (see `outermostAcross`). Open rows
+ * (`everyEnd`) pierce both ends of every row: with the lower colour between them, a stitch across a
+ * turn would show. They
  * also go to the nearest section as it is: their rows lie on the stripes the artwork shows, and a
  * run chosen among them by hidden routes (`RegionSewing.nextSection`) took goldfish's colour
  * agreement from 0.883 to 0.874.
@@ -241,6 +243,7 @@ function sewTatami(
 	everyEnd = false,
 ): void {
 	const { needle } = sewing;
+	const outermost = outermostAcross(frame, rows);
 	for (;;) {
 		const section = everyEnd
 			? nextSection(rows, frame, needle.position)
@@ -264,7 +267,7 @@ function sewTatami(
 				const previousEnd = forward ? previous.u0 : previous.u1;
 				const outer =
 					(previousEnd - start) * sign <= 0 ? [previousEnd, previous.v] : [start, span.v];
-				reachEnd(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within);
+				reachEnd(sewing, toPixel(frame, outer[0], outer[1]), stitchPx, within, outermost);
 			}
 			// After a turn the first stitch runs slanted from one row into the next: it must stay inside.
 			holes.forEach((u, h) => {
@@ -273,7 +276,7 @@ function sewTatami(
 			});
 			if (everyEnd) turnTo(sewing, toPixel(frame, end, span.v), stitchPx, within);
 			else if (k === section.length - 1 || holes.length === 0)
-				reachEnd(sewing, toPixel(frame, end, span.v), stitchPx, within);
+				reachEnd(sewing, toPixel(frame, end, span.v), stitchPx, within, outermost);
 			afterRow(span);
 			forward = !forward;
 		});
@@ -287,17 +290,44 @@ function sewTatami(
  */
 const shortestRowEndStitchMm = 1;
 
-/** Pierces a row end (see `turnTo`) unless it is a stub's length from the needle. */
+/**
+ * Pierces a row end (see `turnTo`) unless it is a stub's length from the needle. A row end at the
+ * shape's leftmost or rightmost reach (`outermost`, see `outermostAcross`) is pierced however near,
+ * unless the needle already reaches as far.
+ */
 function reachEnd(
 	sewing: RegionSewing,
 	[x, y]: [number, number],
 	stitchPx: number,
 	within: Underlap | null,
+	outermost?: [number, number],
 ): void {
 	const { needle } = sewing;
 	const [nx, ny] = needle.position;
-	if (hypot(x - nx, y - ny) < needle.px(shortestRowEndStitchMm)) return;
+	const widens = outermost && ((x <= outermost[0] && nx > x) || (x >= outermost[1] && nx < x));
+	if (!widens && hypot(x - nx, y - ny) < needle.px(shortestRowEndStitchMm)) return;
 	turnTo(sewing, [x, y], stitchPx, within);
+}
+
+/**
+ * The smallest and largest x of a fill's row ends, working pixels. The design's width is its needle
+ * extent across (see `fitToWidth`): a stub left out at a tip there made the whole design larger
+ * (hurricane_lantern by 0.8%), or not, depending on which way the needle came to the tip. Up and
+ * down nothing is fitted, and a stub left out there moves only itself.
+ */
+function outermostAcross(frame: ScanFrame, rows: Span[][]): [number, number] {
+	let left = Infinity;
+	let right = -Infinity;
+	for (const row of rows) {
+		for (const span of row) {
+			for (const u of [span.u0, span.u1]) {
+				const [x] = toPixel(frame, u, span.v);
+				left = min(left, x);
+				right = max(right, x);
+			}
+		}
+	}
+	return [left, right];
 }
 
 /** How far a turn between rows may graze past the region's edge: under a thread's width. */

@@ -1,5 +1,12 @@
-import { underlapMm } from '../../../sandbox/digitiser/fill';
-import { pullCompensationMm } from '../../../sandbox/digitiser/sewing';
+import { sewFill, underlapMm } from '../../../sandbox/digitiser/fill';
+import { Needle } from '../../../sandbox/digitiser/needle';
+import { background, findRegions } from '../../../sandbox/digitiser/regions';
+import {
+	pullCompensationMm,
+	RegionSewing,
+	standardDensity,
+} from '../../../sandbox/digitiser/sewing';
+import { Command, Pattern } from '../../../sandbox/engine/pattern';
 import { segmentsByBlock, sew, shapePng } from './support/shapes';
 import { blockNearest } from './support/stitchCoverage';
 
@@ -60,5 +67,50 @@ describe('tatami fill', () => {
 		const meet = blueLeft + 0.75 * (redRight - blueLeft);
 		expect(blueRight - meet).toBeGreaterThanOrEqual(underlapMm - 0.3);
 		expect(blueRight - meet).toBeLessThanOrEqual(underlapMm + pullCompensationMm + 0.3);
+	});
+
+	it('pierces the row at a tip on the left or right however short, so the shape keeps its width', () => {
+		// A shape 0.1 mm a pixel, taller than wide, so its rows run up and down: pointed at one side,
+		// flat at the other. Towards the tip the rows shorten to stubs under 1 mm, which the turns skip;
+		// at the leftmost or rightmost reach that made the needle extent across, the design's width
+		// (see `fitToWidth`), a row or two short, whichever way the needle came.
+		const size = 300;
+		for (const [halfWidth, tipShare, side] of [
+			[93, 0.8, 1],
+			[70, 0.8, 1],
+			[93, 0.5, 1],
+			[93, 0.8, -1],
+			[70, 0.8, -1],
+		]) {
+			const labels = new Uint8Array(size * size).fill(background);
+			for (let y = 0; y < size; y++) {
+				for (let d = 0; d <= 2 * halfWidth; d++) {
+					const height = 140 * Math.min(1, d / (2 * halfWidth) / tipShare);
+					const x = side > 0 ? 150 - halfWidth + d : 150 + halfWidth - d;
+					if (Math.abs(y - 150) < height) labels[y * size + x] = 0;
+				}
+			}
+			const map = findRegions(labels, size, size);
+			const region = map.regions.find((r) => r.label === 0)!;
+			const pattern = new Pattern(4096);
+			const rules = { maxStitchMm: 4, travelStitchMm: 2.5, trimAfterMm: 2.5, tieMm: 0.7 };
+			const needle = new Needle(pattern, 0.1, size / 2, size / 2, rules);
+			const covered = new Uint8Array(size * size);
+			sewFill(new RegionSewing(needle, map, region.id, covered), standardDensity);
+			// The needle's reach towards the tip, from the middle, 0.1 mm units.
+			let reach = 0;
+			for (let i = 0; i < pattern.length; i++) {
+				if (pattern.commands[i] === Command.Stitch)
+					reach = Math.max(reach, -side * needle.exact.xs[i]);
+			}
+			// The rows lie a spacing apart wherever the scan puts them, and rows under half a millimetre
+			// are slivers, dropped: the row nearest the tip lies within a spacing of the first column
+			// that tall.
+			const columnHeight = (x: number) => labels.filter((l, i) => l === 0 && i % size === x).length;
+			let column = side > 0 ? region.minX : region.maxX;
+			while (columnHeight(column) < 5) column += side;
+			const columnReach = -side * (column + 0.5 - size / 2);
+			expect(columnReach - reach).toBeLessThan(standardDensity.fillSpacingMm * 10);
+		}
 	});
 });
