@@ -167,8 +167,11 @@ function bestFillAngle(sewing: RegionSewing): number {
 const runBendMm = 0.25;
 
 /**
- * Running stitch around every outline (edge-run underlay, hairlines), nearest outline first, a hole at
- * every bend over `bendMm` (see `walkLoop`).
+ * Running stitch around every outline (edge-run underlay, hairlines), a hole at every bend over
+ * `bendMm` (see `walkLoop`). The next outline is the nearest, unless no straight hidden run reaches
+ * it: then the one a hidden route reaches by the shortest way (see `RegionSewing.nextSection`). A
+ * shape has an outline round each hole (a lattice hundreds), and the nearest often lies across bare
+ * fabric, in the next arm or coil.
  */
 export function sewLoops(
 	sewing: RegionSewing,
@@ -197,6 +200,11 @@ export function sewLoops(
 				const distance = dx * dx + dy * dy;
 				if (distance < best.distance) best = { loop: l, index, distance };
 			}
+		}
+		if (sewing.needsRoute(pending[best.loop][best.index])) {
+			const starts = pending.flatMap((loop, l) => loop.map((_, index) => ({ loop: l, index })));
+			const reached = sewing.nearestByRoute(starts.map(({ loop, index }) => pending[loop][index]));
+			if (reached >= 0) best = { ...starts[reached], distance: 0 };
 		}
 		const [loop] = pending.splice(best.loop, 1);
 		boxes.splice(best.loop, 1);

@@ -168,35 +168,46 @@ export class RegionSewing {
 	 * a jump back.
 	 */
 	nextSection(rows: Span[][], frame: ScanFrame): Span[] | null {
-		const { needle, map, regionId } = this;
+		const { needle } = this;
 		const nearest = sectionStart(rows, frame, needle.position);
 		if (!nearest) return null;
 		if (!this.needsRoute(nearest.at)) return takeSection(rows, nearest);
 		const ends = runEnds(rows, frame);
+		const reached = this.nearestByRoute(ends.map((end) => end.at));
+		const best = reached >= 0 ? ends[reached] : (ends[0] ?? nearest);
+		return takeSection(rows, best);
+	}
+
+	/**
+	 * Of the points, the one a hidden run from the needle reaches by the shortest way (searched out to
+	 * `maxRouteMm` on the route grid): its index, or -1 when it reaches none.
+	 */
+	nearestByRoute(points: Array<[number, number]>): number {
+		const { needle, map, regionId } = this;
 		const reach = routeLengths(
 			map,
 			this.covered,
 			map.regions[regionId].label,
 			needle.position,
-			ends.map((end) => end.at),
+			points,
 			max(1, needle.px(routeCellMm)),
 			needle.px(maxRouteMm),
 			this.groups?.gaps,
 		);
-		let best = ends[0] ?? nearest;
+		let best = -1;
 		let bestLength = Infinity;
-		for (const end of ends) {
-			const length = reach(...end.at);
+		points.forEach((point, k) => {
+			const length = reach(...point);
 			if (length < bestLength) {
-				best = end;
+				best = k;
 				bestLength = length;
 			}
-		}
-		return takeSection(rows, best);
+		});
+		return best;
 	}
 
 	/** True when `travelTo` would search a route to the point: no straight hidden run reaches it. */
-	private needsRoute([x, y]: [number, number]): boolean {
+	needsRoute([x, y]: [number, number]): boolean {
 		return this.searchesRoute(x, y) && !this.straightHidden(x, y);
 	}
 

@@ -53,6 +53,29 @@ describe('travel between the pieces of one colour', () => {
 		expect(trimsInsideBlocks(pattern)).toEqual([0]);
 	});
 
+	it('runs the edge-run underlay round holes without a trim: the nearest hole across bare fabric waits', async () => {
+		// A U of two arms 12 mm wide, 3 mm apart (about 0.1 mm a pixel), each with a column of holes 1 mm
+		// across near the gap: a hole faces one in the other arm 6 mm away, the next in its own arm lies
+		// 7-8 mm on. Each hole's outline is underlay; nearest first, the needle jumped the gap and trimmed.
+		for (const step of [70, 80]) {
+			let holes = '';
+			for (let y = 40; y < 340; y += step) {
+				holes += `<circle cx="115" cy="${y}" r="5"/><circle cx="175" cy="${y}" r="5"/>`;
+			}
+			const pattern = await sew(
+				await shapePng(
+					`<mask id="m"><rect width="290" height="480" fill="white"/>${holes}</mask>` +
+						'<path mask="url(#m)" fill="#0064c8" d="M10 10 H130 V350 H160 V10 H280 V470 H10 Z"/>',
+					290,
+					480,
+				),
+				27,
+				1,
+			);
+			expect(trimsInsideBlocks(pattern)).toEqual([0]);
+		}
+	});
+
 	it('trims where no hidden path exists (bare fabric between the islands)', async () => {
 		const pattern = await sew(await shapePng(islands, 220, 100), 60, 1);
 		expect(trimsInsideBlocks(pattern)[0]).toBeGreaterThanOrEqual(1);
