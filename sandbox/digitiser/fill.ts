@@ -235,10 +235,9 @@ function boxOf(loop: Loop): [number, number, number, number] {
  * no short join stitch runs along the edge between two rows. A row end at the shape's leftmost or
  * rightmost reach is pierced however near the needle (see `outermostAcross`). Open rows
  * (`everyEnd`) pierce both ends of every row: with the lower colour between them, a stitch across a
- * turn would show. They
- * also go to the nearest section as it is: their rows lie on the stripes the artwork shows, and a
- * run chosen among them by hidden routes (`RegionSewing.nextSection`) took goldfish's colour
- * agreement from 0.883 to 0.874.
+ * turn would show. They also go to the nearest section as it is: their rows lie on the stripes the
+ * artwork shows, and a run chosen among them by hidden routes (`RegionSewing.nextSection`) took
+ * goldfish's colour agreement from 0.883 to 0.874.
  */
 function sewTatami(
 	sewing: RegionSewing,

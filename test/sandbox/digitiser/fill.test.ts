@@ -71,9 +71,9 @@ describe('tatami fill', () => {
 
 	it('pierces the row at a tip on the left or right however short, so the shape keeps its width', () => {
 		// A shape 0.1 mm a pixel, taller than wide, so its rows run up and down: pointed at one side,
-		// flat at the other. Towards the tip the rows shorten to stubs under 1 mm, which the turns skip;
-		// at the leftmost or rightmost reach that made the needle extent across, the design's width
-		// (see `fitToWidth`), a row or two short, whichever way the needle came.
+		// flat at the other. Towards the tip the rows shorten to stubs under 1 mm, which the turns leave
+		// out; at the tip that left the needle extent across, the design's width (see `fitToWidth`), a
+		// row short.
 		const size = 300;
 		for (const [halfWidth, tipShare, side] of [
 			[93, 0.8, 1],
