@@ -198,14 +198,9 @@ function eachStart(
 	frame: ScanFrame,
 	visit: (start: SectionStart, isEnd: boolean) => void,
 ): void {
-	// Whether a span on the next scan line (one row over) touches this one and is not sewn yet:
-	// asked of every unsewn span for every section, so it makes no list.
-	const touchesAny = (r: number, span: Span, direction: number) => {
-		const next = rows[r + direction];
-		if (!next || next[0].row !== span.row + direction) return false;
-		for (const s of next) if (!s.sewn && s.u0 < span.u1 && s.u1 > span.u0) return true;
-		return false;
-	};
+	// Asked of every unsewn span for every section, so it makes no list.
+	const touchesAny = (r: number, span: Span, direction: number) =>
+		rowOver(rows, r, span, direction).some((s) => touchesUnsewn(s, span));
 	for (let r = 0; r < rows.length; r++) {
 		for (const span of rows[r]) {
 			if (span.sewn) continue;
@@ -218,12 +213,8 @@ function eachStart(
 
 /** Marks the spans of the section that starts at `start` sewn, and returns them in order. */
 export function takeSection(rows: Span[][], { row, span }: SectionStart): Span[] {
-	// Spans on the next scan line (one row over) that touch this one and are not sewn yet.
-	const touching = (r: number, current: Span, direction: number) => {
-		const next = rows[r + direction];
-		if (!next || next[0].row !== current.row + direction) return [];
-		return next.filter((s) => !s.sewn && s.u0 < current.u1 && s.u1 > current.u0);
-	};
+	const touching = (r: number, current: Span, direction: number) =>
+		rowOver(rows, r, current, direction).filter((s) => touchesUnsewn(s, current));
 	const section: Span[] = [span];
 	span.sewn = true;
 	const direction = touching(row, span, 1).length || !touching(row, span, -1).length ? 1 : -1;
@@ -240,6 +231,19 @@ export function takeSection(rows: Span[][], { row, span }: SectionStart): Span[]
 		r += direction;
 	}
 	return section;
+}
+
+const noSpans: Span[] = [];
+
+/** The spans of the scan line one row over from `span` (at `rows[r]`), `direction` +1 or -1. */
+function rowOver(rows: Span[][], r: number, span: Span, direction: number): Span[] {
+	const next = rows[r + direction];
+	return next && next[0].row === span.row + direction ? next : noSpans;
+}
+
+/** True when `s`, on the next scan line, is not sewn yet and touches `span` along the rows. */
+function touchesUnsewn(s: Span, span: Span): boolean {
+	return !s.sewn && s.u0 < span.u1 && s.u1 > span.u0;
 }
 
 function overlap(a: Span, b: Span): number {
