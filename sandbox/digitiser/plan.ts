@@ -39,6 +39,7 @@ export function planStitches(
 		.filter((thread) => byThread[thread].length > 0 || overlays[thread].length > 0)
 		.sort((a, b) => thickness[b] - thickness[a] || areas[b] - areas[a] || a - b);
 	underFirst(map, blocks);
+	groundFirst(map, blocks);
 
 	const pattern = new Pattern(16384);
 	const needle = new Needle(
@@ -116,6 +117,61 @@ function underFirst(map: RegionMap, blocks: number[]): void {
 		if (at < top) continue;
 		blocks.splice(at, 1);
 		blocks.splice(top, 0, lower);
+	}
+}
+
+/** Share of a thread's edges against an open fill for its shapes to lie on that fill. */
+const lyingOnShare = 0.8;
+
+/**
+ * Moves each open fill's two threads (the fill under, then the rows) ahead of every thread whose
+ * shapes lie on it: where they meet other colours, they meet the open fill's areas or its two
+ * threads along `lyingOnShare` of their edges (a tree on a striped ground). Sewn after the tree, each
+ * piece of a row the tree cuts off needed a jump and a trim; sewn first, the needle travels between
+ * the pieces under the tree, still to come. Each move keeps the blocks' other order.
+ */
+function groundFirst(map: RegionMap, blocks: number[]): void {
+	const { width, height, ids, regions } = map;
+	const grounds = new Map<string, { under: number; rows: number; areas: Set<number> }>();
+	for (const open of map.openFills ?? []) {
+		const under = regions[open.regionId].label;
+		const key = `${under}/${open.thread}`;
+		const ground = grounds.get(key) ?? { under, rows: open.thread, areas: new Set<number>() };
+		ground.areas.add(open.regionId);
+		grounds.set(key, ground);
+	}
+	for (const { under, rows, areas } of grounds.values()) {
+		// Each thread's edge pixels, and those of them against the ground.
+		const edges = new Map<number, number>();
+		const against = new Map<number, number>();
+		for (let y = 0; y < height; y++) {
+			for (let x = 0; x < width; x++) {
+				const i = y * width + x;
+				const label = regions[ids[i]].label;
+				if (label === background || label === under || label === rows) continue;
+				let edge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
+				let ground = false;
+				for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+					if (j < 0 || j >= width * height) continue;
+					const other = regions[ids[j]].label;
+					if (other === label) continue;
+					edge = true;
+					if (areas.has(ids[j]) || other === under || other === rows) ground = true;
+				}
+				if (!edge) continue;
+				edges.set(label, (edges.get(label) ?? 0) + 1);
+				if (ground) against.set(label, (against.get(label) ?? 0) + 1);
+			}
+		}
+		const first = blocks.find(
+			(thread) => (against.get(thread) ?? 0) >= lyingOnShare * (edges.get(thread) ?? Infinity),
+		);
+		if (first === undefined) continue;
+		const moving = [under, rows].filter((thread) => blocks.indexOf(thread) > blocks.indexOf(first));
+		if (moving.length === 0) continue;
+		const rest = blocks.filter((thread) => !moving.includes(thread));
+		rest.splice(rest.indexOf(first), 0, ...moving);
+		blocks.splice(0, blocks.length, ...rest);
 	}
 }
 

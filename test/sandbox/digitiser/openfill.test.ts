@@ -2,7 +2,7 @@ import sharp from 'sharp';
 
 import { digitise } from '../../../sandbox/digitiser';
 import type { Pattern } from '../../../sandbox/engine/pattern';
-import { angleTo, segmentsByBlock } from './support/shapes';
+import { angleTo, segmentsByBlock, trimsInsideBlocks } from './support/shapes';
 import {
 	artworkRegions,
 	blockNearest,
@@ -12,6 +12,7 @@ import {
 
 const red = 0xe60000;
 const black = 0x000000;
+const green = 0x00a03c;
 /** Source pixels a millimetre: finer than the working grid, as the comparison's artwork is. */
 const pxPerMm = 10;
 const widthMm = 30;
@@ -30,9 +31,9 @@ const sewnWidthMm = widthMm - 0.1;
 /**
  * A red rectangle on a transparent canvas, cut by black vertical slits `slitPx` source pixels wide
  * (0.2 mm unless told) at its `slitXs` columns. Evenly spaced, they are the stripes an open red
- * fill over black draws.
+ * fill over black draws. `lying` are green rectangles on it (x0, y0, x1, y1, mm from its corner).
  */
-function slittedPng(slitXs: number[], slitPx = 2): Promise<Buffer> {
+function slittedPng(slitXs: number[], slitPx = 2, lying: number[][] = []): Promise<Buffer> {
 	const width = canvasWidthPx;
 	const height = canvasHeightPx;
 	const margin = marginMm * pxPerMm;
@@ -42,7 +43,10 @@ function slittedPng(slitXs: number[], slitPx = 2): Promise<Buffer> {
 	);
 	for (let y = margin; y < height - margin; y++) {
 		for (let x = margin; x < width - margin; x++) {
-			const colour = slit.has(x) ? black : red;
+			const mx = (x - margin) / pxPerMm;
+			const my = (y - margin) / pxPerMm;
+			const on = lying.some(([x0, y0, x1, y1]) => mx >= x0 && mx < x1 && my >= y0 && my < y1);
+			const colour = on ? green : slit.has(x) ? black : red;
 			rgba.writeUInt32BE(((colour << 8) | 0xff) >>> 0, (y * width + x) * 4);
 		}
 	}
@@ -135,5 +139,29 @@ describe('stripes of two colours in the artwork', () => {
 		const { pattern } = await digitise(png, { widthMm: sewnWidthMm, colourCount: 2 });
 		// Black is sewn where its slits are, not as a fill under the whole rectangle.
 		expect(blackCoverage(pattern)).toBeLessThan(0.5);
+	});
+
+	it('are sewn before a shape that lies on them, so the pieces of their rows travel under it', async () => {
+		// A green tree on the stripes: a trunk 2 mm wide and four branches 1.5 mm wide, two to each side.
+		// The rows are cut into pieces in the pockets between the branches; sewn after the tree, the
+		// needle jumped and trimmed between them three times, sewn first it travels under the tree.
+		const tree = [
+			[14, 2, 16, 18],
+			[6, 5, 14, 6.5],
+			[16, 8, 24, 9.5],
+			[6, 11, 14, 12.5],
+			[16, 14, 24, 15.5],
+		];
+		const png = await slittedPng(
+			Array.from({ length: widthMm }, (_, k) => k * pxPerMm + 4),
+			2,
+			tree,
+		);
+		const { pattern } = await digitise(png, { widthMm: sewnWidthMm, colourCount: 3 });
+		const order = [black, red, green].map((colour) => blockNearest(pattern, colour));
+		expect(order).toEqual([0, 1, 2]);
+		expect(trimsInsideBlocks(pattern).reduce((sum, trims) => sum + trims, 0)).toBeLessThanOrEqual(
+			1,
+		);
 	});
 });
