@@ -125,22 +125,19 @@ const lyingOnShare = 0.8;
 
 /**
  * Moves each open fill's two threads (the fill under, then the rows) ahead of every thread whose
- * shapes lie on it: where they meet other colours, they meet the open fill's areas or its two
- * threads along `lyingOnShare` of their edges (a tree on a striped ground). Sewn after the tree, each
- * piece of a row the tree cuts off needed a jump and a trim; sewn first, the needle travels between
- * the pieces under the tree, still to come. Each move keeps the blocks' other order.
+ * shapes lie on them: where they meet other colours, they meet those two threads along
+ * `lyingOnShare` of their edges (a tree on a striped ground). Sewn after the tree, each piece of a
+ * row the tree cuts off needed a jump and a trim; sewn first, the needle travels between the pieces
+ * under the tree, still to come. Each move keeps the blocks' other order.
  */
 function groundFirst(map: RegionMap, blocks: number[]): void {
 	const { width, height, ids, regions } = map;
-	const grounds = new Map<string, { under: number; rows: number; areas: Set<number> }>();
+	const grounds = new Map<string, [number, number]>();
 	for (const open of map.openFills ?? []) {
 		const under = regions[open.regionId].label;
-		const key = `${under}/${open.thread}`;
-		const ground = grounds.get(key) ?? { under, rows: open.thread, areas: new Set<number>() };
-		ground.areas.add(open.regionId);
-		grounds.set(key, ground);
+		grounds.set(`${under}/${open.thread}`, [under, open.thread]);
 	}
-	for (const { under, rows, areas } of grounds.values()) {
+	for (const [under, rows] of grounds.values()) {
 		// Each thread's edge pixels, and those of them against the ground.
 		const edges = new Map<number, number>();
 		const against = new Map<number, number>();
@@ -156,7 +153,7 @@ function groundFirst(map: RegionMap, blocks: number[]): void {
 					const other = regions[ids[j]].label;
 					if (other === label) continue;
 					edge = true;
-					if (areas.has(ids[j]) || other === under || other === rows) ground = true;
+					if (other === under || other === rows) ground = true;
 				}
 				if (!edge) continue;
 				edges.set(label, (edges.get(label) ?? 0) + 1);
