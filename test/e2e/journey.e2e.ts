@@ -48,14 +48,16 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 	const canvasNode = (name: string) =>
 		page.locator('[data-test-id="canvas-node"]', { hasText: name });
 
+	// Both wait as long as any step may (the page's default): under load, n8n 1.123.81 once took over 60 s
+	// to draw a workflow's canvas after opening it.
 	async function openWorkflow(id: string): Promise<void> {
 		await page.goto(`${n8n.url}/workflow/${id}`);
-		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 	}
 
 	async function openNode(name: string): Promise<Locator> {
 		await canvasNode(name).dblclick();
-		await ndv().waitFor({ timeout: 30_000 });
+		await ndv().waitFor();
 		return ndv();
 	}
 
