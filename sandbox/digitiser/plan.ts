@@ -33,13 +33,15 @@ export function planStitches(
 	}
 	const overlays: OpenFill[][] = Array.from({ length: threadCount }, () => []);
 	for (const open of map.openFills ?? []) overlays[open.thread].push(open);
-	const thickness = threadThickness(map, threadCount, areas);
+	// How broad each thread's areas are: their area over their edge, about half their shapes' typical width.
+	const { labels, edges } = threadEdges(map, threadCount);
+	const thickness = areas.map((area, label) => (edges[label] ? area / edges[label] : 0));
 	const blocks = byThread
 		.map((_, thread) => thread)
 		.filter((thread) => byThread[thread].length > 0 || overlays[thread].length > 0)
 		.sort((a, b) => thickness[b] - thickness[a] || areas[b] - areas[a] || a - b);
 	underFirst(map, blocks);
-	groundFirst(map, blocks);
+	groundFirst(map, labels, edges, blocks);
 
 	const pattern = new Pattern(16384);
 	const needle = new Needle(
@@ -130,38 +132,31 @@ const lyingOnShare = 0.8;
  * row the tree cuts off needed a jump and a trim; sewn first, the needle travels between the pieces
  * under the tree, still to come. Each move keeps the blocks' other order.
  */
-function groundFirst(map: RegionMap, blocks: number[]): void {
-	const { width, height, ids, regions } = map;
+function groundFirst(map: RegionMap, labels: Uint8Array, edges: number[], blocks: number[]): void {
+	const { width, height, regions } = map;
 	const grounds = new Map<string, [number, number]>();
 	for (const open of map.openFills ?? []) {
 		const under = regions[open.regionId].label;
 		grounds.set(`${under}/${open.thread}`, [under, open.thread]);
 	}
 	for (const [under, rows] of grounds.values()) {
-		// Each thread's edge pixels, and those of them against the ground.
-		const edges = new Map<number, number>();
-		const against = new Map<number, number>();
+		// Each thread's edge pixels against the ground (every pixel beside another thread is an edge pixel).
+		const against = new Array<number>(edges.length).fill(0);
 		for (let y = 0; y < height; y++) {
 			for (let x = 0; x < width; x++) {
 				const i = y * width + x;
-				const label = regions[ids[i]].label;
+				const label = labels[i];
 				if (label === background || label === under || label === rows) continue;
-				let edge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
-				let ground = false;
 				for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
-					if (j < 0 || j >= width * height) continue;
-					const other = regions[ids[j]].label;
-					if (other === label) continue;
-					edge = true;
-					if (other === under || other === rows) ground = true;
+					if (j >= 0 && j < width * height && (labels[j] === under || labels[j] === rows)) {
+						against[label]++;
+						break;
+					}
 				}
-				if (!edge) continue;
-				edges.set(label, (edges.get(label) ?? 0) + 1);
-				if (ground) against.set(label, (against.get(label) ?? 0) + 1);
 			}
 		}
 		const first = blocks.find(
-			(thread) => (against.get(thread) ?? 0) >= lyingOnShare * (edges.get(thread) ?? Infinity),
+			(thread) => edges[thread] > 0 && against[thread] >= lyingOnShare * edges[thread],
 		);
 		if (first === undefined) continue;
 		const moving = [under, rows].filter((thread) => blocks.indexOf(thread) > blocks.indexOf(first));
@@ -211,10 +206,10 @@ export function countStitches(pattern: Pattern): number {
 }
 
 /**
- * How broad each thread's areas are: their area over their edge length (pixels of the thread
- * with a neighbour of another colour), about half the typical width of its shapes.
+ * Each pixel's thread, and each thread's edge: its pixels with a neighbour of another colour (or on
+ * the map's edge).
  */
-function threadThickness(map: RegionMap, threadCount: number, areas: number[]): number[] {
+function threadEdges(map: RegionMap, threadCount: number): { labels: Uint8Array; edges: number[] } {
 	const { width, height, ids, regions } = map;
 	const edges = new Array<number>(threadCount).fill(0);
 	const labels = new Uint8Array(width * height);
@@ -237,5 +232,5 @@ function threadThickness(map: RegionMap, threadCount: number, areas: number[]): 
 				edges[label]++;
 		}
 	}
-	return areas.map((area, label) => (edges[label] ? area / edges[label] : 0));
+	return { labels, edges };
 }
