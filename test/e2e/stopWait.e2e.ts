@@ -1,8 +1,14 @@
 /**
  * Stop during Job > Wait for Completion, in a real n8n (2.41.1 or 1.123.81) under `n8n start`: a webhook starts
  * the wait on a job the service keeps showing as processing, and the execution is stopped over n8n's REST API
- * while the node sleeps between polls (6.75 to 8.1 s, after the fourth poll). What a user sees is checked: the Stop
- * answers at once, the execution is recorded as canceled when stopped, and the node sends no request after it.
+ * while the node sleeps between polls. The service refuses the wait's second listing with 429 and a Retry-After
+ * of 125 s, longer than a request waits out (2 min), so the wait keeps to it and sleeps 125 s: a Stop that
+ * waited for the node would answer only then, and no load on the machine makes two minutes pass by accident
+ * (the poll schedule's own sleep of 6.75 s did pass on a loaded clean-clone run before n8n answered). The
+ * test then waits past the end of that sleep, so a node that slept on would be seen sending its next listing.
+ * It runs in the real-time lane (test/e2e/run.sh): it spends two minutes waiting and little CPU.
+ * What a user sees is checked: the Stop answers at once, the execution is recorded as canceled when stopped,
+ * and the node sends no request after it.
  * (n8n 1.x's own `sleep(ms, signal)` ignores the signal; n8n 1.123 records the cancel at once either way, so
  * that the node's own wait ends on the signal is timed by test/nodes/Embroidery/helpers/waiting.stop.test.ts,
  * with 1.123's sleep.)
@@ -23,6 +29,8 @@ import { embroideryStep, linearWorkflow } from './support/workflows';
 
 const credential = { id: 'embroideryStopW1', name: 'Embroidery for the stop test' };
 const workflowId = 'e2eStopWait00001';
+/** What the service asks the wait to keep to before its next listing: longer than a request waits out. */
+const retryAfterSeconds = 125;
 
 interface ExecutionSummary {
 	id: string;
@@ -70,21 +78,26 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 			design,
 		);
 		await waitForJobEnd({ baseUrl: sandbox.baseUrl, demoKey: key }, job);
-		// The job never ends, as far as the node can tell.
+		// The job never ends, as far as the node can tell, and the second listing is refused for 125 s.
 		variant.on((request) => {
-			if (request.route === 'GET /jobs') {
-				listedAt.push(Date.now());
+			if (request.route !== 'GET /jobs') return undefined;
+			listedAt.push(Date.now());
+			if (listedAt.length === 2) {
 				return {
-					rewrite: (body) => ({
-						...body,
-						data: (body.data as Array<Record<string, unknown>>).map((item) => ({
-							...item,
-							status: 'processing',
-						})),
-					}),
+					status: 429,
+					headers: { 'retry-after': String(retryAfterSeconds) },
+					body: { message: 'Too Many Attempts.' },
 				};
 			}
-			return undefined;
+			return {
+				rewrite: (body) => ({
+					...body,
+					data: (body.data as Array<Record<string, unknown>>).map((item) => ({
+						...item,
+						status: 'processing',
+					})),
+				}),
+			};
 		});
 		await n8n.importWorkflows([
 			linearWorkflow(workflowId, 'Stop: wait for a job that never ends', [
@@ -133,12 +146,13 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 				signal: AbortSignal.timeout(30_000),
 			});
 			expect(response.status).toBe(200);
-			// The fourth listing is followed by a sleep of 6.75 to 8.1 s (2 s growing by 1.5 each round, plus up to
-			// 20 % jitter): stopped a second into it, the node would sleep at least 5.75 s more if the Stop did not end it.
-			await until(() => variant.of('GET /jobs').length >= 4, 60_000, 'four polls');
-			// The earliest the node's own sleep could end: what "at once" is measured against. A fixed 2 s bound here
-			// failed a clean-clone run at load average 15 (n8n answered the Stop in 2.3 s, still within the sleep).
-			const sleepEndsAt = listedAt[3] + 6_750;
+			await until(
+				() => variant.of('GET /jobs').some((request) => request.status === 429),
+				60_000,
+				'the refused listing',
+			);
+			// The earliest the node's own sleep could end: what "at once" is measured against.
+			const sleepEndsAt = listedAt[1] + retryAfterSeconds * 1000;
 			await sleep(1000);
 			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 			const listed = await n8n.rest<{ results: ExecutionSummary[] }>(
@@ -155,12 +169,16 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 			// Answered while the node still slept: a Stop that waited for the node would answer after its sleep.
 			expect(Date.now()).toBeLessThan(sleepEndsAt);
 
-			// Past the end of the sleep the node was in: had it gone on sleeping, it would end (and be saved) only now.
-			await sleep(9_000);
+			const canceled = async () =>
+				(await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`)).status ===
+				'canceled';
+			await until(canceled, 60_000, 'the execution to be recorded as canceled');
 			const execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`);
-			expect(execution.status).toBe('canceled');
 			// Recorded as ended while the node slept, not when its sleep would have ended.
 			expect(new Date(String(execution.stoppedAt)).getTime()).toBeLessThan(sleepEndsAt);
+			// Past the end of the sleep the node was in: had it slept on, it would send its next listing by now.
+			await sleep(Math.max(0, sleepEndsAt + 5000 - Date.now()));
+			expect(variant.of('GET /jobs')).toHaveLength(2);
 			expect(variant.requests.length).toBe(sentBeforeStop);
 		},
 	);
