@@ -171,9 +171,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		await page.locator('input[name="emailOrLdapLoginId"]').fill(e2eOwner.email);
 		await page.locator('input[name="password"]').fill(e2eOwner.password);
 		await page.getByRole('button', { name: /sign in/i }).click();
-		await page.waitForURL((target) => !target.pathname.startsWith('/signin'), {
-			timeout: 60_000,
-		});
+		await page.waitForURL((target) => !target.pathname.startsWith('/signin'));
 	});
 
 	afterAll(async () => {
@@ -385,7 +383,7 @@ describe(`the editor journey in Chromium, ${n8nUnderTest()}`, () => {
 		const trigger = await openNode('Job finished');
 		await trigger.locator('[data-test-id="node-execute-button"]').click();
 		const panel = trigger.locator('[data-test-id="output-panel"]');
-		await panel.getByText(newest.id).first().waitFor({ timeout: 60_000 });
+		await panel.getByText(newest.id).first().waitFor();
 		await panel.getByText('1 item').first().waitFor();
 		await shot('trigger-node');
 	});
