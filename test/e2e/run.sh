@@ -107,8 +107,7 @@ trap 'rm -rf "$lanes_dir"' EXIT
 # refuses more often than once a minute; start.e2e.ts waits for `npm start` to set up, start and stop;
 # testRun.e2e.ts waits for runs of `npm test` to reach the phase it interrupts, and for them to stop;
 # examples.e2e.ts waits for the finished-jobs example's first poll, at n8n's next minute, which in the main
-# lane left the cores nearly idle while both n8n lines and queue mode waited at once; stopWait.e2e.ts waits
-# out a node's two-minute sleep); and every other file,
+# lane left the cores nearly idle while both n8n lines and queue mode waited at once); and every other file,
 # in band: the main lane. --lane=<lane> runs one of them. The lanes' results are merged
 # into one <environment>.json (<environment>.<lane>.json with --lane).
 run_lanes() {
@@ -116,7 +115,7 @@ run_lanes() {
 	if [ ${#e2e_given[@]} -gt 0 ]; then files=("${e2e_given[@]}"); else files=(test/e2e/*.e2e.ts); fi
 	for file in "${files[@]}"; do
 		case "$(basename "$file")" in
-		trigger*.e2e.ts | start.e2e.ts | testRun.e2e.ts | examples.e2e.ts | stopWait.e2e.ts) [ "$lane" = main ] || realtime+=("$file") ;;
+		trigger*.e2e.ts | start.e2e.ts | testRun.e2e.ts | examples.e2e.ts) [ "$lane" = main ] || realtime+=("$file") ;;
 		*) [ "$lane" = realtime ] || main+=("$file") ;;
 		esac
 	done

@@ -6,7 +6,8 @@
  * waited for the node would answer only then, and no load on the machine makes two minutes pass by accident
  * (the poll schedule's own sleep of 6.75 s did pass on a loaded clean-clone run before n8n answered). The
  * test then waits past the end of that sleep, so a node that slept on would be seen sending its next listing.
- * It runs in the real-time lane (test/e2e/run.sh): it spends two minutes waiting and little CPU.
+ * It runs in the main lane (test/e2e/run.sh), one file at a time: in the real-time lane its set-up ran at once
+ * with seven other files' beside jest, and a clean-clone run timed one of its requests out.
  * What a user sees is checked: the Stop answers at once, the execution is recorded as canceled when stopped,
  * and the node sends no request after it.
  * (n8n 1.x's own `sleep(ms, signal)` ignores the signal; n8n 1.123 records the cancel at once either way, so
