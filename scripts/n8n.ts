@@ -1027,7 +1027,7 @@ export class LocalN8n {
 					cookie: this.cookie,
 				},
 				body: body === undefined ? undefined : JSON.stringify(body),
-				signal: AbortSignal.timeout(60_000),
+				signal: AbortSignal.timeout(restRequestMs),
 			});
 			const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 			if (setCookie) {
@@ -1146,6 +1146,12 @@ export async function sleep(ms: number): Promise<void> {
  * then send on the socket just as n8n closes it: "fetch failed ... read ECONNRESET" (the project's CI, n8n 1.123.81).
  * A fresh connection cannot meet that close; on loopback it costs a handshake.
  */
+/**
+ * How long one REST request to n8n may take: at 60 s, a clean-clone run timed one out, most likely the sign-in
+ * sent as n8n 2.41.1 started beside jest and the other lanes (each test bounds its own whole run as well).
+ */
+const restRequestMs = 120_000;
+
 export async function fetchN8n(url: string, init: RequestInit = {}): Promise<Response> {
 	const headers = new Headers(init.headers);
 	headers.set('connection', 'close');
