@@ -1134,6 +1134,11 @@ const stopSignals = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM', 'SIGKILL', 'SI
 /** What n8n answers (503) while its database ping fails, and how long a REST call waits for it to pass. */
 const databaseNotReady = 'Database is not ready';
 const databaseRecoveryMs = 120_000;
+/**
+ * How long one REST request to n8n may take: at 60 s, a clean-clone run timed one out, most likely the sign-in
+ * sent as n8n 2.41.1 started beside jest and the other lanes (each test bounds its own whole run as well).
+ */
+const restRequestMs = 120_000;
 
 export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
@@ -1146,12 +1151,6 @@ export async function sleep(ms: number): Promise<void> {
  * then send on the socket just as n8n closes it: "fetch failed ... read ECONNRESET" (the project's CI, n8n 1.123.81).
  * A fresh connection cannot meet that close; on loopback it costs a handshake.
  */
-/**
- * How long one REST request to n8n may take: at 60 s, a clean-clone run timed one out, most likely the sign-in
- * sent as n8n 2.41.1 started beside jest and the other lanes (each test bounds its own whole run as well).
- */
-const restRequestMs = 120_000;
-
 export async function fetchN8n(url: string, init: RequestInit = {}): Promise<Response> {
 	const headers = new Headers(init.headers);
 	headers.set('connection', 'close');
