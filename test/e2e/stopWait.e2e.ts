@@ -170,13 +170,13 @@ describe(`Stop during Wait for Completion, in ${n8nUnderTest()}`, () => {
 			// Answered while the node still slept: a Stop that waited for the node would answer after its sleep.
 			expect(Date.now()).toBeLessThan(sleepEndsAt);
 
+			let execution: ExecutionSummary | undefined;
 			const canceled = async () =>
-				(await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`)).status ===
-				'canceled';
+				(execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`))
+					.status === 'canceled';
 			await until(canceled, 60_000, 'the execution to be recorded as canceled');
-			const execution = await n8n.rest<ExecutionSummary>('GET', `/rest/executions/${running!.id}`);
 			// Recorded as ended while the node slept, not when its sleep would have ended.
-			expect(new Date(String(execution.stoppedAt)).getTime()).toBeLessThan(sleepEndsAt);
+			expect(new Date(String(execution!.stoppedAt)).getTime()).toBeLessThan(sleepEndsAt);
 			// Past the end of the sleep the node was in: had it slept on, it would send its next listing by now.
 			await sleep(Math.max(0, sleepEndsAt + 5000 - Date.now()));
 			expect(variant.of('GET /jobs')).toHaveLength(2);
