@@ -50,7 +50,11 @@ async function main(): Promise<void> {
 		networkRateLimit: integer(values['network-rate-limit'], '--network-rate-limit'),
 		logRequests: values.log,
 	});
+	let stopping = false;
 	const stop = (signal: string) => {
+		// A signal repeated while closing (a second Ctrl+C, a supervisor's retry) must not cut the close short.
+		if (stopping) return;
+		stopping = true;
 		console.log(`\n${signal}: giving running jobs 3 s, then stopping the engine and closing...`);
 		// Never outlive a stop request by more than a few seconds, whatever holds the close up.
 		setTimeout(() => {
@@ -68,8 +72,8 @@ async function main(): Promise<void> {
 	};
 	// Claimed before the record is written and the start-up lines printed: until Node has a handler, a signal
 	// ends the process at once and would leave the record behind.
-	process.once('SIGINT', () => stop('SIGINT'));
-	process.once('SIGTERM', () => stop('SIGTERM'));
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
 	writeControlAccess(sandbox.dataDir, sandbox);
 	console.log(`Embroidery sandbox running.
   Base URL:     ${sandbox.baseUrl}

@@ -3,7 +3,8 @@
 # otherwise on Node 24 installed once into ~/.cache/n8n-nodes-embroidery (scripts/node24.sh), says
 # which on stderr before it starts, and installs the dev dependencies on a fresh clone:
 #   bash scripts/with-node.sh 20 bash scripts/lint.sh    the compiler and n8n's lint run on Node 20
-#   bash scripts/with-node.sh 22.13 tsx sandbox/cli.ts   the sandbox needs node:sqlite (Node 22.13 or later)
+#   bash scripts/with-node.sh 22.13 node --import tsx sandbox/cli.ts
+#                                    the sandbox needs node:sqlite (Node 22.13 or later)
 #   bash scripts/with-node.sh 24 tsx bench/run.ts        anything that loads n8n-core 2.41 needs Node 24
 set -euo pipefail
 cd "$(dirname "$0")/.."
