@@ -9,6 +9,9 @@ import { relative } from 'node:path';
 const messageLines = 5;
 const lineWidth = 160;
 
+/** A diff's counts ("- Expected  - 1", "+ Received  + 4"): left out, for the lines its content needs. */
+const diffCount = /^[-+] (Expected|Received)\s+[-+]\s+\d+$/;
+
 // Jest's messages carry terminal colours.
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
@@ -16,7 +19,7 @@ function firstLines(message) {
 	return plain(message ?? '')
 		.split('\n')
 		.map((line) => line.trim())
-		.filter((line) => line && !line.startsWith('at ') && line !== 'Error:')
+		.filter((line) => line && !line.startsWith('at ') && line !== 'Error:' && !diffCount.test(line))
 		.slice(0, messageLines)
 		.map((line) => (line.length > lineWidth ? `${line.slice(0, lineWidth - 1)}…` : line));
 }
