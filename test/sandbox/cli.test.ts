@@ -95,14 +95,13 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 				expect(engines.length).toBeGreaterThan(0);
 				const exited = exitCode(first.child);
 				const closing = prints(first.child, 'SIGTERM: giving running jobs 3 s');
-				const stoppedAt = Date.now();
 				first.child.kill('SIGTERM');
 				// Sent again while it closes, as a second Ctrl+C would be: the close still runs to its end.
 				await closing;
 				first.child.kill('SIGTERM');
+				// 0: the close ended by itself (3 s for running jobs, then the engine process is killed), within the
+				// CLI's own 10 s bound, which exits 1. Not timed here: the next start finds the job unfinished.
 				expect(await exited).toBe(0);
-				// 3 s for running jobs to finish, then the engine process is killed.
-				expect(Date.now() - stoppedAt).toBeLessThan(8000);
 				// The engine processes (with the job's image work) are gone, not orphaned.
 				for (const pid of engines) expect(alive(pid)).toBe(false);
 				// Whatever the killed job half-wrote is removed at the next start, like this stray file.
