@@ -5,7 +5,8 @@ export interface RetryPolicy {
 	maxAttempts: number;
 	/**
 	 * How long one request keeps trying after 429s or an upload the server cut off before reading it: both
-	 * are refused before the service does anything, so they are repeated until this much time has passed.
+	 * are refused before the service does anything, so they are repeated until this much time has passed since
+	 * the request's first refusal.
 	 */
 	refusedBudgetMs: number;
 	/** The first backoff: a passing server error or dropped connection is often gone a second later. */

@@ -37,6 +37,11 @@ export interface SendSettings {
 export interface Tries {
 	refused: number;
 	failed: number;
+	/**
+	 * When the first refused try started: the refusals' time budget counts from there. A request that waited its
+	 * turn behind the execution's other requests (the pacers) has not been refused yet, so that wait is not spent.
+	 */
+	firstRefusedAt?: number;
 }
 
 /** Headers for a request that must not carry the API key, whatever an earlier hop added. */
@@ -115,8 +120,10 @@ export async function send(
 	const node = context.getNode();
 	const signal = cancelSignalOf(context);
 	const gate = rateLimitGate(context, request.action, settings.origin, policy);
-	const firstStartedAt = clock.now();
-	const tries = settings.tries ?? { refused: 0, failed: 0 };
+	const tries: Tries = settings.tries ?? { refused: 0, failed: 0 };
+	/** Time since this request was first refused (0 before), the budget's measure for refusals. */
+	const refusedForMs = () =>
+		tries.firstRefusedAt === undefined ? 0 : clock.now() - tries.firstRefusedAt;
 	const retryLater = async (delayMs: number, what: string, attempt: number) => {
 		context.logger.debug(
 			`Embroidery API ${request.method} ${request.path}: ${what}, try ${attempt + 1} in ${delayMs} ms`,
@@ -151,9 +158,11 @@ export async function send(
 				networkError: true,
 				bodyNotSent: bodyNotSent(error),
 			});
-			if (reason === 'bodyNotSent') tries.refused++;
-			else tries.failed++;
-			const delay = failureDelayMs(reason, tries, clock.now() - firstStartedAt, policy);
+			if (reason === 'bodyNotSent') {
+				tries.refused++;
+				tries.firstRefusedAt ??= startedAt;
+			} else tries.failed++;
+			const delay = failureDelayMs(reason, tries, refusedForMs(), policy);
 			if (delay === null)
 				throw networkError(node, error, { ...request, attempts: attempt }, secrets);
 			await retryLater(
@@ -173,7 +182,8 @@ export async function send(
 
 		if (status === 429) {
 			tries.refused++;
-			const outcome = gate.refused(response, slot, tries.refused, clock.now() - firstStartedAt);
+			tries.firstRefusedAt ??= startedAt;
+			const outcome = gate.refused(response, slot, tries.refused, refusedForMs());
 			const body = await readErrorBody(response.body, stopTry);
 			if ('delayMs' in outcome) {
 				await retryLater(outcome.delayMs, 'HTTP 429', attempt);
@@ -191,7 +201,7 @@ export async function send(
 		const delay = failureDelayMs(
 			retryReason(request.method, { status }),
 			tries,
-			clock.now() - firstStartedAt,
+			refusedForMs(),
 			policy,
 		);
 		const body = await readErrorBody(response.body, stopTry);

@@ -153,6 +153,39 @@ describe('refusals are repeated within a time budget', () => {
 		}
 	});
 
+	test('a request that waited its turn for longer than the budget still gets the budget for its 429s', async () => {
+		// 55 requests use up the execution's minute (its pacer), so the 56th waits about a minute for its turn, three
+		// times the budget; then its first try is refused. It is sent again, not failed as "still refused".
+		const server = await startScriptedServer((_request, response, count) =>
+			count === 56
+				? sendJson(response, 429, { message: 'Slow down' }, { 'retry-after': '1' })
+				: sendJson(response, 200, usage),
+		);
+		try {
+			const started = clock.now();
+			const answers = await withinNodeExecution(
+				{ apiKey, baseUrl: server.baseUrl },
+				async (context) => {
+					const all = [];
+					for (let request = 1; request <= 56; request++)
+						all.push(
+							await embroideryApiRequest.call(context, {
+								...routes.getUsage(),
+								schema: UsageResponseSchema,
+								retryPolicy: quickPolicy,
+							}),
+						);
+					return all;
+				},
+			);
+			expect(clock.now() - started).toBeGreaterThan(quickPolicy.refusedBudgetMs);
+			expect(answers).toHaveLength(56);
+			expect(server.requests).toHaveLength(57);
+		} finally {
+			await server.close();
+		}
+	});
+
 	test('a 429 storm that outlasts the budget fails with the 429, having backed off, not hammered', async () => {
 		const times: number[] = [];
 		const server = await startScriptedServer((_request, response) => {
