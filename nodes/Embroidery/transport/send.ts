@@ -121,6 +121,11 @@ export async function send(
 	const signal = cancelSignalOf(context);
 	const gate = rateLimitGate(context, request.action, settings.origin, policy);
 	const tries: Tries = settings.tries ?? { refused: 0, failed: 0 };
+	/** Counts a refused try (429, an upload cut off before it was sent); the first starts the refusals' budget. */
+	const countRefusal = (startedAt: number) => {
+		tries.refused++;
+		tries.firstRefusedAt ??= startedAt;
+	};
 	/** Time since this request was first refused (0 before), the budget's measure for refusals. */
 	const refusedForMs = () =>
 		tries.firstRefusedAt === undefined ? 0 : clock.now() - tries.firstRefusedAt;
@@ -158,10 +163,8 @@ export async function send(
 				networkError: true,
 				bodyNotSent: bodyNotSent(error),
 			});
-			if (reason === 'bodyNotSent') {
-				tries.refused++;
-				tries.firstRefusedAt ??= startedAt;
-			} else tries.failed++;
+			if (reason === 'bodyNotSent') countRefusal(startedAt);
+			else tries.failed++;
 			const delay = failureDelayMs(reason, tries, refusedForMs(), policy);
 			if (delay === null)
 				throw networkError(node, error, { ...request, attempts: attempt }, secrets);
@@ -181,8 +184,7 @@ export async function send(
 		if (status >= 200 && status < 300) return response;
 
 		if (status === 429) {
-			tries.refused++;
-			tries.firstRefusedAt ??= startedAt;
+			countRefusal(startedAt);
 			const outcome = gate.refused(response, slot, tries.refused, refusedForMs());
 			const body = await readErrorBody(response.body, stopTry);
 			if ('delayMs' in outcome) {
