@@ -296,10 +296,16 @@ for name in n8n2 n8n1; do if wanted $name; then lines+=("$name"); fi; done
 if [ ${#built[@]} -gt 0 ]; then
 	for name in ${lines[@]+"${lines[@]}"}; do
 		(
-			e2e_run --lane=realtime "--only=$name" >"$work/$name.realtime.log" 2>&1 || true
-			# Not after a Ctrl-C, which ends the real-time lane's jest at once (it is in this group): stop_run
-			# leaves this mark before anything else.
-			[ -e "$work/stopping" ] || e2e_run --lane=main "--only=$name" >"$work/$name.main.log" 2>&1 || true
+			realtime_status=0
+			e2e_run --lane=realtime "--only=$name" >"$work/$name.realtime.log" 2>&1 || realtime_status=$?
+			# Not after a Ctrl-C, which ends the real-time lane's jest at once (it is in this group). This subshell
+			# ignores SIGINT, so it learns of it from the lane's status, 130 (143 for stop_run's SIGTERM). The mark
+			# stop_run leaves first is not enough alone: on a loaded machine (a clean-clone run on 2 cores) the lane
+			# ended and this subshell looked before stop_run had left it, and started the main lane.
+			case $realtime_status in
+			130 | 143) ;;
+			*) [ -e "$work/stopping" ] || e2e_run --lane=main "--only=$name" >"$work/$name.main.log" 2>&1 || true ;;
+			esac
 		) &
 		lanes="$lanes $!"
 	done

@@ -23,6 +23,8 @@
 # <environment>.<lane>.* (scripts/test.sh runs the real-time lanes during jest and merges them after).
 # EMBROIDERY_E2E_PROGRESS=<folder> keeps the jest runs' progress files there, so that a run beside this one
 # shows them on the same progress line.
+# Exits 0 when every environment passed, 130 or 143 when one was stopped by SIGINT or SIGTERM (a Ctrl-C: a
+# caller that ignores SIGINT, as scripts/test.sh's background lanes do, learns of it only so), and 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/node24.sh
@@ -136,7 +138,10 @@ run_lanes() {
 			${main_report[@]+"${main_report[@]}"} ${e2e_run[@]+"${e2e_run[@]}"} "${main[@]}" || status=$?
 	fi
 	if [ ${#realtime[@]} -gt 0 ]; then
-		wait "$lane_pid" || status=$?
+		local realtime_status=0
+		wait "$lane_pid" || realtime_status=$?
+		# A stop (130, 143) that ended the main lane is kept: the caller needs it more than a failure.
+		case $status in 130 | 143) ;; *) [ $realtime_status -eq 0 ] || status=$realtime_status ;; esac
 		[ ${#main[@]} -eq 0 ] || echo "----- e2e $environment, real-time lane (ran beside the files above) -----" >&2
 		cat "$lanes_dir/$environment.realtime.log" >&2
 	fi
@@ -182,7 +187,12 @@ run_environment() {
 	return $status
 }
 
-failed=()
+failed=() stopped=0
+# Notes an environment that did not pass, and whether a signal ended it (130: SIGINT, 143: SIGTERM).
+not_passed() {
+	failed+=("$1")
+	if [ "$2" = 130 ] || [ "$2" = 143 ]; then stopped=$2; fi
+}
 if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	logs="$(mktemp -d "${TMPDIR:-/tmp}/embroidery-e2e-logs-XXXXXX")"
 	progress_dir="${EMBROIDERY_E2E_PROGRESS:-$logs}"
@@ -195,7 +205,9 @@ if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	show_progress "$progress_dir" &
 	progress=$!
 	for environment in "${environments[@]}"; do
-		wait "${pids[$environment]}" || failed+=("$environment")
+		status=0
+		wait "${pids[$environment]}" || status=$?
+		[ $status -eq 0 ] || not_passed "$environment" $status
 	done
 	kill "$progress" 2>/dev/null || true
 	wait "$progress" 2>/dev/null || true
@@ -207,10 +219,13 @@ if [ $parallel -eq 1 ] && [ ${#environments[@]} -gt 1 ]; then
 	rm -rf "$logs"
 else
 	for environment in "${environments[@]}"; do
-		run_environment "$environment" || failed+=("$environment")
+		status=0
+		run_environment "$environment" || status=$?
+		[ $status -eq 0 ] || not_passed "$environment" $status
 	done
 fi
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "End-to-end environments that failed: ${failed[*]}" >&2
+	if [ $stopped -ne 0 ]; then exit $stopped; fi
 	exit 1
 fi
