@@ -20,7 +20,8 @@ export interface Region {
 	touchesBorder: boolean;
 	/**
 	 * Set when the region is a line or a network of lines split off a wider shape (see
-	 * `splitThinParts`): sewn as a running stitch whatever the scale it is sewn at.
+	 * `splitThinParts`): sewn as a running stitch whatever the scale it is sewn at. Before sewing,
+	 * every other region narrow enough to be sewn so is marked too (see `markStrokes`).
 	 */
 	stroke?: boolean;
 	/** Set on a branch cut from a fork of a branched band (see `splitBranches`). */

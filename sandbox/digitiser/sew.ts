@@ -1,6 +1,7 @@
 import { sewFill } from './fill';
 import { sewRunning } from './running';
 import { satinMaxWidthMm, sewColumnSatin, sewSatin } from './satin';
+import { background, type RegionMap } from './regions';
 import type { Density, RegionSewing } from './sewing';
 
 export { satinMaxWidthMm } from './satin';
@@ -21,4 +22,16 @@ export function sewRegion(sewing: RegionSewing, density: Density): void {
 	else if (widthMm <= satinMaxWidthMm && sewColumnSatin(sewing, density)) return;
 	else if (widthMm < narrowSatinMaxWidthMm) sewSatin(sewing, density);
 	else sewFill(sewing, density);
+}
+
+/**
+ * Marks every region `sewRegion` sews as a running stitch a stroke, the thin regions of their own as
+ * well as those split off wider shapes: a travel run of another thread may not hide under one (see
+ * `hiddenRoute`), as it would show either side of a line one thread wide.
+ */
+export function markStrokes(map: RegionMap, pixelMm: number): void {
+	for (const region of map.regions) {
+		if (region.label !== background && region.widthPx * pixelMm < runningMaxWidthMm)
+			region.stroke = true;
+	}
 }

@@ -129,9 +129,24 @@ export function spaceAlong(
 	return holes;
 }
 
+/** Directions round a pixel in which `hiddenTest` looks for ground beside a line. */
+const around: ReadonlyArray<readonly [number, number]> = [
+	[1, 0],
+	[-1, 0],
+	[0, 1],
+	[0, -1],
+	[0.7, 0.7],
+	[-0.7, 0.7],
+	[0.7, -0.7],
+	[-0.7, -0.7],
+];
+
 /**
  * Where a travel run of thread `label` stays hidden: on pixels whose top stitching is still to
- * come, or already sewn in this thread.
+ * come, or already sewn in this thread. A line of another thread (a stroke) is sewn one thread
+ * wide, and a run along it would show either side of it: a stroke's pixel hides the run only where
+ * such ground, or an area of this thread's open rows, lies within the stroke's width, so a run may
+ * cross a line or run beside such ground, but not follow a line over bare fabric.
  */
 function hiddenTest(
 	map: RegionMap,
@@ -140,14 +155,29 @@ function hiddenTest(
 	gaps?: Uint8Array,
 ): (x: number, y: number) => boolean {
 	const { width, height, ids, regions } = map;
+	// The areas this thread's open rows lie over (see `findOpenFills`) are its own beside a line.
+	const rowsOver = new Set(
+		(map.openFills ?? []).filter((open) => open.thread === label).map((open) => open.regionId),
+	);
+	const ground = (x: number, y: number) => {
+		if (x < 0 || y < 0 || x >= width || y >= height) return false;
+		const i = y * width + x;
+		const region = regions[ids[i]];
+		if (region.label === label || rowsOver.has(region.id)) return true;
+		return region.label !== background && !region.stroke && !covered[i];
+	};
 	return (x, y) => {
 		const px = floor(x);
 		const py = floor(y);
 		if (px < 0 || py < 0 || px >= width || py >= height) return false;
 		const i = py * width + px;
-		const regionLabel = regions[ids[i]].label;
-		if (regionLabel === background) return gaps !== undefined && gaps[i] === 1;
-		return !covered[i] || regionLabel === label;
+		const region = regions[ids[i]];
+		if (region.label === background) return gaps !== undefined && gaps[i] === 1;
+		if (region.label === label) return true;
+		if (covered[i]) return false;
+		if (!region.stroke) return true;
+		const reach = ceil(region.widthPx) + 1;
+		return around.some(([dx, dy]) => ground(px + round(dx * reach), py + round(dy * reach)));
 	};
 }
 

@@ -76,6 +76,35 @@ describe('travel between the pieces of one colour', () => {
 		}
 	});
 
+	it('does not run under a line of another thread, which is sewn one thread wide: it trims', async () => {
+		// A red line 0.55 mm wide (2 px) between the islands, sewn after the blue as a running stitch: a
+		// blue run under it would show either side of it, a dark line along a light one.
+		const lined = await shapePng(
+			`${islands}<rect x="90" y="49" width="40" height="2" fill="#e60000"/>`,
+			220,
+			100,
+		);
+		const pattern = await sew(lined, 60, 2);
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Blue', 'Red']);
+		expect(trimsInsideBlocks(pattern)[0]).toBe(1);
+		// No blue stitch lies over the line, between the islands (x -5 to 5 mm).
+		const over = segmentsByBlock(pattern)[0].filter((s) => Math.abs((s.ax + s.bx) / 2) < 5);
+		expect(over).toEqual([]);
+	});
+
+	it('crosses a line of another thread that cuts a shape in two, without a trim', async () => {
+		// The same red line across a blue band: the blue halves are joined by a run across the line.
+		const cut = await shapePng(
+			'<rect x="10" y="10" width="200" height="80" fill="#0064c8"/>' +
+				'<rect x="109" y="10" width="2" height="80" fill="#e60000"/>',
+			220,
+			100,
+		);
+		const pattern = await sew(cut, 60, 2);
+		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Blue', 'Red']);
+		expect(trimsInsideBlocks(pattern)[0]).toBe(0);
+	});
+
 	it('trims where no hidden path exists (bare fabric between the islands)', async () => {
 		const pattern = await sew(await shapePng(islands, 220, 100), 60, 1);
 		expect(trimsInsideBlocks(pattern)[0]).toBeGreaterThanOrEqual(1);
