@@ -27,13 +27,24 @@ export async function sandboxRequest(
 	options: { body?: FormData; timeoutMs?: number; until?: number } = {},
 ): Promise<Response> {
 	const until = options.until ?? Date.now() + 120_000;
+	// Bounds that only keep a dead sandbox from hanging the caller: a clean-clone run with a digitiser bench
+	// beside it (a load average near 20 on 2 cores) once had no answer within 30-60 s.
+	const timeoutMs = options.timeoutMs ?? 120_000;
 	for (;;) {
-		const response = await fetch(`${sandbox.baseUrl}${path}`, {
-			method,
-			headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
-			body: options.body,
-			signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-		});
+		let response: Response;
+		try {
+			response = await fetch(`${sandbox.baseUrl}${path}`, {
+				method,
+				headers: { Authorization: `Bearer ${sandbox.demoKey}`, Accept: 'application/json' },
+				body: options.body,
+				signal: AbortSignal.timeout(timeoutMs),
+			});
+		} catch (error) {
+			if ((error as Error).name !== 'TimeoutError') throw error;
+			throw new Error(
+				`${method} ${path} had no answer from the sandbox within ${timeoutMs / 1000} s.`,
+			);
+		}
 		if (response.status !== 429 || Date.now() >= until) return response;
 		await response.body?.cancel();
 		await sleep(retryAfterMs(response));
@@ -54,7 +65,7 @@ export async function createJob(
 	form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
 	const response = await sandboxRequest(sandbox, 'POST', '/jobs', {
 		body: form,
-		timeoutMs: 60_000,
+		timeoutMs: 180_000,
 	});
 	const body = (await response.json().catch(() => ({}))) as {
 		job?: { id: string; workflow: string };
