@@ -12,7 +12,7 @@ import { findOpenFills } from './openfill';
 import { designMetrics, type DigitiseMetrics } from './metrics';
 import { findPalette } from './palettes';
 import { countStitches, planStitches } from './plan';
-import { markStrokes, narrowSatinMaxWidthMm, runningMaxWidthMm, satinMaxWidthMm } from './sew';
+import { narrowSatinMaxWidthMm, runningMaxWidthMm, satinMaxWidthMm } from './sew';
 import { quantiseColours } from './quantise';
 import { background, type RegionMap } from './regions';
 import { pullCompensationMm, standardDensity, type Density } from './sewing';
@@ -154,8 +154,6 @@ export async function digitise(
 	if (fine) cleaned.map.fine = fine;
 	cleaned.map.pixelAspect = artwork.pixelAspect;
 	findOpenFills(cleaned.map, artwork.pixelMm);
-	// After the open fills, whose slits are such thin regions.
-	markStrokes(cleaned.map, artwork.pixelMm);
 	const plan = sewWithinCap(cleaned.map, snapped.threads.length, options, warnings);
 	if (plan.blocks.length === 0) {
 		throw new DigitiseError(

@@ -4,7 +4,7 @@ import { Needle, type NeedleRules } from './needle';
 import { background, type RegionMap } from './regions';
 import { sewOpenFill } from './fill';
 import type { OpenFill } from './openfill';
-import { sewRegion } from './sew';
+import { sewnAsRunning, sewRegion } from './sew';
 import { bridgeGapMm, maxRouteMm, RegionSewing, routeCellMm, type Density } from './sewing';
 import { narrowGaps, nearestReachable, threadBox, TravelGroups } from './travel';
 import { floor, max } from './math';
@@ -24,6 +24,10 @@ export function planStitches(
 	pixelMm: number,
 	density: Density,
 ): { pattern: Pattern; blocks: number[]; exact: ExactPoints } {
+	// At this scale: where travel of another thread may hide depends on it (see `hiddenRoute`).
+	for (const region of map.regions) {
+		region.line = region.label !== background && sewnAsRunning(region, pixelMm);
+	}
 	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
 	const areas = new Array<number>(threadCount).fill(0);
 	for (const region of map.regions) {

@@ -20,10 +20,14 @@ export interface Region {
 	touchesBorder: boolean;
 	/**
 	 * Set when the region is a line or a network of lines split off a wider shape (see
-	 * `splitThinParts`): sewn as a running stitch whatever the scale it is sewn at. Before sewing,
-	 * every other region narrow enough to be sewn so is marked too (see `markStrokes`).
+	 * `splitThinParts`): sewn as a running stitch whatever the scale it is sewn at.
 	 */
 	stroke?: boolean;
+	/**
+	 * Set by `planStitches` when it sews the region as a running stitch at its scale (a stroke, or a
+	 * region narrow enough; see `sewnAsRunning`): travel of another thread may not follow it.
+	 */
+	line?: boolean;
 	/** Set on a branch cut from a fork of a branched band (see `splitBranches`). */
 	branch?: boolean;
 }

@@ -1,7 +1,7 @@
 import { sewFill } from './fill';
 import { sewRunning } from './running';
 import { satinMaxWidthMm, sewColumnSatin, sewSatin } from './satin';
-import { background, type RegionMap } from './regions';
+import type { Region } from './regions';
 import type { Density, RegionSewing } from './sewing';
 
 export { satinMaxWidthMm } from './satin';
@@ -18,20 +18,13 @@ export const runningMaxWidthMm = 0.8;
 export function sewRegion(sewing: RegionSewing, density: Density): void {
 	const region = sewing.map.regions[sewing.regionId];
 	const widthMm = region.widthPx * sewing.needle.pixelMm;
-	if (region.stroke || widthMm < runningMaxWidthMm) sewRunning(sewing);
+	if (sewnAsRunning(region, sewing.needle.pixelMm)) sewRunning(sewing);
 	else if (widthMm <= satinMaxWidthMm && sewColumnSatin(sewing, density)) return;
 	else if (widthMm < narrowSatinMaxWidthMm) sewSatin(sewing, density);
 	else sewFill(sewing, density);
 }
 
-/**
- * Marks every region `sewRegion` sews as a running stitch a stroke, the thin regions of their own as
- * well as those split off wider shapes: a travel run of another thread may not hide under one (see
- * `hiddenRoute`), as it would show either side of a line one thread wide.
- */
-export function markStrokes(map: RegionMap, pixelMm: number): void {
-	for (const region of map.regions) {
-		if (region.label !== background && region.widthPx * pixelMm < runningMaxWidthMm)
-			region.stroke = true;
-	}
+/** Whether `sewRegion` sews a region as a running stitch at this scale (working pixels of `pixelMm`). */
+export function sewnAsRunning(region: Region, pixelMm: number): boolean {
+	return region.stroke === true || region.widthPx * pixelMm < runningMaxWidthMm;
 }

@@ -143,10 +143,11 @@ const around: ReadonlyArray<readonly [number, number]> = [
 
 /**
  * Where a travel run of thread `label` stays hidden: on pixels whose top stitching is still to
- * come, or already sewn in this thread. A line of another thread (a stroke) is sewn one thread
- * wide, and a run along it would show either side of it: a stroke's pixel hides the run only where
- * such ground, or an area of this thread's open rows, lies within the stroke's width, so a run may
- * cross a line or run beside such ground, but not follow a line over bare fabric.
+ * come, or already sewn in this thread. A line of another thread (a region sewn as running
+ * stitch, `Region.line`) is sewn one thread wide, and a run along it would show either side of
+ * it: a line's pixel hides the run only where such ground, or an area of this thread's open rows,
+ * lies within the line's width, so a run may cross a line or run beside such ground, but not
+ * follow a line over bare fabric.
  */
 function hiddenTest(
 	map: RegionMap,
@@ -164,7 +165,7 @@ function hiddenTest(
 		const i = y * width + x;
 		const region = regions[ids[i]];
 		if (region.label === label || rowsOver.has(region.id)) return true;
-		return region.label !== background && !region.stroke && !covered[i];
+		return region.label !== background && !region.line && !covered[i];
 	};
 	return (x, y) => {
 		const px = floor(x);
@@ -175,7 +176,7 @@ function hiddenTest(
 		if (region.label === background) return gaps !== undefined && gaps[i] === 1;
 		if (region.label === label) return true;
 		if (covered[i]) return false;
-		if (!region.stroke) return true;
+		if (!region.line) return true;
 		const reach = ceil(region.widthPx) + 1;
 		return around.some(([dx, dy]) => ground(px + round(dx * reach), py + round(dy * reach)));
 	};
