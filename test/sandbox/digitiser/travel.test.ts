@@ -22,22 +22,27 @@ const islands =
 	'<rect x="10" y="10" width="80" height="80" fill="#0064c8"/>' +
 	'<rect x="130" y="10" width="80" height="80" fill="#0064c8"/>';
 
+/**
+ * The islands joined by a red bar `height` pixels tall from `y`, sewn at 60 mm in 2 colours: the
+ * pattern, and the blue stitches between the islands (their middles within 5 mm of the centre).
+ */
+async function islandsJoined(y: number, height: number) {
+	const bar = `<rect x="90" y="${y}" width="40" height="${height}" fill="#e60000"/>`;
+	const pattern = await sew(await shapePng(`${islands}${bar}`, 220, 100), 60, 2);
+	const between = segmentsByBlock(pattern)[0].filter((s) => Math.abs((s.ax + s.bx) / 2) < 5);
+	return { pattern, between };
+}
+
 describe('travel between the pieces of one colour', () => {
 	it('runs hidden under the stitching still to come instead of trimming', async () => {
-		// A red bridge between the islands, sewn after the (larger) blue: the travel hides under it.
-		const bridged = await shapePng(
-			`${islands}<rect x="90" y="40" width="40" height="20" fill="#e60000"/>`,
-			220,
-			100,
-		);
-		const pattern = await sew(bridged, 60, 2);
+		// A red bridge 5.5 mm wide between the islands, sewn after the (larger) blue: the travel hides under it.
+		const { pattern, between } = await islandsJoined(40, 20);
 		expect(pattern.threads[0].name).toBe('Blue');
 		expect(trimsInsideBlocks(pattern)[0]).toBe(0);
-		// The blue stitches over the bridge (x -6 to 6 mm) are the run: 2-3 mm, as a professional
-		// travels, not cut into short pieces.
-		const run = segmentsByBlock(pattern)[0].filter((s) => Math.abs((s.ax + s.bx) / 2) < 5);
-		expect(run.length).toBeGreaterThanOrEqual(3);
-		for (const stitch of run) expect(stitch.length).toBeGreaterThanOrEqual(2);
+		// The blue stitches over the bridge are the run: 2-3 mm, as a professional travels, not cut into
+		// short pieces.
+		expect(between.length).toBeGreaterThanOrEqual(3);
+		for (const stitch of between) expect(stitch.length).toBeGreaterThanOrEqual(2);
 	});
 
 	it('fills a branching shape without a trim: the rows nearest across bare fabric wait their turn', async () => {
@@ -79,17 +84,10 @@ describe('travel between the pieces of one colour', () => {
 	it('does not run under a line of another thread, which is sewn one thread wide: it trims', async () => {
 		// A red line 0.55 mm wide (2 px) between the islands, sewn after the blue as a running stitch: a
 		// blue run under it would show either side of it, a dark line along a light one.
-		const lined = await shapePng(
-			`${islands}<rect x="90" y="49" width="40" height="2" fill="#e60000"/>`,
-			220,
-			100,
-		);
-		const pattern = await sew(lined, 60, 2);
+		const { pattern, between } = await islandsJoined(49, 2);
 		expect(pattern.threads.map((thread) => thread.name)).toEqual(['Blue', 'Red']);
 		expect(trimsInsideBlocks(pattern)[0]).toBe(1);
-		// No blue stitch lies over the line, between the islands (x -5 to 5 mm).
-		const over = segmentsByBlock(pattern)[0].filter((s) => Math.abs((s.ax + s.bx) / 2) < 5);
-		expect(over).toEqual([]);
+		expect(between).toEqual([]);
 	});
 
 	it('crosses a line of another thread that cuts a shape in two, without a trim', async () => {
