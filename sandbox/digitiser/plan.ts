@@ -24,13 +24,11 @@ export function planStitches(
 	pixelMm: number,
 	density: Density,
 ): { pattern: Pattern; blocks: number[]; exact: ExactPoints } {
-	// At this scale: where travel of another thread may hide depends on it (see `hiddenRoute`).
-	for (const region of map.regions) {
-		region.line = region.label !== background && sewnAsRunning(region, pixelMm);
-	}
 	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
 	const areas = new Array<number>(threadCount).fill(0);
 	for (const region of map.regions) {
+		// At this scale: where travel of another thread may hide depends on it (see `hiddenRoute`).
+		region.line = region.label !== background && sewnAsRunning(region, pixelMm);
 		if (region.label === background) continue;
 		byThread[region.label].push(region.id);
 		areas[region.label] += region.area;
