@@ -36,6 +36,11 @@ export function queueSettings(services: QueueServices): Record<string, string> {
 		DB_POSTGRESDB_PASSWORD: services.postgres.password,
 		QUEUE_BULL_REDIS_HOST: services.redis.host,
 		QUEUE_BULL_REDIS_PORT: String(services.redis.port),
+		// n8n's default pool is 2 connections, each waited for at most 20 s. A worker running 5 executions at once,
+		// each storing its binary data in the database, waits longer than that on a loaded machine: a clean-clone
+		// run lost one order's execution to "timeout exceeded when trying to connect".
+		DB_POSTGRESDB_POOL_SIZE: '10',
+		DB_POSTGRESDB_CONNECTION_TIMEOUT: '120000',
 		N8N_LOG_LEVEL: 'info',
 	};
 }
