@@ -44,11 +44,12 @@ export function refuseOversizedMultipart(app: FastifyInstance): void {
 }
 
 /**
- * A request refused before its body was read (a field over its limit, a wrong key) is answered once the rest
- * of the body has arrived, read and dropped. Answered at once, the server would close the connection under a
- * client still sending, and most clients then report the write that failed ("EPIPE", "other side closed")
- * instead of the answer that says what to fix. How much is read: for an authenticated caller's job form, up to
- * the largest job request (what a valid one costs anyway); for anyone else, up to `bodyLimit`. A body
+ * A request refused before its body was read (a field over its limit, a wrong key, a key past its rate limit)
+ * is answered once the rest of the body has arrived, read and dropped. Answered at once, the server would close
+ * the connection under a client still sending, and most clients then report the write that failed ("EPIPE",
+ * "other side closed") instead of the answer that says what to fix or how long to wait. How much is read: for
+ * the job form of a caller whose key was accepted (refused or not for its limits or abilities), up to the
+ * largest job request (what a valid one costs anyway); for anyone else, up to `bodyLimit`. A body
  * announced over that is answered at once and not read (an unauthenticated client cannot make the server read
  * a large upload).
  */

@@ -17,7 +17,10 @@ declare module 'fastify' {
 		rateLimit?: RouteRateLimit;
 	}
 	interface FastifyRequest {
-		/** The authenticated caller; set before validation on every route that states an ability. */
+		/**
+		 * The caller whose key was accepted, set before its rate limits and ability are checked: a job form refused
+		 * with a 429 or 403 is still read to its end, so that its client gets that answer (http/multipart.ts).
+		 */
 		caller: Caller | null;
 	}
 }
@@ -38,6 +41,7 @@ export const callerPlugin = fp(
 			const { ability, rateLimit = 'general' } = request.routeOptions.config;
 			if (!ability) return;
 			const caller = app.services.auth.authenticate(request.headers.authorization);
+			request.caller = caller;
 			app.limiter.take(
 				`general:${caller.keyId}`,
 				rateLimits.general,
@@ -53,7 +57,6 @@ export const callerPlugin = fp(
 			if (!caller.abilities.includes(ability)) {
 				throw new ForbiddenError(`This API key lacks the "${ability}" ability.`);
 			}
-			request.caller = caller;
 		});
 	},
 	{ name: 'sandbox-caller', dependencies: ['sandbox-services'] },

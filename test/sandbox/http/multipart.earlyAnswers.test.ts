@@ -1,6 +1,7 @@
 /**
- * A job request refused before its body was read (a field over its limit, a wrong key): the client still
- * sending it gets the answer, not a connection closed under its upload ("EPIPE", "other side closed").
+ * A job request refused before its body was read (a field over its limit, a wrong key, a key past its rate
+ * limit): the client still sending it gets the answer, not a connection closed under its upload ("EPIPE", "other
+ * side closed").
  */
 import { newClient } from '../support/apiClient';
 import { announcedPost, formField } from '../support/rawUpload';
@@ -20,14 +21,15 @@ interface Answer {
 }
 
 /**
- * Sends `fields`, then (once the server has had a second to refuse them) a 200 KB file in 16 KB writes, as a
- * slow or busy client does. Rejects when the request fails instead of getting an answer.
+ * Sends `fields`, then (once the server has had a second to refuse them) a file of `fileBytes` (200 KB unless
+ * said) in 16 KB writes, as a slow or busy client does. Rejects when the request fails instead of getting an
+ * answer.
  */
-function slowUpload(key: string, fields: string): Promise<Answer> {
+function slowUpload(key: string, fields: string, fileBytes = 200 * 1024): Promise<Answer> {
 	const fileHead =
 		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="design.dst"\r\n` +
 		'Content-Type: application/octet-stream\r\n\r\n';
-	const file = Buffer.alloc(200 * 1024, 0x41);
+	const file = Buffer.alloc(fileBytes, 0x41);
 	const tail = `\r\n--${boundary}--\r\n`;
 	const length = Buffer.byteLength(fields + fileHead + tail) + file.length;
 	return new Promise((resolve, reject) => {
@@ -54,7 +56,7 @@ function slowUpload(key: string, fields: string): Promise<Answer> {
 			for (let at = 0; at < file.length; at += 16 * 1024) {
 				if (request.destroyed) return;
 				request.write(file.subarray(at, at + 16 * 1024));
-				await sleep(20);
+				await sleep(fileBytes > 1024 * 1024 ? 2 : 20);
 			}
 			request.end(tail, () => (written = true));
 		})();
@@ -84,6 +86,23 @@ describe('a job request refused before its body was read', () => {
 		expect(answer).toEqual({
 			status: 401,
 			body: expect.stringContaining('The API key is not valid.'),
+			afterTheBody: true,
+		});
+	});
+
+	it("is answered once the body has arrived: a valid key past its minute's job requests gets its 429", async () => {
+		const api = await newClient(suite.sandbox);
+		// The key's 20 job requests a minute, spent on forms refused for what they lack.
+		for (let n = 0; n < 20; n++) expect((await api.post('/jobs')).status).toBe(422);
+		// A form over the 1 MB any caller's body is read up to: a known key's is read up to a job request's limit.
+		const answer = await slowUpload(
+			api.key!,
+			field('workflow', 'conversion') + field('format', 'pes'),
+			3 * 1024 * 1024,
+		);
+		expect(answer).toEqual({
+			status: 429,
+			body: expect.stringContaining('at most 20 per minute per API key'),
 			afterTheBody: true,
 		});
 	});
