@@ -27,9 +27,9 @@ export function planStitches(
 	const byThread: number[][] = Array.from({ length: threadCount }, () => []);
 	const areas = new Array<number>(threadCount).fill(0);
 	for (const region of map.regions) {
-		// At this scale: where travel of another thread may hide depends on it (see `hiddenRoute`).
-		region.line = region.label !== background && sewnAsRunning(region, pixelMm);
 		if (region.label === background) continue;
+		// At this scale: where travel of another thread may hide depends on it (see `hiddenRoute`).
+		region.line = sewnAsRunning(region, pixelMm);
 		byThread[region.label].push(region.id);
 		areas[region.label] += region.area;
 	}
