@@ -202,8 +202,17 @@ function isStem(
 	return head >= 0 && contact <= 2 * widthPx;
 }
 
-/** 4-connected pieces of the pixels of one kind, each as a list of indices into the box. */
-export function components(kind: Uint8Array, w: number, h: number, wanted: number): number[][] {
+/**
+ * 4-connected pieces of the pixels of one kind, each as a list of indices into the box; 8-connected
+ * with `diagonal` (a wedge narrowing to a pixel steps diagonally).
+ */
+export function components(
+	kind: Uint8Array,
+	w: number,
+	h: number,
+	wanted: number,
+	diagonal = false,
+): number[][] {
 	const seen = new Uint8Array(w * h);
 	// Every pixel is pushed once at most.
 	const stack = new Int32Array(w * h);
@@ -234,6 +243,19 @@ export function components(kind: Uint8Array, w: number, h: number, wanted: numbe
 			if (k + w < w * h && kind[k + w] === wanted && !seen[k + w]) {
 				seen[k + w] = 1;
 				stack[top++] = k + w;
+			}
+			if (!diagonal) continue;
+			const y = (k - x) / w;
+			for (const [nx, ny] of [
+				[x - 1, y - 1],
+				[x + 1, y - 1],
+				[x - 1, y + 1],
+				[x + 1, y + 1],
+			]) {
+				const n = ny * w + nx;
+				if (nx < 0 || ny < 0 || nx >= w || ny >= h || kind[n] !== wanted || seen[n]) continue;
+				seen[n] = 1;
+				stack[top++] = n;
 			}
 		}
 		pieces.push(piece);
