@@ -1,6 +1,7 @@
 import { colourHex, rgbToLab, type Pattern, type Thread } from '../engine';
 import { emptyArtwork, loadArtwork } from './artwork';
 import { findForeground } from './background';
+import { closeCombs } from './comb';
 import { FineLabels } from './fine';
 import { removeUnsewableDetail } from './cleanup';
 import { joinShowingFill, splitNarrowBands, splitThinParts } from './parts';
@@ -126,6 +127,8 @@ export async function digitise(
 	const fine = artwork.fine && FineLabels.fromGrid(artwork.fine, artwork.rgba, snapped.labels);
 
 	const pixelArea = artwork.pixelMm * artwork.pixelMm;
+	// Drawn light satins wider than the grid closes on its own become bands (see `closeCombs`).
+	closeCombs(snapped.labels, artwork.width, artwork.height, artwork.pixelMm, satinMaxWidthMm);
 	const cleaned = removeUnsewableDetail(snapped.labels, artwork.width, artwork.height, {
 		minAreaPx: minDetailAreaMm2 / pixelArea,
 		minWidthPx: minDetailWidthMm / artwork.pixelMm,

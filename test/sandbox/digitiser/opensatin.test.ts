@@ -10,13 +10,13 @@ const stitchPairs = 75;
 const pitchRad = (2 * Math.PI) / stitchPairs;
 
 /** The ring's stitches as drawn: outer hole, inner hole a half pitch (and a little slant) on, and so on. */
-function drawnRing(): string {
+function drawnRing(outer = outerMm, inner = innerMm): string {
 	const points: string[] = [];
 	const at = (radius: number, angle: number) =>
 		`${(15 + radius * Math.cos(angle)) * pxPerMm},${(15 + radius * Math.sin(angle)) * pxPerMm}`;
 	for (let k = 0; k <= stitchPairs; k++) {
-		points.push(at(outerMm, k * pitchRad));
-		points.push(at(innerMm, (k + 0.5) * pitchRad + 0.1));
+		points.push(at(outer, k * pitchRad));
+		points.push(at(inner, (k + 0.5) * pitchRad + 0.1));
 	}
 	return `<polyline points="${points.join(' ')}" fill="none" stroke="#0064c8" stroke-width="${
 		0.4 * pxPerMm
@@ -65,6 +65,15 @@ describe('open satin read off the artwork', () => {
 			.sort((a, b) => a - b);
 		expect(outer.length).toBeGreaterThanOrEqual(110);
 		expect(offBeatMm[Math.floor(offBeatMm.length * 0.9)]).toBeLessThanOrEqual(0.15);
+	});
+
+	it('sews a drawn open satin ring 6 mm wide through its drawn holes too', async () => {
+		// Its wedges of bare fabric stay open on the working grid; closed into their band (comb.ts), it is a
+		// column again. Left open, each drawn stitch was traced as a line: no stitch went across.
+		const [block] = segmentsByBlock(await sew(await ringPng(drawnRing(13, 7)), 26, 1));
+		const stitches = block.filter((s) => s.length >= 5.5 && s.length <= 7.2);
+		expect(stitches.length).toBeGreaterThanOrEqual(120);
+		expect(stitches.length).toBeLessThanOrEqual(170);
 	});
 
 	it('sews the same ring drawn solid as a closed satin', async () => {
