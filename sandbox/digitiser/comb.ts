@@ -69,22 +69,22 @@ export function closeCombs(
 	const depth = chamferDistances(open, width, height);
 	const kind = new Uint8Array(size);
 	for (let i = 0; i < size; i++) kind[i] = !thread[i] && depth[i] > radius ? 2 : 0;
-	const closedPieces = components(kind, width, height, 2, true);
-	const wedges = closedPieces
-		.map((pixels) => readWedge(pixels, labels, width, height, depth, pixelMm))
+	// Each closed piece with the thread round it, where one thread is.
+	const pieces = components(kind, width, height, 2, true).flatMap((pixels) => {
+		const thread = ownThread(pixels, labels, width, height);
+		return thread === null ? [] : [{ pixels, thread }];
+	});
+	const wedges = pieces
+		.map((piece) => readWedge(piece, width, depth, pixelMm))
 		.filter((wedge): wedge is Wedge => wedge !== null);
 	const combs = wedges.filter((wedge) => inComb(wedge, wedges, pixelMm));
-	// Every closed piece of one thread's band is closed with it, not only its wedges.
-	const ownerOf = new Map<number[], number>();
-	for (const pixels of closedPieces) {
-		const owner = ownThread(pixels, labels, width, height);
-		if (owner !== null) ownerOf.set(pixels, owner);
-	}
 	let closed = 0;
 	for (const slot of new Set(combs.map((wedge) => wedge.thread))) {
+		// Every closed piece of the thread's band is closed with it, not only its wedges.
 		const band = new Uint8Array(size);
 		for (let i = 0; i < size; i++) band[i] = labels[i] === slot ? 1 : 0;
-		for (const [pixels, owner] of ownerOf) if (owner === slot) for (const i of pixels) band[i] = 1;
+		for (const piece of pieces)
+			if (piece.thread === slot) for (const i of piece.pixels) band[i] = 1;
 		const bandOf = new Int32Array(size).fill(-1);
 		const bands = components(band, width, height, 1);
 		bands.forEach((pixels, n) => {
@@ -108,17 +108,13 @@ export function closeCombs(
 	return closed;
 }
 
-/** The piece as a wedge of one thread's satin, or null where it is not one. */
+/** The closed piece as a wedge of its thread's satin, or null where it is not one. */
 function readWedge(
-	pixels: number[],
-	labels: Uint8Array,
+	{ pixels, thread }: { pixels: number[]; thread: number },
 	width: number,
-	height: number,
 	depth: Float32Array,
 	pixelMm: number,
 ): Wedge | null {
-	const thread = ownThread(pixels, labels, width, height);
-	if (thread === null) return null;
 	let deepest = 0;
 	for (const i of pixels) deepest = max(deepest, depth[i]);
 	// The band's width where the wedge lies: twice the deepest it reaches into the closed band.
