@@ -78,8 +78,12 @@ export function closeCombs(
 		.map((piece) => readWedge(piece, width, depth, pixelMm))
 		.filter((wedge): wedge is Wedge => wedge !== null);
 	const combs = wedges.filter((wedge) => inComb(wedge, wedges, pixelMm));
+	const combsOf = new Map<number, number>();
+	for (const { thread } of combs) combsOf.set(thread, (combsOf.get(thread) ?? 0) + 1);
 	let closed = 0;
-	for (const slot of new Set(combs.map((wedge) => wedge.thread))) {
+	for (const [slot, count] of combsOf) {
+		// Too few for any band of it: its bands are not worth finding (a large design's take 50-90 ms each).
+		if (count < minWedges) continue;
 		// Every closed piece of the thread's band is closed with it, not only its wedges.
 		const band = new Uint8Array(size);
 		for (let i = 0; i < size; i++) band[i] = labels[i] === slot ? 1 : 0;
