@@ -77,7 +77,8 @@ export function closeCombs(
 	const wedges = pieces
 		.map((piece) => readWedge(piece, width, depth, pixelMm))
 		.filter((wedge): wedge is Wedge => wedge !== null);
-	const combs = wedges.filter((wedge) => inComb(wedge, wedges, pixelMm));
+	const near = nearbyWedges(wedges, pixelMm);
+	const combs = wedges.filter((wedge) => inComb(wedge, near(wedge), pixelMm));
 	const combsOf = new Map<number, number>();
 	for (const { thread } of combs) combsOf.set(thread, (combsOf.get(thread) ?? 0) + 1);
 	let closed = 0;
@@ -148,6 +149,31 @@ function ownThread(
 	}
 	for (const [slot, count] of counts) if (count >= ownShare * edge) return slot;
 	return null;
+}
+
+/**
+ * The wedges in the cells round a wedge's: every one that can lie beside it (a pitch across, less
+ * along), so each wedge is compared with a few, not with every other (a pattern of thousands).
+ */
+function nearbyWedges(wedges: Wedge[], pixelMm: number): (wedge: Wedge) => Wedge[] {
+	const cellPx = (Math.SQRT2 * maxPitchMm) / pixelMm;
+	const cells = new Map<string, Wedge[]>();
+	const key = (cx: number, cy: number) => `${cx},${cy}`;
+	for (const wedge of wedges) {
+		const at = key(Math.floor(wedge.cx / cellPx), Math.floor(wedge.cy / cellPx));
+		const list = cells.get(at);
+		if (list) list.push(wedge);
+		else cells.set(at, [wedge]);
+	}
+	return (wedge) => {
+		const cx = Math.floor(wedge.cx / cellPx);
+		const cy = Math.floor(wedge.cy / cellPx);
+		const found: Wedge[] = [];
+		for (let y = cy - 1; y <= cy + 1; y++) {
+			for (let x = cx - 1; x <= cx + 1; x++) found.push(...(cells.get(key(x, y)) ?? []));
+		}
+		return found;
+	};
 }
 
 /** Whether `combNeighbours` wedges of its thread lie beside the wedge, a pitch away and alike. */
