@@ -1,7 +1,7 @@
 import { readColumn } from './column';
-import { abs, atan2, cos, hypot, max, min, PI, sin } from './math';
+import { abs, cos, hypot, max, min, PI, sin } from './math';
 import { components } from './parts';
-import { background, chamferDistances, findRegions } from './regions';
+import { axisOfMoments, background, chamferDistances, findRegions } from './regions';
 
 /**
  * A light satin as drawn: its stitches side by side from rail to rail, bare fabric in the wedges
@@ -214,10 +214,7 @@ function axisOf(
 		syy += y * y;
 		sxy += x * y;
 	}
-	const n = pixels.length;
-	const cx = sx / n;
-	const cy = sy / n;
-	const angle = 0.5 * atan2(2 * (sxy / n - cx * cy), sxx / n - cx * cx - (syy / n - cy * cy));
+	const { cx, cy, angle } = axisOfMoments(pixels.length, sx, sy, sxx, syy, sxy);
 	const box = boxOf(pixels, width);
 	const span = hypot(box.maxX - box.minX + 1, box.maxY - box.minY + 1);
 	return { cx, cy, angle: angle < 0 ? angle + PI : angle, span };

@@ -229,15 +229,31 @@ export function principalAxis(
 			sxy += x * y;
 		}
 	}
-	const mx = sx / n;
-	const my = sy / n;
-	const cxx = sxx / n - mx * mx;
-	const cyy = syy / n - my * my;
-	const cxy = sxy / n - mx * my;
+	const { angle, elongation } = axisOfMoments(n, sx, sy, sxx, syy, sxy);
+	return { angle, elongation };
+}
+
+/**
+ * The centre, long axis (radians, -pi/2 to pi/2) and elongation (see `principalAxis`) of `n` pixels
+ * from the sums of their coordinates, their squares and their products.
+ */
+export function axisOfMoments(
+	n: number,
+	sx: number,
+	sy: number,
+	sxx: number,
+	syy: number,
+	sxy: number,
+): { cx: number; cy: number; angle: number; elongation: number } {
+	const cx = sx / n;
+	const cy = sy / n;
+	const cxx = sxx / n - cx * cx;
+	const cyy = syy / n - cy * cy;
+	const cxy = sxy / n - cx * cy;
 	const spread = sqrt((cxx - cyy) * (cxx - cyy) + 4 * cxy * cxy);
 	const along = (cxx + cyy + spread) / 2;
 	const across = max((cxx + cyy - spread) / 2, 1e-9);
-	return { angle: 0.5 * atan2(2 * cxy, cxx - cyy), elongation: sqrt(along / across) };
+	return { cx, cy, angle: 0.5 * atan2(2 * cxy, cxx - cyy), elongation: sqrt(along / across) };
 }
 
 /** Chamfer distance (pixels, 1 and 1.4142 steps) from every pixel to the nearest pixel set in `seed`. */
