@@ -1,6 +1,6 @@
 import type { FineLabels } from './fine';
 import type { OpenFill } from './openfill';
-import { atan2, max, min, sqrt } from './math';
+import { atan2, max, sqrt } from './math';
 
 /** Connected areas of one thread colour, and how wide each one is. */
 
@@ -53,7 +53,8 @@ export function findRegions(labels: Uint8Array, width: number, height: number): 
 	const size = width * height;
 	const ids = new Int32Array(size).fill(-1);
 	const regions: Region[] = [];
-	const stack = new Int32Array(size);
+	// A pixel is a seed at most twice (from the runs above and below it): the stack grows if needed.
+	let stack = new Int32Array(max(16, size >> 2));
 	for (let start = 0; start < size; start++) {
 		if (ids[start] >= 0) continue;
 		const label = labels[start];
@@ -68,34 +69,43 @@ export function findRegions(labels: Uint8Array, width: number, height: number): 
 			widthPx: 0,
 			touchesBorder: false,
 		};
+		// Scanline fill: each seed's whole run along its row at once, then one seed for each run of
+		// the region's pixels in the rows beside it.
 		let top = 0;
 		stack[top++] = start;
-		ids[start] = region.id;
 		while (top > 0) {
-			const i = stack[--top];
-			const x = i % width;
-			const y = (i - x) / width;
-			region.area++;
-			if (x < region.minX) region.minX = x;
-			if (x > region.maxX) region.maxX = x;
+			const seed = stack[--top];
+			if (ids[seed] >= 0) continue;
+			const y = (seed - (seed % width)) / width;
+			const row = y * width;
+			let left = seed;
+			while (left > row && ids[left - 1] < 0 && labels[left - 1] === label) left--;
+			let right = seed;
+			while (right < row + width - 1 && ids[right + 1] < 0 && labels[right + 1] === label) right++;
+			ids.fill(region.id, left, right + 1);
+			region.area += right - left + 1;
+			if (left - row < region.minX) region.minX = left - row;
+			if (right - row > region.maxX) region.maxX = right - row;
 			if (y < region.minY) region.minY = y;
 			if (y > region.maxY) region.maxY = y;
-			if (x === 0 || y === 0 || x === width - 1 || y === height - 1) region.touchesBorder = true;
-			if (x > 0 && ids[i - 1] < 0 && labels[i - 1] === label) {
-				ids[i - 1] = region.id;
-				stack[top++] = i - 1;
-			}
-			if (x < width - 1 && ids[i + 1] < 0 && labels[i + 1] === label) {
-				ids[i + 1] = region.id;
-				stack[top++] = i + 1;
-			}
-			if (y > 0 && ids[i - width] < 0 && labels[i - width] === label) {
-				ids[i - width] = region.id;
-				stack[top++] = i - width;
-			}
-			if (y < height - 1 && ids[i + width] < 0 && labels[i + width] === label) {
-				ids[i + width] = region.id;
-				stack[top++] = i + width;
+			if (left === row || right === row + width - 1 || y === 0 || y === height - 1)
+				region.touchesBorder = true;
+			for (let side = -width; side <= width; side += 2 * width) {
+				const from = left + side;
+				if (from < 0 || from >= size) continue;
+				let open = false;
+				for (let i = from; i <= right + side; i++) {
+					const joins = ids[i] < 0 && labels[i] === label;
+					if (joins && !open) {
+						if (top === stack.length) {
+							const grown = new Int32Array(2 * stack.length);
+							grown.set(stack);
+							stack = grown;
+						}
+						stack[top++] = i;
+					}
+					open = joins;
+				}
 			}
 		}
 		regions.push(region);
@@ -185,18 +195,29 @@ export function insetDistances(labels: Uint8Array, width: number, height: number
 			d[i] = edge ? 3 : far;
 		}
 	}
+	// Written out (no min() of five per pixel): this runs over the whole map on every findRegions.
 	for (let y = 1; y < height; y++) {
 		for (let x = 1; x < width - 1; x++) {
 			const i = y * width + x;
-			if (d[i] === 3) continue;
-			d[i] = min(d[i], d[i - 1] + 3, d[i - width] + 3, d[i - width - 1] + 4, d[i - width + 1] + 4);
+			let v = d[i];
+			if (v === 3) continue;
+			if (d[i - 1] + 3 < v) v = d[i - 1] + 3;
+			if (d[i - width] + 3 < v) v = d[i - width] + 3;
+			if (d[i - width - 1] + 4 < v) v = d[i - width - 1] + 4;
+			if (d[i - width + 1] + 4 < v) v = d[i - width + 1] + 4;
+			d[i] = v;
 		}
 	}
 	for (let y = height - 2; y >= 0; y--) {
 		for (let x = width - 2; x >= 1; x--) {
 			const i = y * width + x;
-			if (d[i] === 3) continue;
-			d[i] = min(d[i], d[i + 1] + 3, d[i + width] + 3, d[i + width + 1] + 4, d[i + width - 1] + 4);
+			let v = d[i];
+			if (v === 3) continue;
+			if (d[i + 1] + 3 < v) v = d[i + 1] + 3;
+			if (d[i + width] + 3 < v) v = d[i + width] + 3;
+			if (d[i + width + 1] + 4 < v) v = d[i + width + 1] + 4;
+			if (d[i + width - 1] + 4 < v) v = d[i + width - 1] + 4;
+			d[i] = v;
 		}
 	}
 	for (let i = 0; i < size; i++) d[i] /= 3;
@@ -261,30 +282,57 @@ export function chamferDistances(seed: Uint8Array, w: number, h: number): Float3
 	const d = new Float32Array(w * h);
 	for (let i = 0; i < w * h; i++) d[i] = seed[i] ? 0 : 1e9;
 	const diagonal = 1.4142;
-	// Written out (no helper per pixel): this runs over every pixel of a shape's box four times.
-	for (let y = 0; y < h; y++) {
-		for (let x = 0; x < w; x++) {
-			const k = y * w + x;
-			let v = d[k];
-			if (x > 0 && d[k - 1] + 1 < v) v = d[k - 1] + 1;
-			if (y > 0) {
-				if (d[k - w] + 1 < v) v = d[k - w] + 1;
-				if (x > 0 && d[k - w - 1] + diagonal < v) v = d[k - w - 1] + diagonal;
-				if (x < w - 1 && d[k - w + 1] + diagonal < v) v = d[k - w + 1] + diagonal;
-			}
+	// Written out (no helper per pixel): this runs over every pixel of a shape's box four times. The
+	// first and last columns are done apart, so the inner loops test no bounds.
+	for (let x = 1; x < w; x++) if (d[x - 1] + 1 < d[x]) d[x] = d[x - 1] + 1;
+	for (let y = 1; y < h; y++) {
+		const row = y * w;
+		let k = row;
+		let v = d[k];
+		if (d[k - w] + 1 < v) v = d[k - w] + 1;
+		if (w > 1 && d[k - w + 1] + diagonal < v) v = d[k - w + 1] + diagonal;
+		d[k] = v;
+		for (k = row + 1; k < row + w - 1; k++) {
+			v = d[k];
+			if (d[k - 1] + 1 < v) v = d[k - 1] + 1;
+			if (d[k - w] + 1 < v) v = d[k - w] + 1;
+			if (d[k - w - 1] + diagonal < v) v = d[k - w - 1] + diagonal;
+			if (d[k - w + 1] + diagonal < v) v = d[k - w + 1] + diagonal;
+			d[k] = v;
+		}
+		if (w > 1) {
+			k = row + w - 1;
+			v = d[k];
+			if (d[k - 1] + 1 < v) v = d[k - 1] + 1;
+			if (d[k - w] + 1 < v) v = d[k - w] + 1;
+			if (d[k - w - 1] + diagonal < v) v = d[k - w - 1] + diagonal;
 			d[k] = v;
 		}
 	}
-	for (let y = h - 1; y >= 0; y--) {
-		for (let x = w - 1; x >= 0; x--) {
-			const k = y * w + x;
-			let v = d[k];
-			if (x < w - 1 && d[k + 1] + 1 < v) v = d[k + 1] + 1;
-			if (y < h - 1) {
-				if (d[k + w] + 1 < v) v = d[k + w] + 1;
-				if (x < w - 1 && d[k + w + 1] + diagonal < v) v = d[k + w + 1] + diagonal;
-				if (x > 0 && d[k + w - 1] + diagonal < v) v = d[k + w - 1] + diagonal;
-			}
+	const last = (h - 1) * w;
+	for (let x = w - 2; x >= 0; x--)
+		if (d[last + x + 1] + 1 < d[last + x]) d[last + x] = d[last + x + 1] + 1;
+	for (let y = h - 2; y >= 0; y--) {
+		const row = y * w;
+		let k = row + w - 1;
+		let v = d[k];
+		if (d[k + w] + 1 < v) v = d[k + w] + 1;
+		if (w > 1 && d[k + w - 1] + diagonal < v) v = d[k + w - 1] + diagonal;
+		d[k] = v;
+		for (k = row + w - 2; k > row; k--) {
+			v = d[k];
+			if (d[k + 1] + 1 < v) v = d[k + 1] + 1;
+			if (d[k + w] + 1 < v) v = d[k + w] + 1;
+			if (d[k + w + 1] + diagonal < v) v = d[k + w + 1] + diagonal;
+			if (d[k + w - 1] + diagonal < v) v = d[k + w - 1] + diagonal;
+			d[k] = v;
+		}
+		if (w > 1) {
+			k = row;
+			v = d[k];
+			if (d[k + 1] + 1 < v) v = d[k + 1] + 1;
+			if (d[k + w] + 1 < v) v = d[k + w] + 1;
+			if (d[k + w + 1] + diagonal < v) v = d[k + w + 1] + diagonal;
 			d[k] = v;
 		}
 	}
