@@ -51,39 +51,61 @@ export function skeletonise(map: RegionMap, regionId: number): Skeleton {
 	return { x0, y0, w, h, mask };
 }
 
+/**
+ * Which 8-neighbourhoods (bit k set where `around8[k]` is in the mask) each of Zhang and Suen's two
+ * sub-iterations removes the middle pixel of: 2 to 6 neighbours, one run of them round it, and not
+ * both ends of the pass's pair of directions covered.
+ */
+const thinnable = [0, 1].map((pass) => {
+	const table = new Uint8Array(256);
+	for (let code = 0; code < 256; code++) {
+		const p = around8.map((_, k) => (code >> k) & 1);
+		const count = p.reduce((sum, bit) => sum + bit, 0);
+		let transitions = 0;
+		for (let k = 0; k < 8; k++) if (!p[k] && p[(k + 1) % 8]) transitions++;
+		// p[0] north, p[2] east, p[4] south, p[6] west.
+		const kept =
+			pass === 0
+				? p[0] * p[2] * p[4] || p[2] * p[4] * p[6]
+				: p[0] * p[2] * p[6] || p[0] * p[4] * p[6];
+		table[code] = count >= 2 && count <= 6 && transitions === 1 && !kept ? 1 : 0;
+	}
+	return table;
+});
+
 /** Thins a mask (with a one-pixel empty border) to its centre line, in place. */
 export function thin(mask: Uint8Array, w: number, h: number): void {
-	const p = new Uint8Array(8);
+	const offsets = around8.map(([dx, dy]) => dy * w + dx);
+	const [n0, n1, n2, n3, n4, n5, n6, n7] = offsets;
+	// Only pixels still in the mask are looked at: a pass removes what the mask held when it began,
+	// so the order they are looked at in does not matter.
+	let live: number[] = [];
+	for (let y = 1; y < h - 1; y++) {
+		for (let i = y * w + 1; i < y * w + w - 1; i++) if (mask[i]) live.push(i);
+	}
 	const doomed: number[] = [];
 	for (let changed = true; changed; ) {
 		changed = false;
 		for (let pass = 0; pass < 2; pass++) {
+			const table = thinnable[pass];
 			doomed.length = 0;
-			for (let y = 1; y < h - 1; y++) {
-				for (let x = 1; x < w - 1; x++) {
-					const i = y * w + x;
-					if (!mask[i]) continue;
-					let count = 0;
-					for (let k = 0; k < 8; k++) {
-						p[k] = mask[(y + around8[k][1]) * w + x + around8[k][0]];
-						count += p[k];
-					}
-					if (count < 2 || count > 6) continue;
-					let transitions = 0;
-					for (let k = 0; k < 8; k++) if (!p[k] && p[(k + 1) % 8]) transitions++;
-					if (transitions !== 1) continue;
-					// p[0] north, p[2] east, p[4] south, p[6] west.
-					if (
-						pass === 0
-							? p[0] * p[2] * p[4] || p[2] * p[4] * p[6]
-							: p[0] * p[2] * p[6] || p[0] * p[4] * p[6]
-					)
-						continue;
-					doomed.push(i);
-				}
+			for (const i of live) {
+				const code =
+					mask[i + n0] |
+					(mask[i + n1] << 1) |
+					(mask[i + n2] << 2) |
+					(mask[i + n3] << 3) |
+					(mask[i + n4] << 4) |
+					(mask[i + n5] << 5) |
+					(mask[i + n6] << 6) |
+					(mask[i + n7] << 7);
+				if (table[code]) doomed.push(i);
 			}
 			for (const i of doomed) mask[i] = 0;
-			if (doomed.length) changed = true;
+			if (doomed.length) {
+				changed = true;
+				live = live.filter((i) => mask[i]);
+			}
 		}
 	}
 }
