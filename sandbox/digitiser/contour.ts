@@ -38,13 +38,14 @@ export function traceContours(map: RegionMap, regionId: number, insetPx: number)
 	const y0 = region.minY - 1;
 	const cols = region.maxX - region.minX + 3;
 	const rows = region.maxY - region.minY + 3;
-	const inside = (gx: number, gy: number) => {
-		const x = gx + x0;
-		const y = gy + y0;
-		if (x < region.minX || x > region.maxX || y < region.minY || y > region.maxY) return 0;
-		const i = y * width + x;
-		return ids[i] === regionId && inset[i] >= insetPx ? 1 : 0;
-	};
+	// Grid point (gx, gy) is pixel (gx + x0, gy + y0); the box's one-pixel margin is never inside.
+	const inside = new Uint8Array(cols * rows);
+	for (let y = region.minY; y <= region.maxY; y++) {
+		for (let x = region.minX; x <= region.maxX; x++) {
+			const i = y * width + x;
+			if (ids[i] === regionId && inset[i] >= insetPx) inside[(y - y0) * cols + x - x0] = 1;
+		}
+	}
 	// Edge ids: horizontal edge right of grid point (gx, gy) is 2k, vertical edge below it 2k + 1.
 	const edgeId = (gx: number, gy: number, edge: number) => {
 		if (edge === 0) return (gy * cols + gx) * 2;
@@ -63,11 +64,11 @@ export function traceContours(map: RegionMap, regionId: number, insetPx: number)
 	};
 	for (let gy = 0; gy < rows - 1; gy++) {
 		for (let gx = 0; gx < cols - 1; gx++) {
+			const k = gy * cols + gx;
 			const index =
-				inside(gx, gy) |
-				(inside(gx + 1, gy) << 1) |
-				(inside(gx + 1, gy + 1) << 2) |
-				(inside(gx, gy + 1) << 3);
+				inside[k] | (inside[k + 1] << 1) | (inside[k + cols + 1] << 2) | (inside[k + cols] << 3);
+			// Wholly inside or outside: no edge crosses the cell.
+			if (index === 0 || index === 15) continue;
 			const segments = segmentsByCase[index];
 			for (let s = 0; s < segments.length; s += 2)
 				link(edgeId(gx, gy, segments[s]), edgeId(gx, gy, segments[s + 1]));
