@@ -1,7 +1,7 @@
 import { Command, Pattern } from '../engine';
 import type { ExactPoints } from './fit';
 import { Needle, type NeedleRules } from './needle';
-import { background, type RegionMap } from './regions';
+import { background, regionPixels, type RegionMap } from './regions';
 import { sewOpenFill } from './fill';
 import type { OpenFill } from './openfill';
 import { sewnAsRunning, sewRegion } from './sew';
@@ -55,6 +55,7 @@ export function planStitches(
 		map.pixelAspect ?? 1,
 	);
 	const covered = new Uint8Array(map.width * map.height);
+	const pixelsOf = regionPixels(map);
 	blocks.forEach((thread, blockIndex) => {
 		if (blockIndex > 0) needle.mark(Command.ColorChange);
 		const pending = new Set(byThread[thread]);
@@ -63,7 +64,7 @@ export function planStitches(
 		while (pending.size) {
 			const next = nextRegion(map, covered, thread, needle, pending, groups);
 			pending.delete(next);
-			sewRegion(new RegionSewing(needle, map, next, covered, groups), density);
+			sewRegion(new RegionSewing(needle, map, next, covered, groups, pixelsOf), density);
 		}
 		// Open rows last: their areas are filled already, in a thread sewn before this one.
 		const open = new Map(overlays[thread].map((o) => [o.regionId, o]));

@@ -123,6 +123,22 @@ export function findRegions(labels: Uint8Array, width: number, height: number): 
 }
 
 /**
+ * Each region's pixels, in scan order, from one pass over the map: what a step that visits regions
+ * one by one reads instead of scanning each region's box (a long diagonal line's box is most of the
+ * map, and a design of many such lines made that quadratic).
+ */
+export function regionPixels(map: RegionMap): (regionId: number) => Int32Array {
+	const { ids, regions } = map;
+	const starts = new Int32Array(regions.length + 1);
+	for (let i = 0; i < ids.length; i++) starts[ids[i] + 1]++;
+	for (let id = 0; id < regions.length; id++) starts[id + 1] += starts[id];
+	const next = starts.slice(0, regions.length);
+	const pixels = new Int32Array(ids.length);
+	for (let i = 0; i < ids.length; i++) pixels[next[ids[i]]++] = i;
+	return (regionId) => pixels.subarray(starts[regionId], starts[regionId + 1]);
+}
+
+/**
  * True when the pixel is one of two middle pixels of a band an even number of pixels wide (a
  * neighbour across as deep inside as it, both with shallower pixels beyond): such a band is
  * one pixel wider than its middle pixels' inset alone says, so a 2-pixel line is 2 wide, not 1.

@@ -32,7 +32,7 @@ const holeGridMm = 0.1;
 export function sewRunning(sewing: RegionSewing): void {
 	const { needle, map, regionId } = sewing;
 	const halfWidth = max(0.5, map.regions[regionId].widthPx / 2);
-	const skeleton = skeletonise(map, regionId);
+	const skeleton = skeletonise(map, regionId, sewing.pixelsOf?.(regionId));
 	const tours = doubleRunTours(
 		skeleton,
 		needle.position,

@@ -58,6 +58,8 @@ export class RegionSewing {
 		readonly covered: Uint8Array,
 		/** Which places hidden runs of this thread can connect; without it every route is searched. */
 		readonly groups?: TravelGroups,
+		/** Each region's pixels (`regionPixels`); without it a region's box is scanned for them. */
+		readonly pixelsOf?: (regionId: number) => Int32Array,
 	) {}
 
 	/**

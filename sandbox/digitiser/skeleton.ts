@@ -21,6 +21,8 @@ export interface Skeleton {
 	h: number;
 	/** 1 where the centre line runs. */
 	mask: Uint8Array;
+	/** Where it runs, as indices into `mask` in scan order, when known. */
+	pixels?: number[];
 }
 
 const around8 = [
@@ -34,21 +36,34 @@ const around8 = [
 	[-1, -1],
 ];
 
-/** Thins a region to its centre line (Zhang and Suen's two sub-iterations until nothing changes). */
-export function skeletonise(map: RegionMap, regionId: number): Skeleton {
+/**
+ * Thins a region to its centre line (Zhang and Suen's two sub-iterations until nothing changes).
+ * Given the region's pixels (`regionPixels`), its box is never scanned.
+ */
+export function skeletonise(map: RegionMap, regionId: number, pixels?: Int32Array): Skeleton {
 	const region = map.regions[regionId];
 	const x0 = region.minX - 1;
 	const y0 = region.minY - 1;
 	const w = region.maxX - region.minX + 3;
 	const h = region.maxY - region.minY + 3;
 	const mask = new Uint8Array(w * h);
-	for (let y = 1; y < h - 1; y++) {
-		for (let x = 1; x < w - 1; x++) {
-			if (map.ids[(y0 + y) * map.width + x0 + x] === regionId) mask[y * w + x] = 1;
+	let live: number[] | undefined;
+	if (pixels) {
+		live = [];
+		for (const i of pixels) {
+			const x = i % map.width;
+			const k = ((i - x) / map.width - y0) * w + x - x0;
+			mask[k] = 1;
+			live.push(k);
+		}
+	} else {
+		for (let y = 1; y < h - 1; y++) {
+			for (let x = 1; x < w - 1; x++) {
+				if (map.ids[(y0 + y) * map.width + x0 + x] === regionId) mask[y * w + x] = 1;
+			}
 		}
 	}
-	thin(mask, w, h);
-	return { x0, y0, w, h, mask };
+	return { x0, y0, w, h, mask, pixels: thin(mask, w, h, live) };
 }
 
 /**
@@ -73,23 +88,38 @@ const thinnable = [0, 1].map((pass) => {
 	return table;
 });
 
-/** Thins a mask (with a one-pixel empty border) to its centre line, in place. */
-export function thin(mask: Uint8Array, w: number, h: number): void {
+/**
+ * Thins a mask (with a one-pixel empty border) to its centre line, in place; returns the pixels left,
+ * in scan order. `pixels`, when given, are the mask's pixels in scan order (the mask is not scanned).
+ */
+export function thin(mask: Uint8Array, w: number, h: number, pixels?: number[]): number[] {
 	const offsets = around8.map(([dx, dy]) => dy * w + dx);
 	const [n0, n1, n2, n3, n4, n5, n6, n7] = offsets;
-	// Only pixels still in the mask are looked at: a pass removes what the mask held when it began,
-	// so the order they are looked at in does not matter.
-	let live: number[] = [];
-	for (let y = 1; y < h - 1; y++) {
-		for (let i = y * w + 1; i < y * w + w - 1; i++) if (mask[i]) live.push(i);
+	const all: number[] = pixels ?? [];
+	if (!pixels) {
+		for (let y = 1; y < h - 1; y++) {
+			for (let i = y * w + 1; i < y * w + w - 1; i++) if (mask[i]) all.push(i);
+		}
 	}
+	// A pass removes what the mask held when it began, so the order pixels are looked at in does not
+	// matter, and a pixel whose neighbours are as they were when a pass of the same kind last kept it
+	// is kept again: each pass looks only at the pixels queued for it (bit `pass` of `queued`), at
+	// first all of them, then the neighbours of the pixels removed. A line eaten from its ends (a
+	// slanted one is, a pixel or two a pass) costs its length, not its length times the passes.
+	const queued = new Uint8Array(w * h);
+	const queues = [all.slice(), all.slice()];
+	for (const i of all) queued[i] = 3;
 	const doomed: number[] = [];
 	for (let changed = true; changed; ) {
 		changed = false;
 		for (let pass = 0; pass < 2; pass++) {
 			const table = thinnable[pass];
+			const candidates = queues[pass];
+			queues[pass] = [];
 			doomed.length = 0;
-			for (const i of live) {
+			for (const i of candidates) {
+				queued[i] &= ~(1 << pass);
+				if (!mask[i]) continue;
 				const code =
 					mask[i + n0] |
 					(mask[i + n1] << 1) |
@@ -102,12 +132,21 @@ export function thin(mask: Uint8Array, w: number, h: number): void {
 				if (table[code]) doomed.push(i);
 			}
 			for (const i of doomed) mask[i] = 0;
-			if (doomed.length) {
-				changed = true;
-				live = live.filter((i) => mask[i]);
+			if (doomed.length) changed = true;
+			for (const i of doomed) {
+				for (const offset of offsets) {
+					const j = i + offset;
+					if (!mask[j]) continue;
+					for (let kind = 0; kind < 2; kind++) {
+						if (queued[j] & (1 << kind)) continue;
+						queued[j] |= 1 << kind;
+						queues[kind].push(j);
+					}
+				}
 			}
 		}
 	}
+	return all.filter((i) => mask[i]);
 }
 
 /**
@@ -132,12 +171,15 @@ export function doubleRunTours(
 	const { x0, y0, w, mask } = skeleton;
 	const seen = new Uint8Array(mask.length);
 	const tours: Point[][] = [];
+	// In scan order: the nearest pixel is the first of those as near.
+	const line = skeleton.pixels ?? [];
+	if (!skeleton.pixels) for (let i = 0; i < mask.length; i++) if (mask[i]) line.push(i);
 	let [fx, fy] = from;
 	for (;;) {
 		let root = -1;
 		let best = Infinity;
-		for (let i = 0; i < mask.length; i++) {
-			if (!mask[i] || seen[i]) continue;
+		for (const i of line) {
+			if (seen[i]) continue;
 			const d = hypot((i % w) + x0 + 0.5 - fx, floor(i / w) + y0 + 0.5 - fy);
 			if (d < best) {
 				best = d;

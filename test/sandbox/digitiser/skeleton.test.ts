@@ -1,5 +1,5 @@
-import { findRegions } from '../../../sandbox/digitiser/regions';
-import { doubleRunTours, skeletonise } from '../../../sandbox/digitiser/skeleton';
+import { findRegions, regionPixels } from '../../../sandbox/digitiser/regions';
+import { doubleRunTours, skeletonise, thin } from '../../../sandbox/digitiser/skeleton';
 
 /** A map of one shape (label 0) on background (255), from rectangles [x, y, w, h] in pixels. */
 function shape(width: number, height: number, rects: number[][]) {
@@ -85,5 +85,97 @@ describe('skeleton of a line', () => {
 		// the staircase to a quarter pixel took one every few pixels.
 		expect(tour.length).toBeLessThanOrEqual(2 * (80 / 20 + 2));
 		for (const [x, y] of tour.slice(1, -1)) expect(Math.abs(y - middleY(x))).toBeLessThan(1e-9);
+	});
+});
+
+describe('thinning', () => {
+	/** Zhang and Suen as written: every pixel of the box looked at in every pass, until none goes. */
+	function thinEveryPixel(mask: Uint8Array, w: number, h: number): void {
+		const around = [
+			[0, -1],
+			[1, -1],
+			[1, 0],
+			[1, 1],
+			[0, 1],
+			[-1, 1],
+			[-1, 0],
+			[-1, -1],
+		];
+		for (let changed = true; changed; ) {
+			changed = false;
+			for (let pass = 0; pass < 2; pass++) {
+				const doomed: number[] = [];
+				for (let y = 1; y < h - 1; y++) {
+					for (let x = 1; x < w - 1; x++) {
+						if (!mask[y * w + x]) continue;
+						const p = around.map(([dx, dy]) => mask[(y + dy) * w + x + dx]);
+						const count = p.reduce((sum, bit) => sum + bit, 0);
+						const runs = p.filter((bit, k) => !bit && p[(k + 1) % 8]).length;
+						const kept =
+							pass === 0
+								? p[0] * p[2] * p[4] || p[2] * p[4] * p[6]
+								: p[0] * p[2] * p[6] || p[0] * p[4] * p[6];
+						if (count >= 2 && count <= 6 && runs === 1 && !kept) doomed.push(y * w + x);
+					}
+				}
+				for (const i of doomed) mask[i] = 0;
+				if (doomed.length) changed = true;
+			}
+		}
+	}
+
+	it.each([
+		['a 2-pixel line at 45 degrees, which thinning eats from its ends', 2, 1],
+		['a 4-pixel line at about 27 degrees', 4, 0.5],
+		['a 3-pixel line at about 63 degrees', 3, 2],
+	])('leaves what looking at every pixel leaves: %s', (_, thickness, slope) => {
+		const w = 90;
+		const h = 90;
+		const mask = new Uint8Array(w * h);
+		for (let x = 2; x < w - 2; x++) {
+			for (let t = 0; t < thickness; t++) {
+				const y = Math.round(2 + x * slope) + t;
+				if (y < h - 2) mask[y * w + x] = 1;
+			}
+		}
+		const expected = mask.slice();
+		thinEveryPixel(expected, w, h);
+		const left = thin(mask, w, h);
+		expect(Array.from(mask)).toEqual(Array.from(expected));
+		// The pixels left, in scan order.
+		expect(left).toEqual(Array.from(expected.keys()).filter((i) => expected[i]));
+	});
+
+	it('leaves what looking at every pixel leaves, on ragged blobs', () => {
+		// Ragged shapes thin in many places at once, where the two kinds of pass take turns.
+		let seed = 7;
+		const random = () => {
+			seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+			return seed / 0x7fffffff;
+		};
+		for (let n = 0; n < 40; n++) {
+			const w = 24;
+			const h = 20;
+			const mask = new Uint8Array(w * h);
+			for (let y = 1; y < h - 1; y++)
+				for (let x = 1; x < w - 1; x++) mask[y * w + x] = random() < 0.65 ? 1 : 0;
+			const expected = mask.slice();
+			thinEveryPixel(expected, w, h);
+			thin(mask, w, h);
+			expect(Array.from(mask)).toEqual(Array.from(expected));
+		}
+	});
+
+	it("skeletonises from a region's own pixels as from its box", () => {
+		// An L and a diagonal bar: regions whose boxes hold pixels of others.
+		const { map, id } = shape(60, 40, [
+			[3, 3, 4, 30],
+			[3, 29, 50, 4],
+		]);
+		const fromBox = skeletonise(map, id);
+		const fromPixels = skeletonise(map, id, regionPixels(map)(id));
+		expect(Array.from(fromPixels.mask)).toEqual(Array.from(fromBox.mask));
+		expect(fromPixels.pixels).toEqual(fromBox.pixels);
+		expect(fromPixels.pixels!.length).toBeGreaterThan(60);
 	});
 });
