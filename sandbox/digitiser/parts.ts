@@ -1,5 +1,5 @@
 import { ceil, floor, max, min } from './math';
-import { background, chamferDistances, type Region, type RegionMap } from './regions';
+import { background, chamferDistances, regionPixels, type Region, type RegionMap } from './regions';
 
 /**
  * Splits every region into its thin strokes and its thick body, in place: a ring with a lattice
@@ -280,6 +280,9 @@ export function joinShowingFill(map: RegionMap, strokePx: number, reachPx: numbe
 		region.label !== background && !region.stroke && region.widthPx > strokePx;
 	const wide = regions.filter(isWide);
 	const count = regions.length;
+	// Strips' pixels, read once: a strip only gives its own pixels to wide areas, so the others' stay as
+	// they were (a long slanted strip's box is most of the map).
+	let pixelsOf: ((regionId: number) => Int32Array) | null = null;
 	for (let id = 0; id < count; id++) {
 		const strip = regions[id];
 		if (strip.label === background || strip.area === 0 || isWide(strip)) continue;
@@ -295,7 +298,8 @@ export function joinShowingFill(map: RegionMap, strokePx: number, reachPx: numbe
 				region.maxY >= strip.minY - margin,
 		);
 		if (!near) continue;
-		const targets = fillAcross(map, strip, reachPx, isWide);
+		pixelsOf ??= regionPixels(map);
+		const targets = fillAcross(map, strip, pixelsOf(strip.id), reachPx, isWide);
 		if (targets) moveInto(map, strip, targets);
 	}
 }
@@ -307,6 +311,7 @@ export function joinShowingFill(map: RegionMap, strokePx: number, reachPx: numbe
 function fillAcross(
 	map: RegionMap,
 	strip: Region,
+	pixels: Int32Array,
 	reachPx: number,
 	isWide: (region: Region) => boolean,
 ): Map<number, number> | null {
@@ -326,11 +331,6 @@ function fillAcross(
 		const label = regions[ids[i]].label;
 		return label !== background && label !== strip.label;
 	};
-	const pixels: number[] = [];
-	for (let y = strip.minY; y <= strip.maxY; y++) {
-		for (let x = strip.minX; x <= strip.maxX; x++)
-			if (own(y * width + x)) pixels.push(y * width + x);
-	}
 	// Breadth first from the strip's edge through other colours, each step remembering where it set out.
 	const origin = new Map<number, number>();
 	const targets = new Map<number, number>();
