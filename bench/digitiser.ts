@@ -101,7 +101,29 @@ const artworks: BenchArtwork[] = [
 		colourCount: 6,
 		bytes: () => png(logoSvg(size)),
 	})),
+	{
+		// Hundreds of long slanted lines, each with a box most of the map's: sewn line by line, work
+		// that scanned each line's box grew with the square of the design (see docs/development.md).
+		name: 'diagonal stripes 2000x2000 PNG',
+		widthMm: 300,
+		colourCount: 2,
+		bytes: () => png(stripesSvg(2000, 9)),
+	},
 ];
+
+/** Red lines 4 px wide at 45 degrees, `gap` px apart, across a white square `size` px a side. */
+function stripesSvg(size: number, gap: number): string {
+	const lines: string[] = [];
+	for (let k = -size; k < 2 * size; k += gap) {
+		lines.push(
+			`<line x1="${k}" y1="0" x2="${k + size}" y2="${size}" stroke="#c02020" stroke-width="4"/>`,
+		);
+	}
+	return (
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">` +
+		`<rect width="${size}" height="${size}" fill="#fff"/>${lines.join('')}</svg>`
+	);
+}
 
 async function measure(artwork: BenchArtwork): Promise<void> {
 	const bytes = await artwork.bytes();
