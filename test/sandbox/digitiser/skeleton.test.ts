@@ -91,16 +91,11 @@ describe('skeleton of a line', () => {
 describe('thinning', () => {
 	/** Zhang and Suen as written: every pixel of the box looked at in every pass, until none goes. */
 	function thinEveryPixel(mask: Uint8Array, w: number, h: number): void {
-		const around = [
-			[0, -1],
-			[1, -1],
-			[1, 0],
-			[1, 1],
-			[0, 1],
-			[-1, 1],
-			[-1, 0],
-			[-1, -1],
-		];
+		// North first, then clockwise (y grows downwards).
+		const around = Array.from({ length: 8 }, (_, k) => [
+			Math.round(Math.sin((k * Math.PI) / 4)),
+			-Math.round(Math.cos((k * Math.PI) / 4)),
+		]);
 		for (let changed = true; changed; ) {
 			changed = false;
 			for (let pass = 0; pass < 2; pass++) {
