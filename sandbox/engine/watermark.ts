@@ -71,22 +71,34 @@ function watermarkSvg(width: number, height: number): Buffer {
 	return Buffer.from(svg);
 }
 
-/** Rendered overlays by image size: drawing the SVG costs far more than compositing it. */
-const overlayCache = new Map<string, Promise<Buffer>>();
+/**
+ * Rendered overlays, square, by the side of the images they serve: drawing the SVG costs far more than
+ * compositing it. The pattern's size follows an image's longer side and its tiles are laid from the
+ * top-left corner, so every image with that longer side (every default preview: 1024 px) takes the top-left
+ * of one square drawing, whatever its other side.
+ */
+const overlayCache = new Map<number, Promise<Buffer>>();
 const OVERLAY_CACHE_SIZE = 4;
 
 /** The watermark as a sharp composite layer covering a whole image of the given size. */
 export async function watermarkLayer(width: number, height: number): Promise<OverlayOptions> {
-	const key = `${width}x${height}`;
-	let rendered = overlayCache.get(key);
+	const side = Math.max(width, height);
+	let rendered = overlayCache.get(side);
 	if (!rendered) {
-		rendered = sharp(watermarkSvg(width, height)).ensureAlpha().raw().toBuffer();
-		overlayCache.set(key, rendered);
-		rendered.catch(() => overlayCache.delete(key));
+		rendered = sharp(watermarkSvg(side, side)).ensureAlpha().raw().toBuffer();
+		overlayCache.set(side, rendered);
+		rendered.catch(() => overlayCache.delete(side));
 		if (overlayCache.size > OVERLAY_CACHE_SIZE)
-			overlayCache.delete(overlayCache.keys().next().value as string);
+			overlayCache.delete(overlayCache.keys().next().value as number);
 	}
-	return { input: await rendered, raw: { width, height, channels: 4 }, top: 0, left: 0 };
+	const square = await rendered;
+	let input = square;
+	if (width !== side || height !== side) {
+		input = Buffer.allocUnsafe(width * height * 4);
+		for (let y = 0; y < height; y++)
+			square.copy(input, y * width * 4, y * side * 4, (y * side + width) * 4);
+	}
+	return { input, raw: { width, height, channels: 4 }, top: 0, left: 0 };
 }
 
 /**

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 
 import { Command, Pattern } from '../../../sandbox/engine/pattern';
 import { renderPreview, type PreviewFormat } from '../../../sandbox/engine/preview';
-import { watermarkImage } from '../../../sandbox/engine/watermark';
+import { watermarkImage, watermarkLayer } from '../../../sandbox/engine/watermark';
 
 /** A filled disc, 60 mm across, sewn in horizontal rows: ink in the middle, bare corners. */
 function discDesign(): Pattern {
@@ -89,6 +89,34 @@ describe('locked preview watermark', () => {
 
 	it('still covers small crops of a small preview', async () => {
 		const plain = await renderPreview(discDesign(), { maxSizePx: 96 });
+		const locked = await watermarkImage(plain.bytes);
+		for (const share of await changedShareByCell(plain.bytes, locked)) {
+			expect(share).toBeGreaterThan(0.03);
+		}
+	});
+
+	it('stamps a wide and a tall preview with the top-left of the square layer for their longer side', async () => {
+		const square = (await watermarkLayer(300, 300)).input as Buffer;
+		for (const [width, height] of [
+			[300, 157],
+			[157, 300],
+		]) {
+			const layer = await watermarkLayer(width, height);
+			expect(layer.raw).toEqual({ width, height, channels: 4 });
+			const input = layer.input as Buffer;
+			expect(input.length).toBe(width * height * 4);
+			for (const y of [0, 1, 77, height - 1]) {
+				const row = input.subarray(y * width * 4, (y + 1) * width * 4);
+				expect(row.equals(square.subarray(y * 300 * 4, (y * 300 + width) * 4))).toBe(true);
+			}
+		}
+	});
+
+	it('marks every part of a preview much wider than it is tall', async () => {
+		const wide = discDesign();
+		for (let i = 0; i < wide.length; i++) wide.xs[i] *= 3;
+		const plain = await renderPreview(wide, { maxSizePx: 600 });
+		expect(plain.width).toBeGreaterThan(2 * plain.height);
 		const locked = await watermarkImage(plain.bytes);
 		for (const share of await changedShareByCell(plain.bytes, locked)) {
 			expect(share).toBeGreaterThan(0.03);
