@@ -1,5 +1,5 @@
 import { spaceRungs, type Column, type Rung } from './column';
-import { abs, ceil, floor, hypot, max, min, round } from './math';
+import { abs, ceil, floor, hypot, max, min, round, sqrt } from './math';
 import { background } from './regions';
 import type { RegionSewing } from './sewing';
 
@@ -292,8 +292,13 @@ function leastBare(
 	let best = max(lo, min(hi, round(predicted)));
 	let bestCost = Infinity;
 	for (let i = lo; i <= hi; i++) {
+		// A point whose cost so far already reaches the best is passed over without reading further:
+		// its stitches' bare points only add to it.
 		let cost = slantCost * abs(i - predicted);
-		for (const hole of from) cost += bareAlong(hole.at, rungs[i][other], ink);
+		for (const hole of from) {
+			if (cost >= bestCost) break;
+			cost += bareAlong(hole.at, rungs[i][other], ink, bestCost - cost);
+		}
 		if (cost < bestCost) {
 			bestCost = cost;
 			best = i;
@@ -308,12 +313,23 @@ function bareShare(a: [number, number], b: [number, number], ink: Ink): number {
 	return bareAlong(a, b, ink) / (steps + 1);
 }
 
-/** Points of a segment off the ink, read every quarter pixel. */
-function bareAlong([ax, ay]: [number, number], [bx, by]: [number, number], ink: Ink): number {
+/**
+ * Points of a segment off the ink, read every quarter pixel; the reading stops once the count is a
+ * point past `enough` (the caller needs to know only that it is at least that many).
+ */
+function bareAlong(
+	[ax, ay]: [number, number],
+	[bx, by]: [number, number],
+	ink: Ink,
+	enough = Infinity,
+): number {
 	const steps = max(1, ceil(hypot(bx - ax, by - ay) / readStepPx));
 	let bare = 0;
 	for (let s = 0; s <= steps; s++) {
-		if (!ink(ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps)) bare++;
+		if (!ink(ax + ((bx - ax) * s) / steps, ay + ((by - ay) * s) / steps)) {
+			bare++;
+			if (bare > enough + 1) return bare;
+		}
 	}
 	return bare;
 }
@@ -385,13 +401,21 @@ function drawPath(
 			const cy = (ay + ((by - ay) * s) / steps - y0) / cell;
 			const gx = round(cx);
 			const gy = round(cy);
-			for (let dy = -r; dy <= r; dy++) {
-				for (let dx = -r; dx <= r; dx++) {
-					const x = gx + dx;
-					const y = gy + dy;
-					if (x < 0 || y < 0 || x >= w || y >= h) continue;
-					if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r2) grid[y * w + x] = 1;
-				}
+			for (let y = max(0, gy - r); y <= min(h - 1, gy + r); y++) {
+				const across = (y - cy) * (y - cy);
+				if (across > r2) continue;
+				// The disc's cells on this row are one run: found from the square root, then settled
+				// by the test itself, so the run is exactly the cells the test admits.
+				const reach = sqrt(r2 - across);
+				let left = max(gx - r, ceil(cx - reach));
+				let right = min(gx + r, floor(cx + reach));
+				while (left > gx - r && inDisc(left - 1, cx, across, r2)) left--;
+				while (left <= right && !inDisc(left, cx, across, r2)) left++;
+				while (right < gx + r && inDisc(right + 1, cx, across, r2)) right++;
+				while (right >= left && !inDisc(right, cx, across, r2)) right--;
+				left = max(0, left);
+				right = min(w - 1, right);
+				for (let k = y * w + left; k <= y * w + right; k++) grid[k] = 1;
 			}
 		}
 	}
@@ -400,6 +424,11 @@ function drawPath(
 		const gy = round((y - y0) / cell);
 		return gx >= 0 && gy >= 0 && gx < w && gy < h && grid[gy * w + gx] === 1;
 	};
+}
+
+/** Whether cell `x` of a row lies in a disc round `cx` (`across`: the row's squared distance). */
+function inDisc(x: number, cx: number, across: number, r2: number): boolean {
+	return (x - cx) * (x - cx) + across <= r2;
 }
 
 /** Step by which `refine` moves a hole, working pixels. */
@@ -412,11 +441,15 @@ const refineRounds = 4;
  * the holes read off the rails are a pixel or so out, and on a drawn stitch 0.4 mm wide a pixel is much.
  */
 function refine(path: Array<[number, number]>, ink: Ink, halfThreadPx: number): void {
+	// The neighbours each hole last stayed put beside: while they have not moved, it stays again.
+	const settledBefore: Array<[number, number] | null | undefined> = [];
+	const settledAfter: Array<[number, number] | null | undefined> = [];
 	for (let round = 0; round < refineRounds; round++) {
 		let moved = false;
 		for (let k = 0; k < path.length; k++) {
 			const before = k > 0 ? path[k - 1] : null;
 			const after = k + 1 < path.length ? path[k + 1] : null;
+			if (settledBefore[k] === before && settledAfter[k] === after) continue;
 			const score = (p: [number, number]) =>
 				(before ? strokeInk(before, p, ink, halfThreadPx) : 0) +
 				(after ? strokeInk(p, after, ink, halfThreadPx) : 0);
@@ -436,6 +469,10 @@ function refine(path: Array<[number, number]>, ink: Ink, halfThreadPx: number): 
 			if (best !== path[k]) {
 				path[k] = best;
 				moved = true;
+				settledBefore[k] = settledAfter[k] = undefined;
+			} else {
+				settledBefore[k] = before;
+				settledAfter[k] = after;
 			}
 		}
 		if (!moved) return;
