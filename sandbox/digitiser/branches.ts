@@ -129,9 +129,9 @@ function splitAtForks(
 ): boolean {
 	const { width, ids } = map;
 	const margin = ceil(maxWidthPx / 2) + 3;
-	const { skeleton, closed, depth } = closedSkeleton(map, region, closePx);
-	pruneSpurs(skeleton, max(3, region.widthPx * 0.75));
-	const forks = forkPoints(skeleton);
+	const { skeleton, pixels, closed, depth } = closedSkeleton(map, region, closePx);
+	pruneSpurs(skeleton, pixels, max(3, region.widthPx * 0.75));
+	const forks = forkPoints(skeleton, pixels);
 	if (forks.length === 0 || findColumn(map, region.id, maxWidthPx + 1)) return false;
 	const x0 = region.minX;
 	const y0 = region.minY;
@@ -228,21 +228,28 @@ function splitAtForks(
 	return false;
 }
 
+/**
+ * Runs of skeleton pixels round a pixel by its ring's code (bit k: the k-th pixel clockwise from the
+ * one above is set).
+ */
+const runsOfRing = Uint8Array.from({ length: 256 }, (_, code) => {
+	let runs = 0;
+	for (let k = 0; k < 8; k++) if (!(code & (1 << k)) && code & (1 << (k + 1) % 8)) runs++;
+	return runs;
+});
+
 /** Crossing number: how many separate runs of skeleton pixels surround the pixel. */
 function crossings(mask: Uint8Array, w: number, i: number): number {
-	const ring = [
-		mask[i - w],
-		mask[i - w + 1],
-		mask[i + 1],
-		mask[i + w + 1],
-		mask[i + w],
-		mask[i + w - 1],
-		mask[i - 1],
-		mask[i - w - 1],
-	];
-	let runs = 0;
-	for (let k = 0; k < 8; k++) if (!ring[k] && ring[(k + 1) % 8]) runs++;
-	return runs;
+	const code =
+		(mask[i - w] ? 1 : 0) |
+		(mask[i - w + 1] ? 2 : 0) |
+		(mask[i + 1] ? 4 : 0) |
+		(mask[i + w + 1] ? 8 : 0) |
+		(mask[i + w] ? 16 : 0) |
+		(mask[i + w - 1] ? 32 : 0) |
+		(mask[i - 1] ? 64 : 0) |
+		(mask[i - w - 1] ? 128 : 0);
+	return runsOfRing[code];
 }
 
 function neighbours(mask: Uint8Array, w: number, i: number): number[] {
@@ -251,13 +258,24 @@ function neighbours(mask: Uint8Array, w: number, i: number): number[] {
 	return out;
 }
 
-/** Cuts the skeleton's side branches of at most `spurPx` pixels (stubs to a shape's corners). */
-function pruneSpurs(skeleton: Skeleton, spurPx: number): void {
+/** Whether exactly one of the eight pixels round `i` is set: the end of a line. */
+function endsThere(mask: Uint8Array, w: number, i: number): boolean {
+	let count = 0;
+	for (const d of [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1])
+		if (mask[i + d] && ++count > 1) return false;
+	return count === 1;
+}
+
+/**
+ * Cuts the skeleton's side branches of at most `spurPx` pixels (stubs to a shape's corners). `pixels`:
+ * where it ran before, in scan order (a cut pixel is passed over as the whole box's scan would).
+ */
+function pruneSpurs(skeleton: Skeleton, pixels: number[], spurPx: number): void {
 	const { mask, w, h } = skeleton;
 	for (let round = 0; round < 3; round++) {
 		let cut = false;
-		for (let i = w; i < w * (h - 1); i++) {
-			if (!mask[i] || neighbours(mask, w, i).length !== 1) continue;
+		for (const i of pixels) {
+			if (i < w || i >= w * (h - 1) || !mask[i] || !endsThere(mask, w, i)) continue;
 			const path = [i];
 			let previous = -1;
 			let at = i;
@@ -279,13 +297,13 @@ function pruneSpurs(skeleton: Skeleton, spurPx: number): void {
 	}
 }
 
-/** Fork pixels of the skeleton in map coordinates, one per cluster. */
-function forkPoints(skeleton: Skeleton): Array<[number, number]> {
+/** Fork pixels of the skeleton in map coordinates, one per cluster (`pixels` as for `pruneSpurs`). */
+function forkPoints(skeleton: Skeleton, pixels: number[]): Array<[number, number]> {
 	const { mask, w, h, x0, y0 } = skeleton;
 	const out: Array<[number, number]> = [];
 	const taken = new Uint8Array(w * h);
-	for (let i = w; i < w * (h - 1); i++) {
-		if (!mask[i] || taken[i] || crossings(mask, w, i) < 3) continue;
+	for (const i of pixels) {
+		if (i < w || i >= w * (h - 1) || !mask[i] || taken[i] || crossings(mask, w, i) < 3) continue;
 		for (const j of [i, ...neighbours(mask, w, i)]) taken[j] = 1;
 		out.push([(i % w) + x0, floor(i / w) + y0]);
 	}
@@ -301,7 +319,7 @@ function closedSkeleton(
 	map: RegionMap,
 	region: Region,
 	closePx: number,
-): { skeleton: Skeleton; closed: Uint8Array; depth: Float32Array } {
+): { skeleton: Skeleton; pixels: number[]; closed: Uint8Array; depth: Float32Array } {
 	const border = ceil(closePx) + 1;
 	const x0 = region.minX - border;
 	const y0 = region.minY - border;
@@ -325,8 +343,8 @@ function closedSkeleton(
 	const open = new Uint8Array(w * h);
 	for (let i = 0; i < w * h; i++) open[i] = mask[i] ? 0 : 1;
 	const depth = chamferDistances(open, w, h);
-	thin(mask, w, h);
-	return { skeleton: { x0, y0, w, h, mask }, closed, depth };
+	const pixels = thin(mask, w, h);
+	return { skeleton: { x0, y0, w, h, mask }, pixels, closed, depth };
 }
 
 /**
