@@ -258,24 +258,17 @@ function neighbours(mask: Uint8Array, w: number, i: number): number[] {
 	return out;
 }
 
-/** Whether exactly one of the eight pixels round `i` is set: the end of a line. */
-function endsThere(mask: Uint8Array, w: number, i: number): boolean {
-	let count = 0;
-	for (const d of [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1])
-		if (mask[i + d] && ++count > 1) return false;
-	return count === 1;
-}
-
 /**
  * Cuts the skeleton's side branches of at most `spurPx` pixels (stubs to a shape's corners). `pixels`:
- * where it ran before, in scan order (a cut pixel is passed over as the whole box's scan would).
+ * where it ran before, in scan order, as `thin` returns them (never on the box's border); a cut pixel is
+ * passed over as the whole box's scan would.
  */
 function pruneSpurs(skeleton: Skeleton, pixels: number[], spurPx: number): void {
-	const { mask, w, h } = skeleton;
+	const { mask, w } = skeleton;
 	for (let round = 0; round < 3; round++) {
 		let cut = false;
 		for (const i of pixels) {
-			if (i < w || i >= w * (h - 1) || !mask[i] || !endsThere(mask, w, i)) continue;
+			if (!mask[i] || neighbours(mask, w, i).length !== 1) continue;
 			const path = [i];
 			let previous = -1;
 			let at = i;
@@ -303,7 +296,7 @@ function forkPoints(skeleton: Skeleton, pixels: number[]): Array<[number, number
 	const out: Array<[number, number]> = [];
 	const taken = new Uint8Array(w * h);
 	for (const i of pixels) {
-		if (i < w || i >= w * (h - 1) || !mask[i] || taken[i] || crossings(mask, w, i) < 3) continue;
+		if (!mask[i] || taken[i] || crossings(mask, w, i) < 3) continue;
 		for (const j of [i, ...neighbours(mask, w, i)]) taken[j] = 1;
 		out.push([(i % w) + x0, floor(i / w) + y0]);
 	}
