@@ -72,31 +72,35 @@ function watermarkSvg(width: number, height: number): Buffer {
 }
 
 /**
- * Rendered overlays, square, by the side of the images they serve: drawing the SVG costs far more than
- * compositing it. The pattern's size follows an image's longer side and its tiles are laid from the
- * top-left corner, so every image with that longer side (every default preview: 1024 px) takes the top-left
- * of one square drawing, whatever its other side.
+ * Rendered overlays by the size they were drawn at: drawing the SVG costs far more than compositing it.
+ * The pattern's size follows an image's longer side and its tiles are laid from the top-left corner, so
+ * every image with the same longer side can take the top-left of one square drawing, whatever its other
+ * side (every default preview: 1024 px). That is shared up to `SHARED_SIDE_MAX_PX`; past it a square
+ * costs far more than the image (4096 x 100 would draw 64 MB), so such an image is drawn at its own size.
  */
-const overlayCache = new Map<number, Promise<Buffer>>();
+const overlayCache = new Map<string, Promise<Buffer>>();
 const OVERLAY_CACHE_SIZE = 4;
+const SHARED_SIDE_MAX_PX = 1024;
 
 /** The watermark as a sharp composite layer covering a whole image of the given size. */
 export async function watermarkLayer(width: number, height: number): Promise<OverlayOptions> {
 	const side = Math.max(width, height);
-	let rendered = overlayCache.get(side);
+	const [drawnWidth, drawnHeight] = side <= SHARED_SIDE_MAX_PX ? [side, side] : [width, height];
+	const key = `${drawnWidth}x${drawnHeight}`;
+	let rendered = overlayCache.get(key);
 	if (!rendered) {
-		rendered = sharp(watermarkSvg(side, side)).ensureAlpha().raw().toBuffer();
-		overlayCache.set(side, rendered);
-		rendered.catch(() => overlayCache.delete(side));
+		rendered = sharp(watermarkSvg(drawnWidth, drawnHeight)).ensureAlpha().raw().toBuffer();
+		overlayCache.set(key, rendered);
+		rendered.catch(() => overlayCache.delete(key));
 		if (overlayCache.size > OVERLAY_CACHE_SIZE)
-			overlayCache.delete(overlayCache.keys().next().value as number);
+			overlayCache.delete(overlayCache.keys().next().value as string);
 	}
-	const square = await rendered;
-	let input = square;
-	if (width !== side || height !== side) {
+	const drawn = await rendered;
+	let input = drawn;
+	if (width !== drawnWidth || height !== drawnHeight) {
 		input = Buffer.allocUnsafe(width * height * 4);
 		for (let y = 0; y < height; y++)
-			square.copy(input, y * width * 4, y * side * 4, (y * side + width) * 4);
+			drawn.copy(input, y * width * 4, y * drawnWidth * 4, (y * drawnWidth + width) * 4);
 	}
 	return { input, raw: { width, height, channels: 4 }, top: 0, left: 0 };
 }
