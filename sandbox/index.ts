@@ -33,6 +33,11 @@ export interface SandboxOptions {
 	jobTimeoutSeconds?: number;
 	/** Heap ceiling of each engine thread in MB (a job past it fails with `engine_out_of_memory`); default 1024. */
 	workerMemoryMb?: number;
+	/**
+	 * Whether each engine process digitises a small artwork of its own before it takes jobs, default true:
+	 * a process's first job would otherwise run its code cold, up to twice as long (docs/sandbox.md).
+	 */
+	warmUpWorkers?: boolean;
 	/** Log each request (fastify's logger). */
 	logRequests?: boolean;
 	/** v1 requests per minute per client address (the spec's network-level ceiling), default 1200; 0 = off. */
@@ -61,6 +66,11 @@ export interface RunningSandbox {
 	/** No v1 request is being answered and no job processed: a driven clock may skip ahead. */
 	atRest(): boolean;
 	/**
+	 * Resolves once every engine process takes jobs: after its warm-up (`warmUpWorkers`), a few seconds
+	 * from the start. A job sent before waits for it.
+	 */
+	enginesReady(): Promise<void>;
+	/**
 	 * Gives running jobs 3 s, kills the engine processes (unfinished jobs are queued again on the
 	 * next start) and closes the database.
 	 */
@@ -74,6 +84,7 @@ export const defaultSandboxOptions = {
 	sourceTtlSeconds: 86400,
 	workers: 2,
 	workerMemoryMb: defaultWorkerMemoryMb,
+	warmUpWorkers: true,
 };
 
 /** Starts the whole service locally: HTTP API, control API, storage and engine workers. */
@@ -98,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		adminToken: options.adminToken,
 		jobTimeoutMs: (options.jobTimeoutSeconds ?? 120) * 1000,
 		workerMemoryMb: settings.workerMemoryMb,
+		warmUpWorkers: settings.warmUpWorkers,
 		time: options.time,
 	});
 	const app = await buildServer(services, {
@@ -125,6 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		signInLink: (accountId = services.demoAccountId) =>
 			signInUrl(origin, services.sessions.createSignInLink(accountId).token),
 		atRest: () => services.clock.atRest,
+		enginesReady: () => services.enginesReady(),
 		close: () =>
 			(closing ??= (async () => {
 				await app.close();

@@ -39,6 +39,8 @@ export interface ServiceOptions {
 	jobTimeoutMs?: number;
 	/** Heap ceiling of each engine process, in MB. */
 	workerMemoryMb?: number;
+	/** Whether each engine process warms up before it takes jobs (workers/warmUp.ts); off unless set. */
+	warmUpWorkers?: boolean;
 	/** Where failures with no request to answer are logged; console.error by default. */
 	report?: (error: unknown) => void;
 	/** The wall clock by default; tests may drive it. */
@@ -102,6 +104,8 @@ export class SandboxServices {
 			options.jobTimeoutMs ?? 120_000,
 			options.workerMemoryMb ?? defaultWorkerMemoryMb,
 			(jobId) => this.runner.givesWay(jobId),
+			undefined,
+			options.warmUpWorkers ?? false,
 		);
 		this.report = options.report ?? ((error) => console.error('[sandbox]', error));
 		this.inspector = new SourceInspector(options.workerMemoryMb ?? defaultWorkerMemoryMb);
@@ -191,6 +195,11 @@ export class SandboxServices {
 	 * Gives running jobs 3 s to finish, then kills the engine processes: a job still running stays
 	 * `processing` and the next start queues it again (recover()), so a stop takes seconds, not a job's length.
 	 */
+	/** Resolves once every engine process takes jobs: warmed up, unless `warmUpWorkers` is off. */
+	enginesReady(): Promise<void> {
+		return this.pool.ready();
+	}
+
 	async close(): Promise<void> {
 		clearInterval(this.sweepTimer);
 		await this.runner.drain(3_000);

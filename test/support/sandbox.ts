@@ -1,8 +1,16 @@
 /** What tests use to run the sandbox and steer it through its control API (/__sandbox). */
-import type { RunningSandbox } from '../../sandbox';
+import { startSandbox as start, type RunningSandbox, type SandboxOptions } from '../../sandbox';
 
-export { startSandbox } from '../../sandbox';
 export type { RunningSandbox, SandboxOptions } from '../../sandbox';
+
+/**
+ * The sandbox as tests start it: its engine processes take jobs at once, without the warm-up that
+ * speeds up each one's first job (a test's first job would wait for it, in every file). warmUp.test.ts
+ * tests the warm-up, and the end-to-end run starts the sandbox with it, as deployed.
+ */
+export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	return start({ warmUpWorkers: false, ...options });
+}
 
 /** Where a sandbox answers and the token of its control API: all a file needs of a sandbox it shares. */
 export type SandboxAddress = Pick<RunningSandbox, 'baseUrl' | 'origin' | 'adminToken'>;

@@ -2,8 +2,7 @@
  * The process behind one jest worker's sandbox (test/support/workerSandboxes.ts): starts a sandbox, sends
  * its address to the parent, and closes it when the parent lets go of it or ends, so none outlives a run.
  */
-import { startSandbox } from '../../sandbox';
-import type { SandboxAddress } from './sandbox';
+import { startSandbox, type SandboxAddress } from './sandbox';
 
 startSandbox({
 	port: 0,

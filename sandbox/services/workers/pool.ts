@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 
-import type { JobTask, TaskResult } from './task';
+import { warmUpArgument, type JobTask, type TaskResult } from './task';
 
 interface Slot {
 	child: ChildProcess;
@@ -55,6 +55,8 @@ const checkEveryMs = 100;
 export class WorkerPool {
 	private readonly slots: Slot[] = [];
 	private closed = false;
+	/** Callers of `ready()` waiting for every process to take jobs. */
+	private readonly readyWaiters: Array<() => void> = [];
 	private readonly checker: NodeJS.Timeout;
 
 	constructor(
@@ -69,6 +71,8 @@ export class WorkerPool {
 		 * sandbox's clock: moving that forward (expiring keys, rolling daily limits) must not fail a running job.
 		 */
 		private readonly now: () => number = () => performance.now(),
+		/** Whether each process warms up (see warmUp.ts) before it takes jobs; a job sent meanwhile waits. */
+		private readonly warmUp: boolean = false,
 	) {
 		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
 		this.checker = setInterval(() => this.check(), checkEveryMs);
@@ -123,6 +127,15 @@ export class WorkerPool {
 	/** Engine processes in all. */
 	get size(): number {
 		return this.slots.length;
+	}
+
+	/**
+	 * Resolves once every engine process takes jobs (warmed up, where it warms up first); at once when they
+	 * all do, or once the pool is closed.
+	 */
+	ready(): Promise<void> {
+		if (this.closed || this.slots.every((slot) => slot.ready)) return Promise.resolve();
+		return new Promise((resolve) => this.readyWaiters.push(resolve));
 	}
 
 	get idle(): number {
@@ -180,6 +193,7 @@ export class WorkerPool {
 	async close(): Promise<void> {
 		this.closed = true;
 		clearInterval(this.checker);
+		for (const done of this.readyWaiters.splice(0)) done();
 		for (const slot of this.slots) {
 			// An unreferenced process's exit would not keep an embedding script alive until it comes.
 			slot.child.ref();
@@ -189,7 +203,7 @@ export class WorkerPool {
 	}
 
 	private spawn(): Slot {
-		const child = fork(join(__dirname, 'bootstrap.js'), [], {
+		const child = fork(join(__dirname, 'bootstrap.js'), this.warmUp ? [warmUpArgument] : [], {
 			execArgv: [`--max-old-space-size=${this.memoryMb}`],
 			serialization: 'advanced',
 			stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -213,6 +227,8 @@ export class WorkerPool {
 			if (message.ready) {
 				slot.ready = true;
 				if (slot.task) this.send(slot);
+				if (this.slots.every((other) => other.ready))
+					for (const done of this.readyWaiters.splice(0)) done();
 			} else if (slot.task && slot.task.jobId === message.jobId) this.settle(slot, message.result!);
 		});
 		child.on('error', (error) => this.crashed(slot, crash(error.message)));

@@ -1,5 +1,8 @@
 import type { DigitisingOptions } from '../../domain/jobs';
 
+/** The argument with which the pool asks an engine process to warm up before it takes jobs (warmUp.ts). */
+export const warmUpArgument = '--warm-up';
+
 /** One job's work as sent to a worker process (pool.ts forks them): plain data only, paths absolute. */
 export interface JobTask extends DigitisingOptions {
 	jobId: string;

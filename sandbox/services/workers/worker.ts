@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 
 import { processJob } from './processJob';
-import type { JobTask, TaskResult } from './task';
+import { warmUpArgument, type JobTask, type TaskResult } from './task';
+import { warmUp } from './warmUp';
 
 // One libvips thread: the sandbox runs a job per engine process, and they share the machine's cores.
 sharp.concurrency(1);
@@ -24,7 +25,11 @@ process.on('message', (task: JobTask) => {
 });
 // The sandbox is gone (closed or killed): nothing is left to work for.
 process.on('disconnect', () => process.exit(0));
-send({ ready: true });
+// A warm-up that fails leaves the process only slower: it is said on stderr and the process takes jobs.
+const warmed = process.argv.includes(warmUpArgument)
+	? warmUp().catch((error: Error) => console.error(`Engine warm-up failed: ${error.message}`))
+	: Promise.resolve();
+void warmed.then(() => send({ ready: true }));
 
 function send(message: object): void {
 	if (process.connected) process.send!(message);

@@ -14,7 +14,11 @@ import { credentialExports, n8nOptions, preparedUserFolder, shareEnvironment } f
 export default async function globalSetup(): Promise<void> {
 	const root = await mkdtemp(join(tmpdir(), 'embroidery-e2e-'));
 	await mkdir(join(root, 'files'), { recursive: true });
-	const sandbox = await startSandbox({ port: 0, dataDir: join(root, 'sandbox') });
+	const sandbox = await startSandbox({
+		port: 0,
+		dataDir: join(root, 'sandbox'),
+		warmUpWorkers: true,
+	});
 	(globalThis as { embroiderySandbox?: typeof sandbox }).embroiderySandbox = sandbox;
 	const readOnly = await sandboxAdmin(sandbox).createKey(sandbox.demoAccountId, [
 		'formats:read',

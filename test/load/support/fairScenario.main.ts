@@ -10,9 +10,8 @@
  * over six minutes, and the project's CI run on 49251cc passed its 900 s limit. In a session of its own it took
  * 60 s beside the same six, against 33 s on an idle machine.
  */
-import { startSandbox } from '../../../sandbox';
 import { sleep } from '../../support/realTime';
-import { sandboxAdmin } from '../../support/sandbox';
+import { sandboxAdmin, startSandbox } from '../../support/sandbox';
 import { describeRun, fairScenario, threadPng, type FairRun } from './fairScenario';
 
 /** What the test reads of a run: the run without its hostile client, and that account's daily usage. */

@@ -1,0 +1,79 @@
+/**
+ * Engine processes that warm up before they take jobs (sandbox/services/workers/warmUp.ts): a job waits for the
+ * warm-up and is charged none of it, and a warm process makes the same files as a cold one.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { processCpuMs, WorkerPool } from '../../../../sandbox/services/workers/pool';
+import type { JobTask, TaskResult } from '../../../../sandbox/services/workers/task';
+import { warmUpArtwork } from '../../../../sandbox/services/workers/warmUp';
+import { enginePids } from '../../support/engineProcesses';
+
+describe('engine warm-up', () => {
+	let dir: string;
+	const pools: WorkerPool[] = [];
+	beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'warm-up-'))));
+	afterEach(async () => {
+		await Promise.all(pools.splice(0).map((pool) => pool.close()));
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	function startPool(warmUp: boolean): WorkerPool {
+		const pool = new WorkerPool(1, 600_000, 1024, () => false, undefined, warmUp);
+		pools.push(pool);
+		return pool;
+	}
+
+	async function digitising(jobId: string): Promise<JobTask> {
+		const sourcePath = join(dir, `${jobId}.png`);
+		writeFileSync(sourcePath, await warmUpArtwork());
+		return {
+			jobId,
+			workflow: 'digitising',
+			sourcePath,
+			sourceFileName: `${jobId}.png`,
+			sourceFormat: 'png',
+			format: 'dst',
+			outputDir: dir,
+			outputId: `${jobId}-out`,
+			previewId: `${jobId}-preview`,
+			watermarkedPreviewId: `${jobId}-watermarked`,
+			widthMm: 45,
+			colourCount: 4,
+			paletteKey: null,
+			maximumStitchCount: null,
+		};
+	}
+
+	const files = (result: TaskResult) => {
+		if (!result.ok) throw new Error(`${result.failureCode}: ${result.failureReason}`);
+		return [result.output, result.preview, result.watermarkedPreview].map((file) =>
+			readFileSync(join(dir, file.fileName)),
+		);
+	};
+
+	it('is ready once its process has warmed up, and charges a job none of the warm-up', async () => {
+		const pool = startPool(true);
+		const task = await digitising('first');
+		await pool.ready();
+		const [pid] = enginePids();
+		const warmUpMs = processCpuMs(pid)!;
+		expect((await pool.run(task)).ok).toBe(true);
+		const jobMs = pool.jobCpuMs('first')!;
+		// The process digitised the same artwork twice before it was ready, so the job ran warm: it used less
+		// CPU than the start and warm-up did (a cold process's first job uses more than its start). CPU time,
+		// so a busy machine does not move it.
+		expect(jobMs).toBeGreaterThan(0);
+		expect(warmUpMs).toBeGreaterThan(jobMs);
+		expect(processCpuMs(pid)! - jobMs).toBeGreaterThanOrEqual(warmUpMs);
+	});
+
+	it('leaves nothing behind that changes a job: a warm process makes the same files as a cold one', async () => {
+		const warm = files(await startPool(true).run(await digitising('warm')));
+		const cold = files(await startPool(false).run(await digitising('cold')));
+		expect(warm.map((bytes) => bytes.length)).toEqual(cold.map((bytes) => bytes.length));
+		warm.forEach((bytes, k) => expect(bytes.equals(cold[k])).toBe(true));
+	});
+});
