@@ -291,10 +291,11 @@ async function compareWithCommercial(
 				() => fail(new Error('The sandbox did not start within 60 s.')),
 				60_000,
 			);
+			// Jobs are timed once the engine process has warmed up, as on a service that has been running.
 			sandbox.stdout.on('data', (chunk: Buffer) => {
 				text += chunk.toString();
 				const found = /Admin token:\s+([0-9a-f]+)/.exec(text);
-				if (found) {
+				if (found && /Engine processes ready/.test(text)) {
 					clearTimeout(timer);
 					done(found[1]);
 				}
