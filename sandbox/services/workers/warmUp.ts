@@ -29,8 +29,9 @@ const black: Colour = [0, 0, 0];
 
 /**
  * A PNG with a part of each kind the digitiser sews differently: a disc (fill), a ring (a closed
- * satin column), a Y of bands (a satin that forks), a thin line (running stitch) and a drawn open
- * zigzag (an open satin read off the artwork), on a transparent ground.
+ * satin column), a Y of bands (a satin that forks), a thin line (running stitch), rows of two
+ * threads (an open fill), a drawn open zigzag (an open satin read off the artwork) and specks
+ * (cleaned up), on a transparent ground.
  */
 export function warmUpArtwork(): Promise<Buffer> {
 	const rgba = new Uint8Array(widthPx * heightPx * 4);
@@ -52,6 +53,11 @@ export function warmUpArtwork(): Promise<Buffer> {
 			if (distanceToSegment(x, y, [20, 400, 580, 330]) < 2.5) paint(x, y, black);
 		}
 	}
+	// Rows of red with black slits between (sewn as an open fill), and specks to clean up.
+	for (let y = 330; y < 400; y++) {
+		for (let x = 200; x < 290; x++) paint(x, y, (y - 330) % 6 < 4 ? red : black);
+	}
+	for (let k = 0; k < 12; k++) paint(20 + 9 * k, 300 + (k % 3), green);
 	// The zigzag: strokes 4 px wide from rail to rail, a rail 7 px further on each time.
 	for (let k = 0; k < 40; k++) {
 		const [top, bottom] = k % 2 ? [250, 300] : [300, 250];
