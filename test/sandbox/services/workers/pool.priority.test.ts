@@ -2,16 +2,16 @@
  * The engine pool's priorities, on real engine processes: a long job gives way (every thread at nice 19) only
  * while told to, is charged its CPU time there, and is back at its own priority when it ends.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { longDst } from '../../../../bench/fuzz-inputs';
 import { backgroundAfterCpuMs, WorkerPool } from '../../../../sandbox/services/workers/pool';
-import type { JobTask } from '../../../../sandbox/services/workers/task';
 import { fixture } from '../../../support/embroideryFiles';
 import { sleep } from '../../../support/realTime';
 import { enginePids, threadNices } from '../../support/engineProcesses';
+import { engineTask } from '../../support/engineTasks';
 
 describe('the engine pool', () => {
 	let dir: string;
@@ -23,26 +23,12 @@ describe('the engine pool', () => {
 		rmSync(dir, { recursive: true, force: true });
 	});
 
-	function conversion(jobId: string, bytes: Uint8Array): JobTask {
-		const sourcePath = join(dir, `${jobId}.dst`);
-		writeFileSync(sourcePath, bytes);
-		return {
-			jobId,
-			workflow: 'conversion',
-			sourcePath,
+	const conversion = (jobId: string, bytes: Uint8Array) =>
+		engineTask(dir, jobId, bytes, {
 			sourceFileName: `${jobId}.dst`,
 			sourceFormat: 'dst',
 			format: 'pes',
-			outputDir: dir,
-			outputId: `${jobId}-out`,
-			previewId: `${jobId}-preview`,
-			watermarkedPreviewId: `${jobId}-watermarked`,
-			widthMm: null,
-			colourCount: null,
-			paletteKey: null,
-			maximumStitchCount: null,
-		};
-	}
+		});
 
 	it(
 		'charges a job in the background its CPU time, or a tenth of the time passing: stopped there, ' +

@@ -2,39 +2,21 @@
  * A reader's warnings reach the job (issue 40): a DST that ends without its END record converts, and the
  * job says how much of the design was read.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { processJob } from '../../../../sandbox/services/workers/processJob';
-import type { JobTask } from '../../../../sandbox/services/workers/task';
 import { fixture } from '../../../support/embroideryFiles';
+import { engineTask } from '../../support/engineTasks';
 
 describe('processJob', () => {
 	let dir: string;
 	beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'process-job-'))));
 	afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-	function conversion(bytes: Uint8Array, fileName: string, sourceFormat: string): JobTask {
-		const sourcePath = join(dir, 'source');
-		writeFileSync(sourcePath, bytes);
-		return {
-			jobId: 'job-1',
-			workflow: 'conversion',
-			sourcePath,
-			sourceFileName: fileName,
-			sourceFormat,
-			format: 'exp',
-			outputDir: dir,
-			outputId: 'out',
-			previewId: 'preview',
-			watermarkedPreviewId: 'watermarked',
-			widthMm: null,
-			colourCount: null,
-			paletteKey: null,
-			maximumStitchCount: null,
-		};
-	}
+	const conversion = (bytes: Uint8Array, sourceFileName: string, sourceFormat: string) =>
+		engineTask(dir, 'job-1', bytes, { sourceFileName, sourceFormat, format: 'exp' });
 
 	it("passes the reader's warning on: a DST without its END record converts and says it ends early", async () => {
 		const star = new Uint8Array(fixture('Star.DST'));

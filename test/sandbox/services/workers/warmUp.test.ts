@@ -2,14 +2,15 @@
  * Engine processes that warm up before they take jobs (sandbox/services/workers/warmUp.ts): a job waits for the
  * warm-up and is charged none of it, and a warm process makes the same files as a cold one.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { processCpuMs, WorkerPool } from '../../../../sandbox/services/workers/pool';
-import type { JobTask, TaskResult } from '../../../../sandbox/services/workers/task';
+import type { TaskResult } from '../../../../sandbox/services/workers/task';
 import { warmUpArtwork } from '../../../../sandbox/services/workers/warmUp';
 import { enginePids } from '../../support/engineProcesses';
+import { engineTask } from '../../support/engineTasks';
 
 describe('engine warm-up', () => {
 	let dir: string;
@@ -26,26 +27,15 @@ describe('engine warm-up', () => {
 		return pool;
 	}
 
-	async function digitising(jobId: string): Promise<JobTask> {
-		const sourcePath = join(dir, `${jobId}.png`);
-		writeFileSync(sourcePath, await warmUpArtwork());
-		return {
-			jobId,
+	const digitising = async (jobId: string) =>
+		engineTask(dir, jobId, await warmUpArtwork(), {
 			workflow: 'digitising',
-			sourcePath,
 			sourceFileName: `${jobId}.png`,
 			sourceFormat: 'png',
 			format: 'dst',
-			outputDir: dir,
-			outputId: `${jobId}-out`,
-			previewId: `${jobId}-preview`,
-			watermarkedPreviewId: `${jobId}-watermarked`,
 			widthMm: 45,
 			colourCount: 4,
-			paletteKey: null,
-			maximumStitchCount: null,
-		};
-	}
+		});
 
 	const files = (result: TaskResult) => {
 		if (!result.ok) throw new Error(`${result.failureCode}: ${result.failureReason}`);
