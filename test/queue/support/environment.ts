@@ -30,7 +30,13 @@ export { exampleIds };
 
 export interface ScenarioAccount {
 	accountId: string;
+	/** The workflows' key (in `credential`). */
 	key: string;
+	/**
+	 * The test's own key for reading the account's jobs: the rate limit is per key, and a burst's workflows
+	 * may spend their key's minute, so a read with theirs could be refused.
+	 */
+	readKey: string;
 	credential: CredentialExport;
 	/** For scripts/sandbox-client.ts, which calls the service as this account. */
 	access: { baseUrl: string; demoKey: string };
@@ -130,17 +136,25 @@ async function scenarioAccount(
 	name: string,
 	credentialId: string,
 ): Promise<ScenarioAccount> {
-	const { accountId, key } = await sandboxAdmin(sandbox).createAccountWithKey({
+	const admin = sandboxAdmin(sandbox);
+	const { accountId, key } = await admin.createAccountWithKey({
 		name: `Queue ${name}`,
 		plan: 'internal',
 	});
+	const readKey = (await admin.createKey(accountId, ['jobs:read'])).key;
 	const credential: CredentialExport = {
 		id: credentialId,
 		name: `Embroidery sandbox (${name})`,
 		type: 'embroideryApi',
 		data: { apiKey: key, baseUrl: sandbox.baseUrl },
 	};
-	return { accountId, key, credential, access: { baseUrl: sandbox.baseUrl, demoKey: key } };
+	return {
+		accountId,
+		key,
+		readKey,
+		credential,
+		access: { baseUrl: sandbox.baseUrl, demoKey: key },
+	};
 }
 
 /** The two examples as they ship (this machine's folders, the scenario's credential) and the 50 MB workflows. */
@@ -169,7 +183,7 @@ async function queueWorkflows(
 /** The account's recent jobs as the service lists them (GET /jobs). */
 export async function listJobs(account: ScenarioAccount): Promise<Array<Record<string, unknown>>> {
 	const response = await fetch(`${account.access.baseUrl}/jobs`, {
-		headers: { Authorization: `Bearer ${account.key}`, Accept: 'application/json' },
+		headers: { Authorization: `Bearer ${account.readKey}`, Accept: 'application/json' },
 		signal: AbortSignal.timeout(30_000),
 	});
 	if (!response.ok)
