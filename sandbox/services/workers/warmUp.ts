@@ -5,7 +5,7 @@ import { readPattern, renderPreviewPair, writePattern } from '../../engine';
 
 /**
  * A fresh engine process runs its code cold: V8 first interprets what it later compiles, and the
- * preview's watermark is drawn on first use. burmi1's artwork took 2.8-3.3 s in a fresh process
+ * preview's watermark is drawn on first use. burmi1's artwork took 2.5-3.3 s in a fresh process
  * and 1.3-1.9 s in a warm one. So before a process takes jobs it digitises a small artwork of its
  * own, writes and reads the result and draws its previews, about 2 s of CPU once per process.
  */
