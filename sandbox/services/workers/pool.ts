@@ -74,7 +74,7 @@ export class WorkerPool {
 		/** Whether each process warms up (see warmUp.ts) before it takes jobs; a job sent meanwhile waits. */
 		private readonly warmUp: boolean = false,
 	) {
-		for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+		for (let i = 0; i < size; i++) this.slots.push(this.spawn(warmUp));
 		this.checker = setInterval(() => this.check(), checkEveryMs);
 		this.checker.unref();
 	}
@@ -202,8 +202,8 @@ export class WorkerPool {
 		await Promise.all(this.slots.map((slot) => slot.exited));
 	}
 
-	private spawn(): Slot {
-		const child = fork(join(__dirname, 'bootstrap.js'), this.warmUp ? [warmUpArgument] : [], {
+	private spawn(warmUp: boolean): Slot {
+		const child = fork(join(__dirname, 'bootstrap.js'), warmUp ? [warmUpArgument] : [], {
 			execArgv: [`--max-old-space-size=${this.memoryMb}`],
 			serialization: 'advanced',
 			stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -273,7 +273,9 @@ export class WorkerPool {
 		slot.child.removeAllListeners('message');
 		slot.child.ref();
 		slot.child.kill('SIGKILL');
-		this.slots.push(this.spawn());
+		// A process that died before it was ready may have died warming up: its replacement starts cold, so a
+		// warm-up that cannot finish is never run again and again.
+		this.slots.push(this.spawn(this.warmUp && slot.ready));
 	}
 
 	private settle(slot: Slot, result: TaskResult): void {

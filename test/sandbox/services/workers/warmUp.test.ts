@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { processCpuMs, WorkerPool } from '../../../../sandbox/services/workers/pool';
-import type { TaskResult } from '../../../../sandbox/services/workers/task';
+import { warmUpArgument, type TaskResult } from '../../../../sandbox/services/workers/task';
 import { warmUpArtwork } from '../../../../sandbox/services/workers/warmUp';
+import { sleep } from '../../../support/realTime';
 import { enginePids } from '../../support/engineProcesses';
 import { engineTask } from '../../support/engineTasks';
 
@@ -65,5 +66,31 @@ describe('engine warm-up', () => {
 		const cold = files(await startPool(false).run(await digitising('cold')));
 		expect(warm.map((bytes) => bytes.length)).toEqual(cold.map((bytes) => bytes.length));
 		warm.forEach((bytes, k) => expect(bytes.equals(cold[k])).toBe(true));
+	});
+
+	it('starts cold a process that replaces one that died before it was ready, warm one that died later', async () => {
+		/** The engine process other than `gone`, once there is one, and whether it was asked to warm up. */
+		const next = async (gone: number) => {
+			for (;;) {
+				const [pid] = enginePids().filter((other) => other !== gone);
+				if (pid) {
+					const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+					return { pid, warms: args.includes(warmUpArgument) };
+				}
+				await sleep(20);
+			}
+		};
+		const pool = startPool(true);
+		const [first] = enginePids();
+		expect(readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0')).toContain(warmUpArgument);
+		// Killed while it warms up: a warm-up that cannot finish is not run again.
+		process.kill(first, 'SIGKILL');
+		const second = await next(first);
+		expect(second.warms).toBe(false);
+		await pool.ready();
+		// Killed once ready: its replacement warms up as the first did.
+		process.kill(second.pid, 'SIGKILL');
+		expect((await next(second.pid)).warms).toBe(true);
+		await pool.ready();
 	});
 });
