@@ -191,15 +191,15 @@ export class SandboxServices {
 		}
 	}
 
-	/**
-	 * Gives running jobs 3 s to finish, then kills the engine processes: a job still running stays
-	 * `processing` and the next start queues it again (recover()), so a stop takes seconds, not a job's length.
-	 */
 	/** Resolves once every engine process takes jobs: warmed up, unless `warmUpWorkers` is off. */
 	enginesReady(): Promise<void> {
 		return this.pool.ready();
 	}
 
+	/**
+	 * Gives running jobs 3 s to finish, then kills the engine processes: a job still running stays
+	 * `processing` and the next start queues it again (recover()), so a stop takes seconds, not a job's length.
+	 */
 	async close(): Promise<void> {
 		clearInterval(this.sweepTimer);
 		await this.runner.drain(3_000);
