@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 
 import { warmUpArgument, type JobTask, type TaskResult } from './task';
@@ -71,10 +71,16 @@ export class WorkerPool {
 		 * sandbox's clock: moving that forward (expiring keys, rolling daily limits) must not fail a running job.
 		 */
 		private readonly now: () => number = () => performance.now(),
-		/** Whether each process warms up (see warmUp.ts) before it takes jobs; a job sent meanwhile waits. */
+		/**
+		 * Whether processes warm up (see warmUp.ts) before they take jobs, at the start one per core; a job sent
+		 * meanwhile waits for a process that takes jobs.
+		 */
 		private readonly warmUp: boolean = false,
 	) {
-		for (let i = 0; i < size; i++) this.slots.push(this.spawn(warmUp));
+		// One warm-up per core at the start: more, side by side, would each take as much longer, and a job sent
+		// meanwhile would wait for one of them instead of running cold on a process already taking jobs.
+		const warming = warmUp ? availableParallelism() : 0;
+		for (let i = 0; i < size; i++) this.slots.push(this.spawn(i < warming));
 		this.checker = setInterval(() => this.check(), checkEveryMs);
 		this.checker.unref();
 	}

@@ -3,7 +3,7 @@
  * warm-up and is charged none of it, and a warm process makes the same files as a cold one.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { processCpuMs, WorkerPool } from '../../../../sandbox/services/workers/pool';
@@ -22,8 +22,8 @@ describe('engine warm-up', () => {
 		rmSync(dir, { recursive: true, force: true });
 	});
 
-	function startPool(warmUp: boolean): WorkerPool {
-		const pool = new WorkerPool(1, 600_000, 1024, () => false, undefined, warmUp);
+	function startPool(warmUp: boolean, size = 1): WorkerPool {
+		const pool = new WorkerPool(size, 600_000, 1024, () => false, undefined, warmUp);
 		pools.push(pool);
 		return pool;
 	}
@@ -91,6 +91,16 @@ describe('engine warm-up', () => {
 		// Killed once ready: its replacement warms up as the first did.
 		process.kill(second.pid, 'SIGKILL');
 		expect((await next(second.pid)).warms).toBe(true);
+		await pool.ready();
+	});
+
+	it('warms up one process per core at the start; the others take jobs cold at once', async () => {
+		const cores = availableParallelism();
+		const pool = startPool(true, cores + 1);
+		const warming = enginePids().filter((pid) =>
+			readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(warmUpArgument),
+		);
+		expect([enginePids().length, warming.length]).toEqual([cores + 1, cores]);
 		await pool.ready();
 	});
 });
