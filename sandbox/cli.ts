@@ -84,12 +84,12 @@ async function main(): Promise<void> {
                 a new one at any time: npm run sign-in-link -- --data ${sandbox.dataDir})
   Data:         ${sandbox.dataDir}${values.data ? '' : '   (temporary, removed on exit; use --data DIR to keep it)'}
 Press Ctrl+C to stop.`);
-	// performance.now() counts from this process's start.
+	// performance.now() counts from this process's start; one process per core warms up first (docs/sandbox.md).
 	void sandbox
 		.enginesReady()
 		.then(() =>
 			console.log(
-				`Engine processes ready (warmed up), ${(performance.now() / 1000).toFixed(1)} s after start.`,
+				`Engine processes ready, ${(performance.now() / 1000).toFixed(1)} s after start.`,
 			),
 		);
 }
