@@ -38,6 +38,10 @@ describe('engine warm-up', () => {
 			colourCount: 4,
 		});
 
+	/** Whether the pool asked engine process `pid` to warm up. */
+	const asksWarmUp = (pid: number) =>
+		readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(warmUpArgument);
+
 	const files = (result: TaskResult) => {
 		if (!result.ok) throw new Error(`${result.failureCode}: ${result.failureReason}`);
 		return [result.output, result.preview, result.watermarkedPreview].map((file) =>
@@ -73,16 +77,13 @@ describe('engine warm-up', () => {
 		const next = async (gone: number) => {
 			for (;;) {
 				const [pid] = enginePids().filter((other) => other !== gone);
-				if (pid) {
-					const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-					return { pid, warms: args.includes(warmUpArgument) };
-				}
+				if (pid) return { pid, warms: asksWarmUp(pid) };
 				await sleep(20);
 			}
 		};
 		const pool = startPool(true);
 		const [first] = enginePids();
-		expect(readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0')).toContain(warmUpArgument);
+		expect(asksWarmUp(first)).toBe(true);
 		// Killed while it warms up: a warm-up that cannot finish is not run again.
 		process.kill(first, 'SIGKILL');
 		const second = await next(first);
@@ -97,9 +98,7 @@ describe('engine warm-up', () => {
 	it('warms up one process per core at the start; the others take jobs cold at once', async () => {
 		const cores = availableParallelism();
 		const pool = startPool(true, cores + 1);
-		const warming = enginePids().filter((pid) =>
-			readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(warmUpArgument),
-		);
+		const warming = enginePids().filter(asksWarmUp);
 		expect([enginePids().length, warming.length]).toEqual([cores + 1, cores]);
 		await pool.ready();
 	});
